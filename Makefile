@@ -1,0 +1,33 @@
+# Two commands set everything up on a fresh machine: `make play` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.chuhan-installed
+
+.PHONY: play test test-slow lint bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+play: $(STAMP)
+	$(BIN)/chuhan play --terminal
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/python -m pytest -n 2 -m "not slow"
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -m slow
+
+bench: $(STAMP)
+	$(BIN)/python bench/perft.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info

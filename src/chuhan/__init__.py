@@ -1,0 +1,71 @@
+"""chuhan: xiangqi (Chinese chess) and janggi (Korean chess) for Python."""
+
+from chuhan.board import Board, LegalMoveGenerator, Status
+from chuhan.errors import (
+    AmbiguousMoveError,
+    ChuhanError,
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+    UnknownVariantError,
+)
+from chuhan.perft import divide, perft
+from chuhan.squares import SQUARE_NAMES, Move, parse_square, square, square_name
+from chuhan.variants import (
+    ADVISOR,
+    BLACK,
+    CANNON,
+    CHO,
+    ELEPHANT,
+    HAN,
+    HORSE,
+    JANGGI_START_FEN,
+    KING,
+    PAWN,
+    RED,
+    ROOK,
+    VARIANTS,
+    XIANGQI_START_FEN,
+    Variant,
+    get_variant,
+    janggi_start_fen,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ADVISOR",
+    "BLACK",
+    "CANNON",
+    "CHO",
+    "ELEPHANT",
+    "HAN",
+    "HORSE",
+    "JANGGI_START_FEN",
+    "KING",
+    "PAWN",
+    "RED",
+    "ROOK",
+    "SQUARE_NAMES",
+    "VARIANTS",
+    "XIANGQI_START_FEN",
+    "AmbiguousMoveError",
+    "Board",
+    "ChuhanError",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "LegalMoveGenerator",
+    "Move",
+    "Status",
+    "UnknownVariantError",
+    "Variant",
+    "__version__",
+    "divide",
+    "get_variant",
+    "janggi_start_fen",
+    "parse_square",
+    "perft",
+    "square",
+    "square_name",
+]

@@ -1,0 +1,105 @@
+"""The ``chuhan`` command: ``perft``, ``moves`` and ``play --terminal``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from chuhan.board import Board
+from chuhan.errors import ChuhanError
+from chuhan.perft import divide, perft
+from chuhan.variants import GAMES
+
+
+def _add_position_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--variant", default="xiangqi", choices=GAMES, help="game (default xiangqi)"
+    )
+    parser.add_argument(
+        "--rules",
+        default=None,
+        help="rule set: xiangqi asian|chinese, janggi official|traditional|modern|classic",
+    )
+    parser.add_argument("--fen", default=None, help="start position (default: the start)")
+    parser.add_argument(
+        "--moves", nargs="*", default=[], metavar="M", help="ICCS moves played from the position"
+    )
+
+
+def _board_from(args: argparse.Namespace) -> Board:
+    board = Board(args.fen, variant=args.variant, rules=args.rules)
+    for text in args.moves:
+        board.push_iccs(text)
+    return board
+
+
+def _cmd_perft(args: argparse.Namespace) -> int:
+    board = _board_from(args)
+    if args.divide and args.depth >= 1:
+        total = 0
+        for move, count in divide(board, args.depth):
+            print(f"{move} {count}")
+            total += count
+        print()
+        print(total)
+    else:
+        print(perft(board, args.depth))
+    return 0
+
+
+def _cmd_moves(args: argparse.Namespace) -> int:
+    board = _board_from(args)
+    print(" ".join(str(move) for move in board.legal_moves))
+    return 0
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from chuhan.terminal import play_terminal
+
+    return play_terminal(variant=args.variant, rules=args.rules, fen=args.fen, letters=args.letters)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="chuhan", description="Xiangqi and janggi: rules, perft and play."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    p = commands.add_parser("perft", help="count the leaves of the legal-move tree")
+    p.add_argument("depth", type=int)
+    _add_position_arguments(p)
+    p.add_argument("--divide", action="store_true", help="print the count under each first move")
+    p.set_defaults(func=_cmd_perft)
+
+    p = commands.add_parser("moves", help="print the legal moves in ICCS")
+    _add_position_arguments(p)
+    p.set_defaults(func=_cmd_moves)
+
+    p = commands.add_parser("play", help="play a game")
+    p.add_argument(
+        "--terminal", action="store_true", help="two players at one keyboard in this terminal"
+    )
+    p.add_argument("--variant", default="xiangqi", choices=GAMES)
+    p.add_argument("--rules", default=None)
+    p.add_argument("--fen", default=None)
+    p.add_argument("--letters", action="store_true", help="draw pieces as letters, not characters")
+    p.set_defaults(func=_cmd_play)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "depth", 0) < 0:
+        parser.error(f"depth must be >= 0, got {args.depth}")
+    try:
+        result: int = args.func(args)
+    except ChuhanError as error:
+        print(f"chuhan: error: {error}", file=sys.stderr)
+        return 2
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,240 @@
+"""Precomputed move tables for the two games.
+
+Everything the generators in :mod:`chuhan.board` need about the geometry is computed once
+per game here: the rays of chariots and cannons (janggi adds the palace diagonals), horse
+targets paired with their leg point, elephant targets with their blocking points, palace
+steps and soldier steps for each side, and the same tables turned round ("which squares
+attack this one") for check detection from the king outward.
+
+Side index: tables indexed by side use ``True`` (1) for the first mover (xiangqi red,
+janggi Cho, the bottom side) and ``False`` (0) for the other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from chuhan.squares import FILES, RANKS, SQUARE_COUNT
+
+Ray = tuple[int, ...]
+SideTable = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+
+ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def _on_board(f: int, r: int) -> bool:
+    return 0 <= f < FILES and 0 <= r < RANKS
+
+
+def _sq(f: int, r: int) -> int:
+    return r * FILES + f
+
+
+def _palace_ranks(side: bool) -> range:
+    return range(0, 3) if side else range(7, 10)
+
+
+def in_palace(f: int, r: int, side: bool | None = None) -> bool:
+    """Whether file ``f``, rank ``r`` is in a palace (``side``'s, or either when None)."""
+    if not 3 <= f <= 5:
+        return False
+    if side is None:
+        return r <= 2 or r >= 7
+    return r in _palace_ranks(side)
+
+
+def _palace_diagonal_neighbours(f: int, r: int) -> list[tuple[int, int]]:
+    """Points joined to (f, r) by a palace diagonal line (janggi): corners <-> centre."""
+    result: list[tuple[int, int]] = []
+    for centre_rank in (1, 8):
+        if (f, r) == (4, centre_rank):
+            result += [(4 + df, centre_rank + dr) for df, dr in DIAGONAL]
+        elif f in (3, 5) and r in (centre_rank - 1, centre_rank + 1):
+            result.append((4, centre_rank))
+    return result
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The move and attack tables of one game (see the module docstring)."""
+
+    game: str
+    #: Rays from each square: orthogonal, then (janggi) palace diagonals.
+    rays: tuple[tuple[Ray, ...], ...]
+    #: For each square, which of its rays lie on the same file (for kings facing).
+    file_rays: tuple[tuple[Ray, ...], ...]
+    #: (target, leg) pairs for a horse on each square.
+    horse: tuple[tuple[tuple[int, int], ...], ...]
+    #: (horse square, leg) pairs from which a horse attacks each square.
+    horse_attackers: tuple[tuple[tuple[int, int], ...], ...]
+    #: (target, block, block) triples for an elephant of each side on each square.
+    elephant: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]
+    #: (elephant square, block, block) triples from which an elephant of the given
+    #: side attacks each square.
+    elephant_attackers: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]
+    king: SideTable
+    advisor: SideTable
+    pawn: SideTable
+    #: Squares from which a soldier of the given side attacks each square.
+    pawn_attackers: SideTable
+
+
+def _build_rays(janggi: bool) -> tuple[tuple[tuple[Ray, ...], ...], tuple[tuple[Ray, ...], ...]]:
+    rays: list[tuple[Ray, ...]] = []
+    file_rays: list[tuple[Ray, ...]] = []
+    for sq in range(SQUARE_COUNT):
+        f, r = sq % FILES, sq // FILES
+        here: list[Ray] = []
+        vertical: list[Ray] = []
+        for df, dr in ORTHOGONAL:
+            ray = []
+            nf, nr = f + df, r + dr
+            while _on_board(nf, nr):
+                ray.append(_sq(nf, nr))
+                nf, nr = nf + df, nr + dr
+            if ray:
+                here.append(tuple(ray))
+                if df == 0:
+                    vertical.append(tuple(ray))
+        if janggi and in_palace(f, r):
+            for df, dr in DIAGONAL:
+                ray = []
+                nf, nr = f + df, r + dr
+                cur = (f, r)
+                while (nf, nr) in _palace_diagonal_neighbours(*cur):
+                    ray.append(_sq(nf, nr))
+                    cur = (nf, nr)
+                    nf, nr = nf + df, nr + dr
+                if ray:
+                    here.append(tuple(ray))
+        rays.append(tuple(here))
+        file_rays.append(tuple(vertical))
+    return tuple(rays), tuple(file_rays)
+
+
+def _build_horse() -> tuple[tuple[tuple[int, int], ...], ...]:
+    table = []
+    for sq in range(SQUARE_COUNT):
+        f, r = sq % FILES, sq // FILES
+        moves = []
+        for df, dr in ORTHOGONAL:
+            leg = (f + df, r + dr)
+            if not _on_board(*leg):
+                continue
+            for pf, pr in ((dr, df), (-dr, -df)):  # the two perpendicular units
+                tf, tr = f + 2 * df + pf, r + 2 * dr + pr
+                if _on_board(tf, tr):
+                    moves.append((_sq(tf, tr), _sq(*leg)))
+        table.append(tuple(moves))
+    return tuple(table)
+
+
+def _build_elephant(janggi: bool, side: bool) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    table = []
+    for sq in range(SQUARE_COUNT):
+        f, r = sq % FILES, sq // FILES
+        moves = []
+        if janggi:
+            # One step orthogonally, then two diagonally outward; both points passed must
+            # be empty.
+            for df, dr in ORTHOGONAL:
+                for pf, pr in ((dr, df), (-dr, -df)):
+                    b1 = (f + df, r + dr)
+                    b2 = (b1[0] + df + pf, b1[1] + dr + pr)
+                    target = (b2[0] + df + pf, b2[1] + dr + pr)
+                    if _on_board(*target):
+                        moves.append((_sq(*target), _sq(*b1), _sq(*b2)))
+        else:
+            own_half = range(0, 5) if side else range(5, 10)
+            for df, dr in DIAGONAL:
+                target = (f + 2 * df, r + 2 * dr)
+                if _on_board(*target) and target[1] in own_half:
+                    eye = _sq(f + df, r + dr)
+                    moves.append((_sq(*target), eye, eye))
+        table.append(tuple(moves))
+    return tuple(table)
+
+
+def _build_palace_steps(janggi: bool, side: bool, kind: str) -> tuple[tuple[int, ...], ...]:
+    table = []
+    for sq in range(SQUARE_COUNT):
+        f, r = sq % FILES, sq // FILES
+        targets: list[tuple[int, int]] = []
+        if in_palace(f, r, side):
+            if janggi or kind == "king":
+                targets += [(f + df, r + dr) for df, dr in ORTHOGONAL]
+            if janggi or kind == "advisor":
+                targets += (
+                    _palace_diagonal_neighbours(f, r)
+                    if janggi
+                    else [(f + df, r + dr) for df, dr in DIAGONAL]
+                )
+        table.append(tuple(_sq(*t) for t in targets if _on_board(*t) and in_palace(*t, side)))
+    return tuple(table)
+
+
+def _build_pawn(janggi: bool, side: bool) -> tuple[tuple[int, ...], ...]:
+    forward = 1 if side else -1
+    table = []
+    for sq in range(SQUARE_COUNT):
+        f, r = sq % FILES, sq // FILES
+        targets = [(f, r + forward)]
+        crossed = r >= 5 if side else r <= 4
+        if janggi or crossed:
+            targets += [(f - 1, r), (f + 1, r)]
+        if janggi and in_palace(f, r, not side):
+            for nf, nr in _palace_diagonal_neighbours(f, r):
+                if nr == r + forward:
+                    targets.append((nf, nr))
+        table.append(tuple(_sq(*t) for t in targets if _on_board(*t)))
+    return tuple(table)
+
+
+def _invert(table: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    inverse: list[list[int]] = [[] for _ in range(SQUARE_COUNT)]
+    for origin, targets in enumerate(table):
+        for target in targets:
+            inverse[target].append(origin)
+    return tuple(tuple(x) for x in inverse)
+
+
+@cache
+def tables_for(game: str) -> Tables:
+    """The tables of ``"xiangqi"`` or ``"janggi"`` (built once, then cached)."""
+    janggi = game == "janggi"
+    rays, file_rays = _build_rays(janggi)
+    horse = _build_horse()
+    horse_attackers: list[list[tuple[int, int]]] = [[] for _ in range(SQUARE_COUNT)]
+    for origin, moves in enumerate(horse):
+        for target, leg in moves:
+            horse_attackers[target].append((origin, leg))
+    elephant = (_build_elephant(janggi, False), _build_elephant(janggi, True))
+    elephant_attackers = []
+    for side_table in elephant:
+        inverse: list[list[tuple[int, int, int]]] = [[] for _ in range(SQUARE_COUNT)]
+        for origin, emoves in enumerate(side_table):
+            for target, b1, b2 in emoves:
+                inverse[target].append((origin, b1, b2))
+        elephant_attackers.append(tuple(tuple(x) for x in inverse))
+    pawn = (_build_pawn(janggi, False), _build_pawn(janggi, True))
+    return Tables(
+        game=game,
+        rays=rays,
+        file_rays=file_rays,
+        horse=horse,
+        horse_attackers=tuple(tuple(x) for x in horse_attackers),
+        elephant=elephant,
+        elephant_attackers=tuple(elephant_attackers),
+        king=(
+            _build_palace_steps(janggi, False, "king"),
+            _build_palace_steps(janggi, True, "king"),
+        ),
+        advisor=(
+            _build_palace_steps(janggi, False, "advisor"),
+            _build_palace_steps(janggi, True, "advisor"),
+        ),
+        pawn=pawn,
+        pawn_attackers=(_invert(pawn[0]), _invert(pawn[1])),
+    )
