@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from chuhan.errors import IllegalMoveError
 from chuhan.fen import PALACE, Setup, board_fen, parse_fen, piece_letter
-from chuhan.movegen import tables_for
+from chuhan.movegen import ALL_SQUARES, Kernel, kernel_for, tables_for
 from chuhan.squares import FILES, SQUARE_COUNT, SQUARE_NAMES, Move
 from chuhan.variants import (
     ADVISOR,
@@ -60,10 +60,19 @@ _rng = random.Random(0x636875_68616E)
 _ZOBRIST = [_rng.getrandbits(64) for _ in range(15 * SQUARE_COUNT)]
 _ZOBRIST_TURN = _rng.getrandbits(64)
 del _rng
+# The keys of each piece code, indexed so that ``_ZOBRIST_BY_PIECE[piece]`` works for
+# negative codes too (Python's negative indexing reaches the second half).
+_ZOBRIST_BY_PIECE = [
+    _ZOBRIST[(code + 7) * SQUARE_COUNT : (code + 8) * SQUARE_COUNT]
+    for code in (*range(0, 8), *range(-7, 0))
+]
+
+
+_NO_SQUARES: set[int] = set()
 
 
 def _piece_key(piece: int, sq: int) -> int:
-    return _ZOBRIST[(piece + 7) * SQUARE_COUNT + sq]
+    return _ZOBRIST_BY_PIECE[piece][sq]
 
 
 class Board:
@@ -75,26 +84,32 @@ class Board:
     """
 
     __slots__ = (
-        "_bikjang_now",
+        "_bikjang_rule",
+        "_fullmove0",
         "_hash",
+        "_kernel",
         "_kings",
-        "_over",
         "_passes",
         "_squares",
         "_stack",
         "_tables",
-        "fullmove_number",
+        "_turn0",
         "halfmove_clock",
         "turn",
         "variant",
     )
 
     variant: Variant
-    #: ``True`` when the first mover (xiangqi red, janggi Cho) is to move.
+    _kernel: Kernel
+    #: ``True when the first mover (xiangqi red, janggi Cho) is to move.
     turn: bool
     #: Plies since the last capture (passes included).
     halfmove_clock: int
-    fullmove_number: int
+
+    @property
+    def fullmove_number(self) -> int:
+        """The move number: 1 at the start, up by one after each second-mover move."""
+        return self._fullmove0 + (len(self._stack) + (0 if self._turn0 else 1)) // 2
 
     def __init__(
         self,
@@ -105,6 +120,8 @@ class Board:
     ) -> None:
         self.variant = get_variant(variant, rules)
         self._tables = tables_for(self.variant.game)
+        self._kernel = kernel_for(self.variant.game)
+        self._bikjang_rule = self.variant.bikjang
         self.set_fen(self.variant.start_fen if fen is None else fen)
 
     # ------------------------------------------------------------------ setup
@@ -117,7 +134,6 @@ class Board:
         self._squares = list(setup.squares)
         self.turn = setup.turn
         self.halfmove_clock = setup.halfmove_clock
-        self.fullmove_number = setup.fullmove_number
         kings = [0, 0]
         for sq, piece in enumerate(self._squares):
             if piece == KING:
@@ -125,10 +141,11 @@ class Board:
             elif piece == -KING:
                 kings[0] = sq
         self._kings = kings
-        self._stack: list[tuple[int, int, int, int, int, bool]] = []
+        self._stack: list[tuple[int, int, int, int, int]] = []
+        self._fullmove0 = setup.fullmove_number
+        self._turn0 = setup.turn
+        # Consecutive passes just played (0 or 1), or -1 once the game has ended by passing.
         self._passes = 0
-        self._over = False
-        self._bikjang_now = False
         self._hash = self._compute_hash()
 
     def _compute_hash(self) -> int:
@@ -157,13 +174,14 @@ class Board:
         board._squares = self._squares.copy()
         board.turn = self.turn
         board.halfmove_clock = self.halfmove_clock
-        board.fullmove_number = self.fullmove_number
+        board._fullmove0 = self._fullmove0 if stack else self.fullmove_number
+        board._turn0 = self._turn0 if stack else self.turn
+        board._kernel = self._kernel
+        board._bikjang_rule = self._bikjang_rule
         board._kings = self._kings.copy()
         board._hash = self._hash
         board._stack = self._stack.copy() if stack else []
         board._passes = self._passes if stack else 0
-        board._over = self._over if stack else False
-        board._bikjang_now = False
         return board
 
     def __copy__(self) -> Board:
@@ -235,66 +253,31 @@ class Board:
 
     # ------------------------------------------------------------------ attacks
 
-    def _attacked(self, target: int, by_first: bool) -> bool:
-        """Whether a piece of side ``by_first`` attacks ``target`` (xiangqi: a king on the
-        same open file counts as an attack, which makes facing kings illegal)."""
-        b = self._squares
-        t = self._tables
-        s = 1 if by_first else -1
-        rook = ROOK * s
-        cannon = CANNON * s
-        flying_king = KING * s if self.variant.flying_general else 99
-        janggi_cannon = self.variant.cannon == "janggi"
-        for ray in t.rays[target]:
-            screen = False
-            for sq in ray:
-                q = b[sq]
-                if q:
-                    if not screen:
-                        if q == rook or q == flying_king:
-                            return True
-                        if janggi_cannon and (q == CANNON or q == -CANNON):
-                            break
-                        screen = True
-                    else:
-                        if q == cannon:
-                            return True
-                        break
-        horse = HORSE * s
-        for origin, leg in t.horse_attackers[target]:
-            if b[origin] == horse and not b[leg]:
-                return True
-        pawn = PAWN * s
-        for origin in t.pawn_attackers[by_first][target]:
-            if b[origin] == pawn:
-                return True
-        if janggi_cannon:
-            elephant = ELEPHANT * s
-            for origin, b1, b2 in t.elephant_attackers[by_first][target]:
-                if b[origin] == elephant and not b[b1] and not b[b2]:
-                    return True
-        return False
-
     def is_check(self) -> bool:
         """Whether the side to move is in check."""
-        return self._attacked(self._kings[self.turn], not self.turn)
+        side = self.turn
+        return self._kernel.attacked(self._squares, self._kings[side], not side)
 
     def is_attacked_by(self, side: bool, sq: int) -> bool:
-        """Whether ``side`` attacks ``sq`` (in the sense that matters for checks)."""
-        return self._attacked(sq, side)
+        """Whether ``side`` attacks ``sq`` (in the sense that matters for checks; in
+        xiangqi a king on the same open file counts)."""
+        return self._kernel.attacked(self._squares, sq, side)
 
     def checkers(self) -> list[int]:
         """Squares of the pieces giving check to the side to move."""
-        king = self._kings[self.turn]
-        result = []
+        side = self.turn
+        king = self._kings[side]
         b = self._squares
-        for sq in range(SQUARE_COUNT):
-            piece = b[sq]
-            if piece and (piece > 0) != self.turn:
-                if any(m & 127 == king for m in self._pseudo_moves(not self.turn, (sq,))):
-                    result.append(sq)
+        generate = self._kernel.generate
+        result = [
+            sq
+            for sq in range(SQUARE_COUNT)
+            if b[sq]
+            and (b[sq] > 0) != side
+            and any(m & 127 == king for m in generate(b, not side, (sq,), _NO_SQUARES))
+        ]
         if self.variant.flying_general and self._kings_facing():
-            result.append(self._kings[not self.turn])
+            result.append(self._kings[not side])
         return result
 
     def _kings_facing(self) -> bool:
@@ -317,183 +300,9 @@ class Board:
 
     # ------------------------------------------------------------------ generation
 
-    def _pseudo_moves(
-        self, side: bool, origins: tuple[int, ...] | range = range(SQUARE_COUNT)
-    ) -> list[int]:
-        """Moves of ``side``'s pieces on ``origins`` by the piece rules alone (no check
-        test, no pass)."""
-        b = self._squares
-        t = self._tables
-        out: list[int] = []
-        app = out.append
-        xiangqi_cannon = self.variant.cannon == "xiangqi"
-        rays = t.rays
-        horse = t.horse
-        elephant = t.elephant[side]
-        advisor = t.advisor[side]
-        king = t.king[side]
-        pawn = t.pawn[side]
-        for fr in origins:
-            p = b[fr]
-            if not p or (p > 0) != side:
-                continue
-            kind = p if p > 0 else -p
-            base = fr << 7
-            if kind == ROOK:
-                for ray in rays[fr]:
-                    for to in ray:
-                        q = b[to]
-                        if not q:
-                            app(base | to)
-                        else:
-                            if (q > 0) != side:
-                                app(base | to)
-                            break
-            elif kind == HORSE:
-                for to, leg in horse[fr]:
-                    if not b[leg]:
-                        q = b[to]
-                        if not q or (q > 0) != side:
-                            app(base | to)
-            elif kind == CANNON:
-                if xiangqi_cannon:
-                    for ray in rays[fr]:
-                        screen = False
-                        for to in ray:
-                            q = b[to]
-                            if not screen:
-                                if not q:
-                                    app(base | to)
-                                else:
-                                    screen = True
-                            elif q:
-                                if (q > 0) != side:
-                                    app(base | to)
-                                break
-                else:
-                    for ray in rays[fr]:
-                        screen = False
-                        for to in ray:
-                            q = b[to]
-                            if not screen:
-                                if q:
-                                    if q == CANNON or q == -CANNON:
-                                        break
-                                    screen = True
-                            elif not q:
-                                app(base | to)
-                            else:
-                                if q != CANNON and q != -CANNON and (q > 0) != side:
-                                    app(base | to)
-                                break
-            elif kind == PAWN:
-                for to in pawn[fr]:
-                    q = b[to]
-                    if not q or (q > 0) != side:
-                        app(base | to)
-            elif kind == ELEPHANT:
-                for to, b1, b2 in elephant[fr]:
-                    if not b[b1] and not b[b2]:
-                        q = b[to]
-                        if not q or (q > 0) != side:
-                            app(base | to)
-            elif kind == ADVISOR:
-                for to in advisor[fr]:
-                    q = b[to]
-                    if not q or (q > 0) != side:
-                        app(base | to)
-            else:
-                for to in king[fr]:
-                    q = b[to]
-                    if not q or (q > 0) != side:
-                        app(base | to)
-        return out
-
-    def _shield_analysis(self) -> tuple[bool, set[int], set[int]]:
-        """From the side-to-move's king outward: whether it is in check, the squares of
-        its own pieces whose moving away might expose it, and the empty squares where a
-        piece of its own would become a cannon's screen against it."""
-        b = self._squares
-        t = self._tables
-        side = self.turn
-        k = self._kings[side]
-        s = -1 if side else 1  # sign of the enemy pieces
-        rook = ROOK * s
-        cannon = CANNON * s
-        flying_king = KING * s if self.variant.flying_general else 99
-        janggi_cannon = self.variant.cannon == "janggi"
-        check = False
-        shields: set[int] = {k}
-        screens: set[int] = set()
-        for ray in t.rays[k]:
-            first = second = -1
-            between: list[int] = []
-            for sq in ray:
-                q = b[sq]
-                if not q:
-                    if first < 0:
-                        between.append(sq)
-                    continue
-                if first < 0:
-                    first = sq
-                    if q == rook or q == flying_king:
-                        check = True
-                        break
-                    if q == cannon:
-                        screens.update(between)
-                        if janggi_cannon:
-                            break
-                        # A xiangqi cannon may itself screen another cannon behind it.
-                        continue
-                    if janggi_cannon and (q == CANNON or q == -CANNON):
-                        # A cannon cannot be a screen; whatever lies beyond is harmless
-                        # unless this cannon leaves.
-                        if (q > 0) == side:
-                            shields.add(sq)
-                        continue
-                elif second < 0:
-                    second = sq
-                    if q == cannon and not (janggi_cannon and b[first] in (CANNON, -CANNON)):
-                        check = True
-                        break
-                    if q == rook or q == flying_king:
-                        if (b[first] > 0) == side:
-                            shields.add(first)
-                        break
-                else:
-                    if q == cannon:
-                        if (b[first] > 0) == side:
-                            shields.add(first)
-                        if (b[second] > 0) == side:
-                            shields.add(second)
-                    break
-        horse = HORSE * s
-        for origin, leg in t.horse_attackers[k]:
-            if b[origin] == horse:
-                if not b[leg]:
-                    check = True
-                elif (b[leg] > 0) == side:
-                    shields.add(leg)
-        pawn = PAWN * s
-        for origin in t.pawn_attackers[not side][k]:
-            if b[origin] == pawn:
-                check = True
-        if janggi_cannon:
-            elephant = ELEPHANT * s
-            for origin, b1, b2 in t.elephant_attackers[not side][k]:
-                if b[origin] == elephant:
-                    q1, q2 = b[b1], b[b2]
-                    if not q1 and not q2:
-                        check = True
-                    else:
-                        if q1 and (q1 > 0) == side:
-                            shields.add(b1)
-                        if q2 and (q2 > 0) == side:
-                            shields.add(b2)
-        return check, shields, screens
-
-    def _leaves_king_safe(self, m: int) -> bool:
-        """Make ``m`` on the placement, test the mover's king, unmake."""
+    def _is_safe(self, m: int, bikjang: bool) -> bool:
+        """Make ``m`` on the placement, test the mover's king (and, in bikjang, that the
+        kings no longer face each other), unmake."""
         b = self._squares
         fr = m >> 7
         to = m & 127
@@ -502,59 +311,69 @@ class Board:
         b[to] = piece
         b[fr] = 0
         side = self.turn
-        king = to if piece == KING or piece == -KING else self._kings[side]
-        safe = not self._attacked(king, not side)
-        if safe and self.variant.bikjang and self._bikjang_now:
-            # Bikjang must be broken: the kings may not face each other after the move.
-            kings = self._kings
+        kings = self._kings
+        if piece == KING or piece == -KING:
             saved = kings[side]
-            kings[side] = king
-            safe = not self._kings_facing()
+            kings[side] = to
+            safe = not self._kernel.attacked(b, to, not side)
+            if safe and bikjang:
+                safe = not self._kings_facing()
             kings[side] = saved
+        else:
+            safe = not self._kernel.attacked(b, kings[side], not side)
+            if safe and bikjang:
+                safe = not self._kings_facing()
         b[fr] = piece
         b[to] = captured
         return safe
 
-    _bikjang_now: bool  # set by _legal_ints for _leaves_king_safe
+    def _legal_ints(self, origins: tuple[int, ...] | range = ALL_SQUARES) -> list[int]:
+        """The legal moves as ints (passes included), or those of the pieces on
+        ``origins``.
 
-    def _legal_ints(self, origins: tuple[int, ...] | range | None = None) -> list[int]:
-        """All legal moves as ints (passes included), or those from ``origins``."""
-        if self._over:
+        Most moves cannot expose the king; only moves of the pieces that shield it (and
+        of the king), moves onto a line between the king and an enemy cannon, and every
+        move when in check or in bikjang are played and tested."""
+        if self._passes < 0:
             return []
-        variant = self.variant
+        b = self._squares
         side = self.turn
-        pseudo = self._pseudo_moves(side, range(SQUARE_COUNT) if origins is None else origins)
-        check, shields, screens = self._shield_analysis()
-        bikjang = variant.bikjang and self._kings_facing()
-        self._bikjang_now = bikjang
-        test = self._leaves_king_safe
+        king = self._kings[side]
+        kernel = self._kernel
+        check, shields, screens = kernel.shields(b, king, side)
+        bikjang = self._bikjang_rule and self._kings_facing()
+        is_safe = self._is_safe
         if check or bikjang:
-            legal = [m for m in pseudo if test(m)]
-        elif screens:
             legal = [
-                m
-                for m in pseudo
-                if ((m >> 7) not in shields and (m & 127) not in screens) or test(m)
+                m for m in kernel.generate(b, side, origins, _NO_SQUARES) if is_safe(m, bikjang)
             ]
         else:
-            legal = [m for m in pseudo if (m >> 7) not in shields or test(m)]
-        if variant.pass_rule != "never":
-            king = self._kings[side]
-            if origins is None or king in origins:
-                if bikjang:
-                    allowed = variant.bikjang_pass
-                elif variant.pass_rule == "unless_in_check":
-                    allowed = not check
-                elif origins is None:
-                    allowed = not check and not legal
-                else:
-                    allowed = not check and not self._legal_ints_nonpass_exist()
-                if allowed:
-                    legal.append(king << 7 | king)
+            legal = kernel.generate(b, side, origins, shields)
+            if screens:
+                legal = [m for m in legal if (m & 127) not in screens or is_safe(m, False)]
+            tested = (
+                tuple(sq for sq in shields if sq in origins)
+                if origins is not ALL_SQUARES
+                else tuple(shields)
+            )
+            for m in kernel.generate(b, side, tested, _NO_SQUARES):
+                if is_safe(m, False):
+                    legal.append(m)
+        pass_rule = self.variant.pass_rule
+        if pass_rule != "never" and king in origins:
+            if bikjang:
+                allowed = self.variant.bikjang_pass
+            elif pass_rule == "unless_in_check":
+                allowed = not check
+            elif check:
+                allowed = False
+            elif origins is ALL_SQUARES:
+                allowed = not legal
+            else:
+                allowed = not self._legal_ints()
+            if allowed:
+                legal.append(king << 7 | king)
         return legal
-
-    def _legal_ints_nonpass_exist(self) -> bool:
-        return any(m >> 7 != m & 127 for m in self._legal_ints())
 
     def _count_legal(self) -> int:
         """Number of legal moves (perft's bulk count at the last ply)."""
@@ -583,16 +402,16 @@ class Board:
     def is_game_over_by_passing(self) -> bool:
         """Janggi: the game ended by two passes in a row or by a pass accepting bikjang
         (after which there are no legal moves)."""
-        return self._over
+        return self._passes < 0
 
     def is_checkmate(self) -> bool:
         """In check with no legal move."""
-        return self.is_check() and not self._over and not self._legal_ints()
+        return self._passes >= 0 and self.is_check() and not self._legal_ints()
 
     def is_stalemate(self) -> bool:
-        """Not in check, no legal move (a loss in xiangqi; janggi can always pass unless its
-        rule set forbids it)."""
-        return not self.is_check() and not self._over and not self._legal_ints()
+        """Not in check, no legal move (a loss in xiangqi; in janggi a side can pass
+        unless its rule set forbids it)."""
+        return self._passes >= 0 and not self.is_check() and not self._legal_ints()
 
     def gives_check(self, move: Move) -> bool:
         """Whether ``move`` (assumed legal) puts the opponent in check."""
@@ -608,42 +427,38 @@ class Board:
         fr = m >> 7
         to = m & 127
         b = self._squares
-        side = self.turn
-        captured = b[to] if fr != to else 0
-        self._stack.append((m, captured, self.halfmove_clock, self._hash, self._passes, self._over))
-        h = self._hash ^ _ZOBRIST_TURN
-        if fr == to:
-            # A pass: in bikjang (under rule sets where a pass may answer it) it accepts
-            # the bikjang, and a second pass in a row ends the game either way.
-            if self._passes or (self.variant.bikjang_pass and self._kings_facing()):
-                self._over = True
-            self._passes += 1
-            self.halfmove_clock += 1
-        else:
+        captured = b[to]
+        self._stack.append((m, captured, self.halfmove_clock, self._hash, self._passes))
+        if fr != to:
             piece = b[fr]
-            z = _ZOBRIST
-            h ^= z[(piece + 7) * 90 + fr] ^ z[(piece + 7) * 90 + to]
+            keys = _ZOBRIST_BY_PIECE[piece]
             if captured:
-                h ^= z[(captured + 7) * 90 + to]
+                self._hash ^= _ZOBRIST_TURN ^ keys[fr] ^ keys[to] ^ _ZOBRIST_BY_PIECE[captured][to]
                 self.halfmove_clock = 0
             else:
+                self._hash ^= _ZOBRIST_TURN ^ keys[fr] ^ keys[to]
                 self.halfmove_clock += 1
             b[to] = piece
             b[fr] = 0
             if piece == KING or piece == -KING:
-                self._kings[side] = to
-            self._passes = 0
-        self._hash = h
-        if not side:
-            self.fullmove_number += 1
-        self.turn = not side
+                self._kings[self.turn] = to
+            if self._passes:
+                self._passes = 0
+        else:
+            # A pass. A second pass in a row ends the game, and so does a pass that
+            # answers bikjang (under the rule sets where a pass may answer it).
+            if self._passes or (self.variant.bikjang_pass and self._kings_facing()):
+                self._passes = -1
+            else:
+                self._passes = 1
+            self.halfmove_clock += 1
+            self._hash ^= _ZOBRIST_TURN
+        self.turn = not self.turn
 
     def _pop_int(self) -> int:
-        m, captured, self.halfmove_clock, self._hash, self._passes, self._over = self._stack.pop()
+        m, captured, self.halfmove_clock, self._hash, self._passes = self._stack.pop()
         side = not self.turn
         self.turn = side
-        if not side:
-            self.fullmove_number -= 1
         fr = m >> 7
         to = m & 127
         if fr != to:
@@ -704,7 +519,7 @@ class Board:
 
     def _why_illegal(self, move: Move) -> str:
         """A short explanation of why ``move`` is not legal, for error messages."""
-        if self._over:
+        if self._passes < 0:
             return "the game is over (it ended by passing)"
         fr, to = move.from_square, move.to_square
         piece = self._squares[fr]
@@ -719,7 +534,9 @@ class Board:
             if self.variant.pass_rule == "only_when_stuck":
                 return "under these rules a side may pass only when it has no other move"
             return "a side in check may not pass"
-        if (fr << 7 | to) not in self._pseudo_moves(self.turn, (fr,)):
+        if (fr << 7 | to) not in self._kernel.generate(
+            self._squares, self.turn, (fr,), _NO_SQUARES
+        ):
             return f"the {piece_letter(piece)} on {name} cannot move to {SQUARE_NAMES[to]}"
         if self.variant.bikjang and self._kings_facing():
             return "the kings face each other (bikjang): the move must break it, or pass"
@@ -734,7 +551,7 @@ class Board:
         flags = Status.VALID
         b = self._squares
         janggi = self.variant.is_janggi
-        if self._attacked(self._kings[not self.turn], self.turn):
+        if self._kernel.attacked(b, self._kings[not self.turn], self.turn):
             flags |= Status.OPPOSITE_CHECK
         if self.variant.flying_general and self._kings_facing():
             flags |= Status.KINGS_FACING

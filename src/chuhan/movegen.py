@@ -12,6 +12,7 @@ janggi Cho, the bottom side) and ``False`` (0) for the other.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -237,4 +238,296 @@ def tables_for(game: str) -> Tables:
         ),
         pawn=pawn,
         pawn_attackers=(_invert(pawn[0]), _invert(pawn[1])),
+    )
+
+
+# ---------------------------------------------------------------------------- kernels
+#
+# The hot functions of move generation, built once per game as closures over that game's
+# tables, so the inner loops read only locals. They work on a placement list ``b`` of 90
+# signed piece codes and move ints ``from << 7 | to``.
+
+Placement = list[int]
+Origins = tuple[int, ...] | range
+ALL_SQUARES = range(SQUARE_COUNT)
+
+# Piece types, repeated here as plain constants so the kernels need no import from
+# chuhan.variants (which imports nothing from here either).
+_KING, _ADVISOR, _ELEPHANT, _HORSE, _ROOK, _CANNON, _PAWN = 1, 2, 3, 4, 5, 6, 7
+
+
+AttackedFn = Callable[[Placement, int, bool], bool]
+GenerateFn = Callable[[Placement, bool, Origins, set[int]], list[int]]
+ShieldsFn = Callable[[Placement, int, bool], tuple[bool, set[int], set[int]]]
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """The generator, attack test and shield analysis of one game."""
+
+    #: ``attacked(b, target, by_first)``: whether ``by_first``'s side attacks ``target``
+    #: (xiangqi: a king on the same open file counts, which forbids facing kings).
+    attacked: AttackedFn
+    #: ``generate(b, side, origins, exclude)``: pseudo-legal moves of ``side``'s pieces
+    #: on ``origins``, skipping the squares in ``exclude``.
+    generate: GenerateFn
+    #: ``shields(b, king, side) -> (in_check, shields, screens)``; see Board.
+    shields: ShieldsFn
+
+
+def _make_attacked(t: Tables, janggi: bool) -> AttackedFn:
+    rays = t.rays
+    horse_attackers = t.horse_attackers
+    pawn_attackers = t.pawn_attackers
+    elephant_attackers = t.elephant_attackers
+
+    if not janggi:
+
+        def attacked_xiangqi(b: Placement, target: int, by_first: bool) -> bool:
+            s = 1 if by_first else -1
+            rook = _ROOK * s
+            cannon = _CANNON * s
+            king = _KING * s
+            for ray in rays[target]:
+                screen = False
+                for sq in ray:
+                    q = b[sq]
+                    if q:
+                        if screen:
+                            if q == cannon:
+                                return True
+                            break
+                        if q == rook or q == king:
+                            return True
+                        screen = True
+            horse = _HORSE * s
+            for origin, leg in horse_attackers[target]:
+                if b[origin] == horse and not b[leg]:
+                    return True
+            pawn = _PAWN * s
+            for origin in pawn_attackers[by_first][target]:
+                if b[origin] == pawn:
+                    return True
+            return False
+
+        return attacked_xiangqi
+
+    def attacked_janggi(b: Placement, target: int, by_first: bool) -> bool:
+        s = 1 if by_first else -1
+        rook = _ROOK * s
+        cannon = _CANNON * s
+        for ray in rays[target]:
+            screen = False
+            for sq in ray:
+                q = b[sq]
+                if q:
+                    if screen:
+                        if q == cannon:
+                            return True
+                        break
+                    if q == rook:
+                        return True
+                    if q == _CANNON or q == -_CANNON:
+                        break  # a cannon is never a screen in janggi
+                    screen = True
+        horse = _HORSE * s
+        for origin, leg in horse_attackers[target]:
+            if b[origin] == horse and not b[leg]:
+                return True
+        pawn = _PAWN * s
+        for origin in pawn_attackers[by_first][target]:
+            if b[origin] == pawn:
+                return True
+        elephant = _ELEPHANT * s
+        for origin, b1, b2 in elephant_attackers[by_first][target]:
+            if b[origin] == elephant and not b[b1] and not b[b2]:
+                return True
+        return False
+
+    return attacked_janggi
+
+
+def _make_generate(t: Tables, janggi: bool) -> GenerateFn:
+    rays = t.rays
+    horse = t.horse
+    elephant_by_side = t.elephant
+    advisor_by_side = t.advisor
+    king_by_side = t.king
+    pawn_by_side = t.pawn
+
+    def generate(b: Placement, side: bool, origins: Origins, exclude: set[int]) -> list[int]:
+        out: list[int] = []
+        app = out.append
+        elephant = elephant_by_side[side]
+        advisor = advisor_by_side[side]
+        king = king_by_side[side]
+        pawn = pawn_by_side[side]
+        sign = 1 if side else -1
+        for fr in origins:
+            kind = b[fr] * sign
+            if kind <= 0 or fr in exclude:
+                continue
+            base = fr << 7
+            if kind == _PAWN:
+                for to in pawn[fr]:
+                    if b[to] * sign <= 0:
+                        app(base | to)
+            elif kind == _ROOK:
+                for ray in rays[fr]:
+                    for to in ray:
+                        q = b[to]
+                        if not q:
+                            app(base | to)
+                        else:
+                            if q * sign < 0:
+                                app(base | to)
+                            break
+            elif kind == _HORSE:
+                for to, leg in horse[fr]:
+                    if not b[leg] and b[to] * sign <= 0:
+                        app(base | to)
+            elif kind == _CANNON:
+                if janggi:
+                    for ray in rays[fr]:
+                        screen = False
+                        for to in ray:
+                            q = b[to]
+                            if not screen:
+                                if q:
+                                    if q == _CANNON or q == -_CANNON:
+                                        break
+                                    screen = True
+                            elif not q:
+                                app(base | to)
+                            else:
+                                if q != _CANNON and q != -_CANNON and q * sign < 0:
+                                    app(base | to)
+                                break
+                else:
+                    for ray in rays[fr]:
+                        screen = False
+                        for to in ray:
+                            q = b[to]
+                            if not screen:
+                                if not q:
+                                    app(base | to)
+                                else:
+                                    screen = True
+                            elif q:
+                                if q * sign < 0:
+                                    app(base | to)
+                                break
+            elif kind == _ELEPHANT:
+                for to, b1, b2 in elephant[fr]:
+                    if not b[b1] and not b[b2] and b[to] * sign <= 0:
+                        app(base | to)
+            elif kind == _ADVISOR:
+                for to in advisor[fr]:
+                    if b[to] * sign <= 0:
+                        app(base | to)
+            else:
+                for to in king[fr]:
+                    if b[to] * sign <= 0:
+                        app(base | to)
+        return out
+
+    return generate
+
+
+def _make_shields(t: Tables, janggi: bool) -> ShieldsFn:
+    rays = t.rays
+    horse_attackers = t.horse_attackers
+    pawn_attackers = t.pawn_attackers
+    elephant_attackers = t.elephant_attackers
+
+    def shields(b: Placement, k: int, side: bool) -> tuple[bool, set[int], set[int]]:
+        """From ``side``'s king on ``k`` outward: whether it is in check, the squares of
+        its own pieces whose moving away might expose it (the king's own square
+        included), and the empty squares where a piece of its own would become an enemy
+        cannon's screen. A superset is safe: those moves are tested by playing them."""
+        s = -1 if side else 1  # sign of the enemy pieces
+        rook = _ROOK * s
+        cannon = _CANNON * s
+        flying_king = 99 if janggi else _KING * s
+        check = False
+        found: set[int] = {k}
+        screens: set[int] = set()
+        for ray in rays[k]:
+            first = second = -1
+            between: list[int] = []
+            for sq in ray:
+                q = b[sq]
+                if not q:
+                    if first < 0:
+                        between.append(sq)
+                    continue
+                if first < 0:
+                    first = sq
+                    if q == rook or q == flying_king:
+                        check = True
+                        break
+                    if q == cannon:
+                        screens.update(between)
+                        if janggi:
+                            break
+                        continue  # a xiangqi cannon may screen another cannon behind it
+                    if janggi and (q == _CANNON or q == -_CANNON):
+                        # Not a screen; what lies beyond matters only if it leaves.
+                        if q * s < 0:
+                            found.add(sq)
+                        continue
+                elif second < 0:
+                    second = sq
+                    if q == cannon and not (janggi and b[first] in (_CANNON, -_CANNON)):
+                        check = True
+                        break
+                    if q == rook or q == flying_king:
+                        if b[first] * s < 0:
+                            found.add(first)
+                        break
+                else:
+                    if q == cannon:
+                        if b[first] * s < 0:
+                            found.add(first)
+                        if b[second] * s < 0:
+                            found.add(second)
+                    break
+        horse = _HORSE * s
+        for origin, leg in horse_attackers[k]:
+            if b[origin] == horse:
+                if not b[leg]:
+                    check = True
+                elif b[leg] * s < 0:
+                    found.add(leg)
+        pawn = _PAWN * s
+        for origin in pawn_attackers[not side][k]:
+            if b[origin] == pawn:
+                check = True
+        if janggi:
+            elephant = _ELEPHANT * s
+            for origin, b1, b2 in elephant_attackers[not side][k]:
+                if b[origin] == elephant:
+                    q1 = b[b1]
+                    q2 = b[b2]
+                    if not q1 and not q2:
+                        check = True
+                    else:
+                        if q1 * s < 0:
+                            found.add(b1)
+                        if q2 * s < 0:
+                            found.add(b2)
+        return check, found, screens
+
+    return shields
+
+
+@cache
+def kernel_for(game: str) -> Kernel:
+    """The kernels of ``"xiangqi"`` or ``"janggi"`` (built once, then cached)."""
+    t = tables_for(game)
+    janggi = game == "janggi"
+    return Kernel(
+        attacked=_make_attacked(t, janggi),
+        generate=_make_generate(t, janggi),
+        shields=_make_shields(t, janggi),
     )

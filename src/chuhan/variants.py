@@ -243,7 +243,16 @@ def get_variant(game: str | Variant = "xiangqi", rules: str | None = None) -> Va
 #: The four janggi arrangements of horses (마) and elephants (상) on files b, c, g, h, as
 #: each player sees them from their own left. The default start has 마상상마 on both sides.
 JANGGI_ARRANGEMENTS = ("마상마상", "상마상마", "마상상마", "상마마상")
-_ARRANGEMENT_LETTERS = {"마": "n", "馬": "n", "h": "n", "n": "n", "상": "b", "象": "b", "e": "b", "b": "b"}
+_ARRANGEMENT_LETTERS = {
+    "마": "n",
+    "馬": "n",
+    "h": "n",
+    "n": "n",
+    "상": "b",
+    "象": "b",
+    "e": "b",
+    "b": "b",
+}
 
 
 def normalize_arrangement(text: str) -> str:
