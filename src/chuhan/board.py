@@ -87,6 +87,7 @@ class Board:
         "_bikjang_rule",
         "_fullmove0",
         "_hash",
+        "_janggi",
         "_kernel",
         "_kings",
         "_passes",
@@ -122,6 +123,7 @@ class Board:
         self._tables = tables_for(self.variant.game)
         self._kernel = kernel_for(self.variant.game)
         self._bikjang_rule = self.variant.bikjang
+        self._janggi = self.variant.is_janggi
         self.set_fen(self.variant.start_fen if fen is None else fen)
 
     # ------------------------------------------------------------------ setup
@@ -178,6 +180,7 @@ class Board:
         board._turn0 = self._turn0 if stack else self.turn
         board._kernel = self._kernel
         board._bikjang_rule = self._bikjang_rule
+        board._janggi = self._janggi
         board._kings = self._kings.copy()
         board._hash = self._hash
         board._stack = self._stack.copy() if stack else []
@@ -274,7 +277,7 @@ class Board:
             for sq in range(SQUARE_COUNT)
             if b[sq]
             and (b[sq] > 0) != side
-            and any(m & 127 == king for m in generate(b, not side, (sq,), _NO_SQUARES))
+            and any(m & 127 == king for m in generate(b, not side, (sq,), _NO_SQUARES, None))
         ]
         if self.variant.flying_general and self._kings_facing():
             result.append(self._kings[not side])
@@ -345,10 +348,13 @@ class Board:
         is_safe = self._is_safe
         if check or bikjang:
             legal = [
-                m for m in kernel.generate(b, side, origins, _NO_SQUARES) if is_safe(m, bikjang)
+                m
+                for m in kernel.generate(b, side, origins, _NO_SQUARES, None)
+                if is_safe(m, bikjang)
             ]
         else:
-            legal = kernel.generate(b, side, origins, shields)
+            threats: list[int] | None = [] if self._janggi else None
+            legal = kernel.generate(b, side, origins, shields, threats)
             if screens:
                 legal = [m for m in legal if (m & 127) not in screens or is_safe(m, False)]
             tested = (
@@ -356,8 +362,19 @@ class Board:
                 if origins is not ALL_SQUARES
                 else tuple(shields)
             )
-            for m in kernel.generate(b, side, tested, _NO_SQUARES):
-                if is_safe(m, False):
+            threatened: bool | None = None
+            for m in kernel.generate(b, side, tested, _NO_SQUARES, None):
+                if m >> 7 == king:
+                    # A king step: safe without a test when no enemy piece could reach
+                    # the palace at all (janggi only; see Kernel.palace_threatened).
+                    if threatened is None:
+                        if threats is not None and origins is ALL_SQUARES:
+                            threatened = bool(threats)
+                        else:
+                            threatened = kernel.palace_threatened(b, side)
+                    if not threatened or is_safe(m, False):
+                        legal.append(m)
+                elif is_safe(m, False):
                     legal.append(m)
         pass_rule = self.variant.pass_rule
         if pass_rule != "never" and king in origins:
@@ -535,7 +552,7 @@ class Board:
                 return "under these rules a side may pass only when it has no other move"
             return "a side in check may not pass"
         if (fr << 7 | to) not in self._kernel.generate(
-            self._squares, self.turn, (fr,), _NO_SQUARES
+            self._squares, self.turn, (fr,), _NO_SQUARES, None
         ):
             return f"the {piece_letter(piece)} on {name} cannot move to {SQUARE_NAMES[to]}"
         if self.variant.bikjang and self._kings_facing():

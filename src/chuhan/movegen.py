@@ -257,7 +257,7 @@ _KING, _ADVISOR, _ELEPHANT, _HORSE, _ROOK, _CANNON, _PAWN = 1, 2, 3, 4, 5, 6, 7
 
 
 AttackedFn = Callable[[Placement, int, bool], bool]
-GenerateFn = Callable[[Placement, bool, Origins, set[int]], list[int]]
+GenerateFn = Callable[[Placement, bool, Origins, set[int], list[int] | None], list[int]]
 ShieldsFn = Callable[[Placement, int, bool], tuple[bool, set[int], set[int]]]
 
 
@@ -268,11 +268,17 @@ class Kernel:
     #: ``attacked(b, target, by_first)``: whether ``by_first``'s side attacks ``target``
     #: (xiangqi: a king on the same open file counts, which forbids facing kings).
     attacked: AttackedFn
-    #: ``generate(b, side, origins, exclude)``: pseudo-legal moves of ``side``'s pieces
-    #: on ``origins``, skipping the squares in ``exclude``.
+    #: ``generate(b, side, origins, exclude, threats)``: pseudo-legal moves of ``side``'s
+    #: pieces on ``origins``, skipping the squares in ``exclude``. Janggi: when
+    #: ``threats`` is a list, the squares on ``origins`` of enemy pieces that could reach
+    #: ``side``'s palace are appended to it (the scan visits them anyway).
     generate: GenerateFn
     #: ``shields(b, king, side) -> (in_check, shields, screens)``; see Board.
     shields: ShieldsFn
+    #: ``palace_threatened(b, side)``: whether any enemy piece stands where it could
+    #: attack a point of ``side``'s palace. When not, king steps need no test. Always
+    #: True in xiangqi, where the other king on the palace files counts as a threat.
+    palace_threatened: Callable[[Placement, bool], bool]
 
 
 def _make_attacked(t: Tables, janggi: bool) -> AttackedFn:
@@ -354,9 +360,13 @@ def _make_generate(t: Tables, janggi: bool) -> GenerateFn:
     advisor_by_side = t.advisor
     king_by_side = t.king
     pawn_by_side = t.pawn
+    watch_by_side = _palace_watch(t) if janggi else ((0,) * SQUARE_COUNT,) * 2
 
-    def generate(b: Placement, side: bool, origins: Origins, exclude: set[int]) -> list[int]:
+    def generate(
+        b: Placement, side: bool, origins: Origins, exclude: set[int], threats: list[int] | None
+    ) -> list[int]:
         out: list[int] = []
+        watch = watch_by_side[side]
         app = out.append
         elephant = elephant_by_side[side]
         advisor = advisor_by_side[side]
@@ -365,7 +375,11 @@ def _make_generate(t: Tables, janggi: bool) -> GenerateFn:
         sign = 1 if side else -1
         for fr in origins:
             kind = b[fr] * sign
-            if kind <= 0 or fr in exclude:
+            if kind <= 0:
+                if kind and threats is not None and watch[fr] >> -kind & 1:
+                    threats.append(fr)
+                continue
+            if fr in exclude:
                 continue
             base = fr << 7
             if kind == _PAWN:
@@ -521,6 +535,50 @@ def _make_shields(t: Tables, janggi: bool) -> ShieldsFn:
     return shields
 
 
+def _palace_watch(t: Tables) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """For each side, a bitmask per square: bit ``kind`` is set when an enemy piece of
+    that kind standing there could attack some point of that side's palace (janggi)."""
+    watch: list[tuple[int, ...]] = []
+    for side in (False, True):
+        enemy = not side
+        masks = [0] * SQUARE_COUNT
+        palace_ranks = set(_palace_ranks(side))
+        for sq in range(SQUARE_COUNT):
+            if 3 <= sq % FILES <= 5 or sq // FILES in palace_ranks:
+                masks[sq] |= 1 << _ROOK | 1 << _CANNON
+        for target in (_sq(f, r) for f in (3, 4, 5) for r in _palace_ranks(side)):
+            for origin, _leg in t.horse_attackers[target]:
+                masks[origin] |= 1 << _HORSE
+            for origin, _b1, _b2 in t.elephant_attackers[enemy][target]:
+                masks[origin] |= 1 << _ELEPHANT
+            for origin in t.pawn_attackers[enemy][target]:
+                masks[origin] |= 1 << _PAWN
+        watch.append(tuple(masks))
+    return watch[0], watch[1]
+
+
+def _make_palace_threatened(t: Tables, janggi: bool) -> Callable[[Placement, bool], bool]:
+    if not janggi:
+
+        def always(b: Placement, side: bool) -> bool:
+            return True
+
+        return always
+
+    watch = _palace_watch(t)
+    watched = tuple(tuple((sq, mask) for sq, mask in enumerate(masks) if mask) for masks in watch)
+
+    def palace_threatened(b: Placement, side: bool) -> bool:
+        s = -1 if side else 1  # sign of the enemy pieces
+        for sq, mask in watched[side]:
+            kind = b[sq] * s
+            if kind > 0 and mask >> kind & 1:
+                return True
+        return False
+
+    return palace_threatened
+
+
 @cache
 def kernel_for(game: str) -> Kernel:
     """The kernels of ``"xiangqi"`` or ``"janggi"`` (built once, then cached)."""
@@ -530,4 +588,5 @@ def kernel_for(game: str) -> Kernel:
         attacked=_make_attacked(t, janggi),
         generate=_make_generate(t, janggi),
         shields=_make_shields(t, janggi),
+        palace_threatened=_make_palace_threatened(t, janggi),
     )

@@ -1,0 +1,71 @@
+"""Perft counts from tests/data/perft.json (agreed by Fairy-Stockfish and published
+tables). Counts under ~5 million nodes run in the regular suite; deeper ones are slow."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import chuhan
+
+DATA = json.loads((Path(__file__).parent / "data" / "perft.json").read_text(encoding="utf-8"))
+REGULAR_LIMIT = 5_000_000
+
+CASES = [
+    pytest.param(
+        position,
+        int(depth),
+        count,
+        id=f"{position['id']}-d{depth}",
+        marks=[pytest.mark.slow] if count > REGULAR_LIMIT else [],
+    )
+    for position in DATA["positions"]
+    for depth, count in sorted(position["perft"].items(), key=lambda item: int(item[0]))
+    if count < 1_000_000_000  # xiangqi d6 (5.4 billion) is out of reach in Python
+]
+
+
+@pytest.mark.parametrize(("position", "depth", "expected"), CASES)
+def test_perft_matches_reference(position: dict[str, object], depth: int, expected: int) -> None:
+    board = chuhan.Board(
+        str(position["fen"]), variant=str(position["variant"]), rules=str(position["rules"])
+    )
+    assert chuhan.perft(board, depth) == expected
+
+
+def test_perft_with_push_pop_at_every_leaf_matches_bulk_counting() -> None:
+    board = chuhan.Board(variant="janggi")
+    assert chuhan.perft(board, 3, bulk=False) == chuhan.perft(board, 3) == 33000
+
+
+def test_perft_leaves_the_board_unchanged() -> None:
+    board = chuhan.Board()
+    board.push_iccs("h2e2")
+    before = (board.fen(), board.zobrist_hash(), board.move_stack)
+    chuhan.perft(board, 3)
+    assert (board.fen(), board.zobrist_hash(), board.move_stack) == before
+
+
+def test_divide_sums_to_perft() -> None:
+    board = chuhan.Board()
+    split = chuhan.divide(board, 2)
+    assert len(split) == 44
+    assert sum(count for _, count in split) == 1920
+
+
+def test_perft_depth_zero_is_one_and_negative_is_an_error() -> None:
+    assert chuhan.perft(chuhan.Board(), 0) == 1
+    with pytest.raises(ValueError, match="depth"):
+        chuhan.perft(chuhan.Board(), -1)
+
+
+def test_janggi_perft_follows_the_move_history_after_a_pass() -> None:
+    # After one pass, a second pass ends the game: the position after two passes has no
+    # moves even though its FEN is the start position's with the counters moved on.
+    board = chuhan.Board(variant="janggi")
+    board.push_iccs("e1e1")
+    board.push_iccs("e8e8")
+    assert chuhan.perft(board, 1) == 0
+    assert chuhan.perft(chuhan.Board(board.fen(), variant="janggi"), 1) == 32
