@@ -1,0 +1,243 @@
+"""Two players at one keyboard: a game of xiangqi or janggi in the terminal.
+
+The board is drawn with Unicode (Chinese characters, or letters with ``--letters``) and
+colours where the terminal has them. A move may be typed in any notation chuhan reads
+(ICCS ``h2e2``, WXF ``C2.5``, Chinese ``炮二平五``, Korean ``02마83``); an illegal one is
+refused with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+from chuhan.board import Board
+from chuhan.errors import ChuhanError
+from chuhan.notation import format_move, parse_move
+from chuhan.squares import FILE_NAMES, FILES, RANKS, Move
+from chuhan.variants import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK
+
+# Traditional characters by side (index True: the first mover).
+XIANGQI_CHARACTERS = {
+    True: {
+        KING: "帥",
+        ADVISOR: "仕",
+        ELEPHANT: "相",
+        HORSE: "傌",
+        ROOK: "俥",
+        CANNON: "炮",
+        PAWN: "兵",
+    },
+    False: {
+        KING: "將",
+        ADVISOR: "士",
+        ELEPHANT: "象",
+        HORSE: "馬",
+        ROOK: "車",
+        CANNON: "砲",
+        PAWN: "卒",
+    },
+}
+JANGGI_CHARACTERS = {
+    True: {
+        KING: "楚",
+        ADVISOR: "士",
+        ELEPHANT: "象",
+        HORSE: "馬",
+        ROOK: "車",
+        CANNON: "包",
+        PAWN: "卒",
+    },
+    False: {
+        KING: "漢",
+        ADVISOR: "士",
+        ELEPHANT: "象",
+        HORSE: "馬",
+        ROOK: "車",
+        CANNON: "包",
+        PAWN: "兵",
+    },
+}
+LETTERS = {KING: "K", ADVISOR: "A", ELEPHANT: "E", HORSE: "H", ROOK: "R", CANNON: "C", PAWN: "P"}
+
+_FULL_WIDTH = "０１２３４５６７８９"
+_CHINESE_NUMERALS = "零一二三四五六七八九"
+
+_RESET = "\x1b[0m"
+_BOLD = "\x1b[1m"
+_RED = "\x1b[1;31m"
+_BLUE = "\x1b[1;34m"
+_BLACK = "\x1b[1;37m"
+_DIM = "\x1b[2m"
+
+HELP = """\
+Type a move in any notation: ICCS h2e2, WXF C2.5, Chinese 炮二平五, Korean 02마83.
+Commands: moves (list the legal moves), undo (take back a move), fen (show the FEN),
+flip (turn the board), pass (janggi), help, quit."""
+
+
+def use_colour(stream: TextIO) -> bool:
+    """Colours only on a terminal that is not dumb and when NO_COLOR is unset."""
+    return (
+        hasattr(stream, "isatty")
+        and stream.isatty()
+        and os.environ.get("TERM", "") != "dumb"
+        and "NO_COLOR" not in os.environ
+    )
+
+
+def side_label(board: Board, side: bool) -> str:
+    if board.variant.is_janggi:
+        return "Cho" if side else "Han"
+    return "Red" if side else "Black"
+
+
+def render(
+    board: Board, *, letters: bool = False, colour: bool = False, flipped: bool = False
+) -> str:
+    """The board as text: two columns per point, rank numbers left, files below."""
+    janggi = board.variant.is_janggi
+    table = JANGGI_CHARACTERS if janggi else XIANGQI_CHARACTERS
+    last = board.peek() if board.ply else None
+    first_colour = _BLUE if janggi else _RED
+    second_colour = _RED if janggi else _BLACK
+    ranks = range(RANKS) if flipped else range(RANKS - 1, -1, -1)
+    files = range(FILES - 1, -1, -1) if flipped else range(FILES)
+    lines = []
+    for rank in ranks:
+        cells = []
+        for file_index in files:
+            sq = rank * FILES + file_index
+            piece = board.piece_at(sq)
+            if piece:
+                side = piece > 0
+                kind = abs(piece)
+                text = (LETTERS[kind] + " ") if letters else table[side][kind]
+                if letters and not side:
+                    text = text.lower()
+                if colour:
+                    mark = "\x1b[4m" if last is not None and sq == last.to_square else ""
+                    text = f"{first_colour if side else second_colour}{mark}{text}{_RESET}"
+            else:
+                text = "· " if letters else "＋"
+                if colour:
+                    text = f"{_DIM}{text}{_RESET}"
+            cells.append(text)
+        lines.append(f"{rank} " + "".join(cells))
+        if not janggi and ((rank == 5 and not flipped) or (rank == 4 and flipped)):
+            river = "  ~~ 楚 河 ~~~~ 漢 界 ~~" if not letters else "  ~~~~~~ river ~~~~~~"
+            lines.append(river)
+    lines.append("  " + "".join(FILE_NAMES[f] + " " for f in files))
+    if not letters and not janggi:
+        # File numbers as each side counts them (from its own right), for WXF and Chinese
+        # notation: Black's above the board, Red's below.
+        black_numbers = "".join(_FULL_WIDTH[f + 1] for f in files)
+        red_numbers = "".join(_CHINESE_NUMERALS[FILES - f] for f in files)
+        lines.insert(0, "  " + (red_numbers if flipped else black_numbers))
+        lines.append("  " + (black_numbers if flipped else red_numbers))
+    return "\n".join(lines)
+
+
+def describe_end(board: Board) -> str | None:
+    """A sentence when the game is over (no legal move), else None."""
+    if board.legal_moves:
+        return None
+    mover = side_label(board, board.turn)
+    other = side_label(board, not board.turn)
+    if board.is_game_over_by_passing():
+        cho, han = janggi_points(board)
+        verdict = "Cho" if cho > han else "Han"
+        return (
+            f"The game has ended by passing. Points: Cho {cho:g}, Han {han:g} "
+            f"(Han's 1.5 included): {verdict} wins on points."
+        )
+    if board.is_check():
+        return f"Checkmate: {other} wins."
+    return f"{mover} has no legal move (stalemate): {other} wins."
+
+
+def janggi_points(board: Board) -> tuple[float, float]:
+    """Material points of Cho and Han, Han's bonus included."""
+    values = board.variant.piece_points
+    cho = sum(values[p] for p in board.pieces().values() if p > 0)
+    han = sum(values[-p] for p in board.pieces().values() if p < 0)
+    return cho, han + board.variant.second_player_bonus
+
+
+def play_terminal(
+    *,
+    variant: str = "xiangqi",
+    rules: str | None = None,
+    fen: str | None = None,
+    letters: bool = False,
+    input_fn: Callable[[str], str] = input,
+    output: TextIO | None = None,
+) -> int:
+    """Run the game loop until the game ends, ``quit`` or end of input. Returns 0."""
+    out = output if output is not None else sys.stdout
+    colour = use_colour(out)
+    try:
+        board = Board(fen, variant=variant, rules=rules)
+    except ChuhanError as error:
+        print(f"chuhan: {error}", file=out)
+        return 2
+    flipped = False
+    notation = "korean" if board.variant.is_janggi else "wxf"
+    print(f"{board.variant.title}. {HELP}", file=out)
+    while True:
+        print(file=out)
+        print(render(board, letters=letters, colour=colour, flipped=flipped), file=out)
+        end = describe_end(board)
+        if end is not None:
+            print(end, file=out)
+            return 0
+        status = " — check!" if board.is_check() else ""
+        if board.is_bikjang() and board.variant.bikjang:
+            status += " — bikjang: the kings face each other"
+        prompt = f"{side_label(board, board.turn)} to move{status}> "
+        try:
+            text = input_fn(prompt).strip()
+        except (EOFError, KeyboardInterrupt):
+            print(file=out)
+            return 0
+        if not text:
+            continue
+        command = text.lower()
+        if command in ("quit", "exit", "q"):
+            return 0
+        if command in ("help", "?"):
+            print(HELP, file=out)
+            continue
+        if command == "fen":
+            print(board.fen(), file=out)
+            continue
+        if command == "flip":
+            flipped = not flipped
+            continue
+        if command == "moves":
+            shown = [format_move(board, m, notation) for m in board.legal_moves]
+            print(" ".join(shown), file=out)
+            continue
+        if command in ("undo", "takeback"):
+            if board.ply:
+                board.pop()
+            else:
+                print("Nothing to take back.", file=out)
+            continue
+        if command == "pass" and board.variant.has_passes:
+            king = board.king(board.turn)
+            move = Move(king, king)
+            if move not in board.legal_moves:
+                print("You may not pass now (in check, or the rules forbid it).", file=out)
+                continue
+        else:
+            try:
+                move = parse_move(board, text)
+            except ChuhanError as error:
+                print(f"Not played: {error}", file=out)
+                continue
+        written = format_move(board, move, notation)
+        board.push(move)
+        print(f"Played {written} ({move.iccs()}).", file=out)
