@@ -1,0 +1,227 @@
+"""Game clocks: Fischer increment and byo-yomi (periods of a fixed number of seconds, the
+janggi custom), with no hidden timer.
+
+The clock never reads the time itself unless asked to: every method takes ``now`` (seconds
+from any monotonic source), so a server can drive it from its own clock, persist it with
+:meth:`Clock.to_dict` and restore it after a restart, and tests can replay exact timings.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from chuhan.errors import ChuhanError
+
+
+class TimeControlError(ChuhanError):
+    """A time control string or value that makes no sense."""
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Main time per side, Fischer increment per move, and byo-yomi periods.
+
+    ``TimeControl(600, increment=5)`` is 10 minutes + 5 seconds a move;
+    ``TimeControl(1200, periods=3, period_seconds=30)`` is 20 minutes then 3 × 30 s.
+    """
+
+    base: float
+    increment: float = 0.0
+    periods: int = 0
+    period_seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name, value in (
+            ("base", self.base),
+            ("increment", self.increment),
+            ("period_seconds", self.period_seconds),
+        ):
+            if not math.isfinite(value) or value < 0:
+                raise TimeControlError(f"invalid time control: {name} {value!r} is not >= 0")
+        if self.periods < 0:
+            raise TimeControlError(f"invalid time control: periods {self.periods!r} is not >= 0")
+        if self.periods and not self.period_seconds:
+            raise TimeControlError("invalid time control: byo-yomi periods need period_seconds")
+        if not self.base and not self.increment and not self.periods:
+            raise TimeControlError("invalid time control: no time at all")
+
+    _PATTERN = re.compile(
+        r"^\s*(?P<base>\d+(?:\.\d+)?)(?P<unit>[ms]?)"
+        r"(?:\s*\+\s*(?P<inc>\d+(?:\.\d+)?)s?)?"
+        r"(?:\s*\+?\s*(?P<periods>\d+)\s*[x×*]\s*(?P<period>\d+(?:\.\d+)?)s?)?\s*$"
+    )
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """Parse ``"10+5"`` (minutes + seconds increment), ``"90s+2"``, ``"20 3x30"``
+        (20 minutes then three 30-second periods) or ``"5m+3x20s"``."""
+        match = cls._PATTERN.match(text)
+        if match is None:
+            raise TimeControlError(
+                f"invalid time control {text!r}: expected forms like '10+5' "
+                "(minutes + increment seconds) or '20 3x30' (minutes, periods x seconds)"
+            )
+        base = float(match["base"]) * (1 if match["unit"] == "s" else 60)
+        return cls(
+            base=base,
+            increment=float(match["inc"] or 0),
+            periods=int(match["periods"] or 0),
+            period_seconds=float(match["period"] or 0),
+        )
+
+    def describe(self) -> str:
+        """A short human form: ``"10 min + 5 s"``, ``"20 min, 3 × 30 s"``."""
+        minutes = self.base / 60
+        text = f"{minutes:g} min" if self.base >= 60 else f"{self.base:g} s"
+        if self.increment:
+            text += f" + {self.increment:g} s"
+        if self.periods:
+            text += f", {self.periods} × {self.period_seconds:g} s"
+        return text
+
+
+@dataclass
+class _SideTime:
+    main: float
+    periods: int
+
+
+class Clock:
+    """A two-sided game clock. Sides are ``True`` (first mover) and ``False``.
+
+    Call :meth:`start` when the first mover's time begins, :meth:`press` after each move
+    (it charges the mover, adds the increment, and starts the opponent), and
+    :meth:`flagged` to learn whether the side whose clock runs has run out.
+    """
+
+    def __init__(self, control: TimeControl) -> None:
+        self.control = control
+        self._sides = {
+            True: _SideTime(control.base, control.periods),
+            False: _SideTime(control.base, control.periods),
+        }
+        #: The side whose time is running, or None while stopped.
+        self.running: bool | None = None
+        self._since = 0.0
+        self._flagged: bool | None = None
+
+    @staticmethod
+    def now() -> float:
+        return time.monotonic()
+
+    def start(self, side: bool, now: float) -> None:
+        """Start ``side``'s time at ``now``."""
+        self.running = side
+        self._since = now
+
+    def stop(self, now: float) -> None:
+        """Stop the clock (game over, or paused by agreement), charging the running side."""
+        if self.running is not None:
+            self._charge(self.running, now - self._since)
+            self.running = None
+
+    def press(self, now: float) -> None:
+        """The running side has moved: charge its thinking time, give its increment, and
+        start the other side. Raises :class:`TimeControlError` if no side is running."""
+        side = self.running
+        if side is None:
+            raise TimeControlError("the clock was pressed while stopped")
+        self._charge(side, now - self._since)
+        if self._flagged is None:
+            self._sides[side].main += self.control.increment
+        self.running = not side
+        self._since = now
+
+    def _charge(self, side: bool, elapsed: float) -> None:
+        state = self._sides[side]
+        elapsed = max(0.0, elapsed)
+        if elapsed <= state.main:
+            state.main -= elapsed
+            return
+        overflow = elapsed - state.main
+        state.main = 0.0
+        # In byo-yomi a move made within a period keeps it; each period that runs out is
+        # lost, and losing the last one loses the game.
+        expired = self._expired_periods(overflow)
+        if expired >= state.periods:
+            state.periods = 0
+            self._flagged = side
+        else:
+            state.periods -= expired
+
+    def _expired_periods(self, overflow: float) -> int:
+        if not self.control.periods:
+            return 1 if overflow > 0 else 0
+        return math.floor(overflow / self.control.period_seconds)
+
+    def remaining(self, side: bool, now: float) -> float:
+        """Seconds of main time ``side`` has left at ``now`` (0 once in byo-yomi)."""
+        state = self._sides[side]
+        if side is self.running:
+            return max(0.0, state.main - (now - self._since))
+        return state.main
+
+    def periods_left(self, side: bool, now: float) -> int:
+        """Byo-yomi periods ``side`` still has at ``now``."""
+        state = self._sides[side]
+        if side is not self.running:
+            return state.periods
+        overflow = (now - self._since) - state.main
+        if overflow <= 0:
+            return state.periods
+        return max(0, state.periods - self._expired_periods(overflow))
+
+    def time_to_flag(self, side: bool, now: float) -> float:
+        """Seconds until ``side`` loses on time if it does not move."""
+        state = self._sides[side]
+        budget = state.main + state.periods * self.control.period_seconds
+        elapsed = now - self._since if side is self.running else 0.0
+        return max(0.0, budget - elapsed)
+
+    def flagged(self, now: float) -> bool | None:
+        """The side that has run out of time at ``now``, or None."""
+        if self._flagged is not None:
+            return self._flagged
+        side = self.running
+        if side is not None and self.time_to_flag(side, now) <= 0:
+            return side
+        return None
+
+    def to_dict(self, now: float) -> dict[str, Any]:
+        """A JSON-able snapshot taken at ``now`` (the running side's time charged up to now,
+        so a restored clock resumes from the same instant)."""
+        return {
+            "control": {
+                "base": self.control.base,
+                "increment": self.control.increment,
+                "periods": self.control.periods,
+                "period_seconds": self.control.period_seconds,
+            },
+            "first": {"main": self.remaining(True, now), "periods": self.periods_left(True, now)},
+            "second": {
+                "main": self.remaining(False, now),
+                "periods": self.periods_left(False, now),
+            },
+            "running": self.running,
+            "flagged": self.flagged(now),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], now: float) -> Clock:
+        """Restore a snapshot from :meth:`to_dict`; the running side resumes at ``now``."""
+        try:
+            clock = cls(TimeControl(**data["control"]))
+            for key, side in (("first", True), ("second", False)):
+                clock._sides[side] = _SideTime(float(data[key]["main"]), int(data[key]["periods"]))
+            running = data["running"]
+            if running is not None:
+                clock.start(bool(running), now)
+            flagged = data.get("flagged")
+            clock._flagged = None if flagged is None else bool(flagged)
+        except (KeyError, TypeError, ValueError) as error:
+            raise TimeControlError(f"invalid clock snapshot {data!r}: {error}") from None
+        return clock
