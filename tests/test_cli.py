@@ -66,6 +66,29 @@ def test_console_script_runs_as_a_module() -> None:
     assert result.stdout.strip() == "1024"
 
 
+def test_convert_turns_a_gib_record_into_pgn(
+    tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pathlib import Path
+
+    source = Path(__file__).parent / "data" / "records" / "janggi_euckr.gib"
+    target = Path(str(tmp_path)) / "game.pgn"
+    code, out, _ = run(["convert", str(source), str(target), "--format", "korean"], capsys)
+    assert code == 0 and out.strip() == "converted 1 game"
+    assert '[Variant "Janggi"]' in target.read_text(encoding="utf-8")
+
+
+def test_convert_reports_a_broken_file(
+    tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pathlib import Path
+
+    source = Path(str(tmp_path)) / "broken.xqf"
+    source.write_bytes(b"XQ\x0a" + b"\x00" * 20)
+    code, _, err = run(["convert", str(source), str(source) + ".pgn"], capsys)
+    assert code == 2 and "broken.xqf" in err and "Traceback" not in err
+
+
 def scripted(lines: list[str]) -> Iterator[str]:
     yield from lines
 

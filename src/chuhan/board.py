@@ -353,39 +353,51 @@ class Board:
         side = self.turn
         king = self._kings[side]
         kernel = self._kernel
-        check, shields, screens = kernel.shields(b, king, side)
-        bikjang = self._bikjang_rule and self._kings_facing()
+        kings = self._kings
+        bikjang = self._bikjang_rule and (kings[0] - kings[1]) % FILES == 0 and self._kings_facing()
         is_safe = self._is_safe
-        if check or bikjang:
-            legal = [
-                m
-                for m in kernel.generate(b, side, origins, _NO_SQUARES, None)
-                if is_safe(m, bikjang)
-            ]
+        if self._janggi and not bikjang:
+            # Janggi: if no enemy piece stands where it could reach the palace at all, no
+            # move can leave the king attacked and every pseudo-legal move is legal. The
+            # scan for such pieces rides along with move generation.
+            threats: list[int] = []
+            legal = kernel.generate(b, side, origins, _NO_SQUARES, threats)
+            if origins is not ALL_SQUARES:
+                threats_seen = kernel.palace_threatened(b, side)
+            else:
+                threats_seen = bool(threats)
+            check = False
+            if threats_seen:
+                check, shields, screens = kernel.shields(b, king, side)
+                if check:
+                    legal = [m for m in legal if is_safe(m, False)]
+                else:
+                    legal = [
+                        m
+                        for m in legal
+                        if ((m >> 7) not in shields and (m & 127) not in screens)
+                        or is_safe(m, False)
+                    ]
         else:
-            threats: list[int] | None = [] if self._janggi else None
-            legal = kernel.generate(b, side, origins, shields, threats)
-            if screens:
-                legal = [m for m in legal if (m & 127) not in screens or is_safe(m, False)]
-            tested = (
-                tuple(sq for sq in shields if sq in origins)
-                if origins is not ALL_SQUARES
-                else tuple(shields)
-            )
-            threatened: bool | None = None
-            for m in kernel.generate(b, side, tested, _NO_SQUARES, None):
-                if m >> 7 == king:
-                    # A king step: safe without a test when no enemy piece could reach
-                    # the palace at all (janggi only; see Kernel.palace_threatened).
-                    if threatened is None:
-                        if threats is not None and origins is ALL_SQUARES:
-                            threatened = bool(threats)
-                        else:
-                            threatened = kernel.palace_threatened(b, side)
-                    if not threatened or is_safe(m, False):
+            check, shields, screens = kernel.shields(b, king, side)
+            if check or bikjang:
+                legal = [
+                    m
+                    for m in kernel.generate(b, side, origins, _NO_SQUARES, None)
+                    if is_safe(m, bikjang)
+                ]
+            else:
+                legal = kernel.generate(b, side, origins, shields, None)
+                if screens:
+                    legal = [m for m in legal if (m & 127) not in screens or is_safe(m, False)]
+                tested = (
+                    tuple(sq for sq in shields if sq in origins)
+                    if origins is not ALL_SQUARES
+                    else tuple(shields)
+                )
+                for m in kernel.generate(b, side, tested, _NO_SQUARES, None):
+                    if is_safe(m, False):
                         legal.append(m)
-                elif is_safe(m, False):
-                    legal.append(m)
         pass_rule = self.variant.pass_rule
         if pass_rule != "never" and king in origins:
             if bikjang:
@@ -397,7 +409,7 @@ class Board:
             elif origins is ALL_SQUARES:
                 allowed = not legal
             else:
-                allowed = not self._legal_ints()
+                allowed = all(m >> 7 == m & 127 for m in self._legal_ints())
             if allowed:
                 legal.append(king << 7 | king)
         return legal

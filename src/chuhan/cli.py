@@ -60,6 +60,16 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return play_terminal(variant=args.variant, rules=args.rules, fen=args.fen, letters=args.letters)
 
 
+def _cmd_convert(args: argparse.Namespace) -> int:
+    from chuhan.records import convert
+
+    count = convert(
+        args.input, args.output, format=args.format, encoding=args.encoding, rules=args.rules
+    )
+    print(f"converted {count} game{'s' if count != 1 else ''}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="chuhan", description="Xiangqi and janggi: rules, perft and play."
@@ -75,6 +85,23 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("moves", help="print the legal moves in ICCS")
     _add_position_arguments(p)
     p.set_defaults(func=_cmd_moves)
+
+    p = commands.add_parser(
+        "convert", help="convert a game record (.pgn .gib .xqf .txt) to another format"
+    )
+    p.add_argument("input", help="the record to read (.pgn, .gib, .xqf or .txt)")
+    p.add_argument("output", help="the file to write (.pgn, .gib, .xqf or .txt)")
+    p.add_argument(
+        "--format",
+        default=None,
+        choices=["iccs", "wxf", "chinese", "korean", "san"],
+        help="move notation in PGN output (default iccs)",
+    )
+    p.add_argument(
+        "--encoding", default="utf-8", choices=["utf-8", "euc-kr"], help="GIB output encoding"
+    )
+    p.add_argument("--rules", default=None, help="rule set to read the games under")
+    p.set_defaults(func=_cmd_convert)
 
     p = commands.add_parser("play", help="play a game")
     p.add_argument(

@@ -483,6 +483,10 @@ def _make_shields(t: Tables, janggi: bool) -> ShieldsFn:
                     if q == cannon:
                         screens.update(between)
                         if janggi:
+                            # Capturing this cannon puts a piece where a cannon stood,
+                            # and a piece can screen a cannon behind it where a cannon
+                            # could not.
+                            screens.add(sq)
                             break
                         continue  # a xiangqi cannon may screen another cannon behind it
                     if janggi and (q == _CANNON or q == -_CANNON):

@@ -1,0 +1,41 @@
+"""Game records: PGN (xiangqi and pychess.org conventions), GIB (Korean janggi records),
+XQF (XQStudio, read and write) and a plain FEN + ICCS text form, all read into one
+:class:`GameRecord` value. Readers are lenient and collect errors on the record; nothing in
+a file makes them raise anything but :class:`RecordError` (a ``ChuhanError``).
+"""
+
+from chuhan.records.convert import (
+    EXTENSIONS,
+    convert,
+    read_file,
+    read_text_record,
+    write_text_record,
+)
+from chuhan.records.game import RESULTS, GameNode, GameRecord, RecordError, janggi_arrangements
+from chuhan.records.gib import decode_bytes, encode_gib, read_gib, write_gib
+from chuhan.records.pgn import PGN_FORMATS, parse_san, read_pgn, to_san, write_pgn
+from chuhan.records.xqf import read_xqf, write_xqf
+
+__all__ = [
+    "EXTENSIONS",
+    "PGN_FORMATS",
+    "RESULTS",
+    "GameNode",
+    "GameRecord",
+    "RecordError",
+    "convert",
+    "decode_bytes",
+    "encode_gib",
+    "janggi_arrangements",
+    "parse_san",
+    "read_file",
+    "read_gib",
+    "read_pgn",
+    "read_text_record",
+    "read_xqf",
+    "to_san",
+    "write_gib",
+    "write_pgn",
+    "write_text_record",
+    "write_xqf",
+]

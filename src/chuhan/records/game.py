@@ -1,0 +1,196 @@
+"""The game record: headers, a start position and a tree of moves with comments.
+
+Modelled on python-chess's ``chess.pgn`` but smaller: a :class:`GameRecord` owns the
+headers (in file order), the variant, the start FEN and a root :class:`GameNode`; each node
+holds the move that led to it, a comment, NAGs and its children. The first child is the
+main line, the others are variations. Readers of every format (PGN, GIB, XQF, plain text)
+produce this one value, so converting between formats is reading one and writing another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from chuhan.board import Board
+from chuhan.errors import ChuhanError
+from chuhan.squares import Move
+from chuhan.variants import JANGGI_ARRANGEMENTS, Variant, get_variant, janggi_start_fen
+
+__all__ = ["RESULTS", "GameNode", "GameRecord", "RecordError", "janggi_arrangements"]
+
+#: The result strings a record may carry ("*" is an unfinished or unknown game).
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+
+class RecordError(ChuhanError):
+    """A game record that cannot be read or written: malformed, truncated, or holding a
+    move that is not legal where it is played. The message names the game and the move."""
+
+
+@dataclass(eq=False)
+class GameNode:
+    """A position in the game tree, reached by ``move`` from ``parent`` (``None`` at the root).
+
+    ``children[0]`` continues the main line; further children are variations.
+    """
+
+    move: Move | None = None
+    parent: GameNode | None = field(default=None, repr=False)
+    comment: str = ""
+    nags: list[int] = field(default_factory=list)
+    children: list[GameNode] = field(default_factory=list)
+
+    def add_variation(self, move: Move, *, comment: str = "") -> GameNode:
+        """Add ``move`` as a new child (the main line if it is the first) and return it."""
+        node = GameNode(move=move, parent=self, comment=comment)
+        self.children.append(node)
+        return node
+
+    def add_main_line(self, moves: list[Move]) -> GameNode:
+        """Follow or extend the main line with ``moves`` (no legality check: the record's
+        readers check moves against the board as they go); return the last node."""
+        node = self
+        for move in moves:
+            if node.children and node.children[0].move == move:
+                node = node.children[0]
+            else:
+                node = node.add_variation(move)
+        return node
+
+    def main_line(self) -> Iterator[GameNode]:
+        """The nodes that follow this one along first children."""
+        node = self
+        while node.children:
+            node = node.children[0]
+            yield node
+
+    def path(self) -> list[Move]:
+        """The moves from the root to this node."""
+        moves: list[Move] = []
+        node: GameNode | None = self
+        while node is not None and node.move is not None:
+            moves.append(node.move)
+            node = node.parent
+        moves.reverse()
+        return moves
+
+    def ply(self) -> int:
+        """How many moves lead from the root to this node."""
+        return len(self.path())
+
+    def is_main_variation(self) -> bool:
+        """True when this node is its parent's first child (or the root)."""
+        return self.parent is None or self.parent.children[0] is self
+
+
+@dataclass(eq=False)
+class GameRecord:
+    """One game: headers in file order, the start position and the tree of moves.
+
+    ``headers["Result"]`` is the result (see :data:`RESULTS`); :attr:`result` reads and
+    writes it, and :attr:`termination` the ``Termination`` header. ``errors`` collects
+    what a lenient reader could not take in (the moves before a bad move are kept).
+    """
+
+    variant: Variant = field(default_factory=get_variant)
+    fen: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+    root: GameNode = field(default_factory=GameNode)
+    errors: list[RecordError] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.fen:
+            self.fen = self.variant.start_fen
+
+    @classmethod
+    def from_moves(
+        cls,
+        moves: list[Move],
+        *,
+        variant: str | Variant = "xiangqi",
+        fen: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> GameRecord:
+        """A record of one line of moves, checked for legality (raises ``RecordError``)."""
+        spec = get_variant(variant)
+        record = cls(variant=spec, fen=fen or spec.start_fen, headers=dict(headers or {}))
+        board = record.start_board()
+        node = record.root
+        for index, move in enumerate(moves):
+            if not board.is_legal(move):
+                raise RecordError(f"move {index + 1} ({move.iccs()}) is illegal in {board.fen()}")
+            board.push(move)
+            node = node.add_variation(move)
+        return record
+
+    @property
+    def result(self) -> str:
+        return self.headers.get("Result", "*")
+
+    @result.setter
+    def result(self, value: str) -> None:
+        if value not in RESULTS:
+            raise RecordError(f"invalid result {value!r}: expected one of {', '.join(RESULTS)}")
+        self.headers["Result"] = value
+
+    @property
+    def termination(self) -> str:
+        return self.headers.get("Termination", "")
+
+    @termination.setter
+    def termination(self, value: str) -> None:
+        self.headers["Termination"] = value
+
+    @property
+    def comment(self) -> str:
+        """The comment before the first move."""
+        return self.root.comment
+
+    @comment.setter
+    def comment(self, value: str) -> None:
+        self.root.comment = value
+
+    def start_board(self) -> Board:
+        """The start position on a new board."""
+        return Board(self.fen, variant=self.variant)
+
+    def main_line_moves(self) -> list[Move]:
+        """The moves of the main line, in order."""
+        return [node.move for node in self.root.main_line() if node.move is not None]
+
+    def end(self) -> GameNode:
+        """The last node of the main line."""
+        node = self.root
+        while node.children:
+            node = node.children[0]
+        return node
+
+    def board(self) -> Board:
+        """The final position of the main line, with the moves on the board's stack."""
+        board = self.start_board()
+        for move in self.main_line_moves():
+            board.push(move)
+        return board
+
+    def describe(self, index: int | None = None) -> str:
+        """How error messages name this game: its index in the file and key headers."""
+        parts = [] if index is None else [f"game {index + 1}"]
+        names = [
+            self.headers[key]
+            for key in ("Event", "Red", "White", "Black", "대회명", "초대국자", "한대국자")
+            if self.headers.get(key)
+        ]
+        if names:
+            parts.append("(" + ", ".join(names) + ")")
+        return " ".join(parts) or "game"
+
+
+def janggi_arrangements(fen: str) -> tuple[str, str] | None:
+    """The (Cho, Han) setup choices whose start position is ``fen``, or ``None``."""
+    placement = fen.split()[0] if fen.split() else ""
+    for cho in JANGGI_ARRANGEMENTS:
+        for han in JANGGI_ARRANGEMENTS:
+            if janggi_start_fen(cho=cho, han=han).split()[0] == placement:
+                return cho, han
+    return None

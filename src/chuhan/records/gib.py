@@ -1,0 +1,134 @@
+"""GIB, the Korean janggi record format.
+
+A GIB file is PGN-shaped: headers in square brackets with Korean names (``[대회명 "..."]``,
+``[초차림 "마상상마"]``, ``[한차림 "상마상마"]``, ``[대국결과 "한 완승"]``), then moves numbered
+one per ply in Korean coordinates (``1. 79졸78 2. 32졸33``, ``한수쉼`` for a pass; see
+:mod:`chuhan.notation.korean`). Files are EUC-KR (CP949) or UTF-8; reading bytes tries
+UTF-8 first, since a CP949 file is almost never valid UTF-8 while the reverse guess fails
+often. The setup headers give the start position through :func:`chuhan.janggi_start_fen`,
+each arrangement read from its own player's left.
+"""
+
+from __future__ import annotations
+
+from typing import IO
+
+from chuhan.errors import ChuhanError
+from chuhan.notation import to_korean
+from chuhan.records.game import GameRecord, RecordError, janggi_arrangements
+from chuhan.records.pgn import _comment, _quote, _text_of, _wrap, iter_games
+from chuhan.variants import Variant, get_variant, janggi_start_fen
+
+__all__ = ["decode_bytes", "encode_gib", "gib_setup", "read_gib", "write_gib"]
+
+#: Header keys: the setup choices and the result.
+CHO_SETUP, HAN_SETUP, RESULT = "초차림", "한차림", "대국결과"
+_ENCODINGS = {"utf-8": "utf-8", "utf8": "utf-8", "euc-kr": "cp949", "cp949": "cp949"}
+
+
+def decode_bytes(data: bytes) -> str:
+    """Decode record bytes: UTF-8 (with or without a BOM), else CP949 (a superset of
+    EUC-KR), else CP949 with undecodable bytes replaced, so reading never fails here."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp949")
+    except UnicodeDecodeError:
+        return data.decode("cp949", errors="replace")
+
+
+def gib_setup(headers: dict[str, str], rules: str | None = None) -> tuple[Variant, str]:
+    """The variant and start FEN a GIB header block describes (default 마상상마 each)."""
+    variant = get_variant("janggi", rules)
+    fen = headers.get("FEN", "").strip()
+    if fen:
+        return variant, fen
+    cho = headers.get(CHO_SETUP, "").strip() or "마상상마"
+    han = headers.get(HAN_SETUP, "").strip() or "마상상마"
+    return variant, janggi_start_fen(cho=cho, han=han)
+
+
+def _result_from_korean(text: str) -> str:
+    cleaned = text.replace(" ", "")
+    if "무승부" in cleaned or "비김" in cleaned or cleaned == "무":
+        return "1/2-1/2"
+    if cleaned.startswith(("초", "楚")) and "승" in cleaned:
+        return "1-0"
+    if cleaned.startswith(("한", "漢")) and "승" in cleaned:
+        return "0-1"
+    return "*"
+
+
+_KOREAN_RESULTS = {"1-0": "초 완승", "0-1": "한 완승", "1/2-1/2": "무승부"}
+
+
+def read_gib(
+    source: str | bytes | IO[str] | IO[bytes], *, rules: str | None = None
+) -> list[GameRecord]:
+    """Read every game of a GIB file (text, bytes or an open file).
+
+    The result comes from 대국결과 (``초 ... 승`` is 1-0, ``한 ... 승`` 0-1, 무승부 a draw);
+    the Korean headers are kept as they are. Never raises on bad input: problems are in
+    each record's ``errors``.
+    """
+    records = list(iter_games(_text_of(source), rules=rules, korean=True))
+    for record in records:
+        korean = record.headers.get(RESULT, "")
+        if korean and record.headers.get("Result", "*") == "*":
+            record.headers["Result"] = _result_from_korean(korean)
+    return records
+
+
+def write_gib(record: GameRecord) -> str:
+    """Write a janggi ``record`` as GIB text (encode it with :func:`encode_gib`).
+
+    Only the main line is written, since GIB has no variations; comments are kept in
+    braces. Raises :class:`RecordError` for a xiangqi record or a start position that
+    is not one of the sixteen setups (GIB has no FEN).
+    """
+    if not record.variant.is_janggi:
+        raise RecordError(f"cannot write {record.describe()} as GIB: GIB holds janggi games")
+    setup = janggi_arrangements(record.fen)
+    if setup is None or record.fen.split()[1:2] not in ([], ["w"]):
+        raise RecordError(
+            f"cannot write {record.describe()} as GIB: its start {record.fen!r} is not "
+            "one of the janggi setups"
+        )
+    headers = {
+        k: v
+        for k, v in record.headers.items()
+        if k not in ("Result", "FEN", "Game", "Variant", "SetUp", "Format")
+    }
+    headers[CHO_SETUP], headers[HAN_SETUP] = setup
+    if record.result != "*":
+        if _result_from_korean(headers.get(RESULT, "")) != record.result:
+            headers[RESULT] = _KOREAN_RESULTS[record.result]
+    tokens: list[str] = []
+    if record.root.comment:
+        tokens.append(_comment(record.root.comment))
+    board = record.start_board()
+    try:
+        for ply, node in enumerate(record.root.main_line(), start=1):
+            assert node.move is not None
+            tokens.append(f"{ply}.")
+            tokens.append(to_korean(board, node.move))
+            if node.comment:
+                tokens.append(_comment(node.comment))
+            board.push(node.move)
+    except ChuhanError as error:
+        raise RecordError(f"cannot write {record.describe()} as GIB: {error}") from error
+    head = "\n".join(f'[{key} "{_quote(value)}"]' for key, value in headers.items())
+    return f"{head}\n\n{_wrap(tokens)}\n"
+
+
+def encode_gib(text: str, encoding: str = "utf-8") -> bytes:
+    """Encode GIB text as UTF-8 (default) or EUC-KR (``"euc-kr"``, written as CP949)."""
+    codec = _ENCODINGS.get(encoding.strip().lower())
+    if codec is None:
+        raise RecordError(f"unknown GIB encoding {encoding!r}: expected utf-8 or euc-kr")
+    try:
+        return text.encode(codec)
+    except UnicodeEncodeError as error:
+        raise RecordError(f"cannot encode the GIB text as {encoding}: {error}") from error
