@@ -363,9 +363,9 @@ class Board:
             threats: list[int] = []
             legal = kernel.generate(b, side, origins, _NO_SQUARES, threats)
             if origins is not ALL_SQUARES:
-                threats_seen = kernel.palace_threatened(b, side)
+                threats_seen = kernel.palace_threatened(b, side, None)
             else:
-                threats_seen = bool(threats)
+                threats_seen = bool(threats) and kernel.palace_threatened(b, side, threats)
             check = False
             if threats_seen:
                 check, shields, screens = kernel.shields(b, king, side)

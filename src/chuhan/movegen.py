@@ -259,6 +259,7 @@ _KING, _ADVISOR, _ELEPHANT, _HORSE, _ROOK, _CANNON, _PAWN = 1, 2, 3, 4, 5, 6, 7
 AttackedFn = Callable[[Placement, int, bool], bool]
 GenerateFn = Callable[[Placement, bool, Origins, set[int], list[int] | None], list[int]]
 ShieldsFn = Callable[[Placement, int, bool], tuple[bool, set[int], set[int]]]
+ThreatFn = Callable[[Placement, bool, list[int] | None], bool]
 
 
 @dataclass(frozen=True)
@@ -275,10 +276,11 @@ class Kernel:
     generate: GenerateFn
     #: ``shields(b, king, side) -> (in_check, shields, screens)``; see Board.
     shields: ShieldsFn
-    #: ``palace_threatened(b, side)``: whether any enemy piece stands where it could
-    #: attack a point of ``side``'s palace. When not, king steps need no test. Always
-    #: True in xiangqi, where the other king on the palace files counts as a threat.
-    palace_threatened: Callable[[Placement, bool], bool]
+    #: ``palace_threatened(b, side, candidates)``: whether an enemy piece (among the
+    #: squares ``candidates``, or anywhere when None) could attack a point of ``side``'s
+    #: palace after one move of ``side``. When none can, no move can expose the king.
+    #: Always True in xiangqi, where the other king on the palace files is a threat.
+    palace_threatened: ThreatFn
 
 
 def _make_attacked(t: Tables, janggi: bool) -> AttackedFn:
@@ -561,22 +563,63 @@ def _palace_watch(t: Tables) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return watch[0], watch[1]
 
 
-def _make_palace_threatened(t: Tables, janggi: bool) -> Callable[[Placement, bool], bool]:
+def _lines_to_palace(side: bool) -> tuple[tuple[int, ...] | None, ...]:
+    """For each square, the squares strictly between it and ``side``'s palace along the
+    file (files d-f) or the rank (the palace ranks); None inside the palace or off both."""
+    ranks = _palace_ranks(side)
+    result: list[tuple[int, ...] | None] = []
+    for sq in range(SQUARE_COUNT):
+        f, r = sq % FILES, sq // FILES
+        if 3 <= f <= 5 and r in ranks:
+            result.append(None)
+        elif 3 <= f <= 5:
+            edge = ranks[-1] if r > ranks[-1] else ranks[0]
+            step = 1 if edge > r else -1
+            result.append(tuple(_sq(f, x) for x in range(r + step, edge, step)))
+        elif r in ranks:
+            edge = 3 if f < 3 else 5
+            step = 1 if edge > f else -1
+            result.append(tuple(_sq(x, r) for x in range(f + step, edge, step)))
+        else:
+            result.append(None)
+    return tuple(result)
+
+
+def _make_palace_threatened(t: Tables, janggi: bool) -> ThreatFn:
     if not janggi:
 
-        def always(b: Placement, side: bool) -> bool:
+        def always(b: Placement, side: bool, candidates: list[int] | None) -> bool:
             return True
 
         return always
 
     watch = _palace_watch(t)
-    watched = tuple(tuple((sq, mask) for sq, mask in enumerate(masks) if mask) for masks in watch)
+    watched = tuple(tuple(sq for sq, mask in enumerate(masks) if mask) for masks in watch)
+    lines = (_lines_to_palace(False), _lines_to_palace(True))
 
-    def palace_threatened(b: Placement, side: bool) -> bool:
+    def palace_threatened(b: Placement, side: bool, candidates: list[int] | None) -> bool:
+        """Whether an enemy piece could attack a point of ``side``'s palace after any one
+        move of ``side``: horses, elephants and soldiers within reach always could; a
+        chariot or cannon outside the palace only if so few pieces stand between it and
+        the palace that removing one could open its line (a chariot: at most one; a
+        cannon, which needs exactly one screen: at most two)."""
         s = -1 if side else 1  # sign of the enemy pieces
-        for sq, mask in watched[side]:
+        masks = watch[side]
+        between_table = lines[side]
+        for sq in watched[side] if candidates is None else candidates:
             kind = b[sq] * s
-            if kind > 0 and mask >> kind & 1:
+            if kind <= 0 or not masks[sq] >> kind & 1:
+                continue
+            if kind != _ROOK and kind != _CANNON:
+                return True
+            between = between_table[sq]
+            if between is None:
+                return True
+            blockers = 0
+            for point in between:
+                if b[point]:
+                    blockers += 1
+            if blockers <= (1 if kind == _ROOK else 2):
                 return True
         return False
 
