@@ -70,6 +70,80 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     return 0
 
 
+def adjudicate_line(line: str) -> dict[str, object]:
+    """Judge one JSON request (see ``chuhan adjudicate --help``); errors become
+    ``{"error": ...}`` naming what was wrong."""
+    import json
+
+    from chuhan.game import Game
+
+    try:
+        request = json.loads(line)
+    except json.JSONDecodeError as error:
+        return {"error": f"invalid JSON {line.strip()[:80]!r}: {error.msg} at column {error.colno}"}
+    if not isinstance(request, dict):
+        return {"error": f"expected a JSON object, got {type(request).__name__}"}
+    try:
+        variant = request.get("variant", "xiangqi")
+        rules = request.get("rules")
+        fen = request.get("fen")
+        moves = request.get("moves", [])
+        setup = request.get("setup")
+        repetitions = request.get("repetitions", 3)
+        if not isinstance(variant, str) or not (rules is None or isinstance(rules, str)):
+            return {"error": "'variant' and 'rules' must be strings"}
+        if not (fen is None or isinstance(fen, str)):
+            return {"error": "'fen' must be a string"}
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            return {"error": "'moves' must be a list of move strings"}
+        if not isinstance(repetitions, int) or isinstance(repetitions, bool):
+            return {"error": "'repetitions' must be a whole number"}
+        if setup is not None and (
+            not isinstance(setup, dict) or not all(isinstance(v, str) for v in setup.values())
+        ):
+            return {"error": '\'setup\' must be an object like {"cho": "마상마상", "han": ...}'}
+        start = fen
+        game_variant = variant.split(":")[0].strip().lower()
+        if game_variant == "janggi" and fen is None and setup is None:
+            from chuhan.variants import JANGGI_START_FEN
+
+            start = JANGGI_START_FEN
+        game = Game.new(variant, rules, fen=start, setup=setup, repetitions=repetitions)
+        from chuhan.notation import parse_move
+
+        # The moves are a record to judge as it stands: they are checked for legality
+        # only, and the referee rules on the final position (a casebook line ends on the
+        # repetition it is about, even if an earlier position also came back three times).
+        for index, text in enumerate(moves, 1):
+            try:
+                game.board.push(parse_move(game.board, text))
+            except ChuhanError as error:
+                return {"error": f"move {index} ({text!r}): {error}"}
+    except ChuhanError as error:
+        return {"error": str(error)}
+    outcome = game.outcome()
+    if outcome is None:
+        return {"over": False, "winner": None, "termination": None, "reason": None}
+    winner = None if outcome.winner is None else game.variant.side_name(outcome.winner)
+    return {
+        "over": True,
+        "winner": winner,
+        "termination": outcome.termination.value,
+        "reason": outcome.reason,
+        "points": outcome.points,
+    }
+
+
+def _cmd_adjudicate(args: argparse.Namespace) -> int:
+    import json
+
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        print(json.dumps(adjudicate_line(line), ensure_ascii=False), flush=True)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="chuhan", description="Xiangqi and janggi: rules, perft and play."
@@ -102,6 +176,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--rules", default=None, help="rule set to read the games under")
     p.set_defaults(func=_cmd_convert)
+
+    p = commands.add_parser(
+        "adjudicate",
+        help="judge games given as JSON lines on stdin",
+        description=(
+            'Reads one JSON object per line: {"variant": "xiangqi", "rules": "asian", '
+            '"fen": "...", "moves": ["h2e2", ...], "setup": {"cho": "...", "han": "..."}, '
+            '"repetitions": 3} (all but moves optional), and writes one JSON line each: '
+            '{"over": true, "winner": "red"|"black"|"cho"|"han"|null, "termination": "...", '
+            '"reason": "...", "points": {...}} or {"error": "..."}.'
+        ),
+    )
+    p.set_defaults(func=_cmd_adjudicate)
 
     p = commands.add_parser("play", help="play a game")
     p.add_argument(

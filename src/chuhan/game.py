@@ -1,0 +1,545 @@
+"""A game: the start (and, in janggi, the setup choice), the moves, the events beyond moves
+(resignation, draw offers, takebacks, flag fall) and the result with its reason.
+
+:meth:`Game.outcome` is the referee. It applies the rule set of the board's variant:
+mate and stalemate, repetition (xiangqi: the AXF perpetual check and chase rules of
+:mod:`chuhan.adjudication`; janggi: per rule set), the move limits, insufficient material,
+and janggi's endings by passing, bikjang and point counting.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from chuhan.adjudication import judge_repetition
+from chuhan.board import Board
+from chuhan.errors import ChuhanError
+from chuhan.notation import parse_move
+from chuhan.squares import SQUARE_NAMES, Move
+from chuhan.variants import (
+    ADVISOR,
+    CANNON,
+    ELEPHANT,
+    HORSE,
+    KING,
+    PAWN,
+    ROOK,
+    Variant,
+    get_variant,
+    janggi_start_fen,
+    normalize_arrangement,
+)
+
+__all__ = ["Game", "GameError", "Outcome", "Termination", "janggi_points"]
+
+
+class GameError(ChuhanError):
+    """An action the game's state does not allow (moving after the end, a setup choice
+    out of turn, accepting a draw nobody offered...)."""
+
+
+class Termination(enum.Enum):
+    """How a game ended."""
+
+    CHECKMATE = "checkmate"
+    STALEMATE = "stalemate"
+    PERPETUAL_CHECK = "perpetual_check"
+    PERPETUAL_CHASE = "perpetual_chase"
+    PERPETUAL_MATE_THREAT = "perpetual_mate_threat"
+    MIXED_PERPETUAL_ATTACK = "mixed_perpetual_attack"
+    REPETITION_DRAW = "repetition_draw"
+    REPETITION = "repetition"
+    MOVE_LIMIT = "move_limit"
+    INSUFFICIENT_MATERIAL = "insufficient_material"
+    BIKJANG = "bikjang"
+    DOUBLE_PASS = "double_pass"
+    POINTS = "points"
+    RESIGNATION = "resignation"
+    TIME = "time"
+    AGREEMENT = "agreement"
+
+
+_PIECE_NAMES = {
+    KING: "king",
+    ADVISOR: "advisor",
+    ELEPHANT: "elephant",
+    HORSE: "horse",
+    ROOK: "chariot",
+    CANNON: "cannon",
+    PAWN: "soldier",
+}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game."""
+
+    #: The winning side (``True``: xiangqi red / janggi Cho), or None for a draw.
+    winner: bool | None
+    termination: Termination
+    #: A sentence for the players saying who won, how, and why.
+    reason: str
+    #: Janggi point totals when points decided (or were shown): ``{"cho": .., "han": ..}``.
+    points: dict[str, float] | None = None
+
+    def result(self) -> str:
+        """``"1-0"``, ``"0-1"`` or ``"1/2-1/2"`` (first mover's score first)."""
+        if self.winner is None:
+            return "1/2-1/2"
+        return "1-0" if self.winner else "0-1"
+
+
+def janggi_points(board: Board) -> dict[str, float]:
+    """Material points of both janggi sides, Han's bonus (1.5 points) included."""
+    values = board.variant.piece_points
+    cho = han = 0.0
+    for piece in board.pieces().values():
+        if piece > 0:
+            cho += values[piece]
+        else:
+            han += values[-piece]
+    return {"cho": cho, "han": han + board.variant.second_player_bonus}
+
+
+def _title(variant: Variant, side: bool) -> str:
+    return variant.side_name(side).capitalize()
+
+
+@dataclass
+class _Offer:
+    side: bool
+    ply: int
+
+
+@dataclass
+class Game:
+    """A game from its start to its result. Create it with :meth:`new`."""
+
+    variant: Variant
+    board: Board
+    #: Janggi arrangements chosen (``{"han": "마상상마", "cho": ...}``), in choice order.
+    setup: dict[str, str] = field(default_factory=dict)
+    #: Occurrences of a position that trigger the repetition verdict (xiangqi: 3).
+    repetitions: int = 3
+    _setup_phase: bool = False
+    _event_outcome: Outcome | None = None
+    _draw_offer: _Offer | None = None
+    _takeback_request: _Offer | None = None
+
+    @classmethod
+    def new(
+        cls,
+        variant: str | Variant = "xiangqi",
+        rules: str | None = None,
+        *,
+        fen: str | None = None,
+        setup: dict[str, str] | None = None,
+        repetitions: int = 3,
+    ) -> Game:
+        """Start a game. Janggi without a FEN begins with the setup phase (Han chooses an
+        arrangement, then Cho) unless ``setup`` gives both choices."""
+        spec = get_variant(variant, rules)
+        if repetitions < 2:
+            raise GameError(f"repetitions must be at least 2, got {repetitions}")
+        game = cls(spec, Board(fen, variant=spec), repetitions=repetitions)
+        if spec.is_janggi and fen is None:
+            game._setup_phase = True
+            if setup:
+                for side_name in ("han", "cho"):
+                    if side_name not in setup:
+                        raise GameError(f"janggi setup {setup!r} lacks the {side_name} choice")
+                    game.choose_setup(side_name == "cho", setup[side_name])
+        elif setup:
+            raise GameError("a setup choice applies only to a janggi game from the start")
+        return game
+
+    # ------------------------------------------------------------------ setup
+
+    @property
+    def setup_pending(self) -> bool | None:
+        """Janggi: the side whose arrangement is awaited (Han first, then Cho), else None."""
+        if not self._setup_phase:
+            return None
+        if "han" not in self.setup:
+            return False
+        if "cho" not in self.setup:
+            return True
+        return None
+
+    def choose_setup(self, side: bool, arrangement: str) -> None:
+        """Record ``side``'s janggi arrangement (Hangul ``마상마상``, or letters ``HEHE``)."""
+        pending = self.setup_pending
+        if pending is None:
+            raise GameError("there is no setup choice to make in this game")
+        if side != pending:
+            raise GameError(
+                f"{_title(self.variant, pending)} chooses the arrangement now, not "
+                f"{_title(self.variant, side)}"
+            )
+        try:
+            self.setup[self.variant.side_name(side)] = normalize_arrangement(arrangement)
+        except ChuhanError as error:
+            raise GameError(str(error)) from None
+        cho = self.setup.get("cho", "마상상마")
+        han = self.setup["han"]
+        self.board.set_fen(janggi_start_fen(cho=cho, han=han))
+        if "cho" in self.setup:
+            self._setup_phase = False
+
+    # ------------------------------------------------------------------ moves
+
+    def _require_playable(self) -> None:
+        if self.outcome() is not None:
+            raise GameError("the game is over")
+        if self.setup_pending is not None:
+            raise GameError(
+                f"the setup is not finished: {_title(self.variant, self.setup_pending)} "
+                "must choose an arrangement first"
+            )
+
+    def push(self, move: Move) -> None:
+        """Play a legal move. Raises :class:`GameError` if the game is over or still in its
+        setup, :class:`IllegalMoveError` if the move is illegal."""
+        self._require_playable()
+        self.board.push(move)
+        mover = not self.board.turn
+        # An offer lapses when the opponent moves instead of answering it; the offerer
+        # may offer and then move.
+        if self._draw_offer is not None and self._draw_offer.side != mover:
+            self._draw_offer = None
+        self._takeback_request = None
+
+    def play(self, text: str) -> Move:
+        """Play a move given in any notation (ICCS, WXF, Chinese, Korean)."""
+        self._require_playable()
+        move = parse_move(self.board, text)
+        self.push(move)
+        return move
+
+    # ------------------------------------------------------------------ events
+
+    def resign(self, side: bool) -> None:
+        if self.outcome() is not None:
+            raise GameError("the game is over")
+        winner = not side
+        self._event_outcome = Outcome(
+            winner,
+            Termination.RESIGNATION,
+            f"{_title(self.variant, winner)} wins: {_title(self.variant, side)} resigned.",
+        )
+
+    @property
+    def draw_offer(self) -> bool | None:
+        """The side whose draw offer stands, or None."""
+        return self._draw_offer.side if self._draw_offer else None
+
+    def offer_draw(self, side: bool) -> None:
+        """Offer a draw; it stands until the opponent answers or moves."""
+        if self.outcome() is not None:
+            raise GameError("the game is over")
+        if self._draw_offer is not None and self._draw_offer.side != side:
+            self.accept_draw(side)  # offers crossing each other are an agreement
+            return
+        self._draw_offer = _Offer(side, self.board.ply)
+
+    def accept_draw(self, side: bool) -> None:
+        offer = self._draw_offer
+        if offer is None or offer.side == side:
+            raise GameError(f"{_title(self.variant, side)} has no draw offer to accept")
+        self._draw_offer = None
+        self._event_outcome = Outcome(None, Termination.AGREEMENT, "Draw by agreement.")
+
+    def decline_draw(self, side: bool) -> None:
+        offer = self._draw_offer
+        if offer is None or offer.side == side:
+            raise GameError(f"{_title(self.variant, side)} has no draw offer to decline")
+        self._draw_offer = None
+
+    @property
+    def takeback_request(self) -> bool | None:
+        """The side asking to take back its last move, or None."""
+        return self._takeback_request.side if self._takeback_request else None
+
+    def request_takeback(self, side: bool) -> None:
+        """Ask to take back ``side``'s last move (and the opponent's reply, if made)."""
+        if self.outcome() is not None:
+            raise GameError("the game is over")
+        if self._plies_to_take_back(side) == 0:
+            raise GameError(f"{_title(self.variant, side)} has no move to take back")
+        self._takeback_request = _Offer(side, self.board.ply)
+
+    def _plies_to_take_back(self, side: bool) -> int:
+        ply = self.board.ply
+        if ply == 0:
+            return 0
+        last_mover = not self.board.turn
+        if last_mover == side:
+            return 1
+        return 2 if ply >= 2 else 0
+
+    def accept_takeback(self, side: bool) -> list[Move]:
+        """The opponent agrees: the requester's last move (and any reply) is taken back."""
+        request = self._takeback_request
+        if request is None or request.side == side:
+            raise GameError(f"{_title(self.variant, side)} has no takeback request to accept")
+        self._takeback_request = None
+        return [self.board.pop() for _ in range(self._plies_to_take_back(request.side))]
+
+    def decline_takeback(self, side: bool) -> None:
+        request = self._takeback_request
+        if request is None or request.side == side:
+            raise GameError(f"{_title(self.variant, side)} has no takeback request to decline")
+        self._takeback_request = None
+
+    def flag(self, side: bool) -> None:
+        """``side`` ran out of time. In xiangqi it is a draw if the opponent has no piece
+        that can cross the river (it could never win); otherwise a loss."""
+        if self.outcome() is not None:
+            raise GameError("the game is over")
+        winner = not side
+        loser_name = _title(self.variant, side)
+        if not self.variant.is_janggi and not _has_attacker(self.board, winner):
+            self._event_outcome = Outcome(
+                None,
+                Termination.TIME,
+                f"Draw: {loser_name} ran out of time, but "
+                f"{_title(self.variant, winner)} has no piece that can cross the river.",
+            )
+            return
+        self._event_outcome = Outcome(
+            winner,
+            Termination.TIME,
+            f"{_title(self.variant, winner)} wins: {loser_name} ran out of time.",
+        )
+
+    # ------------------------------------------------------------------ referee
+
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+    def outcome(self) -> Outcome | None:
+        """The result, or None while the game goes on."""
+        if self._event_outcome is not None:
+            return self._event_outcome
+        if self.variant.is_janggi:
+            return _janggi_outcome(self)
+        return _xiangqi_outcome(self)
+
+
+# ---------------------------------------------------------------------- xiangqi
+
+
+def _has_attacker(board: Board, side: bool) -> bool:
+    """Whether ``side`` has a piece that can cross the river (chariot, horse, cannon,
+    soldier)."""
+    return any(
+        abs(p) in (ROOK, HORSE, CANNON, PAWN) and (p > 0) == side for p in board.pieces().values()
+    )
+
+
+def _move_number(board: Board, ply: int) -> int:
+    """The game move number of the ply at index ``ply`` of the stack."""
+    first_turn = board._turn0
+    return board._fullmove0 + (ply + (0 if first_turn else 1)) // 2
+
+
+def _no_moves_outcome(board: Board) -> Outcome:
+    variant = board.variant
+    loser = board.turn
+    winner = not loser
+    if board.is_check():
+        checkers = board.checkers()
+        piece = board.piece_at(checkers[0]) if checkers else 0
+        detail = (
+            f" by the {_PIECE_NAMES[abs(piece)]} on {SQUARE_NAMES[checkers[0]]}" if piece else ""
+        )
+        return Outcome(
+            winner,
+            Termination.CHECKMATE,
+            f"{_title(variant, winner)} wins: {_title(variant, loser)} is checkmated{detail}.",
+        )
+    return Outcome(
+        winner,
+        Termination.STALEMATE,
+        f"{_title(variant, winner)} wins: {_title(variant, loser)} has no legal move "
+        "(stalemate loses in xiangqi).",
+    )
+
+
+def _xiangqi_outcome(game: Game) -> Outcome | None:
+    board = game.board
+    variant = board.variant
+    if not board.legal_moves:
+        return _no_moves_outcome(board)
+    verdict = judge_repetition(board, repetitions=game.repetitions)
+    if verdict is not None:
+        return Outcome(verdict.winner, Termination(verdict.termination), verdict.reason)
+    limit = variant.move_limit_plies
+    if limit and board.halfmove_clock >= limit:
+        counted = _counted_plies_without_capture(board)
+        if counted >= limit:
+            return Outcome(
+                None,
+                Termination.MOVE_LIMIT,
+                f"Draw: {limit // 2} moves by each side without a capture (checks beyond a "
+                "side's first ten in that span do not count).",
+            )
+    if not _has_attacker(board, True) and not _has_attacker(board, False):
+        return Outcome(
+            None,
+            Termination.INSUFFICIENT_MATERIAL,
+            "Draw: neither side has a piece that can cross the river.",
+        )
+    return None
+
+
+def _counted_plies_without_capture(board: Board) -> int:
+    """Plies since the last capture, not counting a side's checks beyond its first ten in
+    that span (the Asian rules' natural move limit)."""
+    replay = board.copy()
+    span = min(board.halfmove_clock, board.ply)
+    moves = [replay.pop() for _ in range(span)][::-1]
+    uncounted_history = board.halfmove_clock - span  # plies before the recorded history
+    checks = {True: 0, False: 0}
+    counted = uncounted_history
+    for move in moves:
+        mover = replay.turn
+        replay.push(move)
+        if replay.is_check():
+            checks[mover] += 1
+            if checks[mover] > 10:
+                continue
+        counted += 1
+    return counted
+
+
+# ---------------------------------------------------------------------- janggi
+
+
+def _points_outcome(board: Board, termination: Termination, why: str) -> Outcome:
+    points = janggi_points(board)
+    winner = points["cho"] > points["han"]
+    name = "Cho" if winner else "Han"
+    return Outcome(
+        winner,
+        termination,
+        f"{name} wins on points, {points['cho']:g} to {points['han']:g} (Cho–Han, Han's 1.5 "
+        f"included): {why}.",
+        points,
+    )
+
+
+def _settle(board: Board, termination: Termination, why: str) -> Outcome:
+    if board.variant.settlement == "points":
+        return _points_outcome(board, termination, why)
+    return Outcome(None, termination, f"Draw: {why}.", janggi_points(board))
+
+
+def _bikjang_maker(board: Board) -> bool | None:
+    """The side that first made the kings face each other, or None."""
+    replay = board.root()
+    was_facing = replay.is_bikjang()
+    for move in board.move_stack:
+        mover = replay.turn
+        replay.push(move)
+        facing = replay.is_bikjang()
+        if facing and not was_facing and not move.is_pass():
+            return mover
+        was_facing = facing
+    return None
+
+
+def _janggi_outcome(game: Game) -> Outcome | None:
+    board = game.board
+    variant = board.variant
+    if game.setup_pending is not None:
+        return None
+    if board.is_game_over_by_passing():
+        last = board.copy()
+        last.pop()
+        if variant.bikjang_pass and last.is_bikjang():
+            return _settle(board, Termination.BIKJANG, "bikjang was accepted by a pass")
+        return _settle(board, Termination.DOUBLE_PASS, "both sides passed in a row")
+    if not board.legal_moves:
+        outcome = _no_moves_outcome(board)
+        if variant.rules == "classic":
+            maker = _bikjang_maker(board)
+            if outcome.termination is Termination.STALEMATE:
+                return Outcome(
+                    None,
+                    Termination.STALEMATE,
+                    f"Draw: {_title(variant, board.turn)} has no legal move and may not "
+                    "pass (the 1995 rules call this a stalemate).",
+                )
+            if maker is not None and maker == outcome.winner:
+                return Outcome(
+                    None,
+                    Termination.CHECKMATE,
+                    f"Draw: {_title(variant, maker)} mated, but had made the kings face each "
+                    "other earlier and so gave up the right to win (1995 rules).",
+                )
+        return outcome
+    repeated = _janggi_repetition(game)
+    if repeated is not None:
+        return repeated
+    limit = variant.move_limit_plies
+    if limit and board.halfmove_clock >= limit:
+        return _settle(
+            board,
+            Termination.MOVE_LIMIT,
+            f"{limit // 2} moves by each side without a capture",
+        )
+    return None
+
+
+def _janggi_repetition(game: Game) -> Outcome | None:
+    board = game.board
+    variant = board.variant
+    key = board.zobrist_hash()
+    earlier = [ply for ply, entry in enumerate(board._stack) if entry[3] == key]
+    occurrences = len(earlier) + 1
+    if variant.repetition == "modern":
+        # Modern rules: the move that brings a position back a fourth time loses.
+        if occurrences < 4:
+            return None
+        loser = not board.turn
+        winner = not loser
+        return Outcome(
+            winner,
+            Termination.REPETITION,
+            f"{_title(variant, winner)} wins: {_title(variant, loser)} repeated the same "
+            "position a fourth time (modern rules).",
+        )
+    if occurrences < game.repetitions:
+        return None
+    start = earlier[-(game.repetitions - 1)]
+    checking = _perpetual_checkers(board, start)
+    if len(checking) == 1:
+        offender = checking[0]
+        winner = not offender
+        first = _move_number(board, start)
+        last = _move_number(board, board.ply - 1)
+        return Outcome(
+            winner,
+            Termination.PERPETUAL_CHECK,
+            f"{_title(variant, winner)} wins: {_title(variant, offender)} gave check on every "
+            f"move from move {first} to move {last} (perpetual check).",
+        )
+    return _settle(board, Termination.REPETITION, "the same position occurred three times")
+
+
+def _perpetual_checkers(board: Board, start: int) -> list[bool]:
+    """The sides that gave check with every one of their moves since ply ``start``."""
+    replay = board.copy()
+    span = board.ply - start
+    moves = [replay.pop() for _ in range(span)][::-1]
+    always = {True: True, False: True}
+    moved = {True: False, False: False}
+    for move in moves:
+        mover = replay.turn
+        replay.push(move)
+        moved[mover] = True
+        if not replay.is_check():
+            always[mover] = False
+    return [side for side in (True, False) if moved[side] and always[side]]
