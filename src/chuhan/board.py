@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from chuhan.errors import IllegalMoveError
 from chuhan.fen import PALACE, Setup, board_fen, parse_fen, piece_letter
-from chuhan.movegen import ALL_SQUARES, Kernel, kernel_for, tables_for
+from chuhan.movegen import ALL_SQUARES, Kernel, kernel_for
 from chuhan.squares import FILES, SQUARE_COUNT, SQUARE_NAMES, Move
 from chuhan.variants import (
     ADVISOR,
@@ -103,7 +103,6 @@ class Board:
         "_passes",
         "_squares",
         "_stack",
-        "_tables",
         "_turn0",
         "halfmove_clock",
         "turn",
@@ -112,7 +111,7 @@ class Board:
 
     variant: Variant
     _kernel: Kernel
-    #: ``True when the first mover (xiangqi red, janggi Cho) is to move.
+    #: ``True`` when the first mover (xiangqi red, janggi Cho) is to move.
     turn: bool
     #: Plies since the last capture (passes included).
     halfmove_clock: int
@@ -130,7 +129,6 @@ class Board:
         rules: str | None = None,
     ) -> None:
         self.variant = get_variant(variant, rules)
-        self._tables = tables_for(self.variant.game)
         self._kernel = kernel_for(self.variant.game)
         self._bikjang_rule = self.variant.bikjang
         self._janggi = self.variant.is_janggi
@@ -182,7 +180,6 @@ class Board:
         """A copy of the board; ``stack=False`` drops the move history."""
         board = Board.__new__(Board)
         board.variant = self.variant
-        board._tables = self._tables
         board._squares = self._squares.copy()
         board.turn = self.turn
         board.halfmove_clock = self.halfmove_clock
@@ -413,10 +410,6 @@ class Board:
             if allowed:
                 legal.append(king << 7 | king)
         return legal
-
-    def _count_legal(self) -> int:
-        """Number of legal moves (perft's bulk count at the last ply)."""
-        return len(self._legal_ints())
 
     @property
     def legal_moves(self) -> LegalMoveGenerator:
