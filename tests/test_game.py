@@ -241,3 +241,15 @@ def test_adjudicate_judges_the_whole_casebook_quickly() -> None:
     assert "invalid JSON" in answers[-2]["error"]
     assert "illegal move" in answers[-1]["error"]
     assert elapsed < 10
+
+
+def test_a_finished_game_exports_to_pgn_with_its_result_and_reason() -> None:
+    from chuhan.records import GameRecord, read_pgn, write_pgn
+
+    game = play(Game.new(fen="3k5/R8/3R5/9/9/9/9/9/9/4K4 w"), "a8d8")
+    text = write_pgn(GameRecord.from_game(game, {"Event": "Casebook"}), format="wxf")
+    assert '[Result "1-0"]' in text and '[Termination "checkmate"]' in text
+    assert "checkmated by the chariot on d8" in text
+    (record,) = read_pgn(text)
+    assert [str(m) for m in record.main_line_moves()] == ["a8d8"]
+    assert record.result == "1-0"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
@@ -21,6 +22,10 @@ __all__ = ["RESULTS", "GameNode", "GameRecord", "RecordError", "janggi_arrangeme
 
 #: The result strings a record may carry ("*" is an unfinished or unknown game).
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+
+if TYPE_CHECKING:
+    from chuhan.game import Game
 
 
 class RecordError(ChuhanError):
@@ -122,6 +127,23 @@ class GameRecord:
                 raise RecordError(f"move {index + 1} ({move.iccs()}) is illegal in {board.fen()}")
             board.push(move)
             node = node.add_variation(move)
+        return record
+
+    @classmethod
+    def from_game(cls, game: Game, headers: dict[str, str] | None = None) -> GameRecord:
+        """A record of a game's moves from its start position, with its result: the
+        ``Result`` and ``Termination`` headers, and the referee's reason as the comment
+        after the last move."""
+        board = game.board
+        start = board.root()
+        record = cls.from_moves(
+            board.move_stack, variant=game.variant, fen=start.fen(), headers=headers
+        )
+        outcome = game.outcome()
+        if outcome is not None:
+            record.result = outcome.result()
+            record.termination = outcome.termination.value
+            record.end().comment = outcome.reason
         return record
 
     @property
