@@ -95,6 +95,7 @@ class Board:
 
     __slots__ = (
         "_bikjang_rule",
+        "_capture_ply",
         "_fullmove0",
         "_hash",
         "_janggi",
@@ -104,7 +105,6 @@ class Board:
         "_squares",
         "_stack",
         "_turn0",
-        "halfmove_clock",
         "turn",
         "variant",
     )
@@ -113,8 +113,12 @@ class Board:
     _kernel: Kernel
     #: ``True`` when the first mover (xiangqi red, janggi Cho) is to move.
     turn: bool
-    #: Plies since the last capture (passes included).
-    halfmove_clock: int
+
+    @property
+    def halfmove_clock(self) -> int:
+        """Plies since the last capture (passes included)."""
+        # Kept as the ply of the last capture so that a quiet move costs nothing here.
+        return len(self._stack) - self._capture_ply
 
     @property
     def fullmove_number(self) -> int:
@@ -143,7 +147,7 @@ class Board:
     def _set_setup(self, setup: Setup) -> None:
         self._squares = list(setup.squares)
         self.turn = setup.turn
-        self.halfmove_clock = setup.halfmove_clock
+        self._capture_ply = -setup.halfmove_clock
         kings = [0, 0]
         for sq, piece in enumerate(self._squares):
             if piece == KING:
@@ -182,7 +186,7 @@ class Board:
         board.variant = self.variant
         board._squares = self._squares.copy()
         board.turn = self.turn
-        board.halfmove_clock = self.halfmove_clock
+        board._capture_ply = self._capture_ply if stack else -self.halfmove_clock
         board._fullmove0 = self._fullmove0 if stack else self.fullmove_number
         board._turn0 = self._turn0 if stack else self.turn
         board._kernel = self._kernel
@@ -460,19 +464,18 @@ class Board:
         to = m & 127
         b = self._squares
         captured = b[to]
-        self._stack.append((m, captured, self.halfmove_clock, self._hash, self._passes))
+        self._stack.append((m, captured, self._capture_ply, self._hash, self._passes))
         if fr != to:
             piece = b[fr]
             keys = _ZOBRIST_BY_PIECE[piece]
             if captured:
                 self._hash ^= _ZOBRIST_TURN ^ keys[fr] ^ keys[to] ^ _ZOBRIST_BY_PIECE[captured][to]
-                self.halfmove_clock = 0
+                self._capture_ply = len(self._stack)
             else:
                 self._hash ^= _ZOBRIST_TURN ^ keys[fr] ^ keys[to]
-                self.halfmove_clock += 1
             b[to] = piece
             b[fr] = 0
-            if piece == KING or piece == -KING:
+            if piece in (1, -1):  # a king (KING, -KING)
                 self._kings[self.turn] = to
             if self._passes:
                 self._passes = 0
@@ -483,12 +486,11 @@ class Board:
                 self._passes = -1
             else:
                 self._passes = 1
-            self.halfmove_clock += 1
             self._hash ^= _ZOBRIST_TURN
         self.turn = not self.turn
 
     def _pop_int(self) -> int:
-        m, captured, self.halfmove_clock, self._hash, self._passes = self._stack.pop()
+        m, captured, self._capture_ply, self._hash, self._passes = self._stack.pop()
         side = not self.turn
         self.turn = side
         fr = m >> 7
@@ -498,7 +500,7 @@ class Board:
             piece = b[to]
             b[fr] = piece
             b[to] = captured
-            if piece == KING or piece == -KING:
+            if piece in (1, -1):  # a king
                 self._kings[side] = fr
         return m
 
