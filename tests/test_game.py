@@ -92,6 +92,13 @@ def test_checks_beyond_ten_do_not_count_towards_the_move_limit() -> None:
     assert game.outcome() is None
 
 
+def test_a_mate_on_the_last_move_before_the_limit_still_wins() -> None:
+    game = play(Game.new(fen="3k5/R8/3R5/9/9/9/9/9/9/4K4 w - - 119 60"), "a8d8")
+    assert game.board.halfmove_clock == 120
+    outcome = game.outcome()
+    assert outcome is not None and outcome.termination is Termination.CHECKMATE
+
+
 # ---------------------------------------------------------------- events
 
 
