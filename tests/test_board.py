@@ -335,3 +335,24 @@ def test_janggi_elephant_is_blocked_at_either_point() -> None:
 def test_janggi_soldier_moves_forward_along_the_enemy_palace_diagonal() -> None:
     board = Board("5k3/9/3P5/9/9/9/9/9/9/4K4 w", variant="janggi")
     assert {"d7e8", "d7d8", "d7c7", "d7e7"} <= names(board)
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/²7/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/٩/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+        XIANGQI_START.rsplit(" ", 1)[0] + " " + "9" * 5000,
+        XIANGQI_START.rsplit(" ", 2)[0] + " ² 1",
+    ],
+)
+def test_non_ascii_digits_and_huge_counters_are_invalid_fen(fen: str) -> None:
+    with pytest.raises(InvalidFenError):
+        Board(fen)
+
+
+def test_wrong_argument_types_give_chuhan_errors() -> None:
+    with pytest.raises(chuhan.UnknownVariantError):
+        Board(variant=3)  # type: ignore[arg-type]
+    with pytest.raises(InvalidMoveError):
+        Move.from_iccs(3)  # type: ignore[arg-type]

@@ -123,13 +123,26 @@ def test_terminal_accepts_any_notation_and_refuses_an_illegal_move() -> None:
 
 def test_terminal_shows_checkmate() -> None:
     transcript = play(["R9.6"], fen="3k5/R8/3R5/9/9/9/9/9/9/4K4 w")
-    assert "Checkmate: Red wins." in transcript
+    assert "Red wins: Black is checkmated by the chariot on d8." in transcript
 
 
 def test_terminal_janggi_pass_and_double_pass_end() -> None:
-    transcript = play(["pass", "pass"], variant="janggi", letters=True)
-    assert "ended by passing" in transcript
-    assert "Han 73.5" in transcript
+    transcript = play(["", "", "pass", "pass"], variant="janggi", letters=True)
+    assert "both sides passed in a row" in transcript
+    assert "72 to 73.5" in transcript
+
+
+def test_terminal_janggi_setup_choice_and_traditional_draw() -> None:
+    transcript = play(
+        ["마마상상", "상마상마", "HEHE", "pass", "pass"], variant="janggi", rules="traditional"
+    )
+    assert "Not accepted" in transcript
+    assert "Draw: both sides passed in a row." in transcript
+
+
+def test_terminal_repetition_ends_the_game_by_the_referee() -> None:
+    transcript = play(["h0g2", "h9g7", "g2h0", "g7h9"] * 2)
+    assert "Draw by repetition" in transcript
 
 
 def test_terminal_undo_and_end_of_input() -> None:

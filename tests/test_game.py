@@ -260,3 +260,45 @@ def test_a_finished_game_exports_to_pgn_with_its_result_and_reason() -> None:
     (record,) = read_pgn(text)
     assert [str(m) for m in record.main_line_moves()] == ["a8d8"]
     assert record.result == "1-0"
+
+
+def test_a_draw_offer_cannot_undo_a_checkmate() -> None:
+    game = Game.new(fen="3k5/R8/3R5/9/9/9/9/9/9/4K4 w")
+    game.offer_draw(True)
+    game.play("R9.6")
+    with pytest.raises(GameError, match="over"):
+        game.accept_draw(False)
+    outcome = game.outcome()
+    assert outcome is not None and outcome.termination is Termination.CHECKMATE
+
+
+def test_a_takeback_cannot_be_accepted_after_the_game_ended() -> None:
+    game = play(Game.new(), "h2e2")
+    game.request_takeback(True)
+    game.flag(False)
+    with pytest.raises(GameError, match="over"):
+        game.accept_takeback(False)
+    assert game.board.ply == 1
+
+
+def test_classic_mate_by_a_piece_defended_only_by_its_king_is_a_draw() -> None:
+    # Han's king can only take the chariot on e8, which leaves the kings facing.
+    fen = "4k4/4R4/9/9/9/9/9/9/4K4/9 b"
+    outcome = Game.new("janggi", "classic", fen=fen).outcome()
+    assert outcome is not None and outcome.winner is None
+    assert "Gollon" in outcome.reason
+    assert Game.new("janggi", "official", fen=fen).outcome() is None
+
+
+def test_classic_side_that_made_the_kings_face_cannot_win() -> None:
+    # Cho steps onto Han's file (the kings face), Han steps aside, Cho mates with a chariot.
+    moves = ("e0d0", "d9e9", "a8a9")
+    fen = "3k5/RR7/9/9/9/9/9/9/9/4K4 w"
+    classic = play(Game.new("janggi", "classic", fen=fen), *moves)
+    outcome = classic.outcome()
+    assert outcome is not None and outcome.winner is None
+    assert "gave up the right to win" in outcome.reason
+    official = play(Game.new("janggi", "official", fen=fen), *moves)
+    outcome = official.outcome()
+    assert outcome is not None and outcome.winner is True
+    assert outcome.termination is Termination.CHECKMATE

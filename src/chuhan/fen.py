@@ -79,7 +79,7 @@ def parse_fen(fen: str) -> Setup:
         file_index = 0
         digits = ""
         for ch in row + "/":
-            if ch.isdigit():
+            if ch in "0123456789":
                 digits += ch
                 continue
             if digits:
@@ -140,7 +140,8 @@ def parse_fen(fen: str) -> Setup:
 
 
 def _parse_counter(fen: str, text: str, what: str, *, minimum: int) -> int:
-    if not text.isdigit() or int(text) < minimum:
+    # ASCII digits only (str.isdigit accepts '²' and other scripts), and a sane length.
+    if not (text.isascii() and text.isdigit() and len(text) <= 9) or int(text) < minimum:
         raise InvalidFenError(
             f"invalid FEN {fen!r}: {what} {text!r} is not a whole number >= {minimum}"
         )

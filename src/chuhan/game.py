@@ -209,6 +209,8 @@ class Game:
         if self._draw_offer is not None and self._draw_offer.side != mover:
             self._draw_offer = None
         self._takeback_request = None
+        if self.outcome() is not None:
+            self._draw_offer = None
 
     def play(self, text: str) -> Move:
         """Play a move given in any notation (ICCS, WXF, Chinese, Korean)."""
@@ -223,6 +225,7 @@ class Game:
         if self.outcome() is not None:
             raise GameError("the game is over")
         winner = not side
+        self._draw_offer = self._takeback_request = None
         self._event_outcome = Outcome(
             winner,
             Termination.RESIGNATION,
@@ -243,7 +246,13 @@ class Game:
             return
         self._draw_offer = _Offer(side, self.board.ply)
 
+    def _require_not_over(self) -> None:
+        if self.outcome() is not None:
+            self._draw_offer = self._takeback_request = None
+            raise GameError("the game is over")
+
     def accept_draw(self, side: bool) -> None:
+        self._require_not_over()
         offer = self._draw_offer
         if offer is None or offer.side == side:
             raise GameError(f"{_title(self.variant, side)} has no draw offer to accept")
@@ -251,6 +260,7 @@ class Game:
         self._event_outcome = Outcome(None, Termination.AGREEMENT, "Draw by agreement.")
 
     def decline_draw(self, side: bool) -> None:
+        self._require_not_over()
         offer = self._draw_offer
         if offer is None or offer.side == side:
             raise GameError(f"{_title(self.variant, side)} has no draw offer to decline")
@@ -280,6 +290,7 @@ class Game:
 
     def accept_takeback(self, side: bool) -> list[Move]:
         """The opponent agrees: the requester's last move (and any reply) is taken back."""
+        self._require_not_over()
         request = self._takeback_request
         if request is None or request.side == side:
             raise GameError(f"{_title(self.variant, side)} has no takeback request to accept")
@@ -287,6 +298,7 @@ class Game:
         return [self.board.pop() for _ in range(self._plies_to_take_back(request.side))]
 
     def decline_takeback(self, side: bool) -> None:
+        self._require_not_over()
         request = self._takeback_request
         if request is None or request.side == side:
             raise GameError(f"{_title(self.variant, side)} has no takeback request to decline")
@@ -298,6 +310,7 @@ class Game:
         if self.outcome() is not None:
             raise GameError("the game is over")
         winner = not side
+        self._draw_offer = self._takeback_request = None
         loser_name = _title(self.variant, side)
         if not self.variant.is_janggi and not _has_attacker(self.board, winner):
             self._event_outcome = Outcome(
@@ -436,18 +449,41 @@ def _settle(board: Board, termination: Termination, why: str) -> Outcome:
     return Outcome(None, termination, f"Draw: {why}.", janggi_points(board))
 
 
-def _bikjang_maker(board: Board) -> bool | None:
-    """The side that first made the kings face each other, or None."""
+def _bikjang_makers(board: Board) -> set[bool]:
+    """The sides that made the kings face each other at some point of the game."""
     replay = board.root()
     was_facing = replay.is_bikjang()
+    makers: set[bool] = set()
     for move in board.move_stack:
         mover = replay.turn
         replay.push(move)
         facing = replay.is_bikjang()
         if facing and not was_facing and not move.is_pass():
-            return mover
+            makers.add(mover)
         was_facing = facing
-    return None
+    return makers
+
+
+def _only_escapes_face_the_kings(board: Board) -> bool:
+    """In check, and every legal answer is the king taking a checking piece and so leaving
+    the kings facing: that piece is defended only by the other king (Gollon's rule, 1995
+    sheet)."""
+    if not board.is_check():
+        return False
+    moves = list(board.legal_moves)
+    if not moves:
+        return False
+    king = board.king(board.turn)
+    checkers = set(board.checkers())
+    for move in moves:
+        if move.from_square != king or move.to_square not in checkers:
+            return False
+        board.push(move)
+        facing = board.is_bikjang()
+        board.pop()
+        if not facing:
+            return False
+    return True
 
 
 def _janggi_outcome(game: Game) -> Outcome | None:
@@ -461,24 +497,30 @@ def _janggi_outcome(game: Game) -> Outcome | None:
         if variant.bikjang_pass and last.is_bikjang():
             return _settle(board, Termination.BIKJANG, "bikjang was accepted by a pass")
         return _settle(board, Termination.DOUBLE_PASS, "both sides passed in a row")
+    if variant.king_defended_mate_draws and _only_escapes_face_the_kings(board):
+        return Outcome(
+            None,
+            Termination.CHECKMATE,
+            f"Draw: {_title(variant, board.turn)} is mated by a piece defended only by the "
+            "other king (taking it would leave the kings facing): Gollon's rule, 1995 sheet.",
+        )
     if not board.legal_moves:
         outcome = _no_moves_outcome(board)
-        if variant.rules == "classic":
-            maker = _bikjang_maker(board)
-            if outcome.termination is Termination.STALEMATE:
-                return Outcome(
-                    None,
-                    Termination.STALEMATE,
-                    f"Draw: {_title(variant, board.turn)} has no legal move and may not "
-                    "pass (the 1995 rules call this a stalemate).",
-                )
-            if maker is not None and maker == outcome.winner:
-                return Outcome(
-                    None,
-                    Termination.CHECKMATE,
-                    f"Draw: {_title(variant, maker)} mated, but had made the kings face each "
-                    "other earlier and so gave up the right to win (1995 rules).",
-                )
+        if outcome.termination is Termination.STALEMATE and not variant.stalemate_loses:
+            return Outcome(
+                None,
+                Termination.STALEMATE,
+                f"Draw: {_title(variant, board.turn)} has no legal move and may not pass "
+                "(the 1995 rules call this a stalemate).",
+            )
+        if variant.facing_forfeits_win and outcome.winner in _bikjang_makers(board):
+            winner = bool(outcome.winner)
+            return Outcome(
+                None,
+                Termination.CHECKMATE,
+                f"Draw: {_title(variant, winner)} mated, but had made the kings face each "
+                "other earlier and so gave up the right to win (1995 rules).",
+            )
         return outcome
     repeated = _janggi_repetition(game)
     if repeated is not None:

@@ -81,6 +81,8 @@ class Move:
 
         A dash between the squares (``"h2-e2"``) and upper case are accepted.
         """
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"invalid ICCS move {text!r}: expected a string")
         cleaned = text.strip().lower().replace("-", "")
         match = _ICCS_RE.match(cleaned)
         if match is None:
@@ -94,6 +96,8 @@ class Move:
     @classmethod
     def from_fsf(cls, text: str) -> Move:
         """Parse Fairy-Stockfish UCI coordinates (``"h3e3"``, ranks 1–10)."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"invalid Fairy-Stockfish UCI move {text!r}: expected a string")
         cleaned = text.strip().lower()
         match = _FSF_RE.match(cleaned)
         if match is None:

@@ -15,6 +15,7 @@ from typing import TextIO
 
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
+from chuhan.game import Game
 from chuhan.notation import format_move, parse_move
 from chuhan.squares import FILE_NAMES, FILES, RANKS, Move
 from chuhan.variants import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK
@@ -75,7 +76,7 @@ _DIM = "\x1b[2m"
 HELP = """\
 Type a move in any notation: ICCS h2e2, WXF C2.5, Chinese 炮二平五, Korean 02마83.
 Commands: moves (list the legal moves), undo (take back a move), fen (show the FEN),
-flip (turn the board), pass (janggi), help, quit."""
+flip (turn the board), pass (janggi), resign, draw (agreed), help, quit."""
 
 
 def use_colour(stream: TextIO) -> bool:
@@ -140,32 +141,6 @@ def render(
     return "\n".join(lines)
 
 
-def describe_end(board: Board) -> str | None:
-    """A sentence when the game is over (no legal move), else None."""
-    if board.legal_moves:
-        return None
-    mover = side_label(board, board.turn)
-    other = side_label(board, not board.turn)
-    if board.is_game_over_by_passing():
-        cho, han = janggi_points(board)
-        verdict = "Cho" if cho > han else "Han"
-        return (
-            f"The game has ended by passing. Points: Cho {cho:g}, Han {han:g} "
-            f"(Han's 1.5 included): {verdict} wins on points."
-        )
-    if board.is_check():
-        return f"Checkmate: {other} wins."
-    return f"{mover} has no legal move (stalemate): {other} wins."
-
-
-def janggi_points(board: Board) -> tuple[float, float]:
-    """Material points of Cho and Han, Han's bonus included."""
-    values = board.variant.piece_points
-    cho = sum(values[p] for p in board.pieces().values() if p > 0)
-    han = sum(values[-p] for p in board.pieces().values() if p < 0)
-    return cho, han + board.variant.second_player_bonus
-
-
 def play_terminal(
     *,
     variant: str = "xiangqi",
@@ -179,19 +154,35 @@ def play_terminal(
     out = output if output is not None else sys.stdout
     colour = use_colour(out)
     try:
-        board = Board(fen, variant=variant, rules=rules)
+        game = Game.new(variant, rules, fen=fen)
     except ChuhanError as error:
         print(f"chuhan: {error}", file=out)
         return 2
+    board = game.board
     flipped = False
     notation = "korean" if board.variant.is_janggi else "wxf"
     print(f"{board.variant.title}. {HELP}", file=out)
+    while game.setup_pending is not None:
+        side = game.setup_pending
+        prompt = (
+            f"{side_label(board, side)}: your horses and elephants from your left "
+            "(마상마상, 상마상마, 마상상마, 상마마상, or letters like HEHE; Enter: 마상상마)> "
+        )
+        try:
+            text = input_fn(prompt).strip() or "마상상마"
+        except (EOFError, KeyboardInterrupt):
+            print(file=out)
+            return 0
+        try:
+            game.choose_setup(side, text)
+        except ChuhanError as error:
+            print(f"Not accepted: {error}", file=out)
     while True:
         print(file=out)
         print(render(board, letters=letters, colour=colour, flipped=flipped), file=out)
-        end = describe_end(board)
-        if end is not None:
-            print(end, file=out)
+        outcome = game.outcome()
+        if outcome is not None:
+            print(outcome.reason, file=out)
             return 0
         status = " — check!" if board.is_check() else ""
         if board.is_bikjang() and board.variant.bikjang:
@@ -221,10 +212,20 @@ def play_terminal(
             print(" ".join(shown), file=out)
             continue
         if command in ("undo", "takeback"):
-            if board.ply:
-                board.pop()
-            else:
+            # Both players sit at this keyboard: the request is granted at once.
+            if not board.ply:
                 print("Nothing to take back.", file=out)
+                continue
+            last_mover = not board.turn
+            game.request_takeback(last_mover)
+            game.accept_takeback(not last_mover)
+            continue
+        if command == "resign":
+            game.resign(board.turn)
+            continue
+        if command == "draw":
+            game.offer_draw(board.turn)
+            game.accept_draw(not board.turn)
             continue
         if command == "pass" and board.variant.has_passes:
             king = board.king(board.turn)
@@ -239,5 +240,5 @@ def play_terminal(
                 print(f"Not played: {error}", file=out)
                 continue
         written = format_move(board, move, notation)
-        board.push(move)
+        game.push(move)
         print(f"Played {written} ({move.iccs()}).", file=out)

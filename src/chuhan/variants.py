@@ -73,6 +73,14 @@ class Variant:
     piece_points: tuple[float, ...] = _NO_POINTS
     #: Points given to the second player (Han) in janggi point counting.
     second_player_bonus: float = 0.0
+    #: Janggi 1995 sheet: a side that makes the kings face each other can at best draw.
+    facing_forfeits_win: bool = False
+    #: Janggi 1995 sheet (Gollon): a mate whose checking piece is defended only by its own
+    #: king -- capturing it would leave the kings facing -- is a draw.
+    king_defended_mate_draws: bool = False
+    #: When no move is legal and the side is not in check: True if that loses (xiangqi);
+    #: False if it is a draw (janggi 1995 sheet).
+    stalemate_loses: bool = True
 
     @property
     def name(self) -> str:
@@ -193,6 +201,9 @@ JANGGI_CLASSIC = Variant(
     settlement="draw",
     piece_points=_JANGGI_POINTS,
     second_player_bonus=1.5,
+    facing_forfeits_win=True,
+    king_defended_mate_draws=True,
+    stalemate_loses=False,
 )
 
 VARIANTS: Mapping[str, Variant] = MappingProxyType(
@@ -222,6 +233,11 @@ def get_variant(game: str | Variant = "xiangqi", rules: str | None = None) -> Va
         if rules is None or rules == game.rules:
             return game
         game = game.game
+    if not isinstance(game, str) or not (rules is None or isinstance(rules, str)):
+        raise UnknownVariantError(
+            f"invalid variant {game!r} / rules {rules!r}: expected names such as "
+            "'xiangqi' and 'asian'"
+        )
     key = game.strip().lower()
     if ":" in key:
         key, _, embedded = key.partition(":")

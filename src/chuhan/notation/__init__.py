@@ -80,6 +80,8 @@ def parse_move(board: Board, text: str) -> Move:
     Raises :class:`InvalidMoveError` when the text fits no notation, and
     :class:`IllegalMoveError` or :class:`AmbiguousMoveError` as the notation's parser does.
     """
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"invalid move {text!r}: expected a string")
     cleaned = "".join(text.split())
     if not cleaned:
         raise InvalidMoveError(f"invalid move {text!r}: empty string; expected {_EXAMPLES}")
