@@ -356,3 +356,14 @@ def test_wrong_argument_types_give_chuhan_errors() -> None:
         Board(variant=3)  # type: ignore[arg-type]
     with pytest.raises(InvalidMoveError):
         Move.from_iccs(3)  # type: ignore[arg-type]
+
+
+def test_position_keys_list_the_positions_before_each_move() -> None:
+    board = Board()
+    start_key = board.zobrist_hash()
+    board.push_iccs("h2e2")
+    board.push_iccs("h9g7")
+    keys = board.position_keys()
+    assert len(keys) == 2 and keys[0] == start_key
+    assert board.move_number_at(0) == 1 and board.move_number_at(1) == 1
+    assert board.move_number_at(2) == 2

@@ -231,6 +231,15 @@ class Board:
         """The moves played since the position was set, oldest first."""
         return [Move(m >> 7, m & 127) for m, *_ in self._stack]
 
+    def position_keys(self) -> list[int]:
+        """The Zobrist key of the position before each move on the stack, oldest first
+        (the current position's key is :meth:`zobrist_hash`): what repetition rules count."""
+        return [entry[3] for entry in self._stack]
+
+    def move_number_at(self, ply: int) -> int:
+        """The game's move number of the move at index ``ply`` of the move stack."""
+        return self._fullmove0 + (ply + (0 if self._turn0 else 1)) // 2
+
     def peek(self) -> Move:
         """The last move played. Raises ``IndexError`` when there is none."""
         m = self._stack[-1][0]

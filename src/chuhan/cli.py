@@ -102,6 +102,9 @@ def adjudicate_line(line: str) -> dict[str, object]:
             not isinstance(setup, dict) or not all(isinstance(v, str) for v in setup.values())
         ):
             return {"error": '\'setup\' must be an object like {"cho": "마상마상", "han": ...}'}
+        if setup is not None and not set(setup) <= {"cho", "han"}:
+            unknown = ", ".join(sorted(set(setup) - {"cho", "han"}))
+            return {"error": f"'setup' has unknown keys ({unknown}): expected 'cho' and 'han'"}
         start = fen
         game_variant = variant.split(":")[0].strip().lower()
         if game_variant == "janggi" and fen is None and setup is None:

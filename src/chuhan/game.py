@@ -353,8 +353,7 @@ def _has_attacker(board: Board, side: bool) -> bool:
 
 def _move_number(board: Board, ply: int) -> int:
     """The game move number of the ply at index ``ply`` of the stack."""
-    first_turn = board._turn0
-    return board._fullmove0 + (ply + (0 if first_turn else 1)) // 2
+    return board.move_number_at(ply)
 
 
 def _no_moves_outcome(board: Board) -> Outcome:
@@ -539,7 +538,7 @@ def _janggi_repetition(game: Game) -> Outcome | None:
     board = game.board
     variant = board.variant
     key = board.zobrist_hash()
-    earlier = [ply for ply, entry in enumerate(board._stack) if entry[3] == key]
+    earlier = [ply for ply, earlier_key in enumerate(board.position_keys()) if earlier_key == key]
     occurrences = len(earlier) + 1
     if variant.repetition == "modern":
         # Modern rules: the move that brings a position back a fourth time loses.

@@ -386,9 +386,9 @@ def judge_repetition(
         )
     rule_set = _RULE_SETS[chosen]
     key = board.zobrist_hash()
-    stack = board._stack
-    occurrences = [ply for ply, entry in enumerate(stack) if entry[3] == key]
-    occurrences.append(len(stack))
+    keys = board.position_keys()
+    occurrences = [ply for ply, earlier in enumerate(keys) if earlier == key]
+    occurrences.append(len(keys))
     if len(occurrences) < repetitions:
         return None
     # The game ended when the position first reached the count; a board that played on
