@@ -19,14 +19,12 @@ from chuhan.squares import flip_square, mirror_square, square_name
 CASEBOOK = Path(__file__).parent / "data" / "xiangqi-repetition-cases.json"
 CASES: list[dict[str, Any]] = json.loads(CASEBOOK.read_text(encoding="utf-8"))["cases"]
 
-# Cases whose listed verdict we do not reach, with why. The one left is marked "disputed" in
-# the casebook (published implementations disagree; Fairy-Stockfish rules as we do).
-KNOWN_FAILURES = {
-    # The red soldier shuttles c6-b6, cutting and re-cutting the line of the black cannon
-    # that guards the horse on c1 from the red chariot. Counting a defender merely cut off
-    # (not pinned) as a lost root would wrongly rule 055-059, 086, 087, 106 and 154.
-    "xq-rep-151": "disputed; a guard cut off by a moving screen is not counted as a chase",
-}
+# Cases whose listed verdict we do not reach, with why. None is left: xq-rep-151 (disputed)
+# is followed as listed. The red soldier shuttles c6-b6, opening and closing the line of the
+# black cannon that guards the horse on c1 from the red chariot; a guard cut off by the
+# mover counts as a chase unless the move is itself a block or an escape (055-059, 086,
+# 087, 106 and 154, where the cutting move ends an enemy attack).
+KNOWN_FAILURES: dict[str, str] = {}
 # xq-rep-117 (disputed) is followed as listed: a draw. Red chases two cannons in turn, then
 # keeps chasing one; the ruling is due when the position first occurs for the third time,
 # over the cycle since its first occurrence, where the targets still alternate.
@@ -267,3 +265,20 @@ def test_a_king_recapturing_into_check_is_a_fake_root() -> None:
     # The horse on e8 is guarded by its king alone, and the red cannon on e3 covers e8
     # through the screen on e5: the king could not take back.
     assert chased_by("4k4/4n4/9/9/4P4/9/4C4/7R1/9/3K5 w - - 0 1", "h2h8") == {"e8"}
+
+
+CUT_OFF_FEN = "2ca1k3/4a4/b3b4/2P5P/6p2/1c7/9/B7N/2nR5/2BAK4 w - - 0 1"
+
+
+def test_a_guard_cut_off_by_the_mover_is_a_chase() -> None:
+    # xq-rep-151: the soldier on c6 is the screen of the black cannon on c9 that guards the
+    # horse on c1 from the chariot on d1. Stepping aside leaves the horse unguarded.
+    assert chased_by(CUT_OFF_FEN, "c6b6") == {"c1"}
+
+
+def test_a_guard_cut_off_by_a_block_is_no_chase() -> None:
+    # xq-rep-106: the chariot on d6 returns to d8 and so blocks the black cannon on a8
+    # (screened by the advisor on e8) from the chariot on f8. That the same move cuts the
+    # cannon's guard of its partner on i8 is allowed: a block is a defence.
+    fen = "4kab2/c3aR2c/4b4/3R5/9/9/9/4B4/4K4/2B6 w - - 0 1"
+    assert "i8" not in chased_by(fen, "d6d8")

@@ -18,8 +18,11 @@ it could not. "Could take it for nothing" means, following the AXF rulebook:
 
 "Newly" compares the position after the move with the one before it: a threat counts when
 the attacking piece did not attack the target before (a direct or discovered attack), or
-attacked it but the target was then defended and now is not (a defender was pinned, or a
-capture would now uncover check). A move that gives check is judged as a check, not a chase.
+attacked it but the target was then defended and now is not: a defender was pinned, a
+capture would now uncover check, or the move cut every defender off (a screen left or
+closed a cannon's line, a piece blocked a chariot's) -- the last one unless the move was a
+defence of its own, a block or an escape that ended an enemy attack, which the rules allow.
+A move that gives check is judged as a check, not a chase.
 
 Everything here works on the flat placement list of :class:`chuhan.Board` (90 signed piece
 codes) and its move ints ``from << 7 | to``, so that judging a cycle costs a few thousand
@@ -234,6 +237,20 @@ def _threats_of(b: Placement, side: bool) -> set[tuple[int, int]]:
     return out
 
 
+def _ends_an_attack(
+    enemy_before: set[tuple[int, int]], b: Placement, side: bool, fr: int, to: int
+) -> bool:
+    """Whether the move ``fr``-``to`` (already made on ``b``) ended an attack of the other
+    side on one of the mover's pieces: it blocked the line, or the attacked piece left."""
+    enemy_after = _threats_of(b, not side)
+    for attacker, target in enemy_before:
+        if attacker == to:
+            return True
+        if (attacker, to if target == fr else target) not in enemy_after:
+            return True
+    return False
+
+
 def analyse_move(b: Placement, kings: list[int], move: int) -> MoveThreats:
     """Play ``move`` (an int ``from << 7 | to``) on the placement ``b`` of a xiangqi
     position, judge what it threatens, and restore ``b`` and ``kings``.
@@ -246,6 +263,8 @@ def analyse_move(b: Placement, kings: list[int], move: int) -> MoveThreats:
     side = piece > 0
     captured = b[to]
     before = _threats_of(b, side)
+    enemy_before: set[tuple[int, int]] | None = None
+    defensive: bool | None = None
 
     b[to] = piece
     b[fr] = 0
@@ -265,21 +284,32 @@ def analyse_move(b: Placement, kings: list[int], move: int) -> MoveThreats:
                 continue
             old_square = fr if attacker == to else attacker
             if (old_square, target) in before:
-                # It attacked the target before the move. The threat is new only if a
-                # defender that could answer before still stands guard but may no
-                # longer answer (it is pinned now, or the capture would uncover check);
-                # a defender merely cut off (a screen moved) does not make a chase.
+                # It attacked the target before the move. The threat is new only if the
+                # defenders that could answer before may no longer answer: pinned now,
+                # the capture would uncover check, or cut off by the move.
                 b[fr] = piece
                 b[to] = captured
                 if moved_king:
                     kings[side] = fr
                 old = _defence(b, kings, old_square, target)
+                cut_off = not old.chaseable and not old.legal & defence.pseudo
+                if cut_off and enemy_before is None:
+                    enemy_before = _threats_of(b, not side)
                 b[to] = piece
                 b[fr] = 0
                 if moved_king:
                     kings[side] = to
-                if old.chaseable or not old.legal & defence.pseudo:
+                if old.chaseable:
                     continue
+                if cut_off and enemy_before is not None:
+                    # Every defender that could answer before is cut off now: the move
+                    # itself opened or closed the defender's line. That wins the target
+                    # unless the move was a defence of its own (a block or an escape
+                    # from an enemy attack), which the rules allow.
+                    if defensive is None:
+                        defensive = _ends_an_attack(enemy_before, b, side, fr, to)
+                    if defensive:
+                        continue
             chased.setdefault(target, []).append(attacker)
         return MoveThreats(
             False,
