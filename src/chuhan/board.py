@@ -69,16 +69,6 @@ _ZOBRIST_BY_PIECE = [
 
 
 _NO_SQUARES: set[int] = set()
-_XIANGQI_NAMES = {
-    KING: "king",
-    ADVISOR: "advisor",
-    ELEPHANT: "elephant",
-    HORSE: "horse",
-    ROOK: "chariot",
-    CANNON: "cannon",
-    PAWN: "soldier",
-}
-_JANGGI_NAMES = {**_XIANGQI_NAMES, ADVISOR: "guard"}
 
 
 def _piece_key(piece: int, sq: int) -> int:
@@ -580,19 +570,13 @@ class Board:
         if (fr << 7 | to) not in self._kernel.generate(
             self._squares, self.turn, (fr,), _NO_SQUARES, None
         ):
-            kind = self._piece_names[abs(piece)]
+            kind = self.variant.piece_name(abs(piece))
             return f"the {kind} on {name} cannot move to {SQUARE_NAMES[to]}"
         if self.variant.bikjang and self._kings_facing():
             return "the kings face each other (bikjang): the move must break it, or pass"
         if self.variant.flying_general:
             return "it would leave the king in check or facing the other king"
         return "it would leave the king in check"
-
-    @property
-    def _piece_names(self) -> dict[int, str]:
-        if self.variant.is_janggi:
-            return _JANGGI_NAMES
-        return _XIANGQI_NAMES
 
     # ------------------------------------------------------------------ validity
 

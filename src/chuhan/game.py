@@ -18,11 +18,8 @@ from chuhan.errors import ChuhanError
 from chuhan.notation import parse_move
 from chuhan.squares import SQUARE_NAMES, Move
 from chuhan.variants import (
-    ADVISOR,
     CANNON,
-    ELEPHANT,
     HORSE,
-    KING,
     PAWN,
     ROOK,
     Variant,
@@ -58,17 +55,6 @@ class Termination(enum.Enum):
     RESIGNATION = "resignation"
     TIME = "time"
     AGREEMENT = "agreement"
-
-
-_PIECE_NAMES = {
-    KING: "king",
-    ADVISOR: "advisor",
-    ELEPHANT: "elephant",
-    HORSE: "horse",
-    ROOK: "chariot",
-    CANNON: "cannon",
-    PAWN: "soldier",
-}
 
 
 @dataclass(frozen=True)
@@ -364,7 +350,9 @@ def _no_moves_outcome(board: Board) -> Outcome:
         checkers = board.checkers()
         piece = board.piece_at(checkers[0]) if checkers else 0
         detail = (
-            f" by the {_PIECE_NAMES[abs(piece)]} on {SQUARE_NAMES[checkers[0]]}" if piece else ""
+            f" by the {variant.piece_name(abs(piece))} on {SQUARE_NAMES[checkers[0]]}"
+            if piece
+            else ""
         )
         return Outcome(
             winner,

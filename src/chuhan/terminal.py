@@ -18,7 +18,7 @@ from chuhan.errors import ChuhanError
 from chuhan.game import Game
 from chuhan.notation import format_move, parse_move
 from chuhan.squares import FILE_NAMES, FILES, RANKS, Move
-from chuhan.variants import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK
+from chuhan.variants import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, WXF_LETTERS
 
 # Traditional characters by side (index True: the first mover).
 XIANGQI_CHARACTERS = {
@@ -61,7 +61,6 @@ JANGGI_CHARACTERS = {
         PAWN: "兵",
     },
 }
-LETTERS = {KING: "K", ADVISOR: "A", ELEPHANT: "E", HORSE: "H", ROOK: "R", CANNON: "C", PAWN: "P"}
 
 _FULL_WIDTH = "０１２３４５６７８９"
 _CHINESE_NUMERALS = "零一二三四五六七八九"
@@ -115,7 +114,7 @@ def render(
             if piece:
                 side = piece > 0
                 kind = abs(piece)
-                text = (LETTERS[kind] + " ") if letters else table[side][kind]
+                text = (WXF_LETTERS[kind] + " ") if letters else table[side][kind]
                 if letters and not side:
                     text = text.lower()
                 if colour:

@@ -26,6 +26,28 @@ CANNON = 6
 PAWN = 7
 PIECE_TYPES = (KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN)
 
+#: English names of the piece types, as messages and referee reasons use them (a janggi
+#: advisor is a guard: see :meth:`Variant.piece_name`).
+PIECE_NAMES: Mapping[int, str] = MappingProxyType(
+    {
+        KING: "king",
+        ADVISOR: "advisor",
+        ELEPHANT: "elephant",
+        HORSE: "horse",
+        ROOK: "chariot",
+        CANNON: "cannon",
+        PAWN: "soldier",
+    }
+)
+#: The letter of each piece type in WXF, SAN and boards drawn in letters.
+WXF_LETTERS: Mapping[int, str] = MappingProxyType(
+    {KING: "K", ADVISOR: "A", ELEPHANT: "E", HORSE: "H", ROOK: "R", CANNON: "C", PAWN: "P"}
+)
+#: Piece letters as WXF and SAN are read: the letters above, and B (elephant), N (horse).
+WXF_LETTER_TYPES: Mapping[str, int] = MappingProxyType(
+    {**{letter: kind for kind, letter in WXF_LETTERS.items()}, "B": ELEPHANT, "N": HORSE}
+)
+
 # Sides. ``True`` is the side that moves first.
 RED = CHO = True
 BLACK = HAN = False
@@ -94,6 +116,12 @@ class Variant:
     @property
     def has_passes(self) -> bool:
         return self.pass_rule != "never"
+
+    def piece_name(self, kind: int) -> str:
+        """The English name of a piece type in this game (janggi's advisor is a guard)."""
+        if kind == ADVISOR and self.game == "janggi":
+            return "guard"
+        return PIECE_NAMES[kind]
 
     def side_name(self, side: bool) -> str:
         """``"red"``/``"black"`` in xiangqi, ``"cho"``/``"han"`` in janggi."""

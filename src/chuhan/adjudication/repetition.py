@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Literal
 
 from chuhan.adjudication.chase import MoveThreats, analyse_move
 from chuhan.squares import SQUARE_NAMES, Move
-from chuhan.variants import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK
+from chuhan.variants import PIECE_NAMES
 
 if TYPE_CHECKING:
     from chuhan.board import Board
@@ -52,15 +52,6 @@ Termination = Literal[
 ]
 Outcome = Literal["win", "loss", "draw"]
 
-_PIECE_NAMES = {
-    KING: "king",
-    ADVISOR: "advisor",
-    ELEPHANT: "elephant",
-    HORSE: "horse",
-    ROOK: "chariot",
-    CANNON: "cannon",
-    PAWN: "soldier",
-}
 _RULE_SETS = {"asian": "asian", "axf": "asian", "chinese": "chinese"}
 
 
@@ -70,7 +61,7 @@ def _side_name(side: bool) -> str:
 
 def _kinds_phrase(kinds: tuple[int, ...]) -> str:
     """``"the chariot"`` or ``"the chariot and the horse"``."""
-    names = [f"the {_PIECE_NAMES[kind]}" for kind in kinds]
+    names = [f"the {PIECE_NAMES[kind]}" for kind in kinds]
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
@@ -89,7 +80,7 @@ class ChasedPiece:
 
     def describe(self) -> str:
         """``"the black horse on c7"``, with the points it fled to if it moved."""
-        text = f"the {_side_name(self.piece > 0)} {_PIECE_NAMES[abs(self.piece)]}"
+        text = f"the {_side_name(self.piece > 0)} {PIECE_NAMES[abs(self.piece)]}"
         text += f" on {SQUARE_NAMES[self.squares[0]]}"
         fled = [SQUARE_NAMES[sq] for sq in dict.fromkeys(self.squares) if sq != self.squares[0]]
         if fled:

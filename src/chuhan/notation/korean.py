@@ -22,9 +22,18 @@ import re
 from typing import TYPE_CHECKING
 
 from chuhan.errors import InvalidMoveError
-from chuhan.notation.wxf import PASS_TOKENS, PIECE_NAMES, illegal, mover, resolve_pass
+from chuhan.notation.wxf import NOTATION_NAMES, PASS_TOKENS, illegal, mover, resolve_pass
 from chuhan.squares import FILES, RANKS, SQUARE_NAMES, Move, square
-from chuhan.variants import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK
+from chuhan.variants import (
+    ADVISOR,
+    CANNON,
+    ELEPHANT,
+    HORSE,
+    KING,
+    PAWN,
+    ROOK,
+    WXF_LETTER_TYPES,
+)
 
 if TYPE_CHECKING:
     from chuhan.board import Board
@@ -50,17 +59,6 @@ _NAME_TYPES = {
     **{ch: ROOK for ch in "차車车俥"},
     **{ch: CANNON for ch in "포包炮砲"},
     **{ch: PAWN for ch in "졸병卒兵"},
-}
-_LETTER_TYPES = {
-    "K": KING,
-    "A": ADVISOR,
-    "E": ELEPHANT,
-    "B": ELEPHANT,
-    "H": HORSE,
-    "N": HORSE,
-    "R": ROOK,
-    "C": CANNON,
-    "P": PAWN,
 }
 _GIB = re.compile(r"([0-9])([0-9])(\S)([0-9])([0-9])")
 _FSF_JANGGI = re.compile(r"([A-Za-z])([0-9])([0-9])[-x]([0-9])([0-9])")
@@ -112,7 +110,7 @@ def parse_korean(board: Board, text: str) -> Move:
         rows_files = (match[1], match[2], match[4], match[5])
     elif match := _FSF_JANGGI.fullmatch(cleaned):
         name = match[1]
-        found = _LETTER_TYPES.get(name.upper())
+        found = WXF_LETTER_TYPES.get(name.upper())
         if found is None:
             raise _invalid(text, f"unknown piece letter {name!r} (expected K A E H R C P)")
         kind = found
@@ -138,7 +136,7 @@ def parse_korean(board: Board, text: str) -> Move:
             "Korean",
             text,
             board,
-            f"the piece on {where} is a {PIECE_NAMES[abs(piece)]}, not a {PIECE_NAMES[kind]} "
+            f"the piece on {where} is a {NOTATION_NAMES[abs(piece)]}, not a {NOTATION_NAMES[kind]} "
             f"({name})",
         )
     move = Move(from_square, to_square)
@@ -148,6 +146,6 @@ def parse_korean(board: Board, text: str) -> Move:
             "Korean",
             text,
             board,
-            f"the {PIECE_NAMES[kind]} on {where} cannot move to {target} in this position",
+            f"the {NOTATION_NAMES[kind]} on {where} cannot move to {target} in this position",
         )
     return move

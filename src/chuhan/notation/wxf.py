@@ -46,7 +46,18 @@ from typing import TYPE_CHECKING, Literal
 
 from chuhan.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from chuhan.squares import FILES, RANKS, SQUARE_NAMES, Move
-from chuhan.variants import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK
+from chuhan.variants import (
+    ADVISOR,
+    CANNON,
+    ELEPHANT,
+    HORSE,
+    KING,
+    PAWN,
+    PIECE_NAMES,
+    ROOK,
+    WXF_LETTER_TYPES,
+    WXF_LETTERS,
+)
 
 if TYPE_CHECKING:
     from chuhan.board import Board
@@ -58,40 +69,14 @@ Op = Literal["+", "-", "."]
 #: in that place is the one a position marker names.
 Selector = Callable[[int, int], bool]
 
+#: Piece names in notation errors: WXF's letters R and P read as rook and pawn.
+NOTATION_NAMES = {**PIECE_NAMES, ROOK: "rook", PAWN: "pawn"}
+
 #: What :func:`to_wxf` writes for a janggi pass.
 WXF_PASS = "pass"
 #: Tokens every parser of this package accepts for a pass (compared after ``casefold``).
 PASS_TOKENS = frozenset({"pass", "한수쉼", "쉼", "停着", "停著"})
 
-WXF_LETTERS = {
-    KING: "K",
-    ADVISOR: "A",
-    ELEPHANT: "E",
-    HORSE: "H",
-    ROOK: "R",
-    CANNON: "C",
-    PAWN: "P",
-}
-_LETTER_TYPES = {
-    "K": KING,
-    "A": ADVISOR,
-    "E": ELEPHANT,
-    "B": ELEPHANT,
-    "H": HORSE,
-    "N": HORSE,
-    "R": ROOK,
-    "C": CANNON,
-    "P": PAWN,
-}
-PIECE_NAMES = {
-    KING: "king",
-    ADVISOR: "advisor",
-    ELEPHANT: "elephant",
-    HORSE: "horse",
-    ROOK: "rook",
-    CANNON: "cannon",
-    PAWN: "pawn",
-}
 _DIGITS = "123456789"
 
 
@@ -275,7 +260,7 @@ def resolve(board: Board, text: str, notation: str, query: Query, hint: str) -> 
     """
     side = board.turn
     piece = query.kind if side else -query.kind
-    who = f"{board.variant.side_name(side)} {PIECE_NAMES[query.kind]}"
+    who = f"{board.variant.side_name(side)} {NOTATION_NAMES[query.kind]}"
     origins: set[int] = set()
     on_file = False
     pieces = board.pieces()
@@ -395,7 +380,7 @@ def _invalid(text: str, reason: str) -> InvalidMoveError:
 def _letter_type(text: str, letter: str) -> int:
     if not letter:
         return PAWN
-    kind = _LETTER_TYPES.get(letter)
+    kind = WXF_LETTER_TYPES.get(letter)
     if kind is None:
         raise _invalid(
             text, f"unknown piece letter {letter!r} (expected K, A, E or B, H or N, R, C, P)"

@@ -34,13 +34,9 @@ from chuhan.notation import format_move, parse_korean, parse_move
 from chuhan.records.game import RESULTS, GameNode, GameRecord, RecordError
 from chuhan.squares import FILE_NAMES, FILES, Move
 from chuhan.variants import (
-    ADVISOR,
-    CANNON,
-    ELEPHANT,
-    HORSE,
     KING,
-    PAWN,
-    ROOK,
+    WXF_LETTER_TYPES,
+    WXF_LETTERS,
     Variant,
     get_variant,
 )
@@ -78,18 +74,6 @@ _SAN = re.compile(
     r"(?P<sep>[-x])?(?P<to_file>[a-i])(?P<to_rank>10|[1-9])$"
 )
 _FSF_COORDS = re.compile(r"^[a-i](?:10|[1-9])[-x]?[a-i](?:10|[1-9])$")
-_SAN_TYPES = {
-    "K": KING,
-    "A": ADVISOR,
-    "E": ELEPHANT,
-    "B": ELEPHANT,
-    "H": HORSE,
-    "N": HORSE,
-    "R": ROOK,
-    "C": CANNON,
-    "P": PAWN,
-}
-_SAN_LETTERS = {KING: "K", ADVISOR: "A", ELEPHANT: "E", HORSE: "H", ROOK: "R", CANNON: "C"}
 _PASS_WORDS = frozenset({"pass", "@@@@", "--", "0000"})
 _GAME_NAMES = {
     "chinese chess": "xiangqi",
@@ -117,7 +101,7 @@ def to_san(board: Board, move: Move) -> str:
     if not piece:
         raise IllegalMoveError(f"cannot write {move.iccs()!r} in SAN: no piece there")
     kind = abs(piece)
-    letter = _SAN_LETTERS.get(kind, "P")
+    letter = WXF_LETTERS[kind]
     target = _square_text(move.to_square)
     if move.is_pass():
         return letter + target
@@ -159,7 +143,7 @@ def parse_san(board: Board, text: str) -> Move:
     match = _SAN.match(cleaned)
     if match is None:
         raise InvalidMoveError(f"invalid SAN move {text!r}: expected a form like 'Hc3' or 'Che3'")
-    kind = _SAN_TYPES[match["piece"]]
+    kind = WXF_LETTER_TYPES[match["piece"]]
     target = FILE_NAMES.index(match["to_file"]) + (int(match["to_rank"]) - 1) * FILES
     side = 1 if board.turn else -1
     if kind == KING and board.piece_at(target) == side * KING and not match["file"]:
