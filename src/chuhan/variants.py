@@ -9,7 +9,7 @@ is no subclass per variant: the differences are data.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Literal
 
@@ -145,22 +145,15 @@ XIANGQI_ASIAN = Variant(
     repetition="axf",
     settlement="",
 )
-XIANGQI_CHINESE = Variant(
-    game="xiangqi",
+XIANGQI_CHINESE = replace(
+    XIANGQI_ASIAN,
     rules="chinese",
     title="Xiangqi (Chinese association rules)",
-    start_fen=XIANGQI_START_FEN,
-    palace_diagonals=False,
-    flying_general=True,
-    bikjang=False,
-    bikjang_pass=False,
-    pass_rule="never",
-    cannon="xiangqi",
-    move_limit_plies=120,
     repetition="chinese",
-    settlement="",
 )
-JANGGI_OFFICIAL = Variant(
+# Janggi is the xiangqi definition with its own changes, as in Fairy-Stockfish.
+JANGGI_OFFICIAL = replace(
+    XIANGQI_ASIAN,
     game="janggi",
     rules="official",
     title="Janggi (official KJA rules)",
@@ -177,58 +170,33 @@ JANGGI_OFFICIAL = Variant(
     piece_points=_JANGGI_POINTS,
     second_player_bonus=1.5,
 )
-JANGGI_TRADITIONAL = Variant(
-    game="janggi",
+JANGGI_TRADITIONAL = replace(
+    JANGGI_OFFICIAL,
     rules="traditional",
     title="Janggi (traditional rules)",
-    start_fen=JANGGI_START_FEN,
-    palace_diagonals=True,
-    flying_general=False,
-    bikjang=True,
-    bikjang_pass=True,
-    pass_rule="unless_in_check",
-    cannon="janggi",
-    move_limit_plies=100,
     repetition="draw",
     settlement="draw",
-    piece_points=_JANGGI_POINTS,
-    second_player_bonus=1.5,
 )
-JANGGI_MODERN = Variant(
-    game="janggi",
+JANGGI_MODERN = replace(
+    JANGGI_OFFICIAL,
     rules="modern",
     title="Janggi (modern app rules)",
-    start_fen=JANGGI_START_FEN,
-    palace_diagonals=True,
-    flying_general=False,
     bikjang=False,
     bikjang_pass=False,
-    pass_rule="unless_in_check",
-    cannon="janggi",
     move_limit_plies=200,
     repetition="modern",
-    settlement="points",
-    piece_points=_JANGGI_POINTS,
-    second_player_bonus=1.5,
 )
-JANGGI_CLASSIC = Variant(
-    game="janggi",
+JANGGI_CLASSIC = replace(
+    JANGGI_OFFICIAL,
     rules="classic",
     title="Janggi (1995 rule sheet)",
-    start_fen=JANGGI_START_FEN,
-    palace_diagonals=True,
-    flying_general=False,
     # The 1995 sheet treats facing kings like a check on the other king: it must be
     # answered, and a pass cannot answer it.
-    bikjang=True,
     bikjang_pass=False,
     pass_rule="only_when_stuck",
-    cannon="janggi",
     move_limit_plies=0,
     repetition="draw",
     settlement="draw",
-    piece_points=_JANGGI_POINTS,
-    second_player_bonus=1.5,
     facing_forfeits_win=True,
     king_defended_mate_draws=True,
     stalemate_loses=False,
