@@ -93,12 +93,6 @@ def _title(variant: Variant, side: bool) -> str:
 
 
 @dataclass
-class _Offer:
-    side: bool
-    ply: int
-
-
-@dataclass
 class Game:
     """A game from its start to its result. Create it with :meth:`new`."""
 
@@ -110,8 +104,9 @@ class Game:
     repetitions: int = 3
     _setup_phase: bool = False
     _event_outcome: Outcome | None = None
-    _draw_offer: _Offer | None = None
-    _takeback_request: _Offer | None = None
+    #: The side whose draw offer stands, and the side asking for a takeback, if any.
+    _draw_offer: bool | None = None
+    _takeback_request: bool | None = None
 
     @classmethod
     def new(
@@ -175,9 +170,13 @@ class Game:
 
     # ------------------------------------------------------------------ moves
 
-    def _require_playable(self) -> None:
+    def _require_not_over(self) -> None:
         if self.outcome() is not None:
+            self._draw_offer = self._takeback_request = None
             raise GameError("the game is over")
+
+    def _require_playable(self) -> None:
+        self._require_not_over()
         if self.setup_pending is not None:
             raise GameError(
                 f"the setup is not finished: {_title(self.variant, self.setup_pending)} "
@@ -188,11 +187,14 @@ class Game:
         """Play a legal move. Raises :class:`GameError` if the game is over or still in its
         setup, :class:`IllegalMoveError` if the move is illegal."""
         self._require_playable()
+        self._push_playable(move)
+
+    def _push_playable(self, move: Move) -> None:
         self.board.push(move)
         mover = not self.board.turn
         # An offer lapses when the opponent moves instead of answering it; the offerer
         # may offer and then move.
-        if self._draw_offer is not None and self._draw_offer.side != mover:
+        if self._draw_offer is not None and self._draw_offer != mover:
             self._draw_offer = None
         self._takeback_request = None
         if self.outcome() is not None:
@@ -202,14 +204,13 @@ class Game:
         """Play a move given in any notation (ICCS, WXF, Chinese, Korean)."""
         self._require_playable()
         move = parse_move(self.board, text)
-        self.push(move)
+        self._push_playable(move)
         return move
 
     # ------------------------------------------------------------------ events
 
     def resign(self, side: bool) -> None:
-        if self.outcome() is not None:
-            raise GameError("the game is over")
+        self._require_not_over()
         winner = not side
         self._draw_offer = self._takeback_request = None
         self._event_outcome = Outcome(
@@ -221,49 +222,44 @@ class Game:
     @property
     def draw_offer(self) -> bool | None:
         """The side whose draw offer stands, or None."""
-        return self._draw_offer.side if self._draw_offer else None
+        return self._draw_offer
 
     def offer_draw(self, side: bool) -> None:
         """Offer a draw; it stands until the opponent answers or moves."""
-        if self.outcome() is not None:
-            raise GameError("the game is over")
-        if self._draw_offer is not None and self._draw_offer.side != side:
+        self._require_not_over()
+        if self._draw_offer is not None and self._draw_offer != side:
             self.accept_draw(side)  # offers crossing each other are an agreement
             return
-        self._draw_offer = _Offer(side, self.board.ply)
+        self._draw_offer = side
 
-    def _require_not_over(self) -> None:
-        if self.outcome() is not None:
-            self._draw_offer = self._takeback_request = None
-            raise GameError("the game is over")
+    def _answer(self, pending: bool | None, side: bool, what: str) -> bool:
+        """Check that ``side`` may answer the opponent's pending ``what`` (a draw offer or a
+        takeback request) and return the side that made it."""
+        self._require_not_over()
+        if pending is None or pending == side:
+            raise GameError(f"{_title(self.variant, side)} has no {what}")
+        return pending
 
     def accept_draw(self, side: bool) -> None:
-        self._require_not_over()
-        offer = self._draw_offer
-        if offer is None or offer.side == side:
-            raise GameError(f"{_title(self.variant, side)} has no draw offer to accept")
+        self._answer(self._draw_offer, side, "draw offer to accept")
         self._draw_offer = None
         self._event_outcome = Outcome(None, Termination.AGREEMENT, "Draw by agreement.")
 
     def decline_draw(self, side: bool) -> None:
-        self._require_not_over()
-        offer = self._draw_offer
-        if offer is None or offer.side == side:
-            raise GameError(f"{_title(self.variant, side)} has no draw offer to decline")
+        self._answer(self._draw_offer, side, "draw offer to decline")
         self._draw_offer = None
 
     @property
     def takeback_request(self) -> bool | None:
         """The side asking to take back its last move, or None."""
-        return self._takeback_request.side if self._takeback_request else None
+        return self._takeback_request
 
     def request_takeback(self, side: bool) -> None:
         """Ask to take back ``side``'s last move (and the opponent's reply, if made)."""
-        if self.outcome() is not None:
-            raise GameError("the game is over")
+        self._require_not_over()
         if self._plies_to_take_back(side) == 0:
             raise GameError(f"{_title(self.variant, side)} has no move to take back")
-        self._takeback_request = _Offer(side, self.board.ply)
+        self._takeback_request = side
 
     def _plies_to_take_back(self, side: bool) -> int:
         ply = self.board.ply
@@ -276,25 +272,18 @@ class Game:
 
     def accept_takeback(self, side: bool) -> list[Move]:
         """The opponent agrees: the requester's last move (and any reply) is taken back."""
-        self._require_not_over()
-        request = self._takeback_request
-        if request is None or request.side == side:
-            raise GameError(f"{_title(self.variant, side)} has no takeback request to accept")
+        requester = self._answer(self._takeback_request, side, "takeback request to accept")
         self._takeback_request = None
-        return [self.board.pop() for _ in range(self._plies_to_take_back(request.side))]
+        return [self.board.pop() for _ in range(self._plies_to_take_back(requester))]
 
     def decline_takeback(self, side: bool) -> None:
-        self._require_not_over()
-        request = self._takeback_request
-        if request is None or request.side == side:
-            raise GameError(f"{_title(self.variant, side)} has no takeback request to decline")
+        self._answer(self._takeback_request, side, "takeback request to decline")
         self._takeback_request = None
 
     def flag(self, side: bool) -> None:
         """``side`` ran out of time. In xiangqi it is a draw if the opponent has no piece
         that can cross the river (it could never win); otherwise a loss."""
-        if self.outcome() is not None:
-            raise GameError("the game is over")
+        self._require_not_over()
         winner = not side
         self._draw_offer = self._takeback_request = None
         loser_name = _title(self.variant, side)
