@@ -17,53 +17,9 @@ from chuhan.board import Board
 from chuhan.errors import ChuhanError
 from chuhan.game import Game
 from chuhan.notation import format_move, parse_move
+from chuhan.notation.chinese import file_number, piece_character
 from chuhan.squares import FILE_NAMES, FILES, RANKS, Move
-from chuhan.variants import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, WXF_LETTERS
-
-# Traditional characters by side (index True: the first mover).
-XIANGQI_CHARACTERS = {
-    True: {
-        KING: "帥",
-        ADVISOR: "仕",
-        ELEPHANT: "相",
-        HORSE: "傌",
-        ROOK: "俥",
-        CANNON: "炮",
-        PAWN: "兵",
-    },
-    False: {
-        KING: "將",
-        ADVISOR: "士",
-        ELEPHANT: "象",
-        HORSE: "馬",
-        ROOK: "車",
-        CANNON: "砲",
-        PAWN: "卒",
-    },
-}
-JANGGI_CHARACTERS = {
-    True: {
-        KING: "楚",
-        ADVISOR: "士",
-        ELEPHANT: "象",
-        HORSE: "馬",
-        ROOK: "車",
-        CANNON: "包",
-        PAWN: "卒",
-    },
-    False: {
-        KING: "漢",
-        ADVISOR: "士",
-        ELEPHANT: "象",
-        HORSE: "馬",
-        ROOK: "車",
-        CANNON: "包",
-        PAWN: "兵",
-    },
-}
-
-_FULL_WIDTH = "０１２３４５６７８９"
-_CHINESE_NUMERALS = "零一二三四五六七八九"
+from chuhan.variants import WXF_LETTERS
 
 _RESET = "\x1b[0m"
 _BOLD = "\x1b[1m"
@@ -99,7 +55,6 @@ def render(
 ) -> str:
     """The board as text: two columns per point, rank numbers left, files below."""
     janggi = board.variant.is_janggi
-    table = JANGGI_CHARACTERS if janggi else XIANGQI_CHARACTERS
     last = board.peek() if board.ply else None
     first_colour = _BLUE if janggi else _RED
     second_colour = _RED if janggi else _BLACK
@@ -114,7 +69,9 @@ def render(
             if piece:
                 side = piece > 0
                 kind = abs(piece)
-                text = (WXF_LETTERS[kind] + " ") if letters else table[side][kind]
+                text = (
+                    (WXF_LETTERS[kind] + " ") if letters else piece_character(piece, janggi=janggi)
+                )
                 if letters and not side:
                     text = text.lower()
                 if colour:
@@ -133,8 +90,8 @@ def render(
     if not letters and not janggi:
         # File numbers as each side counts them (from its own right), for WXF and Chinese
         # notation: Black's above the board, Red's below.
-        black_numbers = "".join(_FULL_WIDTH[f + 1] for f in files)
-        red_numbers = "".join(_CHINESE_NUMERALS[FILES - f] for f in files)
+        black_numbers = "".join(file_number(False, f + 1) for f in files)
+        red_numbers = "".join(file_number(True, FILES - f) for f in files)
         lines.insert(0, "  " + (red_numbers if flipped else black_numbers))
         lines.append("  " + (black_numbers if flipped else red_numbers))
     return "\n".join(lines)

@@ -54,7 +54,7 @@ from chuhan.variants import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK
 if TYPE_CHECKING:
     from chuhan.board import Board
 
-__all__ = ["parse_chinese", "to_chinese"]
+__all__ = ["file_number", "parse_chinese", "piece_character", "to_chinese"]
 
 _KINDS = (KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN)
 
@@ -99,6 +99,17 @@ _REAR = {False: "後", True: "后"}
 _PLACE_WORDS = {"前": "front", "中": "middle", "後": "rear", "后": "rear"}
 _DIAGONAL = "斜"
 _PASS = {False: "停著", True: "停着"}
+
+
+def piece_character(piece: int, *, janggi: bool = False, simplified: bool = False) -> str:
+    """The character of a signed piece code: ``俥`` for a red chariot, ``車`` for a black
+    one; janggi uses 楚/漢 for the kings and 包 for the cannon."""
+    return _NAMES[janggi, simplified][piece > 0][abs(piece)]
+
+
+def file_number(side: bool, value: int) -> str:
+    """File ``value`` (1–9, from ``side``'s right) as that side writes it: ``五`` or ``５``."""
+    return _number(side, value)
 
 
 def _number(side: bool, value: int) -> str:
