@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.chuhan-installed
 
-.PHONY: play test test-slow lint bench clean
+.PHONY: play test test-slow lint bench clean chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,7 +20,11 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy
 
-test: lint
+# Browser tests drive Debian's chromium through Playwright (which cannot download its own).
+chromium:
+	command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q --no-install-recommends chromium)
+
+test: lint chromium
 	$(BIN)/python -m pytest -n 2 -m "not slow"
 
 test-slow: $(STAMP)

@@ -367,3 +367,25 @@ def test_position_keys_list_the_positions_before_each_move() -> None:
     assert len(keys) == 2 and keys[0] == start_key
     assert board.move_number_at(0) == 1 and board.move_number_at(1) == 1
     assert board.move_number_at(2) == 2
+
+
+@pytest.mark.parametrize("variant", ["xiangqi", "janggi"])
+def test_capture_generator_matches_the_captures_among_legal_moves(variant: str) -> None:
+    """The quiescence search's capture-only path gives exactly the captures of the full
+    legal move generator (the one perft proves), along random games of both variants."""
+    import random
+
+    rng = random.Random(7)
+    positions = 0
+    for _ in range(60):
+        board = Board(variant=variant)
+        for _ in range(160):
+            legal = board._legal_ints()
+            if not legal:
+                break
+            squares = board._squares
+            expected = sorted(m for m in legal if squares[m & 127] and m >> 7 != m & 127)
+            assert sorted(board._legal_captures()) == expected, board.fen()
+            positions += 1
+            board._push_int(rng.choice(legal))
+    assert positions > 5000

@@ -69,3 +69,37 @@ def test_janggi_perft_follows_the_move_history_after_a_pass() -> None:
     board.push_iccs("e8e8")
     assert chuhan.perft(board, 1) == 0
     assert chuhan.perft(chuhan.Board(board.fen(), variant="janggi"), 1) == 32
+
+
+def _capture_tree(board: chuhan.Board, depth: int) -> tuple[int, int]:
+    """(nodes, captures) of the perft tree, checking at every node that the capture-only
+    generator gives exactly the captures of the full generator."""
+    legal = board._legal_ints()
+    squares = board._squares
+    captures = sorted(m for m in legal if squares[m & 127] and m >> 7 != m & 127)
+    assert sorted(board._legal_captures()) == captures, board.fen()
+    if depth == 1:
+        return len(legal), len(captures)
+    nodes = total = 0
+    for m in legal:
+        board._push_int(m)
+        n, c = _capture_tree(board, depth - 1)
+        board._pop_int()
+        nodes += n
+        total += c
+    return nodes, total
+
+
+@pytest.mark.parametrize("position", [pytest.param(p, id=str(p["id"])) for p in DATA["positions"]])
+def test_capture_generator_has_perft_parity(position: dict[str, object]) -> None:
+    """The quiescence search's capture generator walks every perft.json tree to depth 2
+    (depth 3 where that stays small) in step with the full legal move generator."""
+    board = chuhan.Board(
+        str(position["fen"]), variant=str(position["variant"]), rules=str(position["rules"])
+    )
+    perft = position["perft"]
+    assert isinstance(perft, dict)
+    depths = sorted(int(d) for d in perft)
+    depth = max((d for d in depths if d <= 3 and int(perft[str(d)]) < 150_000), default=1)
+    nodes, _ = _capture_tree(board, depth)
+    assert nodes == perft[str(depth)]

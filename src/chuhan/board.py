@@ -414,6 +414,16 @@ class Board:
                 legal.append(king << 7 | king)
         return legal
 
+    def _legal_captures(self) -> list[int]:
+        """The legal captures as ints: the quiescence search's generator (the same moves
+        as the captures among ``_legal_ints()``, which the tests check)."""
+        if self._passes < 0:
+            return []
+        kings = self._kings
+        bikjang = self._bikjang_rule and (kings[0] - kings[1]) % FILES == 0 and self._kings_facing()
+        is_safe = self._is_safe
+        return [m for m in self._kernel.captures(self._squares, self.turn) if is_safe(m, bikjang)]
+
     @property
     def legal_moves(self) -> LegalMoveGenerator:
         """A lazy view of the legal moves: iterate it, take ``len()``, ask ``move in``."""

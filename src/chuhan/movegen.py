@@ -260,6 +260,7 @@ AttackedFn = Callable[[Placement, int, bool], bool]
 GenerateFn = Callable[[Placement, bool, Origins, set[int], list[int] | None], list[int]]
 ShieldsFn = Callable[[Placement, int, bool], tuple[bool, set[int], set[int]]]
 ThreatFn = Callable[[Placement, bool, list[int] | None], bool]
+CapturesFn = Callable[[Placement, bool], list[int]]
 
 
 @dataclass(frozen=True)
@@ -281,6 +282,9 @@ class Kernel:
     #: palace after one move of ``side``. When none can, no move can expose the king.
     #: Always True in xiangqi, where the other king on the palace files is a threat.
     palace_threatened: ThreatFn
+    #: ``captures(b, side)``: the pseudo-legal captures of ``side`` (same moves as
+    #: ``generate`` keeps that land on an enemy piece).
+    captures: CapturesFn
 
 
 def _make_attacked(t: Tables, janggi: bool) -> AttackedFn:
@@ -448,6 +452,77 @@ def _make_generate(t: Tables, janggi: bool) -> GenerateFn:
         return out
 
     return generate
+
+
+def _make_captures(t: Tables, janggi: bool) -> CapturesFn:
+    """The capture-only twin of ``generate`` (the quiescence search's generator): the
+    same tables, only moves onto an enemy piece."""
+    rays = t.rays
+    horse = t.horse
+    elephant_by_side = t.elephant
+    advisor_by_side = t.advisor
+    king_by_side = t.king
+    pawn_by_side = t.pawn
+
+    def captures(b: Placement, side: bool) -> list[int]:
+        out: list[int] = []
+        app = out.append
+        elephant = elephant_by_side[side]
+        advisor = advisor_by_side[side]
+        king = king_by_side[side]
+        pawn = pawn_by_side[side]
+        sign = 1 if side else -1
+        for fr in ALL_SQUARES:
+            kind = b[fr] * sign
+            if kind <= 0:
+                continue
+            base = fr << 7
+            if kind == _PAWN:
+                for to in pawn[fr]:
+                    if b[to] * sign < 0:
+                        app(base | to)
+            elif kind == _ROOK:
+                for ray in rays[fr]:
+                    for to in ray:
+                        q = b[to]
+                        if q:
+                            if q * sign < 0:
+                                app(base | to)
+                            break
+            elif kind == _HORSE:
+                for to, leg in horse[fr]:
+                    if not b[leg] and b[to] * sign < 0:
+                        app(base | to)
+            elif kind == _CANNON:
+                for ray in rays[fr]:
+                    screen = False
+                    for to in ray:
+                        q = b[to]
+                        if not q:
+                            continue
+                        if not screen:
+                            if janggi and (q == _CANNON or q == -_CANNON):
+                                break
+                            screen = True
+                        else:
+                            if q * sign < 0 and not (janggi and (q == _CANNON or q == -_CANNON)):
+                                app(base | to)
+                            break
+            elif kind == _ELEPHANT:
+                for to, b1, b2 in elephant[fr]:
+                    if not b[b1] and not b[b2] and b[to] * sign < 0:
+                        app(base | to)
+            elif kind == _ADVISOR:
+                for to in advisor[fr]:
+                    if b[to] * sign < 0:
+                        app(base | to)
+            else:
+                for to in king[fr]:
+                    if b[to] * sign < 0:
+                        app(base | to)
+        return out
+
+    return captures
 
 
 def _make_shields(t: Tables, janggi: bool) -> ShieldsFn:
@@ -636,4 +711,5 @@ def kernel_for(game: str) -> Kernel:
         generate=_make_generate(t, janggi),
         shields=_make_shields(t, janggi),
         palace_threatened=_make_palace_threatened(t, janggi),
+        captures=_make_captures(t, janggi),
     )

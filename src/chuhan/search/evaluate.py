@@ -1,0 +1,265 @@
+"""Static evaluation for xiangqi and janggi.
+
+The score is in centipawn-like units from the first mover's point of view (xiangqi red,
+janggi Cho); :func:`evaluate` turns it to the side to move. It adds up:
+
+- material and a piece-square value, folded into one table per piece code (the
+  tables are written here from a few rules of thumb per piece and game, then scaled by
+  the weights in :class:`EvalWeights`);
+- mobility of chariots (free points along their lines) and horses (free legs: a blocked
+  leg is a blocked horse), and the xiangqi elephant's blocked eyes;
+- king safety: attackers near the enemy palace, weighted by how many palace defenders
+  (advisors/guards, elephants) are gone;
+- janggi: Han's 1.5 point bonus (it decides settled games).
+
+The weights were fitted to self-play outcomes (see ``bench/tune.py``); the piece values
+start from the janggi point values and the usual xiangqi ratios.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+from chuhan.movegen import tables_for
+from chuhan.squares import FILES, SQUARE_COUNT
+
+__all__ = [
+    "EvalWeights",
+    "Evaluator",
+    "evaluate",
+    "evaluate_with",
+    "evaluator_for",
+    "placement_score",
+    "positional_score",
+]
+
+KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN = 1, 2, 3, 4, 5, 6, 7
+
+
+@dataclass(frozen=True)
+class EvalWeights:
+    """The tunable numbers of the evaluation (one set per game)."""
+
+    #: Material by piece type (index 1–7: king .. pawn; index 0 unused).
+    material: tuple[int, ...]
+    #: A soldier that has crossed the river (xiangqi) is worth this much more.
+    pawn_crossed: int = 0
+    #: Scale of the positional tables, percent.
+    placement: int = 100
+    #: Per free point along a chariot's lines.
+    rook_mobility: int = 3
+    #: Per free leg of a horse (unblocked), and a penalty for a horse with none.
+    horse_leg: int = 6
+    horse_trapped: int = 20
+    #: Per blocked eye of a xiangqi elephant.
+    elephant_eye: int = 6
+    #: King safety: weight of each attacker type near the enemy palace (index like
+    #: material), and the extra factor (percent) per missing palace defender.
+    attack: tuple[int, ...] = (0, 0, 0, 0, 10, 16, 12, 8)
+    defender_missing: int = 35
+    #: The side to move's bonus.
+    tempo: int = 10
+    #: Janggi: Han's points bonus, in eval units.
+    second_player_bonus: int = 0
+
+
+XIANGQI_WEIGHTS = EvalWeights(
+    material=(0, 0, 200, 200, 420, 900, 450, 100),
+    pawn_crossed=90,
+)
+
+# Janggi point values (chariot 13, cannon 7, horse 5, elephant 3, guard 3, soldier 2)
+# times 70 as the base.
+JANGGI_WEIGHTS = EvalWeights(
+    material=(0, 0, 210, 210, 350, 910, 490, 140),
+    elephant_eye=0,
+    attack=(0, 0, 0, 0, 10, 16, 12, 10),
+    second_player_bonus=105,
+)
+
+
+def _placement_table(game: str, piece: int) -> list[int]:
+    """Positional values of ``piece`` (a type) for the first mover, by square."""
+    janggi = game == "janggi"
+    table = []
+    for sq in range(SQUARE_COUNT):
+        f, r = sq % FILES, sq // FILES
+        c = abs(f - 4)  # distance from the centre file
+        v = 0
+        if piece == PAWN:
+            if janggi:
+                # Soldiers gain as they advance; the enemy palace files are best.
+                v = 6 * max(0, r - 3) + (12 if 3 <= f <= 5 and r >= 6 else 0) - 2 * c
+                if r == 9:
+                    v -= 15
+            elif r >= 5:
+                v = 12 * (4 - c) // 2 + (0, 0, 0, 0, 0, 0, 20, 30, 20, -25)[r]
+            else:
+                v = 10 if (r == 4 and c == 0) else 0
+        elif piece == HORSE:
+            v = 24 - 6 * c - 5 * abs(r - 6) + (8 if 3 <= r <= 7 else 0)
+            if f in (0, 8):
+                v -= 15
+            if r == 0:
+                v -= 10
+        elif piece == ROOK:
+            v = 8 if r >= 5 else 0
+            v += 6 if r in (6, 7) else 0
+            v += 6 if f in (3, 4, 5) else 0
+        elif piece == CANNON:
+            if janggi:
+                v = 10 if (3 <= f <= 5 and r <= 2) else 0
+                v += 6 if r in (5, 6) else 0
+            else:
+                v = (14 if c == 0 else 0) + (4 if r <= 2 else 0) - (8 if r >= 7 and r != 9 else 0)
+                v += 6 if r == 9 and c <= 1 else 0
+        elif piece == ADVISOR:
+            v = 10 if (f == 4 and r == 1) else 0
+        elif piece == ELEPHANT:
+            if janggi:
+                v = 4 - 2 * c + (6 if 2 <= r <= 5 else 0)
+            else:
+                v = 10 if (f == 4 and r == 2) else 0
+        elif piece == KING:
+            if janggi:
+                v = 10 if (f == 4 and r == 1) else (-10 if r == 2 else 0)
+            else:
+                v = -12 * r - 6 * c
+        table.append(v)
+    return table
+
+
+@dataclass(frozen=True)
+class Evaluator:
+    """The evaluation of one game with one set of weights."""
+
+    game: str
+    weights: EvalWeights
+    #: ``values[piece][sq]``: material + placement for the signed piece code (index by
+    #: the code itself: negative codes read from the second half), from the first
+    #: mover's point of view (second-mover pieces negative).
+    values: list[list[int]] = field(repr=False)
+
+    def __call__(self, b: list[int], turn: bool) -> int:
+        return evaluate_with(self, b, turn)
+
+
+@cache
+def evaluator_for(game: str, weights: EvalWeights | None = None) -> Evaluator:
+    if weights is None:
+        weights = JANGGI_WEIGHTS if game == "janggi" else XIANGQI_WEIGHTS
+    values: list[list[int]] = [[0] * SQUARE_COUNT for _ in range(15)]
+    for piece in range(1, 8):
+        table = _placement_table(game, piece)
+        for sq in range(SQUARE_COUNT):
+            v = weights.material[piece] + table[sq] * weights.placement // 100
+            if piece == PAWN and game != "janggi" and sq // FILES >= 5:
+                v += weights.pawn_crossed
+            values[piece][sq] = v
+            # The second mover's piece on the point turned half round.
+            values[15 - piece][SQUARE_COUNT - 1 - sq] = -v
+    return Evaluator(game, weights, values)
+
+
+@cache
+def _geometry(
+    game: str,
+) -> tuple[
+    tuple[tuple[tuple[int, ...], ...], ...],
+    tuple[tuple[tuple[int, int], ...], ...],
+    tuple[tuple[tuple[int, int, int], ...], ...],
+    tuple[frozenset[int], frozenset[int]],
+]:
+    t = tables_for(game)
+    # Orthogonal rays only, for chariot mobility.
+    rays = tuple(tuple(ray for ray in sq_rays[:4]) for sq_rays in t.rays)
+    # The zone around each palace where attackers count: files c-g, the three palace
+    # ranks and the one in front.
+    zone_second = frozenset(r * FILES + f for r in range(6, 10) for f in range(2, 7))
+    zone_first = frozenset(r * FILES + f for r in range(0, 4) for f in range(2, 7))
+    return rays, t.horse, t.elephant[1], (zone_second, zone_first)
+
+
+def placement_score(ev: Evaluator, b: list[int]) -> int:
+    """Material and piece-square values of placement ``b`` (first mover's view). The
+    search keeps this sum up to date move by move and adds :func:`positional_score`."""
+    values = ev.values
+    score = 0
+    for sq in range(SQUARE_COUNT):
+        p = b[sq]
+        if p:
+            score += values[p][sq]
+    return score
+
+
+def positional_score(ev: Evaluator, b: list[int]) -> int:
+    """Mobility, blocking and king-safety terms, and janggi's Han bonus (first mover's
+    view): everything but material and placement."""
+    w = ev.weights
+    rays, horse_table, elephant_table, zones = _geometry(ev.game)
+    zone_second, zone_first = zones
+    rook_free = 0
+    legs = 0
+    eyes = 0
+    attack = [0, 0]  # attack weight against the second mover's / first mover's palace
+    defenders = [0, 0]  # advisors + elephants of the second / first mover
+    attack_w = w.attack
+    trapped = -w.horse_trapped // max(1, w.horse_leg)
+    for sq in range(SQUARE_COUNT):
+        p = b[sq]
+        if not p:
+            continue
+        kind = p if p > 0 else -p
+        if kind == ROOK:
+            n = 0
+            for ray in rays[sq]:
+                for t in ray:
+                    if b[t]:
+                        break
+                    n += 1
+            rook_free += n if p > 0 else -n
+        elif kind == HORSE:
+            free = 0
+            for _, leg in horse_table[sq]:
+                if not b[leg]:
+                    free += 1
+            # Each leg serves two targets.
+            free = free // 2 or trapped
+            legs += free if p > 0 else -free
+        elif kind == ADVISOR or kind == ELEPHANT:
+            defenders[p > 0] += 1
+            if kind == ELEPHANT and w.elephant_eye:
+                blocked = 0
+                for _, eye, _ in elephant_table[sq]:
+                    if b[eye]:
+                        blocked += 1
+                eyes += blocked if p > 0 else -blocked
+        if attack_w[kind]:
+            if p > 0:
+                if sq in zone_second:
+                    attack[0] += attack_w[kind]
+            elif sq in zone_first:
+                attack[1] += attack_w[kind]
+    score = rook_free * w.rook_mobility + legs * w.horse_leg - eyes * w.elephant_eye
+    dm = w.defender_missing
+    # Attack on the second mover's palace helps the first mover, and the reverse.
+    score += attack[0] * (100 + dm * (4 - defenders[0])) // 100
+    score -= attack[1] * (100 + dm * (4 - defenders[1])) // 100
+    return score - w.second_player_bonus
+
+
+def evaluate_with(ev: Evaluator, b: list[int], turn: bool) -> int:
+    """The score of placement ``b`` for the side to move (``turn`` True: first mover)."""
+    score = placement_score(ev, b) + positional_score(ev, b)
+    return (score if turn else -score) + ev.weights.tempo
+
+
+def evaluate(board: object) -> int:
+    """The static evaluation of a :class:`~chuhan.board.Board` for the side to move."""
+    from chuhan.board import Board
+
+    if not isinstance(board, Board):
+        raise TypeError(f"evaluate() takes a Board, not {type(board).__name__}")
+    ev = evaluator_for(board.variant.game)
+    return evaluate_with(ev, board._squares, board.turn)

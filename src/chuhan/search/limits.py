@@ -1,0 +1,97 @@
+"""What a search is told (limits) and what it reports (info lines, the result).
+
+These types are shared by the search (:mod:`chuhan.search.search`), the time manager
+(:mod:`chuhan.search.timeman`) and the protocol front end (:mod:`chuhan.search.uci`).
+Times are in milliseconds, as the UCI protocol counts them.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+from chuhan.squares import Move
+
+
+@dataclass(slots=True)
+class Limits:
+    """The limits of one ``go``: any combination; none at all means search until stopped."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    movetime: int | None = None
+    #: Mate search: find a mate in this many moves (not plies).
+    mate: int | None = None
+    #: Remaining clock time of the first mover (xiangqi red, janggi Cho) and the second.
+    wtime: int | None = None
+    btime: int | None = None
+    winc: int | None = None
+    binc: int | None = None
+    movestogo: int | None = None
+    #: Byo-yomi: the time of one period, and how many periods each side has left.
+    byoyomi: int | None = None
+    wperiods: int | None = None
+    bperiods: int | None = None
+    infinite: bool = False
+    ponder: bool = False
+
+    def has_clock(self) -> bool:
+        return self.wtime is not None or self.btime is not None
+
+
+@dataclass(slots=True)
+class SearchInfo:
+    """One ``info`` line. ``score_cp`` and ``mate`` are from the side to move's point of
+    view; ``mate`` counts moves (positive: the side to move mates)."""
+
+    depth: int
+    seldepth: int
+    nodes: int
+    time_ms: int
+    pv: list[Move]
+    multipv: int = 1
+    score_cp: int | None = None
+    mate: int | None = None
+    #: "lower" / "upper" for a fail-high / fail-low line of an aspiration search.
+    bound: str | None = None
+    hashfull: int = 0
+
+    @property
+    def nps(self) -> int:
+        return self.nodes * 1000 // self.time_ms if self.time_ms > 0 else 0
+
+
+@dataclass(slots=True)
+class SearchResult:
+    """The move chosen (``None`` when the side to move has no legal move), the move it
+    expects in reply, and the last complete info line for each principal variation."""
+
+    best: Move | None
+    ponder: Move | None = None
+    lines: list[SearchInfo] = field(default_factory=list)
+
+
+class SearchControl:
+    """Shared between the thread running a search and the one reading commands.
+
+    ``stop()`` ends the search as soon as possible (it still returns its best move so far).
+    ``ponderhit()`` turns a ``go ponder`` search into a normal one: its time budget starts
+    counting from then.
+    """
+
+    def __init__(self, *, pondering: bool = False) -> None:
+        self._stop = threading.Event()
+        self.pondering = pondering
+        self.started = time.monotonic()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    @property
+    def stopped(self) -> bool:
+        return self._stop.is_set()
+
+    def ponderhit(self) -> None:
+        self.started = time.monotonic()
+        self.pondering = False

@@ -1,0 +1,735 @@
+"""chuhan's own search: iterative-deepening principal-variation search.
+
+It plays on the library's board (``Board._legal_ints`` / ``_push_int`` / ``_pop_int``: the
+same generator perft proves), with
+
+- a transposition table keyed by the board's Zobrist hash (a dict bounded by ``Hash``);
+- quiescence search over captures, with the quiet checks at its first ply;
+- move ordering: hash move, captures by MVV-LVA, two killers per ply, history counts;
+- null-move pruning (not in check, not in a pawn-and-defender ending: the zugzwang
+  guard), late-move reductions, check extensions, aspiration windows, mate-distance
+  scoring and pruning;
+- the referee's rulings inside the tree: a position that comes back is judged by
+  :class:`chuhan.game.Game` itself (xiangqi: the AXF perpetual check/chase rules, so the
+  search never walks into a perpetual the referee would rule a loss, and claims the win
+  when the opponent must break one; janggi: perpetual check, and repetition settled by
+  points where the rule set says so); a janggi game ended by passing is scored by its
+  settlement (points or a draw), so a side ahead on points will take a double pass or a
+  bikjang pass.
+
+Strength levels 1–7 limit depth and nodes and choose among near-best moves at random;
+level 8 is the full engine.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+
+from chuhan.board import _ZOBRIST_TURN, Board
+from chuhan.search.evaluate import Evaluator, evaluator_for, placement_score, positional_score
+from chuhan.search.limits import Limits, SearchControl, SearchInfo, SearchResult
+from chuhan.search.timeman import allocate
+from chuhan.squares import Move
+
+__all__ = ["LEVELS", "MATE", "Level", "Searcher"]
+
+MATE = 30000
+#: Scores beyond this are mates (distance = MATE - |score| plies).
+MATE_BOUND = MATE - 1000
+#: A game won or lost by a referee's ruling other than mate (repetition, points).
+WIN = 20000
+INF = 32000
+#: Lazy evaluation margin: how far the positional terms can move the placement score.
+_LAZY = 250
+#: Futility margins by remaining depth, and the move count after which quiet moves are
+#: skipped near the leaves (late-move pruning).
+_FUTILITY = (0, 200, 350, 550)
+_LATE_MOVES = (0, 8, 14, 24)
+MAX_PLY = 120
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+# MVV-LVA: victim value by type (index 1–7), attacker tie-breaker.
+_VICTIM = (0, 50, 20, 20, 40, 90, 45, 10)
+_ATTACKER = (0, 1, 6, 6, 4, 2, 3, 7)
+# Rough capture gains for delta pruning in the quiescence search.
+_GAIN = (0, 0, 220, 220, 420, 920, 480, 200)
+
+
+class _Stop(Exception):
+    """Unwinds the search when time, nodes or a ``stop`` say so."""
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A casual strength: depth and node caps, and how far below the best move the
+    choice may fall (``margin`` centipawns, with ``blunder`` the chance of a uniformly
+    random legal move)."""
+
+    depth: int | None
+    nodes: int | None
+    margin: int
+    blunder: float
+
+
+LEVELS: dict[int, Level] = {
+    1: Level(depth=1, nodes=2_000, margin=400, blunder=0.30),
+    2: Level(depth=1, nodes=4_000, margin=220, blunder=0.12),
+    3: Level(depth=2, nodes=8_000, margin=140, blunder=0.05),
+    4: Level(depth=3, nodes=20_000, margin=90, blunder=0.0),
+    5: Level(depth=4, nodes=50_000, margin=50, blunder=0.0),
+    6: Level(depth=5, nodes=120_000, margin=25, blunder=0.0),
+    7: Level(depth=7, nodes=300_000, margin=10, blunder=0.0),
+}
+
+
+def _mate_moves(score: int) -> int | None:
+    """UCI ``mate N`` (moves) for a mate score, else None."""
+    if score > MATE_BOUND:
+        return (MATE - score + 1) // 2
+    if score < -MATE_BOUND:
+        return -((MATE + score) // 2)
+    return None
+
+
+class Searcher:
+    """chuhan's engine. One searcher keeps its hash table and history between moves of
+    a game; ``new_game()`` clears them."""
+
+    def __init__(self, hash_mb: int = 16, *, seed: int | None = None) -> None:
+        self._tt: dict[int, tuple[int, int, int, int]] = {}
+        self._tt_capacity = 0
+        self.resize(hash_mb)
+        self._history = [0] * 11520
+        self._killers = [[0, 0] for _ in range(MAX_PLY + 8)]
+        self._verdicts: dict[tuple[int, ...], int | None] = {}
+        self._rng = random.Random(seed)
+        # Per-search state.
+        self._board = Board()
+        self._eval: Evaluator = evaluator_for("xiangqi")
+        self._nodes = 0
+        self._seldepth = 0
+        self._node_limit: int | None = None
+        self._control = SearchControl()
+        self._seen: dict[int, int] = {}
+        self._pv: list[list[int]] = [[] for _ in range(MAX_PLY + 8)]
+        self._null_moves = 0
+        self._hard_ms: int | None = None
+        #: Quiet checks at the first ply of the quiescence search.
+        self._qchecks = True
+        self._values = self._eval.values
+        self._tempo = 0
+        self._base = 0
+        self._bases: list[int] = []
+
+    # ------------------------------------------------------------------ settings
+
+    def resize(self, hash_mb: int) -> None:
+        """Bound the transposition table to about ``hash_mb`` megabytes."""
+        if hash_mb < 1:
+            raise ValueError(f"hash size must be at least 1 MB, got {hash_mb}")
+        # A dict entry with its key and a 4-tuple of small ints costs about 200 bytes.
+        self._tt_capacity = hash_mb * 1024 * 1024 // 200
+        self._tt.clear()
+
+    def new_game(self) -> None:
+        self._tt.clear()
+        self._history = [0] * 11520
+        self._verdicts.clear()
+
+    @property
+    def hashfull(self) -> int:
+        """Permille of the transposition table in use."""
+        return min(1000, len(self._tt) * 1000 // max(1, self._tt_capacity))
+
+    # ------------------------------------------------------------------ entry point
+
+    def search(
+        self,
+        board: Board,
+        limits: Limits,
+        *,
+        control: SearchControl | None = None,
+        multipv: int = 1,
+        level: int = 8,
+        banned: Collection[Move] = (),
+        on_info: Callable[[SearchInfo], None] | None = None,
+    ) -> SearchResult:
+        """Search ``board`` (not changed: a copy with its history is searched) within
+        ``limits`` and return the best move with the last complete line per PV."""
+        if not 1 <= level <= 8:
+            raise ValueError(f"skill level must be 1-8, got {level}")
+        if multipv < 1:
+            raise ValueError(f"MultiPV must be at least 1, got {multipv}")
+        control = control or SearchControl()
+        self._control = control
+        b = board.copy()
+        self._board = b
+        self._eval = evaluator_for(b.variant.game)
+        self._values = self._eval.values
+        self._tempo = self._eval.weights.tempo
+        self._base = placement_score(self._eval, b._squares)
+        self._bases = []
+        self._nodes = 0
+        self._seldepth = 0
+        self._null_moves = 0
+        self._killers = [[0, 0] for _ in range(MAX_PLY + 8)]
+        if len(self._tt) > self._tt_capacity:
+            self._tt.clear()
+        # Age the history so old counts fade between moves.
+        self._history = [h >> 2 for h in self._history]
+        self._seen = {}
+        for key in b.position_keys():
+            self._seen[key] = self._seen.get(key, 0) + 1
+
+        banned_ints = {m.from_square << 7 | m.to_square for m in banned}
+        root_moves = [m for m in b._legal_ints() if m not in banned_ints]
+        if not root_moves:
+            return SearchResult(best=None)
+
+        budget = allocate(limits, b)
+        strength = LEVELS.get(level)
+        max_depth = limits.depth if limits.depth is not None else MAX_PLY - 8
+        node_limit = limits.nodes
+        if strength is not None:
+            if strength.depth is not None:
+                max_depth = min(max_depth, strength.depth)
+            if strength.nodes is not None:
+                node_limit = min(node_limit or strength.nodes, strength.nodes)
+            multipv = max(multipv, len(root_moves))
+        multipv = min(multipv, len(root_moves))
+        self._node_limit = node_limit
+        soft_ms, hard_ms = budget.soft_ms, budget.hard_ms
+        self._hard_ms = hard_ms
+
+        lines: list[SearchInfo] = []
+        scores = dict.fromkeys(root_moves, 0)
+        order = self._order_root(root_moves)
+        prev_score = 0
+        for depth in range(1, max_depth + 1):
+            found: list[tuple[int, int, list[int]]] = []
+            excluded: set[int] = set()
+            try:
+                for pv_index in range(multipv):
+                    candidates = [m for m in order if m not in excluded]
+                    if not candidates:
+                        break
+                    if pv_index == 0 and depth >= 4 and multipv == 1:
+                        score, best, pv = self._aspiration(depth, prev_score, candidates)
+                    else:
+                        score, best, pv = self._root(depth, -INF, INF, candidates)
+                    found.append((score, best, pv))
+                    excluded.add(best)
+                    scores[best] = score
+            except _Stop:
+                # A partial iteration still counts if its first line was completed and
+                # beats what the last full iteration found.
+                if not lines and found:
+                    lines = [self._info(depth, s, pv, i + 1) for i, (s, _, pv) in enumerate(found)]
+                break
+            prev_score = found[0][0]
+            found.sort(key=lambda item: -item[0])
+            lines = [self._info(depth, s, pv, i + 1) for i, (s, _, pv) in enumerate(found)]
+            if on_info is not None:
+                for line in lines[: max(1, min(len(lines), multipv if strength is None else 1))]:
+                    on_info(line)
+            order = [m for _, m, _ in found] + [m for m in order if m not in excluded]
+            if control.stopped:
+                break
+            if found[0][0] > MATE_BOUND and depth >= (MATE - found[0][0]) + 1:
+                if limits.infinite or control.pondering:
+                    continue
+                break
+            elapsed = (time.monotonic() - control.started) * 1000
+            if soft_ms is not None and not control.pondering and elapsed >= soft_ms:
+                break
+            if node_limit is not None and self._nodes >= node_limit:
+                break
+        # Infinite and ponder searches wait for stop/ponderhit before answering.
+        while (limits.infinite or control.pondering) and not control.stopped:
+            if not control.pondering and not limits.infinite:
+                break
+            time.sleep(0.005)
+
+        if not lines:
+            # Not even depth 1 finished: fall back to the first ordered move.
+            return SearchResult(best=Move(order[0] >> 7, order[0] & 127))
+        best_int = self._choose(lines, strength, root_moves)
+        chosen = next((line for line in lines if line.pv and _int(line.pv[0]) == best_int), None)
+        best_move = Move(best_int >> 7, best_int & 127)
+        ponder = chosen.pv[1] if chosen is not None and len(chosen.pv) > 1 else None
+        if strength is not None:
+            lines = [chosen] if chosen is not None else lines[:1]
+        return SearchResult(best=best_move, ponder=ponder, lines=lines[: max(1, multipv)])
+
+    def _choose(self, lines: list[SearchInfo], strength: Level | None, moves: list[int]) -> int:
+        best = _int(lines[0].pv[0])
+        if strength is None:
+            return best
+        if strength.blunder and self._rng.random() < strength.blunder:
+            return self._rng.choice(moves)
+        top = _line_score(lines[0])
+        pool = [line for line in lines if line.pv and top - _line_score(line) <= strength.margin]
+        if top > MATE_BOUND - 100:
+            return best
+        temperature = max(1.0, strength.margin / 3)
+        weights = [math.exp((_line_score(line) - top) / temperature) for line in pool]
+        pick = self._rng.choices(pool, weights=weights)[0]
+        return _int(pick.pv[0])
+
+    def _info(self, depth: int, score: int, pv: list[int], index: int) -> SearchInfo:
+        elapsed = max(1, int((time.monotonic() - self._control.started) * 1000))
+        mate = _mate_moves(score)
+        return SearchInfo(
+            depth=depth,
+            seldepth=max(depth, self._seldepth),
+            nodes=self._nodes,
+            time_ms=elapsed,
+            pv=[Move(m >> 7, m & 127) for m in pv],
+            multipv=index,
+            score_cp=None if mate is not None else score,
+            mate=mate,
+            hashfull=self.hashfull,
+        )
+
+    def _order_root(self, moves: list[int]) -> list[int]:
+        b = self._board._squares
+        entry = self._tt.get(self._board._hash)
+        tt_move = entry[3] if entry else 0
+
+        def key(m: int) -> int:
+            if m == tt_move:
+                return -1_000_000
+            victim = b[m & 127]
+            if victim and m >> 7 != m & 127:
+                return -10_000 - _VICTIM[abs(victim)] * 10 + _ATTACKER[abs(b[m >> 7])]
+            return -self._history[m]
+
+        return sorted(moves, key=key)
+
+    # ------------------------------------------------------------------ root
+
+    def _aspiration(self, depth: int, guess: int, moves: list[int]) -> tuple[int, int, list[int]]:
+        delta = 40
+        alpha, beta = max(-INF, guess - delta), min(INF, guess + delta)
+        while True:
+            score, best, pv = self._root(depth, alpha, beta, moves)
+            if score <= alpha:
+                alpha = max(-INF, alpha - delta)
+            elif score >= beta:
+                beta = min(INF, beta + delta)
+            else:
+                return score, best, pv
+            delta *= 3
+            if delta > 1000:
+                alpha, beta = -INF, INF
+
+    def _root(
+        self, depth: int, alpha: int, beta: int, moves: list[int]
+    ) -> tuple[int, int, list[int]]:
+        b = self._board
+        self._check_limits()
+        in_check = b.is_check()
+        best_score = -INF
+        best_move = moves[0]
+        best_pv: list[int] = [best_move]
+        h = b._hash
+        self._seen[h] = self._seen.get(h, 0) + 1
+        try:
+            for i, m in enumerate(moves):
+                self._make(m)
+                try:
+                    child_check = b.is_check()
+                    new_depth = depth - 1 + (1 if child_check else 0)
+                    if i == 0:
+                        score = -self._pvs(new_depth, -beta, -alpha, 1, child_check, True)
+                    else:
+                        score = -self._pvs(new_depth, -alpha - 1, -alpha, 1, child_check, True)
+                        if alpha < score < beta:
+                            score = -self._pvs(new_depth, -beta, -alpha, 1, child_check, True)
+                finally:
+                    self._unmake()
+                if score > best_score:
+                    best_score = score
+                    best_move = m
+                    best_pv = [m, *self._pv[1]]
+                    if score > alpha:
+                        alpha = score
+                        if score >= beta:
+                            break
+        finally:
+            self._seen[h] -= 1
+        self._store(h, depth, best_score, _EXACT if best_score > -INF else _UPPER, best_move, 0)
+        _ = in_check
+        return best_score, best_move, best_pv
+
+    # ------------------------------------------------------------------ tree
+
+    def _check_limits(self) -> None:
+        control = self._control
+        if control.stopped:
+            raise _Stop
+        if self._node_limit is not None and self._nodes >= self._node_limit:
+            raise _Stop
+        if self._hard_ms is not None and not control.pondering:
+            if (time.monotonic() - control.started) * 1000 >= self._hard_ms:
+                raise _Stop
+
+    def _store(self, h: int, depth: int, score: int, flag: int, move: int, ply: int) -> None:
+        # Mate scores are stored relative to this node, not to the root.
+        if score > MATE_BOUND:
+            score += ply
+        elif score < -MATE_BOUND:
+            score -= ply
+        tt = self._tt
+        if len(tt) >= self._tt_capacity and h not in tt:
+            tt.clear()
+        tt[h] = (depth, flag, score, move)
+
+    def _terminal_score(self, ply: int) -> int | None:
+        """The referee's ruling on the position if the game is over here by a repetition
+        or by passing, as a score for the side to move; None if it goes on."""
+        b = self._board
+        if b._passes < 0 or self._seen.get(b._hash):
+            return self._ruling(ply)
+        return None
+
+    def _ruling(self, ply: int) -> int:
+        b = self._board
+        if self._null_moves:
+            # Under a null move the history is not a real game: no ruling, a draw.
+            return 0
+        stack = b._stack
+        h = b._hash
+        if b._passes < 0:
+            key: tuple[int, ...] = (h, -1)
+        else:
+            start = next((i for i, e in enumerate(stack) if e[3] == h), len(stack))
+            key = (h, *(e[0] for e in stack[start:]))
+        verdict = self._verdicts.get(key, 0)
+        if verdict == 0:
+            from chuhan.game import Game
+
+            outcome = Game(b.variant, b, repetitions=2).outcome()
+            if outcome is None:
+                verdict = None
+            else:
+                verdict = 2 if outcome.winner is None else (1 if outcome.winner else -1)
+            if len(self._verdicts) > 100_000:
+                self._verdicts.clear()
+            self._verdicts[key] = verdict
+        if verdict is None or verdict == 2:
+            # Still playable (janggi modern: the fourth occurrence decides) or a draw.
+            return 0
+        winner_is_mover = (verdict == 1) == b.turn
+        return WIN - ply if winner_is_mover else -(WIN - ply)
+
+    def _no_moves(self, ply: int, in_check: bool) -> int:
+        b = self._board
+        if not in_check and b.variant.is_janggi and not b.variant.stalemate_loses:
+            return 0
+        return -MATE + ply
+
+    def _pvs(
+        self, depth: int, alpha: int, beta: int, ply: int, in_check: bool, null_ok: bool
+    ) -> int:
+        self._nodes += 1
+        if self._nodes & 1023 == 0:
+            self._check_limits()
+        b = self._board
+        pv_table = self._pv
+        pv_table[ply] = []
+        if ply > self._seldepth:
+            self._seldepth = ply
+        h = b._hash
+        if b._passes < 0 or self._seen.get(h):
+            return self._ruling(ply)
+        # Mate-distance pruning.
+        if alpha < -MATE + ply:
+            alpha = -MATE + ply
+        if beta > MATE - ply - 1:
+            beta = MATE - ply - 1
+        if alpha >= beta:
+            return alpha
+        if depth <= 0 or ply >= MAX_PLY:
+            return self._quiesce(alpha, beta, ply, in_check, 0)
+
+        pv_node = beta - alpha > 1
+        entry = self._tt.get(h)
+        tt_move = 0
+        if entry is not None:
+            e_depth, e_flag, e_score, tt_move = entry
+            if e_depth >= depth and not pv_node:
+                if e_score > MATE_BOUND:
+                    e_score -= ply
+                elif e_score < -MATE_BOUND:
+                    e_score += ply
+                if (
+                    e_flag == _EXACT
+                    or (e_flag == _LOWER and e_score >= beta)
+                    or (e_flag == _UPPER and e_score <= alpha)
+                ):
+                    return e_score
+
+        squares = b._squares
+        side = b.turn
+        futile = False
+        if not in_check and not pv_node and abs(beta) < MATE_BOUND:
+            static = self._static()
+            # Futility: near the leaves, quiet moves that give no check cannot lift a
+            # score this far below alpha.
+            if depth <= 3 and static + _FUTILITY[depth] <= alpha:
+                futile = True
+            # Reverse futility: far above beta near the leaves.
+            if depth <= 2 and static - 150 * depth >= beta:
+                return static
+            # Null move, unless the side has no chariot, horse or cannon (zugzwang).
+            if null_ok and depth >= 3 and static >= beta and self._has_heavy(side):
+                r = 3 if depth >= 6 else 2
+                b.turn = not side
+                b._hash = h ^ _ZOBRIST_TURN
+                self._null_moves += 1
+                try:
+                    score = -self._pvs(depth - 1 - r, -beta, -beta + 1, ply + 1, False, False)
+                finally:
+                    self._null_moves -= 1
+                    b.turn = side
+                    b._hash = h
+                if score >= beta:
+                    return beta if score > MATE_BOUND else score
+
+        moves = b._legal_ints()
+        if not moves:
+            return self._no_moves(ply, in_check)
+        killers = self._killers[ply]
+        history = self._history
+        k0, k1 = killers
+
+        def order(m: int) -> int:
+            if m == tt_move:
+                return -10_000_000
+            to = m & 127
+            victim = squares[to]
+            if victim and m >> 7 != to:
+                return -1_000_000 - _VICTIM[abs(victim)] * 16 + _ATTACKER[abs(squares[m >> 7])]
+            if m == k0:
+                return -900_000
+            if m == k1:
+                return -800_000
+            if m >> 7 == to:  # a pass, after everything else
+                return 1
+            return -history[m]
+
+        moves.sort(key=order)
+        seen = self._seen
+        seen[h] = seen.get(h, 0) + 1
+        best = -INF
+        best_move = 0
+        flag = _UPPER
+        try:
+            for i, m in enumerate(moves):
+                to = m & 127
+                quiet = not squares[to] or m >> 7 == to
+                self._make(m)
+                try:
+                    child_check = b.is_check()
+                    if (
+                        quiet
+                        and i
+                        and not child_check
+                        and not in_check
+                        and (futile or (depth <= 3 and not pv_node and i >= _LATE_MOVES[depth]))
+                        and m != k0
+                        and m != k1
+                    ):
+                        continue
+                    new_depth = depth - 1 + (1 if child_check and ply < 60 else 0)
+                    if i == 0:
+                        score = -self._pvs(new_depth, -beta, -alpha, ply + 1, child_check, True)
+                    else:
+                        reduction = 0
+                        if (
+                            depth >= 3
+                            and i >= 3
+                            and quiet
+                            and not in_check
+                            and not child_check
+                            and m != k0
+                            and m != k1
+                        ):
+                            reduction = 1 if i < 10 else 2
+                            if depth >= 6 and not pv_node:
+                                reduction += 1
+                        score = -self._pvs(
+                            new_depth - reduction, -alpha - 1, -alpha, ply + 1, child_check, True
+                        )
+                        if reduction and score > alpha:
+                            score = -self._pvs(
+                                new_depth, -alpha - 1, -alpha, ply + 1, child_check, True
+                            )
+                        if alpha < score < beta:
+                            score = -self._pvs(new_depth, -beta, -alpha, ply + 1, child_check, True)
+                finally:
+                    self._unmake()
+                if score > best:
+                    best = score
+                    if score > alpha:
+                        alpha = score
+                        best_move = m
+                        flag = _EXACT
+                        pv_table[ply] = [m, *pv_table[ply + 1]]
+                        if score >= beta:
+                            flag = _LOWER
+                            if quiet:
+                                if m != k0:
+                                    killers[1] = k0
+                                    killers[0] = m
+                                history[m] += depth * depth
+                            break
+        finally:
+            seen[h] -= 1
+        self._store(h, depth, best, flag, best_move or tt_move, ply)
+        return best
+
+    def _make(self, m: int) -> None:
+        b = self._board
+        fr = m >> 7
+        to = m & 127
+        self._bases.append(self._base)
+        if fr != to:
+            squares = b._squares
+            values = self._values
+            piece = squares[fr]
+            row = values[piece]
+            victim = squares[to]
+            if victim:
+                self._base += row[to] - row[fr] - values[victim][to]
+            else:
+                self._base += row[to] - row[fr]
+        b._push_int(m)
+
+    def _unmake(self) -> None:
+        self._board._pop_int()
+        self._base = self._bases.pop()
+
+    def _static(self) -> int:
+        """The full evaluation for the side to move."""
+        b = self._board
+        score = self._base + positional_score(self._eval, b._squares)
+        return (score if b.turn else -score) + self._tempo
+
+    def _has_heavy(self, side: bool) -> bool:
+        """Whether ``side`` has a chariot, horse or cannon (the null-move guard)."""
+        for p in self._board._squares:
+            if p and (p > 0) == side and (p if p > 0 else -p) in (4, 5, 6):
+                return True
+        return False
+
+    def _quiesce(self, alpha: int, beta: int, ply: int, in_check: bool, qply: int) -> int:
+        self._nodes += 1
+        if self._nodes & 1023 == 0:
+            self._check_limits()
+        if ply > self._seldepth:
+            self._seldepth = ply
+        b = self._board
+        self._pv[ply] = []
+        if b._passes < 0:
+            return self._ruling(ply)
+        squares = b._squares
+        side = b.turn
+        if in_check and qply < 6:
+            moves = b._legal_ints()
+            if not moves:
+                return self._no_moves(ply, in_check)
+            best = -INF
+        else:
+            base = self._base
+            stand = (base if side else -base) + self._tempo
+            # Lazy evaluation: the positional terms stay within _LAZY of the placement.
+            if stand - _LAZY < beta and stand + _LAZY > alpha:
+                stand = self._static()
+            if stand >= beta or ply >= MAX_PLY:
+                return stand
+            if stand > alpha:
+                alpha = stand
+            best = stand
+            moves = [
+                m
+                for m in b._legal_captures()
+                if stand + _GAIN[abs(squares[m & 127])] + 150 >= alpha
+            ]
+            moves.sort(
+                key=lambda m: -_VICTIM[abs(squares[m & 127])] * 16 + _ATTACKER[abs(squares[m >> 7])]
+            )
+            checks: list[int] = []
+            if qply == 0 and self._qchecks:
+                checks = [m for m in b._legal_ints() if not squares[m & 127] and m >> 7 != m & 127]
+            if checks:
+                moves += self._checking(checks)
+        for m in moves:
+            self._make(m)
+            try:
+                child_check = b.is_check()
+                score = -self._quiesce(-beta, -alpha, ply + 1, child_check, qply + 1)
+            finally:
+                self._unmake()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    self._pv[ply] = [m, *self._pv[ply + 1]]
+                    if score >= beta:
+                        break
+        return best
+
+    def _checking(self, moves: list[int]) -> list[int]:
+        """The quiet moves among ``moves`` that give check, found cheaply: only pieces
+        that could check from their target (on the enemy king's file or rank, a horse
+        jump away, or a soldier next to it) are tried on the placement."""
+        b = self._board
+        squares = b._squares
+        side = b.turn
+        king = b._kings[not side]
+        kf, kr = king % 9, king // 9
+        attacked = b._kernel.attacked
+        found = []
+        for m in moves:
+            fr = m >> 7
+            to = m & 127
+            piece = squares[fr]
+            kind = piece if piece > 0 else -piece
+            tf, tr = to % 9, to // 9
+            df, dr = abs(tf - kf), abs(tr - kr)
+            if kind == 5 or kind == 6:
+                if tf != kf and tr != kr and not (df == dr == 1 or df == dr == 2):
+                    continue
+            elif kind == 4:
+                if not ((df == 1 and dr == 2) or (df == 2 and dr == 1)):
+                    continue
+            elif kind == 7:
+                if df + dr != 1 and not (df == dr == 1):
+                    continue
+            else:
+                continue
+            squares[to] = piece
+            squares[fr] = 0
+            check = attacked(squares, king, side)
+            squares[fr] = piece
+            squares[to] = 0
+            if check:
+                found.append(m)
+        return found
+
+
+def _int(move: Move) -> int:
+    return move.from_square << 7 | move.to_square
+
+
+def _line_score(line: SearchInfo) -> int:
+    if line.mate is not None:
+        return MATE - 2 * line.mate if line.mate > 0 else -MATE - 2 * line.mate
+    return line.score_cp or 0

@@ -1,0 +1,173 @@
+"""chuhan's own search, through its Python API (the UCI front end has its own tests)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from chuhan.board import Board
+from chuhan.search.limits import Limits, SearchControl, SearchInfo
+from chuhan.search.search import LEVELS, WIN, Searcher
+from chuhan.squares import Move
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_finds_mate_in_one_and_reports_it_as_mate() -> None:
+    board = Board("4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1")
+    result = Searcher().search(board, Limits(depth=3))
+    assert str(result.best) == "b0b9"
+    assert result.lines[0].mate == 1
+    assert result.lines[0].score_cp is None
+
+
+def test_search_does_not_change_the_board() -> None:
+    board = Board()
+    board.push_iccs("h2e2")
+    before = (board.fen(), board.move_stack)
+    Searcher().search(board, Limits(depth=3))
+    assert (board.fen(), board.move_stack) == before
+
+
+def test_no_legal_move_gives_no_best_move() -> None:
+    board = Board("4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1")
+    board.push_iccs("b0b9")
+    assert board.is_checkmate()
+    result = Searcher().search(board, Limits(depth=2))
+    assert result.best is None
+
+
+def test_never_walks_into_a_perpetual_check_the_referee_rules_a_loss() -> None:
+    # Casebook xq-rep-001: red checks with h8h9/h9h8 and the AXF rules make the third
+    # repetition a loss for red. Two plies before the end, red to move: playing h8h9 again
+    # completes the cycle, so the engine gives up material instead.
+    case = json.loads((DATA / "xiangqi-repetition-cases.json").read_text())["cases"][0]
+    assert case["id"] == "xq-rep-001"
+    board = Board(case["fen"])
+    for text in case["moves"][:-2]:
+        board.push_iccs(text)
+    assert case["moves"][-2] == "h8h9"
+    for depth in (1, 3, 5):
+        result = Searcher().search(board, Limits(depth=depth))
+        assert str(result.best) != "h8h9", depth
+
+
+def test_claims_the_win_when_the_opponent_must_break_a_perpetual() -> None:
+    # Same case seen from black: after red's first repetition of the checks, black's
+    # king steps back and red can only repeat (a loss) or give up material: black's
+    # score is clearly winning.
+    case = json.loads((DATA / "xiangqi-repetition-cases.json").read_text())["cases"][0]
+    board = Board(case["fen"])
+    for text in case["moves"][:-1]:
+        board.push_iccs(text)
+    result = Searcher().search(board, Limits(depth=4))
+    line = result.lines[0]
+    assert (line.score_cp or 0) > 500 or (line.mate or 0) > 0
+
+
+def test_janggi_side_ahead_on_points_takes_the_double_pass() -> None:
+    # Cho has a soldier (2 points) against Han's bare king (1.5 bonus): after Han passes,
+    # Cho's pass ends the game and wins on points.
+    board = Board("4k4/9/9/9/9/9/9/9/4P4/3K5 b - - 0 1", variant="janggi")
+    board.push(Move(4 + 9 * 9, 4 + 9 * 9))  # Han passes
+    result = Searcher().search(board, Limits(depth=3))
+    assert result.best is not None and result.best.is_pass()
+    assert result.lines[0].score_cp is not None and result.lines[0].score_cp >= WIN - 10
+
+
+def test_janggi_side_behind_on_points_does_not_pass_back() -> None:
+    # Han (to move) is behind: a pass after Cho's pass would lose on points.
+    board = Board("4k4/9/9/9/9/9/9/9/4P4/3K5 w - - 0 1", variant="janggi")
+    board.push(Move(3, 3))  # Cho passes
+    result = Searcher().search(board, Limits(depth=3))
+    assert result.best is not None and not result.best.is_pass()
+
+
+def test_multipv_gives_distinct_lines_best_first() -> None:
+    result = Searcher().search(Board(), Limits(depth=2), multipv=3)
+    assert len(result.lines) == 3
+    firsts = [line.pv[0] for line in result.lines]
+    assert len(set(firsts)) == 3
+    assert result.best == firsts[0]
+    scores = [line.score_cp for line in result.lines]
+    assert scores == sorted(scores, reverse=True)  # type: ignore[type-var]
+
+
+def test_banned_moves_are_not_played() -> None:
+    board = Board("4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1")
+    result = Searcher().search(board, Limits(depth=3), banned=[Move.from_iccs("b0b9")])
+    assert result.best is not None and str(result.best) != "b0b9"
+
+
+def test_info_lines_deepen_and_carry_counts() -> None:
+    infos: list[SearchInfo] = []
+    Searcher().search(Board(variant="janggi"), Limits(depth=4), on_info=infos.append)
+    assert [i.depth for i in infos] == [1, 2, 3, 4]
+    assert all(i.nodes > 0 and i.pv for i in infos)
+    assert infos[-1].nodes > infos[0].nodes
+
+
+def test_node_limit_is_respected() -> None:
+    result = Searcher().search(Board(), Limits(nodes=3000))
+    assert result.best is not None
+    assert result.lines[0].nodes <= 3000 + 1024
+
+
+def test_movetime_is_respected() -> None:
+    start = time.monotonic()
+    result = Searcher().search(Board(), Limits(movetime=300))
+    elapsed = time.monotonic() - start
+    assert result.best is not None
+    assert elapsed < 1.0
+
+
+def test_stop_ends_an_infinite_search() -> None:
+    control = SearchControl()
+    box: dict[str, object] = {}
+
+    def run() -> None:
+        box["result"] = Searcher().search(Board(), Limits(infinite=True), control=control)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    time.sleep(0.3)
+    assert thread.is_alive()  # infinite: it waits for stop
+    control.stop()
+    thread.join(timeout=5)
+    assert not thread.is_alive()
+    assert box["result"].best is not None  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_levels_play_legal_moves_quickly(level: int) -> None:
+    board = Board()
+    result = Searcher(seed=level).search(board, Limits(movetime=2000), level=level)
+    assert result.best is not None and board.is_legal(result.best)
+    assert result.lines and result.lines[0].nodes <= (LEVELS[level].nodes or 10**9) + 1024
+
+
+def test_level_one_varies_its_moves() -> None:
+    moves = {
+        str(Searcher(seed=seed).search(Board(), Limits(depth=1), level=1).best)
+        for seed in range(12)
+    }
+    assert len(moves) >= 3
+
+
+def test_level_eight_is_deterministic() -> None:
+    a = Searcher(seed=1).search(Board(), Limits(depth=3), level=8).best
+    b = Searcher(seed=2).search(Board(), Limits(depth=3), level=8).best
+    assert a == b
+
+
+def test_bad_settings_are_rejected() -> None:
+    with pytest.raises(ValueError, match="skill level"):
+        Searcher().search(Board(), Limits(depth=1), level=9)
+    with pytest.raises(ValueError, match="MultiPV"):
+        Searcher().search(Board(), Limits(depth=1), multipv=0)
+    with pytest.raises(ValueError, match="hash"):
+        Searcher(hash_mb=0)
