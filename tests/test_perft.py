@@ -99,7 +99,11 @@ def test_capture_generator_has_perft_parity(position: dict[str, object]) -> None
     )
     perft = position["perft"]
     assert isinstance(perft, dict)
-    depths = sorted(int(d) for d in perft)
-    depth = max((d for d in depths if d <= 3 and int(perft[str(d)]) < 150_000), default=1)
-    nodes, _ = _capture_tree(board, depth)
-    assert nodes == perft[str(depth)]
+    depth = min(int(d) for d in perft)
+    if depth > 3:
+        # Only a deep count is published: walk depth 2 and compare with perft itself.
+        nodes, _ = _capture_tree(board, 2)
+        assert nodes == chuhan.perft(board, 2)
+    else:
+        nodes, _ = _capture_tree(board, depth)
+        assert nodes == perft[str(depth)]

@@ -55,9 +55,26 @@ def _cmd_moves(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    if not args.terminal:
+        from chuhan.web.server import free_port, port_is_free, serve
+
+        port = args.port if port_is_free("127.0.0.1", args.port) else free_port()
+        return serve("127.0.0.1", port, args.db, open_browser=not args.no_browser)
     from chuhan.terminal import play_terminal
 
     return play_terminal(variant=args.variant, rules=args.rules, fen=args.fen, letters=args.letters)
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from chuhan.web.server import serve
+
+    return serve(args.host, args.port, args.db)
+
+
+def _cmd_engine(args: argparse.Namespace) -> int:
+    from chuhan.search.uci import serve
+
+    return serve()
 
 
 def _cmd_convert(args: argparse.Namespace) -> int:
@@ -147,6 +164,12 @@ def _cmd_adjudicate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_match(args: argparse.Namespace) -> int:
+    from chuhan.match import match_from_arguments
+
+    return match_from_arguments(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="chuhan", description="Xiangqi and janggi: rules, perft and play."
@@ -193,7 +216,92 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=_cmd_adjudicate)
 
-    p = commands.add_parser("play", help="play a game")
+    p = commands.add_parser(
+        "engine",
+        help="run chuhan's engine over UCI or UCCI on stdin/stdout (for GUIs)",
+        description=(
+            "Speaks UCI (answering 'uci') or UCCI (answering 'ucci') on stdin/stdout. "
+            "Options: UCI_Variant xiangqi|janggi, Rules, Hash, MultiPV, Skill Level 1-8, "
+            "UCI_Coordinates auto|ranks-0-9|ranks-1-10, Ponder."
+        ),
+    )
+    p.set_defaults(func=_cmd_engine)
+
+    p = commands.add_parser(
+        "match",
+        help="play a match between two UCI/UCCI engines",
+        description=(
+            "Plays colour-swapped pairs of games between ENGINE1 and ENGINE2 (command lines, "
+            "split like a shell), refereed by chuhan, and prints the score and Elo difference "
+            "of ENGINE1."
+        ),
+    )
+    p.add_argument("engine1", help='first engine command line, e.g. "pikafish"')
+    p.add_argument("engine2", help="second engine command line")
+    p.add_argument("--variant", default="xiangqi", choices=GAMES, help="game (default xiangqi)")
+    p.add_argument("--rules", default=None, help="rule set (default: the game's default)")
+    p.add_argument("--games", type=int, default=2, help="number of games (default 2)")
+    p.add_argument(
+        "--tc",
+        default="movetime:0.1",
+        help="movetime:S | depth:N | nodes:N | [M/]BASE[+INC][|PxS], BASE in seconds "
+        "(or 5m), byo-yomi P periods of S seconds (default movetime:0.1)",
+    )
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--openings", help="openings file: .pgn, or FEN / ICCS moves a line")
+    source.add_argument(
+        "--random-plies", type=int, default=0, metavar="K", help="open with K random plies"
+    )
+    p.add_argument(
+        "--janggi-setup",
+        default="default",
+        choices=["default", "random"],
+        help="janggi arrangements: 마상상마 both (default) or random per pair",
+    )
+    p.add_argument("--pgn", help="write the games to this PGN file")
+    p.add_argument("--concurrency", type=int, default=1, help="games played at once")
+    p.add_argument("--seed", type=int, default=None, help="seed of the random choices")
+    for n in (1, 2):
+        p.add_argument(
+            f"--option{n}",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help=f"UCI option for engine {n} (repeatable), e.g. 'Skill Level=3'",
+        )
+        p.add_argument(f"--protocol{n}", default="uci", choices=["uci", "ucci"])
+        p.add_argument(
+            f"--coordinates{n}",
+            default=None,
+            choices=["ranks-0-9", "ranks-1-10"],
+            help="rank numbering (default: detected)",
+        )
+    p.add_argument(
+        "--max-plies",
+        type=int,
+        default=400,
+        help="draw after this many plies if the rule set has no move limit (default 400)",
+    )
+    p.set_defaults(func=_cmd_match)
+
+    p = commands.add_parser(
+        "serve",
+        help="run the web app (play in the browser, invite friends, watch)",
+        description="Serves the web app and prints its URL. Games are kept in a SQLite file.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
+    p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
+    p.add_argument("--db", default=None, help="game database (default: the user data dir)")
+    p.set_defaults(func=_cmd_serve)
+
+    p = commands.add_parser(
+        "play",
+        help="play a game: the web app in your browser (or --terminal)",
+        description=(
+            "Starts the web app on 127.0.0.1 (port 8000, or a free one if it is taken) and "
+            "opens it in the browser; --terminal plays in this terminal instead."
+        ),
+    )
     p.add_argument(
         "--terminal", action="store_true", help="two players at one keyboard in this terminal"
     )
@@ -201,6 +309,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", default=None)
     p.add_argument("--fen", default=None)
     p.add_argument("--letters", action="store_true", help="draw pieces as letters, not characters")
+    p.add_argument("--port", type=int, default=8000, help="web app port (default 8000)")
+    p.add_argument("--db", default=None, help="game database (default: the user data dir)")
+    p.add_argument("--no-browser", action="store_true", help="print the URL, open no browser")
     p.set_defaults(func=_cmd_play)
     return parser
 
