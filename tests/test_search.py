@@ -171,3 +171,27 @@ def test_bad_settings_are_rejected() -> None:
         Searcher().search(Board(), Limits(depth=1), multipv=0)
     with pytest.raises(ValueError, match="hash"):
         Searcher(hash_mb=0)
+
+
+@pytest.mark.parametrize("variant", ["xiangqi", "janggi"])
+def test_evaluation_is_the_dot_product_of_its_features(variant: str) -> None:
+    """The features the tuner fits reproduce the evaluation the search uses."""
+    import random
+
+    from chuhan.search.evaluate import evaluate_with, evaluator_for, features, weight_vector
+
+    ev = evaluator_for(variant)
+    w = weight_vector(ev.weights)
+    rng = random.Random(5)
+    for _ in range(10):
+        board = Board(variant=variant)
+        for _ in range(80):
+            moves = board._legal_ints()
+            if not moves:
+                break
+            board._push_int(rng.choice(moves))
+            f = features(ev, board._squares, board.turn)
+            sign = 1 if board.turn else -1
+            tempo = w[-2]
+            dot = sum(a * c for a, c in zip(f, w, strict=True)) - f[-2] * tempo
+            assert abs(evaluate_with(ev, board._squares, board.turn) - (sign * dot + tempo)) <= 2

@@ -30,8 +30,10 @@ __all__ = [
     "evaluate",
     "evaluate_with",
     "evaluator_for",
+    "features",
     "placement_score",
     "positional_score",
+    "weight_vector",
 ]
 
 KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN = 1, 2, 3, 4, 5, 6, 7
@@ -253,6 +255,105 @@ def evaluate_with(ev: Evaluator, b: list[int], turn: bool) -> int:
     """The score of placement ``b`` for the side to move (``turn`` True: first mover)."""
     score = placement_score(ev, b) + positional_score(ev, b)
     return (score if turn else -score) + ev.weights.tempo
+
+
+#: The names of :func:`features`, in order.
+FEATURE_NAMES = (
+    "advisor",
+    "elephant",
+    "horse",
+    "rook",
+    "cannon",
+    "pawn",
+    "pawn_crossed",
+    "placement",
+    "rook_mobility",
+    "horse_leg",
+    "elephant_eye",
+    "attack_horse",
+    "attack_rook",
+    "attack_cannon",
+    "attack_pawn",
+    "tempo",
+    "second_player_bonus",
+)
+
+
+def features(ev: Evaluator, b: list[int], turn: bool) -> list[float]:
+    """The evaluation as features for fitting the weights: ``evaluate_with`` is (up to
+    integer rounding) the dot product of these with :func:`weight_vector` — the tests
+    check it. First mover's view, except ``tempo`` (+1 for the side to move's sign)."""
+    w = ev.weights
+    game = ev.game
+    rays, horse_table, elephant_table, zones = _geometry(game)
+    zone_second, zone_first = zones
+    counts = [0.0] * 8
+    crossed = 0.0
+    placement = 0.0
+    rook_free = legs = eyes = 0.0
+    attack = [[0] * 8, [0] * 8]
+    defenders = [0, 0]
+    tables = {k: _placement_table(game, k) for k in range(1, 8)}
+    trapped = -w.horse_trapped // max(1, w.horse_leg)
+    for sq in range(SQUARE_COUNT):
+        p = b[sq]
+        if not p:
+            continue
+        kind = abs(p)
+        sign = 1 if p > 0 else -1
+        own = sq if p > 0 else SQUARE_COUNT - 1 - sq
+        counts[kind] += sign
+        placement += sign * tables[kind][own]
+        if kind == PAWN and game != "janggi" and own // FILES >= 5:
+            crossed += sign
+        if kind == ROOK:
+            n = 0
+            for ray in rays[sq]:
+                for t in ray:
+                    if b[t]:
+                        break
+                    n += 1
+            rook_free += sign * n
+        elif kind == HORSE:
+            free = sum(1 for _, leg in horse_table[sq] if not b[leg]) // 2 or trapped
+            legs += sign * free
+        elif kind in (ADVISOR, ELEPHANT):
+            defenders[p > 0] += 1
+            if kind == ELEPHANT:
+                eyes += sign * sum(1 for _, eye, _ in elephant_table[sq] if b[eye])
+        if p > 0 and sq in zone_second:
+            attack[0][kind] += 1
+        elif p < 0 and sq in zone_first:
+            attack[1][kind] += 1
+    dm = w.defender_missing
+    scale = [(100 + dm * (4 - defenders[i])) / 100 for i in (0, 1)]
+    attacks = [attack[0][k] * scale[0] - attack[1][k] * scale[1] for k in (4, 5, 6, 7)]
+    return [
+        *counts[2:8],
+        crossed,
+        placement / 100,
+        rook_free,
+        legs,
+        -eyes,
+        *attacks,
+        1.0 if turn else -1.0,
+        -1.0,
+    ]
+
+
+def weight_vector(w: EvalWeights) -> list[float]:
+    """The weights in the order of :data:`FEATURE_NAMES`."""
+    return [
+        *map(float, w.material[2:8]),
+        float(w.pawn_crossed),
+        float(w.placement),
+        float(w.rook_mobility),
+        float(w.horse_leg),
+        float(w.elephant_eye),
+        *(float(w.attack[k]) for k in (4, 5, 6, 7)),
+        float(w.tempo),
+        float(w.second_player_bonus),
+    ]
 
 
 def evaluate(board: object) -> int:
