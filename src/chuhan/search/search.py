@@ -194,6 +194,9 @@ class Searcher:
         budget = allocate(limits, b)
         strength = LEVELS.get(level)
         max_depth = limits.depth if limits.depth is not None else MAX_PLY - 8
+        if limits.mate is not None:
+            # A mate in N moves needs 2N - 1 plies (checks are extended on top).
+            max_depth = min(max_depth, 2 * limits.mate - 1 + 2)
         node_limit = limits.nodes
         if strength is not None:
             if strength.depth is not None:
@@ -240,6 +243,9 @@ class Searcher:
             order = [m for _, m, _ in found] + [m for m in order if m not in excluded]
             if control.stopped:
                 break
+            if limits.mate is not None and found[0][0] > MATE_BOUND:
+                if (MATE - found[0][0] + 1) // 2 <= limits.mate:
+                    break
             if found[0][0] > MATE_BOUND and depth >= (MATE - found[0][0]) + 1:
                 if limits.infinite or control.pondering:
                     continue
@@ -438,7 +444,7 @@ class Searcher:
         self, depth: int, alpha: int, beta: int, ply: int, in_check: bool, null_ok: bool
     ) -> int:
         self._nodes += 1
-        if self._nodes & 1023 == 0:
+        if self._nodes & 255 == 0:
             self._check_limits()
         b = self._board
         pv_table = self._pv
@@ -631,7 +637,7 @@ class Searcher:
 
     def _quiesce(self, alpha: int, beta: int, ply: int, in_check: bool, qply: int) -> int:
         self._nodes += 1
-        if self._nodes & 1023 == 0:
+        if self._nodes & 255 == 0:
             self._check_limits()
         if ply > self._seldepth:
             self._seldepth = ply
