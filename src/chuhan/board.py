@@ -422,7 +422,23 @@ class Board:
         kings = self._kings
         bikjang = self._bikjang_rule and (kings[0] - kings[1]) % FILES == 0 and self._kings_facing()
         is_safe = self._is_safe
-        return [m for m in self._kernel.captures(self._squares, self.turn) if is_safe(m, bikjang)]
+        b = self._squares
+        side = self.turn
+        captures = self._kernel.captures(b, side)
+        if not captures:
+            return captures
+        king = kings[side]
+        check, shields, screens = self._kernel.shields(b, king, side)
+        if check or bikjang:
+            return [m for m in captures if is_safe(m, bikjang)]
+        # As in _legal_ints: only king moves, moves of a shielding piece and moves onto a
+        # cannon's line to the king can expose it.
+        return [
+            m
+            for m in captures
+            if (m >> 7 != king and (m >> 7) not in shields and (m & 127) not in screens)
+            or is_safe(m, False)
+        ]
 
     @property
     def legal_moves(self) -> LegalMoveGenerator:
