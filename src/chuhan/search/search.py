@@ -347,6 +347,8 @@ class Searcher:
         self._seen[h] = self._seen.get(h, 0) + 1
         try:
             for i, m in enumerate(moves):
+                if i:
+                    self._check_limits()
                 self._make(m)
                 try:
                     child_check = b.is_check()
@@ -444,7 +446,7 @@ class Searcher:
         self, depth: int, alpha: int, beta: int, ply: int, in_check: bool, null_ok: bool
     ) -> int:
         self._nodes += 1
-        if self._nodes & 255 == 0:
+        if self._nodes & 127 == 0:
             self._check_limits()
         b = self._board
         pv_table = self._pv
@@ -637,7 +639,7 @@ class Searcher:
 
     def _quiesce(self, alpha: int, beta: int, ply: int, in_check: bool, qply: int) -> int:
         self._nodes += 1
-        if self._nodes & 255 == 0:
+        if self._nodes & 127 == 0:
             self._check_limits()
         if ply > self._seldepth:
             self._seldepth = ply
