@@ -170,17 +170,25 @@ def _geometry(
 ) -> tuple[
     tuple[tuple[tuple[int, ...], ...], ...],
     tuple[tuple[tuple[int, int], ...], ...],
-    tuple[tuple[tuple[int, int, int], ...], ...],
+    tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...],
     tuple[frozenset[int], frozenset[int]],
 ]:
     t = tables_for(game)
-    # Orthogonal rays only, for chariot mobility.
-    rays = tuple(tuple(ray for ray in sq_rays[:4]) for sq_rays in t.rays)
+    # Orthogonal rays only (not janggi's palace diagonals), for chariot mobility.
+    rays = tuple(
+        tuple(
+            ray
+            for ray in sq_rays
+            if all(x % FILES == sq % FILES or x // FILES == sq // FILES for x in ray)
+        )
+        for sq, sq_rays in enumerate(t.rays)
+    )
     # The zone around each palace where attackers count: files c-g, the three palace
     # ranks and the one in front.
     zone_second = frozenset(r * FILES + f for r in range(6, 10) for f in range(2, 7))
     zone_first = frozenset(r * FILES + f for r in range(0, 4) for f in range(2, 7))
-    return rays, t.horse, t.elephant[1], (zone_second, zone_first)
+    # Elephant moves by side (indexed by ``piece > 0``): xiangqi elephants stay home.
+    return rays, t.horse, t.elephant, (zone_second, zone_first)
 
 
 def placement_score(ev: Evaluator, b: list[int]) -> int:
@@ -233,7 +241,7 @@ def positional_score(ev: Evaluator, b: list[int]) -> int:
             defenders[p > 0] += 1
             if kind == ELEPHANT and w.elephant_eye:
                 blocked = 0
-                for _, eye, _ in elephant_table[sq]:
+                for _, eye, _ in elephant_table[p > 0][sq]:
                     if b[eye]:
                         blocked += 1
                 eyes += blocked if p > 0 else -blocked
@@ -320,7 +328,7 @@ def features(ev: Evaluator, b: list[int], turn: bool) -> list[float]:
         elif kind in (ADVISOR, ELEPHANT):
             defenders[p > 0] += 1
             if kind == ELEPHANT:
-                eyes += sign * sum(1 for _, eye, _ in elephant_table[sq] if b[eye])
+                eyes += sign * sum(1 for _, eye, _ in elephant_table[p > 0][sq] if b[eye])
         if p > 0 and sq in zone_second:
             attack[0][kind] += 1
         elif p < 0 and sq in zone_first:
