@@ -77,14 +77,16 @@ class Level:
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(depth=1, nodes=2_000, margin=400, blunder=0.30),
-    2: Level(depth=1, nodes=4_000, margin=220, blunder=0.12),
-    3: Level(depth=2, nodes=8_000, margin=140, blunder=0.05),
-    4: Level(depth=3, nodes=20_000, margin=90, blunder=0.0),
-    5: Level(depth=4, nodes=50_000, margin=50, blunder=0.0),
-    6: Level(depth=5, nodes=120_000, margin=25, blunder=0.0),
-    7: Level(depth=7, nodes=300_000, margin=10, blunder=0.0),
+    1: Level(depth=1, nodes=1_500, margin=400, blunder=0.30),
+    2: Level(depth=1, nodes=3_000, margin=220, blunder=0.12),
+    3: Level(depth=2, nodes=6_000, margin=140, blunder=0.05),
+    4: Level(depth=3, nodes=12_000, margin=90, blunder=0.0),
+    5: Level(depth=4, nodes=25_000, margin=50, blunder=0.0),
+    6: Level(depth=5, nodes=50_000, margin=25, blunder=0.0),
+    7: Level(depth=7, nodes=100_000, margin=10, blunder=0.0),
 }
+#: How many of the best root moves a casual level chooses among.
+_LEVEL_CHOICES = 6
 
 
 def _mate_moves(score: int) -> int | None:
@@ -203,7 +205,7 @@ class Searcher:
                 max_depth = min(max_depth, strength.depth)
             if strength.nodes is not None:
                 node_limit = min(node_limit or strength.nodes, strength.nodes)
-            multipv = max(multipv, len(root_moves))
+            multipv = max(multipv, _LEVEL_CHOICES)
         multipv = min(multipv, len(root_moves))
         self._node_limit = node_limit
         soft_ms, hard_ms = budget.soft_ms, budget.hard_ms
