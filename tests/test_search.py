@@ -202,3 +202,15 @@ def test_mate_limit_stops_at_the_mate() -> None:
     result = Searcher().search(board, Limits(mate=1))
     assert str(result.best) == "b0b9" and result.lines[0].mate == 1
     assert result.lines[0].depth <= 3
+
+
+def test_probe_reports_what_the_hash_table_knows() -> None:
+    searcher = Searcher()
+    board = Board("4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1")
+    assert searcher.probe(board) is None
+    searcher.search(board, Limits(depth=3))
+    entry = searcher.probe(board)
+    assert entry is not None
+    best, depth, lower, upper = entry
+    assert str(best) == "b0b9" and depth >= 1
+    assert lower is not None and lower > 20000

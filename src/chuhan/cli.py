@@ -282,6 +282,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=400,
         help="draw after this many plies if the rule set has no move limit (default 400)",
     )
+    p.add_argument(
+        "--time-margin",
+        type=float,
+        default=1.0,
+        help="movetime only: seconds over the movetime before a move loses on time (default 1)",
+    )
     p.set_defaults(func=_cmd_match)
 
     p = commands.add_parser(

@@ -33,6 +33,9 @@ class Limits:
     byoyomi: int | None = None
     wperiods: int | None = None
     bperiods: int | None = None
+    #: Time lost per move between the GUI's clock and the engine's (the ``Move Overhead``
+    #: option); ``None``: the time manager's default, ``timeman.MOVE_OVERHEAD_MS``.
+    move_overhead: int | None = None
     infinite: bool = False
     ponder: bool = False
 

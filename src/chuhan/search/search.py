@@ -148,6 +148,18 @@ class Searcher:
         """Permille of the transposition table in use."""
         return min(1000, len(self._tt) * 1000 // max(1, self._tt_capacity))
 
+    def probe(self, board: Board) -> tuple[Move | None, int, int | None, int | None] | None:
+        """What the hash table knows of ``board`` (UCCI ``probe``): the best move, the
+        depth, and the lower and upper bounds on the score (None where unknown)."""
+        entry = self._tt.get(board.zobrist_hash())
+        if entry is None:
+            return None
+        depth, flag, score, move = entry
+        best = Move(move >> 7, move & 127) if move else None
+        lower = score if flag in (_EXACT, _LOWER) else None
+        upper = score if flag in (_EXACT, _UPPER) else None
+        return best, depth, lower, upper
+
     # ------------------------------------------------------------------ entry point
 
     def search(
@@ -448,7 +460,7 @@ class Searcher:
         self, depth: int, alpha: int, beta: int, ply: int, in_check: bool, null_ok: bool
     ) -> int:
         self._nodes += 1
-        if self._nodes & 127 == 0:
+        if self._nodes & 31 == 0:
             self._check_limits()
         b = self._board
         pv_table = self._pv
@@ -641,7 +653,7 @@ class Searcher:
 
     def _quiesce(self, alpha: int, beta: int, ply: int, in_check: bool, qply: int) -> int:
         self._nodes += 1
-        if self._nodes & 127 == 0:
+        if self._nodes & 31 == 0:
             self._check_limits()
         if ply > self._seldepth:
             self._seldepth = ply

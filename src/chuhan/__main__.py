@@ -1,0 +1,7 @@
+"""``python -m chuhan``: the command line."""
+
+import sys
+
+from chuhan.cli import main
+
+sys.exit(main())
