@@ -211,6 +211,6 @@ def test_probe_reports_what_the_hash_table_knows() -> None:
     searcher.search(board, Limits(depth=3))
     entry = searcher.probe(board)
     assert entry is not None
-    best, depth, lower, upper = entry
+    best, depth, lower, _upper = entry
     assert str(best) == "b0b9" and depth >= 1
     assert lower is not None and lower > 20000
