@@ -214,3 +214,14 @@ def test_probe_reports_what_the_hash_table_knows() -> None:
     best, depth, lower, _upper = entry
     assert str(best) == "b0b9" and depth >= 1
     assert lower is not None and lower > 20000
+
+
+def test_mate_by_checks_is_found_beyond_the_search_depth() -> None:
+    # xiangqibench xq_shi_qing_ya_qu_099: mate in 6 moves, checking all the way, while
+    # black threatens mate at once. A depth-4 search alone cannot see it; the mate
+    # attempt after each iteration proves it.
+    board = Board("2r6/4akN2/C3P2c1/1C4P2/7r1/8R/9/5p3/4p4/5K3 w - - 0 1")
+    result = Searcher().search(board, Limits(depth=4))
+    assert str(result.best) == "i4f4"
+    assert result.lines[0].mate == 6
+    assert len(result.lines[0].pv) >= 3

@@ -64,6 +64,10 @@ class _Stop(Exception):
     """Unwinds the search when time, nodes or a ``stop`` say so."""
 
 
+class _MateBudget(Exception):
+    """Ends a mate attempt that has used its share of the nodes."""
+
+
 @dataclass(frozen=True, slots=True)
 class Level:
     """A casual strength: depth and node caps, and how far below the best move the
@@ -121,6 +125,9 @@ class Searcher:
         self._pv: list[list[int]] = [[] for _ in range(MAX_PLY + 8)]
         self._null_moves = 0
         self._hard_ms: int | None = None
+        #: Mate attempts: (hash, moves) -> a proving move, or 0 when there is none.
+        self._mate_tt: dict[tuple[int, int], int] = {}
+        self._mate_budget = 0
         #: Quiet checks at the first ply of the quiescence search.
         self._qchecks = True
         self._values = self._eval.values
@@ -227,6 +234,8 @@ class Searcher:
         scores = dict.fromkeys(root_moves, 0)
         order = self._order_root(root_moves)
         prev_score = 0
+        nodes_before = 0
+        self._mate_tt = {}
         for depth in range(1, max_depth + 1):
             found: list[tuple[int, int, list[int]]] = []
             excluded: set[int] = set()
@@ -257,6 +266,22 @@ class Searcher:
             order = [m for _, m, _ in found] + [m for m in order if m not in excluded]
             if control.stopped:
                 break
+            if strength is None and multipv == 1 and depth >= 3 and found[0][0] < MATE_BOUND:
+                # A mate by checks alone that the main search has not reached yet.
+                try:
+                    budget = max(1_000, (self._nodes - nodes_before) // 3)
+                    mate = self._mate_attempt(min(depth + 3, 12), budget)
+                except _Stop:
+                    break
+                if mate is not None:
+                    score, pv = mate
+                    found = [(score, pv[0], pv)]
+                    lines = [self._info(depth, score, pv, 1)]
+                    if on_info is not None:
+                        on_info(lines[0])
+                    order = [pv[0], *(m for m in order if m != pv[0])]
+                    prev_score = score
+            nodes_before = self._nodes
             if limits.mate is not None and found[0][0] > MATE_BOUND:
                 if (MATE - found[0][0] + 1) // 2 <= limits.mate:
                     break
@@ -643,6 +668,101 @@ class Searcher:
         b = self._board
         score = self._base + positional_score(self._eval, b._squares)
         return (score if b.turn else -score) + self._tempo
+
+    # ------------------------------------------------------------------ mate search
+
+    def _mate_attempt(self, max_moves: int, budget: int) -> tuple[int, list[int]] | None:
+        """Look for a mate in 1..``max_moves`` moves in which the side to move checks on
+        every move (the shape of most composed problems: the defender often threatens a
+        mate of his own). Returns (score, pv) or None; gives up quietly after ``budget``
+        nodes. Not under rule sets where a mate can be drawn (janggi 1995 sheet)."""
+        b = self._board
+        v = b.variant
+        if v.king_defended_mate_draws or v.facing_forfeits_win:
+            return None
+        self._mate_budget = self._nodes + budget
+        try:
+            for n in range(1, max_moves + 1):
+                move = self._prove(n)
+                if move:
+                    return MATE - (2 * n - 1), self._mate_line(move, n)
+        except _MateBudget:
+            return None
+        return None
+
+    def _prove(self, n: int) -> int:
+        """A checking move after which every reply is mated within ``n - 1`` more moves
+        of checks (0 if there is none)."""
+        b = self._board
+        key = (b._hash, n)
+        cached = self._mate_tt.get(key)
+        if cached is not None:
+            return cached
+        self._nodes += 1
+        if self._nodes > self._mate_budget:
+            raise _MateBudget
+        if self._nodes & 31 == 0:
+            self._check_limits()
+        squares = b._squares
+        moves = b._legal_ints()
+        moves.sort(key=lambda m: -_VICTIM[abs(squares[m & 127])] if m >> 7 != m & 127 else 1)
+        found = 0
+        for m in moves:
+            if m >> 7 == m & 127:
+                continue  # passing never mates
+            self._make(m)
+            try:
+                if b.is_check() and self._all_replies_lose(n):
+                    found = m
+            finally:
+                self._unmake()
+            if found:
+                break
+        self._mate_tt[key] = found
+        return found
+
+    def _all_replies_lose(self, n: int) -> bool:
+        b = self._board
+        replies = b._legal_ints()
+        if not replies:
+            return True
+        if n == 1:
+            return False
+        for r in replies:
+            self._make(r)
+            try:
+                # A pass that ends the game (janggi bikjang) is an escape.
+                if b._passes < 0 or not self._prove(n - 1):
+                    return False
+            finally:
+                self._unmake()
+        return True
+
+    def _mate_line(self, move: int, n: int) -> list[int]:
+        """The proved line: the mating moves, each answered by the first reply."""
+        b = self._board
+        line = [move]
+        made = 0
+        try:
+            self._make(move)
+            made += 1
+            for k in range(n - 1, 0, -1):
+                replies = b._legal_ints()
+                if not replies:
+                    break
+                self._make(replies[0])
+                made += 1
+                line.append(replies[0])
+                nxt = self._mate_tt.get((b._hash, k), 0)
+                if not nxt:
+                    break
+                self._make(nxt)
+                made += 1
+                line.append(nxt)
+        finally:
+            for _ in range(made):
+                self._unmake()
+        return line
 
     def _has_heavy(self, side: bool) -> bool:
         """Whether ``side`` has a chariot, horse or cannon (the null-move guard)."""
