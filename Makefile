@@ -16,13 +16,16 @@ play: $(STAMP)
 	$(BIN)/chuhan play --terminal
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench tools
+	$(BIN)/ruff format --check src tests bench tools
 	$(BIN)/mypy
 
-# Browser tests drive Debian's chromium through Playwright (which cannot download its own).
+# Browser tests drive Debian's chromium through Playwright (which cannot download its own);
+# the CJK fonts draw the pieces' characters in the screenshots.
 chromium:
-	command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q --no-install-recommends chromium)
+	(command -v chromium >/dev/null && fc-list :lang=zh | grep -q .) || \
+	  (apt-get update -q && apt-get install -y -q --no-install-recommends \
+	    chromium fonts-arphic-ukai fonts-wqy-microhei)
 
 test: lint chromium
 	$(BIN)/python -m pytest -n 2 -m "not slow"
