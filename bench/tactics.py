@@ -56,6 +56,9 @@ XIANGQI_MORE_WINNERS: dict[str, tuple[str, ...]] = {
     "xq_shi_qing_ya_qu_067": ("f8f9",),
     "xq_shi_qing_ya_qu_282": ("g8f8",),
     "xq_shi_qing_ya_qu_451": ("e1e6",),
+    # Found by the engine's mate attempt: a mate in 6 by checks, every reply's legal move
+    # set and every final mate confirmed by Fairy-Stockfish (pyffish) as well.
+    "xq_shi_qing_ya_qu_014": ("h5h9",),
 }
 
 
