@@ -269,8 +269,8 @@ class Searcher:
             if strength is None and multipv == 1 and depth >= 3 and found[0][0] < MATE_BOUND:
                 # A mate by checks alone that the main search has not reached yet.
                 try:
-                    budget = max(1_000, (self._nodes - nodes_before) // 3)
-                    mate = self._mate_attempt(min(depth + 3, 12), budget)
+                    mate_nodes = max(1_000, (self._nodes - nodes_before) // 3)
+                    mate = self._mate_attempt(min(depth + 3, 12), mate_nodes)
                 except _Stop:
                     break
                 if mate is not None:
