@@ -67,17 +67,21 @@ class EvalWeights:
 
 
 XIANGQI_WEIGHTS = EvalWeights(
-    material=(0, 0, 200, 200, 420, 900, 450, 100),
-    pawn_crossed=90,
+    material=(0, 0, 193, 176, 452, 898, 415, 115),
+    pawn_crossed=103,
+    attack=(0, 0, 0, 0, 10, 16, 10, 9),
+    tempo=11,
 )
 
-# Janggi point values (chariot 13, cannon 7, horse 5, elephant 3, guard 3, soldier 2)
-# times 70 as the base.
+# Both tables were fitted by bench/tune.py to the outcomes of self-play games (see
+# bench/strength.md); the janggi fit started from the point values (chariot 13, cannon 7,
+# horse 5, elephant 3, guard 3, soldier 2) times 70.
 JANGGI_WEIGHTS = EvalWeights(
-    material=(0, 0, 210, 210, 350, 910, 490, 140),
+    material=(0, 0, 242, 271, 344, 902, 457, 145),
     elephant_eye=0,
-    attack=(0, 0, 0, 0, 10, 16, 12, 10),
-    second_player_bonus=105,
+    attack=(0, 0, 0, 0, 10, 18, 11, 9),
+    tempo=13,
+    second_player_bonus=28,
 )
 
 
