@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 play: $(STAMP)
-	$(BIN)/chuhan play --terminal
+	$(BIN)/chuhan play
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench tools
@@ -28,10 +28,10 @@ chromium:
 	    chromium fonts-arphic-ukai fonts-wqy-microhei)
 
 test: lint chromium
-	$(BIN)/python -m pytest -n 2 -m "not slow"
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not slow"
 
 test-slow: $(STAMP)
-	$(BIN)/python -m pytest -n 2 -m slow
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -m slow
 
 bench: $(STAMP)
 	$(BIN)/python bench/perft.py

@@ -1,0 +1,216 @@
+"""The websocket protocol's message checking (see ``docs/web-protocol.md``): every client
+message is parsed and checked here before the game room sees it, so a room only ever gets a
+JSON object of a known type with fields of the right types.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "ACTIONS",
+    "MAX_CHAT_CHARS",
+    "MAX_MESSAGE_BYTES",
+    "MAX_NAME_CHARS",
+    "PROTOCOL_VERSION",
+    "ClientMessage",
+    "ProtocolError",
+    "TokenBucket",
+    "clean_text",
+    "parse_client_message",
+]
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 4096
+MAX_CHAT_CHARS = 300
+MAX_NAME_CHARS = 40
+_MAX_SEQ = 2**53
+
+_SQUARE = re.compile(r"^[a-i][0-9]$")
+_SIDES = ("first", "second")
+
+
+class ProtocolError(Exception):
+    """A message the server rejects: ``code`` for programs, ``message`` for people."""
+
+    def __init__(self, code: str, message: str, seq: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.seq = seq
+
+
+def _optional_side(value: object) -> str | None:
+    if value is None:
+        return None
+    if value not in _SIDES:
+        raise ValueError("must be 'first' or 'second'")
+    return str(value)
+
+
+def _square(value: object) -> str:
+    if not isinstance(value, str) or not _SQUARE.match(value):
+        raise ValueError("must be a square name like 'h2' (files a-i, ranks 0-9)")
+    return value
+
+
+def _version(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < _MAX_SEQ:
+        raise ValueError("must be a whole number >= 0")
+    return value
+
+
+def _token(value: object) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > 100:
+        raise ValueError("must be a string of at most 100 characters, or null")
+    return value
+
+
+def _name(value: object) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError("must be a string")
+    cleaned = clean_text(value)
+    if len(cleaned) > MAX_NAME_CHARS:
+        raise ValueError(f"is longer than {MAX_NAME_CHARS} characters")
+    return cleaned or None
+
+
+def _arrangement(value: object) -> str:
+    if not isinstance(value, str) or not 1 <= len(value) <= 20:
+        raise ValueError("must be an arrangement like '마상마상' or 'HEHE'")
+    return value
+
+
+def _chat_text(value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError("must be a string")
+    cleaned = clean_text(value)
+    if not cleaned:
+        raise ValueError("is empty")
+    if len(cleaned) > MAX_CHAT_CHARS:
+        raise ValueError(f"is longer than {MAX_CHAT_CHARS} characters")
+    return cleaned
+
+
+_Check = Callable[[object], object]
+_SIDE_FIELDS: dict[str, tuple[_Check, bool]] = {
+    "version": (_version, True),
+    "side": (_optional_side, False),
+}
+
+#: The fields of each client message type: ``{field: (check, required)}``.
+_SCHEMAS: dict[str, dict[str, tuple[_Check, bool]]] = {
+    "hello": {"token": (_token, False), "name": (_name, False)},
+    "resync": {},
+    "ping": {},
+    "move": {"version": (_version, True), "from": (_square, True), "to": (_square, True)},
+    "pass": {"version": (_version, True)},
+    "setup": {"version": (_version, True), "arrangement": (_arrangement, True)},
+    "resign": _SIDE_FIELDS,
+    "draw_offer": _SIDE_FIELDS,
+    "draw_accept": _SIDE_FIELDS,
+    "draw_decline": _SIDE_FIELDS,
+    "takeback_request": _SIDE_FIELDS,
+    "takeback_accept": _SIDE_FIELDS,
+    "takeback_decline": _SIDE_FIELDS,
+    "flag": {"version": (_version, False)},
+    "rematch": {"version": (_version, True)},
+    "chat": {"text": (_chat_text, True)},
+}
+
+#: Message types that act on the game (players only).
+ACTIONS = frozenset(_SCHEMAS) - {"hello", "resync", "ping"}
+
+
+@dataclass(frozen=True, slots=True)
+class ClientMessage:
+    """A checked client message: its type, seq and fields (converted by their checks)."""
+
+    type: str
+    seq: int
+    fields: dict[str, Any]
+
+    def get(self, name: str) -> Any:
+        return self.fields.get(name)
+
+
+def clean_text(text: str) -> str:
+    """User text for chat and names: control characters dropped, whitespace runs collapsed,
+    trimmed. (The browser renders it as text; nothing here is HTML.)"""
+    kept = "".join(ch if ch.isprintable() else " " for ch in text)
+    return " ".join(kept.split())
+
+
+def parse_client_message(text: str | bytes) -> ClientMessage:
+    """Parse and check one client frame. Raises :class:`ProtocolError`."""
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "replace"))
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(
+            "too_large", f"message of {size} bytes is over the {MAX_MESSAGE_BYTES}-byte limit"
+        )
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise ProtocolError("bad_json", f"message is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError(
+            "not_object", f"message must be a JSON object, got {type(data).__name__}"
+        )
+    seq_value = data.get("seq")
+    seq = seq_value if isinstance(seq_value, int) and not isinstance(seq_value, bool) else None
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_field", "message has no 'type' string", seq)
+    schema = _SCHEMAS.get(kind)
+    if schema is None:
+        shown = kind[:40]
+        raise ProtocolError("unknown_type", f"unknown message type {shown!r}", seq)
+    if seq is None or not 0 < seq < _MAX_SEQ:
+        raise ProtocolError("bad_field", f"'{kind}' needs 'seq', a whole number >= 1", seq)
+    fields: dict[str, Any] = {}
+    for name, (check, required) in schema.items():
+        value = data.get(name)
+        if value is None:
+            if required:
+                raise ProtocolError("bad_field", f"'{kind}' needs the field '{name}'", seq)
+            fields[name] = None
+            continue
+        try:
+            fields[name] = check(value)
+        except ValueError as error:
+            raise ProtocolError("bad_field", f"'{kind}' field '{name}' {error}", seq) from None
+    return ClientMessage(kind, seq, fields)
+
+
+class TokenBucket:
+    """Rate limit: ``capacity`` messages at once, refilled at ``rate`` per second."""
+
+    def __init__(
+        self,
+        capacity: float = 40,
+        rate: float = 20,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.capacity = capacity
+        self.rate = rate
+        self._now = now
+        self._tokens = capacity
+        self._last = now()
+
+    def take(self) -> bool:
+        now = self._now()
+        self._tokens = min(self.capacity, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return True
+        return False

@@ -1,0 +1,116 @@
+"""Running the web app: ``chuhan serve`` and ``chuhan play`` (uvicorn on one port)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import socket
+import webbrowser
+from pathlib import Path
+
+from chuhan.errors import ChuhanError
+
+__all__ = ["ServeError", "free_port", "serve"]
+
+#: uvicorn closes a websocket whose frame is larger than this (the protocol's own limit,
+#: 4 KB, is answered with an error message; this stops a client from making the server
+#: buffer megabytes first).
+WS_MAX_BYTES = 64 * 1024
+
+
+class ServeError(ChuhanError):
+    """The server cannot start (port in use, bad host, database not writable)."""
+
+
+def port_is_free(host: str, port: int) -> bool:
+    """Whether nothing listens on ``host:port`` (connections of a killed server still in
+    TIME_WAIT do not count: the server binds with SO_REUSEADDR too)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((host, 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def _display_url(host: str, port: int) -> str:
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/"
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | Path | None = None,
+    *,
+    open_browser: bool = False,
+) -> int:
+    """Serve the web app until interrupted. ``open_browser`` opens the home page."""
+    import uvicorn
+
+    from chuhan.web.app import create_app
+    from chuhan.web.storage import Storage, default_db_path
+
+    db_path = Path(db) if db is not None else default_db_path()
+    Storage(db_path).close()  # fail early, with a clear message, if it cannot be opened
+    if not port_is_free(host, port):
+        raise ServeError(f"cannot listen on {host}:{port}: the port is in use (try --port)")
+    app = create_app(db_path)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,  # seat links carry tokens in their query string
+        ws_max_size=WS_MAX_BYTES,
+        # Compressing every state costs the server more CPU than the bytes it saves on
+        # the networks people play over (a state is a few kilobytes).
+        ws_per_message_deflate=False,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        lifespan="on",
+    )
+    server = uvicorn.Server(config)
+    url = _display_url(host, port)
+    # Everything imported so far lives as long as the server: keep it out of the cyclic
+    # garbage collector's full passes, and run the young passes less often (a move makes
+    # thousands of short-lived containers), which keeps GC pauses out of move latencies.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(7000, 20, 20)
+
+    async def run() -> None:
+        task = asyncio.create_task(server.serve())
+        while not server.started and not task.done():
+            await asyncio.sleep(0.05)
+        if server.started:
+            print(f"chuhan: serving on {url} (games in {db_path}); Ctrl+C stops", flush=True)
+            if host in ("0.0.0.0", "::"):
+                print(
+                    "chuhan: listening on every interface: other machines use this "
+                    "machine's address with the same port",
+                    flush=True,
+                )
+            if open_browser:
+                opened = False
+                with contextlib.suppress(Exception):
+                    opened = webbrowser.open(url)
+                if not opened:
+                    print(f"chuhan: no browser found; open {url} yourself", flush=True)
+        await task
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run())
+    return 0 if server.started else 1

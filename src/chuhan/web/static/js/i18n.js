@@ -1,0 +1,242 @@
+// Interface text in English, Chinese (simplified and traditional) and Korean, and the piece
+// names shown when hovering a piece (English, pinyin and Korean as players know them).
+
+export const LANGUAGES = {
+  en: "English",
+  "zh-Hans": "简体中文",
+  "zh-Hant": "繁體中文",
+  ko: "한국어",
+};
+
+const STRINGS = {
+  en: {
+    rules_asian: "Asian (AXF)", rules_chinese: "Chinese (CXA)", rules_official: "Official (KJA)",
+    rules_traditional: "Traditional", rules_modern: "Modern (no bikjang)",
+    rules_classic: "Classic (1995 sheet)",
+    wins: "{side} wins", drawn: "Draw", thinking: "The computer is thinking…",
+    title: "chuhan 楚漢", home: "Home", newGame: "New game", xiangqi: "Xiangqi", janggi: "Janggi",
+    game: "Game", rules: "Rules", timeControl: "Time control", tcNone: "None",
+    tcFischer: "Fischer (base + increment)", tcByoyomi: "Byo-yomi", baseMinutes: "Minutes",
+    increment: "Increment (s)", periods: "Periods", periodSeconds: "Period (s)",
+    opponent: "Opponent", vsComputer: "The computer", vsFriend: "A friend (invite link)",
+    vsHere: "Both sides on this screen", level: "Level", colour: "Your side", random: "Random",
+    red: "Red", black: "Black", cho: "Cho", han: "Han", create: "Start",
+    myGames: "My games", inProgress: "In progress", finished: "Finished", noGames: "No games yet.",
+    open: "Open", inviteLink: "Send this link to your friend:", watchLink: "Watch link:",
+    copy: "Copy", copied: "Copied", waitingOpponent: "Waiting for your friend to join…",
+    yourMove: "Your move", theirMove: "Opponent to move", toMove: "{side} to move",
+    resign: "Resign", offerDraw: "Offer draw", takeback: "Takeback", pass: "Pass",
+    accept: "Accept", decline: "Decline", flip: "Flip board", settings: "Settings",
+    labels: "Piece labels", labelsChinese: "Chinese characters", labelsLetters: "Letters",
+    notation: "Notation", notationWxf: "WXF", notationChinese: "Chinese", notationIccs: "ICCS",
+    notationKorean: "Korean", sound: "Sounds", touchMove: "Touch-move (a picked piece must move)",
+    language: "Language", rematch: "Rematch", exportPgn: "Download PGN", exportFen: "Download FEN",
+    importRecord: "Replay a PGN or XQF file", analyse: "Analyse with the engine",
+    evaluation: "Evaluation", bestLine: "Best line", live: "Back to live", viewing: "Viewing move {n}",
+    first: "First", prev: "Previous", next: "Next", last: "Last",
+    setupTitle: "Choose your horses and elephants", setupWaitHan: "Han chooses first…",
+    setupWaitCho: "Cho is choosing…", secondsLeft: "{n} s left",
+    drawOffered: "Your opponent offers a draw.", takebackRequested: "Your opponent asks to take back.",
+    offerSent: "Sent. Waiting for the answer…", reconnecting: "Connection lost: reconnecting…",
+    connected: "Connected", spectating: "Watching", result: "Game over", resignConfirm: "Resign this game?",
+    moves: "Moves", check: "Check!", bikjang: "Bikjang!", score: "Score", mate: "mate in {n}",
+    confirm: "Confirm", cancel: "Cancel", variantRules: "Rule set", error: "Error: {message}",
+    notFound: "This game does not exist.", replay: "Replay", yourSide: "You play {side}",
+    players: "Players", computerLevel: "Computer (level {n})", depth: "depth {n}",
+    importError: "Could not read the file: {message}", startFen: "Start position (FEN, optional)",
+    pressToAnalyse: "Analyse this position", analysing: "Thinking…",
+  },
+  "zh-Hans": {
+    rules_asian: "亚洲规则", rules_chinese: "中国规则", rules_official: "韩国官方规则",
+    rules_traditional: "传统规则", rules_modern: "现代规则（无对王）", rules_classic: "1995 规则",
+    wins: "{side}胜", drawn: "和棋", thinking: "电脑思考中…",
+    title: "楚汉 chuhan", home: "首页", newGame: "新对局", xiangqi: "象棋", janggi: "韩国象棋",
+    game: "棋种", rules: "规则", timeControl: "计时", tcNone: "不计时",
+    tcFischer: "加秒制（基本时间+每步加秒）", tcByoyomi: "读秒", baseMinutes: "分钟",
+    increment: "每步加秒", periods: "读秒次数", periodSeconds: "每次秒数",
+    opponent: "对手", vsComputer: "电脑", vsFriend: "朋友（邀请链接）", vsHere: "同屏双人",
+    level: "等级", colour: "执子", random: "随机", red: "红方", black: "黑方", cho: "楚", han: "汉",
+    create: "开始", myGames: "我的对局", inProgress: "进行中", finished: "已结束",
+    noGames: "还没有对局。", open: "打开", inviteLink: "把这个链接发给朋友：", watchLink: "观战链接：",
+    copy: "复制", copied: "已复制", waitingOpponent: "等待朋友加入…", yourMove: "轮到你走",
+    theirMove: "轮到对手", toMove: "{side}走", resign: "认输", offerDraw: "提和", takeback: "悔棋",
+    pass: "停着", accept: "同意", decline: "拒绝", flip: "翻转棋盘", settings: "设置",
+    labels: "棋子标记", labelsChinese: "汉字", labelsLetters: "字母", notation: "记谱",
+    notationWxf: "WXF", notationChinese: "中文", notationIccs: "ICCS", notationKorean: "韩式坐标",
+    sound: "声音", touchMove: "摸子走子（选中的棋子必须走）", language: "语言", rematch: "再来一局",
+    exportPgn: "下载 PGN", exportFen: "下载 FEN", importRecord: "打开 PGN 或 XQF 棋谱",
+    analyse: "引擎分析", evaluation: "评分", bestLine: "最佳着法", live: "回到当前",
+    viewing: "查看第 {n} 步", first: "最前", prev: "上一步", next: "下一步", last: "最后",
+    setupTitle: "选择马象布置", setupWaitHan: "汉方先选…", setupWaitCho: "楚方正在选…",
+    secondsLeft: "剩 {n} 秒", drawOffered: "对手提和。", takebackRequested: "对手请求悔棋。",
+    offerSent: "已发送，等待答复…", reconnecting: "连接中断，正在重连…", connected: "已连接",
+    spectating: "观战中", result: "对局结束", resignConfirm: "确定认输？", moves: "着法",
+    check: "将军！", bikjang: "对王！", score: "得分", mate: "{n} 步杀", confirm: "确定",
+    cancel: "取消", variantRules: "规则", error: "错误：{message}", notFound: "对局不存在。",
+    replay: "复盘", yourSide: "你执{side}", players: "棋手", computerLevel: "电脑（{n} 级）",
+    depth: "深度 {n}", importError: "无法读取文件：{message}", startFen: "起始局面（FEN，可选）",
+    pressToAnalyse: "分析此局面", analysing: "思考中…",
+  },
+  "zh-Hant": {
+    rules_asian: "亞洲規則", rules_chinese: "中國規則", rules_official: "韓國官方規則",
+    rules_traditional: "傳統規則", rules_modern: "現代規則（無對王）", rules_classic: "1995 規則",
+    wins: "{side}勝", drawn: "和棋", thinking: "電腦思考中…",
+    title: "楚漢 chuhan", home: "首頁", newGame: "新對局", xiangqi: "象棋", janggi: "韓國象棋",
+    game: "棋種", rules: "規則", timeControl: "計時", tcNone: "不計時",
+    tcFischer: "加秒制（基本時間+每步加秒）", tcByoyomi: "讀秒", baseMinutes: "分鐘",
+    increment: "每步加秒", periods: "讀秒次數", periodSeconds: "每次秒數",
+    opponent: "對手", vsComputer: "電腦", vsFriend: "朋友（邀請連結）", vsHere: "同屏雙人",
+    level: "等級", colour: "執子", random: "隨機", red: "紅方", black: "黑方", cho: "楚", han: "漢",
+    create: "開始", myGames: "我的對局", inProgress: "進行中", finished: "已結束",
+    noGames: "還沒有對局。", open: "打開", inviteLink: "把這個連結發給朋友：", watchLink: "觀戰連結：",
+    copy: "複製", copied: "已複製", waitingOpponent: "等待朋友加入…", yourMove: "輪到你走",
+    theirMove: "輪到對手", toMove: "{side}走", resign: "認輸", offerDraw: "提和", takeback: "悔棋",
+    pass: "停著", accept: "同意", decline: "拒絕", flip: "翻轉棋盤", settings: "設定",
+    labels: "棋子標記", labelsChinese: "漢字", labelsLetters: "字母", notation: "記譜",
+    notationWxf: "WXF", notationChinese: "中文", notationIccs: "ICCS", notationKorean: "韓式座標",
+    sound: "聲音", touchMove: "摸子走子（選中的棋子必須走）", language: "語言", rematch: "再來一局",
+    exportPgn: "下載 PGN", exportFen: "下載 FEN", importRecord: "打開 PGN 或 XQF 棋譜",
+    analyse: "引擎分析", evaluation: "評分", bestLine: "最佳著法", live: "回到當前",
+    viewing: "查看第 {n} 步", first: "最前", prev: "上一步", next: "下一步", last: "最後",
+    setupTitle: "選擇馬象佈置", setupWaitHan: "漢方先選…", setupWaitCho: "楚方正在選…",
+    secondsLeft: "剩 {n} 秒", drawOffered: "對手提和。", takebackRequested: "對手請求悔棋。",
+    offerSent: "已發送，等待答覆…", reconnecting: "連線中斷，正在重連…", connected: "已連線",
+    spectating: "觀戰中", result: "對局結束", resignConfirm: "確定認輸？", moves: "著法",
+    check: "將軍！", bikjang: "對王！", score: "得分", mate: "{n} 步殺", confirm: "確定",
+    cancel: "取消", variantRules: "規則", error: "錯誤：{message}", notFound: "對局不存在。",
+    replay: "復盤", yourSide: "你執{side}", players: "棋手", computerLevel: "電腦（{n} 級）",
+    depth: "深度 {n}", importError: "無法讀取檔案：{message}", startFen: "起始局面（FEN，可選）",
+    pressToAnalyse: "分析此局面", analysing: "思考中…",
+  },
+  ko: {
+    rules_asian: "아시아 규칙", rules_chinese: "중국 규칙", rules_official: "공식 (대한장기협회)",
+    rules_traditional: "전통 규칙", rules_modern: "현대 규칙 (빅장 없음)", rules_classic: "1995 규칙",
+    wins: "{side} 승", drawn: "무승부", thinking: "컴퓨터가 생각하는 중…",
+    title: "초한 chuhan", home: "처음", newGame: "새 대국", xiangqi: "샹치 (중국 장기)",
+    janggi: "장기", game: "게임", rules: "규칙", timeControl: "시간", tcNone: "없음",
+    tcFischer: "피셔 (기본 + 수당 추가)", tcByoyomi: "초읽기", baseMinutes: "분",
+    increment: "추가 (초)", periods: "초읽기 횟수", periodSeconds: "초읽기 (초)",
+    opponent: "상대", vsComputer: "컴퓨터", vsFriend: "친구 (초대 링크)", vsHere: "한 화면에서 둘이",
+    level: "레벨", colour: "내 편", random: "무작위", red: "홍", black: "흑", cho: "초", han: "한",
+    create: "시작", myGames: "내 대국", inProgress: "진행 중", finished: "끝난 대국",
+    noGames: "아직 대국이 없습니다.", open: "열기", inviteLink: "친구에게 이 링크를 보내세요:",
+    watchLink: "관전 링크:", copy: "복사", copied: "복사됨", waitingOpponent: "친구를 기다리는 중…",
+    yourMove: "내 차례", theirMove: "상대 차례", toMove: "{side} 차례", resign: "기권",
+    offerDraw: "무승부 제안", takeback: "무르기", pass: "한수쉼", accept: "수락", decline: "거절",
+    flip: "판 뒤집기", settings: "설정", labels: "기물 표시", labelsChinese: "한자",
+    labelsLetters: "알파벳", notation: "기보", notationWxf: "WXF", notationChinese: "중국식",
+    notationIccs: "ICCS", notationKorean: "한국식 좌표", sound: "소리",
+    touchMove: "터치무브 (잡은 기물은 움직여야 함)", language: "언어", rematch: "다시 두기",
+    exportPgn: "PGN 내려받기", exportFen: "FEN 내려받기", importRecord: "PGN·XQF 기보 재생",
+    analyse: "엔진 분석", evaluation: "평가", bestLine: "최선 수순", live: "현재로",
+    viewing: "{n}수 보는 중", first: "처음", prev: "이전", next: "다음", last: "마지막",
+    setupTitle: "마·상 배치를 고르세요", setupWaitHan: "한이 먼저 고릅니다…",
+    setupWaitCho: "초가 고르는 중…", secondsLeft: "{n}초 남음", drawOffered: "상대가 무승부를 제안합니다.",
+    takebackRequested: "상대가 무르기를 요청합니다.", offerSent: "보냈습니다. 답을 기다리는 중…",
+    reconnecting: "연결 끊김: 다시 연결하는 중…", connected: "연결됨", spectating: "관전 중",
+    result: "대국 종료", resignConfirm: "기권하시겠습니까?", moves: "수순", check: "장군!",
+    bikjang: "빅장!", score: "점수", mate: "{n}수 외통", confirm: "확인", cancel: "취소",
+    variantRules: "규칙", error: "오류: {message}", notFound: "없는 대국입니다.", replay: "다시 보기",
+    yourSide: "{side} 편", players: "대국자", computerLevel: "컴퓨터 ({n}단계)", depth: "깊이 {n}",
+    importError: "파일을 읽을 수 없습니다: {message}", startFen: "시작 국면 (FEN, 선택)",
+    pressToAnalyse: "이 국면 분석", analysing: "생각하는 중…",
+  },
+};
+
+// Piece names. English from the 001_ seed's "official" column with the usual alternative;
+// pinyin and the Korean names as that seed spells them (and in Hangul for Korean readers).
+const PIECE_NAMES = {
+  en: {
+    king: "King (General)", advisor: "Guard (Advisor)", elephant: "Bishop (Elephant)",
+    horse: "Knight (Horse)", rook: "Rook (Chariot)", cannon: "Cannon", pawn: "Pawn (Soldier)",
+  },
+  "zh-Hans": {
+    king: ["帅", "将"], advisor: ["仕", "士"], elephant: ["相", "象"], horse: ["马", "马"],
+    rook: ["车", "车"], cannon: ["炮", "炮"], pawn: ["兵", "卒"],
+  },
+  "zh-Hant": {
+    king: ["帥", "將"], advisor: ["仕", "士"], elephant: ["相", "象"], horse: ["馬", "馬"],
+    rook: ["車", "車"], cannon: ["炮", "炮"], pawn: ["兵", "卒"],
+  },
+  ko: {
+    king: "궁(장)", advisor: "사", elephant: "상", horse: "마", rook: "차", cannon: "포",
+    pawn: ["졸", "병"],
+  },
+};
+// [first mover, second mover]: red's general is Shuai, black's Jiang; red's soldier Bing,
+// black's Zu. In janggi, Cho's soldier is 卒 (Jol) and Han's 兵 (Byung).
+const PINYIN = {
+  king: ["Shuai", "Jiang"], advisor: ["Shi", "Shi"], elephant: ["Xiang", "Xiang"],
+  horse: ["Ma", "Ma"], rook: ["Ju", "Ju"], cannon: ["Pao", "Pao"], pawn: ["Bing", "Zu"],
+};
+const KOREAN_ROMAN = {
+  king: ["Jang", "Jang"], advisor: ["Sa", "Sa"], elephant: ["Sang", "Sang"], horse: ["Ma", "Ma"],
+  rook: ["Cha", "Cha"], cannon: ["Po", "Po"], pawn: ["Jol", "Byung"],
+};
+
+let current = "en";
+
+/** The interface language for a navigator.language value such as "zh-TW" or "ko-KR". */
+export function detectLanguage(tag) {
+  const lower = String(tag || "en").toLowerCase();
+  if (lower.startsWith("ko")) return "ko";
+  if (lower.startsWith("zh")) {
+    return /hant|tw|hk|mo/.test(lower) ? "zh-Hant" : "zh-Hans";
+  }
+  return "en";
+}
+
+export function setLanguage(language) {
+  current = STRINGS[language] ? language : "en";
+  document.documentElement.lang = current;
+}
+
+export function language() {
+  return current;
+}
+
+/** The text for `key`, with {name} placeholders filled from `params`. */
+export function t(key, params = {}) {
+  const table = STRINGS[current];
+  const text = key in table ? table[key] : (STRINGS.en[key] ?? key);
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+}
+
+/** Fill every element with data-i18n="key" (textContent only). */
+export function translatePage(root = document) {
+  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+}
+
+/** The side's name: red/black in xiangqi, Cho/Han in janggi. `first` is the side moving first. */
+export function sideName(game, first) {
+  if (game === "janggi") return t(first ? "cho" : "han");
+  return t(first ? "red" : "black");
+}
+
+/** The hover text for a piece: side, name in the interface language, and the native name. */
+export function describePiece(game, piece, character) {
+  const index = piece.first ? 0 : 1;
+  const side = sideName(game, piece.first);
+  // A soldier is named by its character: 兵 (Bing, Byung) or 卒 (Zu, Jol), in either game.
+  const pawnIndex = character === "兵" ? 1 : 0;
+  let native = game === "janggi" ? KOREAN_ROMAN[piece.kind][index] : PINYIN[piece.kind][index];
+  if (piece.kind === "pawn") {
+    native = game === "janggi" ? ["Jol", "Byung"][pawnIndex] : ["Zu", "Bing"][pawnIndex];
+  }
+  const names = PIECE_NAMES[current][piece.kind];
+  // In Chinese, janggi's generals are both 将 (楚 and 漢 are the sides written on them).
+  const nameIndex = game === "janggi" && piece.kind === "king" ? 1 : index;
+  let name = Array.isArray(names) ? names[nameIndex] : names;
+  if (piece.kind === "pawn" && current === "ko") name = pawnIndex ? "병" : "졸";
+  else if (piece.kind === "pawn" && current !== "en") name = character;
+  if (current === "en") return `${side} ${name} — ${native} ${character}`;
+  if (current === "ko") return `${side} ${name} (${character}, ${native})`;
+  return `${side}${name}（${character}，${native}）`;
+}
+
+/** The notation a player who has not chosen gets: Chinese for zh, Korean for janggi in ko. */
+export function defaultNotation(game) {
+  if (current.startsWith("zh")) return "chinese";
+  if (current === "ko" && game === "janggi") return "korean";
+  return "wxf";
+}

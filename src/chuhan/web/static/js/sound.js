@@ -1,0 +1,66 @@
+// Short sounds made with the Web Audio API (no audio files): a wooden click for a move, a
+// heavier knock for a capture, and two rising tones for check.
+
+let context = null;
+let enabled = true;
+
+export function setSoundEnabled(on) {
+  enabled = Boolean(on);
+}
+
+function audio() {
+  if (!enabled) return null;
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return null;
+  if (!context) context = new Context();
+  if (context.state === "suspended") context.resume().catch(() => {});
+  return context;
+}
+
+// A burst of filtered noise: the knock of a piece on wood.
+function knock(ctx, when, { frequency, duration, gain }) {
+  const length = Math.ceil(ctx.sampleRate * duration);
+  const buffer = ctx.createBuffer(1, length, ctx.sampleRate);
+  const data = buffer.getChannelData(0);
+  for (let i = 0; i < length; i++) data[i] = (Math.random() * 2 - 1) * (1 - i / length) ** 3;
+  const source = ctx.createBufferSource();
+  source.buffer = buffer;
+  const filter = ctx.createBiquadFilter();
+  filter.type = "bandpass";
+  filter.frequency.value = frequency;
+  filter.Q.value = 3;
+  const volume = ctx.createGain();
+  volume.gain.value = gain;
+  source.connect(filter).connect(volume).connect(ctx.destination);
+  source.start(when);
+}
+
+function tone(ctx, when, frequency, duration) {
+  const osc = ctx.createOscillator();
+  osc.type = "triangle";
+  osc.frequency.value = frequency;
+  const volume = ctx.createGain();
+  volume.gain.setValueAtTime(0.0001, when);
+  volume.gain.exponentialRampToValueAtTime(0.25, when + 0.01);
+  volume.gain.exponentialRampToValueAtTime(0.0001, when + duration);
+  osc.connect(volume).connect(ctx.destination);
+  osc.start(when);
+  osc.stop(when + duration + 0.02);
+}
+
+/** Play the sound for a move: "move", "capture" or "check". */
+export function playSound(kind) {
+  const ctx = audio();
+  if (!ctx) return;
+  const now = ctx.currentTime;
+  if (kind === "capture") {
+    knock(ctx, now, { frequency: 900, duration: 0.09, gain: 1.6 });
+    knock(ctx, now + 0.05, { frequency: 500, duration: 0.12, gain: 1.2 });
+  } else if (kind === "check") {
+    knock(ctx, now, { frequency: 1400, duration: 0.07, gain: 1.2 });
+    tone(ctx, now + 0.05, 660, 0.12);
+    tone(ctx, now + 0.17, 880, 0.18);
+  } else {
+    knock(ctx, now, { frequency: 1400, duration: 0.07, gain: 1.2 });
+  }
+}

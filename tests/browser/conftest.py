@@ -1,0 +1,69 @@
+"""Browser tests: the real server in a subprocess, Debian's chromium driven by Playwright.
+
+Screenshots go to ``test-output/browser/`` (git-ignored); their paths are printed at the end
+of the run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .harness import CHROMIUM, CHROMIUM_ARGS, SHOT_PATHS, Player, Server
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    skip = pytest.mark.skip(reason=f"{CHROMIUM} is missing (make chromium installs it)")
+    for item in items:
+        if "browser" in item.keywords and not CHROMIUM.exists():
+            item.add_marker(skip)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if SHOT_PATHS:
+        terminalreporter.write_sep("-", "board screenshots")
+        for path in SHOT_PATHS:
+            terminalreporter.write_line(str(path))
+
+
+def _new_server(tmp_path_factory: pytest.TempPathFactory) -> Server:
+    folder = tmp_path_factory.mktemp("server")
+    server = Server(folder / "games.db", folder / "server.log")
+    server.start()
+    return server
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    server = _new_server(tmp_path_factory)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server of the test's own, for tests that kill it."""
+    server = _new_server(tmp_path_factory)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def players(browser: Any) -> Iterator[list[Player]]:
+    """The players a test makes (``new_player``), closed after it."""
+    made: list[Player] = []
+    yield made
+    for player in made:
+        player.close()

@@ -1,0 +1,238 @@
+"""The browser tests' harness: the server in a subprocess, and a player's page with board
+helpers (squares to screen points, moves by clicking or dragging, waiting for the state)."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "browser"
+SHOT_PATHS: list[Path] = []
+
+# The board's SVG geometry (board.js): a 1000 x 1100 viewBox, lines 100 apart, 100 in.
+VIEW_WIDTH = 1000
+VIEW_HEIGHT = 1100
+MARGIN = 100
+STEP = 100
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _serve_command(port: int, db: Path) -> list[str]:
+    if importlib.util.find_spec("chuhan.__main__") is not None:
+        head = [sys.executable, "-m", "chuhan"]
+    else:  # no chuhan/__main__.py yet: the console script does the same
+        head = [sys.executable, "-m", "chuhan.cli"]
+    return [*head, "serve", "--port", str(port), "--db", str(db)]
+
+
+class Relay:
+    """A TCP relay on a fixed port to the server's current port, so that pages keep their
+    origin when the server is killed and started again (on a fresh port: a killed server's
+    connections linger in TIME_WAIT on the old one). Connections to a dead server drop."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self.listener.getsockname()[1]
+        self.target = 0
+        self.closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self.closed:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target), timeout=5)
+            except OSError:
+                client.close()
+                continue
+            upstream.settimeout(None)
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        for sock in (source, sink):
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+
+    def close(self) -> None:
+        self.closed = True
+        self.listener.close()
+
+
+class Server:
+    """``chuhan serve`` in a subprocess behind a :class:`Relay`; ``restart()`` SIGKILLs it and
+    starts it again on the same database."""
+
+    def __init__(self, db: Path, log: Path) -> None:
+        self.db = db
+        self.log = log
+        self.relay = Relay()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.relay.port}"
+
+    def start(self) -> None:
+        port = _free_port()
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(
+                _serve_command(port, self.db),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log.read_text(errors='replace')}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=1):
+                    self.relay.target = port
+                    return
+            except (urllib.error.URLError, OSError):
+                time.sleep(0.1)
+        raise RuntimeError(f"the server did not answer in 20 s: {self.log.read_text()}")
+
+    def kill(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        self.relay.close()
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+
+    def restart(self) -> None:
+        self.kill()
+        self.start()
+
+
+class Player:
+    """One browser context (one person) on one page, with board helpers."""
+
+    def __init__(self, browser: Any, server: Server, *, locale: str = "en-US") -> None:
+        self.context = browser.new_context(
+            viewport={"width": 1200, "height": 900}, locale=locale, device_scale_factor=1
+        )
+        self.page = self.context.new_page()
+        self.server = server
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on(
+            "console",
+            lambda message: self.errors.append(message.text) if message.type == "error" else None,
+        )
+        self.page.set_default_timeout(15000)
+
+    def goto(self, path: str) -> None:
+        self.page.goto(self.server.url + path)
+
+    def flipped(self) -> bool:
+        return bool(self.page.evaluate("window.chuhanApp.view.flipped()"))
+
+    def point(self, square: str) -> tuple[float, float]:
+        box = self.page.locator("svg.board").bounding_box()
+        assert box is not None
+        file = "abcdefghi".index(square[0])
+        rank = int(square[1:])
+        col, row = (8 - file, rank) if self.flipped() else (file, 9 - rank)
+        x = box["x"] + (MARGIN + col * STEP) * box["width"] / VIEW_WIDTH
+        y = box["y"] + (MARGIN + row * STEP) * box["height"] / VIEW_HEIGHT
+        return x, y
+
+    def wait_my_turn(self) -> None:
+        self.page.wait_for_selector("svg.board .piece.movable")
+
+    def click_move(self, move: str) -> None:
+        """Play an ICCS move by clicking its two squares."""
+        self.wait_my_turn()
+        version = self.version()
+        origin, target = move[:2], move[2:]
+        self.page.mouse.click(*self.point(origin))
+        self.page.wait_for_selector(f'svg.board .dest[data-square="{target}"]', state="attached")
+        self.page.mouse.click(*self.point(target))
+        self.wait_version_after(version)
+
+    def drag_move(self, move: str) -> None:
+        """Play an ICCS move by dragging the piece."""
+        self.wait_my_turn()
+        version = self.version()
+        x0, y0 = self.point(move[:2])
+        x1, y1 = self.point(move[2:])
+        self.page.mouse.move(x0, y0)
+        self.page.mouse.down()
+        self.page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, steps=4)
+        self.page.mouse.move(x1, y1, steps=4)
+        self.page.mouse.up()
+        self.wait_version_after(version)
+
+    def version(self) -> int:
+        return int(self.page.evaluate("window.chuhanApp.view.state.version"))
+
+    def wait_version_after(self, version: int) -> None:
+        self.page.wait_for_function(
+            f"() => window.chuhanApp.view.state && window.chuhanApp.view.state.version > {version}"
+        )
+
+    def wait_ply(self, ply: int) -> None:
+        self.page.wait_for_function(
+            f"() => window.chuhanApp.view.state && window.chuhanApp.view.state.ply >= {ply}"
+        )
+
+    def state(self) -> dict[str, Any]:
+        state: dict[str, Any] = self.page.evaluate("window.chuhanApp.view.state")
+        return state
+
+    def screenshot(self, name: str) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        self.page.screenshot(path=str(path))
+        SHOT_PATHS.append(path)
+        print(f"screenshot: {path}")
+        return path
+
+    def close(self) -> None:
+        self.context.close()

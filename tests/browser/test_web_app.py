@@ -1,0 +1,251 @@
+"""The web app in a real browser: whole games played by clicking and dragging on the board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .harness import Player, Server
+
+# One worker runs them all, one after another: Playwright's sync API keeps an event loop
+# running while the browser is open, which asyncio.run() elsewhere cannot share.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+# Red mates with doubled cannons on the e-file while Black shuffles a chariot.
+MATING_LINE = ["h2e2", "a9a8", "e2e6", "a8a9", "b2b5", "a9a8", "b5e5"]
+
+
+def new_player(players: list[Player], browser: Any, server: Server, **kwargs: Any) -> Player:
+    player = Player(browser, server, **kwargs)
+    players.append(player)
+    return player
+
+
+def create_from_home(player: Player, *, variant: str, kind: str, **fields: str) -> None:
+    """Fill in the home page's new-game form and start."""
+    page = player.page
+    player.goto("/")
+    page.check(f'input[name="variant"][value="{variant}"]')
+    page.check(f'input[name="kind"][value="{kind}"]')
+    for selector, value in fields.items():
+        page.select_option(f"#{selector}", value)
+    page.click("#create")
+    page.wait_for_url("**/g/**")
+    page.wait_for_selector("svg.board .piece")
+
+
+def test_friend_game_to_checkmate(browser: Any, server: Server, players: list[Player]) -> None:
+    red = new_player(players, browser, server)
+    create_from_home(red, variant="xiangqi", kind="friend", colour="first")
+    red.page.wait_for_selector("#invite:not([hidden])")
+    invite = red.page.input_value("#invite-url")
+    watch = red.page.input_value("#watch-url")
+    assert "/g/" in invite and "?t=" in invite and watch.endswith("/w/" + invite.split("/")[4][:12])
+
+    black = new_player(players, browser, server)
+    black.page.goto(invite)
+    black.page.wait_for_selector("svg.board .piece")
+    watcher = new_player(players, browser, server)
+    watcher.page.goto(watch)
+    watcher.page.wait_for_selector("svg.board .piece")
+    red.page.wait_for_selector("#invite", state="hidden")
+
+    # Hovering a piece names it; Black sees the board from its side.
+    title = red.page.text_content('svg.board .piece[data-square="e9"] title') or ""
+    assert "King" in title and "Jiang" in title
+    assert black.flipped() and not red.flipped()
+
+    for ply, move in enumerate(MATING_LINE):
+        mover, other = (red, black) if ply % 2 == 0 else (black, red)
+        if ply == 2:
+            mover.drag_move(move)
+        else:
+            mover.click_move(move)
+        other.wait_ply(ply + 1)
+
+    for player in (red, black, watcher):
+        player.page.wait_for_selector("#banner:not([hidden])")
+        assert "checkmated" in (player.page.text_content("#banner-reason") or "")
+    # The move list in WXF (the default for English), and the last move highlighted.
+    moves = red.page.locator("#moves .move:not(.empty)").all_text_contents()
+    assert moves[0] == "C2.5" and len(moves) == len(MATING_LINE)
+    assert red.page.locator("svg.board .last-move").count() == 2
+    # The watcher has no game controls and cannot pick pieces.
+    assert watcher.page.locator("svg.board .piece.movable").count() == 0
+    assert watcher.page.locator("#btn-resign").is_hidden()
+
+    # Stepping back through the game shows an earlier position, then back to the end.
+    red.page.click("#nav-first")
+    red.page.wait_for_selector("#viewing:not([hidden])")
+    assert red.page.locator('svg.board .piece[data-square="h2"]').count() == 1
+    red.page.click("#nav-live")
+    red.page.wait_for_selector("#viewing", state="hidden")
+
+    red.screenshot("xiangqi-checkmate-red")
+    black.screenshot("xiangqi-checkmate-black")
+
+    # The record: download the PGN, then replay it from the home page's import box.
+    with red.page.expect_download() as download_info:
+        red.page.click("#btn-pgn")
+    record = download_info.value.path()
+    assert "1-0" in record.read_text(encoding="utf-8")
+    red.goto("/")
+    red.page.wait_for_selector("#games-over li")  # my finished game is listed
+    red.page.set_input_files("#import-file", str(record))
+    red.page.wait_for_url("**/w/**")
+    red.page.wait_for_selector("#banner:not([hidden])")
+    assert red.page.locator("#moves .move:not(.empty)").count() == len(MATING_LINE)
+    assert red.page.locator("svg.board .piece.movable").count() == 0
+    for player in (red, black, watcher):
+        assert player.errors == []
+
+
+def test_computer_game_to_the_end(browser: Any, server: Server, players: list[Player]) -> None:
+    player = new_player(players, browser, server)
+    create_from_home(player, variant="xiangqi", kind="computer", level="1", colour="first")
+    page = player.page
+
+    # Touch-move: once the cannon on h2 is picked, the one on b2 cannot be picked instead.
+    page.click("#settings summary")
+    page.check("#set-touch-move")
+    page.click("#settings summary")
+    page.mouse.click(*player.point("h2"))
+    page.wait_for_selector('svg.board .dest[data-square="h9"]', state="attached")
+    page.mouse.click(*player.point("b2"))
+    assert page.locator('svg.board .dest[data-square="b9"]').count() == 0
+    assert page.locator('svg.board .dest[data-square="h9"]').count() == 1
+    page.mouse.click(*player.point("e2"))
+    player.wait_ply(2)  # the computer answered
+
+    # A second move, then a takeback (the computer agrees at once).
+    player.click_move("h0g2")
+    player.wait_ply(4)
+    page.click("#btn-takeback")
+    page.wait_for_function("() => window.chuhanApp.view.state.ply === 2")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#btn-resign")
+    page.wait_for_selector("#banner:not([hidden])")
+    assert "resign" in (page.text_content("#banner-reason") or "").lower()
+
+    # Finished: the engine's evaluation and best line of the final position.
+    page.click("#btn-analyse")
+    page.wait_for_function("() => document.getElementById('analysis-line').textContent.length > 0")
+    assert page.locator("svg.board .hint").count() == 1  # the best move as an arrow
+    player.screenshot("xiangqi-computer-resigned")
+
+    # A rematch starts at once, colours swapped: the computer opens as Red.
+    first_url = page.url
+    page.click("#btn-rematch")
+    page.wait_for_url(lambda url: url != first_url and "/g/" in url)
+    player.wait_ply(1)
+    assert player.flipped() and player.state()["you"]["role"] == "second"
+    assert player.errors == []
+
+
+def test_janggi_setup_pass_and_bikjang(browser: Any, server: Server, players: list[Player]) -> None:
+    # Korean browser: Korean interface and Korean coordinates in the move list.
+    player = new_player(players, browser, server, locale="ko-KR")
+    create_from_home(player, variant="janggi", kind="local")
+    page = player.page
+    assert page.text_content("#btn-pass") == "한수쉼"
+
+    # Han chooses first, then Cho.
+    page.wait_for_selector("#setup:not([hidden])")
+    page.click('.setup-choice[data-arrangement="상마상마"]:not([disabled])')
+    page.wait_for_function("() => window.chuhanApp.view.state.setup.chooser === 'first'")
+    page.click('.setup-choice[data-arrangement="마상마상"]:not([disabled])')
+    page.wait_for_function("() => window.chuhanApp.view.state.status === 'playing'")
+    # Janggi pieces: octagons, the general biggest.
+    assert page.locator("svg.board .piece polygon.piece-body").count() == 32
+
+    page.click("#btn-pass")  # Cho passes
+    player.wait_ply(1)
+    player.click_move("e6f6")
+    page.click("#btn-takeback")  # on one screen a takeback needs no answer
+    page.wait_for_function("() => window.chuhanApp.view.state.ply === 1")
+    player.click_move("e6f6")
+    player.click_move("e3d3")  # the kings now face each other: bikjang
+    page.wait_for_selector("svg.board circle.bikjang")
+    assert page.locator("svg.board circle.bikjang").count() == 2
+    moves = page.locator("#moves .move:not(.empty)").all_text_contents()
+    assert len(moves) == 3 and moves[2] == "75졸74"  # GIB: row, file, piece, row, file
+    player.screenshot("janggi-bikjang")
+    # Letters for newcomers instead of characters.
+    page.click("#settings summary")
+    page.select_option("#set-labels", "letters")
+    assert page.text_content('svg.board .piece[data-square="e1"] .piece-label') == "K"
+    page.select_option("#set-labels", "chinese")
+    assert page.text_content('svg.board .piece[data-square="e1"] .piece-label') == "楚"
+    page.click("#settings summary")
+
+    page.click("#btn-pass")  # Han accepts the bikjang by passing: counted on points
+    page.wait_for_selector("#banner:not([hidden])")
+    reason = page.text_content("#banner-reason") or ""
+    assert "bikjang" in reason and "73.5" in reason
+    player.screenshot("janggi-over")
+    assert player.errors == []
+
+
+def test_reload_and_server_restart(browser: Any, own_server: Server, players: list[Player]) -> None:
+    red = new_player(players, browser, own_server)
+    create_from_home(red, variant="xiangqi", kind="friend", colour="first")
+    invite = red.page.input_value("#invite-url")
+    black = new_player(players, browser, own_server)
+    black.page.goto(invite)
+    black.page.wait_for_selector("svg.board .piece")
+
+    red.click_move("h2e2")
+    black.click_move("h9g7")
+    red.wait_ply(2)
+
+    # A reload picks the game up where it was. Red has picked a piece meanwhile: the state
+    # messages the reload causes (black leaves, black is back) must not drop it.
+    red.wait_my_turn()
+    red.page.mouse.click(*red.point("h0"))
+    red.page.wait_for_selector('svg.board .dest[data-square="g2"]', state="attached")
+    red.page.evaluate("window.seenState = window.chuhanApp.view.state")
+    black.page.reload()
+    black.page.wait_for_selector("svg.board .piece")
+    black.wait_ply(2)
+    red.page.wait_for_function(
+        "() => window.chuhanApp.view.state !== window.seenState"
+        " && window.chuhanApp.view.state.players.second.connected"
+    )
+    assert red.page.locator('svg.board .dest[data-square="g2"]').count() == 1
+    version = red.version()
+    red.page.mouse.click(*red.point("g2"))
+    red.wait_version_after(version)
+    black.wait_ply(3)
+
+    # The server dies without warning and comes back on the same database.
+    own_server.restart()
+    for player in (red, black):
+        player.page.wait_for_function(
+            "() => document.getElementById('connection').hidden"
+            " && window.chuhanApp.view.state.ply === 3",
+            timeout=20000,
+        )
+    black.click_move("i9h9")
+    red.wait_ply(4)
+    red.click_move("i0h0")
+    black.wait_ply(5)
+    assert black.state()["moves"][-1]["iccs"] == "i0h0"
+    black.screenshot("xiangqi-after-restart-black")
+
+    # Offers: the other player sees them and answers.
+    black.page.click("#btn-takeback")
+    red.page.wait_for_selector("#offer:not([hidden])")
+    assert "take back" in (red.page.text_content("#offer-text") or "")
+    red.page.click("#offer-accept")
+    black.page.wait_for_function("() => window.chuhanApp.view.state.ply === 3")
+    red.page.click("#btn-draw")
+    black.page.wait_for_selector("#offer:not([hidden])")
+    black.page.click("#offer-decline")
+    black.page.wait_for_selector("#offer", state="hidden")
+    black.page.click("#btn-draw")
+    red.page.wait_for_selector("#offer:not([hidden])")
+    red.page.click("#offer-accept")
+    for player in (red, black):
+        player.page.wait_for_selector("#banner:not([hidden])")
+    assert black.state()["result"]["termination"] == "agreement"
