@@ -59,6 +59,10 @@ XIANGQI_MORE_WINNERS: dict[str, tuple[str, ...]] = {
     # Found by the engine's mate attempt: a mate in 6 by checks, every reply's legal move
     # set and every final mate confirmed by Fairy-Stockfish (pyffish) as well.
     "xq_shi_qing_ya_qu_014": ("h5h9",),
+    # Found by the engine at 10 s and proved by the exhaustive MateProver (the slow test
+    # below re-proves them): mates in 6 as fast as the listed first move.
+    "xq_shi_qing_ya_qu_117": ("c7c8",),
+    "xq_shi_qing_ya_qu_450": ("f0c0",),
 }
 
 

@@ -6,6 +6,9 @@ from typing import Any
 
 import pytest
 
+import chuhan
+from chuhan.search import Limits, Searcher
+
 from .harness import Player, Server
 
 # One worker runs them all, one after another: Playwright's sync API keeps an event loop
@@ -42,6 +45,8 @@ def test_friend_game_to_checkmate(browser: Any, server: Server, players: list[Pl
     invite = red.page.input_value("#invite-url")
     watch = red.page.input_value("#watch-url")
     assert "/g/" in invite and "?t=" in invite and watch.endswith("/w/" + invite.split("/")[4][:12])
+    # The server listens on 127.0.0.1 only: the page says a friend elsewhere cannot join.
+    assert red.page.is_visible("#invite-local")
 
     black = new_player(players, browser, server)
     black.page.goto(invite)
@@ -123,23 +128,48 @@ def test_computer_game_to_the_end(browser: Any, server: Server, players: list[Pl
     player.wait_ply(4)
     page.click("#btn-takeback")
     page.wait_for_function("() => window.chuhanApp.view.state.ply === 2")
-    page.on("dialog", lambda dialog: dialog.accept())
-    page.click("#btn-resign")
-    page.wait_for_selector("#banner:not([hidden])")
-    assert "resign" in (page.text_content("#banner-reason") or "").lower()
 
-    # Finished: the engine's evaluation and best line of the final position.
+    # Then the whole game: a depth-3 search plays Red's moves on the board, level 1 answers,
+    # until the referee ends the game (a beginner's partner loses to that in 20-40 moves).
+    searcher = Searcher(hash_mb=16)
+    for _ in range(150):
+        state = player.state()
+        if state["status"] == "over":
+            break
+        board = chuhan.Board()
+        for entry in state["moves"]:
+            board.push_iccs(entry["iccs"])
+        assert board.turn  # Red to move: the computer has answered
+        ply = state["ply"]
+        player.click_move(searcher.search(board, Limits(depth=3)).best.iccs())
+        page.wait_for_function(
+            f"() => window.chuhanApp.view.state.ply >= {ply + 2}"
+            " || window.chuhanApp.view.state.status === 'over'"
+        )
+    page.wait_for_selector("#banner:not([hidden])")
+    reason = page.text_content("#banner-reason") or ""
+    assert "Red wins" in reason and "checkmated" in reason, reason
+    assert player.state()["result"]["termination"] == "checkmate"
+    player.screenshot("xiangqi-computer-checkmate")
+
+    # The engine's evaluation and best line of the position before the mate.
+    page.click("#nav-prev")
+    page.wait_for_selector("#viewing:not([hidden])")
     page.click("#btn-analyse")
     page.wait_for_function("() => document.getElementById('analysis-line').textContent.length > 0")
     assert page.locator("svg.board .hint").count() == 1  # the best move as an arrow
-    player.screenshot("xiangqi-computer-resigned")
+    assert "mate in 1" in (page.text_content("#analysis-score") or "")  # it sees the mate
 
-    # A rematch starts at once, colours swapped: the computer opens as Red.
+    # A rematch starts at once, colours swapped: the computer opens as Red; then resign.
     first_url = page.url
     page.click("#btn-rematch")
     page.wait_for_url(lambda url: url != first_url and "/g/" in url)
     player.wait_ply(1)
     assert player.flipped() and player.state()["you"]["role"] == "second"
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#btn-resign")
+    page.wait_for_selector("#banner:not([hidden])")
+    assert "resign" in (page.text_content("#banner-reason") or "").lower()
     assert player.errors == []
 
 

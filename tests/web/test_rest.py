@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.testclient import TestClient
 from web_helpers import MATE_LINE, Player, create_game, join_friend_game
 
@@ -28,6 +30,15 @@ def test_options(client: TestClient) -> None:
     options = client.get("/api/options").json()
     assert options["variants"]["janggi"] == ["official", "traditional", "modern", "classic"]
     assert options["levels"] == list(range(1, 9)) and options["engine_available"] is True
+
+
+def test_options_give_the_address_friends_use(make_client: Any) -> None:
+    # Default (as the tests make it): nothing known about the network.
+    options = make_client().get("/api/options").json()
+    assert options["share_origin"] is None and options["local_only"] is False
+    options = make_client(share_origin="http://192.0.2.7:8000").get("/api/options").json()
+    assert options["share_origin"] == "http://192.0.2.7:8000"
+    assert make_client(local_only=True).get("/api/options").json()["local_only"] is True
 
 
 def test_my_games_by_tokens(client: TestClient) -> None:

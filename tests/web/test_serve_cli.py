@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from chuhan.cli import build_parser, main
+from chuhan.web.server import is_loopback, lan_address, share_origin
 from chuhan.web.storage import default_db_path
 
 
@@ -52,3 +53,20 @@ def test_unusable_database_is_a_clear_error(
     not_a_db.write_text("hello, this is not SQLite" * 100)
     assert main(["serve", "--db", str(not_a_db), "--port", "0"]) == 2
     assert "cannot open the game database" in capsys.readouterr().err
+
+
+def test_share_origin_is_the_address_other_machines_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert share_origin("127.0.0.1", 8000) is None and share_origin("::1", 8000) is None
+    assert share_origin("localhost", 8000) is None
+    assert share_origin("192.168.1.20", 8080) == "http://192.168.1.20:8080"
+    assert share_origin("fd00::5", 80) == "http://[fd00::5]:80"
+    monkeypatch.setattr("chuhan.web.server.lan_address", lambda: "10.1.2.3")
+    assert share_origin("0.0.0.0", 8000) == "http://10.1.2.3:8000"
+    monkeypatch.setattr("chuhan.web.server.lan_address", lambda: None)
+    assert share_origin("0.0.0.0", 8000) is None
+    assert is_loopback("127.0.0.2") and not is_loopback("192.0.2.1")
+
+
+def test_lan_address_is_not_loopback() -> None:
+    address = lan_address()  # None on a machine with no network route
+    assert address is None or not is_loopback(address)

@@ -142,12 +142,17 @@ def create_app(
     static_dir: Path | None = None,
     setup_seconds: float = 60.0,
     rate_limit: tuple[float, float] = (40, 20),
+    share_origin: str | None = None,
+    local_only: bool = False,
 ) -> Starlette:
     """The web app on the game database at ``db_path``.
 
     ``now`` is the wall clock in seconds (tests pass a fake one), ``engine`` the computer
     player (default: chuhan's engine in worker processes), ``rate_limit`` each
-    connection's message budget (burst, refill per second).
+    connection's message budget (burst, refill per second). ``share_origin`` is the
+    address other machines reach the server at (``http://192.168.1.20:8000``), for invite
+    links made on a page opened on loopback; ``local_only`` says the server listens on
+    loopback only, so the page can say a friend elsewhere cannot join.
     """
     static = static_dir or STATIC_DIR
     the_engine: Engine = engine or ProcessEngine()
@@ -219,6 +224,8 @@ def create_app(
                 "janggi_arrangements": list(JANGGI_ARRANGEMENTS),
                 "engine_available": the_engine.available(),
                 "custom_fen": True,
+                "share_origin": share_origin,
+                "local_only": local_only,
             }
         )
 

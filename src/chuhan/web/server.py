@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import ipaddress
 import socket
 import webbrowser
 from pathlib import Path
@@ -43,6 +44,40 @@ def free_port(host: str = "127.0.0.1") -> int:
     return port
 
 
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is an address only this machine reaches."""
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def lan_address() -> str | None:
+    """This machine's address on its local network, or None when it has none.
+
+    Connecting a UDP socket sends nothing; it only asks the kernel which local address
+    would carry traffic to a private-network address."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("10.254.254.254", 1))
+        address: str = probe.getsockname()[0]
+        if not ipaddress.ip_address(address).is_loopback and address != "0.0.0.0":
+            return address
+    return None
+
+
+def share_origin(host: str, port: int) -> str | None:
+    """The origin other machines use to reach a server listening on ``host:port``: the
+    LAN address when it listens on every interface, the host itself when it is a specific
+    non-loopback address, None when it listens on loopback only."""
+    if host in ("0.0.0.0", "::", ""):
+        address = lan_address()
+        return None if address is None else f"http://{address}:{port}"
+    if is_loopback(host):
+        return None
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
 def _display_url(host: str, port: int) -> str:
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
     if ":" in shown:
@@ -67,7 +102,8 @@ def serve(
     Storage(db_path).close()  # fail early, with a clear message, if it cannot be opened
     if not port_is_free(host, port):
         raise ServeError(f"cannot listen on {host}:{port}: the port is in use (try --port)")
-    app = create_app(db_path)
+    shared = share_origin(host, port)
+    app = create_app(db_path, share_origin=shared, local_only=is_loopback(host))
     config = uvicorn.Config(
         app,
         host=host,
@@ -97,10 +133,10 @@ def serve(
             await asyncio.sleep(0.05)
         if server.started:
             print(f"chuhan: serving on {url} (games in {db_path}); Ctrl+C stops", flush=True)
-            if host in ("0.0.0.0", "::"):
+            if host in ("0.0.0.0", "::", ""):
+                where = f"open {shared}/" if shared else "use this machine's address"
                 print(
-                    "chuhan: listening on every interface: other machines use this "
-                    "machine's address with the same port",
+                    f"chuhan: listening on every interface: on other machines, {where}",
                     flush=True,
                 )
             if open_browser:

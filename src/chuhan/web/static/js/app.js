@@ -730,9 +730,11 @@ class GameView {
       && !(state.players && state.players[otherSeat] && state.players[otherSeat].connected);
     show($("invite"), Boolean(waiting && entry && entry.invite_url));
     if (entry && entry.invite_url) {
-      $("invite-url").value = location.origin + entry.invite_url;
-      $("watch-url").value = location.origin + (entry.watch_url || `/w/${this.gameId}`);
+      const origin = shareOrigin();
+      $("invite-url").value = origin + entry.invite_url;
+      $("watch-url").value = origin + (entry.watch_url || `/w/${this.gameId}`);
     }
+    show($("invite-local"), Boolean(options && options.local_only));
 
     // The janggi setup choice.
     const setup = state.setup;
@@ -904,10 +906,28 @@ class GameView {
 
 // ---------------------------------------------------------------- start
 
+function isLoopback(hostname) {
+  return hostname === "localhost" || hostname.startsWith("127.") || hostname === "[::1]";
+}
+
+/** The origin for links to give a friend: the page's own, unless the page was opened on
+ * this machine's loopback address and the server knows the address other machines use. */
+function shareOrigin() {
+  if (isLoopback(location.hostname) && options && options.share_origin) return options.share_origin;
+  return location.origin;
+}
+
 function route() {
   const path = location.pathname;
   const playMatch = path.match(/^\/g\/([A-Za-z0-9_-]+)\/?$/);
   const watchMatch = path.match(/^\/w\/([A-Za-z0-9_-]+)\/?$/);
+  if (playMatch || watchMatch) {
+    // The game page needs the options only for the invite links and the analysis button.
+    api("/api/options").then((body) => {
+      options = body;
+      if (view) view.render();
+    }).catch(() => {});
+  }
   if (playMatch) {
     const token = new URLSearchParams(location.search).get("t");
     if (token) rememberGame({ game_id: playMatch[1], token });
