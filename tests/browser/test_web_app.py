@@ -211,8 +211,10 @@ def test_janggi_setup_pass_and_bikjang(browser: Any, server: Server, players: li
 
     page.click("#btn-pass")  # Han accepts the bikjang by passing: counted on points
     page.wait_for_selector("#banner:not([hidden])")
+    # The Korean page names the ending in Korean, the referee's sentence on hover.
     reason = page.text_content("#banner-reason") or ""
-    assert "bikjang" in reason and "73.5" in reason
+    assert "빅장" in reason and "73.5" in reason, reason
+    assert "bikjang" in (page.get_attribute("#banner-reason", "title") or "")
     player.screenshot("janggi-over")
     assert player.errors == []
 

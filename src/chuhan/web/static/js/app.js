@@ -708,12 +708,16 @@ class GameView {
         : t("drawn");
       const title = result.result ? `${verdict} · ${result.result}` : verdict;
       $("banner-title").textContent = title;
-      let reason = result.reason || "";
+      // The referee's sentence is English; other languages show the kind of ending in
+      // their own words, with the sentence on hover.
+      const english = language() === "en" || !result.termination;
+      let reason = english ? result.reason || "" : t(`term_${result.termination}`);
       if (result.points && !reason.includes(String(result.points.han))) {
         const { cho, han } = result.points;
         reason += ` (${t("score")}: ${t("cho")} ${cho}, ${t("han")} ${han})`;
       }
       $("banner-reason").textContent = reason;
+      $("banner-reason").title = english ? "" : result.reason || "";
     }
   }
 
