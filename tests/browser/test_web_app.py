@@ -281,3 +281,34 @@ def test_reload_and_server_restart(browser: Any, own_server: Server, players: li
     for player in (red, black):
         player.page.wait_for_selector("#banner:not([hidden])")
     assert black.state()["result"]["termination"] == "agreement"
+
+
+def test_clock_counts_down_warns_and_flags(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    """A game on a 12-second clock: the running clock counts down in the page, turns to
+    the low-time look, and the referee ends the game on time."""
+    player = new_player(players, browser, server)
+    player.goto("/")
+    created = player.page.evaluate(
+        """async () => (await fetch("/api/games", {
+            method: "POST", headers: {"Content-Type": "application/json"},
+            body: JSON.stringify({kind: "local", variant: "xiangqi", time_control: "12s+0"}),
+        })).json()"""
+    )
+    player.goto(created["seat_url"])
+    page = player.page
+    page.wait_for_selector("svg.board .piece")
+    player.click_move("h2e2")  # Red's move; now Black's clock runs
+    clock = "#bar-top .player-clock"  # Black, at the top of Red's view
+    first = page.text_content(clock) or ""
+    page.wait_for_function(
+        f"() => document.querySelector('{clock}').textContent !== {first!r}", timeout=5000
+    )
+    page.wait_for_selector("#bar-top.low-time", timeout=5000)
+    assert page.locator("#bar-bottom.clock-running").count() == 0  # Red's clock is stopped
+    page.wait_for_selector("#banner:not([hidden])", timeout=20000)
+    assert player.state()["result"]["termination"] == "time"
+    assert "Red wins" in (page.text_content("#banner-title") or "")
+    assert page.locator("#bar-top.low-time").count() == 0  # the game is over
+    assert player.errors == []
