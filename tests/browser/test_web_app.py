@@ -148,17 +148,21 @@ def test_computer_game_to_the_end(browser: Any, server: Server, players: list[Pl
         )
     page.wait_for_selector("#banner:not([hidden])")
     reason = page.text_content("#banner-reason") or ""
-    assert "Red wins" in reason and "checkmated" in reason, reason
-    assert player.state()["result"]["termination"] == "checkmate"
-    player.screenshot("xiangqi-computer-checkmate")
+    # Level 1 plays at random among its candidates, so the end is a mate or, now and then, a
+    # stalemate (which loses in xiangqi): either way, Red's win by the rules.
+    termination = player.state()["result"]["termination"]
+    assert termination in ("checkmate", "stalemate"), termination
+    assert reason.startswith("Red wins"), reason
+    assert ("checkmated" in reason) == (termination == "checkmate"), reason
+    player.screenshot("xiangqi-computer-end")
 
-    # The engine's evaluation and best line of the position before the mate.
+    # The engine's evaluation and best line of the position before the last move.
     page.click("#nav-prev")
     page.wait_for_selector("#viewing:not([hidden])")
     page.click("#btn-analyse")
     page.wait_for_function("() => document.getElementById('analysis-line').textContent.length > 0")
     assert page.locator("svg.board .hint").count() == 1  # the best move as an arrow
-    assert "mate in 1" in (page.text_content("#analysis-score") or "")  # it sees the mate
+    assert "mate in 1" in (page.text_content("#analysis-score") or "")  # it sees the win
 
     # A rematch starts at once, colours swapped: the computer opens as Red; then resign.
     first_url = page.url
