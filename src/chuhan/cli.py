@@ -56,10 +56,9 @@ def _cmd_moves(args: argparse.Namespace) -> int:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     if not args.terminal:
-        from chuhan.web.server import free_port, port_is_free, serve
+        from chuhan.web.server import play
 
-        port = args.port if port_is_free("127.0.0.1", args.port) else free_port()
-        return serve("127.0.0.1", port, args.db, open_browser=not args.no_browser)
+        return play(args.port, args.db, open_browser=not args.no_browser)
     from chuhan.terminal import play_terminal
 
     return play_terminal(variant=args.variant, rules=args.rules, fen=args.fen, letters=args.letters)

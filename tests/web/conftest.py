@@ -52,11 +52,14 @@ def db_path(tmp_path: Path) -> Path:
 def make_client(
     db_path: Path, clock: FakeClock, engine: FakeEngine, static_dir: Path
 ) -> Iterator[Any]:
-    """``make_client()`` opens the app (again) on the same database; all are closed at the
-    end of the test."""
+    """``make_client()`` opens the app on the database: a second call is a restart (the
+    app before it is shut down first, as one server owns the database at a time)."""
     opened: list[TestClient] = []
 
     def make(**options: Any) -> TestClient:
+        for earlier in opened:
+            earlier.__exit__(None, None, None)
+        opened.clear()
         app = create_app(db_path, now=clock, engine=engine, static_dir=static_dir, **options)
         client = TestClient(app)
         client.__enter__()

@@ -4,6 +4,8 @@ actions, the current state), never a traceback, and the game is unharmed."""
 from __future__ import annotations
 
 import json
+import time
+from typing import Any
 
 from starlette.testclient import TestClient
 from web_helpers import Player, create_game, expect_error, join_friend_game, token_of
@@ -118,6 +120,27 @@ def test_flood_is_limited_then_closed(client: TestClient) -> None:
     red2 = Player(client, game["game_id"], game["token"])
     red2.hello()
     assert red2.move("h2e2")["ply"] == 1
+
+
+def test_a_steady_flood_is_closed_too(make_client: Any) -> None:
+    """Sent at 100 messages a second against a limit of 10 a second, some messages always
+    get through between the dropped ones; the connection is closed all the same."""
+    client = make_client(rate_limit=(5, 10))
+    _, red, black = join_friend_game(client)
+    for _ in range(300):
+        red.send("ping")
+        time.sleep(0.01)
+    kinds: set[str] = set()
+    closed_with = None
+    try:
+        while True:
+            kinds.add(red.receive()["type"])
+    except Exception as closed:
+        closed_with = getattr(closed, "code", None)
+    assert kinds == {"pong", "error"}  # some got through, some were dropped
+    assert closed_with == 1008
+    black.send("ping")
+    assert black.expect("pong")
 
 
 def test_actions_on_a_finished_game(client: TestClient) -> None:

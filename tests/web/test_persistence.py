@@ -4,6 +4,7 @@ same file has every game as it was, with its clock (which kept running meanwhile
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -97,3 +98,36 @@ def test_the_database_is_written_before_the_ack(make_client: Any, db_path: Path)
     assert moves == "h2e2" and version == red.state["version"]
     assert kinds[0] == "create" and kinds[-1] == "move"
     assert mode == "wal"
+
+
+def _until(predicate: Any, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.01)
+    return predicate()  # type: ignore[no-any-return]
+
+
+def test_rooms_nobody_needs_are_let_go_and_rebuilt(make_client: Any, clock: FakeClock) -> None:
+    client = make_client()
+    rooms = client.app.state.manager.rooms
+    untimed, red, black = join_friend_game(client)
+    timed, red_timed, black_timed = join_friend_game(client, time_control="5+0")
+    red.move("h2e2")
+    red_timed.move("h2e2")
+    before = black.wait_state(lambda s: s["ply"] == 1)
+    for player in (red, black, red_timed, black_timed):
+        player.close()
+    # The untimed game waits for its players in the database only; the timed one stays
+    # in memory, where its clock can fall.
+    assert _until(lambda: untimed["game_id"] not in rooms)
+    assert timed["game_id"] in rooms
+    black2 = Player(client, untimed["game_id"], token_of(untimed["invite_url"]))
+    black2.hello()
+    assert stable(black2.state) | {"players": None} == stable(before) | {"players": None}
+    assert black2.move("h9g7")["ply"] == 2
+    black2.close()
+    # At a start, the untimed unfinished game is not kept either.
+    client2 = make_client()
+    assert set(client2.app.state.manager.rooms) == {timed["game_id"]}

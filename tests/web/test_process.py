@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from chuhan.web.server import free_port
@@ -116,6 +117,57 @@ def test_sigkill_and_restart(tmp_path: Path) -> None:
         black = Client(stack, port, game["game_id"], game["invite_url"].split("?t=")[1])
         assert red.move("i0h0")["ply"] == 5
         assert black.wait_ply(5)["moves"][-1]["wxf"] == "R1.2"
+    finally:
+        stack.close()
+        server.kill()
+        server.wait(timeout=10)
+
+
+def test_an_oversized_frame_closes_only_its_socket_and_a_second_server_is_refused(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    db = tmp_path / "games.sqlite3"
+    server = start_server(port, db)
+    stack = contextlib.ExitStack()
+    try:
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/games",
+            data=json.dumps({"kind": "local"}).encode(),
+            headers={"content-type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=5) as response:
+            game = json.loads(response.read())
+        hands = Client(stack, port, game["game_id"], game["token"])
+        hands.move("h2e2")
+        # A frame over 64 KB is never buffered: the socket is closed with 1009 at once.
+        hostile = Client(stack, port, game["game_id"], game["token"])
+        hostile.ws.send(json.dumps({"type": "chat", "seq": 2, "text": "x" * 100_000}))
+        with pytest.raises(ConnectionClosed) as closed:
+            hostile.ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        # The game is as it was, and its other connection plays on.
+        assert hands.move("h9g7")["moves"][-1]["iccs"] == "h9g7"
+        assert [m["iccs"] for m in hands.state["moves"]] == ["h2e2", "h9g7"]
+
+        # A second server on the same games is refused, naming the first.
+        second = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "chuhan.cli",
+                "serve",
+                "--port",
+                str(free_port()),
+                "--db",
+                str(db),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert second.returncode == 2
+        assert f"in use by another chuhan server (process {server.pid}, serving " in second.stderr
     finally:
         stack.close()
         server.kill()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -11,7 +12,7 @@ from chuhan.records import GameRecord, write_pgn, write_xqf
 from chuhan.squares import Move
 
 
-def test_pages_are_the_app_shell_with_a_csp(client: TestClient) -> None:
+def test_pages_are_the_app_shell_with_a_csp(client: TestClient, static_dir: Path) -> None:
     for path in ("/", "/g/abc?t=xyz", "/w/abc"):
         response = client.get(path)
         assert response.status_code == 200
@@ -23,7 +24,16 @@ def test_pages_are_the_app_shell_with_a_csp(client: TestClient) -> None:
     script = client.get("/static/app.js")
     assert script.status_code == 200 and "javascript" in script.headers["content-type"]
     assert client.get("/static/missing.js").status_code == 404
-    assert client.get("/static/../storage.py").status_code == 404
+    # A file beside the static folder is out of reach however the dots are written (the
+    # client would resolve a plain '/static/../' itself; these reach the server as is).
+    (static_dir.parent / "secret.txt").write_text("not for the web", encoding="utf-8")
+    for path in (
+        "/static/%2e%2e/secret.txt",
+        "/static/..%2fsecret.txt",
+        "/static/%2E%2E%2Fsecret.txt",
+    ):
+        response = client.get(path)
+        assert response.status_code == 404 and "not for the web" not in response.text
 
 
 def test_options(client: TestClient) -> None:

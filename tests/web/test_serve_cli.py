@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import sys
 from pathlib import Path
@@ -10,7 +11,7 @@ import pytest
 
 from chuhan.cli import build_parser, main
 from chuhan.web.server import is_loopback, lan_address, share_origin
-from chuhan.web.storage import default_db_path
+from chuhan.web.storage import DatabaseInUse, Storage, database_owner, default_db_path
 
 
 def test_default_db_path_follows_the_platform(
@@ -70,3 +71,42 @@ def test_share_origin_is_the_address_other_machines_use(monkeypatch: pytest.Monk
 def test_lan_address_is_not_loopback() -> None:
     address = lan_address()  # None on a machine with no network route
     assert address is None or not is_loopback(address)
+
+
+def test_one_server_owns_a_database(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    first = Storage(db)
+    with pytest.raises(
+        DatabaseInUse, match=rf"in use by another chuhan server \(process {os.getpid()}\)"
+    ):
+        Storage(db)
+    first.announce("http://127.0.0.1:8123/")
+    assert database_owner(db) == {"pid": os.getpid(), "url": "http://127.0.0.1:8123/"}
+    first.close()
+    assert database_owner(db) is None
+    Storage(db).close()  # free again once the owner closed it
+
+
+def test_serve_refuses_a_database_another_server_has(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "games.sqlite3"
+    owner = Storage(db)
+    owner.announce("http://127.0.0.1:8123/")
+    try:
+        assert main(["serve", "--db", str(db), "--port", "0"]) == 2
+        error = capsys.readouterr().err
+        assert f"the game database {db} is in use" in error
+        assert "serving http://127.0.0.1:8123/" in error
+        # `chuhan play` on the same games opens the running server instead of a second one.
+        opened: list[str] = []
+        monkey = pytest.MonkeyPatch()
+        monkey.setattr("webbrowser.open", lambda url: opened.append(url) or True)
+        try:
+            assert main(["play", "--db", str(db)]) == 0
+        finally:
+            monkey.undo()
+        assert opened == ["http://127.0.0.1:8123/"]
+        assert "already served on http://127.0.0.1:8123/" in capsys.readouterr().out
+    finally:
+        owner.close()

@@ -31,7 +31,7 @@ from chuhan.clock import TimeControl, TimeControlError
 from chuhan.errors import ChuhanError
 from chuhan.records import GameRecord, RecordError, read_pgn, read_xqf, write_pgn
 from chuhan.variants import DEFAULT_RULES, GAMES, JANGGI_ARRANGEMENTS, VARIANTS, get_variant
-from chuhan.web.engine import AnalysisRequest, Engine, EngineError, ProcessEngine
+from chuhan.web.engine import AnalysisRequest, Engine, EngineBusy, EngineError, ProcessEngine
 from chuhan.web.protocol import (
     ACTIONS,
     MAX_NAME_CHARS,
@@ -52,8 +52,11 @@ STATIC_DIR = Path(__file__).parent / "static"
 MAX_JSON_BYTES = 16 * 1024
 MAX_IMPORT_BYTES = 256 * 1024
 MAX_IMPORT_GAMES = 50
-#: Dropped (rate-limited) messages in a row after which a connection is closed.
+#: A connection is closed once it has had more than this many messages dropped by the
+#: rate limit, forgiven at :data:`DROPS_FORGIVEN_PER_SECOND` (so a client that keeps
+#: sending faster than the limit is closed, however it paces its messages).
 MAX_DROPPED = 20
+DROPS_FORGIVEN_PER_SECOND = 1.0
 TIME_CONTROL_EXAMPLES = ["none", "5+3", "10+5", "15+10", "20 3x30", "10 5x20"]
 
 CSP = (
@@ -353,6 +356,8 @@ def create_app(
     async def export_pgn(request: Request) -> Response:
         room = room_or_404(request.path_params["game_id"])
         notation = request.query_params.get("format", "iccs")
+        if notation == "korean" and not room.variant.is_janggi:
+            raise HTTPError(400, "bad_field", "the Korean notation is for janggi games")
         async with room.lock:
             record = _record_of(room)
             try:
@@ -396,6 +401,8 @@ def create_app(
             turn = seat_of(fen.split()[1] != "b")
         try:
             lines = await the_engine.analyse(job)
+        except EngineBusy as error:
+            raise HTTPError(503, "engine_busy", str(error)) from None
         except EngineError as error:
             raise HTTPError(503, "engine_unavailable", str(error)) from None
         return JSONResponse({"ply": ply, "fen": fen, "turn": turn, "lines": lines})
@@ -451,7 +458,9 @@ def create_app(
 
     async def game_socket(websocket: WebSocket) -> None:
         await websocket.accept()
-        conn = Connection(TokenBucket(*rate_limit))
+        conn = Connection(
+            TokenBucket(*rate_limit), TokenBucket(MAX_DROPPED, DROPS_FORGIVEN_PER_SECOND)
+        )
         writer = asyncio.get_running_loop().create_task(_writer(websocket, conn))
         room: Room | None = None
         game_id = websocket.path_params["game_id"]
@@ -467,6 +476,7 @@ def create_app(
                 conn.send(_error("no_game", f"there is no game {game_id[:40]!r}"))
                 conn.close(4404)
                 return
+            room.attached += 1  # kept in memory while this socket holds it
             await _serve(websocket, conn, room)
         except WebSocketDisconnect:
             pass
@@ -476,8 +486,10 @@ def create_app(
             conn.close(1011)
         finally:
             if room is not None:
+                room.attached -= 1
                 with contextlib.suppress(Exception):
                     await room.leave(conn)
+                manager().maybe_evict(room)
             conn.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, timeout=2)
@@ -492,13 +504,11 @@ def create_app(
             if conn.overflowed:
                 return
             if not conn.bucket.take():
-                conn.dropped += 1
                 conn.send(_error("rate_limited", "too many messages; slow down"))
-                if conn.dropped >= MAX_DROPPED:
+                if not conn.patience.take():
                     conn.close(1008)
                     return
                 continue
-            conn.dropped = 0
             text = message.get("text")
             if text is None:
                 text = message.get("bytes") or b""
@@ -602,7 +612,9 @@ async def _writer(websocket: WebSocket, conn: Connection) -> None:
 def _ply_param(text: str | None, last: int) -> int:
     if text is None:
         return last
-    if not text.isdigit() or int(text) > last:
+    # ASCII digits only ('²' passes isdigit() but not int()), and no more of them than a
+    # ply count can have (int() refuses thousands of digits).
+    if not (text.isascii() and text.isdigit() and len(text) <= 6) or int(text) > last:
         raise HTTPError(400, "bad_field", f"'ply' must be 0 to {last}, got {text[:20]!r}")
     return int(text)
 

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AnalysisRequest",
     "Engine",
+    "EngineBusy",
     "EngineError",
     "MoveRequest",
     "ProcessEngine",
@@ -168,49 +169,73 @@ def analyse_position(request: AnalysisRequest) -> list[dict[str, Any]]:
     return lines
 
 
-class ProcessEngine:
-    """The engine in a small pool of worker processes, started on first use."""
+class EngineBusy(EngineError):
+    """Too many analyses are waiting: the request is refused, nothing is queued."""
 
-    def __init__(self, workers: int | None = None) -> None:
-        self._workers = workers or max(1, min(2, (os.cpu_count() or 1)))
-        self._pool: ProcessPoolExecutor | None = None
+
+class ProcessEngine:
+    """The engine in worker processes, started on first use: one pool for the computer
+    players' moves and a separate one for analysis, so that analyses (which anyone may
+    ask for) never make a computer player wait; and at most :attr:`MAX_ANALYSES` analyses
+    waiting or running at once."""
+
+    #: Analyses accepted at once (running or waiting); more get :class:`EngineBusy`.
+    MAX_ANALYSES = 4
+
+    def __init__(self, workers: int | None = None, analysis_workers: int = 1) -> None:
+        self._sizes = {
+            "move": workers or max(1, min(2, (os.cpu_count() or 1))),
+            "analysis": analysis_workers,
+        }
+        self._pools: dict[str, ProcessPoolExecutor] = {}
         self._available: bool | None = None
+        self._analyses = 0
 
     def available(self) -> bool:
         if self._available is None:
             self._available = engine_available()
         return self._available
 
-    def _executor(self) -> ProcessPoolExecutor:
+    def _executor(self, kind: str) -> ProcessPoolExecutor:
         if not self.available():
             raise EngineError("the engine (chuhan.search) is not available in this install")
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=self._workers, mp_context=multiprocessing.get_context("spawn")
+        pool = self._pools.get(kind)
+        if pool is None:
+            pool = self._pools[kind] = ProcessPoolExecutor(
+                max_workers=self._sizes[kind], mp_context=multiprocessing.get_context("spawn")
             )
-        return self._pool
+        return pool
 
-    async def _run(self, function: Any, request: Any) -> Any:
+    async def _run(self, kind: str, function: Any, request: Any) -> Any:
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor(), function, request)
+            return await loop.run_in_executor(self._executor(kind), function, request)
         except EngineError:
             raise
         except ChuhanError as error:
             raise EngineError(f"the engine rejected the position: {error}") from None
         except Exception as error:  # a crashed worker (BrokenProcessPool) or a bug in it
-            self._pool = None
+            self._pools.pop(kind, None)
             raise EngineError(f"the engine failed: {type(error).__name__}: {error}") from None
 
     async def best_move(self, request: MoveRequest) -> str | None:
-        move: str | None = await self._run(choose_move, request)
+        move: str | None = await self._run("move", choose_move, request)
         return move
 
     async def analyse(self, request: AnalysisRequest) -> list[dict[str, Any]]:
-        lines: list[dict[str, Any]] = await self._run(analyse_position, request)
+        if self._analyses >= self.MAX_ANALYSES:
+            raise EngineBusy(
+                f"the engine is busy with {self._analyses} other analyses; "
+                "try again in a few seconds"
+            )
+        self._analyses += 1
+        try:
+            lines: list[dict[str, Any]] = await self._run("analysis", analyse_position, request)
+        finally:
+            self._analyses -= 1
         return lines
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        for pool in self._pools.values():
+            pool.shutdown(wait=False, cancel_futures=True)
+        self._pools.clear()

@@ -76,19 +76,22 @@ def side_of(seat: str) -> bool:
 
 
 class Connection:
-    """One websocket as the room sees it: its role, its last seq, its rate limit and a
-    queue of outgoing frames (a writer task in the app drains it, so a slow client never
-    blocks a broadcast)."""
+    """One websocket as the room sees it: its role, its last seq, its rate limit (and how
+    many more dropped messages it may have) and a queue of outgoing frames (a writer task in
+    the app drains it, so a slow client never blocks a broadcast)."""
 
     #: Frames queued beyond this mean the client does not read: it is disconnected.
     MAX_QUEUE = 256
 
-    def __init__(self, bucket: TokenBucket | None = None) -> None:
+    def __init__(
+        self, bucket: TokenBucket | None = None, patience: TokenBucket | None = None
+    ) -> None:
         self.role: str | None = None  # first | second | both | watcher, after hello
         self.token: str | None = None
         self.last_seq = 0
         self.bucket = bucket or TokenBucket()
-        self.dropped = 0
+        #: One token per message the rate limit may drop before the connection is closed.
+        self.patience = patience or TokenBucket(20, 1)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.overflowed = False
         self.closing = False
@@ -168,6 +171,8 @@ class Room:
         self.tokens = tokens  # seat -> token
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
+        #: Websockets holding this room, from the moment they open (before their hello).
+        self.attached = 0
         self.variant = get_variant(row.variant, row.rules)
         self.game: Game
         self.clock: Clock | None = None
@@ -445,7 +450,6 @@ class Room:
             self.connections.discard(conn)
             self.invalidate()
             self.broadcast_state(self.manager.now())
-        self.manager.maybe_evict(self)
 
     async def resync(self, conn: Connection) -> None:
         async with self.lock:
@@ -625,6 +629,11 @@ class Room:
         ):
             self._computer = asyncio.get_running_loop().create_task(self._computer_move())
         self._arm_timer(now)
+
+    def idle(self) -> bool:
+        """Whether nothing in the room waits for time to pass: no clock or setup timer
+        armed, no computer thinking (an idle room can be rebuilt from its row later)."""
+        return all(task is None or task.done() for task in (self._timer, self._computer))
 
     def stop_tasks(self) -> None:
         for task in (self._timer, self._computer):
@@ -1022,12 +1031,15 @@ class GameManager:
             del self.rooms[room.row.id]
 
     def maybe_evict(self, room: Room) -> None:
-        if not room.connections and room.status == "over":
+        """Drop a room nobody holds and nothing runs in (finished, or waiting for a player
+        who is away): its row has everything, and the next visit rebuilds it."""
+        if room.attached == 0 and not room.connections and (room.status == "over" or room.idle()):
             self.drop(room)
 
     async def resume(self) -> None:
         """After a start: load every unfinished game, so clocks that ran out while the
-        server was down end their games and computers to move start thinking."""
+        server was down end their games and computers to move start thinking; the rooms
+        with nothing to do (an untimed game waiting for its players) are let go again."""
         for game_id in self.storage.unfinished_game_ids():
             try:
                 room = self.room(game_id)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from chuhan.errors import ChuhanError
 
-__all__ = ["ServeError", "free_port", "serve"]
+__all__ = ["ServeError", "free_port", "play", "serve"]
 
 #: uvicorn closes a websocket whose frame is larger than this (the protocol's own limit,
 #: 4 KB, is answered with an error message; this stops a client from making the server
@@ -85,6 +85,34 @@ def _display_url(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
+def open_in_browser(url: str) -> None:
+    """Open ``url`` in the user's browser, or say where to go when there is none."""
+    opened = False
+    with contextlib.suppress(Exception):
+        opened = webbrowser.open(url)
+    if not opened:
+        print(f"chuhan: no browser found; open {url} yourself", flush=True)
+
+
+def play(port: int = 8000, db: str | Path | None = None, *, open_browser: bool = True) -> int:
+    """``chuhan play``: serve on loopback (on ``port``, or a free one if it is taken) and
+    open the browser; when a server already has these games open, open that one instead of
+    starting a second."""
+    from chuhan.web.storage import database_owner, default_db_path
+
+    db_path = Path(db) if db is not None else default_db_path()
+    owner = database_owner(db_path)
+    if owner is not None and owner.get("url"):
+        url = str(owner["url"])
+        print(f"chuhan: the games in {db_path} are already served on {url}", flush=True)
+        if open_browser:
+            open_in_browser(url)
+        return 0
+    if not port_is_free("127.0.0.1", port):
+        port = free_port()
+    return serve("127.0.0.1", port, db_path, open_browser=open_browser)
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -132,6 +160,7 @@ def serve(
         while not server.started and not task.done():
             await asyncio.sleep(0.05)
         if server.started:
+            app.state.manager.storage.announce(url)
             print(f"chuhan: serving on {url} (games in {db_path}); Ctrl+C stops", flush=True)
             if host in ("0.0.0.0", "::", ""):
                 where = f"open {shared}/" if shared else "use this machine's address"
@@ -140,11 +169,7 @@ def serve(
                     flush=True,
                 )
             if open_browser:
-                opened = False
-                with contextlib.suppress(Exception):
-                    opened = webbrowser.open(url)
-                if not opened:
-                    print(f"chuhan: no browser found; open {url} yourself", flush=True)
+                open_in_browser(url)
         await task
 
     with contextlib.suppress(KeyboardInterrupt):

@@ -6,6 +6,13 @@ The database runs in WAL mode with ``synchronous=NORMAL``: a committed transacti
 the server process being killed (it is in the WAL file; only a power loss can take the
 last few). Every write is one transaction, committed before the server acknowledges the
 action it records.
+
+One server owns a database at a time: :class:`Storage` holds an exclusive lock on
+``<database>.lock`` (``flock`` on POSIX, ``msvcrt.locking`` on Windows) for as long as it
+is open, and a second server on the same file is refused with :class:`DatabaseInUse`
+naming the first. Each room is the one writer of its game only if no other process writes
+the same rows. The operating system drops the lock when its process dies, even by SIGKILL,
+so a crash never leaves the database locked.
 """
 
 from __future__ import annotations
@@ -20,7 +27,14 @@ from typing import Any
 
 from chuhan.errors import ChuhanError
 
-__all__ = ["GameRow", "Storage", "StorageError", "default_db_path"]
+__all__ = [
+    "DatabaseInUse",
+    "GameRow",
+    "Storage",
+    "StorageError",
+    "database_owner",
+    "default_db_path",
+]
 
 SCHEMA_VERSION = 1
 #: Events logged without changing the game's state version.
@@ -80,6 +94,93 @@ CREATE INDEX IF NOT EXISTS chat_game ON chat(game_id, at);
 
 class StorageError(ChuhanError):
     """The game database cannot be opened or is not a chuhan database."""
+
+
+class DatabaseInUse(StorageError):
+    """Another chuhan server has the game database open. ``owner`` is what it wrote in
+    the lock file: its ``pid`` and, once it listens, its ``url``."""
+
+    def __init__(self, path: Path, owner: dict[str, Any]) -> None:
+        self.path = path
+        self.owner = owner
+        who = f"process {owner.get('pid', '?')}"
+        if owner.get("url"):
+            who += f", serving {owner['url']}"
+        super().__init__(
+            f"the game database {path} is in use by another chuhan server ({who}); "
+            "stop that server or choose another --db"
+        )
+
+
+def _lock_path(path: Path) -> Path:
+    return path.with_name(path.name + ".lock")
+
+
+def _read_owner(lock_path: Path) -> dict[str, Any]:
+    try:
+        text = lock_path.read_text(encoding="utf-8")
+        owner = json.loads(text)
+    except (OSError, ValueError):
+        return {}
+    return owner if isinstance(owner, dict) else {}
+
+
+class _OwnerLock:
+    """An exclusive, non-blocking lock on a file, held until :meth:`release`; the file
+    holds a JSON line saying who holds it."""
+
+    #: Windows locks byte ranges: lock one byte past the JSON so others can still read it.
+    _WINDOWS_OFFSET = 1 << 16
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._file = open(path, "a+", encoding="utf-8")  # noqa: SIM115 (held open)
+        try:
+            self._lock()
+        except OSError as error:
+            self._file.close()
+            if sys.platform != "win32" and not isinstance(error, BlockingIOError):
+                raise  # not a lock someone holds: the caller reports the OS error
+            database = path.with_name(path.name.removesuffix(".lock"))
+            raise DatabaseInUse(database, _read_owner(path)) from None
+        self.write({"pid": os.getpid()})
+
+    def _lock(self) -> None:
+        if sys.platform == "win32":
+            import msvcrt
+
+            self._file.seek(self._WINDOWS_OFFSET)
+            msvcrt.locking(self._file.fileno(), msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+    def write(self, owner: dict[str, Any]) -> None:
+        self._file.seek(0)
+        self._file.truncate()
+        self._file.write(json.dumps(owner) + "\n")
+        self._file.flush()
+
+    def release(self) -> None:
+        if not self._file.closed:
+            self._file.close()  # closing the file drops the lock
+
+
+def database_owner(path: str | Path) -> dict[str, Any] | None:
+    """Who holds the game database at ``path`` open (``{"pid": ..., "url": ...}``), or None
+    when no running server does."""
+    path = Path(path)
+    if not _lock_path(path).exists():
+        return None
+    try:
+        probe = _OwnerLock(_lock_path(path))
+    except DatabaseInUse as busy:
+        return busy.owner
+    except OSError:
+        return None
+    probe.release()
+    return None
 
 
 def default_db_path() -> Path:
@@ -146,9 +247,14 @@ class Storage:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self._owner: _OwnerLock | None = None
         try:
             if str(path) != ":memory:":
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._owner = _OwnerLock(_lock_path(self.path))
+        except OSError as error:
+            raise StorageError(f"cannot open the game database {path}: {error}") from None
+        try:
             self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
@@ -165,11 +271,23 @@ class Storage:
                     f"game database {path}: schema version {row[0]}, this chuhan reads "
                     f"version {SCHEMA_VERSION}"
                 )
-        except sqlite3.DatabaseError as error:
+        except (sqlite3.DatabaseError, StorageError) as error:
+            if self._owner is not None:
+                self._owner.release()
+            if isinstance(error, StorageError):
+                raise
             raise StorageError(f"cannot open the game database {path}: {error}") from None
+
+    def announce(self, url: str) -> None:
+        """Record in the lock file where this server listens (``chuhan play`` opens that
+        address instead of starting a second server on the same games)."""
+        if self._owner is not None:
+            self._owner.write({"pid": os.getpid(), "url": url})
 
     def close(self) -> None:
         self._db.close()
+        if self._owner is not None:
+            self._owner.release()
 
     # ------------------------------------------------------------------ writes
 
