@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from chuhan.board import Board
+from chuhan.game import Game, Termination
 from chuhan.search.limits import Limits, SearchControl, SearchInfo
 from chuhan.search.search import LEVELS, WIN, Searcher
 from chuhan.squares import Move
@@ -158,6 +159,13 @@ def test_level_one_varies_its_moves() -> None:
     assert len(moves) >= 3
 
 
+def test_the_last_info_line_of_a_weaker_level_names_the_move_it_plays() -> None:
+    for seed in range(12):
+        infos: list[SearchInfo] = []
+        result = Searcher(seed=seed).search(Board(), Limits(depth=2), level=1, on_info=infos.append)
+        assert infos[-1].pv[0] == result.best, seed
+
+
 def test_level_eight_is_deterministic() -> None:
     a = Searcher(seed=1).search(Board(), Limits(depth=3), level=8).best
     b = Searcher(seed=2).search(Board(), Limits(depth=3), level=8).best
@@ -225,3 +233,24 @@ def test_mate_by_checks_is_found_beyond_the_search_depth() -> None:
     assert str(result.best) == "i4f4"
     assert result.lines[0].mate == 6
     assert len(result.lines[0].pv) >= 3
+
+
+def test_a_line_that_reaches_the_xiangqi_move_limit_is_a_draw() -> None:
+    # A chariot against an advisor wins, unless the 60-move limit ends the game first.
+    fresh = Searcher().search(Board("3k5/4a4/9/9/9/9/9/9/9/R2K5 w - - 100 80"), Limits(depth=4))
+    assert fresh.lines[0].score_cp is not None and fresh.lines[0].score_cp > 500
+    last = Searcher().search(Board("3k5/4a4/9/9/9/9/9/9/9/R2K5 w - - 119 80"), Limits(depth=4))
+    assert last.lines[0].score_cp == 0
+
+
+def test_a_janggi_side_ahead_on_points_plays_for_the_move_limit() -> None:
+    # Cho's chariot against Han's bare king, one ply before the 50-move limit: any quiet
+    # move ends the game on points, which the search scores as the win it is.
+    board = Board("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 99 80", variant="janggi")
+    result = Searcher().search(board, Limits(depth=3))
+    assert result.lines[0].score_cp is not None and result.lines[0].score_cp >= WIN - 2
+    game = Game(board.variant, board.copy())
+    game.play(result.best.iccs())
+    outcome = game.outcome()
+    assert outcome is not None and outcome.termination is Termination.MOVE_LIMIT
+    assert outcome.winner is True

@@ -113,6 +113,14 @@ def test_plenty_of_main_time_is_not_spent_on_byoyomi() -> None:
     assert budget.soft_ms < 60_000 and budget.hard_ms < 600_000 * 0.3 + 30_000
 
 
+def test_a_second_left_in_sudden_death_is_still_searched() -> None:
+    # 50 moves to plan for and 30 ms of overhead each would take 1.5 s: more than is left.
+    for wtime, at_least in ((1_400, 10), (1_000, 8), (500, 4)):
+        budget = allocate(Limits(wtime=wtime, btime=wtime), START)
+        assert budget.soft_ms is not None and budget.hard_ms is not None
+        assert at_least <= budget.soft_ms <= budget.hard_ms <= wtime // 4, (wtime, budget)
+
+
 def test_hardly_any_time_still_gives_a_positive_budget() -> None:
     for wtime in (-500, 0, 1, 29, 50):
         budget = allocate(Limits(wtime=wtime, btime=wtime), START)

@@ -261,8 +261,9 @@ def test_rules_option_selects_the_rule_set_and_warns_on_a_mismatch() -> None:
     assert session.fake.calls[-1].board.variant.name == "janggi:modern"
     out = session.send("setoption name UCI_Variant value xiangqi", "position startpos")
     assert out == [
+        "info string the position is now the xiangqi start position",
         "info string warning: option Rules 'modern' is not a xiangqi rule set "
-        "(asian, chinese); using xiangqi:asian"
+        "(asian, chinese); using xiangqi:asian",
     ]
     session.go("go depth 1")
     assert session.fake.calls[-1].board.variant.name == "xiangqi:asian"
@@ -420,24 +421,55 @@ def test_searchmoves_bans_every_other_move() -> None:
     assert session.bestmoves() == ["bestmove b0c2 ponder a6a5"]
 
 
-def test_bad_go_parameters_are_reported_and_the_search_still_runs() -> None:
+def test_unknown_go_words_and_illegal_searchmoves_are_reported_and_skipped() -> None:
     session = Session()
-    out = session.go("go depth many wtime 1000 frobnicate nodes -5 searchmoves h2h8 zz movetime")
+    out = session.go("go wtime 1000 frobnicate searchmoves h2h8 zz")
     errors = [line for line in out if line.startswith("info string error:")]
     assert errors == [
-        "info string error: go: invalid depth 'many': expected a number; ignored",
         "info string error: go: unknown parameter 'frobnicate'; ignored",
-        "info string error: go: invalid nodes '-5': must not be negative; ignored",
         "info string error: go searchmoves: illegal move h2h8 in "
         + START_FEN
         + ": the cannon on h2 cannot move to h8; move ignored",
         "info string error: go searchmoves: invalid ICCS move 'zz': expected four characters "
         "like 'h2e2' (file a-i, rank 0-9, twice); move ignored",
-        "info string error: go: 'movetime' needs a number; ignored",
     ]
     assert session.fake.calls[-1].limits == Limits(wtime=1000, move_overhead=30)
     assert session.fake.calls[-1].banned == []
     assert session.bestmoves() == ["bestmove a0a1 ponder a6a5"]
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        ("go movetime abc", "invalid movetime 'abc': expected a whole number"),
+        ("go depth many wtime 1000", "invalid depth 'many': expected a whole number"),
+        ("go nodes -5", "invalid nodes '-5': must not be negative"),
+        ("go depth 0", "invalid depth '0': must be at least 1"),
+        ("go mate -1", "invalid mate '-1': must not be negative"),
+        ("go movetime 1e3", "invalid movetime '1e3': expected a whole number"),
+        ("go wtime 1000 movetime", "'movetime' needs a whole number"),
+    ],
+)
+def test_a_go_with_a_malformed_value_is_refused_whole(command: str, message: str) -> None:
+    # Searching without the limit that was meant could think for ever or past the clock.
+    session = Session()
+    out = session.send(command)
+    assert out == [f"info string error: go refused: {message}; not searching"]
+    assert session.fake.calls == [] and not session.server.searching
+
+
+def test_a_refused_go_leaves_the_running_search_alone() -> None:
+    session = Session(block=True)
+    session.send("go infinite")
+    assert session.fake.started.wait(5)
+    out = session.send("go movetime x")
+    refusal = "go refused: invalid movetime 'x': expected a whole number; not searching"
+    assert out == [f"info string error: {refusal}"]
+    assert session.server.searching
+    session.fake.block = False
+    session.send("stop")
+    assert session.server.wait(5)
+    assert len(session.bestmoves()) == 1
 
 
 def test_go_while_searching_stops_the_running_search_first() -> None:
@@ -485,7 +517,7 @@ def test_info_lines_uci() -> None:
     assert first.startswith("info depth 3 seldepth 5 multipv 1 score mate -3 ")
 
 
-def test_format_info_bounds_and_dialects() -> None:
+def test_format_info_in_both_dialects() -> None:
     info = SearchInfo(
         depth=7,
         seldepth=12,
@@ -494,19 +526,15 @@ def test_format_info_bounds_and_dialects() -> None:
         pv=[Move.from_iccs("h2e2")],
         multipv=2,
         score_cp=-33,
-        bound="lower",
     )
     assert format_info(info, "uci", Move.iccs) == (
-        "info depth 7 seldepth 12 multipv 2 score cp -33 lowerbound nodes 5000 nps 0 time 0 "
-        "hashfull 0 pv h2e2"
+        "info depth 7 seldepth 12 multipv 2 score cp -33 nodes 5000 nps 0 time 0 hashfull 0 pv h2e2"
     )
     assert format_info(info, "uci", Move.fsf).endswith("pv h3e3")
     assert format_info(info, "ucci", Move.iccs) == (
         "info depth 7 score -33 time 0 nodes 5000 pv h2e2"
     )
     info.pv = []
-    info.bound = "upper"
-    assert "score cp -33 upperbound nodes" in format_info(info, "uci", Move.iccs)
     assert not format_info(info, "uci", Move.iccs).endswith("pv ")
     info.score_cp, info.mate = None, 2
     assert "score 9997 " in format_info(info, "ucci", Move.iccs)
@@ -706,6 +734,43 @@ def test_ucci_session() -> None:
     assert session.server.handle("quit") is False
     assert session.out[-1] == "bye"
     assert session.errors() == []
+
+
+def test_illegal_banmoves_are_reported_and_skipped() -> None:
+    session = Session()
+    out = session.send("ucci", "position startpos moves h2e2", "banmoves h9g7 h0g2 zz")
+    errors = [line for line in out if line.startswith("info string error:")]
+    assert errors[0] == (
+        "info string error: banmoves: illegal move h0g2 in "
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1: "
+        "the piece on h0 belongs to the side not to move; move ignored"
+    )
+    assert errors[1].startswith("info string error: banmoves: invalid ICCS move 'zz'")
+    session.go("go depth 2")
+    assert session.fake.calls[-1].banned == [Move.from_iccs("h9g7")]
+
+
+def test_changing_the_rules_keeps_the_position_and_changing_the_game_says_so() -> None:
+    session = Session()
+    session.send("uci", "setoption name UCI_Variant value janggi")
+    session.send("position startpos moves b1c3 b10c8")
+    out = session.send("setoption name Rules value traditional")
+    assert out == ["info string the position is now played under janggi:traditional"]
+    session.go("go depth 1")
+    call = session.fake.calls[-1]
+    assert call.board.variant.name == "janggi:traditional" and call.board.ply == 2
+    out = session.send("setoption name UCI_Variant value xiangqi")
+    assert out == ["info string the position is now the xiangqi start position"]
+    session.go("go depth 1")
+    assert session.fake.calls[-1].board.fen() == START_FEN
+    assert session.errors() == []
+
+
+def test_janggi_errors_name_squares_as_the_gui_does() -> None:
+    session = Session()
+    session.send("uci", "setoption name UCI_Variant value janggi")  # ranks 1-10
+    out = session.send("position startpos moves b1c3 b10c8 a1a9")
+    assert out[0].endswith("the chariot on a1 cannot move to a9; the position is unchanged")
 
 
 def test_ucci_draw_offer() -> None:

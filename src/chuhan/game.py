@@ -28,7 +28,15 @@ from chuhan.variants import (
     normalize_arrangement,
 )
 
-__all__ = ["Game", "GameError", "Outcome", "Termination", "janggi_points"]
+__all__ = [
+    "COUNTED_CHECKS",
+    "Game",
+    "GameError",
+    "MoveLimitCount",
+    "Outcome",
+    "Termination",
+    "janggi_points",
+]
 
 
 class GameError(ChuhanError):
@@ -366,7 +374,7 @@ def _xiangqi_outcome(game: Game) -> Outcome | None:
         return Outcome(verdict.winner, Termination(verdict.termination), verdict.reason)
     limit = variant.move_limit_plies
     if limit and board.halfmove_clock >= limit:
-        counted = _counted_plies_without_capture(board)
+        counted = MoveLimitCount.of(board).counted
         if counted >= limit:
             return Outcome(
                 None,
@@ -383,24 +391,42 @@ def _xiangqi_outcome(game: Game) -> Outcome | None:
     return None
 
 
-def _counted_plies_without_capture(board: Board) -> int:
-    """Plies since the last capture, not counting a side's checks beyond its first ten in
-    that span (the Asian rules' natural move limit)."""
-    replay = board.copy()
-    span = min(board.halfmove_clock, board.ply)
-    moves = [replay.pop() for _ in range(span)][::-1]
-    uncounted_history = board.halfmove_clock - span  # plies before the recorded history
-    checks = {True: 0, False: 0}
-    counted = uncounted_history
-    for move in moves:
-        mover = replay.turn
-        replay.push(move)
-        if replay.is_check():
-            checks[mover] += 1
-            if checks[mover] > 10:
-                continue
-        counted += 1
-    return counted
+#: Under the Asian rules' natural move limit, a side's checks beyond this many in the span
+#: without a capture do not count towards the limit.
+COUNTED_CHECKS = 10
+
+
+@dataclass
+class MoveLimitCount:
+    """The xiangqi natural move limit's count: plies since the last capture that count
+    towards the limit, and each side's checks in that span (a side's checks beyond its
+    first :data:`COUNTED_CHECKS` do not count). The referee counts a game with it; the
+    engine carries the count of its root along the lines it searches."""
+
+    counted: int
+    checks: dict[bool, int]
+
+    @classmethod
+    def of(cls, board: Board) -> MoveLimitCount:
+        """The count of ``board``'s game so far (plies before its recorded history, as
+        the FEN's halfmove clock gives them, all count)."""
+        replay = board.copy()
+        span = min(board.halfmove_clock, board.ply)
+        moves = [replay.pop() for _ in range(span)][::-1]
+        count = cls(board.halfmove_clock - span, {True: 0, False: 0})
+        for move in moves:
+            mover = replay.turn
+            replay.push(move)
+            count.add(mover, replay.is_check())
+        return count
+
+    def add(self, mover: bool, gives_check: bool) -> None:
+        """Count one more ply without a capture, by ``mover``."""
+        if gives_check:
+            self.checks[mover] += 1
+            if self.checks[mover] > COUNTED_CHECKS:
+                return
+        self.counted += 1
 
 
 # ---------------------------------------------------------------------- janggi

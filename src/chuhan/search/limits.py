@@ -56,8 +56,6 @@ class SearchInfo:
     multipv: int = 1
     score_cp: int | None = None
     mate: int | None = None
-    #: "lower" / "upper" for a fail-high / fail-low line of an aspiration search.
-    bound: str | None = None
     hashfull: int = 0
 
     @property
@@ -83,10 +81,12 @@ class SearchControl:
     counting from then.
     """
 
-    def __init__(self, *, pondering: bool = False) -> None:
+    def __init__(self, *, pondering: bool = False, started: float | None = None) -> None:
         self._stop = threading.Event()
         self.pondering = pondering
-        self.started = time.monotonic()
+        #: When the time budget starts (``time.monotonic()``): by default now; the protocol
+        #: front end passes the moment the ``go`` arrived.
+        self.started = time.monotonic() if started is None else started
 
     def stop(self) -> None:
         self._stop.set()

@@ -30,6 +30,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from chuhan.board import _ZOBRIST_TURN, Board
+from chuhan.game import Game, MoveLimitCount
 from chuhan.search.evaluate import Evaluator, evaluator_for, placement_score, positional_score
 from chuhan.search.limits import Limits, SearchControl, SearchInfo, SearchResult
 from chuhan.search.timeman import allocate
@@ -113,6 +114,12 @@ class Searcher:
         self._history = [0] * 11520
         self._killers = [[0, 0] for _ in range(MAX_PLY + 8)]
         self._verdicts: dict[tuple[int, ...], int | None] = {}
+        #: Whether the move that led to the node at each ply gave check.
+        self._gave_check = [False] * (MAX_PLY + 8)
+        self._limit = 0
+        self._root_len = 0
+        self._root_turn = True
+        self._limit_count = MoveLimitCount(0, {True: 0, False: 0})
         self._rng = random.Random(seed)
         # Per-search state.
         self._board = Board()
@@ -206,6 +213,12 @@ class Searcher:
         self._seen = {}
         for key in b.position_keys():
             self._seen[key] = self._seen.get(key, 0) + 1
+        # The natural move limit: the lines searched carry on the game's count.
+        self._limit = b.variant.move_limit_plies
+        self._root_len = len(b._stack)
+        self._root_turn = b.turn
+        if self._limit and not b.variant.is_janggi:
+            self._limit_count = MoveLimitCount.of(b)
 
         banned_ints = {m.from_square << 7 | m.to_square for m in banned}
         root_moves = [m for m in b._legal_ints() if m not in banned_ints]
@@ -308,6 +321,22 @@ class Searcher:
         best_move = Move(best_int >> 7, best_int & 127)
         ponder = chosen.pv[1] if chosen is not None and len(chosen.pv) > 1 else None
         if strength is not None:
+            if best_int != _int(lines[0].pv[0]) and on_info is not None:
+                # A weaker level plays another move than the best line it reported: the
+                # last info line names the move played (without a score when it is a
+                # random one that no searched line starts with).
+                on_info(
+                    chosen
+                    if chosen is not None
+                    else SearchInfo(
+                        depth=lines[0].depth,
+                        seldepth=lines[0].seldepth,
+                        nodes=self._nodes,
+                        time_ms=lines[0].time_ms,
+                        pv=[best_move],
+                        hashfull=self.hashfull,
+                    )
+                )
             lines = [chosen] if chosen is not None else lines[:1]
         return SearchResult(best=best_move, ponder=ponder, lines=lines[: max(1, multipv)])
 
@@ -378,7 +407,7 @@ class Searcher:
     ) -> tuple[int, int, list[int]]:
         b = self._board
         self._check_limits()
-        in_check = b.is_check()
+        alpha_in = alpha
         best_score = -INF
         best_move = moves[0]
         best_pv: list[int] = [best_move]
@@ -410,8 +439,14 @@ class Searcher:
                             break
         finally:
             self._seen[h] -= 1
-        self._store(h, depth, best_score, _EXACT if best_score > -INF else _UPPER, best_move, 0)
-        _ = in_check
+        # Inside an aspiration window a score outside it is only a bound.
+        if best_score >= beta:
+            flag = _LOWER
+        elif best_score <= alpha_in:
+            flag = _UPPER
+        else:
+            flag = _EXACT
+        self._store(h, depth, best_score, flag, best_move, 0)
         return best_score, best_move, best_pv
 
     # ------------------------------------------------------------------ tree
@@ -437,14 +472,6 @@ class Searcher:
             tt.clear()
         tt[h] = (depth, flag, score, move)
 
-    def _terminal_score(self, ply: int) -> int | None:
-        """The referee's ruling on the position if the game is over here by a repetition
-        or by passing, as a score for the side to move; None if it goes on."""
-        b = self._board
-        if b._passes < 0 or self._seen.get(b._hash):
-            return self._ruling(ply)
-        return None
-
     def _ruling(self, ply: int) -> int:
         b = self._board
         if self._null_moves:
@@ -459,21 +486,54 @@ class Searcher:
             key = (h, *(e[0] for e in stack[start:]))
         verdict = self._verdicts.get(key, 0)
         if verdict == 0:
-            from chuhan.game import Game
-
-            outcome = Game(b.variant, b, repetitions=2).outcome()
-            if outcome is None:
-                verdict = None
-            else:
-                verdict = 2 if outcome.winner is None else (1 if outcome.winner else -1)
-            if len(self._verdicts) > 100_000:
-                self._verdicts.clear()
+            verdict = self._referee_verdict()
             self._verdicts[key] = verdict
-        if verdict is None or verdict == 2:
-            # Still playable (janggi modern: the fourth occurrence decides) or a draw.
+        if verdict is None:
+            return 0  # still playable (janggi modern: the fourth occurrence decides)
+        return self._verdict_score(verdict, ply)
+
+    def _referee_verdict(self) -> int | None:
+        """The referee's ruling on the position: None (play on), 1 / -1 (the first /
+        second mover wins) or 2 (a draw)."""
+        b = self._board
+        if len(self._verdicts) > 100_000:
+            self._verdicts.clear()
+        outcome = Game(b.variant, b, repetitions=2).outcome()
+        if outcome is None:
+            return None
+        return 2 if outcome.winner is None else (1 if outcome.winner else -1)
+
+    def _verdict_score(self, verdict: int, ply: int) -> int:
+        if verdict == 2:
             return 0
-        winner_is_mover = (verdict == 1) == b.turn
+        winner_is_mover = (verdict == 1) == self._board.turn
         return WIN - ply if winner_is_mover else -(WIN - ply)
+
+    def _move_limit_score(self, ply: int) -> int | None:
+        """The score of a position at or past the natural move limit's span, or None if
+        the game goes on here (or ends by mate, which the search finds itself).
+
+        Xiangqi: the root's count (:class:`chuhan.game.MoveLimitCount`, the referee's own)
+        carried along this line, checks included; a draw unless the side to move is mated
+        or stalemated. Janggi: the referee's ruling of the position (points, or a draw)."""
+        b = self._board
+        if b.variant.is_janggi:
+            key = (b._hash, -2)
+            verdict = self._verdicts.get(key, 0)
+            if verdict == 0:
+                verdict = self._referee_verdict()
+                self._verdicts[key] = verdict
+            return None if verdict is None else self._verdict_score(verdict, ply)
+        root = self._limit_count
+        count = MoveLimitCount(root.counted, dict(root.checks))
+        gave_check = self._gave_check
+        mover = self._root_turn
+        for i in range(1, len(b._stack) - self._root_len + 1):
+            count.add(mover, gave_check[i])
+            mover = not mover
+        if count.counted < self._limit or not b._legal_ints():
+            return None
+        return 0
 
     def _no_moves(self, ply: int, in_check: bool) -> int:
         b = self._board
@@ -495,6 +555,11 @@ class Searcher:
         h = b._hash
         if b._passes < 0 or self._seen.get(h):
             return self._ruling(ply)
+        self._gave_check[ply] = in_check  # the move that led here gave check
+        if self._limit and len(b._stack) - b._capture_ply >= self._limit and not self._null_moves:
+            limit_score = self._move_limit_score(ply)
+            if limit_score is not None:
+                return limit_score
         # Mate-distance pruning.
         if alpha < -MATE + ply:
             alpha = -MATE + ply

@@ -155,8 +155,12 @@ def _clock_budget(limits: Limits, side: bool, board: Board) -> Budget | None:
     # Every one of those moves also costs the protocol overhead on the clock, so it is
     # kept back for all of them (else a fast increment game drains the clock by the
     # overhead on every move: seen in chuhan match at 5 s + 0.05 s).
-    pool = main + increment * (moves_left - 1) - move_overhead(limits) * moves_left
-    soft = max(0, pool) / moves_left + period * 0.8
+    pool = float(main + increment * (moves_left - 1) - move_overhead(limits) * moves_left)
+    # When the overheads of all those moves would eat the whole clock (sudden death, a
+    # second or so left), the game is short of time whatever we do: still search, on
+    # half the main time spread over the moves, rather than play moves unsearched.
+    pool = max(pool, main * 0.5)
+    soft = pool / moves_left + period * 0.8
     if moves_left == 1:
         # The clock is refilled after this move: spend most of what is left.
         soft = max(soft, (main + period) * 0.7)

@@ -19,15 +19,20 @@ Fairy-Stockfish do, answering ``uci``) and UCCI (the Chinese xiangqi protocol, a
   or ``nobestmove`` under UCCI, when there is no legal move); after ``go infinite`` and
   ``go ponder`` it waits for ``stop`` / ``ponderhit`` even when the search ends sooner.
 - Bad input never stops the engine: each malformed or unknown command, option or ``go``
-  parameter gets an ``info string error: ...`` line naming it. A ``go`` with a bad parameter
-  still searches with the parameters that were understood, so a GUI is never left waiting.
+  parameter gets an ``info string error: ...`` line naming it. A ``go`` with a malformed
+  value (``movetime abc``, ``depth -1``, ``movetime`` with nothing after it) is refused
+  whole and nothing is searched: searching without the limit that was meant could think for
+  ever, or past the clock. Unknown words in a ``go`` are reported and skipped, as the UCI
+  specification asks, and so are illegal moves after ``searchmoves`` or ``banmoves``.
 """
 
 from __future__ import annotations
 
 import io
+import re
 import sys
 import threading
+import time
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, TextIO
@@ -53,6 +58,8 @@ UCCI_MATE_SCORE = 10000
 #: badly (centipawns), or are being mated.
 DRAW_ACCEPT_CP = -200
 
+#: A square in an engine's reason text (always ICCS: ranks 0-9).
+_ICCS_SQUARE = re.compile(r"\b([a-i])([0-9])\b")
 _GO_INT_KEYS = {
     "depth",
     "nodes",
@@ -244,6 +251,8 @@ class EngineServer:
         self.values: dict[str, str] = {o.name: o.default for o in OPTIONS}
         #: The position ``go`` searches; ``None``: the start of the current variant.
         self._board: Board | None = None
+        #: The arguments of the last ``position``, read again if the rules change.
+        self._position_args: list[str] | None = None
         self._banned: list[Move] = []
         self._job: _Job | None = None
         self._handlers: dict[str, Callable[[list[str]], None]] = {
@@ -364,9 +373,34 @@ class EngineServer:
 
     def board(self) -> Board:
         """The position the next ``go`` searches."""
-        if self._board is None or self._board.variant != self.variant:
+        if self._board is None:
             self._board = Board(variant=self.variant)
         return self._board
+
+    def _variant_changed(self) -> None:
+        """After ``UCI_Variant`` or ``Rules`` changed the variant: the position set before
+        is read again under the new rules (same game), or, for the other game, replaced by
+        its start, and the GUI is told either way."""
+        if self._board is None:
+            return
+        variant = self.variant
+        if self._position_args is not None and self._board.variant.game == variant.game:
+            try:
+                self._board = self._parse_position(self._position_args, "position")
+            except CommandError as error:
+                self._board = None
+                self._banned = []
+                self.send(
+                    f"info string warning: the position set before is not playable under "
+                    f"{variant.name} ({error}); it is now the start position"
+                )
+                return
+            self.send(f"info string the position is now played under {variant.name}")
+            return
+        self._board = None
+        self._position_args = None
+        self._banned = []
+        self.send(f"info string the position is now the {variant.game} start position")
 
     def _rules_warning(self) -> str | None:
         rules = self.values["Rules"]
@@ -415,6 +449,7 @@ class EngineServer:
         self._finish_search("ucinewgame")
         self.searcher().new_game()
         self._board = None
+        self._position_args = None
         self._banned = []
 
     def _cmd_setoption(self, args: list[str]) -> None:
@@ -445,12 +480,15 @@ class EngineServer:
             self._finish_search("setoption name Hash")
             if self._searcher is not None:
                 self._searcher.resize(int(parsed))
+        before = self.variant
         self.values[option.name] = parsed
         if option.name in ("UCI_Variant", "Rules"):
             warning = self._rules_warning()
             if warning is not None and option.name == "Rules":
                 # Say so now; it may be set right before UCI_Variant, so don't refuse it.
                 self.send(f"info string warning: {warning}")
+            if self.variant != before:
+                self._variant_changed()
 
     def _finish_search(self, what: str) -> None:
         """Before a command that needs the searcher idle: stop a running search (it still
@@ -467,6 +505,7 @@ class EngineServer:
     def _cmd_position(self, args: list[str]) -> None:
         board = self._parse_position(args, "position")
         self._board = board
+        self._position_args = list(args)
         self._banned = []
 
     def _parse_position(self, args: list[str], command: str) -> Board:
@@ -509,19 +548,34 @@ class EngineServer:
             if not board.is_legal(move):
                 raise CommandError(
                     f"illegal move {text} at ply {ply} in {board.fen()} ({variant.name}): "
-                    f"{board._why_illegal(move)}; the position is unchanged"
+                    f"{self._why_illegal(board, move)}; the position is unchanged"
                 )
             board.push(move)
         return board
+
+    def _why_illegal(self, board: Board, move: Move) -> str:
+        """Why ``move`` is illegal, with squares named as the GUI names them."""
+        reason = board._why_illegal(move)
+        if self.coordinates == RANKS_1_10:
+            reason = _ICCS_SQUARE.sub(lambda m: f"{m[1]}{int(m[2]) + 1}", reason)
+        return reason
 
     def _cmd_banmoves(self, args: list[str]) -> None:
         board = self.board()
         banned: list[Move] = []
         for text in args:
             try:
-                banned.append(self.parse_move(board, text))
+                move = self.parse_move(board, text)
             except ChuhanError as error:
                 self.error(f"banmoves: {error}; move ignored")
+                continue
+            if board.is_legal(move):
+                banned.append(move)
+            else:
+                self.error(
+                    f"banmoves: illegal move {text} in {board.fen()}: "
+                    f"{self._why_illegal(board, move)}; move ignored"
+                )
         self._banned = banned
 
     def _cmd_stop(self, args: list[str]) -> None:
@@ -548,13 +602,14 @@ class EngineServer:
     # ------------------------------------------------------------------ go
 
     def _cmd_go(self, args: list[str]) -> None:
-        self._finish_search("go")
+        received = time.monotonic()  # the GUI's clock runs from here, not from the search
         board = self.board().copy()
         searchmoves: list[Move] = []
         if self.dialect == "ucci":
             limits = self._parse_go_ucci(args, board.turn)
         else:
             limits, searchmoves = self._parse_go_uci(args, board)
+        self._finish_search("go")  # a refused go (above) leaves a running search alone
         draw = self.dialect == "ucci" and "draw" in args
         limits.move_overhead = int(self.values["Move Overhead"])
         banned: list[Move] = list(self._banned)
@@ -563,7 +618,7 @@ class EngineServer:
             banned.extend(m for m in board.legal_moves if m not in allowed)
         multipv = int(self.values["MultiPV"])
         level = int(self.values["Skill Level"])
-        control = SearchControl(pondering=limits.ponder)
+        control = SearchControl(pondering=limits.ponder, started=received)
         fsf = self.coordinates == RANKS_1_10
         job = _Job(
             control,
@@ -618,12 +673,11 @@ class EngineServer:
                     else:
                         self.error(
                             f"go searchmoves: illegal move {text} in {board.fen()}: "
-                            f"{board._why_illegal(move)}; move ignored"
+                            f"{self._why_illegal(board, move)}; move ignored"
                         )
             elif key in _GO_INT_KEYS:
-                value, i = _take_number(args, i, key, self.error)
-                if value is not None:
-                    setattr(limits, key, value)
+                value, i = _take_number(args, i, key)
+                setattr(limits, key, value)
             else:
                 self.error(f"go: unknown parameter {key!r}; ignored")
         return limits, searchmoves
@@ -646,11 +700,8 @@ class EngineServer:
                 limits.infinite = True
                 i += 1
             elif key in _UCCI_TIME_KEYS or key in _UCCI_INT_KEYS:
-                number, i = _take_number(
-                    args, i, key, self.error, scale=scale if key in _UCCI_TIME_KEYS else 1
-                )
-                if number is not None:
-                    values[key] = number
+                number, i = _take_number(args, i, key, scale=scale if key in _UCCI_TIME_KEYS else 1)
+                values[key] = number
             else:
                 self.error(f"go: unknown parameter {key!r}; ignored")
         limits.depth = values.get("depth")
@@ -733,8 +784,6 @@ def format_info(info: SearchInfo, dialect: Dialect, format_move: Callable[[Move]
         line += f" score mate {info.mate}"
     elif info.score_cp is not None:
         line += f" score cp {info.score_cp}"
-    if info.bound in ("lower", "upper") and (info.mate is not None or info.score_cp is not None):
-        line += f" {info.bound}bound"
     line += f" nodes {info.nodes} nps {info.nps} time {info.time_ms} hashfull {info.hashfull}"
     return line + (f" pv {pv}" if pv else "")
 
@@ -757,23 +806,34 @@ def _format_pophash(entry: object, format_move: Callable[[Move], str]) -> str:
     return line
 
 
-def _take_number(
-    args: list[str], i: int, key: str, report: Callable[[str], None], *, scale: int = 1
-) -> tuple[int | None, int]:
-    """The number after ``key`` at ``args[i]`` (times ``scale``), and the next index."""
+#: ``go`` values that may be negative: a GUI sends the clock as it stands, overdrawn or not.
+_SIGNED_KEYS = {"wtime", "btime", "time", "opptime"}
+#: ``go`` values that must be at least 1 (a search to depth 0 or a mate in 0 means nothing).
+_POSITIVE_KEYS = {"depth", "nodes", "mate", "movestogo", "oppmovestogo"}
+
+
+def _take_number(args: list[str], i: int, key: str, *, scale: int = 1) -> tuple[int, int]:
+    """The number after ``key`` at ``args[i]`` (times ``scale``: UCCI's seconds), and the
+    next index; a :class:`CommandError` that refuses the ``go`` if it is missing or bad."""
+    unit = "seconds" if scale == 1000 else "a whole number"
     if i >= len(args):
-        report(f"go: {key!r} needs a number; ignored")
-        return None, i
+        raise CommandError(f"go refused: {key!r} needs {unit}; not searching")
     text = args[i]
     try:
         value = float(text) if scale != 1 else int(text)
     except ValueError:
-        report(f"go: invalid {key} {text!r}: expected a number; ignored")
-        return None, i + 1
+        raise CommandError(
+            f"go refused: invalid {key} {text!r}: expected {unit}; not searching"
+        ) from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise CommandError(f"go refused: invalid {key} {text!r}: expected {unit}; not searching")
     number = int(value * scale)
-    if number < 0 and key not in ("wtime", "btime", "time", "opptime", "mate"):
-        report(f"go: invalid {key} {text!r}: must not be negative; ignored")
-        return None, i + 1
+    if number < 0 and key not in _SIGNED_KEYS:
+        raise CommandError(
+            f"go refused: invalid {key} {text!r}: must not be negative; not searching"
+        )
+    if number < 1 and key in _POSITIVE_KEYS:
+        raise CommandError(f"go refused: invalid {key} {text!r}: must be at least 1; not searching")
     return number, i + 1
 
 
