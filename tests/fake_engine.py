@@ -10,6 +10,7 @@ It plays the first legal move (a janggi pass only when nothing else is legal) an
         [--garbage-after N]           ... with "bestmove xyzzy"
         [--hang-after N]              ... with nothing, ignoring stop and isready
         [--silent-handshake]          never send uciok/ucciok
+        [--seconds-only]              UCCI without the usemillisec option
         [--noise]                     print unrelated lines before each answer
         [--pass last|first|null]      passes last (default), first, or first written 0000
         [--log FILE]                  append every command received to FILE
@@ -74,7 +75,8 @@ class FakeEngine:
         self.send("id author the chuhan tests")
         if self.ucci:
             for line in UCCI_OPTIONS:
-                self.send(line)
+                if not (self.args.seconds_only and "usemillisec" in line):
+                    self.send(line)
             self.send("ucciok")
             return
         for line in UCI_OPTIONS:
@@ -208,6 +210,7 @@ def main() -> None:
     parser.add_argument("--garbage-after", type=int)
     parser.add_argument("--hang-after", type=int)
     parser.add_argument("--silent-handshake", action="store_true")
+    parser.add_argument("--seconds-only", action="store_true")
     parser.add_argument("--noise", action="store_true")
     parser.add_argument("--delay", type=float, default=0.0)
     parser.add_argument(

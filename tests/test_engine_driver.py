@@ -289,6 +289,18 @@ def test_ucci_handshake_millisec_clock_and_banmoves(tmp_path: Path) -> None:
     assert info["score"].first() == Score(cp=100)
 
 
+def test_ucci_times_in_whole_seconds_are_rounded_down(tmp_path: Path) -> None:
+    # An engine that cannot take milliseconds is never told it has more time than it has.
+    log = tmp_path / "log.txt"
+    with SimpleEngine.popen_ucci([*FAKE, "--ucci", "--seconds-only", "--log", str(log)]) as engine:
+        engine.play(Board(), Limit(wtime=30.9, btime=0.4, winc=1.5, binc=0.6))
+        engine.play(Board(), Limit(time=0.7))
+    lines = logged(log)
+    assert "setoption usemillisec true" not in lines
+    assert "go time 30 increment 1 opptime 0 oppincrement 0" in lines
+    assert "go time 0 movestogo 1" in lines
+
+
 def test_ucci_has_no_mate_search() -> None:
     with (
         SimpleEngine.popen_ucci([*FAKE, "--ucci"]) as engine,

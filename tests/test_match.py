@@ -71,11 +71,14 @@ def test_time_control_forms(text: str, expected: MatchTimeControl) -> None:
         ("nodes:many", "nodes needs a whole number"),
         ("fast", "expected movetime:S, depth:N"),
         ("0/60", "moves per session must be > 0"),
+        ("60|0x10", "'60|0x10': byo-yomi needs at least one period"),
+        ("5+x", r"^invalid time control '5\+x': expected movetime:S"),
     ],
 )
 def test_bad_time_controls(text: str, message: str) -> None:
-    with pytest.raises(MatchError, match=message):
+    with pytest.raises(MatchError, match=message) as raised:
         MatchTimeControl.parse(text)
+    assert "minutes" not in str(raised.value)  # the clock parser's minutes are not ours
 
 
 # ---------------------------------------------------------------------- Elo
@@ -303,7 +306,7 @@ def test_match_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
             command,
             f"{command} --name Other",
             "--games",
-            "2",
+            "4",
             "--tc",
             "depth:1",
             "--option1",
@@ -317,8 +320,14 @@ def test_match_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     printed = capsys.readouterr().out
     assert code == 0
     assert "Score of Fake Engine vs Other: " in printed
-    assert "Elo difference: " in printed and "(95%, per-game variance over 2 games)" in printed
-    assert len(read_pgn(out.read_text(encoding="utf-8"))) == 2
+    assert "Elo difference: " in printed and "(95%, pentanomial model over 2 game pairs)" in printed
+    games = read_pgn(out.read_text(encoding="utf-8"))
+    assert len(games) == 4
+    # Without --openings each pair opens with 4 random plies, so the pairs differ.
+    first_pair, second_pair = (
+        (games[i].fen, [m.iccs() for m in games[i].main_line_moves()][:4]) for i in (0, 2)
+    )
+    assert first_pair != second_pair
 
 
 def test_match_command_reports_bad_input(capsys: pytest.CaptureFixture[str]) -> None:

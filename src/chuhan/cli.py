@@ -249,7 +249,12 @@ def build_parser() -> argparse.ArgumentParser:
     source = p.add_mutually_exclusive_group()
     source.add_argument("--openings", help="openings file: .pgn, or FEN / ICCS moves a line")
     source.add_argument(
-        "--random-plies", type=int, default=0, metavar="K", help="open with K random plies"
+        "--random-plies",
+        type=int,
+        default=None,
+        metavar="K",
+        help="open with K random plies (default 4 without --openings, since engines that "
+        "search the same way would play the same pair of games every time; 0: the start)",
     )
     p.add_argument(
         "--janggi-setup",

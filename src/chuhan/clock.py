@@ -65,6 +65,10 @@ class TimeControl:
                 f"invalid time control {text!r}: expected forms like '10+5' "
                 "(minutes + increment seconds) or '20 3x30' (minutes, periods x seconds)"
             )
+        if match["periods"] is not None and int(match["periods"]) == 0:
+            raise TimeControlError(
+                f"invalid time control {text!r}: byo-yomi needs at least one period"
+            )
         base = float(match["base"]) * (1 if match["unit"] == "s" else 60)
         return cls(
             base=base,

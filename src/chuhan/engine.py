@@ -755,7 +755,9 @@ class _Session:
         return " ".join(parts)
 
     def _ucci_time(self, seconds: float) -> int:
-        return _ms(seconds) if self._millisec else max(1, round(seconds))
+        # In whole seconds, round down: an engine told it has more time than it has
+        # can lose on time.
+        return _ms(seconds) if self._millisec else max(0, math.floor(seconds))
 
     def _ucci_go(self, board: Board, limit: Limit) -> str:
         """UCCI's go takes one kind of limit: the clock, else a fixed time, depth or nodes."""

@@ -59,6 +59,10 @@ __all__ = [
 DEFAULT_MAX_PLIES = 400
 
 
+#: Random opening plies when neither openings nor a number of plies is given.
+DEFAULT_RANDOM_PLIES = 4
+
+
 class MatchError(ChuhanError):
     """A match that cannot be set up: a bad time control, opening file or engine option."""
 
@@ -110,9 +114,14 @@ class MatchTimeControl:
         try:
             control = TimeControl.parse(rest)
         except ChuhanError as error:
+            # The clock parser's own wording is about its form (minutes, spaces); say what
+            # is wrong in this form instead, and add its reason when it is not the syntax.
+            detail = str(error).split(": ", 1)[-1] if "expected forms" not in str(error) else ""
             raise MatchError(
-                f"invalid time control {text!r}: expected movetime:S, depth:N, nodes:N or a "
-                f"clock like 60+0.5, 40/60+0.5, 5m+2 or 60|3x10 ({error})"
+                f"invalid time control {text!r}"
+                + (f": {detail}" if detail else "")
+                + ": expected movetime:S, depth:N, nodes:N or a clock like 60+0.5 (seconds + "
+                "increment), 40/60+0.5, 5m+2 or 60|3x10 (3 byo-yomi periods of 10 s)"
             ) from None
         if moves and not control.base:
             raise MatchError(f"invalid time control {text!r}: a session needs a base time")
@@ -711,6 +720,8 @@ def match_from_arguments(args: argparse.Namespace) -> int:
     """``chuhan match``: build the configuration from the parsed arguments and play."""
     variant = get_variant(args.variant, args.rules)
     control = MatchTimeControl.parse(args.tc)
+    if args.random_plies is None:
+        args.random_plies = 0 if args.openings else DEFAULT_RANDOM_PLIES
     if args.random_plies < 0:
         raise MatchError(f"invalid --random-plies {args.random_plies}: expected >= 0")
     if not args.time_margin >= 0:
