@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import threading
 import time
 from pathlib import Path
@@ -254,3 +255,33 @@ def test_a_janggi_side_ahead_on_points_plays_for_the_move_limit() -> None:
     outcome = game.outcome()
     assert outcome is not None and outcome.termination is Termination.MOVE_LIMIT
     assert outcome.winner is True
+
+
+@pytest.mark.parametrize("variant", ["xiangqi", "janggi"])
+def test_quiescence_finds_every_quiet_check(variant: str) -> None:
+    """The checks the quiescence search adds at its first ply are all the quiet checks:
+    direct ones, discovered ones, new cannon screens, janggi elephant leaps."""
+    rng = random.Random(5)
+    searcher = Searcher()
+    positions = 0
+    for _ in range(150):
+        board = Board(variant=variant)
+        for _ in range(rng.randrange(10, 90)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        if not list(board.legal_moves):
+            continue
+        searcher._board = board
+        squares = board._squares
+        quiet = [m for m in board._legal_ints() if not squares[m & 127] and m >> 7 != m & 127]
+        expected = set()
+        for m in quiet:
+            board._push_int(m)
+            if board.is_check():
+                expected.add(m)
+            board._pop_int()
+        assert set(searcher._checking(quiet)) == expected, board.fen()
+        positions += 1
+    assert positions > 100

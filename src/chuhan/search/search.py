@@ -894,34 +894,43 @@ class Searcher:
         return best
 
     def _checking(self, moves: list[int]) -> list[int]:
-        """The quiet moves among ``moves`` that give check, found cheaply: only pieces
-        that could check from their target (on the enemy king's file or rank, a horse
-        jump away, or a soldier next to it) are tried on the placement."""
+        """The quiet moves among ``moves`` that give check. A move is tried on the
+        placement only if it could: its target is on the enemy king's file or rank (a
+        chariot, cannon, soldier or new cannon screen), its origin is (a line opened), it
+        starts within two points of the king (a horse's or elephant's leg freed, a palace
+        diagonal), or the piece lands a horse's or janggi elephant's leap from the king."""
         b = self._board
         squares = b._squares
         side = b.turn
         king = b._kings[not side]
         kf, kr = king % 9, king // 9
         attacked = b._kernel.attacked
+        janggi = b.variant.is_janggi
         found = []
         for m in moves:
             fr = m >> 7
             to = m & 127
-            piece = squares[fr]
-            kind = piece if piece > 0 else -piece
             tf, tr = to % 9, to // 9
-            df, dr = abs(tf - kf), abs(tr - kr)
-            if kind == 5 or kind == 6:
-                if tf != kf and tr != kr and not (df == dr == 1 or df == dr == 2):
+            ff, fr_rank = fr % 9, fr // 9
+            if not (
+                tf == kf
+                or tr == kr
+                or ff == kf
+                or fr_rank == kr
+                or (abs(ff - kf) <= 2 and abs(fr_rank - kr) <= 2)
+            ):
+                piece = squares[fr]
+                kind = piece if piece > 0 else -piece
+                df, dr = abs(tf - kf), abs(tr - kr)
+                if kind == 4:
+                    if df * dr != 2:
+                        continue
+                elif kind == 3 and janggi:
+                    if df * dr != 6:
+                        continue
+                elif df > 2 or dr > 2:  # a palace diagonal or a soldier's step
                     continue
-            elif kind == 4:
-                if not ((df == 1 and dr == 2) or (df == 2 and dr == 1)):
-                    continue
-            elif kind == 7:
-                if df + dr != 1 and not (df == dr == 1):
-                    continue
-            else:
-                continue
+            piece = squares[fr]
             squares[to] = piece
             squares[fr] = 0
             check = attacked(squares, king, side)
