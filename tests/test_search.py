@@ -71,6 +71,48 @@ def test_claims_the_win_when_the_opponent_must_break_a_perpetual() -> None:
     assert (line.score_cp or 0) > 500 or (line.mate or 0) > 0
 
 
+def _before_the_chasers_last_move(case_id: str) -> tuple[Board, str]:
+    """The casebook position just before the move that completes a perpetual chase the
+    referee rules a loss, and that move."""
+    cases = json.loads((DATA / "xiangqi-repetition-cases.json").read_text())["cases"]
+    case = next(c for c in cases if c["id"] == case_id)
+    game = Game.new("xiangqi", fen=case["fen"])
+    for text in case["moves"]:
+        if game.outcome() is not None:
+            break
+        game.play(text)
+    outcome = game.outcome()
+    assert outcome is not None and outcome.termination is Termination.PERPETUAL_CHASE
+    chaser = not outcome.winner
+    board = game.board.copy()
+    while True:
+        last = board.pop()
+        if board.turn == chaser:
+            return board, last.iccs()
+
+
+@pytest.mark.parametrize("case_id", ["xq-rep-025", "xq-rep-029", "xq-rep-033", "xq-rep-037"])
+def test_never_completes_a_perpetual_chase_the_referee_rules_a_loss(case_id: str) -> None:
+    board, chasing = _before_the_chasers_last_move(case_id)
+    result = Searcher().search(board, Limits(depth=3))
+    assert str(result.best) != chasing
+    # Made to play it, the engine knows it loses the game.
+    others = [m for m in board.legal_moves if m.iccs() != chasing]
+    forced = Searcher().search(board, Limits(depth=3), banned=others)
+    assert str(forced.best) == chasing
+    assert forced.lines[0].score_cp is not None and forced.lines[0].score_cp <= -(WIN - 10)
+
+
+def test_janggi_side_ahead_on_points_passes_into_bikjang() -> None:
+    # Official rules: the kings face each other and Cho, ahead on points (a chariot to
+    # nothing), passes: that accepts the bikjang, and the game is settled on points.
+    board = Board("4k4/9/9/9/9/9/9/9/R8/4K4 w - - 0 1", variant="janggi")
+    assert board.is_bikjang()
+    result = Searcher().search(board, Limits(depth=3))
+    assert result.best is not None and result.best.is_pass()
+    assert result.lines[0].score_cp is not None and result.lines[0].score_cp >= WIN - 2
+
+
 def test_janggi_side_ahead_on_points_takes_the_double_pass() -> None:
     # Cho has a soldier (2 points) against Han's bare king (1.5 bonus): after Han passes,
     # Cho's pass ends the game and wins on points.
