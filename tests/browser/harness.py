@@ -153,9 +153,18 @@ class Server:
 class Player:
     """One browser context (one person) on one page, with board helpers."""
 
-    def __init__(self, browser: Any, server: Server, *, locale: str = "en-US") -> None:
+    def __init__(
+        self,
+        browser: Any,
+        server: Server,
+        *,
+        locale: str = "en-US",
+        viewport: dict[str, int] | None = None,
+    ) -> None:
         self.context = browser.new_context(
-            viewport={"width": 1200, "height": 900}, locale=locale, device_scale_factor=1
+            viewport=viewport or {"width": 1200, "height": 900},
+            locale=locale,
+            device_scale_factor=1,
         )
         self.page = self.context.new_page()
         self.server = server

@@ -316,3 +316,106 @@ def test_clock_counts_down_warns_and_flags(
     assert "Red wins" in (page.text_content("#banner-title") or "")
     assert page.locator("#bar-top.low-time").count() == 0  # the game is over
     assert player.errors == []
+
+
+# Counts the sounds the page makes (each is built from buffer sources and oscillators).
+COUNT_SOUNDS = """
+window.__sounds = 0;
+const RealContext = window.AudioContext;
+window.AudioContext = class extends RealContext {
+  createBufferSource() { window.__sounds += 1; return super.createBufferSource(); }
+  createOscillator() { window.__sounds += 1; return super.createOscillator(); }
+};
+"""
+
+
+def open_settings(page: Any) -> None:
+    if not page.evaluate("document.getElementById('settings').open"):
+        page.click("#settings summary")
+
+
+def test_settings_records_and_a_phone(
+    browser: Any, server: Server, players: list[Player], tmp_path: Any
+) -> None:
+    player = new_player(players, browser, server)
+    page = player.page
+    page.add_init_script(COUNT_SOUNDS)
+    create_from_home(player, variant="xiangqi", kind="local")
+
+    # Sounds: a move makes one, none once they are switched off.
+    player.click_move("h2e2")
+    page.wait_for_function("() => window.__sounds > 0")
+    open_settings(page)
+    page.uncheck("#set-sound")
+    heard = page.evaluate("window.__sounds")
+    player.click_move("h9g7")
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__sounds") == heard
+
+    # The language switch changes the buttons and, unless chosen, the move list's notation.
+    assert page.text_content("#btn-flip") == "Flip board"
+    assert page.locator("#moves .move:not(.empty)").first.text_content() == "C2.5"
+    open_settings(page)
+    page.select_option("#set-language", "zh-Hans")
+    page.wait_for_function("() => document.getElementById('btn-flip').textContent === '翻转棋盘'")
+    assert page.locator("#moves .move:not(.empty)").first.text_content() == "炮二平五"
+    page.select_option("#set-language", "ko")
+    assert page.text_content("#btn-flip") == "판 뒤집기"
+    # A notation chosen by hand stays, whatever the language.
+    page.select_option("#set-notation", "iccs")
+    assert page.locator("#moves .move:not(.empty)").first.text_content() == "h2e2"
+    page.select_option("#set-language", "en")
+    assert page.locator("#moves .move:not(.empty)").first.text_content() == "h2e2"
+    page.select_option("#set-labels", "letters")
+    assert page.text_content('svg.board .piece[data-square="e0"] text') == "K"
+
+    # Flip, and back.
+    assert not player.flipped()
+    page.click("#btn-flip")
+    assert player.flipped()
+    page.click("#btn-flip")
+    assert not player.flipped()
+
+    # The FEN of the final position, downloaded once the game is over.
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#btn-resign")
+    page.wait_for_selector("#banner:not([hidden])")
+    with page.expect_download() as download_info:
+        page.click("#btn-fen")
+    fen = download_info.value.path().read_text(encoding="utf-8").strip()
+    board = chuhan.Board(fen)
+    assert board.fen() == player.state()["fen"] and board.ply == 0
+
+    # An XQF record (XQStudio's binary format) opens as a replay.
+    from chuhan.records import GameRecord, write_xqf
+
+    record = GameRecord.from_moves(
+        [chuhan.Move.from_iccs(m) for m in MATING_LINE], headers={"Red": "Ada"}
+    )
+    record.result = "1-0"
+    xqf = tmp_path / "mate.xqf"
+    xqf.write_bytes(write_xqf(record))
+    player.goto("/")
+    page.set_input_files("#import-file", str(xqf))
+    page.wait_for_url("**/w/**")
+    page.wait_for_selector("#banner:not([hidden])")
+    assert page.locator("#moves .move:not(.empty)").count() == len(MATING_LINE)
+
+    # A seat link with a bad token is told so in words.
+    game_id = page.url.split("/w/")[1].split("?")[0]
+    player.goto(f"/g/{game_id}?t=not-a-real-token")
+    page.wait_for_selector("#connection:not([hidden])")
+    assert "not valid for this game" in (page.text_content("#connection") or "")
+    assert player.errors == []
+
+    # On a phone the board fits the screen's width, with nothing to scroll sideways.
+    phone = Player(browser, server, viewport={"width": 390, "height": 844})
+    players.append(phone)
+    phone.goto(f"/w/{game_id}")
+    phone.page.wait_for_selector("svg.board .piece")
+    box = phone.page.locator("svg.board").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert phone.page.evaluate("document.documentElement.scrollWidth") <= 390
+    # The move list follows the last move without scrolling the board out of sight.
+    assert phone.page.evaluate("window.scrollY") == 0
+    phone.screenshot("xiangqi-phone")

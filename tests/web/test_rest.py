@@ -36,6 +36,14 @@ def test_pages_are_the_app_shell_with_a_csp(client: TestClient, static_dir: Path
         assert response.status_code == 404 and "not for the web" not in response.text
 
 
+def test_unknown_api_addresses_and_methods_get_json_errors(client: TestClient) -> None:
+    missing = client.get("/api/nothing-here")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+    wrong = client.delete("/api/options")
+    assert wrong.status_code == 405 and wrong.json()["error"]["code"] == "bad_method"
+    assert client.get("/static/nothing.js").text == "Not Found"
+
+
 def test_options(client: TestClient) -> None:
     options = client.get("/api/options").json()
     assert options["variants"]["janggi"] == ["official", "traditional", "modern", "classic"]

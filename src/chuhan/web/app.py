@@ -105,6 +105,19 @@ def _error_response(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
+async def _not_routed(request: Request, error: Exception) -> Response:
+    """An address or method nothing answers: the API's JSON error under ``/api/``, plain
+    text elsewhere (a missing static file)."""
+    status = getattr(error, "status_code", 404)
+    if not request.url.path.startswith("/api/"):
+        return PlainTextResponse("Not Found" if status == 404 else "Method Not Allowed", status)
+    if status == 405:
+        return _error_response(
+            405, "bad_method", f"{request.method} is not allowed on {request.url.path[:80]}"
+        )
+    return _error_response(404, "not_found", f"there is no API endpoint {request.url.path[:80]}")
+
+
 async def _read_body(request: Request, limit: int) -> bytes:
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
@@ -584,7 +597,11 @@ def create_app(
         WebSocketRoute("/ws/{game_id}", game_socket),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={404: _not_routed, 405: _not_routed},
+    )
     app.add_middleware(_SecurityHeaders)
     return app
 

@@ -421,9 +421,8 @@ class GameView {
       node.className = "connection warn";
       show(node, true);
     } else if (status === "closed") {
-      node.textContent = detail.code === 4404
-        ? t("notFound")
-        : t("error", { message: detail.reason || detail.code });
+      const sentence = { 4404: "notFound", 4401: "badLink", 1008: "flooded" }[detail.code];
+      node.textContent = sentence ? t(sentence) : t("error", { message: detail.reason || detail.code });
       node.className = "connection bad";
       show(node, true);
     }
@@ -820,7 +819,13 @@ class GameView {
       if (entry.side === "second") row = null;
     }
     const current = list.querySelector(".current");
-    if (current && this.viewPly === null) current.scrollIntoView({ block: "nearest" });
+    if (current && this.viewPly === null) {
+      // Scroll the list itself, never the page: on a phone that would take the board away.
+      const box = list.getBoundingClientRect();
+      const item = current.getBoundingClientRect();
+      if (item.top < box.top) list.scrollTop -= box.top - item.top;
+      else if (item.bottom > box.bottom) list.scrollTop += item.bottom - box.bottom;
+    }
     show($("viewing"), this.viewPly !== null);
     if (this.viewPly !== null) $("viewing-text").textContent = t("viewing", { n: this.viewPly });
   }
