@@ -44,6 +44,17 @@ def start_server(port: int, db: Path) -> subprocess.Popen[str]:
     raise AssertionError("server did not start")
 
 
+def create_game(port: int, **fields: Any) -> dict[str, Any]:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/games",
+        data=json.dumps(fields).encode(),
+        headers={"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:
+        game: dict[str, Any] = json.loads(response.read())
+    return game
+
+
 class Client:
     def __init__(
         self, stack: contextlib.ExitStack, port: int, game_id: str, token: str | None
@@ -86,13 +97,7 @@ def test_sigkill_and_restart(tmp_path: Path) -> None:
     server = start_server(port, db)
     stack = contextlib.ExitStack()
     try:
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{port}/api/games",
-            data=json.dumps({"kind": "friend", "time_control": "10+5"}).encode(),
-            headers={"content-type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=5) as response:
-            game = json.loads(response.read())
+        game = create_game(port, kind="friend", time_control="10+5")
         red = Client(stack, port, game["game_id"], game["token"])
         black = Client(stack, port, game["game_id"], game["invite_url"].split("?t=")[1])
         for ply, (player, move) in enumerate(
@@ -131,13 +136,7 @@ def test_an_oversized_frame_closes_only_its_socket_and_a_second_server_is_refuse
     server = start_server(port, db)
     stack = contextlib.ExitStack()
     try:
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{port}/api/games",
-            data=json.dumps({"kind": "local"}).encode(),
-            headers={"content-type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=5) as response:
-            game = json.loads(response.read())
+        game = create_game(port, kind="local")
         hands = Client(stack, port, game["game_id"], game["token"])
         hands.move("h2e2")
         # A frame over 64 KB is never buffered: the socket is closed with 1009 at once.

@@ -562,21 +562,24 @@ class EngineServer:
 
     def _cmd_banmoves(self, args: list[str]) -> None:
         board = self.board()
-        banned: list[Move] = []
-        for text in args:
-            try:
-                move = self.parse_move(board, text)
-            except ChuhanError as error:
-                self.error(f"banmoves: {error}; move ignored")
-                continue
-            if board.is_legal(move):
-                banned.append(move)
-            else:
-                self.error(
-                    f"banmoves: illegal move {text} in {board.fen()}: "
-                    f"{self._why_illegal(board, move)}; move ignored"
-                )
-        self._banned = banned
+        moves = (self._legal_move_or_report(board, text, "banmoves") for text in args)
+        self._banned = [move for move in moves if move is not None]
+
+    def _legal_move_or_report(self, board: Board, text: str, what: str) -> Move | None:
+        """The legal move ``text`` in ``board``, or None after reporting why it is not one
+        (for move lists that skip a bad entry: ``banmoves``, ``go searchmoves``)."""
+        try:
+            move = self.parse_move(board, text)
+        except ChuhanError as error:
+            self.error(f"{what}: {error}; move ignored")
+            return None
+        if not board.is_legal(move):
+            self.error(
+                f"{what}: illegal move {text} in {board.fen()}: "
+                f"{self._why_illegal(board, move)}; move ignored"
+            )
+            return None
+        return move
 
     def _cmd_stop(self, args: list[str]) -> None:
         job = self._job
@@ -661,20 +664,10 @@ class EngineServer:
                 limits.ponder = True
             elif key == "searchmoves":
                 while i < len(args) and args[i] not in _GO_INT_KEYS | {"infinite", "ponder"}:
-                    text = args[i]
+                    move = self._legal_move_or_report(board, args[i], "go searchmoves")
                     i += 1
-                    try:
-                        move = self.parse_move(board, text)
-                    except ChuhanError as error:
-                        self.error(f"go searchmoves: {error}; move ignored")
-                        continue
-                    if board.is_legal(move):
+                    if move is not None:
                         searchmoves.append(move)
-                    else:
-                        self.error(
-                            f"go searchmoves: illegal move {text} in {board.fen()}: "
-                            f"{self._why_illegal(board, move)}; move ignored"
-                        )
             elif key in _GO_INT_KEYS:
                 value, i = _take_number(args, i, key)
                 setattr(limits, key, value)
