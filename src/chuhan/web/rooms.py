@@ -83,15 +83,13 @@ class Connection:
     #: Frames queued beyond this mean the client does not read: it is disconnected.
     MAX_QUEUE = 256
 
-    def __init__(
-        self, bucket: TokenBucket | None = None, patience: TokenBucket | None = None
-    ) -> None:
+    def __init__(self, bucket: TokenBucket, patience: TokenBucket) -> None:
         self.role: str | None = None  # first | second | both | watcher, after hello
         self.token: str | None = None
         self.last_seq = 0
-        self.bucket = bucket or TokenBucket()
+        self.bucket = bucket
         #: One token per message the rate limit may drop before the connection is closed.
-        self.patience = patience or TokenBucket(20, 1)
+        self.patience = patience
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.overflowed = False
         self.closing = False
