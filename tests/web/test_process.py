@@ -171,3 +171,25 @@ def test_an_oversized_frame_closes_only_its_socket_and_a_second_server_is_refuse
         stack.close()
         server.kill()
         server.wait(timeout=10)
+
+
+def test_play_serves_and_prints_the_address_when_no_browser_opens(tmp_path: Path) -> None:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "chuhan", "play", "--port", str(port), "--db", str(tmp_path / "g")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "BROWSER": "false"},  # a browser command that fails
+    )
+    try:
+        assert process.stdout is not None
+        lines = [process.stdout.readline() for _ in range(2)]
+        url = f"http://127.0.0.1:{port}/"
+        assert lines[0].startswith(f"chuhan: serving on {url}")
+        assert lines[1].strip() == f"chuhan: no browser found; open {url} yourself"
+        with urllib.request.urlopen(url, timeout=5) as page:
+            assert page.read().startswith(b"<!doctype html>")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
