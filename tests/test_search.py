@@ -327,3 +327,31 @@ def test_quiescence_finds_every_quiet_check(variant: str) -> None:
         assert set(searcher._checking(quiet)) == expected, board.fen()
         positions += 1
     assert positions > 100
+
+
+def test_rulings_cached_under_one_rule_set_are_not_used_under_another() -> None:
+    # One ply before janggi's move limit at the start: official rules settle it on points
+    # (Han's 1.5 wins), traditional rules call it a draw. The same searcher searches both.
+    fen = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 99 50"
+    searcher = Searcher()
+    official = searcher.search(Board(fen, variant="janggi"), Limits(depth=2))
+    assert official.lines[0].score_cp is not None and official.lines[0].score_cp <= -(WIN - 10)
+    traditional = Board(fen, variant="janggi", rules="traditional")
+    assert searcher.search(traditional, Limits(depth=2)).lines[0].score_cp == 0
+
+
+def test_a_mate_reported_near_the_move_limit_is_a_mate_the_referee_gives() -> None:
+    # Mate in 6 by checks at a halfmove clock of 0; at 119 the limit draws the game first,
+    # and the checks-only mate attempt, which does not count towards it, is not trusted.
+    board = Board("2r6/4akN2/C3P2c1/1C4P2/7r1/8R/9/5p3/4p4/5K3 w - - 119 1")
+    line = Searcher().search(board, Limits(depth=4)).lines[0]
+    game = Game(board.variant, board.copy())
+    for move in line.pv:
+        if game.outcome() is not None:
+            break
+        game.play(move.iccs())
+    outcome = game.outcome()
+    if line.mate is not None and line.mate > 0:
+        assert outcome is not None and outcome.termination is Termination.CHECKMATE
+    else:
+        assert line.mate is None

@@ -444,32 +444,54 @@ def test_unknown_go_words_and_illegal_searchmoves_are_reported_and_skipped() -> 
         ("go movetime abc", "invalid movetime 'abc': expected a whole number"),
         ("go depth many wtime 1000", "invalid depth 'many': expected a whole number"),
         ("go nodes -5", "invalid nodes '-5': must not be negative"),
-        ("go depth 0", "invalid depth '0': must be at least 1"),
         ("go mate -1", "invalid mate '-1': must not be negative"),
         ("go movetime 1e3", "invalid movetime '1e3': expected a whole number"),
+        ("go movetime 99999999999999", "invalid movetime '99999999999999': out of range"),
         ("go wtime 1000 movetime", "'movetime' needs a whole number"),
     ],
 )
-def test_a_go_with_a_malformed_value_is_refused_whole(command: str, message: str) -> None:
-    # Searching without the limit that was meant could think for ever or past the clock.
+def test_a_go_with_a_malformed_value_is_refused_and_answered(command: str, message: str) -> None:
+    # Searching without the limit that was meant could think for ever or past the clock;
+    # a GUI waiting for its bestmove still gets one at once.
     session = Session()
     out = session.send(command)
-    assert out == [f"info string error: go refused: {message}; not searching"]
+    assert out == [f"info string error: go refused: {message}; not searching", "bestmove (none)"]
     assert session.fake.calls == [] and not session.server.searching
 
 
-def test_a_refused_go_leaves_the_running_search_alone() -> None:
+def test_a_refused_ucci_go_is_answered_with_nobestmove() -> None:
+    session = Session()
+    session.send("ucci")
+    out = session.send("go time 1e308")
+    assert out == [
+        "info string error: go refused: invalid time '1e308': out of range; not searching",
+        "nobestmove",
+    ]
+
+
+def test_zero_values_are_no_limit_rather_than_an_error() -> None:
+    session = Session()
+    session.go("go wtime 1000 btime 1000 movestogo 0 depth 0")
+    assert session.errors() == []
+    assert session.fake.calls[-1].limits.movestogo == 0
+    assert len(session.bestmoves()) == 1
+
+
+def test_a_refused_go_during_a_search_answers_both() -> None:
     session = Session(block=True)
     session.send("go infinite")
     assert session.fake.started.wait(5)
-    out = session.send("go movetime x")
-    refusal = "go refused: invalid movetime 'x': expected a whole number; not searching"
-    assert out == [f"info string error: {refusal}"]
-    assert session.server.searching
     session.fake.block = False
-    session.send("stop")
+    out = session.send("go movetime x")
     assert session.server.wait(5)
-    assert len(session.bestmoves()) == 1
+    refusal = "go refused: invalid movetime 'x': expected a whole number; not searching"
+    assert [line for line in out if not line.startswith("info depth")] == [
+        "info string 'go' stops the running search first",
+        "bestmove a0a1 ponder a6a5",
+        f"info string error: {refusal}",
+        "bestmove (none)",
+    ]
+    assert not session.server.searching
 
 
 def test_go_while_searching_stops_the_running_search_first() -> None:
@@ -764,6 +786,18 @@ def test_changing_the_rules_keeps_the_position_and_changing_the_game_says_so() -
     session.go("go depth 1")
     assert session.fake.calls[-1].board.fen() == START_FEN
     assert session.errors() == []
+
+
+def test_a_rules_change_replays_the_moves_whatever_the_coordinates_now() -> None:
+    session = Session()
+    session.send("uci", "setoption name UCI_Variant value janggi")  # ranks 1-10
+    session.send("position startpos moves e2e3 e9e8")
+    session.send("setoption name UCI_Coordinates value ranks-0-9")
+    out = session.send("setoption name Rules value modern")
+    assert out == ["info string the position is now played under janggi:modern"]
+    session.go("go depth 1")
+    played = [m.iccs() for m in session.fake.calls[-1].board.move_stack]
+    assert played == ["e1e2", "e8e7"]
 
 
 def test_janggi_errors_name_squares_as_the_gui_does() -> None:

@@ -128,6 +128,10 @@ def test_rooms_nobody_needs_are_let_go_and_rebuilt(make_client: Any, clock: Fake
     assert stable(black2.state) | {"players": None} == stable(before) | {"players": None}
     assert black2.move("h9g7")["ply"] == 2
     black2.close()
+    assert _until(lambda: untimed["game_id"] not in rooms)
+    # A request that loads the game does not keep it in memory either.
+    assert client.get(f"/api/games/{untimed['game_id']}/pgn").status_code == 200
+    assert untimed["game_id"] not in rooms
     # At a start, the untimed unfinished game is not kept either.
     client2 = make_client()
     assert set(client2.app.state.manager.rooms) == {timed["game_id"]}

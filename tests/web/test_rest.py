@@ -41,6 +41,7 @@ def test_unknown_api_addresses_and_methods_get_json_errors(client: TestClient) -
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
     wrong = client.delete("/api/options")
     assert wrong.status_code == 405 and wrong.json()["error"]["code"] == "bad_method"
+    assert "GET" in wrong.headers["allow"]
     assert client.get("/static/nothing.js").text == "Not Found"
 
 

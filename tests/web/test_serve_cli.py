@@ -80,6 +80,11 @@ def test_one_server_owns_a_database(tmp_path: Path) -> None:
         DatabaseInUse, match=rf"in use by another chuhan server \(process {os.getpid()}\)"
     ):
         Storage(db)
+    link = tmp_path / "elsewhere" / "link.sqlite3"
+    link.parent.mkdir()
+    link.symlink_to(db)
+    with pytest.raises(DatabaseInUse):
+        Storage(link)  # the same file by another name
     first.announce("http://127.0.0.1:8123/")
     assert database_owner(db) == {"pid": os.getpid(), "url": "http://127.0.0.1:8123/"}
     first.close()

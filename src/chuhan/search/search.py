@@ -23,6 +23,7 @@ level 8 is the full engine.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -35,6 +36,7 @@ from chuhan.search.evaluate import Evaluator, evaluator_for, placement_score, po
 from chuhan.search.limits import Limits, SearchControl, SearchInfo, SearchResult
 from chuhan.search.timeman import allocate
 from chuhan.squares import Move
+from chuhan.variants import Variant
 
 __all__ = ["LEVELS", "MATE", "Level", "Searcher"]
 
@@ -114,6 +116,8 @@ class Searcher:
         self._history = [0] * 11520
         self._killers = [[0, 0] for _ in range(MAX_PLY + 8)]
         self._verdicts: dict[tuple[int, ...], int | None] = {}
+        #: The rule set the caches hold results of (cleared when a search changes it).
+        self._variant: Variant | None = None
         #: Whether the move that led to the node at each ply gave check.
         self._gave_check = [False] * (MAX_PLY + 8)
         self._limit = 0
@@ -196,6 +200,11 @@ class Searcher:
         control = control or SearchControl()
         self._control = control
         b = board.copy()
+        if b.variant != self._variant:
+            # Rulings and scores cached under other rules (a janggi limit on points or a
+            # draw, AXF or Chinese repetition verdicts) do not hold under these.
+            self.new_game()
+            self._variant = b.variant
         self._board = b
         self._eval = evaluator_for(b.variant.game)
         self._values = self._eval.values
@@ -227,7 +236,7 @@ class Searcher:
 
         budget = allocate(limits, b)
         strength = LEVELS.get(level)
-        max_depth = limits.depth if limits.depth is not None else MAX_PLY - 8
+        max_depth = max(1, limits.depth) if limits.depth is not None else MAX_PLY - 8
         if limits.mate is not None:
             # A mate in N moves needs 2N - 1 plies (checks are extended on top).
             max_depth = min(max_depth, 2 * limits.mate - 1 + 2)
@@ -279,11 +288,18 @@ class Searcher:
             order = [m for _, m, _ in found] + [m for m in order if m not in excluded]
             if control.stopped:
                 break
-            if strength is None and multipv == 1 and depth >= 3 and found[0][0] < MATE_BOUND:
+            mate_moves = min(depth + 3, 12)
+            if (
+                strength is None
+                and multipv == 1
+                and depth >= 3
+                and found[0][0] < MATE_BOUND
+                and not self._near_move_limit(2 * mate_moves)
+            ):
                 # A mate by checks alone that the main search has not reached yet.
                 try:
                     mate_nodes = max(1_000, (self._nodes - nodes_before) // 3)
-                    mate = self._mate_attempt(min(depth + 3, 12), mate_nodes)
+                    mate = self._mate_attempt(mate_moves, mate_nodes)
                 except _Stop:
                     break
                 if mate is not None:
@@ -326,7 +342,7 @@ class Searcher:
                 # last info line names the move played (without a score when it is a
                 # random one that no searched line starts with).
                 on_info(
-                    chosen
+                    dataclasses.replace(chosen, multipv=1)
                     if chosen is not None
                     else SearchInfo(
                         depth=lines[0].depth,
@@ -508,6 +524,12 @@ class Searcher:
             return 0
         winner_is_mover = (verdict == 1) == self._board.turn
         return WIN - ply if winner_is_mover else -(WIN - ply)
+
+    def _near_move_limit(self, plies: int) -> bool:
+        """Whether the natural move limit could end the game within ``plies`` from the
+        root (the checks-only mate attempt does not track it, so it is not tried then)."""
+        b = self._board
+        return bool(self._limit) and len(b._stack) - b._capture_ply + plies >= self._limit
 
     def _move_limit_score(self, ply: int) -> int | None:
         """The score of a position at or past the natural move limit's span, or None if

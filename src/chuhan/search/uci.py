@@ -21,9 +21,11 @@ Fairy-Stockfish do, answering ``uci``) and UCCI (the Chinese xiangqi protocol, a
 - Bad input never stops the engine: each malformed or unknown command, option or ``go``
   parameter gets an ``info string error: ...`` line naming it. A ``go`` with a malformed
   value (``movetime abc``, ``depth -1``, ``movetime`` with nothing after it) is refused
-  whole and nothing is searched: searching without the limit that was meant could think for
-  ever, or past the clock. Unknown words in a ``go`` are reported and skipped, as the UCI
-  specification asks, and so are illegal moves after ``searchmoves`` or ``banmoves``.
+  whole and nothing is searched (searching without the limit that was meant could think for
+  ever, or past the clock), but it is answered at once with ``bestmove (none)``
+  (``nobestmove`` under UCCI), so no GUI is left waiting. Unknown words in a ``go`` are
+  reported and skipped, as the UCI specification asks, and so are illegal moves after
+  ``searchmoves`` or ``banmoves``.
 """
 
 from __future__ import annotations
@@ -251,8 +253,8 @@ class EngineServer:
         self.values: dict[str, str] = {o.name: o.default for o in OPTIONS}
         #: The position ``go`` searches; ``None``: the start of the current variant.
         self._board: Board | None = None
-        #: The arguments of the last ``position``, read again if the rules change.
-        self._position_args: list[str] | None = None
+        #: The last ``position`` as parsed (start FEN, moves), replayed if the rules change.
+        self._position: tuple[str, list[Move]] | None = None
         self._banned: list[Move] = []
         self._job: _Job | None = None
         self._handlers: dict[str, Callable[[list[str]], None]] = {
@@ -384,21 +386,24 @@ class EngineServer:
         if self._board is None:
             return
         variant = self.variant
-        if self._position_args is not None and self._board.variant.game == variant.game:
-            try:
-                self._board = self._parse_position(self._position_args, "position")
-            except CommandError as error:
-                self._board = None
-                self._banned = []
-                self.send(
-                    f"info string warning: the position set before is not playable under "
-                    f"{variant.name} ({error}); it is now the start position"
-                )
-                return
+        if self._position is not None and self._board.variant.game == variant.game:
+            fen, moves = self._position
+            board = Board(fen, variant=variant)
+            for move in moves:
+                if not board.is_legal(move):
+                    self._board = self._position = None
+                    self._banned = []
+                    self.send(
+                        f"info string warning: the position set before is not playable under "
+                        f"{variant.name} ({self.format_move(move)} is illegal in {board.fen()}: "
+                        f"{self._why_illegal(board, move)}); it is now the start position"
+                    )
+                    return
+                board.push(move)
+            self._board = board
             self.send(f"info string the position is now played under {variant.name}")
             return
-        self._board = None
-        self._position_args = None
+        self._board = self._position = None
         self._banned = []
         self.send(f"info string the position is now the {variant.game} start position")
 
@@ -448,8 +453,7 @@ class EngineServer:
     def _cmd_ucinewgame(self, args: list[str]) -> None:
         self._finish_search("ucinewgame")
         self.searcher().new_game()
-        self._board = None
-        self._position_args = None
+        self._board = self._position = None
         self._banned = []
 
     def _cmd_setoption(self, args: list[str]) -> None:
@@ -505,7 +509,7 @@ class EngineServer:
     def _cmd_position(self, args: list[str]) -> None:
         board = self._parse_position(args, "position")
         self._board = board
-        self._position_args = list(args)
+        self._position = (board.root().fen(), list(board.move_stack))
         self._banned = []
 
     def _parse_position(self, args: list[str], command: str) -> Board:
@@ -608,11 +612,19 @@ class EngineServer:
         received = time.monotonic()  # the GUI's clock runs from here, not from the search
         board = self.board().copy()
         searchmoves: list[Move] = []
-        if self.dialect == "ucci":
-            limits = self._parse_go_ucci(args, board.turn)
-        else:
-            limits, searchmoves = self._parse_go_uci(args, board)
-        self._finish_search("go")  # a refused go (above) leaves a running search alone
+        try:
+            if self.dialect == "ucci":
+                limits = self._parse_go_ucci(args, board.turn)
+            else:
+                limits, searchmoves = self._parse_go_uci(args, board)
+        except CommandError as error:
+            # Refused, but answered like any go (after a running search has answered its
+            # own), so a GUI waiting for a bestmove is not left waiting.
+            self._finish_search("go")
+            self.error(str(error))
+            self.send("nobestmove" if self.dialect == "ucci" else "bestmove (none)")
+            return
+        self._finish_search("go")
         draw = self.dialect == "ucci" and "draw" in args
         limits.move_overhead = int(self.values["Move Overhead"])
         banned: list[Move] = list(self._banned)
@@ -801,8 +813,8 @@ def _format_pophash(entry: object, format_move: Callable[[Move], str]) -> str:
 
 #: ``go`` values that may be negative: a GUI sends the clock as it stands, overdrawn or not.
 _SIGNED_KEYS = {"wtime", "btime", "time", "opptime"}
-#: ``go`` values that must be at least 1 (a search to depth 0 or a mate in 0 means nothing).
-_POSITIVE_KEYS = {"depth", "nodes", "mate", "movestogo", "oppmovestogo"}
+#: No ``go`` value is larger (about 31 years in milliseconds, far more than any node count).
+_LARGEST_GO_VALUE = 10**12
 
 
 def _take_number(args: list[str], i: int, key: str, *, scale: int = 1) -> tuple[int, int]:
@@ -818,15 +830,14 @@ def _take_number(args: list[str], i: int, key: str, *, scale: int = 1) -> tuple[
         raise CommandError(
             f"go refused: invalid {key} {text!r}: expected {unit}; not searching"
         ) from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise CommandError(f"go refused: invalid {key} {text!r}: expected {unit}; not searching")
-    number = int(value * scale)
+    scaled = value * scale
+    if not abs(scaled) <= _LARGEST_GO_VALUE:  # also NaN and infinities
+        raise CommandError(f"go refused: invalid {key} {text!r}: out of range; not searching")
+    number = int(scaled)
     if number < 0 and key not in _SIGNED_KEYS:
         raise CommandError(
             f"go refused: invalid {key} {text!r}: must not be negative; not searching"
         )
-    if number < 1 and key in _POSITIVE_KEYS:
-        raise CommandError(f"go refused: invalid {key} {text!r}: must be at least 1; not searching")
     return number, i + 1
 
 

@@ -109,12 +109,16 @@ async def _not_routed(request: Request, error: Exception) -> Response:
     """An address or method nothing answers: the API's JSON error under ``/api/``, plain
     text elsewhere (a missing static file)."""
     status = getattr(error, "status_code", 404)
+    headers = getattr(error, "headers", None)  # a 405 says which methods are allowed
     if not request.url.path.startswith("/api/"):
-        return PlainTextResponse("Not Found" if status == 404 else "Method Not Allowed", status)
+        text = "Not Found" if status == 404 else "Method Not Allowed"
+        return PlainTextResponse(text, status, headers=headers)
     if status == 405:
-        return _error_response(
+        response = _error_response(
             405, "bad_method", f"{request.method} is not allowed on {request.url.path[:80]}"
         )
+        response.headers.update(headers or {})
+        return response
     return _error_response(404, "not_found", f"there is no API endpoint {request.url.path[:80]}")
 
 
@@ -361,22 +365,33 @@ def create_app(
             )
         return JSONResponse({"games": games})
 
-    async def game_state(request: Request) -> Response:
+    @contextlib.asynccontextmanager
+    async def request_room(request: Request) -> AsyncIterator[Room]:
+        """The room of the request's game, held for the request and let go after it if
+        nobody else needs it in memory (rooms a request loads are not kept for ever)."""
         room = room_or_404(request.path_params["game_id"])
-        async with room.lock:
+        room.attached += 1
+        try:
+            yield room
+        finally:
+            room.attached -= 1
+            manager().maybe_evict(room)
+
+    async def game_state(request: Request) -> Response:
+        async with request_room(request) as room, room.lock:
             return JSONResponse(room.public_state(now()))
 
     async def export_pgn(request: Request) -> Response:
-        room = room_or_404(request.path_params["game_id"])
         notation = request.query_params.get("format", "iccs")
-        if notation == "korean" and not room.variant.is_janggi:
-            raise HTTPError(400, "bad_field", "the Korean notation is for janggi games")
-        async with room.lock:
-            record = _record_of(room)
-            try:
-                text = write_pgn(record, format=notation)
-            except RecordError as error:
-                raise HTTPError(400, "bad_field", str(error)) from None
+        async with request_room(request) as room:
+            if notation == "korean" and not room.variant.is_janggi:
+                raise HTTPError(400, "bad_field", "the Korean notation is for janggi games")
+            async with room.lock:
+                record = _record_of(room)
+                try:
+                    text = write_pgn(record, format=notation)
+                except RecordError as error:
+                    raise HTTPError(400, "bad_field", str(error)) from None
         return PlainTextResponse(
             text,
             media_type="text/plain; charset=utf-8",
@@ -384,34 +399,35 @@ def create_app(
         )
 
     async def export_fen(request: Request) -> Response:
-        room = room_or_404(request.path_params["game_id"])
-        async with room.lock:
+        async with request_room(request) as room, room.lock:
             board = room.game.board
             ply = _ply_param(request.query_params.get("ply"), board.ply)
             return JSONResponse({"fen": _fen_at(room, ply), "ply": ply})
 
     async def analysis(request: Request) -> Response:
-        room = room_or_404(request.path_params["game_id"])
         data = await _read_json(request)
-        if room.status != "over":
-            raise HTTPError(403, "game_in_progress", "analysis is for finished games")
         movetime = _field(data, "movetime_ms", int, 1000)
         multipv = _field(data, "multipv", int, 1)
         if not 100 <= movetime <= 5000:
             raise HTTPError(400, "bad_field", f"'movetime_ms' must be 100 to 5000, got {movetime}")
         if not 1 <= multipv <= 5:
             raise HTTPError(400, "bad_field", f"'multipv' must be 1 to 5, got {multipv}")
-        if not the_engine.available():
-            raise HTTPError(503, "engine_unavailable", "the engine is not available")
-        async with room.lock:
-            board = room.game.board
-            ply = _field(data, "ply", int, board.ply)
-            if not 0 <= ply <= board.ply:
-                raise HTTPError(400, "bad_field", f"'ply' must be 0 to {board.ply}, got {ply}")
-            moves = tuple(m.iccs() for m in board.move_stack[:ply])
-            job = AnalysisRequest(room.variant.name, board.root().fen(), moves, movetime, multipv)
-            fen = _fen_at(room, ply)
-            turn = seat_of(fen.split()[1] != "b")
+        async with request_room(request) as room:
+            if room.status != "over":
+                raise HTTPError(403, "game_in_progress", "analysis is for finished games")
+            if not the_engine.available():
+                raise HTTPError(503, "engine_unavailable", "the engine is not available")
+            async with room.lock:
+                board = room.game.board
+                ply = _field(data, "ply", int, board.ply)
+                if not 0 <= ply <= board.ply:
+                    raise HTTPError(400, "bad_field", f"'ply' must be 0 to {board.ply}, got {ply}")
+                moves = tuple(m.iccs() for m in board.move_stack[:ply])
+                job = AnalysisRequest(
+                    room.variant.name, board.root().fen(), moves, movetime, multipv
+                )
+                fen = _fen_at(room, ply)
+                turn = seat_of(fen.split()[1] != "b")
         try:
             lines = await the_engine.analyse(job)
         except EngineBusy as error:

@@ -113,7 +113,9 @@ class DatabaseInUse(StorageError):
 
 
 def _lock_path(path: Path) -> Path:
-    return path.with_name(path.name + ".lock")
+    # The real file's name: a database reached through a symbolic link is the same one.
+    real = path.resolve()
+    return real.with_name(real.name + ".lock")
 
 
 def _read_owner(lock_path: Path) -> dict[str, Any]:
