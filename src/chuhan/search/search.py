@@ -528,8 +528,7 @@ class Searcher:
     def _near_move_limit(self, plies: int) -> bool:
         """Whether the natural move limit could end the game within ``plies`` from the
         root (the checks-only mate attempt does not track it, so it is not tried then)."""
-        b = self._board
-        return bool(self._limit) and len(b._stack) - b._capture_ply + plies >= self._limit
+        return bool(self._limit) and self._board.halfmove_clock + plies >= self._limit
 
     def _move_limit_score(self, ply: int) -> int | None:
         """The score of a position at or past the natural move limit's span, or None if

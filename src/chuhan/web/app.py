@@ -370,12 +370,8 @@ def create_app(
         """The room of the request's game, held for the request and let go after it if
         nobody else needs it in memory (rooms a request loads are not kept for ever)."""
         room = room_or_404(request.path_params["game_id"])
-        room.attached += 1
-        try:
+        with manager().hold(room):
             yield room
-        finally:
-            room.attached -= 1
-            manager().maybe_evict(room)
 
     async def game_state(request: Request) -> Response:
         async with request_room(request) as room, room.lock:
@@ -491,7 +487,6 @@ def create_app(
             TokenBucket(*rate_limit), TokenBucket(MAX_DROPPED, DROPS_FORGIVEN_PER_SECOND)
         )
         writer = asyncio.get_running_loop().create_task(_writer(websocket, conn))
-        room: Room | None = None
         game_id = websocket.path_params["game_id"]
         try:
             try:
@@ -505,8 +500,12 @@ def create_app(
                 conn.send(_error("no_game", f"there is no game {game_id[:40]!r}"))
                 conn.close(4404)
                 return
-            room.attached += 1  # kept in memory while this socket holds it
-            await _serve(websocket, conn, room)
+            with manager().hold(room):  # kept in memory while this socket is open
+                try:
+                    await _serve(websocket, conn, room)
+                finally:
+                    with contextlib.suppress(Exception):
+                        await room.leave(conn)
         except WebSocketDisconnect:
             pass
         except Exception:
@@ -514,11 +513,6 @@ def create_app(
             conn.send(_error("internal", "the server failed; reconnect to continue"))
             conn.close(1011)
         finally:
-            if room is not None:
-                room.attached -= 1
-                with contextlib.suppress(Exception):
-                    await room.leave(conn)
-                manager().maybe_evict(room)
             conn.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, timeout=2)

@@ -13,11 +13,12 @@ running while the server is down: a restart cannot give anyone time (see
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -169,7 +170,8 @@ class Room:
         self.tokens = tokens  # seat -> token
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
-        #: Websockets holding this room, from the moment they open (before their hello).
+        #: Sockets and requests holding this room (:meth:`GameManager.hold`); a socket holds
+        #: it from the moment it opens, before its hello.
         self.attached = 0
         self.variant = get_variant(row.variant, row.rules)
         self.game: Game
@@ -1027,6 +1029,17 @@ class GameManager:
         room.stop_tasks()
         if self.rooms.get(room.row.id) is room:
             del self.rooms[room.row.id]
+
+    @contextlib.contextmanager
+    def hold(self, room: Room) -> Iterator[None]:
+        """Keep ``room`` in memory while a socket or a request uses it; afterwards it is let
+        go if nothing else needs it (:meth:`maybe_evict`)."""
+        room.attached += 1
+        try:
+            yield
+        finally:
+            room.attached -= 1
+            self.maybe_evict(room)
 
     def maybe_evict(self, room: Room) -> None:
         """Drop a room nobody holds and nothing runs in (finished, or waiting for a player
