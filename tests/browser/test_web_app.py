@@ -419,3 +419,41 @@ def test_settings_records_and_a_phone(
     # The move list follows the last move without scrolling the board out of sight.
     assert phone.page.evaluate("window.scrollY") == 0
     phone.screenshot("xiangqi-phone")
+
+
+def test_start_before_the_options_arrive(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    """A click on Start while the page still waits for /api/options creates the game (it
+    used to fall through to the browser's own form submission: a reload of the home page)."""
+    player = new_player(players, browser, server)
+    page = player.page
+    held: list[Any] = []
+    page.route("**/api/options", lambda route: held.append(route))  # answered when let go
+    player.goto("/")
+    page.check('input[name="variant"][value="xiangqi"]')
+    page.check('input[name="kind"][value="local"]')
+    page.click("#create")
+    page.wait_for_timeout(500)
+    assert page.url == server.url + "/", page.url  # neither reloaded nor gone on yet
+    assert page.is_disabled("#create")
+    assert len(held) == 1
+    held[0].continue_()
+    page.unroute("**/api/options")
+    page.wait_for_url("**/g/**")
+    page.wait_for_selector("svg.board .piece")
+    assert player.state()["variant"] == "xiangqi"
+
+    # A rule set chosen on the form survives a change of language; a change of game does not.
+    player.goto("/")
+    page.check('input[name="variant"][value="janggi"]')
+    page.wait_for_function("() => document.getElementById('rules').options.length > 1")
+    page.select_option("#rules", "modern")
+    open_settings(page)
+    page.select_option("#set-language", "ko")
+    assert page.input_value("#rules") == "modern"
+    page.select_option("#set-language", "en")
+    page.check('input[name="variant"][value="xiangqi"]')
+    page.check('input[name="variant"][value="janggi"]')
+    assert page.input_value("#rules") == "official"
+    assert player.errors == []

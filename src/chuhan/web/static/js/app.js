@@ -14,6 +14,7 @@ import { playSound, setSoundEnabled } from "./sound.js";
 const $ = (id) => document.getElementById(id);
 const settings = loadSettings();
 let options = null; // GET /api/options
+let optionsLoaded = Promise.resolve(); // settles when the home page has asked for them
 let view = null; // the game page's controller, when on a game page
 
 // ---------------------------------------------------------------- small helpers
@@ -194,6 +195,9 @@ function selectedValue(form, name) {
 function fillRules(form) {
   const variant = selectedValue(form, "variant");
   const rules = $("rules");
+  // A rule set the player already chose for this game survives a refill (the options
+  // arriving, the language changing); a change of game starts from that game's default.
+  const kept = rules.dataset.variant === variant ? rules.value : null;
   clear(rules);
   const list = options ? options.variants[variant] : [variant === "janggi" ? "official" : "asian"];
   for (const name of list) {
@@ -201,7 +205,9 @@ function fillRules(form) {
     option.value = name;
     rules.appendChild(option);
   }
-  if (options) rules.value = options.default_rules[variant];
+  if (kept && list.includes(kept)) rules.value = kept;
+  else if (options) rules.value = options.default_rules[variant];
+  rules.dataset.variant = variant;
   $("colour-first").textContent = sideName(variant, true);
   $("colour-second").textContent = sideName(variant, false);
 }
@@ -228,20 +234,23 @@ function timeControlOf(form) {
 
 async function createGame(form) {
   const error = $("create-error");
+  const button = $("create");
+  if (button.disabled) return; // Enter in a field while the last request is on its way
   show(error, false);
-  const kind = selectedValue(form, "kind");
-  const request = {
-    kind,
-    variant: selectedValue(form, "variant"),
-    rules: $("rules").value,
-    time_control: timeControlOf(form),
-  };
-  if (kind === "computer") request.level = Number($("level").value);
-  if (kind !== "local") request.color = $("colour").value;
-  const fen = $("fen").value.trim();
-  if (fen && options && options.custom_fen) request.fen = fen;
+  button.disabled = true;
   try {
-    $("create").disabled = true;
+    await optionsLoaded; // the custom-position field counts only where the server takes one
+    const kind = selectedValue(form, "kind");
+    const request = {
+      kind,
+      variant: selectedValue(form, "variant"),
+      rules: $("rules").value,
+      time_control: timeControlOf(form),
+    };
+    if (kind === "computer") request.level = Number($("level").value);
+    if (kind !== "local") request.color = $("colour").value;
+    const fen = $("fen").value.trim();
+    if (fen && options && options.custom_fen) request.fen = fen;
     const created = await postJson("/api/games", request);
     rememberGame({
       game_id: created.game_id, token: created.token, seat: created.seat, kind,
@@ -253,7 +262,7 @@ async function createGame(form) {
     error.textContent = t("error", { message: err.message });
     show(error, true);
   } finally {
-    $("create").disabled = false;
+    button.disabled = false;
   }
 }
 
@@ -342,18 +351,11 @@ function refreshHome() {
   refreshMyGames();
 }
 
-async function startHome() {
+function startHome() {
   show($("home"), true);
   const form = $("new-game");
-  try {
-    options = await api("/api/options");
-  } catch (err) {
-    toast(t("error", { message: err.message }));
-  }
-  if (options && options.engine_available === false) {
-    form.querySelector('input[name="kind"][value="computer"]').disabled = true;
-    form.querySelector('input[name="kind"][value="friend"]').checked = true;
-  }
+  // The form works from the first moment: a click on Start before the options arrive must
+  // not fall through to the browser's own form submission (a reload of the home page).
   form.addEventListener("change", (event) => {
     if (event.target.name === "variant") fillRules(form);
     updateFormVisibility(form);
@@ -367,6 +369,16 @@ async function startHome() {
     if (file) importRecord(file);
   });
   refreshHome();
+  optionsLoaded = api("/api/options").then((body) => {
+    options = body;
+    if (options.engine_available === false) {
+      form.querySelector('input[name="kind"][value="computer"]').disabled = true;
+      form.querySelector('input[name="kind"][value="friend"]').checked = true;
+    }
+    refreshHome();
+  }).catch((err) => {
+    toast(t("error", { message: err.message }));
+  });
 }
 
 // ---------------------------------------------------------------- game page
