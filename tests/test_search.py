@@ -355,3 +355,49 @@ def test_a_mate_reported_near_the_move_limit_is_a_mate_the_referee_gives() -> No
         assert outcome is not None and outcome.termination is Termination.CHECKMATE
     else:
         assert line.mate is None
+
+
+# ---------------------------------------------------------------------------- null move
+
+
+def _null_movers(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Record, for every null move the search makes, the side that made it. The null move's
+    child is the only node searched with ``null_ok`` false; its side to move is the other."""
+    movers: list[bool] = []
+    original = Searcher._pvs
+
+    def spy(
+        self: Searcher, depth: int, alpha: int, beta: int, ply: int, in_check: bool, null_ok: bool
+    ) -> int:
+        if not null_ok:
+            movers.append(not self._board.turn)
+        return original(self, depth, alpha, beta, ply, in_check, null_ok)
+
+    monkeypatch.setattr(Searcher, "_pvs", spy)
+    return movers
+
+
+def test_null_moves_prune_the_middlegame(monkeypatch: pytest.MonkeyPatch) -> None:
+    board = Board()
+    for text in ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]:
+        board.push_iccs(text)
+    movers = _null_movers(monkeypatch)
+    with_null = Searcher().search(board, Limits(depth=6))
+    assert movers  # null moves were tried
+    monkeypatch.setattr(Searcher, "_has_heavy", lambda self, side: False)
+    movers.clear()
+    without = Searcher().search(board, Limits(depth=6))
+    assert movers == []
+    assert with_null.lines[0].nodes * 1.2 < without.lines[0].nodes
+
+
+def test_no_null_move_for_a_side_without_chariot_horse_or_cannon(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The zugzwang guard: Black (king, advisors, elephants, soldiers) may have to move into
+    # a loss, so passing its turn would prove nothing; Red (a cannon more) may still try one.
+    board = Board("2bak4/4a4/4b4/p1p1p1p1p/9/9/P1P1P1P1P/4B4/4C4/2BAKA3 w - - 0 1")
+    movers = _null_movers(monkeypatch)
+    result = Searcher().search(board, Limits(depth=7))
+    assert result.best is not None
+    assert True in movers and False not in movers
