@@ -444,6 +444,31 @@ def test_start_before_the_options_arrive(
     page.wait_for_selector("svg.board .piece")
     assert player.state()["variant"] == "xiangqi"
 
+    game_url = page.url
+
+    # The home page lists the game in progress once, even when a language switch asks for the
+    # list again while the first answer is on its way.
+    asked: list[Any] = []
+    page.route("**/api/games/mine", lambda route: asked.append(route))
+    player.goto("/")
+    open_settings(page)
+    page.select_option("#set-language", "ko")
+    page.select_option("#set-language", "en")
+    for _ in range(50):
+        if len(asked) == 3:
+            break
+        page.wait_for_timeout(100)
+    assert len(asked) == 3
+    for route in asked:
+        route.continue_()
+    page.unroute("**/api/games/mine")
+    page.wait_for_selector("#games-playing li a")
+    page.wait_for_timeout(300)
+    entries = page.locator("#games-playing li a")
+    assert entries.count() == 1
+    assert entries.get_attribute("href") == game_url.removeprefix(server.url)
+    assert page.is_hidden("#no-games")
+
     # A rule set chosen on the form survives a change of language; a change of game does not.
     player.goto("/")
     page.check('input[name="variant"][value="janggi"]')

@@ -277,23 +277,25 @@ function describeListedGame(game) {
   return parts.filter(Boolean).join(" · ");
 }
 
+let myGamesAsked = 0; // the newest request for the list: only its answer draws it
+
 async function refreshMyGames() {
+  const asked = ++myGamesAsked;
   const saved = myGames();
+  let listed = [];
+  if (saved.length) {
+    try {
+      listed = (await postJson("/api/games/mine", { tokens: saved.map((g) => g.token) })).games;
+    } catch (err) {
+      if (asked === myGamesAsked) toast(t("error", { message: err.message }));
+      return;
+    }
+  }
+  if (asked !== myGamesAsked) return; // a later refresh (a language switch) draws it
   const playing = $("games-playing");
   const over = $("games-over");
   clear(playing);
   clear(over);
-  show($("no-games"), saved.length === 0);
-  show($("head-playing"), false);
-  show($("head-over"), false);
-  if (!saved.length) return;
-  let listed = [];
-  try {
-    listed = (await postJson("/api/games/mine", { tokens: saved.map((g) => g.token) })).games;
-  } catch (err) {
-    toast(t("error", { message: err.message }));
-    return;
-  }
   show($("no-games"), listed.length === 0);
   show($("head-playing"), listed.some((g) => g.status !== "over"));
   show($("head-over"), listed.some((g) => g.status === "over"));
@@ -336,6 +338,11 @@ async function importRecord(file) {
 }
 
 function refreshHome() {
+  refreshForm();
+  refreshMyGames();
+}
+
+function refreshForm() {
   const form = $("new-game");
   fillRules(form);
   const level = $("level");
@@ -348,7 +355,6 @@ function refreshHome() {
   }
   level.value = current;
   updateFormVisibility(form);
-  refreshMyGames();
 }
 
 function startHome() {
@@ -375,7 +381,7 @@ function startHome() {
       form.querySelector('input[name="kind"][value="computer"]').disabled = true;
       form.querySelector('input[name="kind"][value="friend"]').checked = true;
     }
-    refreshHome();
+    refreshForm();
   }).catch((err) => {
     toast(t("error", { message: err.message }));
   });
