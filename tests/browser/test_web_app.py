@@ -421,11 +421,12 @@ def test_settings_records_and_a_phone(
     phone.screenshot("xiangqi-phone")
 
 
-def test_start_before_the_options_arrive(
+def test_home_page_before_its_answers_arrive(
     browser: Any, server: Server, players: list[Player]
 ) -> None:
-    """A click on Start while the page still waits for /api/options creates the game (it
-    used to fall through to the browser's own form submission: a reload of the home page)."""
+    """The home page acts right while its requests are still on their way. A click on Start
+    before /api/options answers creates the game (it used to fall through to the browser's
+    own form submission: a reload of the home page)."""
     player = new_player(players, browser, server)
     page = player.page
     held: list[Any] = []
