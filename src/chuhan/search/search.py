@@ -500,24 +500,28 @@ class Searcher:
         else:
             start = next((i for i, e in enumerate(stack) if e[3] == h), len(stack))
             key = (h, *(e[0] for e in stack[start:]))
-        verdict = self._verdicts.get(key, 0)
-        if verdict == 0:
-            verdict = self._referee_verdict()
-            self._verdicts[key] = verdict
+        verdict = self._referee_verdict(key)
         if verdict is None:
             return 0  # still playable (janggi modern: the fourth occurrence decides)
         return self._verdict_score(verdict, ply)
 
-    def _referee_verdict(self) -> int | None:
+    def _referee_verdict(self, key: tuple[int, ...]) -> int | None:
         """The referee's ruling on the position: None (play on), 1 / -1 (the first /
-        second mover wins) or 2 (a draw)."""
+        second mover wins) or 2 (a draw); cached under ``key`` (what decides the ruling)."""
+        verdicts = self._verdicts
+        verdict = verdicts.get(key, 0)
+        if verdict != 0:
+            return verdict
+        if len(verdicts) > 100_000:
+            verdicts.clear()
         b = self._board
-        if len(self._verdicts) > 100_000:
-            self._verdicts.clear()
         outcome = Game(b.variant, b, repetitions=2).outcome()
         if outcome is None:
-            return None
-        return 2 if outcome.winner is None else (1 if outcome.winner else -1)
+            verdict = None
+        else:
+            verdict = 2 if outcome.winner is None else (1 if outcome.winner else -1)
+        verdicts[key] = verdict
+        return verdict
 
     def _verdict_score(self, verdict: int, ply: int) -> int:
         if verdict == 2:
@@ -539,11 +543,7 @@ class Searcher:
         or stalemated. Janggi: the referee's ruling of the position (points, or a draw)."""
         b = self._board
         if b.variant.is_janggi:
-            key = (b._hash, -2)
-            verdict = self._verdicts.get(key, 0)
-            if verdict == 0:
-                verdict = self._referee_verdict()
-                self._verdicts[key] = verdict
+            verdict = self._referee_verdict((b._hash, -2))
             return None if verdict is None else self._verdict_score(verdict, ply)
         root = self._limit_count
         count = MoveLimitCount(root.counted, dict(root.checks))
