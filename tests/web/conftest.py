@@ -19,6 +19,7 @@ with warnings.catch_warnings():
 from web_helpers import OPEN_PLAYERS, FakeClock, FakeEngine
 
 from chuhan.web.app import create_app
+from chuhan.web.settings import Settings
 
 
 @pytest.fixture
@@ -52,15 +53,20 @@ def db_path(tmp_path: Path) -> Path:
 def make_client(
     db_path: Path, clock: FakeClock, engine: FakeEngine, static_dir: Path
 ) -> Iterator[Any]:
-    """``make_client()`` opens the app on the database: a second call is a restart (the
-    app before it is shut down first, as one server owns the database at a time)."""
+    """``make_client(**settings)`` opens the app on the database: a second call is a
+    restart (the app before it is shut down first, as one server owns the database at a
+    time). Keyword arguments are :class:`Settings` fields."""
     opened: list[TestClient] = []
 
     def make(**options: Any) -> TestClient:
         for earlier in opened:
             earlier.__exit__(None, None, None)
         opened.clear()
-        app = create_app(db_path, now=clock, engine=engine, static_dir=static_dir, **options)
+        if "rate_limit" in options:  # (burst, refill per second)
+            options["rate_burst"], options["rate_per_second"] = options.pop("rate_limit")
+        app = create_app(
+            db_path, now=clock, pool=engine, static_dir=static_dir, settings=Settings(**options)
+        )
         client = TestClient(app)
         client.__enter__()
         opened.append(client)

@@ -8,11 +8,11 @@ import asyncio
 import pytest
 
 from chuhan.variants import XIANGQI_START_FEN as START
-from chuhan.web.engine import AnalysisRequest, EngineBusy, MoveRequest, ProcessEngine
+from chuhan.web.pool import AnalysisRequest, MoveRequest, PoolBusy, ProcessPool
 
 
 def test_a_computer_move_does_not_wait_behind_analyses() -> None:
-    engine = ProcessEngine(workers=1)
+    engine = ProcessPool(workers=1)
 
     async def run() -> list[str]:
         finished: list[str] = []
@@ -42,15 +42,15 @@ def test_a_computer_move_does_not_wait_behind_analyses() -> None:
 
 
 def test_analyses_beyond_the_cap_are_refused_at_once() -> None:
-    engine = ProcessEngine(workers=1)
+    engine = ProcessPool(workers=1)
     request = AnalysisRequest("xiangqi:asian", START, (), 500, 1)
 
     async def run() -> None:
         running = [
-            asyncio.create_task(engine.analyse(request)) for _ in range(ProcessEngine.MAX_ANALYSES)
+            asyncio.create_task(engine.analyse(request)) for _ in range(ProcessPool.MAX_ANALYSES)
         ]
         await asyncio.sleep(0)  # they are all accepted
-        with pytest.raises(EngineBusy, match="busy with 4 other analyses"):
+        with pytest.raises(PoolBusy, match="busy with 4 other analyses"):
             await engine.analyse(request)
         for lines in await asyncio.gather(*running):
             assert lines

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import sys
@@ -11,7 +12,8 @@ import pytest
 
 from chuhan.cli import build_parser, main
 from chuhan.web.server import is_loopback, lan_address, share_origin
-from chuhan.web.storage import DatabaseInUse, Storage, database_owner, default_db_path
+from chuhan.web.store import DatabaseInUse
+from chuhan.web.store.sqlite import SqliteStore, database_owner, default_db_path
 
 
 def test_default_db_path_follows_the_platform(
@@ -75,28 +77,28 @@ def test_lan_address_is_not_loopback() -> None:
 
 def test_one_server_owns_a_database(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
-    first = Storage(db)
+    first = SqliteStore(db)
     with pytest.raises(
         DatabaseInUse, match=rf"in use by another chuhan server \(process {os.getpid()}\)"
     ):
-        Storage(db)
+        SqliteStore(db)
     link = tmp_path / "elsewhere" / "link.sqlite3"
     link.parent.mkdir()
     link.symlink_to(db)
     with pytest.raises(DatabaseInUse):
-        Storage(link)  # the same file by another name
+        SqliteStore(link)  # the same file by another name
     first.announce("http://127.0.0.1:8123/")
     assert database_owner(db) == {"pid": os.getpid(), "url": "http://127.0.0.1:8123/"}
-    first.close()
+    asyncio.run(first.close())
     assert database_owner(db) is None
-    Storage(db).close()  # free again once the owner closed it
+    asyncio.run(SqliteStore(db).close())  # free again once the owner closed it
 
 
 def test_serve_refuses_a_database_another_server_has(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "games.sqlite3"
-    owner = Storage(db)
+    owner = SqliteStore(db)
     owner.announce("http://127.0.0.1:8123/")
     try:
         assert main(["serve", "--db", str(db), "--port", "0"]) == 2
@@ -114,4 +116,4 @@ def test_serve_refuses_a_database_another_server_has(
         assert opened == ["http://127.0.0.1:8123/"]
         assert "already served on http://127.0.0.1:8123/" in capsys.readouterr().out
     finally:
-        owner.close()
+        asyncio.run(owner.close())

@@ -9,7 +9,7 @@ from typing import Any
 from starlette.websockets import WebSocketDisconnect
 
 from chuhan.board import Board
-from chuhan.web.engine import AnalysisRequest, MoveRequest
+from chuhan.web.pool import AnalysisRequest, MoveRequest
 
 with warnings.catch_warnings():
     # Starlette's TestClient warns that it will move from httpx to httpx2.

@@ -98,7 +98,7 @@ def play(port: int = 8000, db: str | Path | None = None, *, open_browser: bool =
     """``chuhan play``: serve on loopback (on ``port``, or a free one if it is taken) and
     open the browser; when a server already has these games open, open that one instead of
     starting a second."""
-    from chuhan.web.storage import database_owner, default_db_path
+    from chuhan.web.store.sqlite import database_owner, default_db_path
 
     db_path = Path(db) if db is not None else default_db_path()
     owner = database_owner(db_path)
@@ -124,14 +124,18 @@ def serve(
     import uvicorn
 
     from chuhan.web.app import create_app
-    from chuhan.web.storage import Storage, default_db_path
+    from chuhan.web.settings import Settings
+    from chuhan.web.store import open_store
+    from chuhan.web.store.sqlite import default_db_path
 
     db_path = Path(db) if db is not None else default_db_path()
-    Storage(db_path).close()  # fail early, with a clear message, if it cannot be opened
+    store = open_store(db_path)  # fails early, with a clear message, if it cannot be opened
     if not port_is_free(host, port):
+        asyncio.run(store.close())
         raise ServeError(f"cannot listen on {host}:{port}: the port is in use (try --port)")
     shared = share_origin(host, port)
-    app = create_app(db_path, share_origin=shared, local_only=is_loopback(host))
+    settings = Settings(share_origin=shared, local_only=is_loopback(host))
+    app = create_app(store, settings=settings)
     config = uvicorn.Config(
         app,
         host=host,
@@ -160,7 +164,7 @@ def serve(
         while not server.started and not task.done():
             await asyncio.sleep(0.05)
         if server.started:
-            app.state.manager.storage.announce(url)
+            store.announce(url)
             print(f"chuhan: serving on {url} (games in {db_path}); Ctrl+C stops", flush=True)
             if host in ("0.0.0.0", "::", ""):
                 where = f"open {shared}/" if shared else "use this machine's address"

@@ -1,4 +1,5 @@
-"""The computer player and analysis for the web server, run in worker processes.
+"""The server's computer pool: the computer players' moves and analyses, searched in
+worker processes.
 
 A search is CPU-bound and blocking, so it never runs on the server's event loop: a small
 :class:`concurrent.futures.ProcessPoolExecutor` (``spawn`` start method) gets the start FEN
@@ -23,19 +24,19 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AnalysisRequest",
-    "Engine",
-    "EngineBusy",
-    "EngineError",
     "MoveRequest",
-    "ProcessEngine",
+    "Pool",
+    "PoolBusy",
+    "PoolError",
+    "ProcessPool",
     "analyse_position",
     "choose_move",
     "engine_available",
 ]
 
 
-class EngineError(ChuhanError):
-    """The engine could not run (not installed, worker crashed)."""
+class PoolError(ChuhanError):
+    """The computer could not search (the engine is not installed, a worker crashed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +68,8 @@ class AnalysisRequest:
     multipv: int
 
 
-class Engine(Protocol):
-    """What the server needs from an engine; tests give their own."""
+class Pool(Protocol):
+    """What the server needs from a computer pool; tests give their own."""
 
     def available(self) -> bool: ...
 
@@ -169,17 +170,17 @@ def analyse_position(request: AnalysisRequest) -> list[dict[str, Any]]:
     return lines
 
 
-class EngineBusy(EngineError):
+class PoolBusy(PoolError):
     """Too many analyses are waiting: the request is refused, nothing is queued."""
 
 
-class ProcessEngine:
+class ProcessPool:
     """The engine in worker processes, started on first use: one pool for the computer
     players' moves and a separate one for analysis, so that analyses (which anyone may
     ask for) never make a computer player wait; and at most :attr:`MAX_ANALYSES` analyses
     waiting or running at once."""
 
-    #: Analyses accepted at once (running or waiting); more get :class:`EngineBusy`.
+    #: Analyses accepted at once (running or waiting); more get :class:`PoolBusy`.
     MAX_ANALYSES = 4
 
     def __init__(self, workers: int | None = None, analysis_workers: int = 1) -> None:
@@ -198,7 +199,7 @@ class ProcessEngine:
 
     def _executor(self, kind: str) -> ProcessPoolExecutor:
         if not self.available():
-            raise EngineError("the engine (chuhan.search) is not available in this install")
+            raise PoolError("the engine (chuhan.search) is not available in this install")
         pool = self._pools.get(kind)
         if pool is None:
             pool = self._pools[kind] = ProcessPoolExecutor(
@@ -210,13 +211,13 @@ class ProcessEngine:
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._executor(kind), function, request)
-        except EngineError:
+        except PoolError:
             raise
         except ChuhanError as error:
-            raise EngineError(f"the engine rejected the position: {error}") from None
+            raise PoolError(f"the engine rejected the position: {error}") from None
         except Exception as error:  # a crashed worker (BrokenProcessPool) or a bug in it
             self._pools.pop(kind, None)
-            raise EngineError(f"the engine failed: {type(error).__name__}: {error}") from None
+            raise PoolError(f"the engine failed: {type(error).__name__}: {error}") from None
 
     async def best_move(self, request: MoveRequest) -> str | None:
         move: str | None = await self._run("move", choose_move, request)
@@ -224,7 +225,7 @@ class ProcessEngine:
 
     async def analyse(self, request: AnalysisRequest) -> list[dict[str, Any]]:
         if self._analyses >= self.MAX_ANALYSES:
-            raise EngineBusy(
+            raise PoolBusy(
                 f"the engine is busy with {self._analyses} other analyses; "
                 "try again in a few seconds"
             )

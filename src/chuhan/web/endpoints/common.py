@@ -1,0 +1,128 @@
+"""What every REST endpoint shares: JSON errors, the request body read within its limit,
+typed fields, and the room of the request's game."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from chuhan.web.context import context_of
+from chuhan.web.round.manager import RoomUnavailable
+from chuhan.web.round.room import Room
+
+__all__ = [
+    "HTTPError",
+    "api",
+    "error_response",
+    "field",
+    "ply_param",
+    "read_body",
+    "read_json",
+    "request_room",
+]
+
+log = logging.getLogger("chuhan.web")
+
+T = TypeVar("T")
+
+
+class HTTPError(Exception):
+    """An API error: the HTTP status, a code for programs and a sentence for people."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def api(
+    handler: Callable[[Request], Awaitable[Response]],
+) -> Callable[[Request], Awaitable[Response]]:
+    """An endpoint whose :class:`HTTPError` becomes its JSON error, and whose unexpected
+    failure is logged and answered with a sentence, never a traceback."""
+
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except HTTPError as error:
+            return error_response(error.status, error.code, error.message)
+        except Exception:
+            log.exception("error in %s %s", request.method, request.url.path)
+            return error_response(500, "internal", "the server failed; see its log")
+
+    wrapped.__name__ = handler.__name__
+    wrapped.__doc__ = handler.__doc__
+    return wrapped
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body, refused with 413 as soon as it passes ``limit`` bytes."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise HTTPError(413, "too_large", f"request body of {declared} bytes is over {limit}")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise HTTPError(413, "too_large", f"request body is over the {limit}-byte limit")
+    return bytes(body)
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    body = await read_body(request, context_of(request).settings.max_json_bytes)
+    try:
+        data = json.loads(body or b"{}")
+    except (ValueError, RecursionError) as error:
+        raise HTTPError(400, "bad_json", f"request body is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise HTTPError(400, "not_object", "request body must be a JSON object")
+    return data
+
+
+def field(data: dict[str, Any], name: str, kind: type[T], default: T) -> T:
+    """``data[name]`` if it is a ``kind`` (a bool is not an int), ``default`` if absent or
+    null; anything else is a 400 naming the field."""
+    value = data.get(name, default)
+    if value is None:
+        return default
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise HTTPError(400, "bad_field", f"'{name}' must be a {kind.__name__}, got {value!r}")
+    return value
+
+
+def ply_param(text: str | None, last: int) -> int:
+    """The ``ply`` query parameter: 0 to ``last``, default ``last``."""
+    if text is None:
+        return last
+    # ASCII digits only ('²' passes isdigit() but not int()), and no more of them than a
+    # ply count can have (int() refuses thousands of digits).
+    if not (text.isascii() and text.isdigit() and len(text) <= 6) or int(text) > last:
+        raise HTTPError(400, "bad_field", f"'ply' must be 0 to {last}, got {text[:20]!r}")
+    return int(text)
+
+
+@contextlib.asynccontextmanager
+async def request_room(request: Request) -> AsyncIterator[Room]:
+    """The room of the request's game, held for the request and let go after it if
+    nobody else needs it in memory (rooms a request loads are not kept for ever)."""
+    manager = context_of(request).manager
+    game_id = request.path_params["game_id"]
+    try:
+        room = await manager.room(game_id)
+    except RoomUnavailable as error:
+        raise HTTPError(500, "internal", str(error)) from None
+    if room is None:
+        raise HTTPError(404, "no_game", f"there is no game {game_id[:40]!r}")
+    with manager.hold(room):
+        yield room

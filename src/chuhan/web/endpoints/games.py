@@ -1,0 +1,300 @@
+"""The REST endpoints of games: the new-game form's options, creating a game, my games,
+a game's state, its PGN and FEN, and the analysis of a finished game's position."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+
+from chuhan.board import Board
+from chuhan.clock import TimeControl, TimeControlError
+from chuhan.errors import ChuhanError
+from chuhan.records import GameRecord, RecordError, write_pgn
+from chuhan.variants import (
+    DEFAULT_RULES,
+    GAMES,
+    JANGGI_ARRANGEMENTS,
+    VARIANTS,
+    Variant,
+    get_variant,
+)
+from chuhan.web.context import context_of
+from chuhan.web.endpoints.common import (
+    HTTPError,
+    field,
+    ply_param,
+    read_json,
+    request_room,
+)
+from chuhan.web.pool import AnalysisRequest, PoolBusy, PoolError
+from chuhan.web.protocol import MAX_NAME_CHARS, clean_text
+from chuhan.web.round.room import Room
+from chuhan.web.round.seats import other_seat, seat_of
+from chuhan.web.round.view import public_state, snapshot
+from chuhan.web.settings import TIME_CONTROL_EXAMPLES
+
+__all__ = [
+    "NewGame",
+    "analysis",
+    "create_game",
+    "export_fen",
+    "export_pgn",
+    "game_state",
+    "my_games",
+    "options",
+    "parse_new_game",
+]
+
+
+async def options(request: Request) -> Response:
+    context = context_of(request)
+    return JSONResponse(
+        {
+            "variants": {
+                game: [v.rules for v in VARIANTS.values() if v.game == game] for game in GAMES
+            },
+            "default_rules": dict(DEFAULT_RULES),
+            "levels": list(range(1, 9)),
+            "time_controls": list(TIME_CONTROL_EXAMPLES),
+            "janggi_arrangements": list(JANGGI_ARRANGEMENTS),
+            "engine_available": context.pool.available(),
+            "custom_fen": True,
+            "share_origin": context.settings.share_origin,
+            "local_only": context.settings.local_only,
+        }
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A checked ``POST /api/games`` body."""
+
+    kind: str
+    variant: Variant
+    time_control: TimeControl | None
+    level: int
+    color: str
+    name: str | None
+    fen: str | None
+
+
+def parse_new_game(data: dict[str, Any]) -> NewGame:
+    """Check a new-game request body (raises :class:`HTTPError` naming the bad field)."""
+    kind = field(data, "kind", str, "computer")
+    if kind not in ("computer", "friend", "local"):
+        raise HTTPError(400, "bad_field", f"'kind' must be computer, friend or local: {kind!r}")
+    game = field(data, "variant", str, "xiangqi")
+    rules = field(data, "rules", str, "") or None
+    try:
+        variant = get_variant(game, rules)
+    except ChuhanError as error:
+        raise HTTPError(400, "bad_field", str(error)) from None
+    control_text = field(data, "time_control", str, "none")
+    control = None
+    if control_text.strip().lower() not in ("", "none"):
+        try:
+            control = TimeControl.parse(control_text)
+        except TimeControlError as error:
+            raise HTTPError(400, "bad_field", str(error)) from None
+    level = field(data, "level", int, 3)
+    if not 1 <= level <= 8:
+        raise HTTPError(400, "bad_field", f"'level' must be 1 to 8, got {level}")
+    color = field(data, "color", str, "first")
+    if color not in ("first", "second", "random"):
+        raise HTTPError(400, "bad_field", f"'color' must be first, second or random: {color!r}")
+    if color == "random":
+        color = secrets.choice(("first", "second"))
+    name = clean_text(field(data, "name", str, ""))
+    if len(name) > MAX_NAME_CHARS:
+        raise HTTPError(400, "bad_field", f"'name' is longer than {MAX_NAME_CHARS} characters")
+    fen = field(data, "fen", str, "").strip() or None
+    if fen is not None:
+        if len(fen) > 120:
+            raise HTTPError(400, "bad_field", "'fen' is longer than 120 characters")
+        try:
+            fen = Board(fen, variant=variant).fen()
+        except ChuhanError as error:
+            raise HTTPError(400, "bad_field", str(error)) from None
+    return NewGame(kind, variant, control, level, color, name or None, fen)
+
+
+async def create_game(request: Request) -> Response:
+    context = context_of(request)
+    new = parse_new_game(await read_json(request))
+    if new.kind == "computer" and not context.pool.available():
+        raise HTTPError(503, "engine_unavailable", "the engine is not available")
+    row, seats = await context.manager.create(
+        kind=new.kind,
+        variant=new.variant,
+        time_control=new.time_control,
+        level=new.level,
+        human_seat=new.color,
+        name=new.name,
+        fen=new.fen,
+    )
+    seat = "both" if new.kind == "local" else new.color
+    token = seats[seat]
+    body: dict[str, Any] = {
+        "game_id": row.id,
+        "seat": seat,
+        "token": token,
+        "seat_url": f"/g/{row.id}?t={token}",
+        "watch_url": f"/w/{row.id}",
+        "ws_url": f"/ws/{row.id}",
+    }
+    if new.kind == "friend":
+        body["invite_url"] = f"/g/{row.id}?t={seats[other_seat(new.color)]}"
+    return JSONResponse(body, status_code=201)
+
+
+async def my_games(request: Request) -> Response:
+    context = context_of(request)
+    data = await read_json(request)
+    tokens = data.get("tokens")
+    if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+        raise HTTPError(400, "bad_field", "'tokens' must be a list of strings")
+    if len(tokens) > 200:
+        raise HTTPError(400, "bad_field", "at most 200 tokens")
+    tokens = [t for t in tokens if 0 < len(t) <= 100]
+    games = []
+    for token, seat, row in await context.store.games_for_tokens(tokens):
+        live = context.manager.rooms.get(row.id)
+        if live is not None:
+            row = live.row
+            board = live.game.board
+            turn: str | None = seat_of(board.turn)
+            ply = board.ply
+            status = live.status
+        else:
+            ply = len(row.moves)
+            status = row.status
+            turn = None
+            if status == "playing":
+                first_moves = (row.start_fen or "w").split()
+                first = (first_moves[1] if len(first_moves) > 1 else "w") == "w"
+                turn = seat_of(first == (ply % 2 == 0))
+        your_turn = status == "playing" and turn is not None and seat in ("both", turn)
+        if row.computer_side == turn:
+            your_turn = False
+        games.append(
+            {
+                "game_id": row.id,
+                "token": token,
+                "seat": seat,
+                "kind": row.kind,
+                "variant": row.variant,
+                "rules": row.rules,
+                "level": row.level,
+                "time_control": None
+                if row.time_control is None
+                else TimeControl(**row.time_control).describe(),
+                "status": status,
+                "turn": turn,
+                "your_turn": your_turn,
+                "ply": ply,
+                "names": row.names,
+                "result": row.result,
+                "created_ms": round(row.created * 1000),
+                "updated_ms": round(row.updated * 1000),
+                "seat_url": f"/g/{row.id}?t={token}",
+            }
+        )
+    return JSONResponse({"games": games})
+
+
+async def game_state(request: Request) -> Response:
+    async with request_room(request) as room, room.lock:
+        return JSONResponse(public_state(room, context_of(request).now()))
+
+
+async def export_pgn(request: Request) -> Response:
+    notation = request.query_params.get("format", "iccs")
+    async with request_room(request) as room:
+        if notation == "korean" and not room.variant.is_janggi:
+            raise HTTPError(400, "bad_field", "the Korean notation is for janggi games")
+        async with room.lock:
+            record = _record_of(room)
+            try:
+                text = write_pgn(record, format=notation)
+            except RecordError as error:
+                raise HTTPError(400, "bad_field", str(error)) from None
+    return PlainTextResponse(
+        text,
+        media_type="text/plain; charset=utf-8",
+        headers={"content-disposition": f'attachment; filename="chuhan-{room.row.id}.pgn"'},
+    )
+
+
+async def export_fen(request: Request) -> Response:
+    async with request_room(request) as room, room.lock:
+        board = room.game.board
+        ply = ply_param(request.query_params.get("ply"), board.ply)
+        return JSONResponse({"fen": _fen_at(room, ply), "ply": ply})
+
+
+async def analysis(request: Request) -> Response:
+    context = context_of(request)
+    data = await read_json(request)
+    movetime = field(data, "movetime_ms", int, 1000)
+    multipv = field(data, "multipv", int, 1)
+    if not 100 <= movetime <= 5000:
+        raise HTTPError(400, "bad_field", f"'movetime_ms' must be 100 to 5000, got {movetime}")
+    if not 1 <= multipv <= 5:
+        raise HTTPError(400, "bad_field", f"'multipv' must be 1 to 5, got {multipv}")
+    async with request_room(request) as room:
+        if room.status != "over":
+            raise HTTPError(403, "game_in_progress", "analysis is for finished games")
+        if not context.pool.available():
+            raise HTTPError(503, "engine_unavailable", "the engine is not available")
+        async with room.lock:
+            board = room.game.board
+            ply = field(data, "ply", int, board.ply)
+            if not 0 <= ply <= board.ply:
+                raise HTTPError(400, "bad_field", f"'ply' must be 0 to {board.ply}, got {ply}")
+            moves = tuple(m.iccs() for m in board.move_stack[:ply])
+            job = AnalysisRequest(room.variant.name, board.root().fen(), moves, movetime, multipv)
+            fen = _fen_at(room, ply)
+            turn = seat_of(fen.split()[1] != "b")
+    try:
+        lines = await context.pool.analyse(job)
+    except PoolBusy as error:
+        raise HTTPError(503, "engine_busy", str(error)) from None
+    except PoolError as error:
+        raise HTTPError(503, "engine_unavailable", str(error)) from None
+    return JSONResponse({"ply": ply, "fen": fen, "turn": turn, "lines": lines})
+
+
+def _fen_at(room: Room, ply: int) -> str:
+    board = room.game.board
+    if ply == board.ply:
+        return board.fen()
+    replay = board.root()
+    for move in board.move_stack[:ply]:
+        replay.push(move)
+    return replay.fen()
+
+
+def _record_of(room: Room) -> GameRecord:
+    row = room.row
+    headers = {"Event": "chuhan web game", "Site": "chuhan"}
+    headers.update(row.headers)
+    names = {
+        seat: row.names.get(seat) or snapshot(room).public["players"][seat]["name"]
+        for seat in ("first", "second")
+    }
+    if not row.headers:
+        first, second = ("Cho", "Han") if room.variant.is_janggi else ("Red", "Black")
+        headers[first] = names["first"]
+        headers[second] = names["second"]
+        headers["Date"] = time.strftime("%Y.%m.%d", time.gmtime(row.created))
+    if row.time_control is not None:
+        headers["TimeControl"] = TimeControl(**row.time_control).describe()
+    record = GameRecord.from_game(room.game, headers)
+    if room.outcome is None and row.result is not None:
+        record.result = row.result["result"]
+    return record

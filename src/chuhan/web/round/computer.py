@@ -1,0 +1,120 @@
+"""The computer player in a room: its janggi setup choice and its moves, searched by the
+server's computer pool (:mod:`chuhan.web.pool`) while the room stays free for others."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from typing import TYPE_CHECKING
+
+from chuhan.errors import ChuhanError
+from chuhan.squares import Move
+from chuhan.variants import JANGGI_ARRANGEMENTS
+from chuhan.web.pool import MoveRequest, PoolError
+from chuhan.web.protocol import ProtocolError
+from chuhan.web.round import timers
+from chuhan.web.round.seats import seat_of
+
+if TYPE_CHECKING:
+    from chuhan.web.round.room import Room
+
+__all__ = ["choose_setups", "move_request", "start_thinking"]
+
+log = logging.getLogger("chuhan.web")
+
+#: Computer thinking time in an untimed game, by level (ms); the level's own depth and
+#: node caps usually stop it sooner.
+UNTIMED_MOVETIME = {level: 200 + 150 * level for level in range(1, 9)}
+
+
+async def choose_setups(room: Room, now: float) -> None:
+    """A computer whose janggi setup choice is due chooses at once."""
+    while room.status == "setup":
+        pending = room.game.setup_pending
+        if pending is None or not room.is_computer(pending):
+            break
+        choice = secrets.choice(JANGGI_ARRANGEMENTS)
+        await timers.choose_setup(room, pending, choice, now)
+        await room.save("setup", {"side": seat_of(pending), "arrangement": choice}, now)
+        room.broadcast_state(now)
+
+
+def start_thinking(room: Room) -> None:
+    """Start the computer's search when it is to move and not already thinking."""
+    if (
+        room.status == "playing"
+        and room.is_computer(room.game.board.turn)
+        and (room.computer is None or room.computer.done())
+    ):
+        room.computer = asyncio.get_running_loop().create_task(_play(room))
+
+
+def move_request(room: Room, now: float) -> MoveRequest:
+    board = room.game.board
+    moves = tuple(m.iccs() for m in board.move_stack)
+    level = room.row.level or 3
+    clock = room.clock
+    if clock is None or clock.running is None:
+        return MoveRequest(
+            room.variant.name,
+            board.root().fen(),
+            moves,
+            level,
+            movetime=UNTIMED_MOVETIME[level],
+        )
+    control = clock.control
+    inc = round(control.increment * 1000)
+    return MoveRequest(
+        room.variant.name,
+        board.root().fen(),
+        moves,
+        level,
+        wtime=round(clock.remaining(True, now) * 1000),
+        btime=round(clock.remaining(False, now) * 1000),
+        winc=inc,
+        binc=inc,
+        byoyomi=round(control.period_seconds * 1000) if control.periods else None,
+        wperiods=clock.periods_left(True, now) if control.periods else None,
+        bperiods=clock.periods_left(False, now) if control.periods else None,
+    )
+
+
+async def _play(room: Room) -> None:
+    """Ask the pool for the computer's move and play it, unless the game changed
+    meanwhile (a takeback, a resignation): then think again about the new position."""
+    while True:
+        async with room.lock:
+            if room.status != "playing" or not room.is_computer(room.game.board.turn):
+                return
+            version = room.row.version
+            request = move_request(room, room.manager.now())
+        try:
+            answer = await room.manager.pool.best_move(request)
+        except PoolError as error:
+            log.error("game %s: %s", room.row.id, error)
+            room.broadcast(
+                {
+                    "type": "error",
+                    "code": "engine_failed",
+                    "message": f"The computer could not move: {error}. Reconnect to retry.",
+                }
+            )
+            return
+        async with room.lock:
+            if room.row.version != version:
+                continue
+            if room.status != "playing" or answer is None:
+                return
+            now = room.manager.now()
+            try:
+                await timers.check_time(room, now)
+                if room.row.version != version:
+                    return
+                room.apply_move(Move.from_iccs(answer), now)
+                await room.commit("move", {"move": answer, "computer": True}, now, None, 0)
+            except ChuhanError as error:
+                log.error("game %s: computer move %s rejected: %s", room.row.id, answer, error)
+            except ProtocolError:
+                pass
+            return

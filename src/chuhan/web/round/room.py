@@ -1,0 +1,362 @@
+"""A room: one live game with one writer.
+
+Every action runs under the room's :class:`asyncio.Lock`, is applied to the
+:class:`~chuhan.game.Game` (the referee), written to the store, and only then acknowledged,
+broadcast and published on the event bus (:meth:`Room.commit`). A room can always be
+rebuilt from its stored row by replaying the moves, which is what happens after a restart.
+
+Clocks use the server's wall clock (``now`` in seconds since the epoch), so they keep
+running while the server is down: a restart cannot give anyone time (see
+``docs/web-protocol.md``). The actions are in :mod:`~chuhan.web.round.actions`, the
+timers in :mod:`~chuhan.web.round.timers`, the computer player in
+:mod:`~chuhan.web.round.computer` and what is shown in :mod:`~chuhan.web.round.view`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+from chuhan.clock import Clock, TimeControl
+from chuhan.errors import ChuhanError
+from chuhan.game import Game, GameError, Outcome
+from chuhan.squares import Move
+from chuhan.web.connection import Connection
+from chuhan.web.events import GameFinished, StateChanged
+from chuhan.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError
+from chuhan.web.round import actions, computer, timers
+from chuhan.web.round.seats import seat_of, side_of
+from chuhan.web.round.view import Snapshot, move_entry, result_dict, state_text
+from chuhan.web.store import ChatLine, GameRow, StoreError
+
+if TYPE_CHECKING:
+    from chuhan.web.round.manager import GameManager
+
+__all__ = ["Room"]
+
+log = logging.getLogger("chuhan.web")
+
+
+class Room:
+    """One game in memory. Create rooms through :class:`GameManager`."""
+
+    def __init__(
+        self,
+        manager: GameManager,
+        row: GameRow,
+        tokens: dict[str, str],
+        last_event: dict[str, Any] | None,
+    ) -> None:
+        self.manager = manager
+        self.row = row
+        self.tokens = tokens  # seat -> token
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        #: Sockets and requests holding this room (:meth:`GameManager.hold`); a socket holds
+        #: it from the moment it opens, before its hello.
+        self.attached = 0
+        self.variant = manager.variant_of(row)
+        self.game: Game
+        self.clock: Clock | None = None
+        self.entries: list[str] = []
+        self.outcome: Outcome | None = None
+        self.last_event = last_event
+        self.cached_snapshot: Snapshot | None = None
+        self.timer: asyncio.Task[None] | None = None
+        self.computer: asyncio.Task[None] | None = None
+        self._replay()
+
+    # ------------------------------------------------------------------ rebuilding
+
+    def _replay(self) -> None:
+        row = self.row
+        game = Game.new(self.variant, fen=row.start_fen)
+        for seat in ("second", "first"):  # Han chooses first
+            if seat in row.setup:
+                game.choose_setup(side_of(seat), row.setup[seat])
+        self.entries = []
+        for text in row.moves:
+            move = Move.from_iccs(text)
+            entry = move_entry(game.board, move)
+            game.board.push(move)
+            entry["check"] = game.board.is_check()
+            self.entries.append(json.dumps(entry, ensure_ascii=False))
+        self.game = game
+        ending = row.ending
+        if ending is not None:
+            kind = ending["kind"]
+            if kind == "resign":
+                game.resign(side_of(ending["side"]))
+            elif kind == "flag":
+                game.flag(side_of(ending["side"]))
+            elif kind == "agreement":
+                game.offer_draw(side_of(ending["side"]))
+                game.accept_draw(not side_of(ending["side"]))
+        if game.outcome() is None:
+            draw = row.offers.get("draw")
+            if draw:
+                game.offer_draw(side_of(draw))
+            takeback = row.offers.get("takeback")
+            if takeback:
+                game.request_takeback(side_of(takeback))
+        if row.time_control is not None:
+            if row.clock is not None and row.clock_at is not None:
+                self.clock = Clock.from_dict(row.clock, now=row.clock_at)
+            else:
+                self.clock = Clock(TimeControl(**row.time_control))
+        self.outcome = game.outcome()
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def status(self) -> str:
+        if self.outcome is not None or self.row.kind == "imported":
+            return "over"
+        if self.game.setup_pending is not None:
+            return "setup"
+        return "playing"
+
+    def result(self) -> dict[str, Any] | None:
+        if self.outcome is not None:
+            return result_dict(self.outcome, self.variant)
+        return self.row.result  # imported records keep the result they were given
+
+    def is_computer(self, side: bool) -> bool:
+        return self.row.computer_side == seat_of(side)
+
+    def is_connected(self, seat: str) -> bool:
+        if self.row.computer_side == seat:
+            return True
+        return any(c.role in (seat, "both") for c in self.connections)
+
+    def watcher_count(self) -> int:
+        return sum(1 for c in self.connections if c.role == "watcher")
+
+    def broadcast_state(self, now: float) -> None:
+        texts: dict[str | None, str] = {}
+        for conn in list(self.connections):
+            if conn.role not in texts:
+                texts[conn.role] = state_text(self, conn.role, now)
+            conn.push(texts[conn.role])
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        text = json.dumps(message, ensure_ascii=False)
+        for conn in list(self.connections):
+            conn.push(text)
+
+    def invalidate(self) -> None:
+        self.cached_snapshot = None
+
+    def send_state(self, conn: Connection) -> None:
+        conn.push(state_text(self, conn.role, self.manager.now()))
+
+    # ------------------------------------------------------------------ joining
+
+    async def join(self, conn: Connection, role: str, name: str | None) -> None:
+        async with self.lock:
+            now = self.manager.now()
+            conn.role = role
+            self.connections.add(conn)
+            if name and role in ("first", "second") and self.row.names.get(role) != name:
+                self.row.names[role] = name
+                await self.save("name", {"seat": role, "name": name}, now, bump=False)
+            conn.send(
+                {
+                    "type": "welcome",
+                    "game_id": self.row.id,
+                    "role": role,
+                    "protocol": PROTOCOL_VERSION,
+                    "server_time_ms": round(now * 1000),
+                }
+            )
+            await timers.check_time(self, now)
+            await timers.arm_setup_deadline(self, now)
+            self.invalidate()
+            self.broadcast_state(now)
+            conn.send({"type": "chat_history", "messages": await self._chat_history()})
+            if self.row.rematch is not None:
+                actions.send_rematch(self, conn)
+            await self.after_change(now)
+
+    async def leave(self, conn: Connection) -> None:
+        if conn not in self.connections:
+            return
+        async with self.lock:
+            self.connections.discard(conn)
+            self.invalidate()
+            self.broadcast_state(self.manager.now())
+
+    async def resync(self, conn: Connection) -> None:
+        async with self.lock:
+            now = self.manager.now()
+            await timers.check_time(self, now)
+            conn.push(state_text(self, conn.role, now))
+
+    async def _chat_history(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "type": "chat",
+                "from": line.sender,
+                "name": line.name,
+                "text": line.text,
+                "time_ms": round(line.at * 1000),
+            }
+            for line in await self.manager.store.chat_history(self.row.id)
+        ]
+
+    # ------------------------------------------------------------------ saving
+
+    def _sync_row(self, now: float) -> None:
+        row, game = self.row, self.game
+        row.updated = now
+        if len(row.moves) != game.board.ply:  # moves are appended as played
+            row.moves = [m.iccs() for m in game.board.move_stack]
+        row.offers = {
+            "draw": None if game.draw_offer is None else seat_of(game.draw_offer),
+            "takeback": None if game.takeback_request is None else seat_of(game.takeback_request),
+            "rematch": row.offers.get("rematch"),
+        }
+        if self.clock is not None:
+            row.clock = self.clock.to_dict(now)
+            row.clock_at = now
+        row.status = self.status
+        if self.outcome is not None:
+            row.result = result_dict(self.outcome, self.variant)
+
+    def _fail_unsaved(self) -> ProtocolError:
+        """The store refused a write: the room is dropped (the next access rebuilds it
+        from what was stored) and everyone in it is told and disconnected."""
+        self.manager.drop(self)
+        message = "the server could not save the game; reconnect to continue"
+        for conn in list(self.connections):
+            conn.send({"type": "error", "code": "internal", "message": message})
+            conn.close()
+        return ProtocolError("internal", message)
+
+    async def save(
+        self, event: str, data: dict[str, Any], now: float, *, bump: bool = True
+    ) -> None:
+        """Write the room to the store (raises ProtocolError 'internal' if it cannot,
+        after dropping the in-memory room so the next access rebuilds it from disk)."""
+        if bump:
+            self.row.version += 1
+        self._sync_row(now)
+        try:
+            await self.manager.store.save_game(self.row, event, data)
+        except StoreError as error:
+            log.error("cannot save game %s: %s", self.row.id, error)
+            raise self._fail_unsaved() from None
+        if bump:
+            self.last_event = {"kind": event, **data}
+        self.invalidate()
+
+    async def save_chat(self, line: ChatLine) -> None:
+        try:
+            await self.manager.store.add_chat(self.row.id, line)
+        except StoreError as error:
+            log.error("cannot save chat of %s: %s", self.row.id, error)
+            raise ProtocolError("internal", "the chat message could not be saved") from None
+
+    async def commit(
+        self, event: str, data: dict[str, Any], now: float, actor: Connection | None, seq: int
+    ) -> None:
+        """Persist, then acknowledge, broadcast and publish a change already applied to the
+        game."""
+        finished_before = self.row.status == "over"
+        await self.save(event, data, now)
+        if actor is not None:
+            actor.send({"type": "ack", "seq": seq, "version": self.row.version})
+        self.broadcast_state(now)
+        bus = self.manager.bus
+        bus.publish(StateChanged(self.row.id, self.row.version, event))
+        if not finished_before and self.row.status == "over" and self.row.result is not None:
+            bus.publish(
+                GameFinished(self.row.id, self.variant.name, self.row.kind, dict(self.row.result))
+            )
+        await self.after_change(now)
+
+    def refresh_outcome(self, now: float) -> None:
+        self.outcome = self.game.outcome()
+        if self.outcome is not None and self.clock is not None:
+            self.clock.stop(now)
+
+    def apply_move(self, move: Move, now: float) -> None:
+        """Play a move on the game (raises the referee's error naming why it is illegal),
+        its list entry and its clock press."""
+        board = self.game.board
+        if not board.is_legal(move):
+            board.parse_iccs(move.iccs())  # raises IllegalMoveError with the reason
+        entry = move_entry(board, move)
+        self.game.push(move)
+        entry["check"] = board.is_check()
+        self.entries.append(json.dumps(entry, ensure_ascii=False))
+        self.row.moves.append(move.iccs())
+        clock = self.clock
+        if clock is not None:
+            if clock.running is None:
+                clock.start(board.turn, now)
+            else:
+                clock.press(now)
+        self.refresh_outcome(now)
+
+    async def after_change(self, now: float) -> None:
+        """After any change: computers choose setups or moves, and the timer is re-armed."""
+        await computer.choose_setups(self, now)
+        computer.start_thinking(self)
+        timers.arm_timer(self, now)
+
+    def idle(self) -> bool:
+        """Whether nothing in the room waits for time to pass: no clock or setup timer
+        armed, no computer thinking (an idle room can be rebuilt from its row later)."""
+        return all(task is None or task.done() for task in (self.timer, self.computer))
+
+    def stop_tasks(self) -> None:
+        for task in (self.timer, self.computer):
+            if task is not None:
+                task.cancel()
+        self.timer = self.computer = None
+
+    # ------------------------------------------------------------------ actions
+
+    async def act(self, conn: Connection, msg: ClientMessage) -> None:
+        """Apply one checked player action. Raises :class:`ProtocolError` to reject it."""
+        async with self.lock:
+            if self.manager.rooms.get(self.row.id) is not self:
+                raise ProtocolError("internal", "the game was reloaded; reconnect", msg.seq)
+            now = self.manager.now()
+            try:
+                actions.require_player(conn)
+            except ProtocolError as error:
+                error.seq = msg.seq
+                raise
+            if msg.type == "chat":
+                await actions.chat(self, conn, msg, now)
+                return
+            if msg.type == "flag":
+                if await timers.check_time(self, now, conn, msg.seq):
+                    return
+                if self.status == "over":
+                    raise ProtocolError("game_over", "the game is over", msg.seq)
+                raise ProtocolError("not_flagged", "no one has run out of time", msg.seq)
+            await timers.check_time(self, now)
+            if msg.get("version") != self.row.version:
+                raise ProtocolError(
+                    "stale_version",
+                    f"the game has changed (version {self.row.version}, your message had "
+                    f"{msg.get('version')}): here is the current state",
+                    msg.seq,
+                )
+            handler = actions.HANDLERS[msg.type]
+            try:
+                event, data = await handler(self, conn, msg, now)
+            except ProtocolError as error:
+                error.seq = msg.seq
+                raise
+            except GameError as error:
+                code = "game_over" if self.outcome is not None else "not_allowed"
+                raise ProtocolError(code, str(error), msg.seq) from None
+            except ChuhanError as error:
+                raise ProtocolError("illegal_move", str(error), msg.seq) from None
+            await self.commit(event, data, now, conn, msg.seq)

@@ -1,0 +1,100 @@
+"""Time in a room: flag falls, the janggi setup deadline, and the one timer task that
+wakes the room when the next of them is due."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from chuhan.variants import normalize_arrangement
+from chuhan.web.connection import Connection
+from chuhan.web.protocol import ProtocolError
+from chuhan.web.round.seats import seat_of
+from chuhan.web.round.view import DEFAULT_ARRANGEMENT
+
+if TYPE_CHECKING:
+    from chuhan.web.round.room import Room
+
+__all__ = ["arm_setup_deadline", "arm_timer", "check_time", "choose_setup"]
+
+
+async def check_time(room: Room, now: float, actor: Connection | None = None, seq: int = 0) -> bool:
+    """End the game on a flag fall, or take the default janggi arrangement once the
+    deadline has passed. Called under the lock before every action and by the timer;
+    ``actor`` (a flag claim) gets the ack. True if a flag fell."""
+    if room.status == "over" or room.row.kind == "imported":
+        return False
+    clock = room.clock
+    if clock is not None and room.status == "playing":
+        flagged = clock.flagged(now)
+        if flagged is not None:
+            room.game.flag(flagged)
+            room.row.ending = {"kind": "flag", "side": seat_of(flagged)}
+            room.refresh_outcome(now)
+            await room.commit("flag", {"side": seat_of(flagged)}, now, actor, seq)
+            return True
+    deadline = room.row.setup_deadline
+    pending = room.game.setup_pending
+    if pending is not None and deadline is not None and now >= deadline:
+        await choose_setup(room, pending, DEFAULT_ARRANGEMENT, now)
+        await room.commit(
+            "setup",
+            {"side": seat_of(pending), "arrangement": DEFAULT_ARRANGEMENT, "default": True},
+            now,
+            None,
+            0,
+        )
+    return False
+
+
+async def choose_setup(room: Room, side: bool, arrangement: str, now: float) -> None:
+    room.game.choose_setup(side, arrangement)
+    room.row.setup[seat_of(side)] = normalize_arrangement(arrangement)
+    room.row.setup_deadline = None
+    await arm_setup_deadline(room, now)
+
+
+async def arm_setup_deadline(room: Room, now: float) -> None:
+    """Start the chooser's setup time once the chooser is here (computers choose at
+    once)."""
+    pending = room.game.setup_pending
+    if pending is None or room.row.setup_deadline is not None:
+        return
+    if room.is_computer(pending):
+        return
+    if room.is_connected(seat_of(pending)):
+        room.row.setup_deadline = now + room.manager.setup_seconds
+        await room.save("setup_timer", {"side": seat_of(pending)}, now, bump=False)
+
+
+def _next_deadline(room: Room, now: float) -> float | None:
+    if room.status == "over":
+        return None
+    if room.status == "setup":
+        return room.row.setup_deadline
+    clock = room.clock
+    if clock is None or clock.running is None:
+        return None
+    return now + clock.time_to_flag(clock.running, now)
+
+
+def arm_timer(room: Room, now: float) -> None:
+    """(Re)start the room's timer for its next deadline, if it has one."""
+    if room.timer is not None:
+        room.timer.cancel()
+        room.timer = None
+    deadline = _next_deadline(room, now)
+    if deadline is not None:
+        room.timer = asyncio.get_running_loop().create_task(_wake_at(room, deadline - now + 0.005))
+
+
+async def _wake_at(room: Room, delay: float) -> None:
+    await asyncio.sleep(max(0.0, delay))
+    async with room.lock:
+        room.timer = None
+        try:
+            await check_time(room, room.manager.now())
+        except ProtocolError:
+            return
+        if room.timer is None:
+            arm_timer(room, room.manager.now())
