@@ -87,6 +87,7 @@ class Player:
         self.token = token
 
     def hello(self, **fields: Any) -> dict[str, Any]:
+        fields.setdefault("protocol", 2)  # move lists as changes (``moves_from``)
         self.send("hello", token=self.token, **fields)
         welcome = self.expect("welcome")
         self.expect("state")
@@ -104,10 +105,20 @@ class Player:
         return self.send(kind, **fields)
 
     def receive(self) -> dict[str, Any]:
+        """The next message; a ``state`` becomes :attr:`state` (its move list completed
+        from the entries kept, ``moves_from``) and a ``presence`` updates it."""
         message: dict[str, Any] = self.ws.receive_json()
         self.seen.append(message)
         if message["type"] == "state":
+            start = message.pop("moves_from")  # how the list travels, not the game
+            kept = self.state.get("moves", [])[:start]
+            assert len(kept) == start, "a delta that does not fit"
+            message["moves"] = kept + message["moves"]
             self.state = message
+        elif message["type"] == "presence" and self.state:
+            for seat, seen in message["players"].items():
+                self.state["players"][seat]["connected"] = seen["connected"]
+            self.state["watchers"] = message["watchers"]
         return message
 
     def expect(self, kind: str) -> dict[str, Any]:
@@ -121,10 +132,13 @@ class Player:
                 raise AssertionError(f"expected {kind}, got error {message}")
 
     def wait_state(self, predicate: Any) -> dict[str, Any]:
+        """Read until the state (with the presence updates since) satisfies ``predicate``."""
         while True:
-            message = self.expect("state")
-            if predicate(message):
-                return message
+            message = self.receive()
+            if message["type"] == "error":
+                raise AssertionError(f"expected a state, got error {message}")
+            if message["type"] in ("state", "presence") and predicate(self.state):
+                return self.state
 
     def do(self, kind: str, **fields: Any) -> dict[str, Any]:
         """Send a game action, check it is acknowledged, return the state that follows."""

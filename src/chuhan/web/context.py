@@ -5,9 +5,10 @@ start-up and keeps it in ``app.state.context``."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from chuhan.web.clients import AddressLimiter, SocketCounter
 from chuhan.web.events import EventBus
 from chuhan.web.pool import Pool
 from chuhan.web.round.manager import GameManager
@@ -25,6 +26,14 @@ class ServerContext:
     bus: EventBus
     manager: GameManager
     now: Callable[[], float]
+    sockets: SocketCounter = field(default_factory=SocketCounter)
+    create_limiter: AddressLimiter = field(init=False)
+    import_limiter: AddressLimiter = field(init=False)
+
+    def __post_init__(self) -> None:
+        settings = self.settings
+        self.create_limiter = AddressLimiter(settings.create_burst, settings.create_every_seconds)
+        self.import_limiter = AddressLimiter(settings.import_burst, settings.import_every_seconds)
 
 
 def context_of(connection: Any) -> ServerContext:

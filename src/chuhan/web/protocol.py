@@ -25,7 +25,7 @@ __all__ = [
     "parse_client_message",
 ]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_MESSAGE_BYTES = 4096
 MAX_CHAT_CHARS = 300
 MAX_NAME_CHARS = 40
@@ -84,6 +84,12 @@ def _name(value: object) -> str | None:
     return cleaned or None
 
 
+def _protocol(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value < 1000:
+        raise ValueError("must be a protocol version number")
+    return value
+
+
 def _arrangement(value: object) -> str:
     if not isinstance(value, str) or not 1 <= len(value) <= 20:
         raise ValueError("must be an arrangement like '마상마상' or 'HEHE'")
@@ -109,7 +115,7 @@ _SIDE_FIELDS: dict[str, tuple[_Check, bool]] = {
 
 #: The fields of each client message type: ``{field: (check, required)}``.
 _SCHEMAS: dict[str, dict[str, tuple[_Check, bool]]] = {
-    "hello": {"token": (_token, False), "name": (_name, False)},
+    "hello": {"token": (_token, False), "name": (_name, False), "protocol": (_protocol, False)},
     "resync": {},
     "ping": {},
     "move": {"version": (_version, True), "from": (_square, True), "to": (_square, True)},

@@ -33,6 +33,22 @@ class Settings:
     drops_forgiven_per_second: float = 1.0
     share_origin: str | None = None
     local_only: bool = False
+    #: Watchers one game admits at once; more are refused (close code 4429).
+    max_watchers_per_game: int = 500
+    #: Websockets one client address may hold open at once (close code 4429).
+    max_sockets_per_address: int = 64
+    #: Seconds a new websocket has to say ``hello`` (close code 4408).
+    hello_timeout: float = 10.0
+    #: Games one client address may create (``POST /api/games``): a burst, then one every
+    #: so many seconds; the same for imports (``POST /api/import``).
+    create_burst: float = 20
+    create_every_seconds: float = 3.0
+    import_burst: float = 10
+    import_every_seconds: float = 10.0
+    #: Take the client's address from the ``X-Forwarded-For`` header the reverse proxy in
+    #: front of the server adds (its last entry). Off by default: without a proxy that
+    #: rewrites it, any client could claim any address.
+    trust_proxy: bool = False
     max_json_bytes: int = 16 * 1024
     max_import_bytes: int = 256 * 1024
     max_import_games: int = 50

@@ -11,7 +11,8 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from chuhan.web.connection import Connection
+from chuhan.web.clients import client_address
+from chuhan.web.connection import STATE, Connection
 from chuhan.web.context import ServerContext, context_of
 from chuhan.web.protocol import (
     ACTIONS,
@@ -22,6 +23,7 @@ from chuhan.web.protocol import (
 )
 from chuhan.web.round.manager import RoomUnavailable
 from chuhan.web.round.room import Room
+from chuhan.web.round.view import render_presence, render_state
 
 __all__ = ["game_socket"]
 
@@ -39,14 +41,30 @@ async def game_socket(websocket: WebSocket) -> None:
     context = context_of(websocket)
     settings = context.settings
     await websocket.accept()
+    address = client_address(websocket, settings)
     conn = Connection(
         TokenBucket(settings.rate_burst, settings.rate_per_second),
         TokenBucket(settings.max_dropped, settings.drops_forgiven_per_second),
+        address,
     )
-    writer = asyncio.get_running_loop().create_task(_write(websocket, conn))
+    loop = asyncio.get_running_loop()
+    writer = loop.create_task(_write(context, websocket, conn))
     game_id = websocket.path_params["game_id"]
     manager = context.manager
+    context.sockets.opened(address)
+    silent = loop.call_later(settings.hello_timeout, _no_hello, conn)
     try:
+        if context.sockets.count(address) > settings.max_sockets_per_address:
+            most = settings.max_sockets_per_address
+            conn.send(
+                error_message(
+                    "too_many_sockets",
+                    f"your address already has {most} connections open to this server; "
+                    "close some pages and try again",
+                )
+            )
+            conn.close(4429)
+            return
         try:
             room = await manager.room(game_id)
         except RoomUnavailable as error:
@@ -70,11 +88,21 @@ async def game_socket(websocket: WebSocket) -> None:
         conn.send(error_message("internal", "the server failed; reconnect to continue"))
         conn.close(1011)
     finally:
+        silent.cancel()
+        context.sockets.closed(address)
         conn.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, timeout=2)
         if not writer.done():
             writer.cancel()
+
+
+def _no_hello(conn: Connection) -> None:
+    """A socket that has not said hello in time is closed: it holds memory and a place
+    in its address's count for nothing."""
+    if conn.role is None and not conn.closing:
+        conn.send(error_message("hello_timeout", "no 'hello' came in time; reconnect"))
+        conn.close(4408)
 
 
 async def _read(context: ServerContext, websocket: WebSocket, conn: Connection, room: Room) -> None:
@@ -155,18 +183,37 @@ async def _hello(context: ServerContext, conn: Connection, room: Room, msg: Clie
             return False
         role = found[1]
         conn.token = token
+    elif room.watcher_count() >= context.settings.max_watchers_per_game:
+        most = context.settings.max_watchers_per_game
+        conn.send(
+            error_message(
+                "too_many_watchers",
+                f"this game already has {most} watchers, the most it admits; try again later",
+                msg.seq,
+            )
+        )
+        conn.close(4429)
+        return False
+    conn.deltas = (msg.get("protocol") or 1) >= 2
     await room.join(conn, role, msg.get("name"))
     return True
 
 
-async def _write(websocket: WebSocket, conn: Connection) -> None:
-    """Send the connection's queued frames in order; close on the ``None`` sentinel."""
+async def _write(context: ServerContext, websocket: WebSocket, conn: Connection) -> None:
+    """Send the connection's frames in order, rendering the newest state or presence when
+    it gets to one; close when the connection is closed."""
+
+    def render(marker: str) -> str | None:
+        room = conn.room
+        if room is None:
+            return None
+        if marker == STATE:
+            return render_state(room, conn, context.now())
+        return render_presence(room)
+
     try:
-        while True:
-            text = await conn.queue.get()
-            if text is None:
-                await websocket.close(code=conn.close_code)
-                return
+        async for text in conn.frames(render):
             await websocket.send_text(text)
+        await websocket.close(code=conn.close_code)
     except Exception:  # the client went away; the reader notices and cleans up
         return

@@ -6,12 +6,14 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from chuhan.web.clients import AddressLimiter, client_address
 from chuhan.web.context import context_of
 from chuhan.web.round.manager import RoomUnavailable
 from chuhan.web.round.room import Room
@@ -21,6 +23,7 @@ __all__ = [
     "api",
     "error_response",
     "field",
+    "limit_rate",
     "ply_param",
     "read_body",
     "read_json",
@@ -35,15 +38,22 @@ T = TypeVar("T")
 class HTTPError(Exception):
     """An API error: the HTTP status, a code for programs and a sentence for people."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers
 
 
-def error_response(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
+    )
 
 
 def api(
@@ -56,7 +66,7 @@ def api(
         try:
             return await handler(request)
         except HTTPError as error:
-            return error_response(error.status, error.code, error.message)
+            return error_response(error.status, error.code, error.message, error.headers)
         except Exception:
             log.exception("error in %s %s", request.method, request.url.path)
             return error_response(500, "internal", "the server failed; see its log")
@@ -110,6 +120,20 @@ def ply_param(text: str | None, last: int) -> int:
     if not (text.isascii() and text.isdigit() and len(text) <= 6) or int(text) > last:
         raise HTTPError(400, "bad_field", f"'ply' must be 0 to {last}, got {text[:20]!r}")
     return int(text)
+
+
+def limit_rate(request: Request, limiter: AddressLimiter, what: str) -> None:
+    """Count one request against its client address's budget (429 when it is spent)."""
+    address = client_address(request, context_of(request).settings)
+    wait = limiter.take(address)
+    if wait > 0:
+        seconds = max(1, math.ceil(wait))
+        raise HTTPError(
+            429,
+            "rate_limited",
+            f"too many {what} from your address; try again in {seconds} s",
+            {"retry-after": str(seconds)},
+        )
 
 
 @contextlib.asynccontextmanager

@@ -27,6 +27,7 @@ from chuhan.web.context import context_of
 from chuhan.web.endpoints.common import (
     HTTPError,
     field,
+    limit_rate,
     ply_param,
     read_json,
     request_room,
@@ -35,7 +36,7 @@ from chuhan.web.pool import AnalysisRequest, PoolBusy, PoolError
 from chuhan.web.protocol import MAX_NAME_CHARS, clean_text
 from chuhan.web.round.room import Room
 from chuhan.web.round.seats import other_seat, seat_of
-from chuhan.web.round.view import public_state, snapshot
+from chuhan.web.round.view import public_state
 from chuhan.web.settings import TIME_CONTROL_EXAMPLES
 
 __all__ = [
@@ -125,6 +126,7 @@ def parse_new_game(data: dict[str, Any]) -> NewGame:
 
 async def create_game(request: Request) -> Response:
     context = context_of(request)
+    limit_rate(request, context.create_limiter, "new games")
     new = parse_new_game(await read_json(request))
     if new.kind == "computer" and not context.pool.available():
         raise HTTPError(503, "engine_unavailable", "the engine is not available")
@@ -284,7 +286,7 @@ def _record_of(room: Room) -> GameRecord:
     headers = {"Event": "chuhan web game", "Site": "chuhan"}
     headers.update(row.headers)
     names = {
-        seat: row.names.get(seat) or snapshot(room).public["players"][seat]["name"]
+        seat: row.names.get(seat) or room.published.players[seat]["name"]
         for seat in ("first", "second")
     }
     if not row.headers:

@@ -9,7 +9,7 @@ from starlette.responses import JSONResponse, Response
 
 from chuhan.records import GameRecord, RecordError, read_pgn, read_xqf
 from chuhan.web.context import context_of
-from chuhan.web.endpoints.common import HTTPError, read_body
+from chuhan.web.endpoints.common import HTTPError, limit_rate, read_body
 from chuhan.web.protocol import clean_text
 
 __all__ = ["import_record"]
@@ -18,6 +18,7 @@ __all__ = ["import_record"]
 async def import_record(request: Request) -> Response:
     context = context_of(request)
     settings = context.settings
+    limit_rate(request, context.import_limiter, "imports")
     body = await read_body(request, settings.max_import_bytes)
     if not body:
         raise HTTPError(400, "empty", "the uploaded file is empty")

@@ -166,7 +166,7 @@ async def _takeback_request(
 
 def _take_back(room: Room, answerer: bool, now: float) -> None:
     taken = room.game.accept_takeback(answerer)
-    del room.entries[len(room.entries) - len(taken) :]
+    room.truncate_entries(len(room.entries) - len(taken))
     clock = room.clock
     if clock is not None:
         clock.stop(now)
@@ -253,7 +253,8 @@ async def chat(room: Room, conn: Connection, msg: ClientMessage, now: float) -> 
     await room.save_chat(ChatLine(now, seat, name, text))
     conn.send({"type": "ack", "seq": msg.seq, "version": room.row.version})
     room.broadcast(
-        {"type": "chat", "from": seat, "name": name, "text": text, "time_ms": round(now * 1000)}
+        {"type": "chat", "from": seat, "name": name, "text": text, "time_ms": round(now * 1000)},
+        droppable=True,
     )
 
 

@@ -17,18 +17,19 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from chuhan.clock import Clock, TimeControl
 from chuhan.errors import ChuhanError
 from chuhan.game import Game, GameError, Outcome
 from chuhan.squares import Move
-from chuhan.web.connection import Connection
+from chuhan.web.connection import PRESENCE, STATE, Connection
 from chuhan.web.events import GameFinished, StateChanged
 from chuhan.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError
 from chuhan.web.round import actions, computer, timers
 from chuhan.web.round.seats import seat_of, side_of
-from chuhan.web.round.view import Snapshot, move_entry, result_dict, state_text
+from chuhan.web.round.view import Snapshot, build_snapshot, move_entry, result_dict
 from chuhan.web.store import ChatLine, GameRow, StoreError
 
 if TYPE_CHECKING:
@@ -37,6 +38,11 @@ if TYPE_CHECKING:
 __all__ = ["Room"]
 
 log = logging.getLogger("chuhan.web")
+
+#: Seconds over which arrivals and departures are gathered into one ``presence`` update.
+PRESENCE_DELAY = 0.25
+#: Takebacks remembered for sending move lists as changes (older clients get them whole).
+_TRUNCATIONS_KEPT = 32
 
 
 class Room:
@@ -63,10 +69,16 @@ class Room:
         self.entries: list[str] = []
         self.outcome: Outcome | None = None
         self.last_event = last_event
-        self.cached_snapshot: Snapshot | None = None
         self.timer: asyncio.Task[None] | None = None
         self.computer: asyncio.Task[None] | None = None
+        self._presence_due: asyncio.TimerHandle | None = None
         self._replay()
+        #: Takebacks as ``(publication, entries kept)``; publications before
+        #: ``_truncations_from`` may have had takebacks that are no longer listed.
+        self._truncations: deque[tuple[int, int]] = deque(maxlen=_TRUNCATIONS_KEPT)
+        self._truncations_from = 0
+        self._shortest = len(self.entries)
+        self.published: Snapshot = build_snapshot(self, 0, manager.now())
 
     # ------------------------------------------------------------------ rebuilding
 
@@ -134,23 +146,59 @@ class Room:
     def watcher_count(self) -> int:
         return sum(1 for c in self.connections if c.role == "watcher")
 
-    def broadcast_state(self, now: float) -> None:
-        texts: dict[str | None, str] = {}
-        for conn in list(self.connections):
-            if conn.role not in texts:
-                texts[conn.role] = state_text(self, conn.role, now)
-            conn.push(texts[conn.role])
+    def publish(self, now: float) -> None:
+        """Make what was just stored the state everyone is shown from now on."""
+        previous = self.published
+        seq = previous.seq + 1
+        kept = min(len(previous.entries), self._shortest)
+        if kept < len(previous.entries):
+            if len(self._truncations) == self._truncations.maxlen:
+                self._truncations_from = self._truncations[0][0]
+            self._truncations.append((seq, kept))
+        self._shortest = len(self.entries)
+        self.published = build_snapshot(self, seq, now)
 
-    def broadcast(self, message: dict[str, Any]) -> None:
+    def truncate_entries(self, length: int) -> None:
+        """Drop the move list entries after ``length`` (a takeback)."""
+        del self.entries[length:]
+        self._shortest = min(self._shortest, length)
+
+    def kept_entries(self, sent_seq: int, sent_moves: int) -> int:
+        """How many of the ``sent_moves`` entries a connection last sent publication
+        ``sent_seq`` holds are still right (a takeback since then may have replaced some)."""
+        if sent_seq < self._truncations_from:
+            return 0
+        kept = sent_moves
+        for seq, length in self._truncations:
+            if seq > sent_seq:
+                kept = min(kept, length)
+        return kept
+
+    def broadcast_state(self, now: float) -> None:
+        """Every connection gets the newest state when its writer gets to it."""
+        for conn in self.connections:
+            conn.mark(STATE)
+
+    def broadcast(self, message: dict[str, Any], *, droppable: bool = False) -> None:
         text = json.dumps(message, ensure_ascii=False)
         for conn in list(self.connections):
-            conn.push(text)
-
-    def invalidate(self) -> None:
-        self.cached_snapshot = None
+            conn.push(text, droppable=droppable)
 
     def send_state(self, conn: Connection) -> None:
-        conn.push(state_text(self, conn.role, self.manager.now()))
+        conn.mark(STATE)
+
+    def presence_changed(self) -> None:
+        """Someone arrived or left: everyone gets one ``presence`` update a moment later,
+        however many came and went meanwhile."""
+        if self._presence_due is None:
+            self._presence_due = asyncio.get_running_loop().call_later(
+                PRESENCE_DELAY, self._send_presence
+            )
+
+    def _send_presence(self) -> None:
+        self._presence_due = None
+        for conn in self.connections:
+            conn.mark(PRESENCE)
 
     # ------------------------------------------------------------------ joining
 
@@ -158,7 +206,9 @@ class Room:
         async with self.lock:
             now = self.manager.now()
             conn.role = role
+            conn.room = self
             self.connections.add(conn)
+            published = self.published.seq
             if name and role in ("first", "second") and self.row.names.get(role) != name:
                 self.row.names[role] = name
                 await self.save("name", {"seat": role, "name": name}, now, bump=False)
@@ -173,8 +223,11 @@ class Room:
             )
             await timers.check_time(self, now)
             await timers.arm_setup_deadline(self, now)
-            self.invalidate()
-            self.broadcast_state(now)
+            if self.published.seq != published:
+                self.broadcast_state(now)  # a name or a setup deadline changed
+            else:
+                conn.mark(STATE)
+            self.presence_changed()
             conn.send({"type": "chat_history", "messages": await self._chat_history()})
             if self.row.rematch is not None:
                 actions.send_rematch(self, conn)
@@ -183,16 +236,15 @@ class Room:
     async def leave(self, conn: Connection) -> None:
         if conn not in self.connections:
             return
-        async with self.lock:
-            self.connections.discard(conn)
-            self.invalidate()
-            self.broadcast_state(self.manager.now())
+        self.connections.discard(conn)
+        self.presence_changed()
 
     async def resync(self, conn: Connection) -> None:
         async with self.lock:
             now = self.manager.now()
             await timers.check_time(self, now)
-            conn.push(state_text(self, conn.role, now))
+            conn.sent_seq = -1  # the whole state
+            conn.mark(STATE)
 
     async def _chat_history(self) -> list[dict[str, Any]]:
         return [
@@ -250,7 +302,7 @@ class Room:
             raise self._fail_unsaved() from None
         if bump:
             self.last_event = {"kind": event, **data}
-        self.invalidate()
+        self.publish(now)
 
     async def save_chat(self, line: ChatLine) -> None:
         try:
@@ -313,6 +365,9 @@ class Room:
         return all(task is None or task.done() for task in (self.timer, self.computer))
 
     def stop_tasks(self) -> None:
+        if self._presence_due is not None:
+            self._presence_due.cancel()
+            self._presence_due = None
         for task in (self.timer, self.computer):
             if task is not None:
                 task.cancel()

@@ -1,6 +1,7 @@
-"""What players and watchers are shown of a game: the ``state`` message and its parts
-(``docs/web-protocol.md``). The shared part is built once per change and cached by the
-room; each connection adds only its clock reading and its own ``you``."""
+"""What players and watchers are shown of a game: the ``state`` and ``presence`` messages
+(``docs/web-protocol.md``). The shared part is built once per stored change (a
+:class:`Snapshot`); each connection's writer adds the clock reading, who is here, the move
+list entries it does not have yet and its own ``you``."""
 
 from __future__ import annotations
 
@@ -18,18 +19,21 @@ from chuhan.variants import JANGGI_ARRANGEMENTS, Variant
 from chuhan.web.round.seats import SEATS, seat_of, side_of
 
 if TYPE_CHECKING:
+    from chuhan.web.connection import Connection
     from chuhan.web.round.room import Room
 
 __all__ = [
     "DEFAULT_ARRANGEMENT",
     "Snapshot",
+    "build_snapshot",
     "clock_json",
     "default_name",
     "move_entry",
+    "presence",
     "public_state",
+    "render_presence",
+    "render_state",
     "result_dict",
-    "snapshot",
-    "state_text",
 ]
 
 #: The arrangement taken for a janggi player who does not choose in time.
@@ -71,10 +75,33 @@ def result_dict(outcome: Outcome, variant: Variant) -> dict[str, Any]:
 
 @dataclass
 class Snapshot:
-    """The shared part of the state message, built once per change."""
+    """What was last stored of a game, as shown to everyone: built by the room right after
+    each write (:meth:`~chuhan.web.round.room.Room.publish`) and rendered for each
+    connection only when its writer gets to it, so a slow client skips to the newest."""
 
+    #: The room's publication counter (increases with every publish).
+    seq: int
+    #: The public state as JSON without its closing brace and without the parts rendered
+    #: per connection: ``players``, ``watchers``, ``moves_from``, ``moves``, ``clock``, ``you``.
     head: str
-    public: dict[str, Any] = field(default_factory=dict)
+    #: The public state as a dict, with ``players`` (REST previews).
+    public: dict[str, Any]
+    #: Each seat's name and kind (``connected`` is added when rendered).
+    players: dict[str, dict[str, Any]]
+    #: The move list entries as JSON texts.
+    entries: tuple[str, ...]
+    #: A copy of the clock as it was stored (None for an untimed game).
+    clock: Clock | None
+    #: ``you`` as JSON text for each role.
+    you: dict[str, str]
+    _tails: dict[int, str] = field(default_factory=dict)
+
+    def moves_after(self, start: int) -> str:
+        """The entries from ``start`` on, as the inside of a JSON array (cached)."""
+        tail = self._tails.get(start)
+        if tail is None:
+            tail = self._tails[start] = ",".join(self.entries[start:])
+        return tail
 
 
 def default_name(room: Room, seat: str) -> str:
@@ -97,10 +124,8 @@ def _legal_destinations(board: Board) -> tuple[dict[str, list[str]], bool]:
     return legal, can_pass
 
 
-def snapshot(room: Room) -> Snapshot:
-    """The shared part of the state message (cached by the room until the next change)."""
-    if room.cached_snapshot is not None:
-        return room.cached_snapshot
+def build_snapshot(room: Room, seq: int, now: float) -> Snapshot:
+    """The snapshot of the room's game as it stands (call it right after a write)."""
     game, board, row, variant = room.game, room.game.board, room.row, room.variant
     status = room.status
     legal, can_pass = _legal_destinations(board) if status == "playing" else ({}, False)
@@ -127,7 +152,6 @@ def snapshot(room: Room) -> Snapshot:
         seat: {
             "name": row.names.get(seat) or default_name(room, seat),
             "kind": "computer" if row.computer_side == seat else "human",
-            "connected": room.is_connected(seat),
         }
         for seat in SEATS
     }
@@ -148,8 +172,6 @@ def snapshot(room: Room) -> Snapshot:
         "time_control": None
         if row.time_control is None
         else TimeControl(**row.time_control).describe(),
-        "players": players,
-        "watchers": room.watcher_count(),
         "status": status,
         "fen": board.fen(),
         "pieces": pieces,
@@ -171,9 +193,59 @@ def snapshot(room: Room) -> Snapshot:
         "headers": row.headers,
     }
     head = json.dumps(public, ensure_ascii=False)[:-1]
-    head += ',"moves":[' + ",".join(room.entries) + "]"
-    room.cached_snapshot = Snapshot(head, public)
-    return room.cached_snapshot
+    public["players"] = players
+    clock = None if room.clock is None else Clock.from_dict(room.clock.to_dict(now), now)
+    you = {role: json.dumps(_you(room, role)) for role in ("first", "second", "both", "watcher")}
+    return Snapshot(seq, head, public, players, tuple(room.entries), clock, you)
+
+
+def presence(room: Room) -> dict[str, Any]:
+    """Who is here now: each seat's ``connected`` and the number of watchers."""
+    return {
+        "players": {seat: {"connected": room.is_connected(seat)} for seat in SEATS},
+        "watchers": room.watcher_count(),
+    }
+
+
+def _players_with_presence(snap: Snapshot, live: dict[str, Any]) -> dict[str, Any]:
+    return {
+        seat: {**snap.players[seat], "connected": live["players"][seat]["connected"]}
+        for seat in SEATS
+    }
+
+
+def render_state(room: Room, conn: Connection, now: float) -> str:
+    """The ``state`` message for one connection: the newest snapshot, with only the move
+    list entries the connection does not have yet (``moves_from``)."""
+    snap = room.published
+    start = 0
+    if conn.deltas and conn.sent_seq >= 0:
+        start = room.kept_entries(conn.sent_seq, conn.sent_moves)
+    start = min(start, len(snap.entries))
+    live = presence(room)
+    text = (
+        snap.head
+        + ',"players":'
+        + json.dumps(_players_with_presence(snap, live), ensure_ascii=False)
+        + ',"watchers":'
+        + str(live["watchers"])
+        + ',"moves_from":'
+        + str(start)
+        + ',"moves":['
+        + snap.moves_after(start)
+        + '],"clock":'
+        + json.dumps(clock_json(snap.clock, now))
+        + ',"you":'
+        + snap.you[conn.role or "watcher"]
+        + "}"
+    )
+    conn.sent_seq = snap.seq
+    conn.sent_moves = len(snap.entries)
+    return text
+
+
+def render_presence(room: Room) -> str:
+    return json.dumps({"type": "presence", **presence(room)})
 
 
 def clock_json(clock: Clock | None, now: float) -> dict[str, Any] | None:
@@ -214,22 +286,13 @@ def _you(room: Room, role: str | None) -> dict[str, Any]:
     return {"role": role, "your_turn": your_turn}
 
 
-def state_text(room: Room, role: str | None, now: float) -> str:
-    """The ``state`` message for a connection in ``role``, as JSON text."""
-    return (
-        snapshot(room).head
-        + ',"clock":'
-        + json.dumps(clock_json(room.clock, now))
-        + ',"you":'
-        + json.dumps(_you(room, role))
-        + "}"
-    )
-
-
 def public_state(room: Room, now: float) -> dict[str, Any]:
     """The state without ``legal`` and ``you`` (``GET /api/games/{id}``)."""
-    state = dict(snapshot(room).public)
-    state["moves"] = [json.loads(e) for e in room.entries]
-    state["clock"] = clock_json(room.clock, now)
+    snap = room.published
+    state = dict(snap.public)
+    state["players"] = _players_with_presence(snap, presence(room))
+    state["watchers"] = room.watcher_count()
+    state["moves"] = [json.loads(e) for e in snap.entries]
+    state["clock"] = clock_json(snap.clock, now)
     del state["legal"]
     return state
