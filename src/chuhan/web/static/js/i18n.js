@@ -265,3 +265,10 @@ export function defaultNotation(game) {
   if (current === "ko" && game === "janggi") return "korean";
   return "wxf";
 }
+
+/** The notation to show: the player's choice, else the language's default; Korean
+ * coordinates only for janggi. */
+export function notationFor(chosen, game) {
+  const notation = chosen || defaultNotation(game);
+  return notation === "korean" && game !== "janggi" ? "wxf" : notation;
+}
