@@ -83,18 +83,22 @@ export function renderStatus(view) {
   }
 }
 
-/** The invite, the setup choice, a standing offer and the buttons the state allows. */
-export function renderPanels(view) {
+/** How many watch, under the status line (nothing while nobody does). */
+export function renderWatchers(view) {
+  const watchers = view.state.watchers;
+  const node = $("watchers");
+  show(node, typeof watchers === "number" && watchers > 0);
+  node.textContent = t("watchersCount", { n: watchers });
+}
+
+/** The invite: a friend game whose other seat has not come yet. */
+export function renderInvite(view) {
   const state = view.state;
   const options = serverOptions();
-  const player = view.isPlayer();
-  const over = state.status === "over";
-  const live = !over;
-
-  // Invite: a friend game whose other seat has not come yet.
   const entry = view.token ? gameEntry(view.token) : null;
   const otherSeat = view.role === "first" || view.role === "second" ? otherSide(view.role) : null;
-  const waiting = state.kind === "friend" && player && otherSeat && live && state.ply === 0
+  const waiting = state.kind === "friend" && view.isPlayer() && otherSeat
+    && state.status !== "over" && state.ply === 0
     && !(state.players && state.players[otherSeat] && state.players[otherSeat].connected);
   show($("invite"), Boolean(waiting && entry && entry.invite_url));
   if (entry && entry.invite_url) {
@@ -103,6 +107,15 @@ export function renderPanels(view) {
     $("watch-url").value = origin + (entry.watch_url || `/w/${view.gameId}`);
   }
   show($("invite-local"), Boolean(options && options.local_only));
+}
+
+/** The setup choice, a standing offer and the buttons the state allows. */
+export function renderPanels(view) {
+  const state = view.state;
+  const options = serverOptions();
+  const player = view.isPlayer();
+  const over = state.status === "over";
+  const live = !over;
 
   // The janggi setup choice.
   const setup = state.setup;

@@ -7,10 +7,10 @@ import { BoardView, parsePlacement, pieceCharacter } from "./board.js";
 import { tickClocks } from "./clocks.js";
 import { $, copyField, download, show, toast } from "./dom.js";
 import {
-  otherSide, renderAnalysis, renderPanels, renderPlayers, renderStatus,
+  otherSide, renderAnalysis, renderInvite, renderPanels, renderPlayers, renderStatus, renderWatchers,
 } from "./game-panels.js";
-import { describePiece, notationFor, t, translatePage } from "./i18n.js";
-import { renderMoves } from "./move-list.js";
+import { describePiece, language, notationFor, t, translatePage } from "./i18n.js";
+import { mergeMoves, renderMoves } from "./move-list.js";
 import { Connection } from "./net.js";
 import { rememberGame } from "./settings.js";
 import { playSound } from "./sound.js";
@@ -21,6 +21,9 @@ const KIND_ALIASES = { chariot: "rook", soldier: "pawn", guard: "advisor" };
 const FEN_LETTERS = {
   king: "k", advisor: "a", elephant: "b", horse: "n", rook: "r", cannon: "c", pawn: "p",
 };
+const SEATS = ["first", "second"];
+// A server with too many connections says why with one of these before it closes (4429).
+const TOO_MANY_CODES = new Set(["too_many_watchers", "too_many_sockets"]);
 
 function piecesFromState(list) {
   const pieces = {};
@@ -55,6 +58,9 @@ export class GameView {
     this.userFlip = false;
     this.flagSent = false;
     this.analysis = null;
+    this.presence = {}; // the newest word on who is connected and how many watch
+    this.resyncAsked = false; // a state we could not use is waiting for the whole one
+    this.retry = null; // {text, title, at}: the server was full, we try again at `at`
     this.board = new BoardView($("board"), {
       onMove: (from, to) => this.move(from, to),
       describePiece: (piece) => describePiece(
@@ -81,21 +87,47 @@ export class GameView {
 
   onStatus(status, detail) {
     const node = $("connection");
+    const waited = this.retry !== null;
+    this.retry = null;
     if (status === "open") {
       show(node, false);
       return;
     }
     if (status === "reconnecting" || status === "connecting") {
-      if (status === "connecting" && !this.state) return;
+      if (status === "connecting" && !this.state && !waited) return; // the page's first try
       node.textContent = t("reconnecting");
+      node.title = "";
       node.className = "connection warn";
       show(node, true);
+    } else if (status === "busy") {
+      // The server's sentence is English; other languages say it in their own words, with
+      // the sentence on hover.
+      const sentence = detail.error && detail.error.message;
+      const english = language() === "en" && sentence;
+      this.retry = {
+        text: english ? sentence : t("tooManyConnections"),
+        title: english ? "" : sentence || "",
+        at: Date.now() + detail.delayMs,
+      };
+      node.className = "connection warn";
+      this.renderRetry();
+      show(node, true);
     } else if (status === "closed") {
-      const sentence = { 4404: "notFound", 4401: "badLink", 1008: "flooded" }[detail.code];
+      const sentence = { 4404: "notFound", 4401: "badLink" }[detail.code];
       node.textContent = sentence ? t(sentence) : t("error", { message: detail.reason || detail.code });
+      node.title = "";
       node.className = "connection bad";
       show(node, true);
     }
+  }
+
+  /** The server was full: what it said, and when we try again. */
+  renderRetry() {
+    if (!this.retry) return;
+    const seconds = Math.max(0, Math.ceil((this.retry.at - Date.now()) / 1000));
+    const node = $("connection");
+    node.textContent = `${this.retry.text} ${t("retryIn", { n: seconds })}`;
+    node.title = this.retry.title;
   }
 
   onMessage(message) {
@@ -109,7 +141,12 @@ export class GameView {
       case "state":
         this.onState(message);
         break;
+      case "presence":
+        this.onPresence(message);
+        break;
       case "error":
+        // A full server's sentence is shown with the connection's status (onStatus "busy").
+        if (TOO_MANY_CODES.has(message.code)) break;
         if (message.code !== "stale_version" && message.code !== "replayed_seq") toast(message.message);
         break;
       case "rematch_ready":
@@ -128,9 +165,21 @@ export class GameView {
     }
   }
 
-  onState(state) {
+  onState(message) {
     const previous = this.state;
+    const moves = mergeMoves(previous ? previous.moves : [], message);
+    if (moves === null) {
+      // A state that adds to more moves than we hold: ask for the whole state; if that
+      // cannot be used either, a new connection brings it.
+      if (this.resyncAsked) this.connection.restart();
+      else this.resyncAsked = this.connection.send("resync");
+      return;
+    }
+    this.resyncAsked = false;
+    this.notePresence(message);
+    const state = this.withPresence({ ...message, moves });
     this.state = state;
+    this.connection.version = state.version; // actions are stamped with what the player saw
     this.receivedAt = performance.now();
     if (state.server_time_ms || (state.clock && state.clock.server_time_ms)) {
       this.skewMs = Date.now() - (state.server_time_ms || state.clock.server_time_ms);
@@ -147,6 +196,36 @@ export class GameView {
       playSound(last.check || state.check ? "check" : last.capture ? "capture" : "move");
     }
     this.render();
+  }
+
+  /** Who is connected and how many watch changed, nothing else: the players' bars, the
+   * invite and the watcher count are drawn again; the board (and a picked piece) is not. */
+  onPresence(message) {
+    this.notePresence(message);
+    if (!this.state) return;
+    this.state = this.withPresence(this.state);
+    renderPlayers(this);
+    renderInvite(this);
+    renderWatchers(this);
+  }
+
+  // Presence comes in states (protocol 1 sends the state again when someone comes or goes)
+  // and in presence messages (protocol 2); a state without it keeps the newest we have.
+  notePresence(message) {
+    for (const seat of SEATS) {
+      const player = message.players && message.players[seat];
+      if (player && typeof player.connected === "boolean") this.presence[seat] = player.connected;
+    }
+    if (typeof message.watchers === "number") this.presence.watchers = message.watchers;
+  }
+
+  withPresence(state) {
+    const players = { ...(state.players || {}) };
+    for (const seat of SEATS) {
+      if (seat in this.presence) players[seat] = { ...players[seat], connected: this.presence[seat] };
+    }
+    const watchers = "watchers" in this.presence ? this.presence.watchers : state.watchers;
+    return { ...state, players, watchers };
   }
 
   // ---- actions ----
@@ -299,6 +378,8 @@ export class GameView {
     this.renderBoard();
     renderPlayers(this);
     renderStatus(this);
+    renderWatchers(this);
+    renderInvite(this);
     renderPanels(this);
     renderMoves(this);
     renderAnalysis(this);
@@ -339,6 +420,7 @@ export class GameView {
 
   /** Clocks and the setup countdown, counted down locally from the last state. */
   tick() {
+    this.renderRetry();
     tickClocks(this);
   }
 }

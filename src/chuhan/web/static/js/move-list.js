@@ -3,6 +3,21 @@
 import { $, clear, make, show } from "./dom.js";
 import { notationFor, t } from "./i18n.js";
 
+/**
+ * The whole move list after a state message. A state may carry only the entries after the
+ * first `moves_from` of the list (protocol 2): those are kept and the state's `moves` are
+ * added; `moves_from` 0 or absent (protocol 1) means the state's list is the whole list, and
+ * a state without `moves` leaves the list as it was. Null when we hold fewer than
+ * `moves_from` entries: the list cannot be made, ask for the whole state.
+ */
+export function mergeMoves(known, state) {
+  if (!Array.isArray(state.moves)) return known;
+  const kept = Number.isInteger(state.moves_from) && state.moves_from > 0 ? state.moves_from : 0;
+  if (kept === 0) return state.moves;
+  if (kept > known.length) return null;
+  return known.slice(0, kept).concat(state.moves);
+}
+
 /** Draw the game view's move list, the shown move marked. */
 export function renderMoves(view) {
   const state = view.state;
