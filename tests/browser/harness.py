@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import json
 import os
 import signal
 import socket
@@ -14,6 +15,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -245,3 +247,114 @@ class Player:
 
     def close(self) -> None:
         self.context.close()
+
+
+def new_player(players: list[Player], browser: Any, server: Server, **kwargs: Any) -> Player:
+    player = Player(browser, server, **kwargs)
+    players.append(player)
+    return player
+
+
+def create_from_home(player: Player, *, variant: str, kind: str, **fields: str) -> None:
+    """Fill in the home page's new-game form and start."""
+    page = player.page
+    player.goto("/")
+    page.check(f'input[name="variant"][value="{variant}"]')
+    page.check(f'input[name="kind"][value="{kind}"]')
+    for selector, value in fields.items():
+        page.select_option(f"#{selector}", value)
+    page.click("#create")
+    page.wait_for_url("**/g/**")
+    page.wait_for_selector("svg.board .piece")
+
+
+class SocketTap:
+    """Every game websocket a page opens goes through here (Playwright's
+    ``route_web_socket``) on its way to the real server. Frames pass unchanged, unless
+    ``rewrite`` turns each server frame into the frames the page gets instead (none, one, or
+    several: a stand-in for another server version). The test can close the page's socket
+    with a code of its choice, hold the next connection until it lets it go, or refuse it
+    with frames and a close code of its own."""
+
+    def __init__(
+        self, page: Any, rewrite: Callable[[Any, dict[str, Any]], list[Any]] | None = None
+    ) -> None:
+        self.rewrite = rewrite
+        self.sockets: list[Any] = []  # the page's end of each connection, oldest first
+        self.servers: dict[int, Any] = {}  # id(page end) -> the server's end
+        self.page_frames: list[str] = []  # what the page sent, in order
+        self.refusals: list[tuple[list[dict[str, Any]], int, str]] = []
+        self.hold = False
+        self.held: list[tuple[Any, list[str]]] = []
+        page.route_web_socket("**/ws/**", self._route)
+
+    @property
+    def count(self) -> int:
+        return len(self.sockets)
+
+    def _route(self, page_end: Any) -> None:
+        self.sockets.append(page_end)
+        if self.refusals:
+            frames, code, reason = self.refusals.pop(0)
+
+            def refuse(_hello: Any) -> None:
+                for frame in frames:
+                    page_end.send(json.dumps(frame))
+                page_end.close(code=code, reason=reason)
+
+            page_end.on_message(refuse)
+        elif self.hold:
+            waiting: list[str] = []
+            page_end.on_message(lambda frame: waiting.append(frame))
+            self.held.append((page_end, waiting))
+        else:
+            self._connect(page_end, [])
+
+    def _connect(self, page_end: Any, waiting: list[str]) -> None:
+        server = page_end.connect_to_server()
+        self.servers[id(page_end)] = server
+        for frame in waiting:
+            self._from_page(server, frame)
+        page_end.on_message(lambda frame: self._from_page(server, frame))
+        server.on_message(lambda frame: self._from_server(page_end, frame))
+
+    def _from_page(self, server: Any, frame: Any) -> None:
+        self.page_frames.append(frame)
+        server.send(frame)
+
+    def _from_server(self, page_end: Any, frame: Any) -> None:
+        if self.rewrite is None or not isinstance(frame, str):
+            page_end.send(frame)
+            return
+        for message in self.rewrite(page_end, json.loads(frame)):
+            page_end.send(message if isinstance(message, str) else json.dumps(message))
+
+    def release(self) -> None:
+        """Let the held connections through (their hello included) and stop holding."""
+        self.hold = False
+        held, self.held = self.held, []
+        for page_end, waiting in held:
+            self._connect(page_end, waiting)
+
+    def refuse_next(self, frames: list[dict[str, Any]], code: int, reason: str = "") -> None:
+        """Answer the next connection's hello with these frames, then close it with `code`."""
+        self.refusals.append((frames, code, reason))
+
+    def close(self, code: int, reason: str = "") -> None:
+        """Close the newest connection: the page sees `code`; the server sees it go."""
+        page_end = self.sockets[-1]
+        server = self.servers.get(id(page_end))
+        page_end.close(code=code, reason=reason)
+        if server is not None:
+            with contextlib.suppress(Exception):
+                server.close()
+
+    def wait_count(self, page: Any, count: int, timeout_ms: int = 15000) -> None:
+        """Wait until the page has opened `count` connections (Playwright calls the route
+        while the page waits)."""
+        waited = 0
+        while len(self.sockets) < count:
+            if waited >= timeout_ms:
+                raise AssertionError(f"{len(self.sockets)} connections, not {count}")
+            page.wait_for_timeout(50)
+            waited += 50

@@ -9,7 +9,7 @@ import pytest
 import chuhan
 from chuhan.search import Limits, Searcher
 
-from .harness import Player, Server
+from .harness import Player, Server, create_from_home, new_player
 
 # One worker runs them all, one after another: Playwright's sync API keeps an event loop
 # running while the browser is open, which asyncio.run() elsewhere cannot share.
@@ -17,25 +17,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 # Red mates with doubled cannons on the e-file while Black shuffles a chariot.
 MATING_LINE = ["h2e2", "a9a8", "e2e6", "a8a9", "b2b5", "a9a8", "b5e5"]
-
-
-def new_player(players: list[Player], browser: Any, server: Server, **kwargs: Any) -> Player:
-    player = Player(browser, server, **kwargs)
-    players.append(player)
-    return player
-
-
-def create_from_home(player: Player, *, variant: str, kind: str, **fields: str) -> None:
-    """Fill in the home page's new-game form and start."""
-    page = player.page
-    player.goto("/")
-    page.check(f'input[name="variant"][value="{variant}"]')
-    page.check(f'input[name="kind"][value="{kind}"]')
-    for selector, value in fields.items():
-        page.select_option(f"#{selector}", value)
-    page.click("#create")
-    page.wait_for_url("**/g/**")
-    page.wait_for_selector("svg.board .piece")
 
 
 def test_friend_game_to_checkmate(browser: Any, server: Server, players: list[Player]) -> None:

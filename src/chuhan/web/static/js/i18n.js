@@ -42,7 +42,10 @@ const STRINGS = {
     connected: "Connected", spectating: "Watching", result: "Game over", resignConfirm: "Resign this game?",
     moves: "Moves", check: "Check!", bikjang: "Bikjang!", score: "Score", mate: "mate in {n}",
     confirm: "Confirm", cancel: "Cancel", variantRules: "Rule set", error: "Error: {message}",
-    notFound: "This game does not exist.", badLink: "This seat link is not valid for this game: ask for the link again.", flooded: "Too many messages: the server closed the connection. Reload the page to carry on.", replay: "Replay", yourSide: "You play {side}",
+    notFound: "This game does not exist.", badLink: "This seat link is not valid for this game: ask for the link again.",
+    tooManyConnections: "The server has too many connections right now.",
+    retryIn: "Trying again in {n} s.", watchersCount: "{n} watching",
+    replay: "Replay", yourSide: "You play {side}",
     players: "Players", computerLevel: "Computer (level {n})", depth: "depth {n}",
     importError: "Could not read the file: {message}", startFen: "Start position (FEN, optional)",
     pressToAnalyse: "Analyse this position", analysing: "Thinking…",
@@ -74,7 +77,8 @@ const STRINGS = {
     offerSent: "已发送，等待答复…", reconnecting: "连接中断，正在重连…", connected: "已连接",
     spectating: "观战中", result: "对局结束", resignConfirm: "确定认输？", moves: "着法",
     check: "将军！", bikjang: "对王！", score: "得分", mate: "{n} 步杀", confirm: "确定",
-    cancel: "取消", variantRules: "规则", error: "错误：{message}", notFound: "对局不存在。", badLink: "此座位链接对本局无效，请重新索取链接。", flooded: "消息过多，服务器已断开连接。请刷新页面继续。",
+    cancel: "取消", variantRules: "规则", error: "错误：{message}", notFound: "对局不存在。", badLink: "此座位链接对本局无效，请重新索取链接。",
+    tooManyConnections: "服务器当前连接过多。", retryIn: "{n} 秒后重试。", watchersCount: "{n} 人观战",
     replay: "复盘", yourSide: "你执{side}", players: "棋手", computerLevel: "电脑（{n} 级）",
     depth: "深度 {n}", importError: "无法读取文件：{message}", startFen: "起始局面（FEN，可选）",
     pressToAnalyse: "分析此局面", analysing: "思考中…",
@@ -113,7 +117,8 @@ const STRINGS = {
     offerSent: "已發送，等待答覆…", reconnecting: "連線中斷，正在重連…", connected: "已連線",
     spectating: "觀戰中", result: "對局結束", resignConfirm: "確定認輸？", moves: "著法",
     check: "將軍！", bikjang: "對王！", score: "得分", mate: "{n} 步殺", confirm: "確定",
-    cancel: "取消", variantRules: "規則", error: "錯誤：{message}", notFound: "對局不存在。", badLink: "此座位連結對本局無效，請重新索取連結。", flooded: "訊息過多，伺服器已中斷連線。請重新整理頁面繼續。",
+    cancel: "取消", variantRules: "規則", error: "錯誤：{message}", notFound: "對局不存在。", badLink: "此座位連結對本局無效，請重新索取連結。",
+    tooManyConnections: "伺服器目前連線過多。", retryIn: "{n} 秒後重試。", watchersCount: "{n} 人觀戰",
     replay: "復盤", yourSide: "你執{side}", players: "棋手", computerLevel: "電腦（{n} 級）",
     depth: "深度 {n}", importError: "無法讀取檔案：{message}", startFen: "起始局面（FEN，可選）",
     pressToAnalyse: "分析此局面", analysing: "思考中…",
@@ -154,7 +159,9 @@ const STRINGS = {
     reconnecting: "연결 끊김: 다시 연결하는 중…", connected: "연결됨", spectating: "관전 중",
     result: "대국 종료", resignConfirm: "기권하시겠습니까?", moves: "수순", check: "장군!",
     bikjang: "빅장!", score: "점수", mate: "{n}수 외통", confirm: "확인", cancel: "취소",
-    variantRules: "규칙", error: "오류: {message}", notFound: "없는 대국입니다.", badLink: "이 대국에 맞지 않는 자리 링크입니다. 링크를 다시 받으세요.", flooded: "메시지가 너무 많아 서버가 연결을 끊었습니다. 페이지를 새로 고쳐 계속하세요.", replay: "다시 보기",
+    variantRules: "규칙", error: "오류: {message}", notFound: "없는 대국입니다.", badLink: "이 대국에 맞지 않는 자리 링크입니다. 링크를 다시 받으세요.",
+    tooManyConnections: "지금 서버에 연결이 너무 많습니다.", retryIn: "{n}초 뒤에 다시 연결합니다.",
+    watchersCount: "관전 {n}명", replay: "다시 보기",
     yourSide: "{side} 편", players: "대국자", computerLevel: "컴퓨터 ({n}단계)", depth: "깊이 {n}",
     importError: "파일을 읽을 수 없습니다: {message}", startFen: "시작 국면 (FEN, 선택)",
     pressToAnalyse: "이 국면 분석", analysing: "생각하는 중…",
@@ -264,4 +271,11 @@ export function defaultNotation(game) {
   if (current.startsWith("zh")) return "chinese";
   if (current === "ko" && game === "janggi") return "korean";
   return "wxf";
+}
+
+/** The notation to show: the player's choice, else the language's default; Korean
+ * coordinates only for janggi. */
+export function notationFor(chosen, game) {
+  const notation = chosen || defaultNotation(game);
+  return notation === "korean" && game !== "janggi" ? "wxf" : notation;
 }

@@ -1,0 +1,81 @@
+// The server's REST endpoints (docs/web-protocol.md). Each function returns the answer's
+// JSON body, or throws an Error whose message is the server's sentence.
+
+async function api(path, init = {}) {
+  const response = await fetch(path, init);
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  if (!response.ok) {
+    const message = body && body.error ? body.error.message : `${response.status} ${response.statusText}`;
+    throw new Error(message);
+  }
+  return body;
+}
+
+function postJson(path, data) {
+  return api(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(data),
+  });
+}
+
+function gamePath(gameId) {
+  return `/api/games/${encodeURIComponent(gameId)}`;
+}
+
+// GET /api/options, asked once per page: what the server offers (variants, levels, the
+// engine, a custom start position, the address to share).
+let options = null;
+let optionsRequest = null;
+
+export function loadOptions() {
+  if (!optionsRequest) {
+    optionsRequest = api("/api/options").then((body) => {
+      options = body;
+      return body;
+    });
+  }
+  return optionsRequest;
+}
+
+/** The server's options once they have arrived, else null. */
+export function serverOptions() {
+  return options;
+}
+
+/** POST /api/games: {game_id, seat, token, seat_url, invite_url?, watch_url, ws_url}. */
+export function createGame(request) {
+  return postJson("/api/games", request);
+}
+
+/** POST /api/games/mine: the games of these seat tokens, newest first. */
+export async function myGames(tokens) {
+  return (await postJson("/api/games/mine", { tokens })).games;
+}
+
+/** POST /api/import: a PGN or XQF file's games ({games, errors}). */
+export function importRecord(file) {
+  return api("/api/import", { method: "POST", body: file });
+}
+
+/** GET /api/games/{id}/fen?ply=N: {fen, ply}. */
+export function fenAt(gameId, ply) {
+  return api(`${gamePath(gameId)}/fen?ply=${ply}`);
+}
+
+/** GET /api/games/{id}/pgn?format=…: the record as text. */
+export async function pgnText(gameId, format) {
+  const response = await fetch(`${gamePath(gameId)}/pgn?format=${format}`);
+  if (!response.ok) throw new Error(`${response.status}`);
+  return response.text();
+}
+
+/** POST /api/games/{id}/analysis: the engine's lines for one position of a finished game. */
+export function analysePosition(gameId, request) {
+  return postJson(`${gamePath(gameId)}/analysis`, request);
+}

@@ -1,0 +1,70 @@
+// The clocks and the janggi setup countdown, counted down in the page from the last state
+// (the server's times are authoritative: each state sets them again).
+
+import { $ } from "./dom.js";
+import { sideName, t } from "./i18n.js";
+
+export function formatClock(ms) {
+  const clamped = Math.max(0, ms);
+  if (clamped < 10000) return (clamped / 1000).toFixed(1);
+  const total = Math.ceil(clamped / 1000);
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
+}
+
+/** Draw the game view's clocks and setup countdown for now; a player whose opponent's time
+ * has run out nudges the server with a flag claim. */
+export function tickClocks(view) {
+  const state = view.state;
+  if (!state) return;
+  const elapsed = performance.now() - view.receivedAt;
+  const clock = state.clock;
+  for (const barId of ["bar-top", "bar-bottom"]) {
+    const bar = $(barId);
+    const node = bar.querySelector(".player-clock");
+    if (!clock) {
+      node.textContent = "";
+      continue;
+    }
+    const side = bar.dataset.side;
+    const running = clock.running === side && state.status === "playing";
+    const control = clock.control;
+    let main = clock[side].remaining_ms - (running ? elapsed : 0);
+    let periods = clock[side].periods;
+    let text;
+    let low;
+    if (main > 0 || !control.periods) {
+      text = formatClock(main);
+      low = main < Math.min(20000, control.base_ms * 0.1 + 10000);
+      if (running && main <= -500 && !view.flagSent && view.isPlayer()) {
+        view.flagSent = true;
+        view.connection.action("flag");
+      }
+    } else {
+      // Byo-yomi: each period of period_ms starts again after a move.
+      let overrun = -main;
+      while (overrun >= control.period_ms && periods > 1) {
+        overrun -= control.period_ms;
+        periods -= 1;
+      }
+      const left = control.period_ms - overrun;
+      text = `${formatClock(left)} (${periods}×${Math.round(control.period_ms / 1000)})`;
+      low = left < 10000;
+    }
+    node.textContent = text;
+    bar.classList.toggle("low-time", Boolean(low && state.status === "playing"));
+    bar.classList.toggle("clock-running", running);
+  }
+  if (state.status === "setup" && state.setup) {
+    const left = Math.max(0, state.setup.deadline_ms - (Date.now() - view.skewMs));
+    const chooser = sideName(state.variant, state.setup.chooser === "first");
+    const mine = state.you && state.you.your_turn && view.isPlayer();
+    const waitKey = state.setup.chooser === "second" ? "setupWaitHan" : "setupWaitCho";
+    let who = mine ? t("yourSide", { side: chooser }) : t(waitKey);
+    if (view.role === "both") who = t("toMove", { side: chooser });
+    const countdown = t("secondsLeft", { n: Math.ceil(left / 1000) });
+    $("setup-status").textContent = `${who} — ${countdown}`;
+  }
+}

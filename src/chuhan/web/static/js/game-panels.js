@@ -1,0 +1,195 @@
+// The game view's panels around the board: the players' bars, the status line and the
+// result banner, the invite, the janggi setup choice, standing offers, the buttons, and the
+// engine's analysis. Each function draws from the view's current state.
+
+import { serverOptions } from "./api.js";
+import { $, clear, make, show } from "./dom.js";
+import { language, notationFor, sideName, t } from "./i18n.js";
+import { gameEntry } from "./settings.js";
+
+export function otherSide(side) {
+  return side === "first" ? "second" : "first";
+}
+
+function isLoopback(hostname) {
+  return hostname === "localhost" || hostname.startsWith("127.") || hostname === "[::1]";
+}
+
+/** The origin for links to give a friend: the page's own, unless the page was opened on
+ * this machine's loopback address and the server knows the address other machines use. */
+function shareOrigin() {
+  const options = serverOptions();
+  if (isLoopback(location.hostname) && options && options.share_origin) return options.share_origin;
+  return location.origin;
+}
+
+/** The bars above and below the board: each side's name, whether it is connected, whether
+ * it is to move (the clocks are drawn by clocks.js). */
+export function renderPlayers(view) {
+  const state = view.state;
+  const bottom = view.flipped() ? "second" : "first";
+  for (const [barId, side] of [["bar-bottom", bottom], ["bar-top", otherSide(bottom)]]) {
+    const bar = $(barId);
+    const player = (state.players && state.players[side]) || {};
+    const name = bar.querySelector(".player-name");
+    const label = sideName(state.variant, side === "first");
+    const plain = !player.name || player.name === label
+      || (state.side_names && player.name.toLowerCase() === state.side_names[side]);
+    name.textContent = plain ? label : `${label} · ${player.name}`;
+    bar.classList.toggle("offline", player.connected === false);
+    bar.classList.toggle("to-move", state.status === "playing" && state.turn === side);
+    bar.classList.toggle(`side-${state.side_names ? state.side_names[side] : side}`, true);
+    bar.dataset.side = side;
+  }
+}
+
+/** The status line (whose move, check) and, at the end, the banner with the result. */
+export function renderStatus(view) {
+  const state = view.state;
+  const status = $("status");
+  let text;
+  if (state.status === "over") text = t("result");
+  else if (state.status === "setup") text = t("setupTitle");
+  else if (state.thinking) text = t("thinking");
+  else if (view.role === "first" || view.role === "second") {
+    text = state.you && state.you.your_turn ? t("yourMove") : t("theirMove");
+  } else {
+    text = t("toMove", { side: sideName(state.variant, state.turn === "first") });
+  }
+  if (state.status === "playing" && state.check) text += ` — ${t("check")}`;
+  if (state.status === "playing" && state.bikjang) text += ` — ${t("bikjang")}`;
+  if (view.role === "watcher") text = `${t("spectating")} · ${text}`;
+  status.textContent = text;
+
+  const banner = $("banner");
+  show(banner, state.status === "over" && Boolean(state.result));
+  if (state.result) {
+    const result = state.result;
+    const verdict = result.winner
+      ? t("wins", { side: sideName(state.variant, result.winner === "first") })
+      : t("drawn");
+    const title = result.result ? `${verdict} · ${result.result}` : verdict;
+    $("banner-title").textContent = title;
+    // The referee's sentence is English; other languages show the kind of ending in
+    // their own words, with the sentence on hover.
+    const english = language() === "en" || !result.termination;
+    let reason = english ? result.reason || "" : t(`term_${result.termination}`);
+    if (result.points && !reason.includes(String(result.points.han))) {
+      const { cho, han } = result.points;
+      reason += ` (${t("score")}: ${t("cho")} ${cho}, ${t("han")} ${han})`;
+    }
+    $("banner-reason").textContent = reason;
+    $("banner-reason").title = english ? "" : result.reason || "";
+  }
+}
+
+/** How many watch, under the status line (nothing while nobody does). */
+export function renderWatchers(view) {
+  const watchers = view.state.watchers;
+  const node = $("watchers");
+  show(node, typeof watchers === "number" && watchers > 0);
+  node.textContent = t("watchersCount", { n: watchers });
+}
+
+/** The invite: a friend game whose other seat has not come yet. */
+export function renderInvite(view) {
+  const state = view.state;
+  const options = serverOptions();
+  const entry = view.token ? gameEntry(view.token) : null;
+  const otherSeat = view.role === "first" || view.role === "second" ? otherSide(view.role) : null;
+  const waiting = state.kind === "friend" && view.isPlayer() && otherSeat
+    && state.status !== "over" && state.ply === 0
+    && !(state.players && state.players[otherSeat] && state.players[otherSeat].connected);
+  show($("invite"), Boolean(waiting && entry && entry.invite_url));
+  if (entry && entry.invite_url) {
+    const origin = shareOrigin();
+    $("invite-url").value = origin + entry.invite_url;
+    $("watch-url").value = origin + (entry.watch_url || `/w/${view.gameId}`);
+  }
+  show($("invite-local"), Boolean(options && options.local_only));
+}
+
+/** The setup choice, a standing offer and the buttons the state allows. */
+export function renderPanels(view) {
+  const state = view.state;
+  const options = serverOptions();
+  const player = view.isPlayer();
+  const over = state.status === "over";
+  const live = !over;
+
+  // The janggi setup choice.
+  const setup = state.setup;
+  show($("setup"), state.status === "setup" && Boolean(setup));
+  if (state.status === "setup" && setup) {
+    const choices = $("setup-choices");
+    clear(choices);
+    const mine = player && state.you && state.you.your_turn;
+    for (const arrangement of setup.choices) {
+      const button = make("button", "setup-choice");
+      button.type = "button";
+      button.dataset.arrangement = arrangement;
+      button.appendChild(make("span", "hangul", arrangement));
+      const letters = [...arrangement].map((ch) => (ch === "마" ? "H" : "E")).join(" ");
+      button.appendChild(make("span", "letters", letters));
+      if (arrangement === setup.default) button.classList.add("default");
+      button.disabled = !mine;
+      button.addEventListener("click", () => view.connection.action("setup", { arrangement }));
+      choices.appendChild(button);
+    }
+  }
+
+  // Standing offers from the other side (or, on one screen, from either side).
+  const offers = state.offers || {};
+  const showOffer = (what, by) => {
+    if (!by || !player) return false;
+    if (view.role !== "both" && by === view.role) return false;
+    return what;
+  };
+  const pending = showOffer("takeback", offers.takeback) || showOffer("draw", offers.draw)
+    || (!view.dismissedRematch && showOffer("rematch", offers.rematch));
+  if (view.role === "both" && offers.takeback && view.pendingLocalTakeback === offers.takeback) {
+    view.pendingLocalTakeback = null;
+    view.connection.action("takeback_accept", { side: otherSide(offers.takeback) });
+  }
+  show($("offer"), Boolean(pending));
+  if (pending) {
+    $("offer-text").textContent = pending === "takeback" ? t("takebackRequested")
+      : pending === "draw" ? t("drawOffered") : `${t("rematch")}?`;
+  }
+
+  // Buttons.
+  show($("controls"), true);
+  const playing = state.status === "playing";
+  for (const id of ["btn-resign", "btn-draw", "btn-takeback"]) {
+    show($(id), player && live);
+  }
+  $("btn-resign").disabled = !playing && state.status !== "setup";
+  $("btn-draw").disabled = !playing;
+  $("btn-takeback").disabled = !playing || state.ply === 0;
+  show($("btn-pass"), player && state.variant === "janggi" && live);
+  $("btn-pass").disabled = !(state.can_pass && state.you && state.you.your_turn && view.viewPly === null);
+  show($("after-controls"), over);
+  show($("btn-rematch"), over && player && state.kind !== "imported");
+  show($("btn-analyse"), over && !(options && options.engine_available === false));
+}
+
+/** The engine's evaluation and best line of the analysed position. */
+export function renderAnalysis(view) {
+  const analysis = view.analysis;
+  if (!analysis) {
+    const waiting = $("analysis-score").textContent === t("analysing");
+    if (!waiting) show($("analysis"), false);
+    return;
+  }
+  show($("analysis"), true);
+  const line = analysis.lines[0];
+  if (!line) return;
+  const mover = sideName(view.game(), analysis.turn === "first");
+  $("analysis-score").textContent = line.mate !== null && line.mate !== undefined
+    ? `${mover}: ${t("mate", { n: Math.abs(line.mate) })}${line.mate < 0 ? " (−)" : ""}`
+    : `${mover}: ${(line.score_cp >= 0 ? "+" : "") + (line.score_cp / 100).toFixed(2)}`;
+  $("analysis-depth").textContent = t("depth", { n: line.depth });
+  const notation = notationFor(view.settings.notation, view.game());
+  const moves = (line.pv && (line.pv[notation] || line.pv.iccs)) || [];
+  $("analysis-line").textContent = moves.join(" ");
+}

@@ -1,0 +1,426 @@
+// The game page, played, watched or replayed: the connection to the game, the player's
+// actions, stepping through the moves, and drawing it all. Every rule, notation and result
+// sentence comes from the server; this module only shows them and sends the player's choices.
+
+import * as api from "./api.js";
+import { BoardView, parsePlacement, pieceCharacter } from "./board.js";
+import { tickClocks } from "./clocks.js";
+import { $, copyField, download, show, toast } from "./dom.js";
+import {
+  otherSide, renderAnalysis, renderInvite, renderPanels, renderPlayers, renderStatus, renderWatchers,
+} from "./game-panels.js";
+import { describePiece, language, notationFor, t, translatePage } from "./i18n.js";
+import { mergeMoves, renderMoves } from "./move-list.js";
+import { Connection } from "./net.js";
+import { rememberGame } from "./settings.js";
+import { playSound } from "./sound.js";
+
+// The server may name pieces as the library does (chariot, soldier, guard) or as the board
+// module does (rook, pawn, advisor).
+const KIND_ALIASES = { chariot: "rook", soldier: "pawn", guard: "advisor" };
+const FEN_LETTERS = {
+  king: "k", advisor: "a", elephant: "b", horse: "n", rook: "r", cannon: "c", pawn: "p",
+};
+const SEATS = ["first", "second"];
+// A server with too many connections says why with one of these before it closes (4429).
+const TOO_MANY_CODES = new Set(["too_many_watchers", "too_many_sockets"]);
+
+function piecesFromState(list) {
+  const pieces = {};
+  for (const piece of list) {
+    const first = piece.side === "first";
+    const kind = KIND_ALIASES[piece.kind] || piece.kind;
+    const letter = FEN_LETTERS[kind];
+    if (!letter) continue;
+    pieces[piece.square] = { kind, first, letter: first ? letter.toUpperCase() : letter };
+  }
+  return pieces;
+}
+
+export class GameView {
+  /**
+   * @param {string} gameId
+   * @param {string|null} token the seat token, or null to watch
+   * @param {boolean} watching
+   * @param {object} settings the player's settings (labels, notation, touch-move), read live
+   */
+  constructor(gameId, token, watching, settings) {
+    this.gameId = gameId;
+    this.token = token;
+    this.watching = watching;
+    this.settings = settings;
+    this.state = null;
+    this.role = watching ? "watcher" : null;
+    this.receivedAt = 0; // performance.now() when the last state arrived
+    this.skewMs = 0; // our clock minus the server's
+    this.viewPly = null; // null: live; else the ply shown while stepping through the game
+    this.positions = new Map(); // ply -> pieces, fetched for history viewing
+    this.userFlip = false;
+    this.flagSent = false;
+    this.analysis = null;
+    this.presence = {}; // the newest word on who is connected and how many watch
+    this.resyncAsked = false; // a state we could not use is waiting for the whole one
+    this.retry = null; // {text, title, at}: the server was full, we try again at `at`
+    this.board = new BoardView($("board"), {
+      onMove: (from, to) => this.move(from, to),
+      describePiece: (piece) => describePiece(
+        this.game(), piece, pieceCharacter(this.game(), piece.kind, piece.first)),
+    });
+    this.connection = new Connection(gameId, token, {
+      onMessage: (message) => this.onMessage(message),
+      onStatus: (status, detail) => this.onStatus(status, detail),
+    });
+    this.wireControls();
+    this.ticker = setInterval(() => this.tick(), 100);
+    this.connection.connect();
+  }
+
+  game() {
+    return this.state ? this.state.variant : "xiangqi";
+  }
+
+  isPlayer() {
+    return this.role && this.role !== "watcher";
+  }
+
+  // ---- messages ----
+
+  onStatus(status, detail) {
+    const node = $("connection");
+    const waited = this.retry !== null;
+    this.retry = null;
+    if (status === "open") {
+      show(node, false);
+      return;
+    }
+    if (status === "reconnecting" || status === "connecting") {
+      if (status === "connecting" && !this.state && !waited) return; // the page's first try
+      node.textContent = t("reconnecting");
+      node.title = "";
+      node.className = "connection warn";
+      show(node, true);
+    } else if (status === "busy") {
+      // The server's sentence is English; other languages say it in their own words, with
+      // the sentence on hover.
+      const sentence = detail.error && detail.error.message;
+      const english = language() === "en" && sentence;
+      this.retry = {
+        text: english ? sentence : t("tooManyConnections"),
+        title: english ? "" : sentence || "",
+        at: Date.now() + detail.delayMs,
+      };
+      node.className = "connection warn";
+      this.renderRetry();
+      show(node, true);
+    } else if (status === "closed") {
+      const sentence = { 4404: "notFound", 4401: "badLink" }[detail.code];
+      node.textContent = sentence ? t(sentence) : t("error", { message: detail.reason || detail.code });
+      node.title = "";
+      node.className = "connection bad";
+      show(node, true);
+    }
+  }
+
+  /** The server was full: what it said, and when we try again. */
+  renderRetry() {
+    if (!this.retry) return;
+    const seconds = Math.max(0, Math.ceil((this.retry.at - Date.now()) / 1000));
+    const node = $("connection");
+    node.textContent = `${this.retry.text} ${t("retryIn", { n: seconds })}`;
+    node.title = this.retry.title;
+  }
+
+  onMessage(message) {
+    switch (message.type) {
+      case "welcome":
+        this.role = message.role;
+        if (this.token && this.isPlayer()) {
+          rememberGame({ game_id: this.gameId, token: this.token, seat: message.role });
+        }
+        break;
+      case "state":
+        this.onState(message);
+        break;
+      case "presence":
+        this.onPresence(message);
+        break;
+      case "error":
+        // A full server's sentence is shown with the connection's status (onStatus "busy").
+        if (TOO_MANY_CODES.has(message.code)) break;
+        if (message.code !== "stale_version" && message.code !== "replayed_seq") toast(message.message);
+        break;
+      case "rematch_ready":
+        if (message.token) {
+          rememberGame({
+            game_id: message.game_id, token: message.token, seat: message.seat,
+            variant: this.game(), kind: this.state && this.state.kind, watch_url: message.watch_url,
+          });
+          location.href = message.seat_url;
+        } else if (message.watch_url) {
+          location.href = message.watch_url;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  onState(message) {
+    const previous = this.state;
+    const moves = mergeMoves(previous ? previous.moves : [], message);
+    if (moves === null) {
+      // A state that adds to more moves than we hold: ask for the whole state; if that
+      // cannot be used either, a new connection brings it.
+      if (this.resyncAsked) this.connection.restart();
+      else this.resyncAsked = this.connection.send("resync");
+      return;
+    }
+    this.resyncAsked = false;
+    this.notePresence(message);
+    const state = this.withPresence({ ...message, moves });
+    this.state = state;
+    this.connection.version = state.version; // actions are stamped with what the player saw
+    this.receivedAt = performance.now();
+    if (state.server_time_ms || (state.clock && state.clock.server_time_ms)) {
+      this.skewMs = Date.now() - (state.server_time_ms || state.clock.server_time_ms);
+    }
+    if (state.you) this.role = state.you.role;
+    if (previous && (state.ply !== previous.ply || state.version < previous.version)) {
+      this.analysis = null;
+      if (state.ply < previous.ply) this.positions.clear(); // a takeback
+    }
+    if (this.viewPly !== null && this.viewPly > state.ply) this.viewPly = null;
+    if (!previous || state.version !== previous.version) this.flagSent = false;
+    if (previous && state.ply === previous.ply + 1 && state.moves.length) {
+      const last = state.moves[state.moves.length - 1];
+      playSound(last.check || state.check ? "check" : last.capture ? "capture" : "move");
+    }
+    this.render();
+  }
+
+  /** Who is connected and how many watch changed, nothing else: the players' bars, the
+   * invite and the watcher count are drawn again; the board (and a picked piece) is not. */
+  onPresence(message) {
+    this.notePresence(message);
+    if (!this.state) return;
+    this.state = this.withPresence(this.state);
+    renderPlayers(this);
+    renderInvite(this);
+    renderWatchers(this);
+  }
+
+  // Presence comes in states (protocol 1 sends the state again when someone comes or goes)
+  // and in presence messages (protocol 2); a state without it keeps the newest we have.
+  notePresence(message) {
+    for (const seat of SEATS) {
+      const player = message.players && message.players[seat];
+      if (player && typeof player.connected === "boolean") this.presence[seat] = player.connected;
+    }
+    if (typeof message.watchers === "number") this.presence.watchers = message.watchers;
+  }
+
+  withPresence(state) {
+    const players = { ...(state.players || {}) };
+    for (const seat of SEATS) {
+      if (seat in this.presence) players[seat] = { ...players[seat], connected: this.presence[seat] };
+    }
+    const watchers = "watchers" in this.presence ? this.presence.watchers : state.watchers;
+    return { ...state, players, watchers };
+  }
+
+  // ---- actions ----
+
+  actingSide() {
+    // A local game's token plays both seats: offers and resignations act for the side to move.
+    return this.role === "both" ? { side: this.state.turn } : {};
+  }
+
+  move(from, to) {
+    if (!this.connection.action("move", { from, to })) toast(t("reconnecting"));
+  }
+
+  wireControls() {
+    $("btn-flip").addEventListener("click", () => {
+      this.userFlip = !this.userFlip;
+      this.render();
+    });
+    $("btn-resign").addEventListener("click", () => {
+      if (window.confirm(t("resignConfirm"))) this.connection.action("resign", this.actingSide());
+    });
+    $("btn-draw").addEventListener("click", () => {
+      this.connection.action("draw_offer", this.actingSide());
+      if (this.state.kind === "friend") toast(t("offerSent"));
+    });
+    $("btn-takeback").addEventListener("click", () => {
+      if (this.role === "both") {
+        // One screen, both sides: asking and agreeing are the same person.
+        const side = otherSide(this.state.turn);
+        this.connection.action("takeback_request", { side });
+        this.pendingLocalTakeback = side;
+      } else {
+        this.connection.action("takeback_request");
+        if (this.state.kind !== "computer") toast(t("offerSent"));
+      }
+    });
+    $("btn-pass").addEventListener("click", () => this.connection.action("pass"));
+    $("offer-accept").addEventListener("click", () => this.answerOffer(true));
+    $("offer-decline").addEventListener("click", () => this.answerOffer(false));
+    $("btn-rematch").addEventListener("click", () => this.connection.action("rematch"));
+    $("btn-pgn").addEventListener("click", () => this.downloadPgn());
+    $("btn-fen").addEventListener("click", () => this.downloadFen());
+    $("btn-analyse").addEventListener("click", () => this.analyse());
+    $("nav-first").addEventListener("click", () => this.viewAt(0));
+    $("nav-prev").addEventListener("click", () => this.viewAt(this.shownPly() - 1));
+    $("nav-next").addEventListener("click", () => this.viewAt(this.shownPly() + 1));
+    $("nav-last").addEventListener("click", () => this.viewAt(null));
+    $("nav-live").addEventListener("click", () => this.viewAt(null));
+    for (const button of document.querySelectorAll("button.copy")) {
+      button.addEventListener("click", () => copyField(button.dataset.copy, button));
+    }
+    document.addEventListener("keydown", (event) => {
+      if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+      if (event.key === "ArrowLeft") this.viewAt(this.shownPly() - 1);
+      else if (event.key === "ArrowRight") this.viewAt(this.shownPly() + 1);
+      else if (event.key === "Home") this.viewAt(0);
+      else if (event.key === "End") this.viewAt(null);
+      else if (event.key === "f") $("btn-flip").click();
+    });
+  }
+
+  answerOffer(accept) {
+    const offers = this.state.offers || {};
+    if (offers.rematch && !offers.draw && !offers.takeback) {
+      if (accept) this.connection.action("rematch");
+      show($("offer"), false);
+      this.dismissedRematch = !accept;
+      return;
+    }
+    const what = offers.takeback ? "takeback" : "draw";
+    const offerer = offers.takeback || offers.draw;
+    const fields = this.role === "both" ? { side: otherSide(offerer) } : {};
+    this.connection.action(`${what}_${accept ? "accept" : "decline"}`, fields);
+  }
+
+  async downloadPgn() {
+    const format = notationFor(this.settings.notation, this.game()); // never korean for xiangqi
+    try {
+      download(`chuhan-${this.gameId}.pgn`, await api.pgnText(this.gameId, format));
+    } catch (err) {
+      toast(t("error", { message: err.message }));
+    }
+  }
+
+  async downloadFen() {
+    const ply = this.shownPly();
+    try {
+      const body = await api.fenAt(this.gameId, ply);
+      download(`chuhan-${this.gameId}-${ply}.fen`, `${body.fen}\n`);
+    } catch (err) {
+      toast(t("error", { message: err.message }));
+    }
+  }
+
+  async analyse() {
+    const ply = this.shownPly();
+    $("analysis-score").textContent = t("analysing");
+    $("analysis-depth").textContent = "";
+    $("analysis-line").textContent = "";
+    show($("analysis"), true);
+    try {
+      this.analysis = await api.analysePosition(this.gameId, { ply, movetime_ms: 1000, multipv: 1 });
+    } catch (err) {
+      this.analysis = null;
+      $("analysis-score").textContent = t("error", { message: err.message });
+      return;
+    }
+    this.render();
+  }
+
+  // ---- history ----
+
+  shownPly() {
+    return this.viewPly === null ? (this.state ? this.state.ply : 0) : this.viewPly;
+  }
+
+  async viewAt(ply) {
+    if (!this.state) return;
+    if (ply === null || ply >= this.state.ply) {
+      this.viewPly = null;
+      this.render();
+      return;
+    }
+    const target = Math.max(0, ply);
+    if (!this.positions.has(target)) {
+      try {
+        const body = await api.fenAt(this.gameId, target);
+        this.positions.set(target, parsePlacement(body.fen));
+      } catch (err) {
+        toast(t("error", { message: err.message }));
+        return;
+      }
+    }
+    this.viewPly = target;
+    this.render();
+  }
+
+  // ---- drawing ----
+
+  flipped() {
+    return (this.role === "second") !== this.userFlip;
+  }
+
+  render() {
+    const state = this.state;
+    if (!state) return;
+    translatePage();
+    $("set-notation").value = notationFor(this.settings.notation, state.variant);
+    document.body.classList.toggle("janggi", state.variant === "janggi");
+    this.renderBoard();
+    renderPlayers(this);
+    renderStatus(this);
+    renderWatchers(this);
+    renderInvite(this);
+    renderPanels(this);
+    renderMoves(this);
+    renderAnalysis(this);
+    this.tick();
+  }
+
+  /** The engine's first move for the position on the board, if it was analysed. */
+  bestMove() {
+    const analysis = this.analysis;
+    if (!analysis || analysis.ply !== this.shownPly() || !analysis.lines.length) return null;
+    const first = analysis.lines[0].pv && analysis.lines[0].pv.iccs && analysis.lines[0].pv.iccs[0];
+    return first ? [first.slice(0, 2), first.slice(2, 4)] : null;
+  }
+
+  renderBoard() {
+    const state = this.state;
+    const live = this.viewPly === null;
+    const pieces = live ? piecesFromState(state.pieces) : this.positions.get(this.viewPly);
+    const ply = this.shownPly();
+    const lastEntry = ply > 0 ? state.moves[ply - 1] : null;
+    const kings = Object.entries(pieces).filter(([, p]) => p.kind === "king").map(([sq]) => sq);
+    const interactive = live && state.status === "playing" && this.isPlayer()
+      && Boolean(state.you && state.you.your_turn) && !state.thinking;
+    this.board.update({
+      game: state.variant,
+      pieces,
+      flipped: this.flipped(),
+      labels: this.settings.labels,
+      lastMove: lastEntry ? [lastEntry.from, lastEntry.to] : null,
+      check: live ? state.check : null,
+      bikjang: live && state.bikjang ? kings : null,
+      dests: interactive ? state.legal : null,
+      interactive,
+      touchMove: this.settings.touchMove,
+      hint: this.bestMove(),
+    });
+  }
+
+  /** Clocks and the setup countdown, counted down locally from the last state. */
+  tick() {
+    this.renderRetry();
+    tickClocks(this);
+  }
+}

@@ -1,0 +1,213 @@
+// The home page: the new-game form, my games (the seats this browser keeps) and replaying a
+// record file.
+
+import * as api from "./api.js";
+import { $, clear, make, show, toast } from "./dom.js";
+import { sideName, t } from "./i18n.js";
+import { myGames, rememberGame } from "./settings.js";
+
+let optionsLoaded = Promise.resolve(); // settles when the home page has asked for them
+
+function selectedValue(form, name) {
+  const checked = form.querySelector(`input[name="${name}"]:checked`);
+  return checked ? checked.value : null;
+}
+
+function fillRules(form) {
+  const options = api.serverOptions();
+  const variant = selectedValue(form, "variant");
+  const rules = $("rules");
+  // A rule set the player already chose for this game survives a refill (the options
+  // arriving, the language changing); a change of game starts from that game's default.
+  const kept = rules.dataset.variant === variant ? rules.value : null;
+  clear(rules);
+  const list = options ? options.variants[variant] : [variant === "janggi" ? "official" : "asian"];
+  for (const name of list) {
+    const option = make("option", null, t(`rules_${name}`));
+    option.value = name;
+    rules.appendChild(option);
+  }
+  if (kept && list.includes(kept)) rules.value = kept;
+  else if (options) rules.value = options.default_rules[variant];
+  rules.dataset.variant = variant;
+  $("colour-first").textContent = sideName(variant, true);
+  $("colour-second").textContent = sideName(variant, false);
+}
+
+function updateFormVisibility(form) {
+  const options = api.serverOptions();
+  const tc = selectedValue(form, "tc");
+  show($("tc-fischer"), tc === "fischer");
+  show($("tc-byoyomi"), tc === "byoyomi");
+  const kind = selectedValue(form, "kind");
+  show($("level-row"), kind === "computer");
+  show($("colour-row"), kind !== "local");
+  show($("fen-row"), Boolean(options && options.custom_fen));
+}
+
+function timeControlOf(form) {
+  const tc = selectedValue(form, "tc");
+  const number = (name) => Math.max(0, Math.round(Number(form.elements[name].value) || 0));
+  if (tc === "fischer") return `${number("fischer_minutes")}+${number("fischer_increment")}`;
+  if (tc === "byoyomi") {
+    return `${number("byo_minutes")} ${Math.max(1, number("byo_periods"))}x${number("byo_seconds")}`;
+  }
+  return "none";
+}
+
+async function startGameFromForm(form) {
+  const error = $("create-error");
+  const button = $("create");
+  if (button.disabled) return; // Enter in a field while the last request is on its way
+  show(error, false);
+  button.disabled = true;
+  try {
+    await optionsLoaded; // the custom-position field counts only where the server takes one
+    const options = api.serverOptions();
+    const kind = selectedValue(form, "kind");
+    const request = {
+      kind,
+      variant: selectedValue(form, "variant"),
+      rules: $("rules").value,
+      time_control: timeControlOf(form),
+    };
+    if (kind === "computer") request.level = Number($("level").value);
+    if (kind !== "local") request.color = $("colour").value;
+    const fen = $("fen").value.trim();
+    if (fen && options && options.custom_fen) request.fen = fen;
+    const created = await api.createGame(request);
+    rememberGame({
+      game_id: created.game_id, token: created.token, seat: created.seat, kind,
+      variant: request.variant, invite_url: created.invite_url || null,
+      watch_url: created.watch_url,
+    });
+    location.href = created.seat_url;
+  } catch (err) {
+    error.textContent = t("error", { message: err.message });
+    show(error, true);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function describeListedGame(game) {
+  const parts = [t(game.variant)];
+  if (game.kind === "computer") parts.push(t("computerLevel", { n: game.level }));
+  else if (game.kind === "friend") parts.push(t("vsFriend"));
+  else if (game.kind === "local") parts.push(t("vsHere"));
+  if (game.time_control) parts.push(game.time_control);
+  if (game.status === "over" && game.result) parts.push(game.result.result || "");
+  else parts.push(game.your_turn ? t("yourMove") : t("theirMove"));
+  return parts.filter(Boolean).join(" · ");
+}
+
+let myGamesAsked = 0; // the newest request for the list: only its answer draws it
+
+async function refreshMyGames() {
+  const asked = ++myGamesAsked;
+  const saved = myGames();
+  let listed = [];
+  if (saved.length) {
+    try {
+      listed = await api.myGames(saved.map((g) => g.token));
+    } catch (err) {
+      if (asked === myGamesAsked) toast(t("error", { message: err.message }));
+      return;
+    }
+  }
+  if (asked !== myGamesAsked) return; // a later refresh (a language switch) draws it
+  const playing = $("games-playing");
+  const over = $("games-over");
+  clear(playing);
+  clear(over);
+  show($("no-games"), listed.length === 0);
+  show($("head-playing"), listed.some((g) => g.status !== "over"));
+  show($("head-over"), listed.some((g) => g.status === "over"));
+  for (const game of listed) {
+    const item = make("li", game.your_turn && game.status !== "over" ? "your-turn" : null);
+    const link = make("a", null, describeListedGame(game));
+    link.href = game.seat_url;
+    item.appendChild(link);
+    (game.status === "over" ? over : playing).appendChild(item);
+  }
+}
+
+async function openRecordFile(file) {
+  const error = $("import-error");
+  const list = $("imported");
+  show(error, false);
+  clear(list);
+  try {
+    const result = await api.importRecord(file);
+    for (const game of result.games) {
+      const item = make("li");
+      const names = [game.red, game.black].filter(Boolean).join(" – ");
+      const text = [t(game.variant), names, game.event, game.result].filter(Boolean).join(" · ");
+      const link = make("a", null, text);
+      link.href = game.watch_url;
+      item.appendChild(link);
+      list.appendChild(item);
+    }
+    if (result.errors && result.errors.length) {
+      error.textContent = result.errors.join("\n");
+      show(error, true);
+    }
+    if (result.games.length === 1 && !(result.errors && result.errors.length)) {
+      location.href = result.games[0].watch_url;
+    }
+  } catch (err) {
+    error.textContent = t("importError", { message: err.message });
+    show(error, true);
+  }
+}
+
+/** Draw the form and the list again (the options arrived, the language changed). */
+export function refreshHome() {
+  refreshForm();
+  refreshMyGames();
+}
+
+function refreshForm() {
+  const options = api.serverOptions();
+  const form = $("new-game");
+  fillRules(form);
+  const level = $("level");
+  const current = level.value || "1";
+  clear(level);
+  for (const n of (options && options.levels) || [1, 2, 3, 4, 5, 6, 7, 8]) {
+    const option = make("option", null, String(n));
+    option.value = String(n);
+    level.appendChild(option);
+  }
+  level.value = current;
+  updateFormVisibility(form);
+}
+
+export function startHome() {
+  show($("home"), true);
+  const form = $("new-game");
+  // The form works from the first moment: a click on Start before the options arrive must
+  // not fall through to the browser's own form submission (a reload of the home page).
+  form.addEventListener("change", (event) => {
+    if (event.target.name === "variant") fillRules(form);
+    updateFormVisibility(form);
+  });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    startGameFromForm(form);
+  });
+  $("import-file").addEventListener("change", (event) => {
+    const file = event.target.files[0];
+    if (file) openRecordFile(file);
+  });
+  refreshHome();
+  optionsLoaded = api.loadOptions().then((options) => {
+    if (options.engine_available === false) {
+      form.querySelector('input[name="kind"][value="computer"]').disabled = true;
+      form.querySelector('input[name="kind"][value="friend"]').checked = true;
+    }
+    refreshForm();
+  }).catch((err) => {
+    toast(t("error", { message: err.message }));
+  });
+}
