@@ -64,49 +64,26 @@ def test_a_closed_socket_reconnects_and_the_game_goes_on(
     assert player.errors == []
 
 
-class ProtocolTwo:
-    """A stand-in for a protocol-2 server, made from the real one's frames: each state carries
-    only the moves after those the connection already has (``moves_from``), and a state that
-    differs from the last one only in who is connected and how many watch becomes a
-    ``presence`` message."""
+class Recorder:
+    """Passes the server's frames to the page unchanged and keeps them for the test."""
 
     def __init__(self) -> None:
-        self.last_state: dict[int, dict[str, Any]] = {}  # per connection: the last state sent
-
-    @staticmethod
-    def _without_presence(state: dict[str, Any]) -> dict[str, Any]:
-        rest = {key: value for key, value in state.items() if key not in ("clock", "watchers")}
-        rest["players"] = {
-            seat: {k: v for k, v in player.items() if k != "connected"}
-            for seat, player in state["players"].items()
-        }
-        return rest
+        self.messages: list[dict[str, Any]] = []
 
     def __call__(self, socket: Any, message: dict[str, Any]) -> list[Any]:
-        if message.get("type") != "state":
-            return [message]
-        last = self.last_state.get(id(socket))
-        self.last_state[id(socket)] = message
-        if last is not None and self._without_presence(last) == self._without_presence(message):
-            players = {seat: {"connected": message["players"][seat]["connected"]} for seat in SEATS}
-            return [{"type": "presence", "players": players, "watchers": message["watchers"]}]
-        known = last["moves"] if last is not None else []
-        moves = message["moves"]
-        kept = 0
-        while kept < min(len(known), len(moves)) and known[kept] == moves[kept]:
-            kept += 1
-        return [{**message, "moves_from": kept, "moves": moves[kept:]}]
+        self.messages.append(message)
+        return [message]
 
 
 def test_protocol_two_move_list_deltas_and_presence(
     browser: Any, server: Server, players: list[Player]
 ) -> None:
-    """Against a protocol-2 server Red's page keeps the whole move list from states that
-    carry only the new moves (and the shorter list after a takeback), and shows who is
-    connected and how many watch from presence messages, without dropping the piece Red has
-    picked."""
+    """Red's page keeps the whole move list from states that carry only the new moves (and
+    the shorter list after a takeback), and shows who is connected and how many watch from
+    presence messages, without dropping the piece Red has picked."""
     red = new_player(players, browser, server)
-    tap = SocketTap(red.page, rewrite=ProtocolTwo())
+    recorder = Recorder()
+    tap = SocketTap(red.page, rewrite=recorder)
     create_from_home(red, variant="xiangqi", kind="friend", colour="first")
     red.page.wait_for_selector("#invite:not([hidden])")
     invite_url = red.page.input_value("#invite-url")
@@ -158,6 +135,11 @@ def test_protocol_two_move_list_deltas_and_presence(
     assert move_texts(red) == move_texts(black) == ["C2.5", "H8+7", "H2+3"]
     assert tap.count == 1  # all of it on one connection
     assert red.errors == []
+    # What the server sent: move lists as changes, arrivals and departures as presence.
+    states = [m for m in recorder.messages if m["type"] == "state"]
+    assert states[0]["moves_from"] == 0 and any(s["moves_from"] > 0 for s in states)
+    assert all(len(s["moves"]) <= 1 for s in states[1:])
+    assert any(m["type"] == "presence" for m in recorder.messages)
 
 
 def test_a_state_that_does_not_fit_the_move_list_is_asked_for_again(

@@ -56,7 +56,8 @@ export class Connection {
       if (socket !== this.socket) return;
       this.seq = 0; // numbering starts again on every connection
       this.lastFrameAt = Date.now();
-      this.send("hello", { token: this.token });
+      // Protocol 2: move lists arrive as changes (moves_from), presence on its own.
+      this.send("hello", { token: this.token, protocol: 2 });
       this.startPinging();
     });
     socket.addEventListener("message", (event) => {
