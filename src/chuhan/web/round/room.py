@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import deque
+from collections import Counter, deque
 from typing import TYPE_CHECKING, Any
 
 from chuhan.clock import Clock, TimeControl
@@ -41,8 +41,20 @@ log = logging.getLogger("chuhan.web")
 
 #: Seconds over which arrivals and departures are gathered into one ``presence`` update.
 PRESENCE_DELAY = 0.25
+#: Chat lines a newcomer is shown.
+CHAT_HISTORY = 50
 #: Takebacks remembered for sending move lists as changes (older clients get them whole).
 _TRUNCATIONS_KEPT = 32
+
+
+def _chat_message(line: ChatLine) -> dict[str, Any]:
+    return {
+        "type": "chat",
+        "from": line.sender,
+        "name": line.name,
+        "text": line.text,
+        "time_ms": round(line.at * 1000),
+    }
 
 
 class Room:
@@ -60,6 +72,8 @@ class Room:
         self.tokens = tokens  # seat -> token
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
+        #: Connections by role (who is here, without counting them one by one).
+        self._roles: Counter[str] = Counter()
         #: Sockets and requests holding this room (:meth:`GameManager.hold`); a socket holds
         #: it from the moment it opens, before its hello.
         self.attached = 0
@@ -72,6 +86,8 @@ class Room:
         self.timer: asyncio.Task[None] | None = None
         self.computer: asyncio.Task[None] | None = None
         self._presence_due: asyncio.TimerHandle | None = None
+        self._chat_lines: deque[ChatLine] | None = None
+        self._chat_text: str | None = None
         self._replay()
         #: Takebacks as ``(publication, entries kept)``; publications before
         #: ``_truncations_from`` may have had takebacks that are no longer listed.
@@ -141,10 +157,20 @@ class Room:
     def is_connected(self, seat: str) -> bool:
         if self.row.computer_side == seat:
             return True
-        return any(c.role in (seat, "both") for c in self.connections)
+        return self._roles[seat] + self._roles["both"] > 0
 
     def watcher_count(self) -> int:
-        return sum(1 for c in self.connections if c.role == "watcher")
+        return self._roles["watcher"]
+
+    def _add(self, conn: Connection) -> None:
+        if conn not in self.connections:
+            self.connections.add(conn)
+            self._roles[conn.role or "watcher"] += 1
+
+    def _remove(self, conn: Connection) -> None:
+        if conn in self.connections:
+            self.connections.discard(conn)
+            self._roles[conn.role or "watcher"] -= 1
 
     def publish(self, now: float) -> None:
         """Make what was just stored the state everyone is shown from now on."""
@@ -207,7 +233,7 @@ class Room:
             now = self.manager.now()
             conn.role = role
             conn.room = self
-            self.connections.add(conn)
+            self._add(conn)
             published = self.published.seq
             if name and role in ("first", "second") and self.row.names.get(role) != name:
                 self.row.names[role] = name
@@ -228,7 +254,7 @@ class Room:
             else:
                 conn.mark(STATE)
             self.presence_changed()
-            conn.send({"type": "chat_history", "messages": await self._chat_history()})
+            conn.push(await self._chat_history())
             if self.row.rematch is not None:
                 actions.send_rematch(self, conn)
             await self.after_change(now)
@@ -236,7 +262,7 @@ class Room:
     async def leave(self, conn: Connection) -> None:
         if conn not in self.connections:
             return
-        self.connections.discard(conn)
+        self._remove(conn)
         self.presence_changed()
 
     async def resync(self, conn: Connection) -> None:
@@ -246,17 +272,21 @@ class Room:
             conn.sent_seq = -1  # the whole state
             conn.mark(STATE)
 
-    async def _chat_history(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "type": "chat",
-                "from": line.sender,
-                "name": line.name,
-                "text": line.text,
-                "time_ms": round(line.at * 1000),
-            }
-            for line in await self.manager.store.chat_history(self.row.id)
-        ]
+    async def _chat_history(self) -> str:
+        """The ``chat_history`` message: read from the store once, then kept up to date
+        in memory (a crowd arriving costs the store nothing)."""
+        if self._chat_lines is None:
+            self._chat_lines = deque(
+                await self.manager.store.chat_history(self.row.id, CHAT_HISTORY),
+                maxlen=CHAT_HISTORY,
+            )
+            self._chat_text = None
+        if self._chat_text is None:
+            messages = [_chat_message(line) for line in self._chat_lines]
+            self._chat_text = json.dumps(
+                {"type": "chat_history", "messages": messages}, ensure_ascii=False
+            )
+        return self._chat_text
 
     # ------------------------------------------------------------------ saving
 
@@ -305,11 +335,16 @@ class Room:
         self.publish(now)
 
     async def save_chat(self, line: ChatLine) -> None:
+        """Store a chat line (before anyone sees it) and add it to the history shown to
+        newcomers."""
         try:
             await self.manager.store.add_chat(self.row.id, line)
         except StoreError as error:
             log.error("cannot save chat of %s: %s", self.row.id, error)
             raise ProtocolError("internal", "the chat message could not be saved") from None
+        if self._chat_lines is not None:
+            self._chat_lines.append(line)
+            self._chat_text = None
 
     async def commit(
         self, event: str, data: dict[str, Any], now: float, actor: Connection | None, seq: int

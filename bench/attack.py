@@ -1,0 +1,445 @@
+"""Storms against the web server, on loopback only, bounded in count and time.
+
+Each storm starts a fresh server in its own process (on a free port of 127.0.0.1 and a
+fresh database), attacks it from this process while two players play a game on it, and
+prints what the players felt: the move round trip (from sending a move to receiving the
+state that contains it) and whether they kept their seats.
+
+    .venv/bin/python bench/attack.py watchers --watchers 1000
+    .venv/bin/python bench/attack.py imports
+    .venv/bin/python bench/attack.py kill
+
+- ``watchers``: N token-less sockets join one game as fast as they can (and stay) while
+  its players play; the server's per-address socket cap is raised for the storm (every
+  socket comes from 127.0.0.1), its per-game watcher cap is left as it is unless
+  ``--max-watchers`` says otherwise, so the refusals are counted too.
+- ``imports``: every hostile record shape at the 256 KB upload limit (runs of ``[``,
+  ``{``, ``(``, ``"``, ``;``, ``$``, ``%``, nested and sibling variations, a 16,000-ply
+  game) is posted to ``/api/import``, one after the other, while the players play: the
+  time each import took to be answered, its status, and the players' round trips.
+- ``kill``: a real ``chuhan serve`` with a level-8 computer game thinking is killed with
+  SIGKILL (then, on a second server, SIGTERM); the processes it had started are listed
+  before and a few seconds after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from chuhan.web.server import free_port
+
+#: Nothing here runs longer than this.
+STORM_SECONDS = 120
+
+_SERVER = """
+import json, sys, uvicorn
+from chuhan.web.app import create_app
+from chuhan.web.settings import Settings
+settings = Settings(**json.loads(sys.argv[3]))
+uvicorn.run(create_app(sys.argv[2], settings=settings), host="127.0.0.1",
+            port=int(sys.argv[1]), log_level="warning", ws_max_size=65536,
+            ws_per_message_deflate=False)
+"""
+
+
+def start_server(
+    port: int, db: Path, settings: dict[str, Any] | None = None
+) -> subprocess.Popen[bytes]:
+    """A server on ``port``: ``chuhan serve`` itself, or (with ``settings``) the same app
+    with some of its limits changed."""
+    if settings is None:
+        command = [
+            sys.executable,
+            "-m",
+            "chuhan.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+        ]
+    else:
+        command = [sys.executable, *(["/tmp/prof_server.py"] if os.environ.get("PROF") else ["-c", _SERVER]), str(port), str(db), json.dumps(settings)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=1):
+                return process
+        except OSError:
+            if process.poll() is not None:
+                error = process.stderr.read().decode() if process.stderr else ""
+                raise SystemExit(f"the server did not start: {error}") from None
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the server did not start in 30 s")
+
+
+def post(port: int, path: str, body: bytes, content_type: str) -> tuple[int, dict[str, Any]]:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}", data=body, headers={"content-type": content_type}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=STORM_SECONDS) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+def create_game(port: int, **fields: Any) -> dict[str, Any]:
+    status, game = post(port, "/api/games", json.dumps(fields).encode(), "application/json")
+    if status != 201:
+        raise SystemExit(f"cannot create a game: {status} {game}")
+    return game
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def describe(latencies: list[float]) -> str:
+    if not latencies:
+        return "no moves"
+    ms = [1000 * x for x in latencies]
+    return (
+        f"{len(ms)} moves, round trip p50 {statistics.median(ms):.1f} ms, "
+        f"p90 {percentile(ms, 0.9):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, "
+        f"max {max(ms):.1f} ms"
+    )
+
+
+class Seat:
+    """One player's socket: numbered messages and the newest state."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.seq = 0
+        self.state: dict[str, Any] = {}
+        self.moves: list[str] = []
+        self.closed: int | None = None
+
+    @classmethod
+    async def open(cls, port: int, game_id: str, token: str) -> Seat:
+        ws = await connect(f"ws://127.0.0.1:{port}/ws/{game_id}", max_size=2**24)
+        seat = cls(ws)
+        await seat.send("hello", token=token, protocol=2)
+        await seat.until(lambda m: m["type"] == "state")
+        return seat
+
+    async def send(self, kind: str, **fields: Any) -> None:
+        self.seq += 1
+        await self.ws.send(json.dumps({"type": kind, "seq": self.seq, **fields}))
+
+    async def until(self, done: Any) -> dict[str, Any]:
+        while True:
+            message: dict[str, Any] = json.loads(await self.ws.recv())
+            if message["type"] == "state":
+                self.moves = self.moves[: message["moves_from"]] + [
+                    entry["iccs"] for entry in message["moves"]
+                ]
+                self.state = message
+            if done(message):
+                return message
+
+
+async def play(
+    port: int, plies: int, pause: float, deadline: float
+) -> tuple[list[float], list[str]]:
+    """A local game (one seat plays both sides) moving every ``pause`` seconds: the move
+    round trips, and what went wrong."""
+    game = create_game(port, kind="local")
+    seat = await Seat.open(port, game["game_id"], game["token"])
+    latencies: list[float] = []
+    problems: list[str] = []
+    for _ in range(plies):
+        if time.monotonic() > deadline:
+            break
+        legal = seat.state.get("legal") or {}
+        if not legal:
+            break
+        source = sorted(legal)[len(latencies) % len(legal)]
+        target = legal[source][0]
+        ply = seat.state["ply"]
+        started = time.perf_counter()
+        try:
+            await seat.send("move", version=seat.state["version"], **{"from": source, "to": target})
+            await asyncio.wait_for(
+                seat.until(lambda m, p=ply: m["type"] == "state" and m["ply"] > p), 30
+            )
+        except ConnectionClosed as closed:
+            problems.append(f"the player's socket was closed ({closed.rcvd and closed.rcvd.code})")
+            break
+        except TimeoutError:
+            problems.append("a move was not answered in 30 s")
+            break
+        latencies.append(time.perf_counter() - started)
+        await asyncio.sleep(pause)
+    await seat.ws.close()
+    return latencies, problems
+
+
+# ---------------------------------------------------------------------- watchers
+
+
+async def watcher(port: int, game_id: str, hold: float, tally: dict[str, int]) -> None:
+    """One token-less socket: hello, then read (without parsing) until ``hold`` is over."""
+    try:
+        async with connect(f"ws://127.0.0.1:{port}/ws/{game_id}", max_size=2**24) as ws:
+            await ws.send(json.dumps({"type": "hello", "seq": 1, "token": None, "protocol": 2}))
+            end = time.monotonic() + hold
+            first = json.loads(await asyncio.wait_for(ws.recv(), hold))
+            if first["type"] == "welcome":
+                tally["admitted"] += 1
+            else:
+                tally[first.get("code", first["type"])] = tally.get(first.get("code", "?"), 0) + 1
+                return
+            while time.monotonic() < end:
+                try:
+                    await asyncio.wait_for(ws.recv(), end - time.monotonic())
+                except TimeoutError:
+                    break
+    except (ConnectionClosed, OSError, TimeoutError) as error:
+        tally[type(error).__name__] = tally.get(type(error).__name__, 0) + 1
+
+
+async def crowd(args: argparse.Namespace) -> None:
+    """The watchers, in a process of their own (so that reading their frames does not
+    slow the players this benchmark times); prints the tally as JSON."""
+    tally: dict[str, int] = {"admitted": 0}
+    await asyncio.gather(
+        *(watcher(args.port, args.game, args.hold, tally) for _ in range(args.watchers))
+    )
+    print(json.dumps(tally), flush=True)
+
+
+async def watcher_storm(args: argparse.Namespace) -> None:
+    port = free_port()
+    settings: dict[str, Any] = {"max_sockets_per_address": args.watchers + 100}
+    if args.max_watchers is not None:
+        settings["max_watchers_per_game"] = args.max_watchers
+    with tempfile.TemporaryDirectory() as folder:
+        server = start_server(port, Path(folder) / "games.sqlite3", settings)
+        try:
+            deadline = time.monotonic() + STORM_SECONDS
+            baseline, problems = await play(port, 20, 0.1, deadline)
+            print(f"before the storm: {describe(baseline)}")
+            game = create_game(port, kind="friend")
+            red = await Seat.open(port, game["game_id"], game["token"])
+            black = await Seat.open(port, game["game_id"], game["invite_url"].split("?t=")[1])
+            started = time.perf_counter()
+            crowd = await asyncio.create_subprocess_exec(
+                sys.executable, __file__, "crowd", "--port", str(port), "--game",
+                game["game_id"], "--watchers", str(args.watchers), "--hold", str(args.hold),
+                stdout=asyncio.subprocess.PIPE,
+            )  # fmt: skip
+            latencies: list[float] = []
+            for ply in range(args.plies):
+                mover = red if ply % 2 == 0 else black
+                legal = mover.state.get("legal") or {}
+                if not legal or time.monotonic() > deadline:
+                    break
+                source = sorted(legal)[ply % len(legal)]
+                before = time.perf_counter()
+                try:
+                    await mover.send(
+                        "move",
+                        version=mover.state["version"],
+                        **{"from": source, "to": legal[source][0]},
+                    )
+                    await asyncio.wait_for(
+                        mover.until(lambda m, p=ply: m["type"] == "state" and m["ply"] > p), 30
+                    )
+                    other = black if mover is red else red
+                    await asyncio.wait_for(
+                        other.until(lambda m, p=ply: m["type"] == "state" and m["ply"] > p), 30
+                    )
+                except ConnectionClosed as closed:
+                    problems.append(f"a player was disconnected: {closed.rcvd}")
+                    break
+                except TimeoutError:
+                    problems.append("a move was not answered in 30 s")
+                    break
+                latencies.append(time.perf_counter() - before)
+                if args.verbose:
+                    print(f"  {before - started:6.2f} s: {latencies[-1] * 1000:7.1f} ms")
+                await asyncio.sleep(args.pause)
+            output, _ = await crowd.communicate()
+            tally = json.loads(output or b"{}")
+            took = time.perf_counter() - started
+            print(
+                f"{args.watchers} watcher sockets on one game over {took:.1f} s: "
+                + ", ".join(f"{k} {v}" for k, v in sorted(tally.items()))
+            )
+            print(f"during the storm, the players: {describe(latencies)}")
+            print("players kept their seats" if not problems else f"PROBLEMS: {problems}")
+            for seat in (red, black):
+                await seat.ws.close()
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+
+# ---------------------------------------------------------------------- imports
+
+
+def hostile_records(size: int) -> dict[str, bytes]:
+    """Record shapes that made parsers slow, each about ``size`` bytes."""
+    header = b'[Event "storm"]\n[Variant "xiangqi"]\n\n'
+
+    def fill(unit: bytes, prefix: bytes = b"", suffix: bytes = b"") -> bytes:
+        room = size - len(prefix) - len(suffix)
+        return prefix + unit * (room // len(unit)) + suffix
+
+    moves = b" ".join(b"h2e2 h7e7 e2h2 e7h7".split()) + b" "
+    return {
+        "[ x 256 KB": fill(b"["),
+        "{ x 256 KB": fill(b"{"),
+        "( x 256 KB": fill(b"("),
+        '" x 256 KB': fill(b'"'),
+        "; x 256 KB": fill(b";"),
+        "$ x 256 KB": fill(b"$1 "),
+        "% lines": fill(b"%escape\n"),
+        "[[Key lines": fill(b'[[[[Key "v"]\n'),
+        "nested ( 1. h2e2": fill(b"(1. h2e2 ", header + b"1. h2e2 "),
+        "sibling variations": fill(b"(h7e7) ", header + b"1. h2e2 "),
+        "16,000-ply game": fill(moves, header),
+    }
+
+
+async def import_storm(args: argparse.Namespace) -> None:
+    port = free_port()
+    with tempfile.TemporaryDirectory() as folder:
+        # Imports are rate limited per address: the storm is allowed all of its own.
+        server = start_server(port, Path(folder) / "games.sqlite3", {"import_burst": 1000})
+        try:
+            deadline = time.monotonic() + STORM_SECONDS
+            game = asyncio.create_task(play(port, 400, 0.05, deadline))
+            loop = asyncio.get_running_loop()
+            slowest = 0.0
+            for name, body in hostile_records(args.size).items():
+                started = time.perf_counter()
+                status, answer = await loop.run_in_executor(
+                    None, post, port, "/api/import", body, "application/octet-stream"
+                )
+                took = time.perf_counter() - started
+                slowest = max(slowest, took)
+                said = (
+                    answer.get("error", {}).get("message", "")
+                    or f"{len(answer.get('games', []))} game(s)"
+                )
+                print(
+                    f"{name:22} {len(body):7} bytes: {status} in {took * 1000:7.1f} ms  {said[:90]}"
+                )
+            latencies, problems = await game
+            print(
+                f"slowest answer {slowest * 1000:.0f} ms; during the imports, a game's {describe(latencies)}"
+            )
+            if problems:
+                print(f"PROBLEMS: {problems}")
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+
+# ---------------------------------------------------------------------- kill
+
+
+def children_of(pid: int) -> set[int]:
+    found = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(entry))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def kill_storm(args: argparse.Namespace) -> None:
+    for how in (signal.SIGKILL, signal.SIGTERM):
+        port = free_port()
+        with tempfile.TemporaryDirectory() as folder:
+            server = start_server(port, Path(folder) / "games.sqlite3")
+            game = create_game(port, kind="computer", level=8, color="second", time_control="10+5")
+            status, _ = post(
+                port, f"/api/games/{game['game_id']}/analysis", b"{}", "application/json"
+            )
+            time.sleep(3)  # the computer is thinking about its first move
+            workers = children_of(server.pid)
+            os.kill(server.pid, how)
+            server.wait(timeout=30)
+            time.sleep(args.wait)
+            left = sorted(pid for pid in workers if alive(pid))
+            print(
+                f"{how.name}: the server had {len(workers)} child process(es); "
+                f"{len(left)} left {args.wait:.0f} s after it died {left if left else ''}"
+            )
+            for pid in left:  # clean up what the server did not
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    storms = parser.add_subparsers(dest="storm", required=True)
+    p = storms.add_parser("watchers", help="watcher sockets storm one game")
+    p.add_argument("--watchers", type=int, default=1000)
+    p.add_argument("--max-watchers", type=int, default=None, help="the server's cap per game")
+    p.add_argument("--hold", type=float, default=20.0, help="seconds each watcher stays")
+    p.add_argument("--plies", type=int, default=80)
+    p.add_argument("--pause", type=float, default=0.2, help="seconds between moves")
+    p.add_argument("--verbose", action="store_true", help="print every move's round trip")
+    p = storms.add_parser("crowd", help="(used by the watchers storm)")
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--game", required=True)
+    p.add_argument("--watchers", type=int, default=1000)
+    p.add_argument("--hold", type=float, default=20.0)
+    p = storms.add_parser("imports", help="hostile records at the upload limit")
+    p.add_argument("--size", type=int, default=256 * 1024 - 64)
+    p = storms.add_parser("kill", help="kill the server while its workers search")
+    p.add_argument("--wait", type=float, default=5.0)
+    args = parser.parse_args()
+    if args.storm == "watchers":
+        asyncio.run(watcher_storm(args))
+    elif args.storm == "crowd":
+        asyncio.run(crowd(args))
+    elif args.storm == "imports":
+        asyncio.run(import_storm(args))
+    else:
+        kill_storm(args)
+
+
+if __name__ == "__main__":
+    main()
