@@ -36,3 +36,13 @@ class Settings:
     max_json_bytes: int = 16 * 1024
     max_import_bytes: int = 256 * 1024
     max_import_games: int = 50
+
+    # The computer and time controls
+    #: The time controls a new game may have: main time, Fischer increment, byo-yomi
+    #: periods and their length; without byo-yomi, a main time of at least
+    #: ``min_main_seconds`` (with none the second player would lose at its first move).
+    max_main_minutes: float = 180.0
+    max_increment_seconds: float = 120.0
+    max_periods: int = 10
+    max_period_seconds: float = 300.0
+    min_main_seconds: float = 10.0
