@@ -63,7 +63,7 @@ def create_app(
     """
     static = static_dir or STATIC_DIR
     the_settings = settings or Settings()
-    the_pool: Pool = pool or ProcessPool()
+    the_pool: Pool = pool or ProcessPool(settings=the_settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -1,25 +1,35 @@
 """The server's computer pool: the computer players' moves and analyses, searched in
-worker processes.
+worker processes (:class:`~chuhan.web.workers.WorkerPool`).
 
-A search is CPU-bound and blocking, so it never runs on the server's event loop: a small
-:class:`concurrent.futures.ProcessPoolExecutor` (``spawn`` start method) gets the start FEN
-and the ICCS moves (plain strings, never Board objects) and rebuilds the position, history
-included, in the worker. Each worker keeps one :class:`~chuhan.search.search.Searcher`.
+A search is CPU-bound and blocking, so it never runs on the server's event loop: a worker
+gets the start FEN and the ICCS moves (plain strings, never Board objects) and rebuilds
+the position, history included. Each worker keeps one
+:class:`~chuhan.search.search.Searcher`.
+
+What one computer may take of the server is bounded, whatever its clock says: each move's
+thinking time is capped by level (``Settings.computer_move_ms``), a worker that has not
+answered by that cap plus ``Settings.worker_grace_seconds`` is killed and replaced (the
+game gets an ``engine_failed`` error), and the deep levels' searches hold all move workers
+but one, so a quick level never waits behind them (see :class:`ProcessPool`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import multiprocessing
+import dataclasses
 import os
-from concurrent.futures import ProcessPoolExecutor
+import time
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
+from chuhan.web.settings import Settings
+from chuhan.web.workers import PoolBusy, PoolError, WorkerPool
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from chuhan.search.limits import Limits
     from chuhan.search.search import Searcher
 
 __all__ = [
@@ -32,11 +42,10 @@ __all__ = [
     "analyse_position",
     "choose_move",
     "engine_available",
+    "limits_for",
 ]
 
-
-class PoolError(ChuhanError):
-    """The computer could not search (the engine is not installed, a worker crashed)."""
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,29 +118,44 @@ def _board(variant: str, fen: str, moves: tuple[str, ...]) -> Board:
     return board
 
 
-def choose_move(request: MoveRequest) -> str | None:
-    """Search the position (in a worker) and return the chosen move in ICCS, or None."""
+def _warm_up() -> None:
+    """A worker's start: import the engine and make its searcher."""
+    if engine_available():
+        _searcher()
+
+
+_LIMIT_FIELDS = ("movetime", "wtime", "btime", "winc", "binc", "byoyomi", "wperiods", "bperiods")
+
+
+def limits_for(request: MoveRequest, *, turn: bool, waited_ms: int = 0) -> Limits:
+    """The search limits of a computer move: the request's, with the ``waited_ms`` it
+    spent waiting for a worker taken off the clock of the side to move (``turn``: True
+    for the first mover), whose time ran meanwhile."""
     from chuhan.search.limits import Limits
 
-    board = _board(request.variant, request.fen, request.moves)
     fields = asdict(request)
-    limits = Limits(
-        **{
-            key: fields[key]
-            for key in (
-                "movetime",
-                "wtime",
-                "btime",
-                "winc",
-                "binc",
-                "byoyomi",
-                "wperiods",
-                "bperiods",
-            )
-        }
-    )
+    limits = Limits(**{key: fields[key] for key in _LIMIT_FIELDS})
+    if waited_ms > 0:
+        if turn and limits.wtime is not None:
+            limits.wtime = max(0, limits.wtime - waited_ms)
+        elif not turn and limits.btime is not None:
+            limits.btime = max(0, limits.btime - waited_ms)
+    return limits
+
+
+def choose_move(request: MoveRequest, *, waited_ms: int = 0) -> str | None:
+    """Search the position (in a worker) and return the chosen move in ICCS, or None.
+    ``waited_ms``: how long the request waited for a worker (see :func:`limits_for`)."""
+    board = _board(request.variant, request.fen, request.moves)
+    limits = limits_for(request, turn=board.turn, waited_ms=waited_ms)
     result = _searcher().search(board, limits, level=request.level)
     return None if result.best is None else result.best.iccs()
+
+
+def _choose_asked_move(asked: tuple[MoveRequest, float]) -> str | None:
+    """:func:`choose_move` for a request asked at wall-clock time ``asked[1]``."""
+    request, asked_at = asked
+    return choose_move(request, waited_ms=round(max(0.0, time.time() - asked_at) * 1000))
 
 
 def analyse_position(request: AnalysisRequest) -> list[dict[str, Any]]:
@@ -170,25 +194,44 @@ def analyse_position(request: AnalysisRequest) -> list[dict[str, Any]]:
     return lines
 
 
-class PoolBusy(PoolError):
-    """Too many analyses are waiting: the request is refused, nothing is queued."""
-
-
 class ProcessPool:
     """The engine in worker processes, started on first use: one pool for the computer
     players' moves and a separate one for analysis, so that analyses (which anyone may
     ask for) never make a computer player wait; and at most :attr:`MAX_ANALYSES` analyses
-    waiting or running at once."""
+    waiting or running at once.
+
+    The move pool has ``workers`` processes for deep searches (the levels from
+    ``Settings.computer_deep_level`` up; by default one per CPU, at most two) and one more
+    that only the quicker levels may take: however many deep searches run or wait, a
+    level-1 move starts at once, and waits at most behind other quick moves (each capped
+    at a second or so). Waiting moves are served earliest deadline first, and at most
+    ``Settings.computer_max_waiting`` moves of each kind wait: one more is refused
+    (:class:`PoolBusy`) rather than queued behind minutes of searching.
+    """
 
     #: Analyses accepted at once (running or waiting); more get :class:`PoolBusy`.
     MAX_ANALYSES = 4
 
-    def __init__(self, workers: int | None = None, analysis_workers: int = 1) -> None:
-        self._sizes = {
-            "move": workers or max(1, min(2, (os.cpu_count() or 1))),
-            "analysis": analysis_workers,
-        }
-        self._pools: dict[str, ProcessPoolExecutor] = {}
+    def __init__(
+        self,
+        workers: int | None = None,
+        analysis_workers: int = 1,
+        *,
+        settings: Settings | None = None,
+    ) -> None:
+        settings = settings or Settings()
+        deep = workers or settings.computer_workers or max(1, min(2, os.cpu_count() or 1))
+        self._move_ms = settings.computer_move_ms
+        self._deep_level = settings.computer_deep_level
+        self._grace = settings.worker_grace_seconds
+        self._moves = WorkerPool(
+            deep + 1,
+            "computer move",
+            lanes={"deep": deep},
+            max_waiting=settings.computer_max_waiting,
+            initializer=_warm_up,
+        )
+        self._analysis = WorkerPool(analysis_workers, "analysis", initializer=_warm_up)
         self._available: bool | None = None
         self._analyses = 0
 
@@ -197,31 +240,42 @@ class ProcessPool:
             self._available = engine_available()
         return self._available
 
-    def _executor(self, kind: str) -> ProcessPoolExecutor:
+    def move_time_cap(self, level: int) -> int:
+        """The longest a computer of ``level`` thinks about one move (ms)."""
+        caps = self._move_ms
+        return caps[min(max(level, 1), len(caps)) - 1]
+
+    async def _run(
+        self,
+        workers: WorkerPool,
+        function: Callable[[Any], T],
+        argument: object,
+        *,
+        timeout: float,
+        lane: str | None = None,
+    ) -> T:
         if not self.available():
             raise PoolError("the engine (chuhan.search) is not available in this install")
-        pool = self._pools.get(kind)
-        if pool is None:
-            pool = self._pools[kind] = ProcessPoolExecutor(
-                max_workers=self._sizes[kind], mp_context=multiprocessing.get_context("spawn")
-            )
-        return pool
-
-    async def _run(self, kind: str, function: Any, request: Any) -> Any:
-        loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor(kind), function, request)
+            return await workers.run(function, argument, timeout=timeout, lane=lane)
         except PoolError:
             raise
         except ChuhanError as error:
             raise PoolError(f"the engine rejected the position: {error}") from None
-        except Exception as error:  # a crashed worker (BrokenProcessPool) or a bug in it
-            self._pools.pop(kind, None)
+        except Exception as error:  # a bug in the worker
             raise PoolError(f"the engine failed: {type(error).__name__}: {error}") from None
 
     async def best_move(self, request: MoveRequest) -> str | None:
-        move: str | None = await self._run("move", choose_move, request)
-        return move
+        cap = self.move_time_cap(request.level)
+        movetime = cap if request.movetime is None else min(request.movetime, cap)
+        capped = dataclasses.replace(request, movetime=movetime)
+        return await self._run(
+            self._moves,
+            _choose_asked_move,
+            (capped, time.time()),
+            timeout=movetime / 1000 + self._grace,
+            lane="deep" if request.level >= self._deep_level else None,
+        )
 
     async def analyse(self, request: AnalysisRequest) -> list[dict[str, Any]]:
         if self._analyses >= self.MAX_ANALYSES:
@@ -231,12 +285,15 @@ class ProcessPool:
             )
         self._analyses += 1
         try:
-            lines: list[dict[str, Any]] = await self._run("analysis", analyse_position, request)
+            return await self._run(
+                self._analysis,
+                analyse_position,
+                request,
+                timeout=request.movetime / 1000 + self._grace,
+            )
         finally:
             self._analyses -= 1
-        return lines
 
     def close(self) -> None:
-        for pool in self._pools.values():
-            pool.shutdown(wait=False, cancel_futures=True)
-        self._pools.clear()
+        self._moves.close()
+        self._analysis.close()

@@ -52,3 +52,27 @@ class Settings:
     max_json_bytes: int = 16 * 1024
     max_import_bytes: int = 256 * 1024
     max_import_games: int = 50
+
+    # The computer and time controls
+    #: The longest the computer thinks about one move, by level 1 to 8 (ms), whatever its
+    #: clock gives it; the level's own depth and node caps usually stop it sooner.
+    computer_move_ms: tuple[int, ...] = (1000, 1000, 1000, 1500, 2000, 2500, 3000, 4000)
+    #: Levels from this one up are deep searches: they may hold every move worker but one,
+    #: which the quicker levels keep (a level-1 move never waits behind level-8 searches).
+    computer_deep_level: int = 6
+    #: Worker processes for deep searches (``None``: one per CPU, at most two).
+    computer_workers: int | None = None
+    #: Computer moves waiting for a worker, deep and quick each; one more is refused (its
+    #: game is told the computer is busy) rather than queued behind minutes of searching.
+    computer_max_waiting: int = 6
+    #: A worker that has not answered this many seconds after its move's (or analysis's)
+    #: time is up is killed and replaced; its game is told the computer could not move.
+    worker_grace_seconds: float = 3.0
+    #: The time controls a new game may have: main time, Fischer increment, byo-yomi
+    #: periods and their length; without byo-yomi, a main time of at least
+    #: ``min_main_seconds`` (with none the second player would lose at its first move).
+    max_main_minutes: float = 180.0
+    max_increment_seconds: float = 120.0
+    max_periods: int = 10
+    max_period_seconds: float = 300.0
+    min_main_seconds: float = 10.0

@@ -37,7 +37,7 @@ from chuhan.web.protocol import MAX_NAME_CHARS, clean_text
 from chuhan.web.round.room import Room
 from chuhan.web.round.seats import other_seat, seat_of
 from chuhan.web.round.view import public_state
-from chuhan.web.settings import TIME_CONTROL_EXAMPLES
+from chuhan.web.settings import TIME_CONTROL_EXAMPLES, Settings
 
 __all__ = [
     "NewGame",
@@ -49,6 +49,7 @@ __all__ = [
     "my_games",
     "options",
     "parse_new_game",
+    "parse_time_control",
 ]
 
 
@@ -84,8 +85,47 @@ class NewGame:
     fen: str | None
 
 
-def parse_new_game(data: dict[str, Any]) -> NewGame:
-    """Check a new-game request body (raises :class:`HTTPError` naming the bad field)."""
+#: The longest time control text read (``"180+120"`` is 7 characters).
+MAX_TIME_CONTROL_CHARS = 40
+
+
+def parse_time_control(text: str, settings: Settings) -> TimeControl | None:
+    """The ``time_control`` field: ``None`` for an untimed game, else a control within the
+    server's bounds (raises :class:`HTTPError` naming the field and the bound)."""
+    if text.strip().lower() in ("", "none"):
+        return None
+    if len(text) > MAX_TIME_CONTROL_CHARS:
+        raise HTTPError(
+            400,
+            "bad_field",
+            f"'time_control' is longer than {MAX_TIME_CONTROL_CHARS} characters",
+        )
+    try:
+        control = TimeControl.parse(text)
+    except TimeControlError as error:
+        raise HTTPError(400, "bad_field", f"'time_control': {error}") from None
+    if control.base > settings.max_main_minutes * 60:
+        bound = f"the main time is at most {settings.max_main_minutes:g} minutes"
+    elif control.increment > settings.max_increment_seconds:
+        bound = f"the increment is at most {settings.max_increment_seconds:g} seconds"
+    elif control.periods > settings.max_periods:
+        bound = f"at most {settings.max_periods} byo-yomi periods"
+    elif control.period_seconds > settings.max_period_seconds:
+        bound = f"a byo-yomi period is at most {settings.max_period_seconds:g} seconds"
+    elif not control.periods and control.base < settings.min_main_seconds:
+        bound = (
+            f"without byo-yomi the main time is at least {settings.min_main_seconds:g} "
+            "seconds (else the second player loses on time at its first move; "
+            "'0 3x30' is byo-yomi alone)"
+        )
+    else:
+        return control
+    raise HTTPError(400, "bad_field", f"'time_control' {text!r}: {bound}")
+
+
+def parse_new_game(data: dict[str, Any], settings: Settings | None = None) -> NewGame:
+    """Check a new-game request body (raises :class:`HTTPError` naming the bad field);
+    time controls are bounded by ``settings`` (the defaults if None)."""
     kind = field(data, "kind", str, "computer")
     if kind not in ("computer", "friend", "local"):
         raise HTTPError(400, "bad_field", f"'kind' must be computer, friend or local: {kind!r}")
@@ -95,13 +135,7 @@ def parse_new_game(data: dict[str, Any]) -> NewGame:
         variant = get_variant(game, rules)
     except ChuhanError as error:
         raise HTTPError(400, "bad_field", str(error)) from None
-    control_text = field(data, "time_control", str, "none")
-    control = None
-    if control_text.strip().lower() not in ("", "none"):
-        try:
-            control = TimeControl.parse(control_text)
-        except TimeControlError as error:
-            raise HTTPError(400, "bad_field", str(error)) from None
+    control = parse_time_control(field(data, "time_control", str, "none"), settings or Settings())
     level = field(data, "level", int, 3)
     if not 1 <= level <= 8:
         raise HTTPError(400, "bad_field", f"'level' must be 1 to 8, got {level}")
@@ -127,7 +161,7 @@ def parse_new_game(data: dict[str, Any]) -> NewGame:
 async def create_game(request: Request) -> Response:
     context = context_of(request)
     limit_rate(request, context.create_limiter, "new games")
-    new = parse_new_game(await read_json(request))
+    new = parse_new_game(await read_json(request), context.settings)
     if new.kind == "computer" and not context.pool.available():
         raise HTTPError(503, "engine_unavailable", "the engine is not available")
     row, seats = await context.manager.create(

@@ -1,0 +1,483 @@
+"""Worker processes with deadlines, for the server's CPU-bound jobs (the computer's
+searches and analyses; record imports): :class:`WorkerPool`.
+
+``await WorkerPool(size, name).run(function, argument, timeout=...)`` runs
+``function(argument)`` in one of ``size`` worker processes (``spawn`` start method: a fresh
+interpreter, nothing inherited from the server) and returns its result. The function and
+its argument must be picklable: a module-level function and plain data.
+
+- **Deadlines.** A job that has not answered ``timeout`` seconds after it was handed to its
+  worker gets its process killed and replaced, and ``run`` raises :class:`WorkerTimeout`;
+  a worker that dies during a job gives :class:`WorkerCrashed`. An exception raised by the
+  function itself is raised again by ``run``. A cancelled ``run`` kills its job's process
+  too (its answer is no longer wanted, and the CPU is).
+- **Fair waiting.** A job waits for a free worker only if there is none. Waiting jobs are
+  served earliest deadline first: a job's place is the time it asked plus its ``timeout``,
+  so a short job overtakes long ones, but never one that has already waited longer than
+  the difference. A *lane* (``lanes={"deep": 2}``) caps how many workers its jobs may hold
+  at once; jobs without a lane may use any worker. With ``size`` one more than the lane's
+  cap, a job outside the lane never waits behind the lane's jobs. ``max_waiting`` bounds
+  how many jobs of each lane wait: one more is refused at once with :class:`PoolBusy`.
+- **No orphans.** Each worker runs a watchdog thread that ends the process (``os._exit``,
+  a search in progress included) within a second of its parent's death, however the
+  parent died: it waits on a pipe whose only writing end the parent holds, and checks
+  that its parent process is still the one that started it. :meth:`WorkerPool.close`
+  kills the workers at once. Workers ignore ``SIGINT`` (a terminal's Ctrl+C reaches the
+  whole process group; the server decides what to do with it).
+
+Processes start on first use (all of them, so a later job finds its worker ready) and the
+time a worker takes to start is not counted in a job's ``timeout``. After :meth:`close` the
+pool may be used again: it starts afresh.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import itertools
+import logging
+import multiprocessing
+import os
+import pickle
+import signal
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any, TypeVar
+
+from chuhan.errors import ChuhanError
+
+__all__ = [
+    "PoolBusy",
+    "PoolError",
+    "WorkerCrashed",
+    "WorkerPool",
+    "WorkerTimeout",
+]
+
+log = logging.getLogger("chuhan.web")
+
+A = TypeVar("A")
+R = TypeVar("R")
+
+#: How often a worker's watchdog checks that its parent still exists (seconds).
+WATCH_SECONDS = 0.5
+#: The exit status of a worker whose parent has gone.
+ORPHAN_EXIT = 70
+
+
+class PoolError(ChuhanError):
+    """A job could not run in a worker process (the engine is not installed, a worker
+    crashed or ran past its deadline, too many jobs are waiting, the pool was closed)."""
+
+
+class PoolBusy(PoolError):
+    """Too many jobs are waiting: the request is refused, nothing is queued."""
+
+
+class WorkerTimeout(PoolError):
+    """A job did not answer by its deadline: its process was killed and replaced."""
+
+
+class WorkerCrashed(PoolError):
+    """A worker process died during its job, or could not start; it is replaced."""
+
+
+# ---------------------------------------------------------------------- in the worker
+
+
+def _watch_parent(alive: Connection, parent: int) -> None:
+    """End this worker as soon as its parent is gone: the parent's end of ``alive``
+    closes (EOF), or this process is handed to another parent."""
+    while True:
+        try:
+            if alive.poll(WATCH_SECONDS):
+                alive.recv_bytes()  # nothing is ever sent: this raises EOFError
+        except (EOFError, OSError):
+            os._exit(ORPHAN_EXIT)
+        if os.getppid() != parent:
+            os._exit(ORPHAN_EXIT)
+
+
+def _portable(error: BaseException) -> BaseException:
+    """``error`` if it survives the trip back to the parent, else a :class:`PoolError`
+    naming it (an exception class that cannot be rebuilt from its arguments)."""
+    if isinstance(error, Exception):
+        try:
+            pickle.loads(pickle.dumps(error))
+        except Exception:  # any failure means it cannot be carried
+            pass
+        else:
+            return error
+    return PoolError(f"the job failed: {type(error).__name__}: {error}")
+
+
+def _serve(
+    jobs: Connection,
+    alive: Connection,
+    parent: int,
+    initializer: Callable[[], object] | None,
+) -> None:
+    """A worker process: run each job received on ``jobs`` and send back
+    ``("ok", result)`` or ``("error", exception)``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(
+        target=_watch_parent, args=(alive, parent), name="chuhan-parent-watch", daemon=True
+    ).start()
+    if initializer is not None:
+        initializer()
+    jobs.send(("ready", os.getpid()))
+    while True:
+        try:
+            function, argument = pickle.loads(jobs.recv_bytes())
+        except (EOFError, OSError):
+            return  # the pool closed its end
+        try:
+            reply: tuple[str, Any] = ("ok", function(argument))
+        except BaseException as error:  # carried back to the caller
+            reply = ("error", _portable(error))
+        try:
+            jobs.send(reply)
+        except Exception as error:  # a result that cannot be pickled
+            name = getattr(function, "__qualname__", repr(function))
+            jobs.send(("error", PoolError(f"the result of {name} cannot be sent back: {error}")))
+
+
+# ---------------------------------------------------------------------- in the server
+
+
+@dataclass(eq=False)
+class _Slot:
+    """One worker's place in the pool: its process (None until started, and after it was
+    killed), whether a job holds it, and for which lane."""
+
+    process: BaseProcess | None = None
+    connection: Connection | None = None
+    #: A process being started (in a thread), not yet handed to ``process``.
+    starting: concurrent.futures.Future[tuple[BaseProcess, Connection]] | None = None
+    #: The exchange in flight with the process (in a thread).
+    exchange: concurrent.futures.Future[tuple[str, Any]] | None = None
+    busy: bool = False
+    lane: str | None = None
+
+
+@dataclass(order=True)
+class _Waiter:
+    deadline: float
+    sequence: int
+    lane: str | None = field(compare=False)
+    granted: asyncio.Future[_Slot] = field(compare=False)
+
+
+def _exchange(connection: Connection, process: BaseProcess, payload: bytes) -> tuple[str, Any]:
+    """Send a job and wait for its answer (in a thread). A worker that dies meanwhile
+    gives ``("crashed", exit code)``."""
+    try:
+        connection.send_bytes(payload)
+        reply: tuple[str, Any] = connection.recv()
+    except (EOFError, OSError):
+        process.join(2)
+        return ("crashed", process.exitcode)
+    return reply
+
+
+class WorkerPool:
+    """``size`` worker processes named ``name`` (in messages: "the {name} worker did not
+    answer"); see the module docstring. Use it from one event loop at a time."""
+
+    def __init__(
+        self,
+        size: int,
+        name: str,
+        *,
+        lanes: Mapping[str, int] | None = None,
+        max_waiting: int | None = None,
+        initializer: Callable[[], object] | None = None,
+        start_timeout: float = 30.0,
+    ) -> None:
+        if size < 1:
+            raise ValueError(f"a worker pool needs at least one worker, got {size}")
+        self.size = size
+        self.name = name
+        self._lanes = dict(lanes or {})
+        self._max_waiting = max_waiting
+        self._initializer = initializer
+        self._start_timeout = start_timeout
+        self._slots = [_Slot() for _ in range(size)]
+        self._waiters: list[_Waiter] = []
+        self._sequence = itertools.count()
+        self._threads: concurrent.futures.ThreadPoolExecutor | None = None
+        self._alive: tuple[Connection, Connection] | None = None
+
+    # ------------------------------------------------------------------ running a job
+
+    async def run(
+        self,
+        function: Callable[[A], R],
+        argument: A,
+        *,
+        timeout: float,
+        lane: str | None = None,
+    ) -> R:
+        """``function(argument)`` in a worker; see the module docstring. Raises
+        :class:`PoolBusy` at once when ``max_waiting`` jobs of ``lane`` already wait,
+        :class:`WorkerTimeout` (the worker was killed) when the job takes longer than
+        ``timeout`` seconds, :class:`WorkerCrashed` when its worker dies, and the
+        function's own exception when it raises one."""
+        try:
+            payload = pickle.dumps((function, argument))
+        except (pickle.PicklingError, TypeError, AttributeError) as error:
+            raise PoolError(f"a {self.name} job cannot be sent to a worker: {error}") from None
+        slot = await self._acquire(lane, timeout)
+        try:
+            result: R = await self._run_on(slot, payload, timeout)
+        finally:
+            self._release(slot)
+        return result
+
+    def pids(self) -> list[int]:
+        """The process ids of the workers started so far."""
+        return [
+            slot.process.pid
+            for slot in self._slots
+            if slot.process is not None and slot.process.pid is not None
+        ]
+
+    def close(self) -> None:
+        """Kill every worker now; jobs running or waiting get :class:`PoolError`. The pool
+        can be used again afterwards: it starts new workers."""
+        for waiter in self._waiters:
+            if not waiter.granted.done():
+                waiter.granted.set_exception(PoolError(f"the {self.name} workers were closed"))
+        self._waiters.clear()
+        for slot in self._slots:
+            self._kill(slot, replace=False)
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
+            self._threads = None
+        if self._alive is not None:
+            for end in self._alive:
+                end.close()
+            self._alive = None
+        self._slots = [_Slot() for _ in range(self.size)]
+
+    # ------------------------------------------------------------------ scheduling
+
+    def _lane_full(self, lane: str | None) -> bool:
+        if lane is None or lane not in self._lanes:
+            return False
+        return sum(1 for s in self._slots if s.busy and s.lane == lane) >= self._lanes[lane]
+
+    def _free_slot(self, lane: str | None) -> _Slot | None:
+        if self._lane_full(lane):
+            return None
+        free = [slot for slot in self._slots if not slot.busy]
+        if not free:
+            return None
+        # A worker already running beats one that still has to start.
+        return min(free, key=lambda slot: slot.process is None)
+
+    def _hold(self, slot: _Slot, lane: str | None) -> _Slot:
+        slot.busy = True
+        slot.lane = lane
+        return slot
+
+    async def _acquire(self, lane: str | None, timeout: float) -> _Slot:
+        self._start_idle()
+        slot = self._free_slot(lane)
+        if slot is not None:
+            return self._hold(slot, lane)
+        waiting = sum(1 for w in self._waiters if w.lane == lane)
+        if self._max_waiting is not None and waiting >= self._max_waiting:
+            jobs = "job is" if waiting == 1 else "jobs are"
+            raise PoolBusy(
+                f"the {self.name} workers are busy: {waiting} {self.name} {jobs} waiting"
+            )
+        loop = asyncio.get_running_loop()
+        waiter = _Waiter(loop.time() + timeout, next(self._sequence), lane, loop.create_future())
+        self._waiters.append(waiter)
+        try:
+            return await waiter.granted
+        except asyncio.CancelledError:
+            if waiter in self._waiters:
+                self._waiters.remove(waiter)
+            elif waiter.granted.done() and not waiter.granted.cancelled():
+                if waiter.granted.exception() is None:
+                    self._release(waiter.granted.result())
+            raise
+
+    def _release(self, slot: _Slot) -> None:
+        slot.busy = False
+        slot.lane = None
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Hand free workers to the waiting jobs, earliest deadline first, skipping jobs
+        whose lane is full."""
+        for waiter in sorted(self._waiters):
+            if waiter.granted.done():  # cancelled, its task not yet told
+                self._waiters.remove(waiter)
+                continue
+            slot = self._free_slot(waiter.lane)
+            if slot is None:
+                continue
+            self._waiters.remove(waiter)
+            waiter.granted.set_result(self._hold(slot, waiter.lane))
+
+    # ------------------------------------------------------------------ processes
+
+    def _thread_pool(self) -> concurrent.futures.ThreadPoolExecutor:
+        if self._threads is None:
+            # Per worker: a job's exchange, the start of its replacement and the end of
+            # an exchange with a killed process.
+            self._threads = concurrent.futures.ThreadPoolExecutor(
+                max_workers=3 * self.size, thread_name_prefix=f"chuhan-{self.name}"
+            )
+        return self._threads
+
+    def _alive_pipe(self) -> tuple[Connection, Connection]:
+        if self._alive is None:
+            self._alive = multiprocessing.get_context("spawn").Pipe(duplex=False)
+        return self._alive
+
+    def _start_idle(self) -> None:
+        """Start every worker that has no process and is not starting one."""
+        for slot in self._slots:
+            if slot.process is None and slot.starting is None:
+                slot.starting = self._submit_spawn(None)
+
+    def _submit_spawn(
+        self, previous: BaseProcess | None
+    ) -> concurrent.futures.Future[tuple[BaseProcess, Connection]]:
+        alive = self._alive_pipe()[0]  # made here, in the event loop's thread
+        return self._thread_pool().submit(self._spawn, alive, previous)
+
+    def _spawn(
+        self, alive: Connection, previous: BaseProcess | None
+    ) -> tuple[BaseProcess, Connection]:
+        """Start a worker process and wait until it is ready (in a thread); first reap
+        ``previous``, the killed process this one replaces."""
+        if previous is not None:
+            previous.join(5)
+        context = multiprocessing.get_context("spawn")
+        ours, theirs = context.Pipe(duplex=True)
+        process = context.Process(
+            target=_serve,
+            args=(theirs, alive, os.getpid(), self._initializer),
+            name=f"chuhan {self.name} worker",
+            daemon=True,
+        )
+        try:
+            process.start()
+        finally:
+            theirs.close()
+        try:
+            if not ours.poll(self._start_timeout):
+                raise WorkerCrashed(
+                    f"a {self.name} worker did not start within {self._start_timeout:g} s"
+                )
+            ours.recv()
+        except (EOFError, OSError, WorkerCrashed) as error:
+            process.kill()
+            process.join(5)
+            ours.close()
+            if isinstance(error, WorkerCrashed):
+                raise
+            raise WorkerCrashed(
+                f"a {self.name} worker could not start (exit code {process.exitcode})"
+            ) from None
+        return process, ours
+
+    async def _started(self, slot: _Slot) -> tuple[BaseProcess, Connection]:
+        """The slot's running process, started (or restarted) if need be."""
+        if slot.process is not None and slot.connection is not None:
+            if slot.process.is_alive():
+                return slot.process, slot.connection
+            self._kill(slot, replace=True)  # died while idle
+        if slot.starting is None or slot.starting.cancelled():
+            slot.starting = self._submit_spawn(None)
+        starting = slot.starting
+        try:
+            started = await asyncio.shield(asyncio.wrap_future(starting))
+        except Exception as error:
+            if slot.starting is starting:
+                slot.starting = None
+            if isinstance(error, PoolError):
+                raise
+            raise WorkerCrashed(f"a {self.name} worker could not start: {error}") from None
+        if slot.starting is starting:
+            slot.starting = None
+            slot.process, slot.connection = started
+        return started
+
+    async def _run_on(self, slot: _Slot, payload: bytes, timeout: float) -> Any:
+        process, connection = await self._started(slot)
+        exchange = self._thread_pool().submit(_exchange, connection, process, payload)
+        slot.exchange = exchange
+        try:
+            status, value = await asyncio.wait_for(asyncio.wrap_future(exchange), timeout)
+        except TimeoutError:
+            log.warning("a %s job ran past %g s: its worker was killed", self.name, timeout)
+            self._kill(slot, replace=True)
+            raise WorkerTimeout(
+                f"the {self.name} worker did not answer within {timeout:g} s; "
+                "it was stopped and replaced"
+            ) from None
+        except asyncio.CancelledError:
+            self._kill(slot, replace=True)
+            raise
+        except Exception as error:  # an answer that cannot be read
+            self._kill(slot, replace=True)
+            raise PoolError(f"the {self.name} worker's answer cannot be read: {error}") from None
+        slot.exchange = None
+        if status == "ok":
+            return value
+        if status == "error":
+            raise value
+        if slot.process is None:  # killed by close() meanwhile
+            raise PoolError(f"the {self.name} workers were closed")
+        log.warning("a %s worker died during its job (exit code %s)", self.name, value)
+        self._kill(slot, replace=True)
+        raise WorkerCrashed(
+            f"a {self.name} worker died during its job (exit code {value}); it was replaced"
+        )
+
+    def _kill(self, slot: _Slot, *, replace: bool) -> None:
+        """Kill the slot's process (if any); with ``replace``, start its successor."""
+        process, connection, exchange = slot.process, slot.connection, slot.exchange
+        slot.process = slot.connection = slot.exchange = None
+        if process is not None:
+            with contextlib.suppress(OSError, ValueError):
+                process.kill()
+        if connection is not None:
+            # Closing a connection another thread is reading from would free its file
+            # descriptor under it: the exchange closes it once the kill has ended it.
+            if exchange is not None and not exchange.done():
+                exchange.add_done_callback(lambda _: connection.close())
+            else:
+                connection.close()
+        starting = slot.starting
+        # A slot of this pool's generation gets a successor; one that close() has let go
+        # of (a job still unwinding after it) does not.
+        if not replace or slot not in self._slots:
+            if starting is not None:
+                slot.starting = None
+                starting.add_done_callback(_kill_started)
+            if process is not None:
+                process.join(1)
+            return
+        if starting is None:
+            slot.starting = self._submit_spawn(process)
+
+
+def _kill_started(starting: concurrent.futures.Future[tuple[BaseProcess, Connection]]) -> None:
+    """Kill a worker that finished starting after its pool was closed."""
+    if starting.cancelled() or starting.exception() is not None:
+        return
+    process, connection = starting.result()
+    process.kill()
+    process.join(1)
+    connection.close()

@@ -1,0 +1,367 @@
+"""Worker processes with deadlines (:class:`chuhan.web.workers.WorkerPool`) and the
+computer's moves on them (:class:`chuhan.web.pool.ProcessPool`): a job past its deadline
+is killed and its worker replaced, a deep search never holds the last worker, waiting is
+bounded, and the computer's thinking time is capped whatever its clock says.
+
+The worker jobs here are standard-library functions (``time.sleep``, ``os._exit``, ``abs``),
+so the workers need not import the tests."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Awaitable
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+from starlette.testclient import TestClient
+from web_helpers import FakeEngine, Player, create_game, expect_error
+
+from chuhan.variants import XIANGQI_START_FEN as START
+from chuhan.web.pool import MoveRequest, PoolBusy, PoolError, ProcessPool, limits_for
+from chuhan.web.settings import Settings
+from chuhan.web.workers import WorkerCrashed, WorkerPool, WorkerTimeout
+
+T = TypeVar("T")
+
+#: A 10+5 clock at the start of a game (ms).
+CLOCK: dict[str, int] = {"wtime": 600_000, "btime": 600_000, "winc": 5000, "binc": 5000}
+
+
+def run(coroutine: Awaitable[T]) -> T:
+    async def main() -> T:
+        return await coroutine
+
+    return asyncio.run(main())
+
+
+def is_running(pid: int) -> bool:
+    """Whether the process exists and is not a zombie waiting to be reaped."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+
+
+def wait_until_gone(pids: list[int], seconds: float) -> list[int]:
+    """The processes among ``pids`` still running after up to ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while any(is_running(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return [pid for pid in pids if is_running(pid)]
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+
+
+# ---------------------------------------------------------------------- WorkerPool
+
+
+def test_a_job_runs_in_a_worker_process_and_returns_its_result() -> None:
+    pool = WorkerPool(1, "test")
+    try:
+        assert run(pool.run(abs, -3, timeout=30)) == 3
+        assert pool.pids() and os.getpid() not in pool.pids()
+    finally:
+        pool.close()
+
+
+def test_the_jobs_own_exception_is_raised_again_in_the_caller() -> None:
+    pool = WorkerPool(1, "test")
+    try:
+        with pytest.raises(ValueError, match="invalid literal for int"):
+            run(pool.run(int, "x", timeout=30))
+        assert run(pool.run(abs, -4, timeout=30)) == 4  # the worker is still there
+    finally:
+        pool.close()
+
+
+@needs_proc
+def test_a_job_past_its_deadline_is_killed_and_its_worker_replaced() -> None:
+    pool = WorkerPool(1, "test")
+    try:
+        run(pool.run(abs, 0, timeout=30))
+        [stuck] = pool.pids()
+        started = time.monotonic()
+        with pytest.raises(WorkerTimeout, match=r"did not answer within 0\.5 s"):
+            run(pool.run(time.sleep, 60, timeout=0.5))
+        assert time.monotonic() - started < 5
+        assert wait_until_gone([stuck], 5) == []
+        assert run(pool.run(abs, -5, timeout=30)) == 5
+        assert stuck not in pool.pids()
+    finally:
+        pool.close()
+
+
+def test_a_worker_that_dies_during_its_job_is_reported_and_replaced() -> None:
+    pool = WorkerPool(1, "test")
+    try:
+        with pytest.raises(WorkerCrashed, match="exit code 3"):
+            run(pool.run(os._exit, 3, timeout=30))
+        assert run(pool.run(abs, -6, timeout=30)) == 6
+    finally:
+        pool.close()
+
+
+@needs_proc
+def test_a_cancelled_job_stops_its_worker() -> None:
+    pool = WorkerPool(1, "test")
+
+    async def cancel_a_long_job() -> int:
+        await pool.run(abs, 0, timeout=30)
+        [pid] = pool.pids()
+        job = asyncio.create_task(pool.run(time.sleep, 60, timeout=120))
+        await asyncio.sleep(0.3)
+        job.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await job
+        return pid
+
+    try:
+        pid = run(cancel_a_long_job())
+        assert wait_until_gone([pid], 5) == []
+    finally:
+        pool.close()
+
+
+def test_a_lane_never_holds_the_last_worker() -> None:
+    pool = WorkerPool(2, "test", lanes={"deep": 1})
+
+    async def quick_while_deep_jobs_run() -> tuple[float, float]:
+        await asyncio.gather(pool.run(abs, 0, timeout=30), pool.run(abs, 0, timeout=30))
+        started = time.monotonic()
+        deep = [
+            asyncio.create_task(pool.run(time.sleep, 1.5, timeout=30, lane="deep"))
+            for _ in range(2)
+        ]
+        await asyncio.sleep(0.2)
+        await pool.run(abs, 0, timeout=30)
+        quick = time.monotonic() - started
+        await asyncio.gather(*deep)
+        return quick, time.monotonic() - started
+
+    try:
+        quick, both_deep = run(quick_while_deep_jobs_run())
+        assert quick < 1.2  # not behind the deep jobs
+        assert both_deep >= 3.0  # the second deep job waited for the first
+    finally:
+        pool.close()
+
+
+def test_waiting_jobs_go_earliest_deadline_first() -> None:
+    pool = WorkerPool(1, "test")
+
+    async def order() -> list[str]:
+        finished: list[str] = []
+
+        async def job(name: str, timeout: float) -> None:
+            await pool.run(time.sleep, 0.05, timeout=timeout)
+            finished.append(name)
+
+        await pool.run(abs, 0, timeout=30)
+        first = asyncio.create_task(pool.run(time.sleep, 0.5, timeout=30))
+        await asyncio.sleep(0.1)
+        long = asyncio.create_task(job("long", 60))
+        await asyncio.sleep(0.01)
+        short = asyncio.create_task(job("short", 2))
+        await asyncio.gather(first, long, short)
+        return finished
+
+    try:
+        assert run(order()) == ["short", "long"]
+    finally:
+        pool.close()
+
+
+def test_a_waiting_job_that_is_cancelled_gives_its_turn_to_the_next() -> None:
+    pool = WorkerPool(1, "test")
+
+    async def cancel_while_waiting() -> int:
+        running = asyncio.create_task(pool.run(time.sleep, 0.5, timeout=30))
+        await asyncio.sleep(0.1)
+        given_up = asyncio.create_task(pool.run(abs, -1, timeout=30))
+        next_one = asyncio.create_task(pool.run(abs, -2, timeout=30))
+        await asyncio.sleep(0.1)
+        given_up.cancel()
+        await running
+        return await asyncio.wait_for(next_one, 10)
+
+    try:
+        assert run(cancel_while_waiting()) == 2
+    finally:
+        pool.close()
+
+
+def test_jobs_beyond_the_waiting_bound_are_refused_at_once() -> None:
+    pool = WorkerPool(1, "test", max_waiting=1)
+
+    async def overfill() -> None:
+        running = asyncio.create_task(pool.run(time.sleep, 1, timeout=30))
+        await asyncio.sleep(0.1)
+        waiting = asyncio.create_task(pool.run(abs, -1, timeout=30))
+        await asyncio.sleep(0.1)
+        with pytest.raises(PoolBusy, match="1 test job is waiting"):
+            await pool.run(abs, -2, timeout=30)
+        await running
+        assert await waiting == 1
+
+    try:
+        run(overfill())
+    finally:
+        pool.close()
+
+
+@needs_proc
+def test_closing_the_pool_kills_its_workers() -> None:
+    pool = WorkerPool(2, "test")
+
+    async def close_while_busy() -> list[int]:
+        await asyncio.gather(pool.run(abs, 0, timeout=30), pool.run(abs, 0, timeout=30))
+        pids = pool.pids()
+        job = asyncio.create_task(pool.run(time.sleep, 60, timeout=120))
+        await asyncio.sleep(0.3)
+        pool.close()
+        with pytest.raises(PoolError):
+            await job
+        return pids
+
+    pids = run(close_while_busy())
+    assert len(pids) == 2
+    assert wait_until_gone(pids, 5) == []
+
+
+@needs_proc
+def test_workers_die_with_their_parent_process(tmp_path: Path) -> None:
+    script = textwrap.dedent(
+        """
+        import asyncio, time
+        from chuhan.web.workers import WorkerPool
+
+        async def main():
+            pool = WorkerPool(2, "orphan test")
+            await asyncio.gather(pool.run(abs, 0, timeout=30), pool.run(abs, 0, timeout=30))
+            print(*pool.pids(), flush=True)
+            await pool.run(time.sleep, 600, timeout=900)
+
+        if __name__ == "__main__":
+            asyncio.run(main())
+        """
+    )
+    (tmp_path / "parent.py").write_text(script, encoding="utf-8")
+    parent = subprocess.Popen(
+        [sys.executable, str(tmp_path / "parent.py")], stdout=subprocess.PIPE, text=True
+    )
+    pids: list[int] = []
+    try:
+        assert parent.stdout is not None
+        pids = [int(pid) for pid in parent.stdout.readline().split()]
+        assert len(pids) == 2
+        time.sleep(0.3)  # one of them is in its job
+        parent.kill()
+        parent.wait(timeout=10)
+        assert wait_until_gone(pids, 5) == []
+    finally:
+        parent.kill()
+        parent.wait(timeout=10)
+        for pid in pids:
+            if is_running(pid):
+                os.kill(pid, 9)
+
+
+# ---------------------------------------------------------------------- the computer's moves
+
+
+def test_a_level_8_move_under_an_endless_clock_stops_at_the_level_cap() -> None:
+    endless = 99999999999999999999 * 60_000
+    request = MoveRequest(
+        "xiangqi:asian", START, (), 8, wtime=endless, btime=endless, winc=5000, binc=5000
+    )
+    engine = ProcessPool()
+    try:
+        started = time.monotonic()
+        move = run(asyncio.wait_for(engine.best_move(request), 20))
+        assert move is not None
+        assert time.monotonic() - started < Settings().computer_move_ms[7] / 1000 + 5
+    finally:
+        engine.close()
+
+
+def test_a_level_1_move_does_not_wait_behind_two_level_8_searches() -> None:
+    engine = ProcessPool(workers=2)
+
+    async def level_1_while_level_8_thinks() -> float:
+        quick = MoveRequest("xiangqi:asian", START, (), 1, movetime=100)
+        await asyncio.gather(*(engine.best_move(quick) for _ in range(3)))  # workers started
+        deep_request = MoveRequest("xiangqi:asian", START, (), 8, **CLOCK)
+        deep = [asyncio.create_task(engine.best_move(deep_request)) for _ in range(2)]
+        await asyncio.sleep(0.5)
+        asked = time.monotonic()
+        await asyncio.wait_for(
+            engine.best_move(MoveRequest("xiangqi:asian", START, ("h2e2",), 1, **CLOCK)), 10
+        )
+        waited = time.monotonic() - asked
+        for task in deep:
+            task.cancel()
+        await asyncio.gather(*deep, return_exceptions=True)
+        return waited
+
+    try:
+        assert run(level_1_while_level_8_thinks()) < 2
+    finally:
+        engine.close()
+
+
+def test_computer_moves_beyond_the_waiting_bound_are_refused_at_once() -> None:
+    settings = Settings(computer_max_waiting=1, computer_move_ms=(100,) * 7 + (600,))
+    engine = ProcessPool(workers=1, settings=settings)
+    deep = MoveRequest("xiangqi:asian", START, (), 8, **CLOCK)
+
+    async def overfill() -> None:
+        thinking = asyncio.create_task(engine.best_move(deep))
+        await asyncio.sleep(0.1)
+        waiting = asyncio.create_task(engine.best_move(deep))
+        await asyncio.sleep(0.1)
+        with pytest.raises(PoolBusy, match="computer move"):
+            await engine.best_move(deep)
+        assert await engine.best_move(MoveRequest("xiangqi:asian", START, (), 1, **CLOCK))
+        assert await thinking and await waiting
+
+    try:
+        run(overfill())
+    finally:
+        engine.close()
+
+
+def test_the_time_a_move_waited_for_a_worker_is_charged_to_the_computers_clock() -> None:
+    request = MoveRequest("xiangqi:asian", START, ("h2e2",), 8, **CLOCK, movetime=4000)
+    limits = limits_for(request, turn=False, waited_ms=1500)
+    assert (limits.wtime, limits.btime) == (600_000, 598_500)
+    assert limits.movetime == 4000
+
+
+class StuckEngine(FakeEngine):
+    """A pool whose worker never answers: it is killed at its deadline."""
+
+    async def best_move(self, request: MoveRequest) -> str | None:
+        raise WorkerTimeout("the computer move worker did not answer within 7 s")
+
+
+@pytest.fixture
+def engine() -> FakeEngine:
+    return StuckEngine()
+
+
+def test_a_computer_whose_worker_is_killed_reports_engine_failed(client: TestClient) -> None:
+    game = create_game(client, kind="computer", level=8, color="second", time_control="10+5")
+    human = Player(client, game["game_id"], game["token"])
+    human.hello()
+    error = expect_error(human, "engine_failed")
+    assert "did not answer within 7 s" in error["message"]

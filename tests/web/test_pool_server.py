@@ -1,0 +1,87 @@
+"""The engine workers of a real ``chuhan serve`` die with it, however it dies: killed
+(SIGKILL, no shutdown code runs) or stopped (SIGTERM), while the computer is searching."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_process import Client, create_game, start_server
+
+from chuhan.web.server import free_port
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads the process table in /proc")
+
+
+def stat_fields(pid: int) -> list[str] | None:
+    """The fields of ``/proc/<pid>/stat`` after the command name (state, parent, ...), or
+    None when there is no such process."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as stat:
+            return stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def children_of(parent: int) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            fields = stat_fields(int(name))
+            if fields is not None and int(fields[1]) == parent:
+                found.append(int(name))
+    return found
+
+
+def is_running(pid: int) -> bool:
+    """Whether the process exists and is not a zombie (dead, waiting to be reaped)."""
+    fields = stat_fields(pid)
+    return fields is not None and fields[0] != "Z"
+
+
+def cpu_ticks(pid: int) -> int:
+    fields = stat_fields(pid)
+    return 0 if fields is None else int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def searching_worker(server: int, seconds: float = 30) -> int:
+    """A child of the server that is using the CPU (the computer's search)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        before = {pid: cpu_ticks(pid) for pid in children_of(server)}
+        time.sleep(0.5)
+        for pid, ticks in before.items():
+            if cpu_ticks(pid) - ticks >= 10:  # a fifth of a core or more
+                return pid
+    raise AssertionError("no worker of the server is searching")
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
+def test_the_engine_workers_die_with_the_server(tmp_path: Path, how: signal.Signals) -> None:
+    port = free_port()
+    server = start_server(port, tmp_path / "games.sqlite3")
+    stack = contextlib.ExitStack()
+    children: list[int] = []
+    try:
+        game = create_game(port, kind="computer", level=8, color="second", time_control="10+5")
+        Client(stack, port, game["game_id"], game["token"])  # the computer starts thinking
+        searching_worker(server.pid)
+        children = children_of(server.pid)
+        os.kill(server.pid, how)
+        server.wait(timeout=20)
+        deadline = time.monotonic() + 5
+        while any(is_running(pid) for pid in children) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [pid for pid in children if is_running(pid)] == []
+    finally:
+        stack.close()
+        server.kill()
+        server.wait(timeout=10)
+        for pid in children:  # the test's own grandchildren, if the check failed
+            if is_running(pid):
+                os.kill(pid, signal.SIGKILL)
