@@ -76,7 +76,13 @@ def start_server(
             str(db),
         ]
     else:
-        command = [sys.executable, *(["/tmp/prof_server.py"] if os.environ.get("PROF") else ["-c", _SERVER]), str(port), str(db), json.dumps(settings)]
+        command = [
+            sys.executable,
+            *(["/tmp/prof_server.py"] if os.environ.get("PROF") else ["-c", _SERVER]),
+            str(port),
+            str(db),
+            json.dumps(settings),
+        ]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -78,6 +78,7 @@ def create_app(
         finally:
             manager.close()
             the_pool.close()
+            app.state.context.import_workers.close()
             await store.close()
 
     routes = [

@@ -14,6 +14,7 @@ from chuhan.web.pool import Pool
 from chuhan.web.round.manager import GameManager
 from chuhan.web.settings import Settings
 from chuhan.web.store import Store
+from chuhan.web.workers import WorkerPool
 
 __all__ = ["ServerContext", "context_of"]
 
@@ -27,6 +28,8 @@ class ServerContext:
     manager: GameManager
     now: Callable[[], float]
     sockets: SocketCounter = field(default_factory=SocketCounter)
+    #: The worker that reads uploaded records (:mod:`chuhan.web.uploads`).
+    import_workers: WorkerPool = field(init=False)
     create_limiter: AddressLimiter = field(init=False)
     import_limiter: AddressLimiter = field(init=False)
 
@@ -34,6 +37,7 @@ class ServerContext:
         settings = self.settings
         self.create_limiter = AddressLimiter(settings.create_burst, settings.create_every_seconds)
         self.import_limiter = AddressLimiter(settings.import_burst, settings.import_every_seconds)
+        self.import_workers = WorkerPool(1, "import", max_waiting=settings.import_waiting)
 
 
 def context_of(connection: Any) -> ServerContext:

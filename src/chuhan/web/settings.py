@@ -52,6 +52,9 @@ class Settings:
     max_json_bytes: int = 16 * 1024
     max_import_bytes: int = 256 * 1024
     max_import_games: int = 50
+    #: Seconds an upload may take to read (in a worker); imports waiting for the worker.
+    import_seconds: float = 5.0
+    import_waiting: int = 4
 
     # The computer and time controls
     #: The longest the computer thinks about one move, by level 1 to 8 (ms), whatever its

@@ -1,4 +1,6 @@
-"""``POST /api/import``: a PGN or XQF file stored as finished games to replay."""
+"""``POST /api/import``: a PGN or XQF file stored as finished games to replay. The file is
+read in a worker process with a deadline (:mod:`chuhan.web.uploads`), never on the event
+loop."""
 
 from __future__ import annotations
 
@@ -7,10 +9,12 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from chuhan.records import GameRecord, RecordError, read_pgn, read_xqf
+from chuhan.variants import get_variant
 from chuhan.web.context import context_of
 from chuhan.web.endpoints.common import HTTPError, limit_rate, read_body
 from chuhan.web.protocol import clean_text
+from chuhan.web.uploads import Upload, UploadRefused, read_upload
+from chuhan.web.workers import PoolBusy, PoolError, WorkerTimeout
 
 __all__ = ["import_record"]
 
@@ -25,65 +29,50 @@ async def import_record(request: Request) -> Response:
     fmt = request.query_params.get("format") or ("xqf" if body[:2] == b"XQ" else "pgn")
     if fmt not in ("pgn", "xqf"):
         raise HTTPError(400, "bad_field", f"'format' must be pgn or xqf, got {fmt[:20]!r}")
+    upload = Upload(body, fmt, settings.max_import_games)
     try:
-        records = [read_xqf(body)] if fmt == "xqf" else read_pgn(body)
-    except RecordError as error:
+        games, errors = await context.import_workers.run(
+            read_upload, upload, timeout=settings.import_seconds
+        )
+    except UploadRefused as error:
         raise HTTPError(400, "bad_record", str(error)) from None
-    if not records:
+    except WorkerTimeout:
+        raise HTTPError(
+            422,
+            "too_slow",
+            f"the file could not be read within {settings.import_seconds:g} s; "
+            "split it into smaller files",
+        ) from None
+    except PoolBusy:
+        raise HTTPError(
+            503, "busy", "the server is reading other files; try again shortly"
+        ) from None
+    except PoolError as error:
+        raise HTTPError(500, "internal", f"the file could not be read: {error}") from None
+    if not games and not errors:
         raise HTTPError(400, "bad_record", "no game found in the file (is it a PGN file?)")
     imported: list[dict[str, Any]] = []
-    errors: list[str] = []
-    for index, record in enumerate(records):
-        label = record.describe(index)
-        errors.extend(f"{label}: {error}" for error in record.errors)
-        if index >= settings.max_import_games:
-            errors.append(
-                f"{label}: not imported (at most {settings.max_import_games} games a file)"
-            )
-            continue
-        moves = [m.iccs() for m in record.main_line_moves()]
-        if not moves and record.errors:
-            continue
+    for game in games:
+        variant = get_variant(*game.variant.split(":"))
         row = await context.manager.store_imported(
-            record.variant,
-            record.fen,
-            moves,
-            _imported_result(record),
-            {k: clean_text(v)[:200] for k, v in list(record.headers.items())[:40]},
+            variant,
+            game.fen,
+            game.moves,
+            game.result,
+            {k: clean_text(v)[:200] for k, v in list(game.headers.items())[:40]},
         )
         imported.append(
             {
                 "game_id": row.id,
                 "watch_url": f"/w/{row.id}",
-                "variant": record.variant.game,
-                "event": record.headers.get("Event", ""),
-                "red": record.headers.get("Red", record.headers.get("White", "")),
-                "black": record.headers.get("Black", ""),
-                "result": record.result,
-                "plies": len(moves),
+                "variant": variant.game,
+                "event": game.headers.get("Event", ""),
+                "red": game.headers.get("Red", game.headers.get("White", "")),
+                "black": game.headers.get("Black", ""),
+                "result": game.result["result"],
+                "plies": len(game.moves),
             }
         )
     if not imported:
         raise HTTPError(400, "bad_record", "no game could be read: " + "; ".join(errors[:5]))
     return JSONResponse({"games": imported, "errors": errors}, status_code=201)
-
-
-def _imported_result(record: GameRecord) -> dict[str, Any]:
-    result = record.result
-    variant = record.variant
-    winner = {"1-0": "first", "0-1": "second"}.get(result)
-    if winner is not None:
-        name = variant.side_name(winner == "first")
-        reason = f"{name.capitalize()} won (the record's result {result})."
-    elif result == "1/2-1/2":
-        reason = "Draw (the record's result)."
-    else:
-        reason = "The record gives no result."
-    return {
-        "winner": winner,
-        "winner_name": None if winner is None else variant.side_name(winner == "first"),
-        "termination": "imported",
-        "reason": reason,
-        "points": None,
-        "result": result,
-    }

@@ -1,0 +1,91 @@
+"""Reading an uploaded record (PGN or XQF), in a worker process.
+
+Parsing is CPU work proportional to the upload, so the server never does it on its event
+loop: :func:`read_upload` runs in a worker (:mod:`chuhan.web.workers`) with a deadline,
+and sends back plain data, each game's moves and result ready to store. This module
+imports only the rules library and the record readers, so a worker starts quickly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from chuhan.records import GameRecord, RecordError, read_pgn, read_xqf
+
+__all__ = ["ReadGame", "Upload", "UploadRefused", "read_upload"]
+
+
+class UploadRefused(Exception):
+    """The file as a whole cannot be read (the message says why)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Upload:
+    data: bytes
+    format: str  # pgn | xqf
+    max_games: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReadGame:
+    """One game of an upload, read and replayed: what the server stores."""
+
+    label: str
+    variant: str  # game:rules
+    fen: str
+    moves: list[str]
+    result: dict[str, Any]
+    headers: dict[str, str]
+
+
+def read_upload(upload: Upload) -> tuple[list[ReadGame], list[str]]:
+    """The games to store and the errors to report (run in a worker)."""
+    try:
+        records = [read_xqf(upload.data)] if upload.format == "xqf" else read_pgn(upload.data)
+    except RecordError as error:
+        raise UploadRefused(str(error)) from None
+    games: list[ReadGame] = []
+    errors: list[str] = []
+    for index, record in enumerate(records):
+        label = record.describe(index)
+        for said in map(str, record.errors):  # said once, with the game's label
+            errors.append(said if said.startswith(label) else f"{label}: {said}")
+        if index >= upload.max_games:
+            errors.append(f"{label}: not imported (at most {upload.max_games} games a file)")
+            continue
+        moves = [m.iccs() for m in record.main_line_moves()]
+        if not moves and record.errors:
+            continue
+        games.append(
+            ReadGame(
+                label,
+                record.variant.name,
+                record.fen,
+                moves,
+                _result(record),
+                dict(record.headers),
+            )
+        )
+    return games, errors
+
+
+def _result(record: GameRecord) -> dict[str, Any]:
+    result = record.result
+    variant = record.variant
+    winner = {"1-0": "first", "0-1": "second"}.get(result)
+    if winner is not None:
+        name = variant.side_name(winner == "first")
+        reason = f"{name.capitalize()} won (the record's result {result})."
+    elif result == "1/2-1/2":
+        reason = "Draw (the record's result)."
+    else:
+        reason = "The record gives no result."
+    return {
+        "winner": winner,
+        "winner_name": None if winner is None else variant.side_name(winner == "first"),
+        "termination": "imported",
+        "reason": reason,
+        "points": None,
+        "result": result,
+    }
