@@ -42,6 +42,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect as sync_connect
 
 from chuhan.web.server import free_port
 
@@ -78,7 +79,8 @@ def start_server(
     else:
         command = [
             sys.executable,
-            *(["/tmp/prof_server.py"] if os.environ.get("PROF") else ["-c", _SERVER]),
+            "-c",
+            _SERVER,
             str(port),
             str(db),
             json.dumps(settings),
@@ -355,9 +357,8 @@ async def import_storm(args: argparse.Namespace) -> None:
                     f"{name:22} {len(body):7} bytes: {status} in {took * 1000:7.1f} ms  {said[:90]}"
                 )
             latencies, problems = await game
-            print(
-                f"slowest answer {slowest * 1000:.0f} ms; during the imports, a game's {describe(latencies)}"
-            )
+            print(f"slowest answer {slowest * 1000:.0f} ms; during the imports, a game's")
+            print(f"  {describe(latencies)}")
             if problems:
                 print(f"PROBLEMS: {problems}")
         finally:
@@ -397,13 +398,14 @@ def kill_storm(args: argparse.Namespace) -> None:
         with tempfile.TemporaryDirectory() as folder:
             server = start_server(port, Path(folder) / "games.sqlite3")
             game = create_game(port, kind="computer", level=8, color="second", time_control="10+5")
-            status, _ = post(
-                port, f"/api/games/{game['game_id']}/analysis", b"{}", "application/json"
-            )
-            time.sleep(3)  # the computer is thinking about its first move
+            # The computer (Red) starts thinking once its opponent is here.
+            seat = sync_connect(f"ws://127.0.0.1:{port}/ws/{game['game_id']}")
+            seat.send(json.dumps({"type": "hello", "seq": 1, "token": game["token"]}))
+            time.sleep(3)
             workers = children_of(server.pid)
             os.kill(server.pid, how)
             server.wait(timeout=30)
+            seat.close()
             time.sleep(args.wait)
             left = sorted(pid for pid in workers if alive(pid))
             print(
