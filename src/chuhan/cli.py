@@ -1,4 +1,4 @@
-"""The ``chuhan`` command: ``perft``, ``moves`` and ``play --terminal``."""
+"""The ``chuhan`` command: ``perft``, ``moves``, ``play``, ``serve``, ``backup`` and more."""
 
 from __future__ import annotations
 
@@ -68,6 +68,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from chuhan.web.server import serve
 
     return serve(args.host, args.port, args.db)
+
+
+def _cmd_backup(args: argparse.Namespace) -> int:
+    from chuhan.web.store.backup import backup_database
+    from chuhan.web.store.files import default_db_path
+
+    source = args.db if args.db is not None else default_db_path()
+    print(f"chuhan: {backup_database(source, args.dest, force=args.force).describe()}")
+    return 0
 
 
 def _cmd_engine(args: argparse.Namespace) -> int:
@@ -303,6 +312,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
     p.add_argument("--db", default=None, help="game database (default: the user data dir)")
     p.set_defaults(func=_cmd_serve)
+
+    p = commands.add_parser(
+        "backup",
+        help="copy the game database to a file, safely, even while a server uses it",
+        description=(
+            "Copies the game database (with what its write-ahead log holds) to DEST as one "
+            "complete file, using SQLite's backup API: safe while a server is serving the "
+            "same games, which goes on meanwhile. Copying the .sqlite3 file by hand while a "
+            "server runs can miss the last games. To restore a copy, stop the server, put "
+            "the copy in place of the database and delete the database's -wal and -shm "
+            "files if they are there."
+        ),
+    )
+    p.add_argument("dest", metavar="DEST", help="the file to write")
+    p.add_argument("--db", default=None, help="game database (default: the user data dir)")
+    p.add_argument("--force", action="store_true", help="replace DEST if it exists")
+    p.set_defaults(func=_cmd_backup)
 
     p = commands.add_parser(
         "play",

@@ -6,8 +6,11 @@ import asyncio
 import contextlib
 import gc
 import ipaddress
+import logging
 import socket
+import sys
 import webbrowser
+from collections.abc import Iterator
 from pathlib import Path
 
 from chuhan.errors import ChuhanError
@@ -85,6 +88,38 @@ def _display_url(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
+class _ConsoleFormatter(logging.Formatter):
+    """``chuhan: warning: <sentence>``, the way the command's own messages read."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        level = "" if record.levelno <= logging.INFO else f"{record.levelname.lower()}: "
+        text = f"chuhan: {level}{record.getMessage()}"
+        if record.exc_info:
+            text += "\n" + self.formatException(record.exc_info)
+        return text
+
+
+@contextlib.contextmanager
+def console_log() -> Iterator[None]:
+    """While the server runs, what chuhan logs (a damaged game database found at the
+    start, a game that cannot be loaded) is printed on the console, unless the program
+    that runs the server configured logging itself."""
+    logger = logging.getLogger("chuhan")
+    if logger.handlers or logging.getLogger().handlers:
+        yield
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_ConsoleFormatter())
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
 def open_in_browser(url: str) -> None:
     """Open ``url`` in the user's browser, or say where to go when there is none."""
     opened = False
@@ -98,7 +133,7 @@ def play(port: int = 8000, db: str | Path | None = None, *, open_browser: bool =
     """``chuhan play``: serve on loopback (on ``port``, or a free one if it is taken) and
     open the browser; when a server already has these games open, open that one instead of
     starting a second."""
-    from chuhan.web.store.sqlite import database_owner, default_db_path
+    from chuhan.web.store.files import database_owner, default_db_path
 
     db_path = Path(db) if db is not None else default_db_path()
     owner = database_owner(db_path)
@@ -120,13 +155,19 @@ def serve(
     *,
     open_browser: bool = False,
 ) -> int:
-    """Serve the web app until interrupted. ``open_browser`` opens the home page."""
+    """Serve the web app until interrupted. ``open_browser`` opens the home page. What
+    the game database was found like (damage, games that may be missing) is printed."""
+    with console_log():
+        return _serve(host, port, db, open_browser=open_browser)
+
+
+def _serve(host: str, port: int, db: str | Path | None, *, open_browser: bool) -> int:
     import uvicorn
 
     from chuhan.web.app import create_app
     from chuhan.web.settings import Settings
     from chuhan.web.store import open_store
-    from chuhan.web.store.sqlite import default_db_path
+    from chuhan.web.store.files import default_db_path
 
     db_path = Path(db) if db is not None else default_db_path()
     store = open_store(db_path)  # fails early, with a clear message, if it cannot be opened

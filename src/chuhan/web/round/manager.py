@@ -17,7 +17,7 @@ from chuhan.web.protocol import ProtocolError
 from chuhan.web.round import timers
 from chuhan.web.round.room import Room
 from chuhan.web.round.seats import new_game_id, new_token, other_seat
-from chuhan.web.store import GameRow, Store, StoreError
+from chuhan.web.store import GameRow, GameUnreadable, Store, StoreError
 
 __all__ = ["GameManager", "RoomUnavailable"]
 
@@ -48,6 +48,9 @@ class GameManager:
         self.now = now
         self.setup_seconds = setup_seconds
         self.rooms: dict[str, Room] = {}
+        #: Games already logged as unavailable (a page that reconnects every few seconds
+        #: would otherwise fill the log with the same sentence).
+        self._reported: set[str] = set()
 
     @staticmethod
     def variant_of(row: GameRow) -> Variant:
@@ -71,8 +74,19 @@ class GameManager:
                 return found
             room = Room(self, row, tokens, last_event)
         except (StoreError, ChuhanError, ValueError, KeyError, TypeError) as error:
-            log.error("cannot rebuild game %s: %s", game_id, error)
-            raise RoomUnavailable(f"game {game_id[:40]!r} cannot be loaded") from None
+            if game_id not in self._reported:
+                self._reported.add(game_id)
+                if isinstance(error, GameUnreadable):
+                    log.error("%s; it is left out", error)
+                else:
+                    log.error("cannot rebuild game %s: %s", game_id, error)
+            if isinstance(error, GameUnreadable):
+                why = "its stored record is damaged"
+            elif isinstance(error, StoreError):
+                why = "the game database failed"
+            else:
+                why = "its stored record cannot be replayed"
+            raise RoomUnavailable(f"game {game_id[:40]!r} cannot be loaded: {why}") from None
         self.rooms[game_id] = room
         return room
 
@@ -101,8 +115,14 @@ class GameManager:
     async def resume(self) -> None:
         """After a start: load every unfinished game, so clocks that ran out while the
         server was down end their games and computers to move start thinking; the rooms
-        with nothing to do (an untimed game waiting for its players) are let go again."""
-        for game_id in await self.store.unfinished_game_ids():
+        with nothing to do (an untimed game waiting for its players) are let go again. A
+        game that cannot be loaded is logged and left out; nothing here stops a start."""
+        try:
+            game_ids = await self.store.unfinished_game_ids()
+        except StoreError as error:
+            log.error("cannot list the unfinished games, none is resumed: %s", error)
+            return
+        for game_id in game_ids:
             try:
                 room = await self.room(game_id)
             except RoomUnavailable:
@@ -114,7 +134,7 @@ class GameManager:
                 try:
                     await timers.check_time(room, now)
                     await room.after_change(now)
-                except ProtocolError:
+                except (ProtocolError, StoreError):
                     continue
             self.maybe_evict(room)
 

@@ -10,6 +10,12 @@ Implementations: :class:`~chuhan.web.store.sqlite.SqliteStore` (one file, one se
 default). A store that is shared by several server processes (PostgreSQL) implements the
 same :class:`Store` protocol. Game logic catches :class:`StoreError` only, never a
 driver's own exceptions.
+
+Damage stays with the games it touches: a game whose rows cannot be read raises
+:class:`GameUnreadable` when it is asked for, is left out of lists (and logged), and
+every other game is served. A store that finds damage, or data that may be missing, when
+it opens says so in sentences on the ``chuhan.web.store`` log; it refuses to open (with a
+:class:`StoreError` that says why) only a database it cannot use at all.
 """
 
 from __future__ import annotations
@@ -108,7 +114,9 @@ class Store(Protocol):
     def announce(self, url: str) -> None:
         """Say where this server listens (for ``chuhan play`` to find it)."""
 
-    async def close(self) -> None: ...
+    async def close(self) -> None:
+        """Let the database go, complete: nothing committed is left only in a place a copy
+        of the database could miss (SQLite's write-ahead log)."""
 
     async def create_game(
         self, row: GameRow, seats: dict[str, str], *, event: str = "create"
@@ -128,20 +136,27 @@ class Store(Protocol):
         """The ``(game_id, seat)`` a token opens, or None."""
 
     async def seats_of(self, game_id: str) -> dict[str, str]:
-        """``{seat: token}`` of one game."""
+        """``{seat: token}`` of one game; :class:`GameUnreadable` if they cannot be
+        read."""
 
     async def games_for_tokens(self, tokens: list[str]) -> list[tuple[str, str, GameRow]]:
-        """``(token, seat, game)`` for every known token, most recently updated first."""
+        """``(token, seat, game)`` for every known token, most recently updated first
+        (games that cannot be read are left out, and logged)."""
 
-    async def unfinished_game_ids(self) -> list[str]: ...
+    async def unfinished_game_ids(self) -> list[str]:
+        """The games not over (rows that cannot be read are left out, and logged)."""
 
-    async def chat_history(self, game_id: str, limit: int = 50) -> list[ChatLine]: ...
+    async def chat_history(self, game_id: str, limit: int = 50) -> list[ChatLine]:
+        """The last ``limit`` lines, oldest first (empty, and logged, if they cannot be
+        read: a damaged chat does not stop the game)."""
 
     async def last_event(self, game_id: str) -> dict[str, Any] | None:
-        """The last event that changed the game (not one of :data:`QUIET_EVENTS`)."""
+        """The last event that changed the game (not one of :data:`QUIET_EVENTS`);
+        :class:`GameUnreadable` if it cannot be read."""
 
     async def events(self, game_id: str) -> list[tuple[int, str, dict[str, Any]]]:
-        """The game's event log: ``(version, kind, data)`` in order."""
+        """The game's event log: ``(version, kind, data)`` in order;
+        :class:`GameUnreadable` if it cannot be read."""
 
 
 def open_store(location: str | Path) -> Store:

@@ -1,27 +1,37 @@
 """The SQLite store (the default): one file, one server.
 
 The database runs in WAL mode with ``synchronous=NORMAL``: a committed transaction survives
-the server process being killed (it is in the WAL file; only a power loss can take the
-last few). Every write is one transaction, committed before the coroutine that makes it
+the server process being killed (it is in the write-ahead log; only a power loss can take
+the last few). Every write is one transaction, committed before the coroutine that makes it
 returns. All database work runs on one thread of the store's own, never on the event loop.
 
-One server owns a database at a time: :class:`SqliteStore` holds an exclusive lock on
-``<database>.lock`` (``flock`` on POSIX, ``msvcrt.locking`` on Windows) for as long as it
-is open, and a second server on the same file is refused with :class:`DatabaseInUse`
-naming the first. The operating system drops the lock when its process dies, even by
-SIGKILL, so a crash never leaves the database locked.
+The main file alone is never far behind: a few seconds after a write
+(``checkpoint_seconds``) the store copies the log into the main file and empties it, and it
+does so again at a clean close, so a copy of the main file without its log (or a log cut
+short) loses at most those seconds; :func:`~chuhan.web.store.backup.backup_database`
+(``chuhan backup``) makes a complete copy at any time.
 
-The schema is versioned: :data:`MIGRATIONS` lists the steps from an empty file to the
-current version, each applied once, in its own transaction, and recorded in ``meta``.
+Opening a database says what it finds (in the ``chuhan.web.store`` log; ``chuhan serve``
+prints it): damage found by SQLite's quick check, a file copied without the log it needed,
+a damaged log (:mod:`chuhan.web.store.connection`). A game whose rows cannot be read raises
+:class:`GameUnreadable` and the others are served; only a file that cannot be used at all
+(not a database, its schema unreadable, a newer schema) is refused, with a
+:class:`StoreError` that says why.
+
+One server owns a database at a time: :class:`SqliteStore` holds an exclusive lock on
+``<database>.lock`` (:class:`~chuhan.web.store.files.OwnerLock`) for as long as it is open,
+and a second server on the same file is refused with :class:`DatabaseInUse` naming the
+first. The schema is versioned (:mod:`chuhan.web.store.schema`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
+import logging
 import os
 import sqlite3
-import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -35,304 +45,90 @@ from chuhan.web.store import (
     GameUnreadable,
     StoreError,
 )
+from chuhan.web.store.connection import checkpoint, close_cleanly, open_database
+from chuhan.web.store.files import OwnerLock, database_owner, default_db_path, lock_path
+from chuhan.web.store.health import is_damage, readable_rows
+from chuhan.web.store.rows import COLUMNS, MUTABLE, game_row, values
+from chuhan.web.store.schema import MIGRATIONS, SCHEMA_VERSION
 
-__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "SqliteStore", "database_owner", "default_db_path"]
+__all__ = [
+    "CHECKPOINT_SECONDS",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "DatabaseInUse",
+    "SqliteStore",
+    "database_owner",
+    "default_db_path",
+]
 
 T = TypeVar("T")
 
-_SCHEMA_1 = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE games (
-    id TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    variant TEXT NOT NULL,
-    rules TEXT NOT NULL,
-    start_fen TEXT,
-    time_control TEXT,
-    level INTEGER,
-    computer_side TEXT,
-    names TEXT NOT NULL,
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    version INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    setup TEXT NOT NULL,
-    setup_deadline REAL,
-    moves TEXT NOT NULL,
-    clock TEXT,
-    clock_at REAL,
-    offers TEXT NOT NULL,
-    ending TEXT,
-    result TEXT,
-    headers TEXT NOT NULL,
-    rematch TEXT
-);
-CREATE TABLE seats (
-    token TEXT PRIMARY KEY,
-    game_id TEXT NOT NULL REFERENCES games(id),
-    seat TEXT NOT NULL
-);
-CREATE INDEX seats_game ON seats(game_id);
-CREATE TABLE events (
-    game_id TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    at REAL NOT NULL,
-    kind TEXT NOT NULL,
-    data TEXT NOT NULL
-);
-CREATE INDEX events_game ON events(game_id, version);
-CREATE TABLE chat (
-    game_id TEXT NOT NULL,
-    at REAL NOT NULL,
-    sender TEXT NOT NULL,
-    name TEXT NOT NULL,
-    text TEXT NOT NULL
-);
-CREATE INDEX chat_game ON chat(game_id, at);
-"""
+log = logging.getLogger("chuhan.web.store")
 
-
-#: The schema's history: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
-MIGRATIONS: tuple[str, ...] = (_SCHEMA_1,)
-SCHEMA_VERSION = len(MIGRATIONS)
-
-
-def _lock_path(path: Path) -> Path:
-    # The real file's name: a database reached through a symbolic link is the same one.
-    real = path.resolve()
-    return real.with_name(real.name + ".lock")
-
-
-def _read_owner(lock_path: Path) -> dict[str, Any]:
-    try:
-        text = lock_path.read_text(encoding="utf-8")
-        owner = json.loads(text)
-    except (OSError, ValueError):
-        return {}
-    return owner if isinstance(owner, dict) else {}
-
-
-class _OwnerLock:
-    """An exclusive, non-blocking lock on a file, held until :meth:`release`; the file
-    holds a JSON line saying who holds it."""
-
-    #: Windows locks byte ranges: lock one byte past the JSON so others can still read it.
-    _WINDOWS_OFFSET = 1 << 16
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._file = open(path, "a+", encoding="utf-8")  # noqa: SIM115 (held open)
-        try:
-            self._lock()
-        except OSError as error:
-            self._file.close()
-            if sys.platform != "win32" and not isinstance(error, BlockingIOError):
-                raise  # not a lock someone holds: the caller reports the OS error
-            database = path.with_name(path.name.removesuffix(".lock"))
-            raise DatabaseInUse(database, _read_owner(path)) from None
-        self.write({"pid": os.getpid()})
-
-    def _lock(self) -> None:
-        if sys.platform == "win32":
-            import msvcrt
-
-            self._file.seek(self._WINDOWS_OFFSET)
-            msvcrt.locking(self._file.fileno(), msvcrt.LK_NBLCK, 1)
-        else:
-            import fcntl
-
-            fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-
-    def write(self, owner: dict[str, Any]) -> None:
-        self._file.seek(0)
-        self._file.truncate()
-        self._file.write(json.dumps(owner) + "\n")
-        self._file.flush()
-
-    def release(self) -> None:
-        if not self._file.closed:
-            self._file.close()  # closing the file drops the lock
-
-
-def database_owner(path: str | Path) -> dict[str, Any] | None:
-    """Who holds the game database at ``path`` open (``{"pid": ..., "url": ...}``), or None
-    when no running server does."""
-    path = Path(path)
-    if not _lock_path(path).exists():
-        return None
-    try:
-        probe = _OwnerLock(_lock_path(path))
-    except DatabaseInUse as busy:
-        return busy.owner
-    except OSError:
-        return None
-    probe.release()
-    return None
-
-
-def default_db_path() -> Path:
-    """Where ``chuhan serve`` keeps its games by default: the platform's per-user data
-    directory (``$XDG_DATA_HOME/chuhan`` or ``~/.local/share/chuhan`` on Linux,
-    ``~/Library/Application Support/chuhan`` on macOS, ``%APPDATA%\\chuhan`` on Windows)."""
-    home = Path.home()
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or home / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = home / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
-    return base / "chuhan" / "chuhan.sqlite3"
-
-
-def _dump(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, ensure_ascii=False)
-
-
-def _load(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
-
-
-#: The columns of ``games``, in the order :meth:`SqliteStore.create_game` writes them.
-_COLUMNS = (
-    "id",
-    "kind",
-    "variant",
-    "rules",
-    "start_fen",
-    "time_control",
-    "level",
-    "computer_side",
-    "names",
-    "created",
-    "updated",
-    "version",
-    "status",
-    "setup",
-    "setup_deadline",
-    "moves",
-    "clock",
-    "clock_at",
-    "offers",
-    "ending",
-    "result",
-    "headers",
-    "rematch",
-)
-#: The columns :meth:`SqliteStore.save_game` rewrites after every action.
-_MUTABLE = _COLUMNS[_COLUMNS.index("version") :]
-
-
-def _values(row: GameRow) -> dict[str, Any]:
-    """The row as column values (JSON text for the structured ones)."""
-    return {
-        "id": row.id,
-        "kind": row.kind,
-        "variant": row.variant,
-        "rules": row.rules,
-        "start_fen": row.start_fen,
-        "time_control": _dump(row.time_control),
-        "level": row.level,
-        "computer_side": row.computer_side,
-        "names": _dump(row.names),
-        "created": row.created,
-        "updated": row.updated,
-        "version": row.version,
-        "status": row.status,
-        "setup": _dump(row.setup),
-        "setup_deadline": row.setup_deadline,
-        "moves": " ".join(row.moves),
-        "clock": _dump(row.clock),
-        "clock_at": row.clock_at,
-        "offers": _dump(row.offers),
-        "ending": _dump(row.ending),
-        "result": _dump(row.result),
-        "headers": _dump(row.headers),
-        "rematch": _dump(row.rematch),
-    }
-
-
-def _game_row(found: sqlite3.Row) -> GameRow:
-    """A stored row back as a :class:`GameRow` (raises :class:`GameUnreadable`)."""
-    try:
-        return GameRow(
-            id=found["id"],
-            kind=found["kind"],
-            variant=found["variant"],
-            rules=found["rules"],
-            start_fen=found["start_fen"],
-            time_control=_load(found["time_control"]),
-            level=found["level"],
-            computer_side=found["computer_side"],
-            names=_load(found["names"]),
-            created=found["created"],
-            updated=found["updated"],
-            version=found["version"],
-            status=found["status"],
-            setup=_load(found["setup"]),
-            setup_deadline=found["setup_deadline"],
-            moves=found["moves"].split() if found["moves"] else [],
-            clock=_load(found["clock"]),
-            clock_at=found["clock_at"],
-            offers=_load(found["offers"]),
-            ending=_load(found["ending"]),
-            result=_load(found["result"]),
-            headers=_load(found["headers"]),
-            rematch=_load(found["rematch"]),
-        )
-    except (ValueError, TypeError, AttributeError, IndexError, KeyError) as error:
-        raise GameUnreadable(str(found["id"]), f"a stored value is malformed ({error})") from None
+#: How long after a write the store copies the write-ahead log into the main file.
+CHECKPOINT_SECONDS = 2.0
 
 
 class SqliteStore:
     """The game database in one SQLite file (see the module's documentation). Opening it
-    takes the owner lock and brings the schema up to date; every other method is a
-    coroutine that runs on the store's own database thread."""
+    takes the owner lock, checks the file and brings the schema up to date; every other
+    method is a coroutine that runs on the store's own database thread."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, checkpoint_seconds: float = CHECKPOINT_SECONDS) -> None:
         self.path = Path(path)
-        self._owner: _OwnerLock | None = None
+        self.checkpoint_seconds = checkpoint_seconds
+        self._in_memory = str(path) == ":memory:"
+        self._owner: OwnerLock | None = None
+        self._closed = False
+        self._checkpoint_timer: asyncio.TimerHandle | None = None
+        self._timer_loop: asyncio.AbstractEventLoop | None = None
+        #: Tables whose indexes are damaged while their rows can all be read: read directly.
+        self._unindexed: set[str]
         try:
-            if str(path) != ":memory:":
+            if not self._in_memory:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._owner = _OwnerLock(_lock_path(self.path))
+                self._owner = OwnerLock(lock_path(self.path))
         except OSError as error:
             raise StoreError(f"cannot open the game database {path}: {error}") from None
         try:
-            self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-            self._db.row_factory = sqlite3.Row
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.execute("PRAGMA busy_timeout=5000")
-            self._migrate()
-        except (sqlite3.DatabaseError, StoreError) as error:
-            if self._owner is not None:
-                self._owner.release()
-            if isinstance(error, StoreError):
-                raise
-            raise StoreError(f"cannot open the game database {path}: {error}") from None
+            self._db, self._unindexed = open_database(self.path)
+        except StoreError:
+            self._release()
+            raise
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chuhan-sqlite")
+        atexit.register(self._close_at_exit)
 
-    def _migrate(self) -> None:
-        """Apply the migrations this database has not had, each in one transaction."""
-        self._db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
-        found = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        version = 0 if found is None else int(found["value"])
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"game database {self.path}: schema version {version} is newer than this "
-                f"chuhan's ({SCHEMA_VERSION}); upgrade chuhan to open it"
-            )
-        for number in range(version, SCHEMA_VERSION):
-            with _Transaction(self._db):
-                for statement in MIGRATIONS[number].split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
-                self._db.execute(
-                    "INSERT INTO meta(key, value) VALUES ('schema', ?) "
-                    "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-                    (str(number + 1),),
-                )
+    # ------------------------------------------------------------------ checkpoints
+
+    def _checkpoint_quietly(self) -> bool:
+        try:
+            return checkpoint(self._db, wait=False)
+        except sqlite3.Error as error:
+            log.warning("the game database %s: checkpoint failed: %s", self.path, error)
+            return False
+
+    def _checkpoint_later(self) -> None:
+        """After a write: a checkpoint ``checkpoint_seconds`` from now, if none is due."""
+        if self._closed or self._in_memory:
+            return
+        loop = asyncio.get_running_loop()
+        if self._checkpoint_timer is not None and self._timer_loop is loop:
+            return
+        self._timer_loop = loop  # (a timer set on an event loop that has ended never fires)
+        self._checkpoint_timer = loop.call_later(self.checkpoint_seconds, self._checkpoint_due)
+
+    def _checkpoint_due(self) -> None:
+        self._checkpoint_timer = None
+        if not self._closed:
+            self._thread.submit(self._checkpoint_quietly)
+
+    async def checkpoint(self) -> bool:
+        """Copy everything committed into the main file now (the store does it by itself
+        a few seconds after each write, and at close); whether all of it went (a reader,
+        such as a backup, may hold some back)."""
+        return await self._run(self._checkpoint_quietly)
+
+    # ------------------------------------------------------------------ life
 
     async def _run(self, work: Callable[[], T]) -> T:
         """Run ``work`` on the database thread; its ``sqlite3`` errors become
@@ -346,6 +142,10 @@ class SqliteStore:
 
         return await asyncio.get_running_loop().run_in_executor(self._thread, guarded)
 
+    async def _write(self, work: Callable[[], None]) -> None:
+        await self._run(work)
+        self._checkpoint_later()
+
     def announce(self, url: str) -> None:
         """Record in the lock file where this server listens (``chuhan play`` opens that
         address instead of starting a second server on the same games)."""
@@ -353,8 +153,32 @@ class SqliteStore:
             self._owner.write({"pid": os.getpid(), "url": url})
 
     async def close(self) -> None:
-        self._thread.shutdown(wait=True)
-        self._db.close()
+        """Checkpoint, mark the database closed cleanly, and let it go."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._checkpoint_timer is not None:
+            self._checkpoint_timer.cancel()
+            self._checkpoint_timer = None
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._thread, self._finish)
+        finally:
+            self._thread.shutdown(wait=True)
+            self._release()
+
+    def _finish(self) -> None:
+        close_cleanly(self._db, self.path)
+
+    def _close_at_exit(self) -> None:
+        # A store nobody closed (a start that failed after opening it): close it cleanly
+        # rather than let SQLite fold the log in without the open marker going.
+        if not self._closed:
+            self._closed = True
+            self._finish()
+            self._release()
+
+    def _release(self) -> None:
+        atexit.unregister(self._close_at_exit)
         if self._owner is not None:
             self._owner.release()
 
@@ -363,14 +187,14 @@ class SqliteStore:
     async def create_game(
         self, row: GameRow, seats: dict[str, str], *, event: str = "create"
     ) -> None:
-        values = _values(row)
+        columns = values(row)
 
         def work() -> None:
             with _Transaction(self._db):
                 self._db.execute(
-                    f"INSERT INTO games ({', '.join(_COLUMNS)}) "
-                    f"VALUES ({', '.join(':' + c for c in _COLUMNS)})",
-                    values,
+                    f"INSERT INTO games ({', '.join(COLUMNS)}) "
+                    f"VALUES ({', '.join(':' + c for c in COLUMNS)})",
+                    columns,
                 )
                 self._db.executemany(
                     "INSERT INTO seats(token, game_id, seat) VALUES (?, ?, ?)",
@@ -378,18 +202,26 @@ class SqliteStore:
                 )
                 self._event(row, event, {})
 
-        await self._run(work)
+        await self._write(work)
 
     async def save_game(self, row: GameRow, event: str, data: dict[str, Any]) -> None:
-        values = _values(row)
-        assignments = ", ".join(f"{c}=:{c}" for c in ("names", "updated", *_MUTABLE))
+        columns = values(row)
+        assignments = ", ".join(f"{c}=:{c}" for c in ("names", "updated", *MUTABLE))
+        games = "games NOT INDEXED" if "games" in self._unindexed else "games"
 
         def work() -> None:
             with _Transaction(self._db):
-                self._db.execute(f"UPDATE games SET {assignments} WHERE id=:id", values)
+                saved = self._db.execute(
+                    f"UPDATE {games} SET {assignments} WHERE id=:id", columns
+                ).rowcount
+                if saved != 1:  # never acknowledge a move that was not written
+                    raise StoreError(
+                        f"the game database {self.path} failed: game {row.id!r} is not "
+                        "where it was stored"
+                    )
                 self._event(row, event, data)
 
-        await self._run(work)
+        await self._write(work)
 
     async def add_chat(self, game_id: str, line: ChatLine) -> None:
         def work() -> None:
@@ -399,7 +231,7 @@ class SqliteStore:
                     (game_id, *line),
                 )
 
-        await self._run(work)
+        await self._write(work)
 
     def _event(self, row: GameRow, kind: str, data: dict[str, Any]) -> None:
         self._db.execute(
@@ -409,33 +241,53 @@ class SqliteStore:
 
     # ------------------------------------------------------------------ reads
 
-    async def load_game(self, game_id: str) -> GameRow | None:
-        def work() -> GameRow | None:
+    def _rows(
+        self, game_id: str | None, table: str, query: str, parameters: tuple[Any, ...]
+    ) -> list[Any]:
+        """``query`` on ``table`` (``{indexed}`` after its name), all rows. A table whose
+        indexes were found damaged is read without them (a damaged index can answer
+        "nothing" without an error); when a damaged page is in the way, the query runs
+        once more without the indexes. If the rows themselves are damaged,
+        :class:`GameUnreadable` for ``game_id`` (the ``sqlite3`` error when the query is
+        not about one game)."""
+        if table not in self._unindexed:
             try:
-                found = self._db.execute("SELECT * FROM games WHERE id=?", (game_id,)).fetchone()
+                return self._db.execute(query.replace("{indexed}", ""), parameters).fetchall()
             except sqlite3.DatabaseError as error:
-                raise GameUnreadable(game_id, str(error)) from None
-            return None if found is None else _game_row(found)
+                if not is_damage(error):
+                    raise
+        try:
+            plain = query.replace("{indexed}", " NOT INDEXED")
+            return self._db.execute(plain, parameters).fetchall()
+        except sqlite3.DatabaseError as error:
+            if not is_damage(error) or game_id is None:
+                raise
+            raise GameUnreadable(
+                game_id, f"it lies partly on a damaged page of the database file ({error})"
+            ) from None
 
-        return await self._run(work)
+    def _load_game(self, game_id: str) -> GameRow | None:
+        found = self._rows(game_id, "games", "SELECT * FROM games{indexed} WHERE id=?", (game_id,))
+        if found and found[0]["id"] != game_id:  # a damaged page that still parses
+            raise GameUnreadable(game_id, "the database file returned another game's row")
+        return game_row(found[0]) if found else None
+
+    def _seat(self, token: str) -> tuple[str, str] | None:
+        query = "SELECT game_id, seat FROM seats{indexed} WHERE token=?"
+        found = self._rows(None, "seats", query, (token,))
+        return (str(found[0]["game_id"]), str(found[0]["seat"])) if found else None
+
+    async def load_game(self, game_id: str) -> GameRow | None:
+        return await self._run(lambda: self._load_game(game_id))
 
     async def seat(self, token: str) -> tuple[str, str] | None:
-        def work() -> tuple[str, str] | None:
-            found = self._db.execute(
-                "SELECT game_id, seat FROM seats WHERE token=?", (token,)
-            ).fetchone()
-            return None if found is None else (str(found["game_id"]), str(found["seat"]))
-
-        return await self._run(work)
+        return await self._run(lambda: self._seat(token))
 
     async def seats_of(self, game_id: str) -> dict[str, str]:
         def work() -> dict[str, str]:
-            return {
-                str(r["seat"]): str(r["token"])
-                for r in self._db.execute(
-                    "SELECT token, seat FROM seats WHERE game_id=?", (game_id,)
-                )
-            }
+            query = "SELECT token, seat FROM seats{indexed} WHERE game_id=?"
+            found = self._rows(game_id, "seats", query, (game_id,))
+            return {str(r["seat"]): str(r["token"]) for r in found}
 
         return await self._run(work)
 
@@ -445,30 +297,93 @@ class SqliteStore:
         marks = ", ".join("?" * len(tokens))
 
         def work() -> list[tuple[str, str, GameRow]]:
-            found = self._db.execute(
-                f"SELECT s.token AS seat_token, s.seat AS seat_name, g.* FROM seats s "
-                f"JOIN games g ON g.id = s.game_id WHERE s.token IN ({marks}) "
-                "ORDER BY g.updated DESC",
-                tokens,
-            ).fetchall()
-            return [(str(r["seat_token"]), str(r["seat_name"]), _game_row(r)) for r in found]
+            if self._unindexed & {"games", "seats"}:
+                return one_by_one()
+            try:
+                found = self._db.execute(
+                    f"SELECT s.token AS seat_token, s.seat AS seat_name, g.* FROM seats s "
+                    f"JOIN games g ON g.id = s.game_id WHERE s.token IN ({marks}) "
+                    "ORDER BY g.updated DESC",
+                    tokens,
+                ).fetchall()
+            except sqlite3.DatabaseError as error:
+                if not is_damage(error):
+                    raise
+                return one_by_one()
+            games = []
+            for r in found:
+                try:
+                    games.append((str(r["seat_token"]), str(r["seat_name"]), game_row(r)))
+                except GameUnreadable as unreadable:
+                    log.error("%s", unreadable)
+            return games
+
+        def one_by_one() -> list[tuple[str, str, GameRow]]:
+            # A damaged page is in the way: each token on its own, leaving out the games
+            # that cannot be read, so they do not hide the others.
+            games, unreadable = [], 0
+            for token in dict.fromkeys(tokens):
+                try:
+                    seat = self._seat(token)
+                    row = None if seat is None else self._load_game(seat[0])
+                except (GameUnreadable, sqlite3.DatabaseError) as error:
+                    if isinstance(error, sqlite3.DatabaseError) and not is_damage(error):
+                        raise
+                    unreadable += 1
+                    continue
+                if seat is not None and row is not None:
+                    games.append((token, seat[1], row))
+            if unreadable:
+                log.error(
+                    "the game database %s: %d of %d seat links asked for lead to games that "
+                    "cannot be read (a damaged page); they are left out of the list",
+                    self.path,
+                    unreadable,
+                    len(tokens),
+                )
+            games.sort(key=lambda game: game[2].updated, reverse=True)
+            return games
 
         return await self._run(work)
 
     async def unfinished_game_ids(self) -> list[str]:
         def work() -> list[str]:
-            query = "SELECT id FROM games WHERE status != 'over'"
-            return [str(r["id"]) for r in self._db.execute(query)]
+            try:
+                query = "SELECT id FROM games WHERE status != 'over'"
+                return [str(r["id"]) for r in self._db.execute(query)]
+            except sqlite3.DatabaseError as error:
+                if not is_damage(error):
+                    raise
+            found, skipped = readable_rows(self._db, "games", "id, status")
+            log.error(
+                "the game database %s: %s stored games cannot be read (a damaged page of "
+                "the table games) and are left out; the other %d are served",
+                self.path,
+                "some" if skipped is None else f"about {skipped}",
+                len(found),
+            )
+            return [str(r["id"]) for r in found if r["status"] != "over"]
 
         return await self._run(work)
 
     async def chat_history(self, game_id: str, limit: int = 50) -> list[ChatLine]:
         def work() -> list[ChatLine]:
-            found = self._db.execute(
-                "SELECT at, sender, name, text FROM chat WHERE game_id=? "
-                "ORDER BY at DESC, rowid DESC LIMIT ?",
-                (game_id, limit),
-            ).fetchall()
+            try:
+                found = self._rows(
+                    game_id,
+                    "chat",
+                    "SELECT at, sender, name, text FROM chat{indexed} WHERE game_id=? "
+                    "ORDER BY at DESC, rowid DESC LIMIT ?",
+                    (game_id, limit),
+                )
+            except GameUnreadable:
+                log.error(
+                    "the chat of game %r is on a damaged page of the database %s; it is "
+                    "shown empty",
+                    game_id[:40],
+                    self.path,
+                )
+                return []
             return [
                 ChatLine(float(r["at"]), str(r["sender"]), str(r["name"]), str(r["text"]))
                 for r in reversed(found)
@@ -480,26 +395,43 @@ class SqliteStore:
         quiet = ", ".join("?" * len(QUIET_EVENTS))
 
         def work() -> dict[str, Any] | None:
-            found = self._db.execute(
-                f"SELECT kind, data FROM events WHERE game_id=? AND kind NOT IN ({quiet}) "
-                "ORDER BY rowid DESC LIMIT 1",
+            found = self._rows(
+                game_id,
+                "events",
+                f"SELECT kind, data FROM events{{indexed}} WHERE game_id=? "
+                f"AND kind NOT IN ({quiet}) ORDER BY rowid DESC LIMIT 1",
                 (game_id, *QUIET_EVENTS),
-            ).fetchone()
-            return None if found is None else {"kind": found["kind"], **json.loads(found["data"])}
+            )
+            if not found:
+                return None
+            return {"kind": found[0]["kind"], **_event_data(game_id, found[0]["data"])}
 
         return await self._run(work)
 
     async def events(self, game_id: str) -> list[tuple[int, str, dict[str, Any]]]:
         def work() -> list[tuple[int, str, dict[str, Any]]]:
             return [
-                (int(r["version"]), str(r["kind"]), json.loads(r["data"]))
-                for r in self._db.execute(
-                    "SELECT version, kind, data FROM events WHERE game_id=? ORDER BY rowid",
+                (int(r["version"]), str(r["kind"]), _event_data(game_id, r["data"]))
+                for r in self._rows(
+                    game_id,
+                    "events",
+                    "SELECT version, kind, data FROM events{indexed} WHERE game_id=? "
+                    "ORDER BY rowid",
                     (game_id,),
                 )
             ]
 
         return await self._run(work)
+
+
+def _event_data(game_id: str, text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError) as error:
+        raise GameUnreadable(game_id, f"an event's data is malformed ({error})") from None
+    if not isinstance(data, dict):
+        raise GameUnreadable(game_id, "an event's data is not an object")
+    return data
 
 
 class _Transaction:

@@ -1,0 +1,110 @@
+"""A :class:`~chuhan.web.store.GameRow` as the SQLite store's columns, and back."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from chuhan.web.store import GameRow, GameUnreadable
+
+__all__ = ["COLUMNS", "MUTABLE", "game_row", "values"]
+
+
+def _dump(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, ensure_ascii=False)
+
+
+def _load(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+#: The columns of ``games``, in the order :meth:`SqliteStore.create_game` writes them.
+COLUMNS = (
+    "id",
+    "kind",
+    "variant",
+    "rules",
+    "start_fen",
+    "time_control",
+    "level",
+    "computer_side",
+    "names",
+    "created",
+    "updated",
+    "version",
+    "status",
+    "setup",
+    "setup_deadline",
+    "moves",
+    "clock",
+    "clock_at",
+    "offers",
+    "ending",
+    "result",
+    "headers",
+    "rematch",
+)
+#: The columns :meth:`SqliteStore.save_game` rewrites after every action.
+MUTABLE = COLUMNS[COLUMNS.index("version") :]
+
+
+def values(row: GameRow) -> dict[str, Any]:
+    """The row as column values (JSON text for the structured ones)."""
+    return {
+        "id": row.id,
+        "kind": row.kind,
+        "variant": row.variant,
+        "rules": row.rules,
+        "start_fen": row.start_fen,
+        "time_control": _dump(row.time_control),
+        "level": row.level,
+        "computer_side": row.computer_side,
+        "names": _dump(row.names),
+        "created": row.created,
+        "updated": row.updated,
+        "version": row.version,
+        "status": row.status,
+        "setup": _dump(row.setup),
+        "setup_deadline": row.setup_deadline,
+        "moves": " ".join(row.moves),
+        "clock": _dump(row.clock),
+        "clock_at": row.clock_at,
+        "offers": _dump(row.offers),
+        "ending": _dump(row.ending),
+        "result": _dump(row.result),
+        "headers": _dump(row.headers),
+        "rematch": _dump(row.rematch),
+    }
+
+
+def game_row(found: sqlite3.Row) -> GameRow:
+    """A stored row back as a :class:`GameRow` (raises :class:`GameUnreadable`)."""
+    try:
+        return GameRow(
+            id=found["id"],
+            kind=found["kind"],
+            variant=found["variant"],
+            rules=found["rules"],
+            start_fen=found["start_fen"],
+            time_control=_load(found["time_control"]),
+            level=found["level"],
+            computer_side=found["computer_side"],
+            names=_load(found["names"]),
+            created=found["created"],
+            updated=found["updated"],
+            version=found["version"],
+            status=found["status"],
+            setup=_load(found["setup"]),
+            setup_deadline=found["setup_deadline"],
+            moves=found["moves"].split() if found["moves"] else [],
+            clock=_load(found["clock"]),
+            clock_at=found["clock_at"],
+            offers=_load(found["offers"]),
+            ending=_load(found["ending"]),
+            result=_load(found["result"]),
+            headers=_load(found["headers"]),
+            rematch=_load(found["rematch"]),
+        )
+    except (ValueError, TypeError, AttributeError, IndexError, KeyError) as error:
+        raise GameUnreadable(str(found["id"]), f"a stored value is malformed ({error})") from None
