@@ -62,6 +62,10 @@ def make_client(
         for earlier in opened:
             earlier.__exit__(None, None, None)
         opened.clear()
+        # Tests create games and imports by the dozen from one address: no budget unless a
+        # test sets one.
+        options.setdefault("create_burst", 10_000)
+        options.setdefault("import_burst", 10_000)
         if "rate_limit" in options:  # (burst, refill per second)
             options["rate_burst"], options["rate_per_second"] = options.pop("rate_limit")
         app = create_app(

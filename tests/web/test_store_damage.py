@@ -25,6 +25,7 @@ from web_helpers import FakeClock, FakeEngine, Player, create_game, expect_error
 from chuhan.cli import main
 from chuhan.web.app import create_app
 from chuhan.web.server import free_port
+from chuhan.web.settings import Settings
 from chuhan.web.store.backup import backup_database
 from chuhan.web.store.health import readable_rows
 
@@ -125,7 +126,8 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[
     static.mkdir()
     db = folder / "games.sqlite3"
     games = []
-    app = create_app(db, now=FakeClock(), pool=FakeEngine(), static_dir=static)
+    settings = Settings(create_burst=10_000)  # hundreds of games from one address
+    app = create_app(db, now=FakeClock(), pool=FakeEngine(), static_dir=static, settings=settings)
     with TestClient(app) as client:
         for number in range(40):
             game = create_game(client, kind="local", time_control="10+5" if number % 2 else None)
