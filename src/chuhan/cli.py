@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
@@ -64,10 +65,22 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return play_terminal(variant=args.variant, rules=args.rules, fen=args.fen, letters=args.letters)
 
 
+def _positive_int(text: str) -> int:
+    """An argument that must be a whole number of at least 1."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 9) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1, got {text[:20]!r}")
+    return int(text)
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from chuhan.web.server import serve
 
-    return serve(args.host, args.port, args.db)
+    limits: dict[str, Any] = {"trust_proxy": args.trust_proxy}
+    if args.max_watchers is not None:
+        limits["max_watchers_per_game"] = args.max_watchers
+    if args.max_sockets_per_address is not None:
+        limits["max_sockets_per_address"] = args.max_sockets_per_address
+    return serve(args.host, args.port, args.db, limits=limits)
 
 
 def _cmd_backup(args: argparse.Namespace) -> int:
@@ -311,6 +324,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
     p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
     p.add_argument("--db", default=None, help="game database (default: the user data dir)")
+    p.add_argument(
+        "--trust-proxy",
+        action="store_true",
+        help="behind a reverse proxy: take each client's address from the X-Forwarded-For "
+        "header it adds (for the per-address limits); never without such a proxy",
+    )
+    p.add_argument(
+        "--max-watchers",
+        type=_positive_int,
+        default=None,
+        help="watchers one game admits at once (default 500)",
+    )
+    p.add_argument(
+        "--max-sockets-per-address",
+        type=_positive_int,
+        default=None,
+        help="websockets one client address may hold open (default 64)",
+    )
     p.set_defaults(func=_cmd_serve)
 
     p = commands.add_parser(

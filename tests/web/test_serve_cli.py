@@ -118,3 +118,20 @@ def test_serve_refuses_a_database_another_server_has(
         assert "already served on http://127.0.0.1:8123/" in capsys.readouterr().out
     finally:
         asyncio.run(owner.close())
+
+
+def test_serve_passes_its_limits_to_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    called: list[dict[str, object]] = []
+
+    def fake_serve(host: str, port: int, db: object, *, limits: dict[str, object]) -> int:
+        called.append(limits)
+        return 0
+
+    monkeypatch.setattr("chuhan.web.server.serve", fake_serve)
+    argv = ["serve", "--trust-proxy", "--max-watchers", "5", "--max-sockets-per-address", "9"]
+    assert main(argv) == 0
+    assert called == [
+        {"trust_proxy": True, "max_watchers_per_game": 5, "max_sockets_per_address": 9}
+    ]
+    assert main(["serve"]) == 0
+    assert called[-1] == {"trust_proxy": False}

@@ -12,6 +12,7 @@ import sys
 import webbrowser
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from chuhan.errors import ChuhanError
 
@@ -154,14 +155,24 @@ def serve(
     db: str | Path | None = None,
     *,
     open_browser: bool = False,
+    limits: dict[str, Any] | None = None,
 ) -> int:
-    """Serve the web app until interrupted. ``open_browser`` opens the home page. What
-    the game database was found like (damage, games that may be missing) is printed."""
+    """Serve the web app until interrupted. ``open_browser`` opens the home page;
+    ``limits`` are :class:`~chuhan.web.settings.Settings` fields to change (``trust_proxy``,
+    ``max_watchers_per_game``...). What the game database was found like (damage, games
+    that may be missing) is printed."""
     with console_log():
-        return _serve(host, port, db, open_browser=open_browser)
+        return _serve(host, port, db, open_browser=open_browser, limits=limits or {})
 
 
-def _serve(host: str, port: int, db: str | Path | None, *, open_browser: bool) -> int:
+def _serve(
+    host: str,
+    port: int,
+    db: str | Path | None,
+    *,
+    open_browser: bool,
+    limits: dict[str, Any],
+) -> int:
     import uvicorn
 
     from chuhan.web.app import create_app
@@ -175,7 +186,7 @@ def _serve(host: str, port: int, db: str | Path | None, *, open_browser: bool) -
         asyncio.run(store.close())
         raise ServeError(f"cannot listen on {host}:{port}: the port is in use (try --port)")
     shared = share_origin(host, port)
-    settings = Settings(share_origin=shared, local_only=is_loopback(host))
+    settings = Settings(share_origin=shared, local_only=is_loopback(host), **limits)
     app = create_app(store, settings=settings)
     config = uvicorn.Config(
         app,
