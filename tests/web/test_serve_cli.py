@@ -135,3 +135,11 @@ def test_serve_passes_its_limits_to_the_server(monkeypatch: pytest.MonkeyPatch) 
     ]
     assert main(["serve"]) == 0
     assert called[-1] == {"trust_proxy": False}
+
+
+def test_serve_without_the_web_extra_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if it were not installed
+    assert main(["serve", "--db", str(tmp_path / "games.sqlite3"), "--port", "0"]) != 0
+    assert "pip install 'chuhan[web]'" in capsys.readouterr().err

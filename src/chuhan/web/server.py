@@ -173,7 +173,14 @@ def _serve(
     open_browser: bool,
     limits: dict[str, Any],
 ) -> int:
-    import uvicorn
+    try:
+        import starlette  # noqa: F401
+        import uvicorn
+        import websockets  # noqa: F401
+    except ImportError as missing:
+        raise ServeError(
+            f"the web app needs {missing.name}, which this install lacks: pip install 'chuhan[web]'"
+        ) from None
 
     from chuhan.web.app import create_app
     from chuhan.web.settings import Settings
