@@ -4,6 +4,7 @@ holds, limits on what a record may hold, and errors that say which game and whic
 from __future__ import annotations
 
 import contextlib
+import copy
 import gc
 import pickle
 import random
@@ -489,6 +490,20 @@ def test_xqf_drops_the_whole_subtree_of_an_illegal_move_and_reads_on() -> None:
     record.root.add_variation(Move.from_iccs("c3c4"))
     back = read_xqf(write_xqf(record, version=10))
     assert (tree(back.root), len(back.errors)) == ([("c3c4", "", 0)], 1)
+
+
+def test_a_long_game_with_variations_survives_pickling_and_deepcopy() -> None:
+    record = _random_tree(6, 400)
+    record.root.children[0].nags.append(3)
+    for line in CYCLE_MOVES * 500:
+        record.end().add_variation(line)
+    for copied in (pickle.loads(pickle.dumps(record)), copy.deepcopy(record)):
+        assert (tree(copied.root), copied.headers, copied.fen, copied.root.children[0].nags) == (
+            tree(record.root),
+            record.headers,
+            record.fen,
+            [3],
+        )
 
 
 def test_the_repr_of_a_long_game_does_not_recurse_through_it() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
@@ -256,6 +256,32 @@ class GameRecord:
         for move in self.main_line_moves():
             board.push(move)
         return board
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The tree is pickled (and deep-copied) flat, as (parent's place, move, comment,
+        # NAGs) in preorder: both recurse once per nested object, and a game's main line
+        # nests one node per ply, past Python's recursion limit within a few hundred.
+        state = dict(self.__dict__)
+        nodes: list[tuple[int, Move | None, str, list[int]]] = []
+        stack: list[tuple[GameNode, int]] = [(self.root, -1)]
+        while stack:
+            node, parent = stack.pop()
+            place = len(nodes)
+            nodes.append((parent, node.move, node.comment, list(node.nags)))
+            stack.extend((child, place) for child in reversed(node.children))
+        state["root"] = nodes
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        nodes: list[GameNode] = []
+        for parent, move, comment, nags in state["root"]:
+            node = GameNode(move=move, comment=comment, nags=nags)
+            if parent >= 0:
+                node.parent = nodes[parent]
+                nodes[parent].children.append(node)
+            nodes.append(node)
+        self.__dict__.update(state)
+        self.root = nodes[0]
 
     def describe(self, index: int | None = None) -> str:
         """How error messages name this game: its index in the file and key headers."""
