@@ -11,14 +11,23 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
 from chuhan.squares import Move
 from chuhan.variants import JANGGI_ARRANGEMENTS, Variant, get_variant, janggi_start_fen
 
-__all__ = ["RESULTS", "GameNode", "GameRecord", "RecordError", "janggi_arrangements"]
+__all__ = [
+    "DEFAULT_READ_LIMITS",
+    "RESULTS",
+    "GameNode",
+    "GameRecord",
+    "ReadLimitError",
+    "ReadLimits",
+    "RecordError",
+    "janggi_arrangements",
+]
 
 #: The result strings a record may carry ("*" is an unfinished or unknown game).
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -30,7 +39,59 @@ if TYPE_CHECKING:
 
 class RecordError(ChuhanError):
     """A game record that cannot be read or written: malformed, truncated, or holding a
-    move that is not legal where it is played. The message names the game and the move."""
+    move that is not legal where it is played. The message names the game and the move.
+
+    ``game`` is the label the message starts with (``"game 3 (Cup, Wang)"``, as
+    :meth:`GameRecord.describe` writes it; empty when the message names no game) and
+    ``reason`` the message without it, for callers that print the label themselves.
+    """
+
+    def __init__(self, reason: str, *, game: str = "") -> None:
+        super().__init__(f"{game}: {reason}" if game else reason)
+        self.game = game
+        self.reason = reason
+
+
+class ReadLimitError(RecordError):
+    """A record that holds more than a reader's :class:`ReadLimits` allow: ``limit`` is the
+    name of the limit passed (``"max_plies"``...) and ``maximum`` its value."""
+
+    def __init__(self, reason: str, *, game: str = "", limit: str = "", maximum: int = 0) -> None:
+        super().__init__(reason, game=game)
+        self.limit = limit
+        self.maximum = maximum
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """How much the readers take from one file; they stop at the first limit passed.
+
+    A game that passes a per-game limit keeps what was read before that point and gets a
+    :class:`ReadLimitError` in its ``errors``, as a bad move does; a file with more games
+    than ``max_games`` raises :class:`ReadLimitError`. The defaults suit real databases
+    (a real game has a few hundred plies); a server reading uploads passes smaller ones.
+    Each limit is a whole number from 0.
+    """
+
+    #: Plies from the start of a game to the end of any of its lines: the main line, and
+    #: each variation counted from the game's start.
+    max_plies: int = 10_000
+    #: Variations (side lines) in one game, nested or not; in PGN each ``(`` is one.
+    max_variations: int = 100_000
+    #: How deep variations nest: a variation inside a variation is at depth 2.
+    max_depth: int = 100
+    #: Games in one file.
+    max_games: int = 1_000_000
+
+    def __post_init__(self) -> None:
+        for name in ("max_plies", "max_variations", "max_depth", "max_games"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"ReadLimits.{name} must be a whole number from 0, got {value!r}")
+
+
+#: The limits the readers use when given none.
+DEFAULT_READ_LIMITS = ReadLimits()
 
 
 @dataclass(eq=False)
@@ -44,7 +105,8 @@ class GameNode:
     parent: GameNode | None = field(default=None, repr=False)
     comment: str = ""
     nags: list[int] = field(default_factory=list)
-    children: list[GameNode] = field(default_factory=list)
+    # Not in the repr: a long game's tree would nest one repr call per ply.
+    children: list[GameNode] = field(default_factory=list, repr=False)
 
     def add_variation(self, move: Move, *, comment: str = "") -> GameNode:
         """Add ``move`` as a new child (the main line if it is the first) and return it."""
@@ -195,17 +257,48 @@ class GameRecord:
             board.push(move)
         return board
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The tree is pickled (and deep-copied) flat, as (parent's place, move, comment,
+        # NAGs) in preorder: both recurse once per nested object, and a game's main line
+        # nests one node per ply, past Python's recursion limit within a few hundred.
+        state = dict(self.__dict__)
+        nodes: list[tuple[int, Move | None, str, list[int]]] = []
+        stack: list[tuple[GameNode, int]] = [(self.root, -1)]
+        while stack:
+            node, parent = stack.pop()
+            place = len(nodes)
+            nodes.append((parent, node.move, node.comment, list(node.nags)))
+            stack.extend((child, place) for child in reversed(node.children))
+        state["root"] = nodes
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        nodes: list[GameNode] = []
+        for parent, move, comment, nags in state["root"]:
+            node = GameNode(move=move, comment=comment, nags=nags)
+            if parent >= 0:
+                node.parent = nodes[parent]
+                nodes[parent].children.append(node)
+            nodes.append(node)
+        self.__dict__.update(state)
+        self.root = nodes[0]
+
     def describe(self, index: int | None = None) -> str:
         """How error messages name this game: its index in the file and key headers."""
         parts = [] if index is None else [f"game {index + 1}"]
         names = [
-            self.headers[key]
+            _shorten(self.headers[key])
             for key in ("Event", "Red", "White", "Black", "대회명", "초대국자", "한대국자")
             if self.headers.get(key)
         ]
         if names:
             parts.append("(" + ", ".join(names) + ")")
         return " ".join(parts) or "game"
+
+
+def _shorten(text: str, length: int = 40) -> str:
+    """``text`` as a message quotes it: cut after ``length`` characters."""
+    return text if len(text) <= length else text[:length] + "…"
 
 
 def janggi_arrangements(fen: str) -> tuple[str, str] | None:

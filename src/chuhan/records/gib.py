@@ -15,7 +15,13 @@ from typing import IO
 
 from chuhan.errors import ChuhanError
 from chuhan.notation import to_korean
-from chuhan.records.game import GameRecord, RecordError, janggi_arrangements
+from chuhan.records.game import (
+    DEFAULT_READ_LIMITS,
+    GameRecord,
+    ReadLimits,
+    RecordError,
+    janggi_arrangements,
+)
 from chuhan.records.pgn import _comment, _quote, _text_of, _wrap, iter_games
 from chuhan.variants import Variant, get_variant, janggi_start_fen
 
@@ -65,15 +71,20 @@ _KOREAN_RESULTS = {"1-0": "초 완승", "0-1": "한 완승", "1/2-1/2": "무승�
 
 
 def read_gib(
-    source: str | bytes | IO[str] | IO[bytes], *, rules: str | None = None
+    source: str | bytes | IO[str] | IO[bytes],
+    *,
+    rules: str | None = None,
+    limits: ReadLimits = DEFAULT_READ_LIMITS,
 ) -> list[GameRecord]:
     """Read every game of a GIB file (text, bytes or an open file).
 
     The result comes from 대국결과 (``초 ... 승`` is 1-0, ``한 ... 승`` 0-1, 무승부 a draw);
-    the Korean headers are kept as they are. Never raises on bad input: problems are in
-    each record's ``errors``.
+    the Korean headers are kept as they are. ``limits`` bounds what a game may hold (see
+    :class:`ReadLimits`). Problems in a game, a limit it passes included, are in its
+    record's ``errors``; the only error raised is :class:`ReadLimitError` for a file with
+    more than ``limits.max_games`` games. The time taken is linear in the size of the text.
     """
-    records = list(iter_games(_text_of(source), rules=rules, korean=True))
+    records = list(iter_games(_text_of(source), rules=rules, korean=True, limits=limits))
     for record in records:
         korean = record.headers.get(RESULT, "")
         if korean and record.headers.get("Result", "*") == "*":

@@ -31,7 +31,16 @@ from chuhan.errors import (
     InvalidMoveError,
 )
 from chuhan.notation import format_move, parse_korean, parse_move
-from chuhan.records.game import RESULTS, GameNode, GameRecord, RecordError
+from chuhan.records.game import (
+    DEFAULT_READ_LIMITS,
+    RESULTS,
+    GameNode,
+    GameRecord,
+    ReadLimitError,
+    ReadLimits,
+    RecordError,
+    _shorten,
+)
 from chuhan.squares import FILE_NAMES, FILES, Move
 from chuhan.variants import (
     KING,
@@ -52,21 +61,31 @@ PGN_FORMATS = {
     "san": "SAN",
 }
 
+# Every alternative either fails within a bounded look (a header's key stops at the next
+# bracket, its value at the next quote or newline) or consumes what it scanned, so one
+# pass over the text is linear: no position is scanned again from each of many starts.
+# Repeats are single character classes where possible, and possessive (``*+``) around
+# groups: Python's engine keeps a backtracking entry for each pass of a repeated group,
+# which made a 256 KB header value take 30 times as long as a 64 KB one.
 _TOKEN = re.compile(
     r"""
-    (?P<header>\[\s*(?P<key>[^\s\]"]+)\s*"(?P<value>(?:[^"\\\n]|\\.)*)"\s*\])
+    (?P<header>\[\s*(?P<key>[^\s\[\]"]+)\s*
+        "(?P<value>[^"\\\n]*+(?:\\.[^"\\\n]*+)*+)"\s*\])
+    | (?P<escape>(?m:^)%[^\n]*)
     | (?P<comment>\{[^}]*\}?)
     | (?P<line_comment>;[^\n]*)
     | (?P<open>\()
     | (?P<close>\))
     | (?P<nag>\$\d+)
     | (?P<result>(?:1-0|0-1|1/2-1/2|½-½|\*)(?=[\s(){}]|$))
-    | (?P<number>\d+\s*(?:\.\s*\.\s*\.|…|\.)+)
+    | (?P<number>\d+\s*(?:\.\s*\.\s*\.|…|\.)++)
     | (?P<move>[^\s{}()\[\];$]+)
     | (?P<junk>\S)
     """,
     re.VERBOSE,
 )
+#: The longest move token tried as a move: notations need a dozen characters at most.
+_LONGEST_MOVE = 32
 _SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 _SUFFIX = re.compile(r"([!?]{1,2})$")
 _SAN = re.compile(
@@ -180,18 +199,31 @@ def _pass_move(board: Board, text: str) -> Move:
 
 @dataclass
 class _GameBuilder:
-    """The state of one game while its tokens arrive."""
+    """The state of one game while its tokens arrive.
+
+    ``board`` is always the position at ``node``: a variation takes back the move it is
+    an alternative to and its close plays the moves back, so no position is ever replayed
+    from the start of the game (which would make late variations cost the game's length).
+    """
 
     index: int
+    limits: ReadLimits
     headers: dict[str, str] = field(default_factory=dict)
     record: GameRecord | None = None
     board: Board | None = None
     node: GameNode | None = None
-    stack: list[GameNode] = field(default_factory=list)
-    has_moves: bool = False
+    #: One entry per open variation: the node it is an alternative to, and the ply of that
+    #: node's parent, where the board goes back to when the variation closes.
+    stack: list[tuple[GameNode, int]] = field(default_factory=list)
+    variations: int = 0
+    fsf_first: bool = False
+    started: bool = False
     failed: bool = False
     result_token: str = ""
     pending_comment: list[str] = field(default_factory=list)
+    #: The comments of each node, joined once at the end (appending to a node's comment
+    #: string one piece at a time would copy it again for every piece).
+    comments: dict[GameNode, list[str]] = field(default_factory=dict)
 
 
 def _variant_for(headers: dict[str, str], rules: str | None) -> Variant:
@@ -219,6 +251,8 @@ def _start(builder: _GameBuilder, rules: str | None, korean: bool) -> GameRecord
     headers = builder.headers
     record = GameRecord(headers=headers)
     builder.record = record
+    builder.node = record.root
+    builder.fsf_first = "Variant" in headers and headers.get("Format", "").upper() in ("", "SAN")
     try:
         if korean:
             from chuhan.records.gib import gib_setup
@@ -230,16 +264,22 @@ def _start(builder: _GameBuilder, rules: str | None, korean: bool) -> GameRecord
             record.fen = _normalize_fen(fen) if fen else record.variant.start_fen
         builder.board = record.start_board()
     except ChuhanError as error:
-        _fail(builder, f"cannot set up {record.describe(builder.index)}: {error}")
+        _fail(builder, f"cannot set up the start position: {error}")
         builder.board = None
-    builder.node = record.root
     return record
 
 
-def _fail(builder: _GameBuilder, message: str) -> None:
+def _fail(builder: _GameBuilder, reason: str, *, limit: str = "") -> None:
+    """Stop reading the game, with an error that names it (and the limit it passed)."""
+    record = builder.record
+    assert record is not None
+    game = record.describe(builder.index)
+    if limit:
+        maximum = getattr(builder.limits, limit)
+        record.errors.append(ReadLimitError(reason, game=game, limit=limit, maximum=maximum))
+    else:
+        record.errors.append(RecordError(reason, game=game))
     builder.failed = True
-    assert builder.record is not None
-    builder.record.errors.append(RecordError(message))
 
 
 def _parse_token(board: Board, text: str, fsf_first: bool, korean: bool) -> Move:
@@ -260,85 +300,107 @@ def _parse_token(board: Board, text: str, fsf_first: bool, korean: bool) -> Move
 
 def _move_label(board: Board, text: str) -> str:
     dots = "." if board.turn else "..."
-    return f"move {board.fullmove_number}{dots} {text!r}"
+    return f"move {board.fullmove_number}{dots} {_shorten(text)!r}"
 
 
-def _play(builder: _GameBuilder, text: str, fsf_first: bool, korean: bool) -> None:
-    record = builder.record
-    board, node = builder.board, builder.node
-    if record is None or board is None or node is None:
+def _play(builder: _GameBuilder, board: Board, node: GameNode, text: str, korean: bool) -> None:
+    limit = builder.limits.max_plies
+    if board.ply >= limit:
+        if builder.stack:
+            _fail(builder, f"a variation has more than {limit} plies", limit="max_plies")
+        else:
+            _fail(builder, f"the main line has more than {limit} plies", limit="max_plies")
+        return
+    if len(text) > _LONGEST_MOVE:
+        reason = f"not a move in any notation (longer than {_LONGEST_MOVE} characters)"
+        _fail(builder, f"{_move_label(board, text)}: {reason}")
         return
     suffix = _SUFFIX.search(text)
     move_text = text[: suffix.start()] if suffix else text
     try:
-        move = _parse_token(board, move_text, fsf_first, korean)
+        move = _parse_token(board, move_text, builder.fsf_first, korean)
     except (ChuhanError, IndexError, KeyError) as error:
-        _fail(builder, f"{record.describe(builder.index)}: {_move_label(board, text)}: {error}")
+        _fail(builder, f"{_move_label(board, text)}: {error}")
         return
     child = node.add_variation(move)
     if builder.pending_comment:
-        child.comment = " ".join(builder.pending_comment)
-        builder.pending_comment.clear()
+        builder.comments[child] = builder.pending_comment
+        builder.pending_comment = []
     if suffix:
         child.nags.append(_SUFFIX_NAGS.get(suffix.group(1), 0))
     board.push(move)
     builder.node = child
-    builder.has_moves = True
 
 
-def _board_at(record: GameRecord, node: GameNode) -> Board:
-    board = record.start_board()
-    for move in node.path():
-        board.push(move)
-    return board
+def _open_variation(builder: _GameBuilder, board: Board, node: GameNode) -> None:
+    limits = builder.limits
+    if node.parent is None:
+        _fail(builder, "a variation before any move")
+    elif len(builder.stack) >= limits.max_depth:
+        _fail(builder, f"variations nested more than {limits.max_depth} deep", limit="max_depth")
+    elif builder.variations >= limits.max_variations:
+        _fail(builder, f"more than {limits.max_variations} variations", limit="max_variations")
+    else:
+        builder.variations += 1
+        board.pop()
+        builder.stack.append((node, board.ply))
+        builder.node = node.parent
 
 
-def _handle(builder: _GameBuilder, kind: str, text: str, fsf_first: bool, korean: bool) -> None:
-    record, node = builder.record, builder.node
-    if record is None or node is None or builder.failed:
+def _close_variation(builder: _GameBuilder, board: Board) -> None:
+    if not builder.stack:
+        return
+    node, parent_ply = builder.stack.pop()
+    while board.ply > parent_ply:
+        board.pop()
+    assert node.move is not None
+    board.push(node.move)
+    builder.node = node
+
+
+def _handle(builder: _GameBuilder, kind: str, text: str, korean: bool) -> None:
+    board, node = builder.board, builder.node
+    if board is None or node is None or builder.failed:
         return
     if kind == "comment":
         body = text[1:-1] if text.endswith("}") else text[1:]
-        _add_comment(builder, body.strip())
+        _add_comment(builder, node, body.strip())
     elif kind == "line_comment":
-        _add_comment(builder, text[1:].strip())
+        _add_comment(builder, node, text[1:].strip())
     elif kind == "nag":
-        node.nags.append(int(text[1:]))
+        # PGN's NAGs are 0-255; the length test keeps int() off a huge run of digits.
+        if len(text) > 4 or int(text[1:]) > 255:
+            _fail(builder, f"NAG {_shorten(text)!r} is not a number from 0 to 255")
+        else:
+            node.nags.append(int(text[1:]))
     elif kind == "open":
-        if node.parent is None:
-            _fail(builder, f"{record.describe(builder.index)}: a variation before any move")
-            return
-        builder.stack.append(node)
-        builder.node = node.parent
-        builder.board = _board_at(record, node.parent)
+        _open_variation(builder, board, node)
     elif kind == "close":
-        if builder.stack:
-            builder.node = builder.stack.pop()
-            builder.board = _board_at(record, builder.node)
+        _close_variation(builder, board)
     elif kind == "move":
-        _play(builder, text, fsf_first, korean)
+        _play(builder, board, node, text, korean)
 
 
-def _add_comment(builder: _GameBuilder, text: str) -> None:
-    node = builder.node
-    assert node is not None
+def _add_comment(builder: _GameBuilder, node: GameNode, text: str) -> None:
     if not text:
         return
-    if node.parent is None or (builder.stack and node is builder.stack[-1].parent):
+    if node.parent is None or (builder.stack and node is builder.stack[-1][0].parent):
         # A comment at the start of a game or variation belongs before the next move;
         # at the very start it is the game comment.
         if node.parent is None and not node.children:
-            node.comment = f"{node.comment} {text}".strip()
+            builder.comments.setdefault(node, []).append(text)
         else:
             builder.pending_comment.append(text)
         return
-    node.comment = f"{node.comment} {text}".strip()
+    builder.comments.setdefault(node, []).append(text)
 
 
 def _finish(builder: _GameBuilder, rules: str | None, korean: bool) -> GameRecord:
     record = _start(builder, rules, korean)
     if builder.pending_comment:
-        record.end().comment = " ".join([record.end().comment, *builder.pending_comment]).strip()
+        builder.comments.setdefault(record.end(), []).extend(builder.pending_comment)
+    for node, parts in builder.comments.items():
+        node.comment = " ".join(parts)
     token = builder.result_token.replace("½-½", "1/2-1/2")
     if "Result" not in record.headers and token:
         record.headers["Result"] = token
@@ -358,56 +420,74 @@ def _text_of(source: str | bytes | IO[str] | IO[bytes]) -> str:
     return decode_bytes(data)
 
 
+def _begin(builder: _GameBuilder) -> None:
+    """Count the builder's game in the file when its first token arrives."""
+    if builder.started:
+        return
+    builder.started = True
+    maximum = builder.limits.max_games
+    if builder.index >= maximum:
+        raise ReadLimitError(
+            f"the file has more than {maximum} games", limit="max_games", maximum=maximum
+        )
+
+
 def iter_games(
-    text: str, *, rules: str | None = None, korean: bool = False
+    text: str,
+    *,
+    rules: str | None = None,
+    korean: bool = False,
+    limits: ReadLimits = DEFAULT_READ_LIMITS,
 ) -> Iterator[GameRecord]:
-    """Yield each game of PGN-like ``text`` (shared by the PGN and GIB readers)."""
-    index = 0
-    builder = _GameBuilder(index)
-    started = False  # the builder has seen a token of its own
+    """Yield each game of PGN-like ``text`` (shared by the PGN and GIB readers).
+
+    Every token is found by one pass of :data:`_TOKEN` and handled in constant time (a
+    move: the time to parse it; a variation's close: the moves it takes back), so the
+    time is linear in the length of ``text``. Raises :class:`ReadLimitError` when the
+    text has more than ``limits.max_games`` games.
+    """
+    builder = _GameBuilder(0, limits)
     for match in _TOKEN.finditer(text):
         kind = match.lastgroup or "junk"
+        if kind == "junk" or kind == "escape":
+            continue
         if kind == "header":
             if builder.record is not None or builder.result_token:
                 yield _finish(builder, rules, korean)
-                index += 1
-                builder = _GameBuilder(index)
+                builder = _GameBuilder(builder.index + 1, limits)
+            _begin(builder)
             value = match["value"].replace('\\"', '"').replace("\\\\", "\\")
             builder.headers[match["key"]] = value
-            started = True
-            continue
-        if kind == "junk":
             continue
         if builder.result_token and kind != "comment":
             yield _finish(builder, rules, korean)
-            index += 1
-            builder = _GameBuilder(index)
-        started = True
+            builder = _GameBuilder(builder.index + 1, limits)
+        _begin(builder)
         _start(builder, rules, korean)
         if kind == "result":
             builder.result_token = match.group()
-            continue
-        if kind == "number":
-            continue
-        fsf_first = "Variant" in builder.headers and builder.headers.get("Format", "").upper() in (
-            "",
-            "SAN",
-        )
-        _handle(builder, kind, match.group(), fsf_first, korean)
-    if started:
+        elif kind != "number":
+            _handle(builder, kind, match.group(), korean)
+    if builder.started:
         yield _finish(builder, rules, korean)
 
 
 def read_pgn(
-    source: str | bytes | IO[str] | IO[bytes], *, rules: str | None = None
+    source: str | bytes | IO[str] | IO[bytes],
+    *,
+    rules: str | None = None,
+    limits: ReadLimits = DEFAULT_READ_LIMITS,
 ) -> list[GameRecord]:
     """Read every game in a PGN text, byte string or open file.
 
     ``rules`` picks the rule set (``"chinese"``, ``"modern"``...) when the file does not
-    (a ``Rules`` header or a ``Variant`` like ``janggi:modern``). Never raises on bad input:
-    problems are in each record's ``errors``.
+    (a ``Rules`` header or a ``Variant`` like ``janggi:modern``). ``limits`` bounds what a
+    game may hold (see :class:`ReadLimits`). Problems in a game, a limit it passes
+    included, are in its record's ``errors``; the only error raised is
+    :class:`ReadLimitError` for a file with more than ``limits.max_games`` games.
+    The time taken is linear in the size of the text, whatever it holds.
     """
-    return list(iter_games(_text_of(source), rules=rules))
+    return list(iter_games(_text_of(source), rules=rules, limits=limits))
 
 
 # ---------------------------------------------------------------------- writing
@@ -427,11 +507,24 @@ def _format(board: Board, move: Move, notation: str) -> str:
     return format_move(board, move, notation)
 
 
+@dataclass
+class _Line:
+    """A line :func:`movetext_tokens` is writing: the node it has reached, the variations
+    of that node's next move still to write (``None`` before the move is written), the
+    moves it has pushed, and whether its next move needs its number."""
+
+    node: GameNode
+    force_number: bool
+    variations: Iterator[GameNode] | None = None
+    pushed: int = 0
+
+
 def movetext_tokens(record: GameRecord, notation: str, *, numbers: bool = True) -> list[str]:
     """The movetext of ``record`` as tokens: numbers, moves, NAGs, comments, variations.
 
-    The main line is walked in a loop; only variations nest, so the depth of recursion is
-    the depth of nesting of variations, not the length of the game.
+    The tree is walked with an explicit stack, one entry per line being written (the main
+    line, and each variation open around the current move), so neither a long game nor
+    deeply nested variations reach Python's recursion limit.
     """
     tokens: list[str] = []
     if record.root.comment:
@@ -449,30 +542,39 @@ def movetext_tokens(record: GameRecord, notation: str, *, numbers: bool = True) 
         if node.comment:
             tokens.append(_comment(node.comment))
 
-    def line(start: GameNode, force_number: bool) -> None:
-        node, pushed = start, 0
-        while node.children:
-            main, *others = node.children
-            emit(main, force_number)
-            force_number = False
-            for other in others:
-                tokens.append("(")
-                emit(other, True)
-                assert other.move is not None
-                board.push(other.move)
-                line(other, False)
+    stack = [_Line(record.root, force_number=True)]
+    while stack:
+        line = stack[-1]
+        if line.variations is None:
+            if line.node.children:
+                # The next move, then (on later passes) each alternative to it.
+                main = line.node.children[0]
+                emit(main, line.force_number)
+                line.force_number = False
+                line.variations = iter(line.node.children[1:])
+                continue
+            for _ in range(line.pushed):
+                board.pop()
+            stack.pop()
+            if stack:  # the end of a variation: take back its first move
                 board.pop()
                 tokens.append(")")
-                force_number = True
-            assert main.move is not None
-            board.push(main.move)
-            pushed += 1
-            force_number = force_number or bool(main.comment)
-            node = main
-        for _ in range(pushed):
-            board.pop()
-
-    line(record.root, True)
+            continue
+        other = next(line.variations, None)
+        if other is not None:
+            assert other.move is not None
+            tokens.append("(")
+            emit(other, True)
+            board.push(other.move)
+            line.force_number = True
+            stack.append(_Line(other, force_number=False))
+            continue
+        main = line.node.children[0]
+        assert main.move is not None
+        board.push(main.move)
+        line.pushed += 1
+        line.force_number = line.force_number or bool(main.comment)
+        line.node, line.variations = main, None
     return tokens
 
 

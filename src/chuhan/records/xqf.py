@@ -33,7 +33,14 @@ from typing import IO
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
 from chuhan.fen import board_fen
-from chuhan.records.game import GameNode, GameRecord, RecordError
+from chuhan.records.game import (
+    DEFAULT_READ_LIMITS,
+    GameNode,
+    GameRecord,
+    ReadLimitError,
+    ReadLimits,
+    RecordError,
+)
 from chuhan.squares import FILES, SQUARE_COUNT, Move
 from chuhan.variants import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK
 
@@ -145,12 +152,14 @@ def _place_square(place: int) -> int:
     return rank * FILES + file_index
 
 
-def read_xqf(source: bytes | IO[bytes]) -> GameRecord:
+def read_xqf(source: bytes | IO[bytes], *, limits: ReadLimits = DEFAULT_READ_LIMITS) -> GameRecord:
     """Read an XQF file (bytes or an open binary file) into a record.
 
     Raises :class:`RecordError` for a file that is not XQF, is truncated or corrupt, or
     whose start position is impossible. Moves that are illegal in their position cut the
-    tree there and are reported in ``record.errors``, as the text readers do.
+    tree there and are reported in ``record.errors``, as the text readers do; a tree that
+    passes one of ``limits`` (see :class:`ReadLimits`) is read up to there, with a
+    :class:`ReadLimitError` in ``record.errors``. The time taken is linear in the file's size.
     """
     data = source if isinstance(source, bytes) else source.read()
     if len(data) < HEADER_SIZE or data[:2] != b"XQ":
@@ -189,47 +198,79 @@ def read_xqf(source: bytes | IO[bytes]) -> GameRecord:
         board = record.start_board()
     except ChuhanError as error:
         raise RecordError(f"corrupt XQF file: impossible start position: {error}") from error
-    _read_tree(_Reader(data, keys), record, board)
+    _read_tree(_Reader(data, keys), record, board, limits)
     return record
 
 
-def _read_tree(reader: _Reader, record: GameRecord, board: Board) -> None:
+def _read_tree(reader: _Reader, record: GameRecord, board: Board, limits: ReadLimits) -> None:
+    """Read the move tree in file order onto ``record``, with ``board`` at its start.
+
+    The nodes still to read are a stack (not recursion, so a long game cannot exhaust
+    Python's recursion limit), each entry saying where the node hangs: its parent
+    (``None`` below an illegal move: the node is read to keep the file's place, then
+    dropped), the parent's ply and nesting depth, and whether the node is a variation
+    (an alternative after the first). The file is in depth-first order, so the next
+    node's parent is always on ``board``'s path: popping back to the parent's ply is all
+    it takes, and every move is pushed and popped once.
+    """
     _, _, flags, remark = reader.node()
     record.root.comment = remark
-    # Pending reads, each the parent the next node hangs from (explicit, not recursive,
-    # so a long game cannot exhaust Python's recursion limit).
-    pending: list[GameNode] = [record.root] if flags & 0x80 else []
-    illegal: set[int] = set()
+    game = record.describe(0)
+    pending: list[tuple[GameNode | None, int, int, bool]] = []
+    if flags & 0x80:
+        pending.append((record.root, 0, 0, False))
+    variations = 0
     while pending:
-        parent = pending.pop()
+        parent, ply, parent_depth, is_variation = pending.pop()
         origin, target, flags, remark = reader.node()
+        depth = parent_depth + is_variation
         if flags & 0x40:
-            pending.append(parent)
-        if id(parent) in illegal:
+            pending.append((parent, ply, parent_depth, True))
+        if parent is None:
+            if flags & 0x80:
+                pending.append((None, ply + 1, depth, False))
             continue
+        variations += is_variation
+        passed = _passed_limit(limits, ply + 1, depth, variations)
+        if passed:
+            reason, limit = passed
+            maximum = getattr(limits, limit)
+            record.errors.append(ReadLimitError(reason, game=game, limit=limit, maximum=maximum))
+            return
+        while board.ply > ply:
+            board.pop()
         move = Move(_place_square(origin), _place_square(target))
-        node = GameNode(move=move, parent=parent, comment=remark)
-        if flags & 0x80:
-            pending.append(node)
-        position = _position(record, parent)
-        if not position.is_legal(move):
-            illegal.add(id(node))
-            dots = "." if position.turn else "..."
+        if not board.is_legal(move):
+            dots = "." if board.turn else "..."
             record.errors.append(
                 RecordError(
-                    f"{record.describe()}: move {position.fullmove_number}{dots} "
-                    f"{move.iccs()!r} is illegal in {position.fen()}"
+                    f"move {board.fullmove_number}{dots} {move.iccs()!r} is illegal in "
+                    f"{board.fen()}",
+                    game=game,
                 )
             )
+            if flags & 0x80:
+                pending.append((None, ply + 1, depth, False))
             continue
+        node = GameNode(move=move, parent=parent, comment=remark)
         parent.children.append(node)
-
-
-def _position(record: GameRecord, node: GameNode) -> Board:
-    board = record.start_board()
-    for move in node.path():
         board.push(move)
-    return board
+        if flags & 0x80:
+            pending.append((node, ply + 1, depth, False))
+
+
+def _passed_limit(
+    limits: ReadLimits, ply: int, depth: int, variations: int
+) -> tuple[str, str] | None:
+    """The message and name of the limit a node at ``ply`` and ``depth`` passes, if any."""
+    if depth > limits.max_depth:
+        return f"variations nested more than {limits.max_depth} deep", "max_depth"
+    if variations > limits.max_variations:
+        return f"more than {limits.max_variations} variations", "max_variations"
+    if ply > limits.max_plies:
+        line = "a variation" if depth else "the main line"
+        return f"{line} has more than {limits.max_plies} plies", "max_plies"
+    return None
 
 
 # ---------------------------------------------------------------------- writing
@@ -293,19 +334,20 @@ def _places(board: Board, record: GameRecord) -> list[int]:
 
 
 def _preorder(root: GameNode) -> list[tuple[GameNode, bool]]:
-    """Nodes in file order: a node, its continuation's subtree, then its next sibling."""
+    """Nodes in file order: a node, its continuation's subtree, then its next sibling;
+    each with whether a sibling follows it."""
     order: list[tuple[GameNode, bool]] = []
-    stack: list[tuple[GameNode, bool]] = [(root, False)]
+    # Each node with its place among its siblings (the root has none).
+    stack: list[tuple[GameNode, int]] = [(root, 0)]
     while stack:
-        node, has_sibling = stack.pop()
-        order.append((node, has_sibling))
+        node, place = stack.pop()
         siblings = node.parent.children if node.parent is not None else [node]
-        position = next(i for i, other in enumerate(siblings) if other is node)
-        if position + 1 < len(siblings):
-            following = siblings[position + 1]
-            stack.append((following, position + 2 < len(siblings)))
+        has_sibling = place + 1 < len(siblings)
+        order.append((node, has_sibling))
+        if has_sibling:
+            stack.append((siblings[place + 1], place + 1))
         if node.children:
-            stack.append((node.children[0], len(node.children) > 1))
+            stack.append((node.children[0], 0))
     return order
 
 
