@@ -24,3 +24,13 @@ def test_an_error_is_said_once_with_its_game(client: Any) -> None:
     assert answer["errors"], answer
     for error in answer["errors"]:
         assert error.count("game 1") == 1, error
+
+
+def test_an_upload_beyond_the_limits_is_refused_naming_the_limit(client: Any) -> None:
+    many = b"".join(b'[Event "g%d"]\n\n1. h2e2 h9g7 *\n\n' % n for n in range(51))
+    refused = client.post("/api/import", content=many)
+    assert refused.status_code == 400
+    assert "more than 50 games" in refused.json()["error"]["message"]
+    deep = b'[Event "deep"]\n\n1. h2e2 ' + b"(h2e2 " * 30 + b")" * 30 + b" *\n"
+    answer = client.post("/api/import", content=deep).json()
+    assert any("nested more than 20 deep" in error for error in answer["errors"]), answer

@@ -5,10 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["TIME_CONTROL_EXAMPLES", "Settings"]
+from chuhan.records import ReadLimits
+
+__all__ = ["IMPORT_LIMITS", "TIME_CONTROL_EXAMPLES", "Settings"]
 
 #: The time controls the new-game form suggests.
 TIME_CONTROL_EXAMPLES = ("none", "5+3", "10+5", "15+10", "20 3x30", "10 5x20")
+
+
+#: What an uploaded record may hold by default.
+IMPORT_LIMITS = ReadLimits(max_plies=1000, max_variations=1000, max_depth=20, max_games=50)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +57,9 @@ class Settings:
     trust_proxy: bool = False
     max_json_bytes: int = 16 * 1024
     max_import_bytes: int = 256 * 1024
-    max_import_games: int = 50
+    #: What one uploaded file may hold: games, plies in a line, variations in a game and
+    #: their nesting (a record beyond them is refused with a sentence saying which).
+    import_limits: ReadLimits = IMPORT_LIMITS
     #: Seconds an upload may take to read (in a worker); imports waiting for the worker.
     import_seconds: float = 5.0
     import_waiting: int = 4

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from chuhan.records import GameRecord, RecordError, read_pgn, read_xqf
+from chuhan.records import GameRecord, ReadLimits, RecordError, read_pgn, read_xqf
 
 __all__ = ["ReadGame", "Upload", "UploadRefused", "read_upload"]
 
@@ -24,7 +24,7 @@ class UploadRefused(Exception):
 class Upload:
     data: bytes
     format: str  # pgn | xqf
-    max_games: int
+    limits: ReadLimits
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +41,12 @@ class ReadGame:
 
 def read_upload(upload: Upload) -> tuple[list[ReadGame], list[str]]:
     """The games to store and the errors to report (run in a worker)."""
+    limits = upload.limits
     try:
-        records = [read_xqf(upload.data)] if upload.format == "xqf" else read_pgn(upload.data)
+        if upload.format == "xqf":
+            records = [read_xqf(upload.data, limits=limits)]
+        else:
+            records = read_pgn(upload.data, limits=limits)
     except RecordError as error:
         raise UploadRefused(str(error)) from None
     games: list[ReadGame] = []
@@ -51,9 +55,6 @@ def read_upload(upload: Upload) -> tuple[list[ReadGame], list[str]]:
         label = record.describe(index)
         for said in map(str, record.errors):  # said once, with the game's label
             errors.append(said if said.startswith(label) else f"{label}: {said}")
-        if index >= upload.max_games:
-            errors.append(f"{label}: not imported (at most {upload.max_games} games a file)")
-            continue
         moves = [m.iccs() for m in record.main_line_moves()]
         if not moves and record.errors:
             continue

@@ -29,7 +29,7 @@ async def import_record(request: Request) -> Response:
     fmt = request.query_params.get("format") or ("xqf" if body[:2] == b"XQ" else "pgn")
     if fmt not in ("pgn", "xqf"):
         raise HTTPError(400, "bad_field", f"'format' must be pgn or xqf, got {fmt[:20]!r}")
-    upload = Upload(body, fmt, settings.max_import_games)
+    upload = Upload(body, fmt, settings.import_limits)
     try:
         games, errors = await context.import_workers.run(
             read_upload, upload, timeout=settings.import_seconds

@@ -13,6 +13,7 @@ from chuhan.variants import normalize_arrangement
 from chuhan.web.connection import Connection
 from chuhan.web.protocol import ClientMessage, ProtocolError
 from chuhan.web.round import timers
+from chuhan.web.round.replay import apply_event
 from chuhan.web.round.seats import SEATS, other_seat, seat_of, side_of
 from chuhan.web.round.view import default_name
 from chuhan.web.store import ChatLine
@@ -64,6 +65,15 @@ def _pending_answerer(room: Room, offer: bool | None) -> bool:
 
 
 # ---------------------------------------------------------------------- moves and setup
+#
+# Each action checks who may do it, then applies the event it will store through
+# :func:`~chuhan.web.round.replay.apply_event` (the referee refuses what the game does not
+# allow), the same function that replays the event log after a restart.
+
+
+def _event(room: Room, now: float, kind: str, **data: Any) -> Outcome:
+    apply_event(room, kind, data, now)
+    return kind, data
 
 
 async def _move(room: Room, conn: Connection, msg: ClientMessage, now: float) -> Outcome:
@@ -72,8 +82,7 @@ async def _move(room: Room, conn: Connection, msg: ClientMessage, now: float) ->
     text = msg.get("from") + msg.get("to")
     if msg.get("from") == msg.get("to"):
         raise ProtocolError("illegal_move", f"{text} is not a move; send 'pass' to pass")
-    room.apply_move(Move.from_iccs(text), now)
-    return "move", {"move": text}
+    return _event(room, now, "move", move=text)
 
 
 async def _pass(room: Room, conn: Connection, msg: ClientMessage, now: float) -> Outcome:
@@ -86,8 +95,7 @@ async def _pass(room: Room, conn: Connection, msg: ClientMessage, now: float) ->
     move = Move(king, king)
     if not board.is_legal(move):
         raise ProtocolError("illegal_move", "passing is not allowed in this position")
-    room.apply_move(move, now)
-    return "move", {"move": move.iccs()}
+    return _event(room, now, "move", move=move.iccs())
 
 
 async def _setup(room: Room, conn: Connection, msg: ClientMessage, now: float) -> Outcome:
@@ -99,8 +107,7 @@ async def _setup(room: Room, conn: Connection, msg: ClientMessage, now: float) -
         arrangement = normalize_arrangement(msg.get("arrangement"))
     except ChuhanError as error:
         raise ProtocolError("bad_field", str(error)) from None
-    await timers.choose_setup(room, pending, arrangement, now)
-    return "setup", {"side": seat_of(pending), "arrangement": arrangement}
+    return await timers.choose_setup(room, pending, arrangement, now)
 
 
 # ---------------------------------------------------------------------- resigning and draws
@@ -108,43 +115,27 @@ async def _setup(room: Room, conn: Connection, msg: ClientMessage, now: float) -
 
 async def _resign(room: Room, conn: Connection, msg: ClientMessage, now: float) -> Outcome:
     side = _side_for(conn, msg, room.game.board.turn)
-    room.game.resign(side)
-    room.row.ending = {"kind": "resign", "side": seat_of(side)}
-    room.refresh_outcome(now)
-    return "resign", {"side": seat_of(side)}
+    return _event(room, now, "resign", side=seat_of(side))
 
 
 async def _draw_offer(room: Room, conn: Connection, msg: ClientMessage, now: float) -> Outcome:
     _require_playing(room)
     side = _side_for(conn, msg, room.game.board.turn)
-    game = room.game
-    if game.draw_offer is not None and game.draw_offer != side:
-        room.row.ending = {"kind": "agreement", "side": seat_of(game.draw_offer)}
-    game.offer_draw(side)
-    if room.is_computer(not side):
-        game.decline_draw(not side)
-        room.refresh_outcome(now)
-        return "draw_declined", {"side": seat_of(not side), "computer": True}
-    room.refresh_outcome(now)
-    if room.outcome is not None:
-        return "draw_agreed", {"side": seat_of(side)}
-    return "draw_offer", {"side": seat_of(side)}
+    if room.is_computer(not side):  # the computer declines at once
+        return _event(room, now, "draw_declined", side=seat_of(not side), computer=True)
+    if room.game.draw_offer == (not side):  # offers crossing each other are an agreement
+        return _event(room, now, "draw_agreed", side=seat_of(side))
+    return _event(room, now, "draw_offer", side=seat_of(side))
 
 
 async def _draw_accept(room: Room, conn: Connection, msg: ClientMessage, now: float) -> Outcome:
     side = _side_for(conn, msg, _pending_answerer(room, room.game.draw_offer))
-    offerer = room.game.draw_offer
-    room.game.accept_draw(side)
-    if offerer is not None:
-        room.row.ending = {"kind": "agreement", "side": seat_of(offerer)}
-    room.refresh_outcome(now)
-    return "draw_agreed", {"side": seat_of(side)}
+    return _event(room, now, "draw_agreed", side=seat_of(side))
 
 
 async def _draw_decline(room: Room, conn: Connection, msg: ClientMessage, now: float) -> Outcome:
     side = _side_for(conn, msg, _pending_answerer(room, room.game.draw_offer))
-    room.game.decline_draw(side)
-    return "draw_declined", {"side": seat_of(side)}
+    return _event(room, now, "draw_declined", side=seat_of(side))
 
 
 # ---------------------------------------------------------------------- takebacks
@@ -157,36 +148,21 @@ async def _takeback_request(
     board = room.game.board
     default = not board.turn if board.ply else board.turn
     side = _side_for(conn, msg, default)
-    room.game.request_takeback(side)
-    if room.is_computer(not side):
-        _take_back(room, not side, now)
-        return "takeback", {"side": seat_of(side), "computer": True}
-    return "takeback_request", {"side": seat_of(side)}
-
-
-def _take_back(room: Room, answerer: bool, now: float) -> None:
-    taken = room.game.accept_takeback(answerer)
-    room.truncate_entries(len(room.entries) - len(taken))
-    clock = room.clock
-    if clock is not None:
-        clock.stop(now)
-        if room.game.board.ply:
-            clock.start(room.game.board.turn, now)
-    room.refresh_outcome(now)
+    if room.is_computer(not side):  # the computer accepts at once
+        return _event(room, now, "takeback", side=seat_of(side), computer=True)
+    return _event(room, now, "takeback_request", side=seat_of(side))
 
 
 async def _takeback_accept(room: Room, conn: Connection, msg: ClientMessage, now: float) -> Outcome:
     side = _side_for(conn, msg, _pending_answerer(room, room.game.takeback_request))
-    _take_back(room, side, now)
-    return "takeback", {"side": seat_of(not side)}
+    return _event(room, now, "takeback", side=seat_of(not side))
 
 
 async def _takeback_decline(
     room: Room, conn: Connection, msg: ClientMessage, now: float
 ) -> Outcome:
     side = _side_for(conn, msg, _pending_answerer(room, room.game.takeback_request))
-    room.game.decline_takeback(side)
-    return "takeback_declined", {"side": seat_of(side)}
+    return _event(room, now, "takeback_declined", side=seat_of(side))
 
 
 # ---------------------------------------------------------------------- rematch

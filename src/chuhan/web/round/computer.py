@@ -9,12 +9,11 @@ import secrets
 from typing import TYPE_CHECKING
 
 from chuhan.errors import ChuhanError
-from chuhan.squares import Move
 from chuhan.variants import JANGGI_ARRANGEMENTS
 from chuhan.web.pool import MoveRequest, PoolError
 from chuhan.web.protocol import ProtocolError
 from chuhan.web.round import timers
-from chuhan.web.round.seats import seat_of
+from chuhan.web.round.replay import apply_event
 
 if TYPE_CHECKING:
     from chuhan.web.round.room import Room
@@ -34,9 +33,10 @@ async def choose_setups(room: Room, now: float) -> None:
         pending = room.game.setup_pending
         if pending is None or not room.is_computer(pending):
             break
-        choice = secrets.choice(JANGGI_ARRANGEMENTS)
-        await timers.choose_setup(room, pending, choice, now)
-        await room.save("setup", {"side": seat_of(pending), "arrangement": choice}, now)
+        kind, data = await timers.choose_setup(
+            room, pending, secrets.choice(JANGGI_ARRANGEMENTS), now
+        )
+        await room.save(kind, data, now)
         room.broadcast_state(now)
 
 
@@ -111,8 +111,9 @@ async def _play(room: Room) -> None:
                 await timers.check_time(room, now)
                 if room.row.version != version:
                     return
-                room.apply_move(Move.from_iccs(answer), now)
-                await room.commit("move", {"move": answer, "computer": True}, now, None, 0)
+                data = {"move": answer, "computer": True}
+                apply_event(room, "move", data, now)
+                await room.commit("move", data, now, None, 0)
             except ChuhanError as error:
                 log.error("game %s: computer move %s rejected: %s", room.row.id, answer, error)
             except ProtocolError:

@@ -28,9 +28,10 @@ from chuhan.web.connection import PRESENCE, STATE, Connection
 from chuhan.web.events import GameFinished, StateChanged
 from chuhan.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError
 from chuhan.web.round import actions, computer, timers
-from chuhan.web.round.seats import seat_of, side_of
+from chuhan.web.round.replay import rebuild
+from chuhan.web.round.seats import seat_of
 from chuhan.web.round.view import Snapshot, build_snapshot, move_entry, result_dict
-from chuhan.web.store import ChatLine, GameRow, StoreError
+from chuhan.web.store import ChatLine, GameRow, StoredEvent, StoreError
 
 if TYPE_CHECKING:
     from chuhan.web.round.manager import GameManager
@@ -65,8 +66,10 @@ class Room:
         manager: GameManager,
         row: GameRow,
         tokens: dict[str, str],
+        events: list[StoredEvent],
         last_event: dict[str, Any] | None,
     ) -> None:
+        """The room of a stored game, rebuilt from its event log (:mod:`.replay`)."""
         self.manager = manager
         self.row = row
         self.tokens = tokens  # seat -> token
@@ -78,8 +81,8 @@ class Room:
         #: it from the moment it opens, before its hello.
         self.attached = 0
         self.variant = manager.variant_of(row)
-        self.game: Game
-        self.clock: Clock | None = None
+        self.game = Game.new(self.variant, fen=row.start_fen)
+        self.clock = None if row.time_control is None else Clock(TimeControl(**row.time_control))
         self.entries: list[str] = []
         self.outcome: Outcome | None = None
         self.last_event = last_event
@@ -88,53 +91,15 @@ class Room:
         self._presence_due: asyncio.TimerHandle | None = None
         self._chat_lines: deque[ChatLine] | None = None
         self._chat_text: str | None = None
-        self._replay()
         #: Takebacks as ``(publication, entries kept)``; publications before
         #: ``_truncations_from`` may have had takebacks that are no longer listed.
         self._truncations: deque[tuple[int, int]] = deque(maxlen=_TRUNCATIONS_KEPT)
         self._truncations_from = 0
+        self._shortest = 0
+        rebuild(self, events)
+        self.outcome = self.game.outcome()
         self._shortest = len(self.entries)
         self.published: Snapshot = build_snapshot(self, 0, manager.now())
-
-    # ------------------------------------------------------------------ rebuilding
-
-    def _replay(self) -> None:
-        row = self.row
-        game = Game.new(self.variant, fen=row.start_fen)
-        for seat in ("second", "first"):  # Han chooses first
-            if seat in row.setup:
-                game.choose_setup(side_of(seat), row.setup[seat])
-        self.entries = []
-        for text in row.moves:
-            move = Move.from_iccs(text)
-            entry = move_entry(game.board, move)
-            game.board.push(move)
-            entry["check"] = game.board.is_check()
-            self.entries.append(json.dumps(entry, ensure_ascii=False))
-        self.game = game
-        ending = row.ending
-        if ending is not None:
-            kind = ending["kind"]
-            if kind == "resign":
-                game.resign(side_of(ending["side"]))
-            elif kind == "flag":
-                game.flag(side_of(ending["side"]))
-            elif kind == "agreement":
-                game.offer_draw(side_of(ending["side"]))
-                game.accept_draw(not side_of(ending["side"]))
-        if game.outcome() is None:
-            draw = row.offers.get("draw")
-            if draw:
-                game.offer_draw(side_of(draw))
-            takeback = row.offers.get("takeback")
-            if takeback:
-                game.request_takeback(side_of(takeback))
-        if row.time_control is not None:
-            if row.clock is not None and row.clock_at is not None:
-                self.clock = Clock.from_dict(row.clock, now=row.clock_at)
-            else:
-                self.clock = Clock(TimeControl(**row.time_control))
-        self.outcome = game.outcome()
 
     # ------------------------------------------------------------------ state
 

@@ -4,11 +4,11 @@ wakes the room when the next of them is due."""
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from chuhan.variants import normalize_arrangement
 from chuhan.web.connection import Connection
 from chuhan.web.protocol import ProtocolError
+from chuhan.web.round.replay import apply_event
 from chuhan.web.round.seats import seat_of
 from chuhan.web.round.view import DEFAULT_ARRANGEMENT
 
@@ -28,30 +28,28 @@ async def check_time(room: Room, now: float, actor: Connection | None = None, se
     if clock is not None and room.status == "playing":
         flagged = clock.flagged(now)
         if flagged is not None:
-            room.game.flag(flagged)
-            room.row.ending = {"kind": "flag", "side": seat_of(flagged)}
-            room.refresh_outcome(now)
-            await room.commit("flag", {"side": seat_of(flagged)}, now, actor, seq)
+            data = {"side": seat_of(flagged)}
+            apply_event(room, "flag", data, now)
+            await room.commit("flag", data, now, actor, seq)
             return True
     deadline = room.row.setup_deadline
     pending = room.game.setup_pending
     if pending is not None and deadline is not None and now >= deadline:
-        await choose_setup(room, pending, DEFAULT_ARRANGEMENT, now)
-        await room.commit(
-            "setup",
-            {"side": seat_of(pending), "arrangement": DEFAULT_ARRANGEMENT, "default": True},
-            now,
-            None,
-            0,
-        )
+        kind, data = await choose_setup(room, pending, DEFAULT_ARRANGEMENT, now, default=True)
+        await room.commit(kind, data, now, None, 0)
     return False
 
 
-async def choose_setup(room: Room, side: bool, arrangement: str, now: float) -> None:
-    room.game.choose_setup(side, arrangement)
-    room.row.setup[seat_of(side)] = normalize_arrangement(arrangement)
-    room.row.setup_deadline = None
+async def choose_setup(
+    room: Room, side: bool, arrangement: str, now: float, *, default: bool = False
+) -> tuple[str, dict[str, Any]]:
+    """Apply a janggi setup choice and start the next chooser's time; the event to store."""
+    data: dict[str, Any] = {"side": seat_of(side), "arrangement": arrangement}
+    if default:
+        data["default"] = True
+    apply_event(room, "setup", data, now)
     await arm_setup_deadline(room, now)
+    return "setup", data
 
 
 async def arm_setup_deadline(room: Room, now: float) -> None:

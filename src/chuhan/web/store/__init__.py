@@ -34,6 +34,7 @@ __all__ = [
     "GameUnreadable",
     "Store",
     "StoreError",
+    "StoredEvent",
     "open_store",
 ]
 
@@ -101,6 +102,16 @@ class GameRow:
     rematch: dict[str, Any] | None = None
 
 
+class StoredEvent(NamedTuple):
+    """One entry of a game's event log: what happened (``kind`` and ``data``), when (``at``,
+    the server's wall clock) and the state version it made."""
+
+    version: int
+    at: float
+    kind: str
+    data: dict[str, Any]
+
+
 class ChatLine(NamedTuple):
     at: float
     sender: str
@@ -154,8 +165,8 @@ class Store(Protocol):
         """The last event that changed the game (not one of :data:`QUIET_EVENTS`);
         :class:`GameUnreadable` if it cannot be read."""
 
-    async def events(self, game_id: str) -> list[tuple[int, str, dict[str, Any]]]:
-        """The game's event log: ``(version, kind, data)`` in order;
+    async def events(self, game_id: str) -> list[StoredEvent]:
+        """The game's event log in order (the truth a game is rebuilt from);
         :class:`GameUnreadable` if it cannot be read."""
 
 

@@ -43,6 +43,7 @@ from chuhan.web.store import (
     DatabaseInUse,
     GameRow,
     GameUnreadable,
+    StoredEvent,
     StoreError,
 )
 from chuhan.web.store.connection import checkpoint, close_cleanly, open_database
@@ -408,14 +409,19 @@ class SqliteStore:
 
         return await self._run(work)
 
-    async def events(self, game_id: str) -> list[tuple[int, str, dict[str, Any]]]:
-        def work() -> list[tuple[int, str, dict[str, Any]]]:
+    async def events(self, game_id: str) -> list[StoredEvent]:
+        def work() -> list[StoredEvent]:
             return [
-                (int(r["version"]), str(r["kind"]), _event_data(game_id, r["data"]))
+                StoredEvent(
+                    int(r["version"]),
+                    float(r["at"]),
+                    str(r["kind"]),
+                    _event_data(game_id, r["data"]),
+                )
                 for r in self._rows(
                     game_id,
                     "events",
-                    "SELECT version, kind, data FROM events{indexed} WHERE game_id=? "
+                    "SELECT version, at, kind, data FROM events{indexed} WHERE game_id=? "
                     "ORDER BY rowid",
                     (game_id,),
                 )
