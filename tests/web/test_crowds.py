@@ -16,6 +16,7 @@ from web_helpers import Player, create_game, expect_error, join_friend_game
 from chuhan.web.connection import PRESENCE, STATE, Connection
 from chuhan.web.events import GameFinished, StateChanged
 from chuhan.web.protocol import TokenBucket
+from chuhan.web.store.sqlite import SqliteStore
 
 
 def _states(player: Player) -> list[dict[str, Any]]:
@@ -268,3 +269,24 @@ def test_a_watcher_that_disconnects_does_not_disturb_the_game(
         watcher.close()
     assert red.move("h2e2")["ply"] == 1
     black.wait_state(lambda s: s["ply"] == 1 and s["watchers"] == 0)
+
+
+def test_a_crowd_saying_hello_together_cannot_pass_the_watcher_cap(
+    make_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reading = SqliteStore.chat_history
+
+    async def slow_read(self: SqliteStore, game_id: str, limit: int = 50) -> Any:
+        await asyncio.sleep(0.3)  # the first arrival holds the room while the others come
+        return await reading(self, game_id, limit)
+
+    monkeypatch.setattr(SqliteStore, "chat_history", slow_read)
+    client = make_client(max_watchers_per_game=2)
+    game = create_game(client, kind="friend")
+    crowd = [Player(client, game["game_id"], None) for _ in range(8)]
+    for watcher in crowd:  # every hello is sent before any answer is read
+        watcher.send("hello", token=None, protocol=2)
+    answers = [watcher.ws.receive_json() for watcher in crowd]
+    welcomed = [a for a in answers if a["type"] == "welcome"]
+    refused = [a for a in answers if a.get("code") == "too_many_watchers"]
+    assert len(welcomed) == 2 and len(refused) == 6

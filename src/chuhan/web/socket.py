@@ -183,8 +183,9 @@ async def _hello(context: ServerContext, conn: Connection, room: Room, msg: Clie
             return False
         role = found[1]
         conn.token = token
-    elif room.watcher_count() >= context.settings.max_watchers_per_game:
-        most = context.settings.max_watchers_per_game
+    conn.deltas = (msg.get("protocol") or 1) >= 2
+    most = context.settings.max_watchers_per_game
+    if not room.admit(conn, role, max_watchers=most):
         conn.send(
             error_message(
                 "too_many_watchers",
@@ -194,8 +195,7 @@ async def _hello(context: ServerContext, conn: Connection, room: Room, msg: Clie
         )
         conn.close(4429)
         return False
-    conn.deltas = (msg.get("protocol") or 1) >= 2
-    await room.join(conn, role, msg.get("name"))
+    await room.join(conn, msg.get("name"))
     return True
 
 

@@ -193,25 +193,35 @@ class Room:
 
     # ------------------------------------------------------------------ joining
 
-    async def join(self, conn: Connection, role: str, name: str | None) -> None:
+    def admit(self, conn: Connection, role: str, *, max_watchers: int) -> bool:
+        """Take a connection in and welcome it, at once: its place is counted before
+        anything is awaited, so a crowd arriving together cannot pass the watcher cap.
+        False (nothing done) when the game has no room for another watcher."""
+        if role == "watcher" and self.watcher_count() >= max_watchers:
+            return False
+        conn.role = role
+        conn.room = self
+        self._add(conn)
+        conn.send(
+            {
+                "type": "welcome",
+                "game_id": self.row.id,
+                "role": role,
+                "protocol": PROTOCOL_VERSION,
+                "server_time_ms": round(self.manager.now() * 1000),
+            }
+        )
+        return True
+
+    async def join(self, conn: Connection, name: str | None) -> None:
+        """After :meth:`admit`: the seat's name, the state, the chat, a rematch link."""
         async with self.lock:
             now = self.manager.now()
-            conn.role = role
-            conn.room = self
-            self._add(conn)
+            role = conn.role
             published = self.published.seq
             if name and role in ("first", "second") and self.row.names.get(role) != name:
                 self.row.names[role] = name
                 await self.save("name", {"seat": role, "name": name}, now, bump=False)
-            conn.send(
-                {
-                    "type": "welcome",
-                    "game_id": self.row.id,
-                    "role": role,
-                    "protocol": PROTOCOL_VERSION,
-                    "server_time_ms": round(now * 1000),
-                }
-            )
             await timers.check_time(self, now)
             await timers.arm_setup_deadline(self, now)
             if self.published.seq != published:
