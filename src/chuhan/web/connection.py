@@ -15,10 +15,13 @@ import asyncio
 import json
 from collections import deque
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chuhan.web.protocol import TokenBucket
 from chuhan.web.round.seats import seat_of
+
+if TYPE_CHECKING:
+    from chuhan.web.round.room import Room
 
 __all__ = ["PRESENCE", "STATE", "Connection"]
 
@@ -51,7 +54,7 @@ class Connection:
         #: client that does not say so gets the whole list in every state.
         self.deltas = False
         #: The room this connection joined (set by :meth:`Room.join`).
-        self.room: Any = None
+        self.room: Room | None = None
         self._outbox: deque[tuple[str, str | None]] = deque()  # (kind, text)
         self._texts = 0
         self._ready = asyncio.Event()

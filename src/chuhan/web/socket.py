@@ -23,7 +23,7 @@ from chuhan.web.protocol import (
 )
 from chuhan.web.round.manager import RoomUnavailable
 from chuhan.web.round.room import Room
-from chuhan.web.round.view import render_presence, render_state
+from chuhan.web.round.view import render_state
 
 __all__ = ["game_socket"]
 
@@ -209,7 +209,7 @@ async def _write(context: ServerContext, websocket: WebSocket, conn: Connection)
             return None
         if marker == STATE:
             return render_state(room, conn, context.now())
-        return render_presence(room)
+        return room.presence_text()
 
     try:
         async for text in conn.frames(render):

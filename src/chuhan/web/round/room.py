@@ -30,7 +30,13 @@ from chuhan.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError
 from chuhan.web.round import actions, computer, timers
 from chuhan.web.round.replay import rebuild
 from chuhan.web.round.seats import seat_of
-from chuhan.web.round.view import Snapshot, build_snapshot, move_entry, result_dict
+from chuhan.web.round.view import (
+    Snapshot,
+    build_snapshot,
+    move_entry,
+    render_presence,
+    result_dict,
+)
 from chuhan.web.store import ChatLine, GameRow, StoredEvent, StoreError
 
 if TYPE_CHECKING:
@@ -77,6 +83,7 @@ class Room:
         self.connections: set[Connection] = set()
         #: Connections by role (who is here, without counting them one by one).
         self._roles: Counter[str] = Counter()
+        self._presence_text: str | None = None
         #: Sockets and requests holding this room (:meth:`GameManager.hold`); a socket holds
         #: it from the moment it opens, before its hello.
         self.attached = 0
@@ -131,11 +138,19 @@ class Room:
         if conn not in self.connections:
             self.connections.add(conn)
             self._roles[conn.role or "watcher"] += 1
+            self._presence_text = None
 
     def _remove(self, conn: Connection) -> None:
         if conn in self.connections:
             self.connections.discard(conn)
             self._roles[conn.role or "watcher"] -= 1
+            self._presence_text = None
+
+    def presence_text(self) -> str:
+        """The ``presence`` message as it stands (built once per arrival or departure)."""
+        if self._presence_text is None:
+            self._presence_text = render_presence(self)
+        return self._presence_text
 
     def publish(self, now: float) -> None:
         """Make what was just stored the state everyone is shown from now on."""
@@ -166,8 +181,16 @@ class Room:
         return kept
 
     def broadcast_state(self, now: float) -> None:
-        """Every connection gets the newest state when its writer gets to it."""
+        """Every connection gets the newest state when its writer gets to it; the players'
+        writers are woken first, so a crowd of watchers does not stand between a player and
+        the state that answers their move."""
+        watchers = []
         for conn in self.connections:
+            if conn.role == "watcher":
+                watchers.append(conn)
+            else:
+                conn.mark(STATE)
+        for conn in watchers:
             conn.mark(STATE)
 
     def broadcast(self, message: dict[str, Any], *, droppable: bool = False) -> None:
