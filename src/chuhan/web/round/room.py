@@ -2,8 +2,9 @@
 
 Every action runs under the room's :class:`asyncio.Lock`, is applied to the
 :class:`~chuhan.game.Game` (the referee), written to the store, and only then acknowledged,
-broadcast and published on the event bus (:meth:`Room.commit`). A room can always be
-rebuilt from its stored row by replaying the moves, which is what happens after a restart.
+broadcast and published on the event bus (:meth:`Room.commit`). A room is rebuilt from the
+game's stored event log (:mod:`~chuhan.web.round.replay`) whenever it is loaded: after a
+restart, or when a game nobody watched is visited again.
 
 Clocks use the server's wall clock (``now`` in seconds since the epoch), so they keep
 running while the server is down: a restart cannot give anyone time (see
@@ -394,7 +395,7 @@ class Room:
 
     def idle(self) -> bool:
         """Whether nothing in the room waits for time to pass: no clock or setup timer
-        armed, no computer thinking (an idle room can be rebuilt from its row later)."""
+        armed, no computer thinking (an idle room can be rebuilt from its event log later)."""
         return all(task is None or task.done() for task in (self.timer, self.computer))
 
     def stop_tasks(self) -> None:
