@@ -47,7 +47,13 @@ class Results:
 
 def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "chuhan.cli", "serve", "--port", str(port), "--db", str(db)],
+        # Every game's players come from an address of their own (the X-Forwarded-For
+        # header the server trusts here), as they would on the internet: the per-address
+        # limits on games and sockets are the server's real ones.
+        [
+            *(sys.executable, "-m", "chuhan.cli", "serve", "--port", str(port)),
+            *("--db", str(db), "--trust-proxy"),
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
@@ -65,11 +71,17 @@ def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
     raise SystemExit("server did not start")
 
 
-def create_game(port: int) -> dict[str, Any]:
+def address(number: int) -> str:
+    """The address game ``number``'s players are said to come from (RFC 2544's benchmarking
+    range; it only travels in a header, to this machine's server)."""
+    return f"198.18.{number // 250}.{number % 250 + 1}"
+
+
+def create_game(port: int, number: int) -> dict[str, Any]:
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}/api/games",
         data=json.dumps({"kind": "friend", "time_control": "30+0"}).encode(),
-        headers={"content-type": "application/json"},
+        headers={"content-type": "application/json", "x-forwarded-for": address(number)},
     )
     with urllib.request.urlopen(request, timeout=30) as response:
         game: dict[str, Any] = json.loads(response.read())
@@ -80,6 +92,7 @@ async def player(
     port: int,
     game_id: str,
     token: str,
+    forwarded_for: str,
     plies: int,
     think_ms: float,
     results: Results,
@@ -92,6 +105,7 @@ async def player(
         open_timeout=60,
         ping_interval=None,
         compression=None,
+        additional_headers={"x-forwarded-for": forwarded_for},
     ) as ws:
 
         async def send(kind: str, **fields: Any) -> None:
@@ -99,7 +113,7 @@ async def player(
             seq += 1
             await ws.send(json.dumps({"type": kind, "seq": seq, **fields}))
 
-        await send("hello", token=token)
+        await send("hello", token=token, protocol=2)
         await start.wait()
         await send("resync")
         sent_at: float | None = None
@@ -141,13 +155,13 @@ async def receive(ws: ClientConnection) -> str | bytes:
 async def run_games(port: int, games: int, plies: int, think_ms: float) -> tuple[Results, float]:
     loop = asyncio.get_running_loop()
     created = await asyncio.gather(
-        *[loop.run_in_executor(None, create_game, port) for _ in range(games)]
+        *[loop.run_in_executor(None, create_game, port, number) for number in range(games)]
     )
     results = Results()
     start = asyncio.Event()
     rng = random.Random(1)
     tasks = []
-    for game in created:
+    for number, game in enumerate(created):
         for token in (game["token"], game["invite_url"].split("?t=")[1]):
             tasks.append(
                 asyncio.create_task(
@@ -155,6 +169,7 @@ async def run_games(port: int, games: int, plies: int, think_ms: float) -> tuple
                         port,
                         game["game_id"],
                         token,
+                        address(number),
                         plies,
                         think_ms,
                         results,

@@ -28,10 +28,12 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import json
 import logging
 import os
 import sqlite3
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -97,6 +99,9 @@ class SqliteStore:
             self._release()
             raise
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chuhan-sqlite")
+        #: Writes waiting for the next group commit, and whether one is under way.
+        self._writes: deque[tuple[Callable[[], None], asyncio.Future[None]]] = deque()
+        self._committing = False
         atexit.register(self._close_at_exit)
 
     # ------------------------------------------------------------------ checkpoints
@@ -144,8 +149,60 @@ class SqliteStore:
         return await asyncio.get_running_loop().run_in_executor(self._thread, guarded)
 
     async def _write(self, work: Callable[[], None]) -> None:
-        await self._run(work)
+        """Run ``work`` (its statements, without a transaction of its own) in the next
+        group commit: the writes that arrive while the database thread is busy are
+        committed together, each in a savepoint of its own, so one that fails takes only
+        itself back. Returns once its transaction is committed."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._writes.append((work, done))
+        if not self._committing:
+            self._committing = True
+            loop.run_in_executor(self._thread, self._commit_writes, loop).add_done_callback(
+                lambda _: self._committed(loop)
+            )
+        await done
         self._checkpoint_later()
+
+    def _committed(self, loop: asyncio.AbstractEventLoop) -> None:
+        """(On the event loop) the group commit ended: start the next one if writes came."""
+        self._committing = False
+        if self._writes and not self._closed:
+            self._committing = True
+            loop.run_in_executor(self._thread, self._commit_writes, loop).add_done_callback(
+                lambda _: self._committed(loop)
+            )
+
+    def _commit_writes(self, loop: asyncio.AbstractEventLoop) -> None:
+        """(On the database thread) commit every write waiting, in one transaction."""
+        batch = []
+        while self._writes:
+            batch.append(self._writes.popleft())
+        outcomes: list[BaseException | None] = []
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            for work, _ in batch:
+                self._db.execute("SAVEPOINT write")
+                try:
+                    work()
+                except Exception as error:  # this write only: the others go on
+                    self._db.execute("ROLLBACK TO write")
+                    outcomes.append(self._store_error(error))
+                else:
+                    outcomes.append(None)
+                self._db.execute("RELEASE write")
+            self._db.execute("COMMIT")
+        except sqlite3.Error as error:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+            failed = self._store_error(error)
+            outcomes = [failed] * len(batch)
+        loop.call_soon_threadsafe(_settle, [done for _, done in batch], outcomes)
+
+    def _store_error(self, error: BaseException) -> BaseException:
+        if isinstance(error, sqlite3.Error):
+            return StoreError(f"the game database {self.path} failed: {error}")
+        return error
 
     def announce(self, url: str) -> None:
         """Record in the lock file where this server listens (``chuhan play`` opens that
@@ -191,17 +248,16 @@ class SqliteStore:
         columns = values(row)
 
         def work() -> None:
-            with _Transaction(self._db):
-                self._db.execute(
-                    f"INSERT INTO games ({', '.join(COLUMNS)}) "
-                    f"VALUES ({', '.join(':' + c for c in COLUMNS)})",
-                    columns,
-                )
-                self._db.executemany(
-                    "INSERT INTO seats(token, game_id, seat) VALUES (?, ?, ?)",
-                    [(token, row.id, seat) for token, seat in seats.items()],
-                )
-                self._event(row, event, {})
+            self._db.execute(
+                f"INSERT INTO games ({', '.join(COLUMNS)}) "
+                f"VALUES ({', '.join(':' + c for c in COLUMNS)})",
+                columns,
+            )
+            self._db.executemany(
+                "INSERT INTO seats(token, game_id, seat) VALUES (?, ?, ?)",
+                [(token, row.id, seat) for token, seat in seats.items()],
+            )
+            self._event(row, event, {})
 
         await self._write(work)
 
@@ -211,26 +267,24 @@ class SqliteStore:
         games = "games NOT INDEXED" if "games" in self._unindexed else "games"
 
         def work() -> None:
-            with _Transaction(self._db):
-                saved = self._db.execute(
-                    f"UPDATE {games} SET {assignments} WHERE id=:id", columns
-                ).rowcount
-                if saved != 1:  # never acknowledge a move that was not written
-                    raise StoreError(
-                        f"the game database {self.path} failed: game {row.id!r} is not "
-                        "where it was stored"
-                    )
-                self._event(row, event, data)
+            saved = self._db.execute(
+                f"UPDATE {games} SET {assignments} WHERE id=:id", columns
+            ).rowcount
+            if saved != 1:  # never acknowledge a move that was not written
+                raise StoreError(
+                    f"the game database {self.path} failed: game {row.id!r} is not "
+                    "where it was stored"
+                )
+            self._event(row, event, data)
 
         await self._write(work)
 
     async def add_chat(self, game_id: str, line: ChatLine) -> None:
         def work() -> None:
-            with _Transaction(self._db):
-                self._db.execute(
-                    "INSERT INTO chat(game_id, at, sender, name, text) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, *line),
-                )
+            self._db.execute(
+                "INSERT INTO chat(game_id, at, sender, name, text) VALUES (?, ?, ?, ?, ?)",
+                (game_id, *line),
+            )
 
         await self._write(work)
 
@@ -440,15 +494,12 @@ def _event_data(game_id: str, text: str) -> dict[str, Any]:
     return data
 
 
-class _Transaction:
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
-
-    def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind: object, value: object, traceback: object) -> None:
-        if kind is None:
-            self._db.execute("COMMIT")
+def _settle(waiting: list[asyncio.Future[None]], outcomes: list[BaseException | None]) -> None:
+    """(On the event loop) tell each write of a group commit how it went."""
+    for done, error in zip(waiting, outcomes, strict=True):
+        if done.cancelled():
+            continue
+        if error is None:
+            done.set_result(None)
         else:
-            self._db.execute("ROLLBACK")
+            done.set_exception(error)
