@@ -51,7 +51,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import chuhan.search.search as search_module
+import chuhan.search.tree as tree_module
 from chuhan.game import Game
 from chuhan.search.evaluate import EvalWeights, evaluator_for
 from chuhan.search.limits import Limits
@@ -122,16 +122,16 @@ def _weights(weights: EvalWeights | None) -> Iterator[None]:
     if weights is None:
         yield
         return
-    original = getattr(search_module, "evaluator_for")  # noqa: B009
+    original = getattr(tree_module, "evaluator_for")  # noqa: B009
 
     def patched(game: str, _unused: EvalWeights | None = None) -> Any:
         return evaluator_for(game, weights)
 
-    setattr(search_module, "evaluator_for", patched)  # noqa: B010
+    setattr(tree_module, "evaluator_for", patched)  # noqa: B010
     try:
         yield
     finally:
-        setattr(search_module, "evaluator_for", original)  # noqa: B010
+        setattr(tree_module, "evaluator_for", original)  # noqa: B010
 
 
 def new_game(variant: Variant, rng: random.Random, fen: str | None = None) -> Game:

@@ -14,6 +14,7 @@ from chuhan.board import Board
 from chuhan.game import Game, Termination
 from chuhan.search.limits import Limits, SearchControl, SearchInfo
 from chuhan.search.search import LEVELS, WIN, Searcher
+from chuhan.search.tree import SearchTables, TreeSearch
 from chuhan.squares import Move
 
 DATA = Path(__file__).parent / "data"
@@ -304,7 +305,6 @@ def test_quiescence_finds_every_quiet_check(variant: str) -> None:
     """The checks the quiescence search adds at its first ply are all the quiet checks:
     direct ones, discovered ones, new cannon screens, janggi elephant leaps."""
     rng = random.Random(5)
-    searcher = Searcher()
     positions = 0
     for _ in range(150):
         board = Board(variant=variant)
@@ -315,7 +315,7 @@ def test_quiescence_finds_every_quiet_check(variant: str) -> None:
             board.push(rng.choice(moves))
         if not list(board.legal_moves):
             continue
-        searcher._board = board
+        searcher = TreeSearch(board, SearchTables(capacity=1), SearchControl())
         squares = board._squares
         quiet = [m for m in board._legal_ints() if not squares[m & 127] and m >> 7 != m & 127]
         expected = set()
@@ -364,16 +364,16 @@ def _null_movers(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Record, for every null move the search makes, the side that made it. The null move's
     child is the only node searched with ``null_ok`` false; its side to move is the other."""
     movers: list[bool] = []
-    original = Searcher._pvs
+    original = TreeSearch._pvs
 
     def spy(
-        self: Searcher, depth: int, alpha: int, beta: int, ply: int, in_check: bool, null_ok: bool
+        self: TreeSearch, depth: int, alpha: int, beta: int, ply: int, in_check: bool, null_ok: bool
     ) -> int:
         if not null_ok:
             movers.append(not self._board.turn)
         return original(self, depth, alpha, beta, ply, in_check, null_ok)
 
-    monkeypatch.setattr(Searcher, "_pvs", spy)
+    monkeypatch.setattr(TreeSearch, "_pvs", spy)
     return movers
 
 
@@ -384,7 +384,7 @@ def test_null_moves_prune_the_middlegame(monkeypatch: pytest.MonkeyPatch) -> Non
     movers = _null_movers(monkeypatch)
     with_null = Searcher().search(board, Limits(depth=6))
     assert movers  # null moves were tried
-    monkeypatch.setattr(Searcher, "_has_heavy", lambda self, side: False)
+    monkeypatch.setattr(TreeSearch, "_has_heavy", lambda self, side: False)
     movers.clear()
     without = Searcher().search(board, Limits(depth=6))
     assert movers == []

@@ -9,7 +9,8 @@ True
 (To drive an external engine, see :mod:`chuhan.engine`.)
 """
 
+from chuhan.search.levels import LEVELS
 from chuhan.search.limits import Limits, SearchControl, SearchInfo, SearchResult
-from chuhan.search.search import LEVELS, Searcher
+from chuhan.search.search import Searcher
 
 __all__ = ["LEVELS", "Limits", "SearchControl", "SearchInfo", "SearchResult", "Searcher"]

@@ -66,11 +66,13 @@ class SearchInfo:
 @dataclass(slots=True)
 class SearchResult:
     """The move chosen (``None`` when the side to move has no legal move), the move it
-    expects in reply, and the last complete info line for each principal variation."""
+    expects in reply, the last complete info line for each principal variation, and the
+    nodes the whole search visited."""
 
     best: Move | None
     ponder: Move | None = None
     lines: list[SearchInfo] = field(default_factory=list)
+    nodes: int = 0
 
 
 class SearchControl:
@@ -98,3 +100,9 @@ class SearchControl:
     def ponderhit(self) -> None:
         self.started = time.monotonic()
         self.pondering = False
+
+    def wait_for_release(self, *, infinite: bool) -> None:
+        """Block while a finished search may not answer yet: an ``infinite`` one until
+        ``stop()``, a ponder search until ``stop()`` or ``ponderhit()``."""
+        while (infinite or self.pondering) and not self.stopped:
+            time.sleep(0.005)
