@@ -54,7 +54,7 @@ from typing import Any
 import chuhan.search.tree as tree_module
 from chuhan.game import Game
 from chuhan.search.evaluate import EvalWeights, evaluator_for
-from chuhan.search.limits import Limits
+from chuhan.search.limits import SearchLimits
 from chuhan.search.search import Searcher
 from chuhan.variants import HAN, JANGGI_ARRANGEMENTS, VARIANTS, Variant, get_variant
 
@@ -72,8 +72,8 @@ class Player:
     movetime: int | None = None
     weights: dict[str, EvalWeights] | None = None
 
-    def limits(self) -> Limits:
-        return Limits(depth=self.depth, nodes=self.nodes, movetime=self.movetime)
+    def limits(self) -> SearchLimits:
+        return SearchLimits(depth=self.depth, nodes=self.nodes, movetime=self.movetime)
 
 
 @dataclass(frozen=True)

@@ -274,7 +274,7 @@ _ENGINE_JANGGI = [c for c in JANGGI if c["mate_in_plies"] == 1][:1] + [
     ids=_ids(_ENGINE_XIANGQI) + _ids(_ENGINE_JANGGI),
 )
 def test_engine_solves_short_mates(variant: str, case: dict[str, Any]) -> None:
-    from chuhan.search import Limits, Searcher
+    from chuhan.search import Searcher, SearchLimits
 
     if variant == "xiangqi":
         board = chuhan.Board(case["fen"])
@@ -284,6 +284,6 @@ def test_engine_solves_short_mates(variant: str, case: dict[str, Any]) -> None:
         board = _janggi_board(case)
         plies = case["mate_in_plies"]
         winners = set(case["all_winning_first_moves"])
-    result = Searcher(hash_mb=16).search(board, Limits(depth=plies + 1))
+    result = Searcher(hash_mb=16).search(board, SearchLimits(depth=plies + 1))
     assert result.best is not None and result.best.iccs() in winners
     assert result.lines[0].mate == (plies + 1) // 2

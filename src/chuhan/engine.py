@@ -44,6 +44,7 @@ from typing import Literal, TypedDict, TypeVar, cast, overload
 
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
+from chuhan.search.limits import SearchLimits
 from chuhan.squares import Move
 
 __all__ = [
@@ -127,13 +128,18 @@ def _check_number(name: str, value: float | None, *, whole: bool) -> None:
 
 @dataclass(frozen=True)
 class Limit:
-    """What a search may use. Times are in seconds.
+    """What a search may use, as a Python caller gives it to the driver: times in seconds,
+    in the manner of python-chess's ``chess.engine.Limit``.
 
     ``time`` is a fixed time for the move (``go movetime``); ``depth``, ``nodes`` and
     ``mate`` (moves, not plies) bound the search; ``wtime``/``btime`` are the clocks of
     the first mover (xiangqi red, janggi Cho) and the second, ``winc``/``binc`` their
     increments, ``movestogo`` the moves to the next time control, and ``byoyomi`` the
     length of a byo-yomi period. Any combination; at least one must be given.
+
+    The driver sends it as a ``go`` command, which counts milliseconds: that form is
+    :class:`chuhan.search.limits.SearchLimits` (also what ``chuhan engine`` parses and
+    chuhan's own search runs under), and :meth:`search_limits` is the one conversion.
     """
 
     time: float | None = None
@@ -168,6 +174,34 @@ class Limit:
         if own is not None:
             bounds.append(own + (self.byoyomi or 0.0))
         return min(bounds) if bounds else None
+
+    def search_limits(self) -> SearchLimits:
+        """The same limits as a ``go`` command gives them: times in whole milliseconds
+        (rounded to the nearest), ``time`` as ``movetime``."""
+        return SearchLimits(
+            depth=self.depth,
+            nodes=self.nodes,
+            movetime=_ms(self.time),
+            mate=self.mate,
+            wtime=_ms(self.wtime),
+            btime=_ms(self.btime),
+            winc=_ms(self.winc),
+            binc=_ms(self.binc),
+            movestogo=self.movestogo,
+            byoyomi=_ms(self.byoyomi),
+        )
+
+
+@overload
+def _ms(seconds: float) -> int: ...
+
+
+@overload
+def _ms(seconds: None) -> None: ...
+
+
+def _ms(seconds: float | None) -> int | None:
+    return None if seconds is None else max(0, round(seconds * 1000))
 
 
 @dataclass(frozen=True)
@@ -404,10 +438,6 @@ _INFO_KEYWORDS = _INFO_INTS | {
     "lowerbound",
     "upperbound",
 }
-
-
-def _ms(seconds: float) -> int:
-    return max(0, round(seconds * 1000))
 
 
 class _Session:
@@ -724,28 +754,24 @@ class _Session:
         yield from self.ping()
 
     def _go_command(self, board: Board, limit: Limit, ban_moves: Sequence[Move]) -> str:
+        go = limit.search_limits()
         if self.protocol == "ucci":
-            return self._ucci_go(board, limit)
+            return self._ucci_go(board, go)
         parts = ["go"]
         for name, value in (
-            ("wtime", limit.wtime),
-            ("btime", limit.btime),
-            ("winc", limit.winc),
-            ("binc", limit.binc),
-            ("byoyomi", limit.byoyomi),
+            ("wtime", go.wtime),
+            ("btime", go.btime),
+            ("winc", go.winc),
+            ("binc", go.binc),
+            ("byoyomi", go.byoyomi),
+            ("movestogo", go.movestogo),
+            ("depth", go.depth),
+            ("nodes", go.nodes),
+            ("mate", go.mate),
+            ("movetime", go.movetime),
         ):
             if value is not None:
-                parts.append(f"{name} {_ms(value)}")
-        for name, whole in (
-            ("movestogo", limit.movestogo),
-            ("depth", limit.depth),
-            ("nodes", limit.nodes),
-            ("mate", limit.mate),
-        ):
-            if whole is not None:
-                parts.append(f"{name} {whole}")
-        if limit.time is not None:
-            parts.append(f"movetime {_ms(limit.time)}")
+                parts.append(f"{name} {value}")
         if ban_moves:
             banned = set(ban_moves)
             allowed = [m for m in board.legal_moves if m not in banned]
@@ -754,36 +780,37 @@ class _Session:
             parts.append("searchmoves " + " ".join(self.encode(board, m) for m in allowed))
         return " ".join(parts)
 
-    def _ucci_time(self, seconds: float) -> int:
+    def _ucci_time(self, ms: int) -> int:
         # In whole seconds, round down: an engine told it has more time than it has
         # can lose on time.
-        return _ms(seconds) if self._millisec else max(0, math.floor(seconds))
+        return ms if self._millisec else ms // 1000
 
-    def _ucci_go(self, board: Board, limit: Limit) -> str:
+    def _ucci_go(self, board: Board, go: SearchLimits) -> str:
         """UCCI's go takes one kind of limit: the clock, else a fixed time, depth or nodes."""
-        if limit.mate is not None and limit.depth is None:
+        if go.mate is not None and go.depth is None:
             raise EngineError(f"{self.describe()} speaks UCCI, which has no mate search")
-        if limit.has_clock():
-            own, opp = (limit.wtime, limit.btime) if board.turn else (limit.btime, limit.wtime)
-            own_inc, opp_inc = (limit.winc, limit.binc) if board.turn else (limit.binc, limit.winc)
-            parts = ["go", "time", str(self._ucci_time((own or 0.0) + (limit.byoyomi or 0.0)))]
-            if limit.movestogo is not None:
-                parts += ["movestogo", str(limit.movestogo)]
+        if go.has_clock():
+            own, opp = (go.wtime, go.btime) if board.turn else (go.btime, go.wtime)
+            own_inc, opp_inc = (go.winc, go.binc) if board.turn else (go.binc, go.winc)
+            byoyomi = go.byoyomi or 0
+            parts = ["go", "time", str(self._ucci_time((own or 0) + byoyomi))]
+            if go.movestogo is not None:
+                parts += ["movestogo", str(go.movestogo)]
             elif own_inc:
                 parts += ["increment", str(self._ucci_time(own_inc))]
             if opp is not None:
-                parts += ["opptime", str(self._ucci_time(opp + (limit.byoyomi or 0.0)))]
-                if limit.movestogo is not None:
-                    parts += ["oppmovestogo", str(limit.movestogo)]
+                parts += ["opptime", str(self._ucci_time(opp + byoyomi))]
+                if go.movestogo is not None:
+                    parts += ["oppmovestogo", str(go.movestogo)]
                 elif opp_inc:
                     parts += ["oppincrement", str(self._ucci_time(opp_inc))]
             return " ".join(parts)
-        if limit.time is not None:
-            return f"go time {self._ucci_time(limit.time)} movestogo 1"
-        if limit.depth is not None:
-            return f"go depth {limit.depth}"
-        if limit.nodes is not None:
-            return f"go nodes {limit.nodes}"
+        if go.movetime is not None:
+            return f"go time {self._ucci_time(go.movetime)} movestogo 1"
+        if go.depth is not None:
+            return f"go depth {go.depth}"
+        if go.nodes is not None:
+            return f"go nodes {go.nodes}"
         raise EngineError(f"{self.describe()} speaks UCCI: give a clock, time, depth or nodes")
 
     def search(

@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from chuhan.search.limits import Limits, SearchInfo, SearchResult
+from chuhan.search.limits import SearchInfo, SearchLimits, SearchResult
 from chuhan.search.tree import MATE, MATE_BOUND
 from chuhan.squares import Move
 
@@ -34,7 +34,7 @@ class Level:
     margin: int
     blunder: float
 
-    def limits(self, limits: Limits) -> Limits:
+    def limits(self, limits: SearchLimits) -> SearchLimits:
         """``limits`` with this level's depth and node caps."""
         depth = limits.depth
         if self.depth is not None:

@@ -3,6 +3,15 @@
 These types are shared by the search (:mod:`chuhan.search.search`), the time manager
 (:mod:`chuhan.search.timeman`) and the protocol front end (:mod:`chuhan.search.uci`).
 Times are in milliseconds, as the UCI protocol counts them.
+
+There are two limits types in chuhan, on purpose:
+
+- :class:`SearchLimits` (here, milliseconds): what one UCI/UCCI ``go`` command carries,
+  every field of it. chuhan's own search runs under it, ``chuhan engine`` parses each
+  ``go`` into one, and the driver of external engines writes its ``go`` commands from one.
+- :class:`chuhan.engine.Limit` (seconds, validated, immutable): what a Python caller gives
+  the driver, in the manner of python-chess's ``chess.engine.Limit``. It converts to a
+  :class:`SearchLimits` in one place, :meth:`chuhan.engine.Limit.search_limits`.
 """
 
 from __future__ import annotations
@@ -15,8 +24,10 @@ from chuhan.squares import Move
 
 
 @dataclass(slots=True)
-class Limits:
-    """The limits of one ``go``: any combination; none at all means search until stopped."""
+class SearchLimits:
+    """The limits of one search, as one ``go`` command gives them, times in milliseconds:
+    any combination; none at all means search until stopped. (Seconds, for driving an
+    external engine from Python: :class:`chuhan.engine.Limit`.)"""
 
     depth: int | None = None
     nodes: int | None = None
@@ -41,6 +52,11 @@ class Limits:
 
     def has_clock(self) -> bool:
         return self.wtime is not None or self.btime is not None
+
+
+#: The former name of :class:`SearchLimits`, kept while the web server (``chuhan.web``) and
+#: its browser test still import it; new code uses :class:`SearchLimits`.
+Limits = SearchLimits
 
 
 @dataclass(slots=True)

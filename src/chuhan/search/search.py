@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection
 
 from chuhan.board import Board
 from chuhan.search.levels import LEVEL_CHOICES, LEVELS, Level, best_line_only
-from chuhan.search.limits import Limits, SearchControl, SearchInfo, SearchResult
+from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits, SearchResult
 from chuhan.search.tree import MATE, WIN, SearchTables, TreeSearch
 from chuhan.squares import Move
 from chuhan.variants import Variant
@@ -59,7 +59,7 @@ class Searcher:
     def search(
         self,
         board: Board,
-        limits: Limits,
+        limits: SearchLimits,
         *,
         control: SearchControl | None = None,
         multipv: int = 1,

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from chuhan.board import _ZOBRIST_TURN, Board
 from chuhan.game import Game, MoveLimitCount
 from chuhan.search.evaluate import evaluator_for, placement_score, positional_score
-from chuhan.search.limits import Limits, SearchControl, SearchInfo, SearchResult
+from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits, SearchResult
 from chuhan.search.timeman import allocate
 from chuhan.squares import Move
 
@@ -178,7 +178,7 @@ class TreeSearch:
 
     def run(
         self,
-        limits: Limits,
+        limits: SearchLimits,
         *,
         multipv: int = 1,
         banned: Collection[Move] = (),

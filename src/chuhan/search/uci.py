@@ -41,7 +41,7 @@ from typing import Literal, Protocol, TextIO
 
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
-from chuhan.search.limits import Limits, SearchControl, SearchInfo, SearchResult
+from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits, SearchResult
 from chuhan.search.timeman import MOVE_OVERHEAD_MS, allocate
 from chuhan.squares import Move
 from chuhan.variants import GAMES, VARIANTS, Variant, get_variant
@@ -91,7 +91,7 @@ class SearcherLike(Protocol):
     def search(
         self,
         board: Board,
-        limits: Limits,
+        limits: SearchLimits,
         *,
         control: SearchControl | None = None,
         multipv: int = 1,
@@ -663,8 +663,8 @@ class EngineServer:
         self._job = job
         job.thread.start()
 
-    def _parse_go_uci(self, args: list[str], board: Board) -> tuple[Limits, list[Move]]:
-        limits = Limits()
+    def _parse_go_uci(self, args: list[str], board: Board) -> tuple[SearchLimits, list[Move]]:
+        limits = SearchLimits()
         searchmoves: list[Move] = []
         i = 0
         while i < len(args):
@@ -687,8 +687,8 @@ class EngineServer:
                 self.error(f"go: unknown parameter {key!r}; ignored")
         return limits, searchmoves
 
-    def _parse_go_ucci(self, args: list[str], turn: bool) -> Limits:
-        limits = Limits()
+    def _parse_go_ucci(self, args: list[str], turn: bool) -> SearchLimits:
+        limits = SearchLimits()
         scale = 1 if self.values["usemillisec"] == "true" else 1000
         values: dict[str, int] = {}
         i = 0
@@ -727,7 +727,7 @@ class EngineServer:
         job: _Job,
         searcher: SearcherLike | None,
         board: Board,
-        limits: Limits,
+        limits: SearchLimits,
         multipv: int,
         level: int,
         banned: Sequence[Move],
