@@ -52,6 +52,7 @@ __all__ = [
     "AsyncEngine",
     "EngineError",
     "EngineMoveError",
+    "EngineProtocol",
     "EngineTerminatedError",
     "EngineTimeoutError",
     "InfoDict",
@@ -71,7 +72,10 @@ LOGGER = logging.getLogger("chuhan.engine")
 #: ``"ranks-1-10"`` (Fairy-Stockfish).
 COORDINATES = ("ranks-0-9", "ranks-1-10")
 Coordinates = Literal["ranks-0-9", "ranks-1-10"]
-Protocol = Literal["uci", "ucci"]
+#: The protocol an engine speaks: UCI (Pikafish, Fairy-Stockfish) or UCCI (ElephantEye).
+#: ``chuhan engine`` speaks both (:mod:`chuhan.search.uci`); :mod:`chuhan.match` names
+#: each engine's with it.
+EngineProtocol = Literal["uci", "ucci"]
 
 #: Seconds to wait for the handshake and for ``readyok``, unless told otherwise.
 DEFAULT_TIMEOUT = 10.0
@@ -446,7 +450,7 @@ class _Session:
 
     def __init__(
         self,
-        protocol: Protocol,
+        protocol: EngineProtocol,
         command: list[str],
         *,
         coordinates: str | None,
@@ -459,7 +463,7 @@ class _Session:
             )
         _check_number("timeout", timeout, whole=False)
         _check_number("search_timeout", search_timeout, whole=False)
-        self.protocol: Protocol = protocol
+        self.protocol: EngineProtocol = protocol
         self.command = command
         self.name = os.path.basename(command[0])
         self.author = ""
@@ -987,7 +991,7 @@ class SimpleEngine:
     @classmethod
     def _popen(
         cls,
-        protocol: Protocol,
+        protocol: EngineProtocol,
         command: str | Sequence[str],
         coordinates: str | None,
         options: Mapping[str, object] | None,
@@ -1111,7 +1115,7 @@ class SimpleEngine:
         return dict(self._session.id)
 
     @property
-    def protocol(self) -> Protocol:
+    def protocol(self) -> EngineProtocol:
         return self._session.protocol
 
     @property
@@ -1261,7 +1265,7 @@ class AsyncEngine:
     @classmethod
     async def _popen(
         cls,
-        protocol: Protocol,
+        protocol: EngineProtocol,
         command: str | Sequence[str],
         coordinates: str | None,
         options: Mapping[str, object] | None,
@@ -1369,7 +1373,7 @@ class AsyncEngine:
         return dict(self._session.id)
 
     @property
-    def protocol(self) -> Protocol:
+    def protocol(self) -> EngineProtocol:
         return self._session.protocol
 
     @property

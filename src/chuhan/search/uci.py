@@ -37,7 +37,7 @@ import threading
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, TextIO
+from typing import TYPE_CHECKING, Literal, Protocol, TextIO
 
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
@@ -46,7 +46,11 @@ from chuhan.search.timeman import MOVE_OVERHEAD_MS, allocate
 from chuhan.squares import Move
 from chuhan.variants import GAMES, VARIANTS, Variant, get_variant
 
-Dialect = Literal["uci", "ucci"]
+if TYPE_CHECKING:
+    # The dialect this server speaks is the driver's protocol name (a type only: the
+    # driver's subprocess machinery is not loaded by chuhan engine).
+    from chuhan.engine import EngineProtocol
+
 Write = Callable[[str], None]
 
 ENGINE_NAME = "chuhan"
@@ -220,7 +224,7 @@ class _Job:
     wake: threading.Event
     #: The dialect and move format when the ``go`` came: an option changed during the
     #: search does not change how its moves are written.
-    dialect: Dialect
+    dialect: EngineProtocol
     format_move: Callable[[Move], str]
     thread: threading.Thread | None = None
     #: Set just before ``bestmove`` is written: from then on the GUI may send the next
@@ -248,7 +252,7 @@ class EngineServer:
 
             version = __version__
         self.version = version
-        self.dialect: Dialect = "uci"
+        self.dialect: EngineProtocol = "uci"
         self.debug = False
         self.values: dict[str, str] = {o.name: o.default for o in OPTIONS}
         #: The position ``go`` searches; ``None``: the start of the current variant.
@@ -773,7 +777,9 @@ def _bestmove_line(result: SearchResult, job: _Job) -> str:
 # ---------------------------------------------------------------------------- formatting
 
 
-def format_info(info: SearchInfo, dialect: Dialect, format_move: Callable[[Move], str]) -> str:
+def format_info(
+    info: SearchInfo, dialect: EngineProtocol, format_move: Callable[[Move], str]
+) -> str:
     """One ``info`` line in ``dialect``."""
     pv = " ".join(format_move(m) for m in info.pv)
     if dialect == "ucci":
