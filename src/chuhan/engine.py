@@ -38,9 +38,9 @@ import shlex
 import subprocess
 import threading
 import time
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Coroutine, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, TypedDict, TypeVar, cast, overload
+from typing import Any, Generic, Literal, TypedDict, TypeVar, cast, overload
 
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
@@ -902,8 +902,31 @@ class _Session:
                 lines,
             )
 
-    def quit_command(self) -> _Send:
-        return _Send("quit")
+    def play(
+        self, board: Board, limit: Limit, *, ban_moves: Sequence[Move], timeout: float | None
+    ) -> _Conversation[PlayResult]:
+        result, _ = yield from self.search(
+            board, limit, multipv=1, ban_moves=ban_moves, timeout=timeout
+        )
+        return result
+
+    def analyse(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: int | None,
+        ban_moves: Sequence[Move],
+        timeout: float | None,
+    ) -> _Conversation[InfoDict | list[InfoDict]]:
+        """The final info of the search: of its best line, or with ``multipv`` a list of
+        up to that many, best first."""
+        _, lines = yield from self.search(
+            board, limit, multipv=multipv or 1, ban_moves=ban_moves, timeout=timeout
+        )
+        if multipv is None:
+            return lines.get(1, InfoDict())
+        return [lines[index] for index in sorted(lines)]
 
 
 def _split_command(command: str | Sequence[str]) -> list[str]:
@@ -931,10 +954,129 @@ def _terminated(session: _Session, awaiting: str, code: int | None, stderr: Sequ
     return text + (f"; its last error output: {tail}" if tail else "")
 
 
-# ---------------------------------------------------------------------- sync driver
+# ---------------------------------------------------------------------- the drivers
 
 
-class SimpleEngine:
+@dataclass(frozen=True)
+class _Launch:
+    """What ``popen_uci`` / ``popen_ucci`` were asked to start."""
+
+    protocol: EngineProtocol
+    command: str | Sequence[str]
+    coordinates: str | None
+    options: Mapping[str, object] | None
+    timeout: float
+    search_timeout: float
+    cwd: str | None
+    env: Mapping[str, str] | None
+
+    def session(self) -> _Session:
+        """A new session for the engine (raises :class:`EngineError` for a bad command,
+        coordinates or timeout)."""
+        return _Session(
+            self.protocol,
+            _split_command(self.command),
+            coordinates=self.coordinates,
+            timeout=self.timeout,
+            search_timeout=self.search_timeout,
+        )
+
+
+#: What starting an engine gives: the engine (SimpleEngine) or a coroutine that gives it
+#: (AsyncEngine).
+_Started = TypeVar("_Started")
+
+
+class _Driver(Generic[_Started]):
+    """What the blocking and the asyncio driver share: how an engine is started, and what
+    its session knows of it. Each driver adds the I/O (``_spawn``, ``_run``) and the
+    commands, each one conversation of the session run to its end."""
+
+    _session: _Session
+
+    @classmethod
+    def popen_uci(
+        cls,
+        command: str | Sequence[str],
+        *,
+        coordinates: str | None = None,
+        options: Mapping[str, object] | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        search_timeout: float = DEFAULT_SEARCH_TIMEOUT,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> _Started:
+        """Start a UCI engine and complete its handshake (``uci`` ... ``uciok``).
+
+        ``command`` is an argument list, or a string split like a shell would.
+        ``coordinates`` is ``"ranks-0-9"`` or ``"ranks-1-10"``; by default it is picked
+        from the engine's name (Fairy-Stockfish 1-10; Pikafish, chuhan 0-9), then from
+        whether it offers ``UCI_Variant`` (Fairy-Stockfish's option: 1-10), then by game
+        (xiangqi 0-9, janggi 1-10), and corrected if the engine sends a rank 10 or 0.
+        ``timeout`` bounds the handshake and every ``isready``; ``search_timeout`` bounds
+        a search that no time limit bounds. ``options`` are passed to :meth:`configure`.
+        """
+        return cls._spawn(
+            _Launch("uci", command, coordinates, options, timeout, search_timeout, cwd, env)
+        )
+
+    @classmethod
+    def popen_ucci(
+        cls,
+        command: str | Sequence[str],
+        *,
+        coordinates: str | None = None,
+        options: Mapping[str, object] | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        search_timeout: float = DEFAULT_SEARCH_TIMEOUT,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> _Started:
+        """Start a UCCI engine (``ucci`` ... ``ucciok``); ranks 0-9, times in milliseconds
+        when it offers ``usemillisec``. Arguments as :meth:`popen_uci`."""
+        return cls._spawn(
+            _Launch("ucci", command, coordinates, options, timeout, search_timeout, cwd, env)
+        )
+
+    @classmethod
+    def _spawn(cls, launch: _Launch) -> _Started:
+        """Start the engine's process, shake hands and set the options."""
+        raise NotImplementedError
+
+    @property
+    def name(self) -> str:
+        """The engine's ``id name`` (its program name before the handshake)."""
+        return self._session.name
+
+    @property
+    def author(self) -> str:
+        return self._session.author
+
+    @property
+    def id(self) -> dict[str, str]:
+        """Everything the engine said with ``id``: ``{"name": ..., "author": ...}``."""
+        return dict(self._session.id)
+
+    @property
+    def protocol(self) -> EngineProtocol:
+        return self._session.protocol
+
+    @property
+    def options(self) -> Mapping[str, Option]:
+        """The options the engine declared, by lower-case name."""
+        return dict(self._session.options)
+
+    @property
+    def config(self) -> Mapping[str, str | None]:
+        """The option values set with ``configure()``."""
+        return dict(self._session.config)
+
+    def coordinates(self, board: Board) -> Coordinates:
+        """The rank numbering used with this engine for ``board``'s game (see popen_uci)."""
+        return self._session.coordinates(board)
+
+
+class SimpleEngine(_Driver["SimpleEngine"]):
     """A UCI or UCCI engine run as a subprocess, driven by blocking calls (thread-safe:
     one command at a time). Create it with :meth:`popen_uci` or :meth:`popen_ucci`."""
 
@@ -949,61 +1091,9 @@ class SimpleEngine:
         threading.Thread(target=self._read_stderr, daemon=True).start()
 
     @classmethod
-    def popen_uci(
-        cls,
-        command: str | Sequence[str],
-        *,
-        coordinates: str | None = None,
-        options: Mapping[str, object] | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
-        search_timeout: float = DEFAULT_SEARCH_TIMEOUT,
-        cwd: str | None = None,
-        env: Mapping[str, str] | None = None,
-    ) -> SimpleEngine:
-        """Start a UCI engine and complete its handshake (``uci`` ... ``uciok``).
-
-        ``command`` is an argument list, or a string split like a shell would.
-        ``coordinates`` is ``"ranks-0-9"`` or ``"ranks-1-10"``; by default it is picked
-        from the engine's name (Fairy-Stockfish 1-10; Pikafish, chuhan 0-9), then from
-        whether it offers ``UCI_Variant`` (Fairy-Stockfish's option: 1-10), then by game
-        (xiangqi 0-9, janggi 1-10), and corrected if the engine sends a rank 10 or 0.
-        ``timeout`` bounds the handshake and every ``isready``; ``search_timeout`` bounds
-        a search that no time limit bounds. ``options`` are passed to :meth:`configure`.
-        """
-        return cls._popen("uci", command, coordinates, options, timeout, search_timeout, cwd, env)
-
-    @classmethod
-    def popen_ucci(
-        cls,
-        command: str | Sequence[str],
-        *,
-        coordinates: str | None = None,
-        options: Mapping[str, object] | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
-        search_timeout: float = DEFAULT_SEARCH_TIMEOUT,
-        cwd: str | None = None,
-        env: Mapping[str, str] | None = None,
-    ) -> SimpleEngine:
-        """Start a UCCI engine (``ucci`` ... ``ucciok``); ranks 0-9, times in milliseconds
-        when it offers ``usemillisec``. Arguments as :meth:`popen_uci`."""
-        return cls._popen("ucci", command, coordinates, options, timeout, search_timeout, cwd, env)
-
-    @classmethod
-    def _popen(
-        cls,
-        protocol: EngineProtocol,
-        command: str | Sequence[str],
-        coordinates: str | None,
-        options: Mapping[str, object] | None,
-        timeout: float,
-        search_timeout: float,
-        cwd: str | None,
-        env: Mapping[str, str] | None,
-    ) -> SimpleEngine:
-        args = _split_command(command)
-        session = _Session(
-            protocol, args, coordinates=coordinates, timeout=timeout, search_timeout=search_timeout
-        )
+    def _spawn(cls, launch: _Launch) -> SimpleEngine:
+        session = launch.session()
+        args = session.command
         try:
             process = subprocess.Popen(
                 args,
@@ -1014,16 +1104,16 @@ class SimpleEngine:
                 encoding="utf-8",
                 errors="replace",
                 bufsize=1,
-                cwd=cwd,
-                env=None if env is None else dict(env),
+                cwd=launch.cwd,
+                env=None if launch.env is None else dict(launch.env),
             )
         except OSError as error:
             raise _start_failure(args, error) from None
         engine = cls(session, process)
         try:
             engine._run(session.handshake())
-            if options:
-                engine.configure(options)
+            if launch.options:
+                engine.configure(launch.options)
         except BaseException:
             engine.close()
             raise
@@ -1101,38 +1191,6 @@ class SimpleEngine:
     # ---------------------------------------------------------------- API
 
     @property
-    def name(self) -> str:
-        """The engine's ``id name`` (its program name before the handshake)."""
-        return self._session.name
-
-    @property
-    def author(self) -> str:
-        return self._session.author
-
-    @property
-    def id(self) -> dict[str, str]:
-        """Everything the engine said with ``id``: ``{"name": ..., "author": ...}``."""
-        return dict(self._session.id)
-
-    @property
-    def protocol(self) -> EngineProtocol:
-        return self._session.protocol
-
-    @property
-    def options(self) -> Mapping[str, Option]:
-        """The options the engine declared, by lower-case name."""
-        return dict(self._session.options)
-
-    @property
-    def config(self) -> Mapping[str, str | None]:
-        """The option values set with :meth:`configure`."""
-        return dict(self._session.config)
-
-    def coordinates(self, board: Board) -> Coordinates:
-        """The rank numbering used with this engine for ``board``'s game (see popen_uci)."""
-        return self._session.coordinates(board)
-
-    @property
     def returncode(self) -> int | None:
         return self._process.poll()
 
@@ -1164,10 +1222,7 @@ class SimpleEngine:
         budget plus 2 s, or ``search_timeout`` for a limit without one; when it passes
         ``stop`` is sent, and :class:`EngineTimeoutError` raised 2 s later.
         """
-        result, _ = self._run(
-            self._session.search(board, limit, multipv=1, ban_moves=ban_moves, timeout=timeout)
-        )
-        return result
+        return self._run(self._session.play(board, limit, ban_moves=ban_moves, timeout=timeout))
 
     @overload
     def analyse(
@@ -1202,14 +1257,11 @@ class SimpleEngine:
     ) -> InfoDict | list[InfoDict]:
         """Search and return the final info: one :class:`InfoDict`, or with ``multipv=N``
         a list of up to N, best line first."""
-        _, lines = self._run(
-            self._session.search(
-                board, limit, multipv=multipv or 1, ban_moves=ban_moves, timeout=timeout
+        return self._run(
+            self._session.analyse(
+                board, limit, multipv=multipv, ban_moves=ban_moves, timeout=timeout
             )
         )
-        if multipv is None:
-            return lines.get(1, InfoDict())
-        return [lines[index] for index in sorted(lines)]
 
     def quit(self, timeout: float | None = None) -> None:
         """Send ``quit`` and wait for the process to end (killing it after ``timeout``,
@@ -1248,12 +1300,10 @@ class SimpleEngine:
         return f"<SimpleEngine {self.protocol} {self.name!r} pid={self._process.pid}>"
 
 
-# ---------------------------------------------------------------------- async driver
-
-
-class AsyncEngine:
+class AsyncEngine(_Driver[Coroutine[Any, Any, "AsyncEngine"]]):
     """The asyncio form of :class:`SimpleEngine`: the same methods, as coroutines. Create
-    it with ``await chuhan.engine.popen_uci(...)`` / ``popen_ucci(...)``."""
+    it with ``await chuhan.engine.popen_uci(...)`` / ``popen_ucci(...)`` (or
+    ``await AsyncEngine.popen_uci(...)``)."""
 
     def __init__(self, session: _Session, process: asyncio.subprocess.Process) -> None:
         self._session = session
@@ -1263,29 +1313,17 @@ class AsyncEngine:
         self._stderr_task = asyncio.ensure_future(self._read_stderr())
 
     @classmethod
-    async def _popen(
-        cls,
-        protocol: EngineProtocol,
-        command: str | Sequence[str],
-        coordinates: str | None,
-        options: Mapping[str, object] | None,
-        timeout: float,
-        search_timeout: float,
-        cwd: str | None,
-        env: Mapping[str, str] | None,
-    ) -> AsyncEngine:
-        args = _split_command(command)
-        session = _Session(
-            protocol, args, coordinates=coordinates, timeout=timeout, search_timeout=search_timeout
-        )
+    async def _spawn(cls, launch: _Launch) -> AsyncEngine:
+        session = launch.session()
+        args = session.command
         try:
             process = await asyncio.create_subprocess_exec(
                 *args,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
-                cwd=cwd,
-                env=None if env is None else dict(env),
+                cwd=launch.cwd,
+                env=None if launch.env is None else dict(launch.env),
                 limit=1 << 20,
             )
         except OSError as error:
@@ -1293,8 +1331,8 @@ class AsyncEngine:
         engine = cls(session, process)
         try:
             await engine._run(session.handshake())
-            if options:
-                await engine.configure(options)
+            if launch.options:
+                await engine.configure(launch.options)
         except BaseException:
             await engine.close()
             raise
@@ -1365,31 +1403,19 @@ class AsyncEngine:
                 return result
 
     @property
-    def name(self) -> str:
-        return self._session.name
-
-    @property
-    def id(self) -> dict[str, str]:
-        return dict(self._session.id)
-
-    @property
-    def protocol(self) -> EngineProtocol:
-        return self._session.protocol
-
-    @property
-    def options(self) -> Mapping[str, Option]:
-        return dict(self._session.options)
-
-    def coordinates(self, board: Board) -> Coordinates:
-        return self._session.coordinates(board)
+    def returncode(self) -> int | None:
+        return self._process.returncode
 
     async def configure(self, options: Mapping[str, object]) -> None:
+        """As :meth:`SimpleEngine.configure`."""
         await self._run(self._session.configure(options))
 
     async def ping(self) -> None:
+        """As :meth:`SimpleEngine.ping`."""
         await self._run(self._session.ping())
 
     async def new_game(self) -> None:
+        """As :meth:`SimpleEngine.new_game`."""
         await self._run(self._session.new_game())
 
     async def play(
@@ -1401,10 +1427,9 @@ class AsyncEngine:
         timeout: float | None = None,
     ) -> PlayResult:
         """As :meth:`SimpleEngine.play`."""
-        result, _ = await self._run(
-            self._session.search(board, limit, multipv=1, ban_moves=ban_moves, timeout=timeout)
+        return await self._run(
+            self._session.play(board, limit, ban_moves=ban_moves, timeout=timeout)
         )
-        return result
 
     @overload
     async def analyse(
@@ -1438,16 +1463,14 @@ class AsyncEngine:
         timeout: float | None = None,
     ) -> InfoDict | list[InfoDict]:
         """As :meth:`SimpleEngine.analyse`."""
-        _, lines = await self._run(
-            self._session.search(
-                board, limit, multipv=multipv or 1, ban_moves=ban_moves, timeout=timeout
+        return await self._run(
+            self._session.analyse(
+                board, limit, multipv=multipv, ban_moves=ban_moves, timeout=timeout
             )
         )
-        if multipv is None:
-            return lines.get(1, InfoDict())
-        return [lines[index] for index in sorted(lines)]
 
     async def quit(self, timeout: float | None = None) -> None:
+        """As :meth:`SimpleEngine.quit`."""
         wait = self._session.timeout if timeout is None else timeout
         if self._process.returncode is None and not self._session.unresponsive:
             async with self._lock:
@@ -1460,6 +1483,7 @@ class AsyncEngine:
         await self.close()
 
     async def close(self) -> None:
+        """As :meth:`SimpleEngine.close`."""
         if self._process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 self._process.kill()
@@ -1472,35 +1496,12 @@ class AsyncEngine:
     async def __aexit__(self, *exc: object) -> None:
         await self.quit()
 
-
-async def popen_uci(
-    command: str | Sequence[str],
-    *,
-    coordinates: str | None = None,
-    options: Mapping[str, object] | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
-    search_timeout: float = DEFAULT_SEARCH_TIMEOUT,
-    cwd: str | None = None,
-    env: Mapping[str, str] | None = None,
-) -> AsyncEngine:
-    """Start a UCI engine under asyncio and return an :class:`AsyncEngine` (arguments as
-    :meth:`SimpleEngine.popen_uci`)."""
-    return await AsyncEngine._popen(
-        "uci", command, coordinates, options, timeout, search_timeout, cwd, env
-    )
+    def __repr__(self) -> str:
+        return f"<AsyncEngine {self.protocol} {self.name!r} pid={self._process.pid}>"
 
 
-async def popen_ucci(
-    command: str | Sequence[str],
-    *,
-    coordinates: str | None = None,
-    options: Mapping[str, object] | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
-    search_timeout: float = DEFAULT_SEARCH_TIMEOUT,
-    cwd: str | None = None,
-    env: Mapping[str, str] | None = None,
-) -> AsyncEngine:
-    """Start a UCCI engine under asyncio (arguments as :meth:`SimpleEngine.popen_ucci`)."""
-    return await AsyncEngine._popen(
-        "ucci", command, coordinates, options, timeout, search_timeout, cwd, env
-    )
+#: Start a UCI engine under asyncio: ``engine = await popen_uci([...])`` (arguments as
+#: :meth:`SimpleEngine.popen_uci`).
+popen_uci = AsyncEngine.popen_uci
+#: Start a UCCI engine under asyncio (arguments as :meth:`SimpleEngine.popen_ucci`).
+popen_ucci = AsyncEngine.popen_ucci
