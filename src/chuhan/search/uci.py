@@ -424,22 +424,24 @@ class EngineServer:
     # ------------------------------------------------------------------ commands
 
     def _cmd_uci(self, args: list[str]) -> None:
-        self.dialect = "uci"
-        self.send(f"id name {ENGINE_NAME} {self.version}")
-        self.send(f"id author {ENGINE_AUTHOR}")
-        for option in OPTIONS:
-            if option.name not in _UCI_HIDDEN:
-                self.send(option.uci_line())
-        self.send("uciok")
+        self._introduce("uci")
 
     def _cmd_ucci(self, args: list[str]) -> None:
-        self.dialect = "ucci"
+        self._introduce("ucci")
+
+    def _introduce(self, dialect: EngineProtocol) -> None:
+        """Answer ``uci`` / ``ucci``: speak that dialect from now on; name the engine and
+        its options in it."""
+        self.dialect = dialect
         self.send(f"id name {ENGINE_NAME} {self.version}")
         self.send(f"id author {ENGINE_AUTHOR}")
         for option in OPTIONS:
-            if option.ucci_name is not None:
-                self.send(option.ucci_line())
-        self.send("ucciok")
+            if dialect == "ucci":
+                if option.ucci_name is not None:
+                    self.send(option.ucci_line())
+            elif option.name not in _UCI_HIDDEN:
+                self.send(option.uci_line())
+        self.send(f"{dialect}ok")
 
     def _cmd_isready(self, args: list[str]) -> None:
         if not self.searching:
