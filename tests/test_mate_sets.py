@@ -255,7 +255,7 @@ def test_prover_a_pass_escapes_only_bikjang() -> None:
     assert MateProver(mated)._defender_lost()
     facing = chuhan.Board("3k4R/8R/9/9/9/9/9/9/9/3K5 b - - 0 1", variant="janggi")
     assert facing.is_check() and facing.is_bikjang()
-    assert [Move(m >> 7, m & 127).iccs() for m in facing._legal_ints()] == ["d9d9"]
+    assert [Move(m >> 7, m & 127).iccs() for m in facing.legal_move_codes()] == ["d9d9"]
     assert not MateProver(facing)._defender_lost()
 
 

@@ -240,15 +240,15 @@ def test_evaluation_is_the_dot_product_of_its_features(variant: str) -> None:
     for _ in range(10):
         board = Board(variant=variant)
         for _ in range(80):
-            moves = board._legal_ints()
+            moves = board.legal_move_codes()
             if not moves:
                 break
-            board._push_int(rng.choice(moves))
-            f = features(ev, board._squares, board.turn)
+            board.push_code(rng.choice(moves))
+            f = features(ev, board.placement, board.turn)
             sign = 1 if board.turn else -1
             tempo = w[-2]
             dot = sum(a * c for a, c in zip(f, w, strict=True)) - f[-2] * tempo
-            assert abs(evaluate_with(ev, board._squares, board.turn) - (sign * dot + tempo)) <= 2
+            assert abs(evaluate_with(ev, board.placement, board.turn) - (sign * dot + tempo)) <= 2
 
 
 def test_mate_limit_stops_at_the_mate() -> None:
@@ -322,14 +322,14 @@ def test_quiescence_finds_every_quiet_check(variant: str) -> None:
         if not list(board.legal_moves):
             continue
         searcher = TreeSearch(board, SearchTables(capacity=1), SearchControl())
-        squares = board._squares
-        quiet = [m for m in board._legal_ints() if not squares[m & 127] and m >> 7 != m & 127]
+        squares = board.placement
+        quiet = [m for m in board.legal_move_codes() if not squares[m & 127] and m >> 7 != m & 127]
         expected = set()
         for m in quiet:
-            board._push_int(m)
+            board.push_code(m)
             if board.is_check():
                 expected.add(m)
-            board._pop_int()
+            board.pop_code()
         assert set(searcher._checking(quiet)) == expected, board.fen()
         positions += 1
     assert positions > 100

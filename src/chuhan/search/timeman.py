@@ -98,7 +98,7 @@ def moves_left_estimate(board: Board) -> int:
     material still on the board (the game phase)."""
     weights = _PHASE_WEIGHTS
     material = 0
-    for piece in board._squares:
+    for piece in board.placement:
         if piece:
             material += weights[piece if piece > 0 else -piece]
     phase = min(material, _FULL_PHASE) / _FULL_PHASE

@@ -7,8 +7,8 @@ public front, :class:`chuhan.search.search.Searcher`, owns the tables and adds w
 the tree's business: strength levels (:mod:`chuhan.search.levels`) and the wait for
 ``stop`` / ``ponderhit`` (:meth:`chuhan.search.limits.SearchControl.wait_for_release`).
 
-It plays on the library's board (``Board._legal_ints`` / ``_push_int`` / ``_pop_int``: the
-same generator perft proves), with
+It plays on the library's board through its move codes (``Board.legal_move_codes`` /
+``push_code`` / ``pop_code``: the same generator perft proves), with
 
 - a transposition table keyed by the board's Zobrist hash (a dict bounded by ``Hash``);
 - quiescence search over captures, with the quiet checks at its first ply;
@@ -31,8 +31,9 @@ import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
-from chuhan.board import _ZOBRIST_TURN, Board
+from chuhan.board import Board
 from chuhan.game import Game, MoveLimitCount
+from chuhan.movegen import kernel_for
 from chuhan.search.evaluate import evaluator_for, placement_score, positional_score
 from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits, SearchResult
 from chuhan.search.timeman import allocate
@@ -142,11 +143,14 @@ class TreeSearch:
         self._history = tables.history
         self._verdicts = tables.verdicts
         self._control = control
+        #: The board's live placement (a list changed in place by push_code/pop_code).
+        self._squares = b.placement
+        self._attacked = kernel_for(b.variant.game).attacked
         self._eval = evaluator_for(b.variant.game)
         self._values = self._eval.values
         self._tempo = self._eval.weights.tempo
         #: The placement score of the current node, kept up to date by _make/_unmake.
-        self._base = placement_score(self._eval, b._squares)
+        self._base = placement_score(self._eval, self._squares)
         self._bases: list[int] = []
         self._nodes = 0
         self._seldepth = 0
@@ -165,7 +169,7 @@ class TreeSearch:
             self._seen[key] = self._seen.get(key, 0) + 1
         # The natural move limit: the lines searched carry on the game's count.
         self._limit = b.variant.move_limit_plies
-        self._root_len = len(b._stack)
+        self._root_len = b.ply
         self._root_turn = b.turn
         self._limit_count = MoveLimitCount(0, {True: 0, False: 0})
         if self._limit and not b.variant.is_janggi:
@@ -192,7 +196,7 @@ class TreeSearch:
         b = self._board
         control = self._control
         banned_ints = {m.from_square << 7 | m.to_square for m in banned}
-        root_moves = [m for m in b._legal_ints() if m not in banned_ints]
+        root_moves = [m for m in b.legal_move_codes() if m not in banned_ints]
         if not root_moves:
             return SearchResult(best=None)
 
@@ -303,8 +307,8 @@ class TreeSearch:
         )
 
     def _order_root(self, moves: list[int]) -> list[int]:
-        b = self._board._squares
-        entry = self._tt.get(self._board._hash)
+        b = self._squares
+        entry = self._tt.get(self._board.zobrist_hash())
         tt_move = entry[3] if entry else 0
 
         def key(m: int) -> int:
@@ -343,7 +347,7 @@ class TreeSearch:
         best_score = -INF
         best_move = moves[0]
         best_pv: list[int] = [best_move]
-        h = b._hash
+        h = b.zobrist_hash()
         self._seen[h] = self._seen.get(h, 0) + 1
         try:
             for i, m in enumerate(moves):
@@ -409,13 +413,14 @@ class TreeSearch:
         if self._null_moves:
             # Under a null move the history is not a real game: no ruling, a draw.
             return 0
-        stack = b._stack
-        h = b._hash
-        if b._passes < 0:
+        h = b.zobrist_hash()
+        if b.is_game_over_by_passing():
             key: tuple[int, ...] = (h, -1)
         else:
-            start = next((i for i, e in enumerate(stack) if e[3] == h), len(stack))
-            key = (h, *(e[0] for e in stack[start:]))
+            # The moves since the position first occurred decide the ruling.
+            keys = b.position_keys()
+            start = keys.index(h) if h in keys else len(keys)
+            key = (h, *b.move_stack_codes()[start:])
         verdict = self._referee_verdict(key)
         if verdict is None:
             return 0  # still playable (janggi modern: the fourth occurrence decides)
@@ -459,16 +464,16 @@ class TreeSearch:
         or stalemated. Janggi: the referee's ruling of the position (points, or a draw)."""
         b = self._board
         if b.variant.is_janggi:
-            verdict = self._referee_verdict((b._hash, -2))
+            verdict = self._referee_verdict((b.zobrist_hash(), -2))
             return None if verdict is None else self._verdict_score(verdict, ply)
         root = self._limit_count
         count = MoveLimitCount(root.counted, dict(root.checks))
         gave_check = self._gave_check
         mover = self._root_turn
-        for i in range(1, len(b._stack) - self._root_len + 1):
+        for i in range(1, b.ply - self._root_len + 1):
             count.add(mover, gave_check[i])
             mover = not mover
-        if count.counted < self._limit or not b._legal_ints():
+        if count.counted < self._limit or not b.legal_move_codes():
             return None
         return 0
 
@@ -489,11 +494,11 @@ class TreeSearch:
         pv_table[ply] = []
         if ply > self._seldepth:
             self._seldepth = ply
-        h = b._hash
-        if b._passes < 0 or self._seen.get(h):
+        h = b.zobrist_hash()
+        if b.is_game_over_by_passing() or self._seen.get(h):
             return self._ruling(ply)
         self._gave_check[ply] = in_check  # the move that led here gave check
-        if self._limit and len(b._stack) - b._capture_ply >= self._limit and not self._null_moves:
+        if self._limit and b.halfmove_clock >= self._limit and not self._null_moves:
             limit_score = self._move_limit_score(ply)
             if limit_score is not None:
                 return limit_score
@@ -524,7 +529,7 @@ class TreeSearch:
                 ):
                     return e_score
 
-        squares = b._squares
+        squares = self._squares
         side = b.turn
         futile = False
         if not in_check and not pv_node and abs(beta) < MATE_BOUND:
@@ -539,19 +544,17 @@ class TreeSearch:
             # Null move, unless the side has no chariot, horse or cannon (zugzwang).
             if null_ok and depth >= 3 and static >= beta and self._has_heavy(side):
                 r = 3 if depth >= 6 else 2
-                b.turn = not side
-                b._hash = h ^ _ZOBRIST_TURN
+                b.swap_turn()
                 self._null_moves += 1
                 try:
                     score = -self._pvs(depth - 1 - r, -beta, -beta + 1, ply + 1, False, False)
                 finally:
                     self._null_moves -= 1
-                    b.turn = side
-                    b._hash = h
+                    b.swap_turn()
                 if score >= beta:
                     return beta if score > MATE_BOUND else score
 
-        moves = b._legal_ints()
+        moves = b.legal_move_codes()
         if not moves:
             return self._no_moves(ply, in_check)
         killers = self._killers[ply]
@@ -650,7 +653,7 @@ class TreeSearch:
         to = m & 127
         self._bases.append(self._base)
         if fr != to:
-            squares = b._squares
+            squares = self._squares
             values = self._values
             piece = squares[fr]
             row = values[piece]
@@ -659,16 +662,16 @@ class TreeSearch:
                 self._base += row[to] - row[fr] - values[victim][to]
             else:
                 self._base += row[to] - row[fr]
-        b._push_int(m)
+        b.push_code(m)
 
     def _unmake(self) -> None:
-        self._board._pop_int()
+        self._board.pop_code()
         self._base = self._bases.pop()
 
     def _static(self) -> int:
         """The full evaluation for the side to move."""
         b = self._board
-        score = self._base + positional_score(self._eval, b._squares)
+        score = self._base + positional_score(self._eval, self._squares)
         return (score if b.turn else -score) + self._tempo
 
     # ------------------------------------------------------------------ mate search
@@ -696,7 +699,7 @@ class TreeSearch:
         """A checking move after which every reply is mated within ``n - 1`` more moves
         of checks (0 if there is none)."""
         b = self._board
-        key = (b._hash, n)
+        key = (b.zobrist_hash(), n)
         cached = self._mate_tt.get(key)
         if cached is not None:
             return cached
@@ -705,8 +708,8 @@ class TreeSearch:
             raise _MateBudget
         if self._nodes & 31 == 0:
             self._check_limits()
-        squares = b._squares
-        moves = b._legal_ints()
+        squares = self._squares
+        moves = b.legal_move_codes()
         moves.sort(key=lambda m: -_VICTIM[abs(squares[m & 127])] if m >> 7 != m & 127 else 1)
         found = 0
         for m in moves:
@@ -725,7 +728,7 @@ class TreeSearch:
 
     def _all_replies_lose(self, n: int) -> bool:
         b = self._board
-        replies = b._legal_ints()
+        replies = b.legal_move_codes()
         if not replies:
             return True
         if n == 1:
@@ -734,7 +737,7 @@ class TreeSearch:
             self._make(r)
             try:
                 # A pass that ends the game (janggi bikjang) is an escape.
-                if b._passes < 0 or not self._prove(n - 1):
+                if b.is_game_over_by_passing() or not self._prove(n - 1):
                     return False
             finally:
                 self._unmake()
@@ -749,13 +752,13 @@ class TreeSearch:
             self._make(move)
             made += 1
             for k in range(n - 1, 0, -1):
-                replies = b._legal_ints()
+                replies = b.legal_move_codes()
                 if not replies:
                     break
                 self._make(replies[0])
                 made += 1
                 line.append(replies[0])
-                nxt = self._mate_tt.get((b._hash, k), 0)
+                nxt = self._mate_tt.get((b.zobrist_hash(), k), 0)
                 if not nxt:
                     break
                 self._make(nxt)
@@ -768,7 +771,7 @@ class TreeSearch:
 
     def _has_heavy(self, side: bool) -> bool:
         """Whether ``side`` has a chariot, horse or cannon (the null-move guard)."""
-        for p in self._board._squares:
+        for p in self._squares:
             if p and (p > 0) == side and (p if p > 0 else -p) in (4, 5, 6):
                 return True
         return False
@@ -781,12 +784,12 @@ class TreeSearch:
             self._seldepth = ply
         b = self._board
         self._pv[ply] = []
-        if b._passes < 0:
+        if b.is_game_over_by_passing():
             return self._ruling(ply)
-        squares = b._squares
+        squares = self._squares
         side = b.turn
         if in_check and qply < 6:
-            moves = b._legal_ints()
+            moves = b.legal_move_codes()
             if not moves:
                 return self._no_moves(ply, in_check)
             best = -INF
@@ -803,7 +806,7 @@ class TreeSearch:
             best = stand
             moves = [
                 m
-                for m in b._legal_captures()
+                for m in b.legal_capture_codes()
                 if stand + _GAIN[abs(squares[m & 127])] + 150 >= alpha
             ]
             moves.sort(
@@ -811,7 +814,9 @@ class TreeSearch:
             )
             checks: list[int] = []
             if qply == 0 and self._qchecks:
-                checks = [m for m in b._legal_ints() if not squares[m & 127] and m >> 7 != m & 127]
+                checks = [
+                    m for m in b.legal_move_codes() if not squares[m & 127] and m >> 7 != m & 127
+                ]
             if checks:
                 moves += self._checking(checks)
         for m in moves:
@@ -837,11 +842,11 @@ class TreeSearch:
         starts within two points of the king (a horse's or elephant's leg freed, a palace
         diagonal), or the piece lands a horse's or janggi elephant's leap from the king."""
         b = self._board
-        squares = b._squares
+        squares = self._squares
         side = b.turn
-        king = b._kings[not side]
+        king = b.king(not side)
         kf, kr = king % 9, king // 9
-        attacked = b._kernel.attacked
+        attacked = self._attacked
         janggi = b.variant.is_janggi
         found = []
         for m in moves:

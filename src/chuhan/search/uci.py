@@ -565,7 +565,7 @@ class EngineServer:
 
     def _why_illegal(self, board: Board, move: Move) -> str:
         """Why ``move`` is illegal, with squares named as the GUI names them."""
-        reason = board._why_illegal(move)
+        reason = board.why_illegal(move)
         if self.coordinates == RANKS_1_10:
             reason = _ICCS_SQUARE.sub(lambda m: f"{m[1]}{int(m[2]) + 1}", reason)
         return reason
