@@ -19,7 +19,7 @@ import platform
 import time
 
 from chuhan.board import Board
-from chuhan.search.limits import Limits
+from chuhan.search.limits import SearchLimits
 from chuhan.search.search import Searcher
 
 # (name, variant, FEN): middlegames after about eight to fifteen moves.
@@ -74,7 +74,7 @@ def main() -> int:
             searcher = Searcher(hash_mb=64)
             wall = time.perf_counter()
             cpu = time.process_time()
-            result = searcher.search(board, Limits(depth=args.depth))
+            result = searcher.search(board, SearchLimits(depth=args.depth))
             wall = time.perf_counter() - wall
             cpu = time.process_time() - cpu
             nodes = result.lines[0].nodes

@@ -51,10 +51,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import chuhan.search.search as search_module
+import chuhan.search.tree as tree_module
 from chuhan.game import Game
 from chuhan.search.evaluate import EvalWeights, evaluator_for
-from chuhan.search.limits import Limits
+from chuhan.search.limits import SearchLimits
 from chuhan.search.search import Searcher
 from chuhan.variants import HAN, JANGGI_ARRANGEMENTS, VARIANTS, Variant, get_variant
 
@@ -72,8 +72,8 @@ class Player:
     movetime: int | None = None
     weights: dict[str, EvalWeights] | None = None
 
-    def limits(self) -> Limits:
-        return Limits(depth=self.depth, nodes=self.nodes, movetime=self.movetime)
+    def limits(self) -> SearchLimits:
+        return SearchLimits(depth=self.depth, nodes=self.nodes, movetime=self.movetime)
 
 
 @dataclass(frozen=True)
@@ -122,16 +122,16 @@ def _weights(weights: EvalWeights | None) -> Iterator[None]:
     if weights is None:
         yield
         return
-    original = getattr(search_module, "evaluator_for")  # noqa: B009
+    original = getattr(tree_module, "evaluator_for")  # noqa: B009
 
     def patched(game: str, _unused: EvalWeights | None = None) -> Any:
         return evaluator_for(game, weights)
 
-    setattr(search_module, "evaluator_for", patched)  # noqa: B010
+    setattr(tree_module, "evaluator_for", patched)  # noqa: B010
     try:
         yield
     finally:
-        setattr(search_module, "evaluator_for", original)  # noqa: B010
+        setattr(tree_module, "evaluator_for", original)  # noqa: B010
 
 
 def new_game(variant: Variant, rng: random.Random, fen: str | None = None) -> Game:

@@ -157,7 +157,7 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 def run_case(case: Case, seconds: float, hash_mb: int) -> Outcome:
     """Search one position for at most ``seconds``; stop once a short enough mate shows."""
-    from chuhan.search.limits import Limits, SearchControl, SearchInfo
+    from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits
     from chuhan.search.search import Searcher
 
     board = chuhan.Board(case.fen, variant=case.variant, rules=case.rules)
@@ -169,7 +169,7 @@ def run_case(case: Case, seconds: float, hash_mb: int) -> Outcome:
 
     started = time.monotonic()
     result = Searcher(hash_mb=hash_mb).search(
-        board, Limits(movetime=round(seconds * 1000)), control=control, on_info=on_info
+        board, SearchLimits(movetime=round(seconds * 1000)), control=control, on_info=on_info
     )
     elapsed = time.monotonic() - started
     line = result.lines[0] if result.lines else None

@@ -112,7 +112,7 @@ def load(paths: Sequence[str]) -> dict[str, list[tuple[Board, float]]]:
 
 def to_samples(game: str, boards: list[tuple[Board, float]]) -> list[Sample]:
     ev = evaluator_for(game, CURRENT[game])
-    return [(features(ev, b._squares, b.turn), y) for b, y in boards]
+    return [(features(ev, b.placement, b.turn), y) for b, y in boards]
 
 
 def _sigmoid(x: float) -> float:

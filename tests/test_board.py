@@ -380,12 +380,12 @@ def test_capture_generator_matches_the_captures_among_legal_moves(variant: str) 
     for _ in range(60):
         board = Board(variant=variant)
         for _ in range(160):
-            legal = board._legal_ints()
+            legal = board.legal_move_codes()
             if not legal:
                 break
-            squares = board._squares
+            squares = board.placement
             expected = sorted(m for m in legal if squares[m & 127] and m >> 7 != m & 127)
-            assert sorted(board._legal_captures()) == expected, board.fen()
+            assert sorted(board.legal_capture_codes()) == expected, board.fen()
             positions += 1
-            board._push_int(rng.choice(legal))
+            board.push_code(rng.choice(legal))
     assert positions > 5000

@@ -255,7 +255,7 @@ def test_prover_a_pass_escapes_only_bikjang() -> None:
     assert MateProver(mated)._defender_lost()
     facing = chuhan.Board("3k4R/8R/9/9/9/9/9/9/9/3K5 b - - 0 1", variant="janggi")
     assert facing.is_check() and facing.is_bikjang()
-    assert [Move(m >> 7, m & 127).iccs() for m in facing._legal_ints()] == ["d9d9"]
+    assert [Move(m >> 7, m & 127).iccs() for m in facing.legal_move_codes()] == ["d9d9"]
     assert not MateProver(facing)._defender_lost()
 
 
@@ -274,7 +274,7 @@ _ENGINE_JANGGI = [c for c in JANGGI if c["mate_in_plies"] == 1][:1] + [
     ids=_ids(_ENGINE_XIANGQI) + _ids(_ENGINE_JANGGI),
 )
 def test_engine_solves_short_mates(variant: str, case: dict[str, Any]) -> None:
-    from chuhan.search import Limits, Searcher
+    from chuhan.search import Searcher, SearchLimits
 
     if variant == "xiangqi":
         board = chuhan.Board(case["fen"])
@@ -284,6 +284,6 @@ def test_engine_solves_short_mates(variant: str, case: dict[str, Any]) -> None:
         board = _janggi_board(case)
         plies = case["mate_in_plies"]
         winners = set(case["all_winning_first_moves"])
-    result = Searcher(hash_mb=16).search(board, Limits(depth=plies + 1))
+    result = Searcher(hash_mb=16).search(board, SearchLimits(depth=plies + 1))
     assert result.best is not None and result.best.iccs() in winners
     assert result.lines[0].mate == (plies + 1) // 2

@@ -74,17 +74,17 @@ def test_janggi_perft_follows_the_move_history_after_a_pass() -> None:
 def _capture_tree(board: chuhan.Board, depth: int) -> tuple[int, int]:
     """(nodes, captures) of the perft tree, checking at every node that the capture-only
     generator gives exactly the captures of the full generator."""
-    legal = board._legal_ints()
-    squares = board._squares
+    legal = board.legal_move_codes()
+    squares = board.placement
     captures = sorted(m for m in legal if squares[m & 127] and m >> 7 != m & 127)
-    assert sorted(board._legal_captures()) == captures, board.fen()
+    assert sorted(board.legal_capture_codes()) == captures, board.fen()
     if depth == 1:
         return len(legal), len(captures)
     nodes = total = 0
     for m in legal:
-        board._push_int(m)
+        board.push_code(m)
         n, c = _capture_tree(board, depth - 1)
-        board._pop_int()
+        board.pop_code()
         nodes += n
         total += c
     return nodes, total

@@ -248,7 +248,8 @@ def chased_by(fen: str, move: str) -> set[str]:
     """Names of the squares of the pieces ``move`` newly chases."""
     board = Board(fen)
     parsed = board.parse_iccs(move)
-    threats = analyse_move(board._squares, board._kings, parsed.from_square << 7 | parsed.to_square)
+    kings = [board.king(False), board.king(True)]
+    threats = analyse_move(board.placement, kings, parsed.from_square << 7 | parsed.to_square)
     return {square_name(threat.square) for threat in threats.chased}
 
 

@@ -12,8 +12,9 @@ import pytest
 
 from chuhan.board import Board
 from chuhan.game import Game, Termination
-from chuhan.search.limits import Limits, SearchControl, SearchInfo
+from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits
 from chuhan.search.search import LEVELS, WIN, Searcher
+from chuhan.search.tree import SearchTables, TreeSearch
 from chuhan.squares import Move
 
 DATA = Path(__file__).parent / "data"
@@ -21,7 +22,7 @@ DATA = Path(__file__).parent / "data"
 
 def test_finds_mate_in_one_and_reports_it_as_mate() -> None:
     board = Board("4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1")
-    result = Searcher().search(board, Limits(depth=3))
+    result = Searcher().search(board, SearchLimits(depth=3))
     assert str(result.best) == "b0b9"
     assert result.lines[0].mate == 1
     assert result.lines[0].score_cp is None
@@ -31,7 +32,7 @@ def test_search_does_not_change_the_board() -> None:
     board = Board()
     board.push_iccs("h2e2")
     before = (board.fen(), board.move_stack)
-    Searcher().search(board, Limits(depth=3))
+    Searcher().search(board, SearchLimits(depth=3))
     assert (board.fen(), board.move_stack) == before
 
 
@@ -39,7 +40,7 @@ def test_no_legal_move_gives_no_best_move() -> None:
     board = Board("4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1")
     board.push_iccs("b0b9")
     assert board.is_checkmate()
-    result = Searcher().search(board, Limits(depth=2))
+    result = Searcher().search(board, SearchLimits(depth=2))
     assert result.best is None
 
 
@@ -54,7 +55,7 @@ def test_never_walks_into_a_perpetual_check_the_referee_rules_a_loss() -> None:
         board.push_iccs(text)
     assert case["moves"][-2] == "h8h9"
     for depth in (1, 3, 5):
-        result = Searcher().search(board, Limits(depth=depth))
+        result = Searcher().search(board, SearchLimits(depth=depth))
         assert str(result.best) != "h8h9", depth
 
 
@@ -66,7 +67,7 @@ def test_claims_the_win_when_the_opponent_must_break_a_perpetual() -> None:
     board = Board(case["fen"])
     for text in case["moves"][:-1]:
         board.push_iccs(text)
-    result = Searcher().search(board, Limits(depth=4))
+    result = Searcher().search(board, SearchLimits(depth=4))
     line = result.lines[0]
     assert (line.score_cp or 0) > 500 or (line.mate or 0) > 0
 
@@ -94,11 +95,11 @@ def _before_the_chasers_last_move(case_id: str) -> tuple[Board, str]:
 @pytest.mark.parametrize("case_id", ["xq-rep-025", "xq-rep-029", "xq-rep-033", "xq-rep-037"])
 def test_never_completes_a_perpetual_chase_the_referee_rules_a_loss(case_id: str) -> None:
     board, chasing = _before_the_chasers_last_move(case_id)
-    result = Searcher().search(board, Limits(depth=3))
+    result = Searcher().search(board, SearchLimits(depth=3))
     assert str(result.best) != chasing
     # Made to play it, the engine knows it loses the game.
     others = [m for m in board.legal_moves if m.iccs() != chasing]
-    forced = Searcher().search(board, Limits(depth=3), banned=others)
+    forced = Searcher().search(board, SearchLimits(depth=3), banned=others)
     assert str(forced.best) == chasing
     assert forced.lines[0].score_cp is not None and forced.lines[0].score_cp <= -(WIN - 10)
 
@@ -108,7 +109,7 @@ def test_janggi_side_ahead_on_points_passes_into_bikjang() -> None:
     # nothing), passes: that accepts the bikjang, and the game is settled on points.
     board = Board("4k4/9/9/9/9/9/9/9/R8/4K4 w - - 0 1", variant="janggi")
     assert board.is_bikjang()
-    result = Searcher().search(board, Limits(depth=3))
+    result = Searcher().search(board, SearchLimits(depth=3))
     assert result.best is not None and result.best.is_pass()
     assert result.lines[0].score_cp is not None and result.lines[0].score_cp >= WIN - 2
 
@@ -118,7 +119,7 @@ def test_janggi_side_ahead_on_points_takes_the_double_pass() -> None:
     # Cho's pass ends the game and wins on points.
     board = Board("4k4/9/9/9/9/9/9/9/4P4/3K5 b - - 0 1", variant="janggi")
     board.push(Move(4 + 9 * 9, 4 + 9 * 9))  # Han passes
-    result = Searcher().search(board, Limits(depth=3))
+    result = Searcher().search(board, SearchLimits(depth=3))
     assert result.best is not None and result.best.is_pass()
     assert result.lines[0].score_cp is not None and result.lines[0].score_cp >= WIN - 10
 
@@ -127,12 +128,12 @@ def test_janggi_side_behind_on_points_does_not_pass_back() -> None:
     # Han (to move) is behind: a pass after Cho's pass would lose on points.
     board = Board("4k4/9/9/9/9/9/9/9/4P4/3K5 w - - 0 1", variant="janggi")
     board.push(Move(3, 3))  # Cho passes
-    result = Searcher().search(board, Limits(depth=3))
+    result = Searcher().search(board, SearchLimits(depth=3))
     assert result.best is not None and not result.best.is_pass()
 
 
 def test_multipv_gives_distinct_lines_best_first() -> None:
-    result = Searcher().search(Board(), Limits(depth=2), multipv=3)
+    result = Searcher().search(Board(), SearchLimits(depth=2), multipv=3)
     assert len(result.lines) == 3
     firsts = [line.pv[0] for line in result.lines]
     assert len(set(firsts)) == 3
@@ -143,27 +144,27 @@ def test_multipv_gives_distinct_lines_best_first() -> None:
 
 def test_banned_moves_are_not_played() -> None:
     board = Board("4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1")
-    result = Searcher().search(board, Limits(depth=3), banned=[Move.from_iccs("b0b9")])
+    result = Searcher().search(board, SearchLimits(depth=3), banned=[Move.from_iccs("b0b9")])
     assert result.best is not None and str(result.best) != "b0b9"
 
 
 def test_info_lines_deepen_and_carry_counts() -> None:
     infos: list[SearchInfo] = []
-    Searcher().search(Board(variant="janggi"), Limits(depth=4), on_info=infos.append)
+    Searcher().search(Board(variant="janggi"), SearchLimits(depth=4), on_info=infos.append)
     assert [i.depth for i in infos] == [1, 2, 3, 4]
     assert all(i.nodes > 0 and i.pv for i in infos)
     assert infos[-1].nodes > infos[0].nodes
 
 
 def test_node_limit_is_respected() -> None:
-    result = Searcher().search(Board(), Limits(nodes=3000))
+    result = Searcher().search(Board(), SearchLimits(nodes=3000))
     assert result.best is not None
     assert result.lines[0].nodes <= 3000 + 256
 
 
 def test_movetime_is_respected() -> None:
     start = time.monotonic()
-    result = Searcher().search(Board(), Limits(movetime=300))
+    result = Searcher().search(Board(), SearchLimits(movetime=300))
     elapsed = time.monotonic() - start
     assert result.best is not None
     assert elapsed < 1.0
@@ -174,7 +175,7 @@ def test_stop_ends_an_infinite_search() -> None:
     box: dict[str, object] = {}
 
     def run() -> None:
-        box["result"] = Searcher().search(Board(), Limits(infinite=True), control=control)
+        box["result"] = Searcher().search(Board(), SearchLimits(infinite=True), control=control)
 
     thread = threading.Thread(target=run)
     thread.start()
@@ -189,14 +190,14 @@ def test_stop_ends_an_infinite_search() -> None:
 @pytest.mark.parametrize("level", sorted(LEVELS))
 def test_levels_play_legal_moves_quickly(level: int) -> None:
     board = Board()
-    result = Searcher(seed=level).search(board, Limits(movetime=2000), level=level)
+    result = Searcher(seed=level).search(board, SearchLimits(movetime=2000), level=level)
     assert result.best is not None and board.is_legal(result.best)
     assert result.lines and result.lines[0].nodes <= (LEVELS[level].nodes or 10**9) + 256
 
 
 def test_level_one_varies_its_moves() -> None:
     moves = {
-        str(Searcher(seed=seed).search(Board(), Limits(depth=1), level=1).best)
+        str(Searcher(seed=seed).search(Board(), SearchLimits(depth=1), level=1).best)
         for seed in range(12)
     }
     assert len(moves) >= 3
@@ -205,21 +206,23 @@ def test_level_one_varies_its_moves() -> None:
 def test_the_last_info_line_of_a_weaker_level_names_the_move_it_plays() -> None:
     for seed in range(12):
         infos: list[SearchInfo] = []
-        result = Searcher(seed=seed).search(Board(), Limits(depth=2), level=1, on_info=infos.append)
+        result = Searcher(seed=seed).search(
+            Board(), SearchLimits(depth=2), level=1, on_info=infos.append
+        )
         assert infos[-1].pv[0] == result.best, seed
 
 
 def test_level_eight_is_deterministic() -> None:
-    a = Searcher(seed=1).search(Board(), Limits(depth=3), level=8).best
-    b = Searcher(seed=2).search(Board(), Limits(depth=3), level=8).best
+    a = Searcher(seed=1).search(Board(), SearchLimits(depth=3), level=8).best
+    b = Searcher(seed=2).search(Board(), SearchLimits(depth=3), level=8).best
     assert a == b
 
 
 def test_bad_settings_are_rejected() -> None:
     with pytest.raises(ValueError, match="skill level"):
-        Searcher().search(Board(), Limits(depth=1), level=9)
+        Searcher().search(Board(), SearchLimits(depth=1), level=9)
     with pytest.raises(ValueError, match="MultiPV"):
-        Searcher().search(Board(), Limits(depth=1), multipv=0)
+        Searcher().search(Board(), SearchLimits(depth=1), multipv=0)
     with pytest.raises(ValueError, match="hash"):
         Searcher(hash_mb=0)
 
@@ -237,20 +240,20 @@ def test_evaluation_is_the_dot_product_of_its_features(variant: str) -> None:
     for _ in range(10):
         board = Board(variant=variant)
         for _ in range(80):
-            moves = board._legal_ints()
+            moves = board.legal_move_codes()
             if not moves:
                 break
-            board._push_int(rng.choice(moves))
-            f = features(ev, board._squares, board.turn)
+            board.push_code(rng.choice(moves))
+            f = features(ev, board.placement, board.turn)
             sign = 1 if board.turn else -1
             tempo = w[-2]
             dot = sum(a * c for a, c in zip(f, w, strict=True)) - f[-2] * tempo
-            assert abs(evaluate_with(ev, board._squares, board.turn) - (sign * dot + tempo)) <= 2
+            assert abs(evaluate_with(ev, board.placement, board.turn) - (sign * dot + tempo)) <= 2
 
 
 def test_mate_limit_stops_at_the_mate() -> None:
     board = Board("4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1")
-    result = Searcher().search(board, Limits(mate=1))
+    result = Searcher().search(board, SearchLimits(mate=1))
     assert str(result.best) == "b0b9" and result.lines[0].mate == 1
     assert result.lines[0].depth <= 3
 
@@ -259,7 +262,7 @@ def test_probe_reports_what_the_hash_table_knows() -> None:
     searcher = Searcher()
     board = Board("4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1")
     assert searcher.probe(board) is None
-    searcher.search(board, Limits(depth=3))
+    searcher.search(board, SearchLimits(depth=3))
     entry = searcher.probe(board)
     assert entry is not None
     best, depth, lower, _upper = entry
@@ -272,7 +275,7 @@ def test_mate_by_checks_is_found_beyond_the_search_depth() -> None:
     # black threatens mate at once. A depth-4 search alone cannot see it; the mate
     # attempt after each iteration proves it.
     board = Board("2r6/4akN2/C3P2c1/1C4P2/7r1/8R/9/5p3/4p4/5K3 w - - 0 1")
-    result = Searcher().search(board, Limits(depth=4))
+    result = Searcher().search(board, SearchLimits(depth=4))
     assert str(result.best) == "i4f4"
     assert result.lines[0].mate == 6
     assert len(result.lines[0].pv) >= 3
@@ -280,9 +283,13 @@ def test_mate_by_checks_is_found_beyond_the_search_depth() -> None:
 
 def test_a_line_that_reaches_the_xiangqi_move_limit_is_a_draw() -> None:
     # A chariot against an advisor wins, unless the 60-move limit ends the game first.
-    fresh = Searcher().search(Board("3k5/4a4/9/9/9/9/9/9/9/R2K5 w - - 100 80"), Limits(depth=4))
+    fresh = Searcher().search(
+        Board("3k5/4a4/9/9/9/9/9/9/9/R2K5 w - - 100 80"), SearchLimits(depth=4)
+    )
     assert fresh.lines[0].score_cp is not None and fresh.lines[0].score_cp > 500
-    last = Searcher().search(Board("3k5/4a4/9/9/9/9/9/9/9/R2K5 w - - 119 80"), Limits(depth=4))
+    last = Searcher().search(
+        Board("3k5/4a4/9/9/9/9/9/9/9/R2K5 w - - 119 80"), SearchLimits(depth=4)
+    )
     assert last.lines[0].score_cp == 0
 
 
@@ -290,7 +297,7 @@ def test_a_janggi_side_ahead_on_points_plays_for_the_move_limit() -> None:
     # Cho's chariot against Han's bare king, one ply before the 50-move limit: any quiet
     # move ends the game on points, which the search scores as the win it is.
     board = Board("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 99 80", variant="janggi")
-    result = Searcher().search(board, Limits(depth=3))
+    result = Searcher().search(board, SearchLimits(depth=3))
     assert result.lines[0].score_cp is not None and result.lines[0].score_cp >= WIN - 2
     game = Game(board.variant, board.copy())
     game.play(result.best.iccs())
@@ -304,7 +311,6 @@ def test_quiescence_finds_every_quiet_check(variant: str) -> None:
     """The checks the quiescence search adds at its first ply are all the quiet checks:
     direct ones, discovered ones, new cannon screens, janggi elephant leaps."""
     rng = random.Random(5)
-    searcher = Searcher()
     positions = 0
     for _ in range(150):
         board = Board(variant=variant)
@@ -315,15 +321,15 @@ def test_quiescence_finds_every_quiet_check(variant: str) -> None:
             board.push(rng.choice(moves))
         if not list(board.legal_moves):
             continue
-        searcher._board = board
-        squares = board._squares
-        quiet = [m for m in board._legal_ints() if not squares[m & 127] and m >> 7 != m & 127]
+        searcher = TreeSearch(board, SearchTables(capacity=1), SearchControl())
+        squares = board.placement
+        quiet = [m for m in board.legal_move_codes() if not squares[m & 127] and m >> 7 != m & 127]
         expected = set()
         for m in quiet:
-            board._push_int(m)
+            board.push_code(m)
             if board.is_check():
                 expected.add(m)
-            board._pop_int()
+            board.pop_code()
         assert set(searcher._checking(quiet)) == expected, board.fen()
         positions += 1
     assert positions > 100
@@ -334,17 +340,17 @@ def test_rulings_cached_under_one_rule_set_are_not_used_under_another() -> None:
     # (Han's 1.5 wins), traditional rules call it a draw. The same searcher searches both.
     fen = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 99 50"
     searcher = Searcher()
-    official = searcher.search(Board(fen, variant="janggi"), Limits(depth=2))
+    official = searcher.search(Board(fen, variant="janggi"), SearchLimits(depth=2))
     assert official.lines[0].score_cp is not None and official.lines[0].score_cp <= -(WIN - 10)
     traditional = Board(fen, variant="janggi", rules="traditional")
-    assert searcher.search(traditional, Limits(depth=2)).lines[0].score_cp == 0
+    assert searcher.search(traditional, SearchLimits(depth=2)).lines[0].score_cp == 0
 
 
 def test_a_mate_reported_near_the_move_limit_is_a_mate_the_referee_gives() -> None:
     # Mate in 6 by checks at a halfmove clock of 0; at 119 the limit draws the game first,
     # and the checks-only mate attempt, which does not count towards it, is not trusted.
     board = Board("2r6/4akN2/C3P2c1/1C4P2/7r1/8R/9/5p3/4p4/5K3 w - - 119 1")
-    line = Searcher().search(board, Limits(depth=4)).lines[0]
+    line = Searcher().search(board, SearchLimits(depth=4)).lines[0]
     game = Game(board.variant, board.copy())
     for move in line.pv:
         if game.outcome() is not None:
@@ -364,16 +370,16 @@ def _null_movers(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Record, for every null move the search makes, the side that made it. The null move's
     child is the only node searched with ``null_ok`` false; its side to move is the other."""
     movers: list[bool] = []
-    original = Searcher._pvs
+    original = TreeSearch._pvs
 
     def spy(
-        self: Searcher, depth: int, alpha: int, beta: int, ply: int, in_check: bool, null_ok: bool
+        self: TreeSearch, depth: int, alpha: int, beta: int, ply: int, in_check: bool, null_ok: bool
     ) -> int:
         if not null_ok:
             movers.append(not self._board.turn)
         return original(self, depth, alpha, beta, ply, in_check, null_ok)
 
-    monkeypatch.setattr(Searcher, "_pvs", spy)
+    monkeypatch.setattr(TreeSearch, "_pvs", spy)
     return movers
 
 
@@ -382,11 +388,11 @@ def test_null_moves_prune_the_middlegame(monkeypatch: pytest.MonkeyPatch) -> Non
     for text in ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]:
         board.push_iccs(text)
     movers = _null_movers(monkeypatch)
-    with_null = Searcher().search(board, Limits(depth=6))
+    with_null = Searcher().search(board, SearchLimits(depth=6))
     assert movers  # null moves were tried
-    monkeypatch.setattr(Searcher, "_has_heavy", lambda self, side: False)
+    monkeypatch.setattr(TreeSearch, "_has_heavy", lambda self, side: False)
     movers.clear()
-    without = Searcher().search(board, Limits(depth=6))
+    without = Searcher().search(board, SearchLimits(depth=6))
     assert movers == []
     assert with_null.lines[0].nodes * 1.2 < without.lines[0].nodes
 
@@ -398,6 +404,6 @@ def test_no_null_move_for_a_side_without_chariot_horse_or_cannon(
     # a loss, so passing its turn would prove nothing; Red (a cannon more) may still try one.
     board = Board("2bak4/4a4/4b4/p1p1p1p1p/9/9/P1P1P1P1P/4B4/4C4/2BAKA3 w - - 0 1")
     movers = _null_movers(monkeypatch)
-    result = Searcher().search(board, Limits(depth=7))
+    result = Searcher().search(board, SearchLimits(depth=7))
     assert result.best is not None
     assert True in movers and False not in movers

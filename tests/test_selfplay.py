@@ -13,7 +13,7 @@ import pytest
 
 from chuhan.game import Game
 from chuhan.search.evaluate import XIANGQI_WEIGHTS, EvalWeights
-from chuhan.search.limits import Limits, SearchResult
+from chuhan.search.limits import SearchLimits, SearchResult
 from chuhan.search.search import Searcher
 from chuhan.squares import Move
 from chuhan.variants import VARIANTS
@@ -99,7 +99,7 @@ def test_openings_pairs_and_janggi_arrangements() -> None:
 
 
 def test_a_move_the_referee_refuses_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    def illegal(self: Searcher, board: object, limits: Limits, **kw: object) -> SearchResult:
+    def illegal(self: Searcher, board: object, limits: SearchLimits, **kw: object) -> SearchResult:
         return SearchResult(best=Move.from_iccs("a0a9"))
 
     monkeypatch.setattr(Searcher, "search", illegal)
@@ -121,13 +121,13 @@ def test_weights_reach_the_search() -> None:
 
     # Black has no chariot on a9: the chariot's value decides the score.
     board = Board("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1")
-    plain = Searcher().search(board, Limits(depth=1)).lines[0].score_cp
+    plain = Searcher().search(board, SearchLimits(depth=1)).lines[0].score_cp
     rich = EvalWeights(
         material=(0, 0, 200, 200, 420, 1900, 450, 100), pawn_crossed=XIANGQI_WEIGHTS.pawn_crossed
     )
     with sp._weights(rich):
-        heavy = Searcher().search(board, Limits(depth=1)).lines[0].score_cp
-    after = Searcher().search(board, Limits(depth=1)).lines[0].score_cp
+        heavy = Searcher().search(board, SearchLimits(depth=1)).lines[0].score_cp
+    after = Searcher().search(board, SearchLimits(depth=1)).lines[0].score_cp
     assert plain is not None and heavy is not None
     assert 800 <= heavy - plain <= 1200
     assert after == plain

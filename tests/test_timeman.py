@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chuhan import Board
-from chuhan.search.limits import Limits
+from chuhan.search.limits import SearchLimits
 from chuhan.search.timeman import (
     MOVE_OVERHEAD_MS,
     SAFETY_FRACTION,
@@ -23,52 +23,52 @@ BLACK_TO_MOVE = Board("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKAB
 
 def test_no_time_limit_without_a_clock() -> None:
     for limits in (
-        Limits(),
-        Limits(depth=6),
-        Limits(nodes=10_000),
-        Limits(mate=3),
-        Limits(infinite=True),
-        Limits(ponder=True, depth=4),
+        SearchLimits(),
+        SearchLimits(depth=6),
+        SearchLimits(nodes=10_000),
+        SearchLimits(mate=3),
+        SearchLimits(infinite=True),
+        SearchLimits(ponder=True, depth=4),
     ):
         assert allocate(limits, START) == Budget(None, None), limits
 
 
 def test_movetime_is_used_whole_less_the_protocol_overhead() -> None:
-    assert allocate(Limits(movetime=1000), START) == Budget(970, 970)
-    assert allocate(Limits(movetime=200, depth=3), START) == Budget(170, 170)
+    assert allocate(SearchLimits(movetime=1000), START) == Budget(970, 970)
+    assert allocate(SearchLimits(movetime=200, depth=3), START) == Budget(170, 170)
     # Short move times keep most of themselves, and never drop to nothing.
-    budget = allocate(Limits(movetime=20), START)
+    budget = allocate(SearchLimits(movetime=20), START)
     assert budget.hard_ms is not None and 1 <= budget.hard_ms < 20
-    assert allocate(Limits(movetime=0), START) == Budget(1, 1)
+    assert allocate(SearchLimits(movetime=0), START) == Budget(1, 1)
 
 
 def test_move_overhead_is_kept_back() -> None:
-    assert allocate(Limits(movetime=1000, move_overhead=100), START) == Budget(900, 900)
-    assert allocate(Limits(movetime=1000, move_overhead=0), START) == Budget(1000, 1000)
-    limits = Limits(wtime=2000, btime=2000, movestogo=1, move_overhead=500)
+    assert allocate(SearchLimits(movetime=1000, move_overhead=100), START) == Budget(900, 900)
+    assert allocate(SearchLimits(movetime=1000, move_overhead=0), START) == Budget(1000, 1000)
+    limits = SearchLimits(wtime=2000, btime=2000, movestogo=1, move_overhead=500)
     budget = allocate(limits, START)
     assert budget.hard_ms == 2000 - 500 - int(2000 * SAFETY_FRACTION)
 
 
 def test_movetime_and_a_clock_take_the_shorter() -> None:
-    budget = allocate(Limits(movetime=5000, wtime=2000, btime=2000), START)
+    budget = allocate(SearchLimits(movetime=5000, wtime=2000, btime=2000), START)
     assert budget.hard_ms is not None and budget.hard_ms < 2000
-    budget = allocate(Limits(movetime=100, wtime=600_000, btime=600_000), START)
+    budget = allocate(SearchLimits(movetime=100, wtime=600_000, btime=600_000), START)
     assert budget == Budget(75, 75)  # 100 less a quarter at most
 
 
 def test_the_clock_of_the_side_to_move_counts() -> None:
-    red = allocate(Limits(wtime=600_000, btime=1_000), START)
-    black = allocate(Limits(wtime=1_000, btime=600_000), BLACK_TO_MOVE)
+    red = allocate(SearchLimits(wtime=600_000, btime=1_000), START)
+    black = allocate(SearchLimits(wtime=1_000, btime=600_000), BLACK_TO_MOVE)
     assert red == black
     assert red.soft_ms is not None and red.soft_ms > 5_000
     # Only the opponent's clock given: no limit for us.
-    assert allocate(Limits(btime=1_000), START) == Budget(None, None)
+    assert allocate(SearchLimits(btime=1_000), START) == Budget(None, None)
 
 
 def test_sudden_death_budget_is_sensible_and_grows_in_the_endgame() -> None:
-    opening = allocate(Limits(wtime=300_000, btime=300_000), START)
-    ending = allocate(Limits(wtime=300_000, btime=300_000), ENDGAME)
+    opening = allocate(SearchLimits(wtime=300_000, btime=300_000), START)
+    ending = allocate(SearchLimits(wtime=300_000, btime=300_000), ENDGAME)
     assert opening.soft_ms is not None and ending.soft_ms is not None
     assert opening.hard_ms is not None and ending.hard_ms is not None
     assert 3_000 <= opening.soft_ms <= 10_000
@@ -78,37 +78,37 @@ def test_sudden_death_budget_is_sensible_and_grows_in_the_endgame() -> None:
 
 
 def test_increment_adds_to_the_budget() -> None:
-    plain = allocate(Limits(wtime=60_000, btime=60_000), START)
-    fischer = allocate(Limits(wtime=60_000, btime=60_000, winc=2_000, binc=2_000), START)
+    plain = allocate(SearchLimits(wtime=60_000, btime=60_000), START)
+    fischer = allocate(SearchLimits(wtime=60_000, btime=60_000, winc=2_000, binc=2_000), START)
     assert plain.soft_ms is not None and fischer.soft_ms is not None
     assert fischer.soft_ms > plain.soft_ms + 1_000
 
 
 def test_movestogo_one_spends_most_of_the_time() -> None:
-    budget = allocate(Limits(wtime=10_000, btime=10_000, movestogo=1), START)
+    budget = allocate(SearchLimits(wtime=10_000, btime=10_000, movestogo=1), START)
     assert budget.soft_ms is not None and budget.hard_ms is not None
     assert 7_000 <= budget.soft_ms <= budget.hard_ms < 10_000 - MOVE_OVERHEAD_MS
-    many = allocate(Limits(wtime=10_000, btime=10_000, movestogo=40), START)
+    many = allocate(SearchLimits(wtime=10_000, btime=10_000, movestogo=40), START)
     assert many.soft_ms is not None and many.soft_ms < 500
 
 
 def test_byoyomi_spends_most_of_one_period_but_never_all() -> None:
-    limits = Limits(wtime=0, btime=0, byoyomi=10_000, wperiods=3, bperiods=3)
+    limits = SearchLimits(wtime=0, btime=0, byoyomi=10_000, wperiods=3, bperiods=3)
     budget = allocate(limits, START)
     assert budget.soft_ms is not None and budget.hard_ms is not None
     assert 7_000 <= budget.soft_ms <= budget.hard_ms
     assert budget.hard_ms <= 10_000 - MOVE_OVERHEAD_MS - 10_000 * SAFETY_FRACTION
     # Main time nearly out: main plus the period, still short of their sum.
-    budget = allocate(Limits(wtime=2_000, byoyomi=30_000), START)
+    budget = allocate(SearchLimits(wtime=2_000, byoyomi=30_000), START)
     assert budget.soft_ms is not None and budget.hard_ms is not None
     assert 20_000 <= budget.soft_ms <= budget.hard_ms < 32_000 - MOVE_OVERHEAD_MS
     # No periods left: the main time alone counts.
-    budget = allocate(Limits(wtime=2_000, byoyomi=30_000, wperiods=0), START)
+    budget = allocate(SearchLimits(wtime=2_000, byoyomi=30_000, wperiods=0), START)
     assert budget.hard_ms is not None and budget.hard_ms < 2_000
 
 
 def test_plenty_of_main_time_is_not_spent_on_byoyomi() -> None:
-    budget = allocate(Limits(wtime=600_000, byoyomi=30_000, wperiods=3), START)
+    budget = allocate(SearchLimits(wtime=600_000, byoyomi=30_000, wperiods=3), START)
     assert budget.soft_ms is not None and budget.hard_ms is not None
     assert budget.soft_ms < 60_000 and budget.hard_ms < 600_000 * 0.3 + 30_000
 
@@ -116,14 +116,14 @@ def test_plenty_of_main_time_is_not_spent_on_byoyomi() -> None:
 def test_a_second_left_in_sudden_death_is_still_searched() -> None:
     # 50 moves to plan for and 30 ms of overhead each would take 1.5 s: more than is left.
     for wtime, at_least in ((1_400, 10), (1_000, 8), (500, 4)):
-        budget = allocate(Limits(wtime=wtime, btime=wtime), START)
+        budget = allocate(SearchLimits(wtime=wtime, btime=wtime), START)
         assert budget.soft_ms is not None and budget.hard_ms is not None
         assert at_least <= budget.soft_ms <= budget.hard_ms <= wtime // 4, (wtime, budget)
 
 
 def test_hardly_any_time_still_gives_a_positive_budget() -> None:
     for wtime in (-500, 0, 1, 29, 50):
-        budget = allocate(Limits(wtime=wtime, btime=wtime), START)
+        budget = allocate(SearchLimits(wtime=wtime, btime=wtime), START)
         assert budget.hard_ms is not None and budget.soft_ms is not None
         assert 1 <= budget.soft_ms <= budget.hard_ms <= max(1, wtime - MOVE_OVERHEAD_MS)
 
@@ -161,7 +161,7 @@ def test_hard_limit_never_exceeds_the_clock(
     endgame: bool,
     overhead: int | None,
 ) -> None:
-    limits = Limits(
+    limits = SearchLimits(
         wtime=wtime,
         btime=btime,
         winc=winc,

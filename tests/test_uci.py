@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from chuhan import Board, Move
-from chuhan.search.limits import Limits, SearchControl, SearchInfo, SearchResult
+from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits, SearchResult
 from chuhan.search.uci import EngineServer, format_info, serve
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
@@ -28,7 +28,7 @@ MATED_FEN = "3k5/3R5/3R5/9/9/9/9/9/9/4K4 b - - 0 1"  # black is checkmated
 @dataclass
 class Call:
     board: Board
-    limits: Limits
+    limits: SearchLimits
     control: SearchControl
     multipv: int
     level: int
@@ -62,7 +62,7 @@ class FakeSearcher:
     def search(
         self,
         board: Board,
-        limits: Limits,
+        limits: SearchLimits,
         *,
         control: SearchControl | None = None,
         multipv: int = 1,
@@ -390,7 +390,7 @@ def test_go_parameters_become_limits() -> None:
         "movetime 3000 mate 4 byoyomi 30000 wperiods 3 bperiods 2"
     )
     limits = session.fake.calls[-1].limits
-    assert limits == Limits(
+    assert limits == SearchLimits(
         depth=9,
         nodes=5000,
         movetime=3000,
@@ -408,7 +408,7 @@ def test_go_parameters_become_limits() -> None:
     assert session.errors() == []
     session.send("setoption name Move Overhead value 250")
     session.go("go movetime 1000")
-    assert session.fake.calls[-1].limits == Limits(movetime=1000, move_overhead=250)
+    assert session.fake.calls[-1].limits == SearchLimits(movetime=1000, move_overhead=250)
 
 
 def test_searchmoves_bans_every_other_move() -> None:
@@ -433,7 +433,7 @@ def test_unknown_go_words_and_illegal_searchmoves_are_reported_and_skipped() -> 
         "info string error: go searchmoves: invalid ICCS move 'zz': expected four characters "
         "like 'h2e2' (file a-i, rank 0-9, twice); move ignored",
     ]
-    assert session.fake.calls[-1].limits == Limits(wtime=1000, move_overhead=30)
+    assert session.fake.calls[-1].limits == SearchLimits(wtime=1000, move_overhead=30)
     assert session.fake.calls[-1].banned == []
     assert session.bestmoves() == ["bestmove a0a1 ponder a6a5"]
 

@@ -83,16 +83,16 @@ class MateProver:
     def _defender_lost(self) -> bool:
         """The side to move (the defender) has no legal move and that loses."""
         board = self.board
-        if board._passes < 0 or board._legal_ints():
+        if board.is_game_over_by_passing() or board.legal_move_codes():
             return False
         return board.is_check() or not self.janggi
 
     def mates_within(self, k: int) -> bool:
         """Whether the side to move can force mate within ``k`` of its moves."""
         board = self.board
-        if board._passes < 0 or k <= 0:
+        if board.is_game_over_by_passing() or k <= 0:
             return False
-        key = board._hash
+        key = board.zobrist_hash()
         if self._win.get(key, k + 1) <= k:
             return True
         if self._fail.get(key, 0) >= k:
@@ -113,12 +113,12 @@ class MateProver:
         board = self.board
         checks: list[int] = []
         quiet: list[int] = []
-        for m in board._legal_ints():
+        for m in board.legal_move_codes():
             if m >> 7 == m & 127:
                 continue
-            board._push_int(m)
+            board.push_code(m)
             check = board.is_check()
-            board._pop_int()
+            board.pop_code()
             (checks if check else quiet).append(m)
         if (k == 1 and self.janggi) or self.checks_only:
             return checks
@@ -128,17 +128,17 @@ class MateProver:
         """Whether the attacker's move ``m`` forces mate within ``k`` moves (itself
         included)."""
         board = self.board
-        board._push_int(m)
+        board.push_code(m)
         try:
             return self._all_replies_lose(k)
         finally:
-            board._pop_int()
+            board.pop_code()
 
     def _all_replies_lose(self, k: int) -> bool:
         board = self.board
-        if board._passes < 0:
+        if board.is_game_over_by_passing():
             return False
-        replies = board._legal_ints()
+        replies = board.legal_move_codes()
         if not replies:
             return board.is_check() or not self.janggi
         if k == 1:
@@ -147,9 +147,9 @@ class MateProver:
         # A pass (a quiet attacker move allows one) and the last refutation come first.
         replies.sort(key=lambda r: 0 if r >> 7 == r & 127 else 1 if r == killer else 2)
         for reply in replies:
-            board._push_int(reply)
+            board.push_code(reply)
             mates = self.mates_within(k - 1)
-            board._pop_int()
+            board.pop_code()
             if not mates:
                 self._killers[k] = reply
                 return False
@@ -170,27 +170,27 @@ class MateProver:
         node the first winning move is followed; at each defender node every reply."""
         board = self.board
         path = [first]
-        board._push_int(first)
+        board.push_code(first)
         try:
             yield from self._proof_defender(path, k)
         finally:
-            board._pop_int()
+            board.pop_code()
 
     def _proof_defender(self, path: list[int], k: int) -> Iterator[tuple[list[int], bool]]:
         board = self.board
-        replies = board._legal_ints()
+        replies = board.legal_move_codes()
         yield list(path), not replies
         for reply in replies:
-            board._push_int(reply)
+            board.push_code(reply)
             path.append(reply)
             move = next(m for m in self.attacker_moves(k - 1) if self.move_wins(m, k - 1))
-            board._push_int(move)
+            board.push_code(move)
             path.append(move)
             yield from self._proof_defender(path, k - 1)
             path.pop()
-            board._pop_int()
+            board.pop_code()
             path.pop()
-            board._pop_int()
+            board.pop_code()
 
 
 def iccs(m: int) -> str:
@@ -331,7 +331,7 @@ def examine(fen: str, max_moves: int, node_limit: int) -> Problem | None:
     # Order the winners by ICCS so that "first_winning_move" does not depend on the
     # generator's move order.
     winners.sort(key=iccs)
-    capture = bool(board._squares[winners[0] & 127])
+    capture = bool(board.placement[winners[0] & 127])
     return Problem(board.fen(), moves, winners, capture, checks, prover.nodes)
 
 
@@ -349,8 +349,8 @@ def verify_with_fsf(problem: Problem) -> None:
         fsf_legal = set(pyffish.legal_moves("janggi", problem.fen, moves, False))
         replay = chuhan.Board(problem.fen, variant="janggi", rules="official")
         for m in path:
-            replay._push_int(m)
-        ours = {fsf(m) for m in replay._legal_ints()}
+            replay.push_code(m)
+        ours = {fsf(m) for m in replay.legal_move_codes()}
         assert fsf_legal == ours, (problem.fen, [iccs(m) for m in path], fsf_legal ^ ours)
         if final:
             assert not fsf_legal and pyffish.gives_check("janggi", problem.fen, moves, False), (

@@ -1,12 +1,13 @@
 """The board: placement, side to move, legal moves, push/pop and the Zobrist key.
 
 The placement is a flat list of 90 small ints (``+type`` for the side that moves first,
-``-type`` for the other, 0 for an empty point). Moves inside the hot paths are ints
-``from_square << 7 | to_square``; the public API hands out :class:`~chuhan.squares.Move`
-values. Legality is decided from the king outward: most moves cannot expose the king,
-and only the few that might (king moves, moves while in check, moves of a piece that
-shields the king, moves onto a line between the king and an enemy cannon) are made,
-tested and unmade.
+``-type`` for the other, 0 for an empty point). The API hands out
+:class:`~chuhan.squares.Move` values; beside it, the hot paths (perft, the search, the
+referee's repetition analysis) use move codes, ints ``from_square << 7 | to_square``
+(see :class:`Board`, "Move codes"). Legality is decided from the king outward: most moves
+cannot expose the king, and only the few that might (king moves, moves while in check,
+moves of a piece that shields the king, moves onto a line between the king and an enemy
+cannon) are made, tested and unmade.
 """
 
 from __future__ import annotations
@@ -81,6 +82,16 @@ class Board:
     ``Board()`` is the xiangqi start position; ``Board(variant="janggi")`` the janggi
     default start; ``Board(fen, variant=..., rules=...)`` any position. ``push`` plays a
     legal move (raising :class:`IllegalMoveError` otherwise) and ``pop`` takes it back.
+
+    **Move codes**, the fast API of perft, the search and the referee's analyses: a move
+    code is the int ``from_square << 7 | to_square`` (a janggi pass: the king's square
+    twice), so ``Move(code >> 7, code & 127)`` is its move and
+    ``move.from_square << 7 | move.to_square`` a move's code. :meth:`legal_move_codes` and
+    :meth:`legal_capture_codes` generate them; :meth:`push_code` plays one *unchecked* (it
+    must come from ``legal_move_codes()`` of this very position, or the board is corrupt)
+    and :meth:`pop_code` takes the last move back; :meth:`move_stack_codes` lists those
+    played. :attr:`placement` is the live list of the 90 signed piece codes, and
+    :meth:`swap_turn` hands the move over without one (the search's null move).
     """
 
     __slots__ = (
@@ -103,6 +114,15 @@ class Board:
     _kernel: Kernel
     #: ``True`` when the first mover (xiangqi red, janggi Cho) is to move.
     turn: bool
+
+    @property
+    def placement(self) -> list[int]:
+        """The 90 signed piece codes by square: the board's own list, not a copy (for the
+        hot paths; :meth:`pieces` and :meth:`piece_at` are the safe reads). Never keep a
+        change to it: ``push_code`` / ``pop_code`` keep it in step with the kings and the
+        Zobrist key. A caller may play a move on it for a moment, to test attacks with
+        :func:`chuhan.movegen.kernel_for`, and must restore it before using the board."""
+        return self._squares
 
     @property
     def halfmove_clock(self) -> int:
@@ -195,7 +215,7 @@ class Board:
         """A copy of the position before the first move on the stack."""
         board = self.copy()
         while board._stack:
-            board._pop_int()
+            board.pop_code()
         return board
 
     # ------------------------------------------------------------------ queries
@@ -220,6 +240,10 @@ class Board:
     def move_stack(self) -> list[Move]:
         """The moves played since the position was set, oldest first."""
         return [Move(m >> 7, m & 127) for m, *_ in self._stack]
+
+    def move_stack_codes(self) -> list[int]:
+        """The moves played since the position was set, oldest first, as move codes."""
+        return [entry[0] for entry in self._stack]
 
     def position_keys(self) -> list[int]:
         """The Zobrist key of the position before each move on the stack, oldest first
@@ -340,9 +364,9 @@ class Board:
         b[to] = captured
         return safe
 
-    def _legal_ints(self, origins: tuple[int, ...] | range = ALL_SQUARES) -> list[int]:
-        """The legal moves as ints (passes included), or those of the pieces on
-        ``origins``.
+    def legal_move_codes(self, origins: tuple[int, ...] | range = ALL_SQUARES) -> list[int]:
+        """The legal moves as move codes (passes included), or those of the pieces on
+        ``origins`` (squares), in a fixed generation order.
 
         Most moves cannot expose the king; only moves of the pieces that shield it (and
         of the king), moves onto a line between the king and an enemy cannon, and every
@@ -409,14 +433,17 @@ class Board:
             elif origins is ALL_SQUARES:
                 allowed = not legal
             else:
-                allowed = all(m >> 7 == m & 127 for m in self._legal_ints())
+                allowed = all(m >> 7 == m & 127 for m in self.legal_move_codes())
             if allowed:
                 legal.append(king << 7 | king)
         return legal
 
-    def _legal_captures(self) -> list[int]:
-        """The legal captures as ints: the quiescence search's generator (the same moves
-        as the captures among ``_legal_ints()``, which the tests check)."""
+    #: The former name of :meth:`legal_move_codes`, kept while ``chuhan.web`` still calls it.
+    _legal_ints = legal_move_codes
+
+    def legal_capture_codes(self) -> list[int]:
+        """The legal captures as move codes: the quiescence search's generator (the same
+        moves as the captures among ``legal_move_codes()``, which the tests check)."""
         if self._passes < 0:
             return []
         kings = self._kings
@@ -431,7 +458,7 @@ class Board:
         check, shields, screens = self._kernel.shields(b, king, side)
         if check or bikjang:
             return [m for m in captures if is_safe(m, bikjang)]
-        # As in _legal_ints: only king moves, moves of a shielding piece and moves onto a
+        # As in legal_move_codes: only king moves, moves of a shielding piece and moves onto a
         # cannon's line to the king can expose it.
         return [
             m
@@ -446,7 +473,7 @@ class Board:
         return LegalMoveGenerator(self)
 
     def generate_legal_moves(self) -> Iterator[Move]:
-        for m in self._legal_ints():
+        for m in self.legal_move_codes():
             yield Move(m >> 7, m & 127)
 
     def is_legal(self, move: Move) -> bool:
@@ -455,7 +482,7 @@ class Board:
         piece = self._squares[fr]
         if not piece or (piece > 0) != self.turn:
             return False
-        return (fr << 7 | to) in self._legal_ints((fr,))
+        return (fr << 7 | to) in self.legal_move_codes((fr,))
 
     def is_capture(self, move: Move) -> bool:
         return bool(self._squares[move.to_square]) and not move.is_pass()
@@ -467,24 +494,26 @@ class Board:
 
     def is_checkmate(self) -> bool:
         """In check with no legal move."""
-        return self._passes >= 0 and self.is_check() and not self._legal_ints()
+        return self._passes >= 0 and self.is_check() and not self.legal_move_codes()
 
     def is_stalemate(self) -> bool:
         """Not in check, no legal move (a loss in xiangqi; in janggi a side can pass
         unless its rule set forbids it)."""
-        return self._passes >= 0 and not self.is_check() and not self._legal_ints()
+        return self._passes >= 0 and not self.is_check() and not self.legal_move_codes()
 
     def gives_check(self, move: Move) -> bool:
         """Whether ``move`` (assumed legal) puts the opponent in check."""
-        self._push_int(move.from_square << 7 | move.to_square)
+        self.push_code(move.from_square << 7 | move.to_square)
         try:
             return self.is_check()
         finally:
-            self._pop_int()
+            self.pop_code()
 
     # ------------------------------------------------------------------ push / pop
 
-    def _push_int(self, m: int) -> None:
+    def push_code(self, m: int) -> None:
+        """Play the move with code ``m``, which must be one of ``legal_move_codes()`` here:
+        nothing is checked (:meth:`push` checks)."""
         fr = m >> 7
         to = m & 127
         b = self._squares
@@ -514,7 +543,8 @@ class Board:
             self._hash ^= _ZOBRIST_TURN
         self.turn = not self.turn
 
-    def _pop_int(self) -> int:
+    def pop_code(self) -> int:
+        """Take back the last move and return its code (``IndexError`` on an empty stack)."""
         m, captured, self._capture_ply, self._hash, self._passes = self._stack.pop()
         side = not self.turn
         self.turn = side
@@ -529,21 +559,28 @@ class Board:
                 self._kings[side] = fr
         return m
 
+    def swap_turn(self) -> None:
+        """Give the move to the other side without a move: the side to move and the
+        Zobrist key change, the move stack does not (the search's null move; call it
+        again to undo). Not a janggi pass, which is a move."""
+        self.turn = not self.turn
+        self._hash ^= _ZOBRIST_TURN
+
     def push(self, move: Move) -> None:
         """Play ``move``. Raises :class:`IllegalMoveError` (naming the move and the FEN) if
         it is not legal here."""
         if not self.is_legal(move):
             raise IllegalMoveError(
                 f"illegal move {move.iccs()} in {self.fen()} ({self.variant.name}): "
-                f"{self._why_illegal(move)}"
+                f"{self.why_illegal(move)}"
             )
-        self._push_int(move.from_square << 7 | move.to_square)
+        self.push_code(move.from_square << 7 | move.to_square)
 
     def pop(self) -> Move:
         """Take back the last move and return it. Raises ``IndexError`` on an empty stack."""
         if not self._stack:
             raise IndexError("pop from an empty move stack")
-        m = self._pop_int()
+        m = self.pop_code()
         return Move(m >> 7, m & 127)
 
     def parse_iccs(self, text: str) -> Move:
@@ -555,7 +592,7 @@ class Board:
     def push_iccs(self, text: str) -> Move:
         """Parse an ICCS move, check it, play it and return it."""
         move = self.parse_iccs(text)
-        self._push_int(move.from_square << 7 | move.to_square)
+        self.push_code(move.from_square << 7 | move.to_square)
         return move
 
     def parse_fsf(self, text: str) -> Move:
@@ -566,18 +603,19 @@ class Board:
 
     def push_fsf(self, text: str) -> Move:
         move = self.parse_fsf(text)
-        self._push_int(move.from_square << 7 | move.to_square)
+        self.push_code(move.from_square << 7 | move.to_square)
         return move
 
     def _require_legal(self, move: Move, text: str) -> None:
         if not self.is_legal(move):
             raise IllegalMoveError(
                 f"illegal move {text!r} in {self.fen()} ({self.variant.name}): "
-                f"{self._why_illegal(move)}"
+                f"{self.why_illegal(move)}"
             )
 
-    def _why_illegal(self, move: Move) -> str:
-        """A short explanation of why ``move`` is not legal, for error messages."""
+    def why_illegal(self, move: Move) -> str:
+        """A short explanation of why ``move`` is not legal here, for error messages (for
+        a legal move the answer means nothing)."""
         if self._passes < 0:
             return "the game is over (it ended by passing)"
         fr, to = move.from_square, move.to_square
@@ -657,10 +695,10 @@ class LegalMoveGenerator:
         return self.board.generate_legal_moves()
 
     def __len__(self) -> int:
-        return len(self.board._legal_ints())
+        return len(self.board.legal_move_codes())
 
     def __bool__(self) -> bool:
-        return bool(self.board._legal_ints())
+        return bool(self.board.legal_move_codes())
 
     def __contains__(self, move: object) -> bool:
         return isinstance(move, Move) and self.board.is_legal(move)

@@ -38,12 +38,13 @@ import shlex
 import subprocess
 import threading
 import time
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Coroutine, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, TypedDict, TypeVar, cast, overload
+from typing import Any, Generic, Literal, TypedDict, TypeVar, cast, overload
 
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
+from chuhan.search.limits import SearchLimits
 from chuhan.squares import Move
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "AsyncEngine",
     "EngineError",
     "EngineMoveError",
+    "EngineProtocol",
     "EngineTerminatedError",
     "EngineTimeoutError",
     "InfoDict",
@@ -70,7 +72,10 @@ LOGGER = logging.getLogger("chuhan.engine")
 #: ``"ranks-1-10"`` (Fairy-Stockfish).
 COORDINATES = ("ranks-0-9", "ranks-1-10")
 Coordinates = Literal["ranks-0-9", "ranks-1-10"]
-Protocol = Literal["uci", "ucci"]
+#: The protocol an engine speaks: UCI (Pikafish, Fairy-Stockfish) or UCCI (ElephantEye).
+#: ``chuhan engine`` speaks both (:mod:`chuhan.search.uci`); :mod:`chuhan.match` names
+#: each engine's with it.
+EngineProtocol = Literal["uci", "ucci"]
 
 #: Seconds to wait for the handshake and for ``readyok``, unless told otherwise.
 DEFAULT_TIMEOUT = 10.0
@@ -127,13 +132,18 @@ def _check_number(name: str, value: float | None, *, whole: bool) -> None:
 
 @dataclass(frozen=True)
 class Limit:
-    """What a search may use. Times are in seconds.
+    """What a search may use, as a Python caller gives it to the driver: times in seconds,
+    in the manner of python-chess's ``chess.engine.Limit``.
 
     ``time`` is a fixed time for the move (``go movetime``); ``depth``, ``nodes`` and
     ``mate`` (moves, not plies) bound the search; ``wtime``/``btime`` are the clocks of
     the first mover (xiangqi red, janggi Cho) and the second, ``winc``/``binc`` their
     increments, ``movestogo`` the moves to the next time control, and ``byoyomi`` the
     length of a byo-yomi period. Any combination; at least one must be given.
+
+    The driver sends it as a ``go`` command, which counts milliseconds: that form is
+    :class:`chuhan.search.limits.SearchLimits` (also what ``chuhan engine`` parses and
+    chuhan's own search runs under), and :meth:`search_limits` is the one conversion.
     """
 
     time: float | None = None
@@ -168,6 +178,34 @@ class Limit:
         if own is not None:
             bounds.append(own + (self.byoyomi or 0.0))
         return min(bounds) if bounds else None
+
+    def search_limits(self) -> SearchLimits:
+        """The same limits as a ``go`` command gives them: times in whole milliseconds
+        (rounded to the nearest), ``time`` as ``movetime``."""
+        return SearchLimits(
+            depth=self.depth,
+            nodes=self.nodes,
+            movetime=_ms(self.time),
+            mate=self.mate,
+            wtime=_ms(self.wtime),
+            btime=_ms(self.btime),
+            winc=_ms(self.winc),
+            binc=_ms(self.binc),
+            movestogo=self.movestogo,
+            byoyomi=_ms(self.byoyomi),
+        )
+
+
+@overload
+def _ms(seconds: float) -> int: ...
+
+
+@overload
+def _ms(seconds: None) -> None: ...
+
+
+def _ms(seconds: float | None) -> int | None:
+    return None if seconds is None else max(0, round(seconds * 1000))
 
 
 @dataclass(frozen=True)
@@ -406,17 +444,13 @@ _INFO_KEYWORDS = _INFO_INTS | {
 }
 
 
-def _ms(seconds: float) -> int:
-    return max(0, round(seconds * 1000))
-
-
 class _Session:
     """The protocol state of one engine, without I/O: its identity, options and the
     conversations (handshake, configure, play, analyse) as generators."""
 
     def __init__(
         self,
-        protocol: Protocol,
+        protocol: EngineProtocol,
         command: list[str],
         *,
         coordinates: str | None,
@@ -429,7 +463,7 @@ class _Session:
             )
         _check_number("timeout", timeout, whole=False)
         _check_number("search_timeout", search_timeout, whole=False)
-        self.protocol: Protocol = protocol
+        self.protocol: EngineProtocol = protocol
         self.command = command
         self.name = os.path.basename(command[0])
         self.author = ""
@@ -724,28 +758,24 @@ class _Session:
         yield from self.ping()
 
     def _go_command(self, board: Board, limit: Limit, ban_moves: Sequence[Move]) -> str:
+        go = limit.search_limits()
         if self.protocol == "ucci":
-            return self._ucci_go(board, limit)
+            return self._ucci_go(board, go)
         parts = ["go"]
         for name, value in (
-            ("wtime", limit.wtime),
-            ("btime", limit.btime),
-            ("winc", limit.winc),
-            ("binc", limit.binc),
-            ("byoyomi", limit.byoyomi),
+            ("wtime", go.wtime),
+            ("btime", go.btime),
+            ("winc", go.winc),
+            ("binc", go.binc),
+            ("byoyomi", go.byoyomi),
+            ("movestogo", go.movestogo),
+            ("depth", go.depth),
+            ("nodes", go.nodes),
+            ("mate", go.mate),
+            ("movetime", go.movetime),
         ):
             if value is not None:
-                parts.append(f"{name} {_ms(value)}")
-        for name, whole in (
-            ("movestogo", limit.movestogo),
-            ("depth", limit.depth),
-            ("nodes", limit.nodes),
-            ("mate", limit.mate),
-        ):
-            if whole is not None:
-                parts.append(f"{name} {whole}")
-        if limit.time is not None:
-            parts.append(f"movetime {_ms(limit.time)}")
+                parts.append(f"{name} {value}")
         if ban_moves:
             banned = set(ban_moves)
             allowed = [m for m in board.legal_moves if m not in banned]
@@ -754,36 +784,37 @@ class _Session:
             parts.append("searchmoves " + " ".join(self.encode(board, m) for m in allowed))
         return " ".join(parts)
 
-    def _ucci_time(self, seconds: float) -> int:
+    def _ucci_time(self, ms: int) -> int:
         # In whole seconds, round down: an engine told it has more time than it has
         # can lose on time.
-        return _ms(seconds) if self._millisec else max(0, math.floor(seconds))
+        return ms if self._millisec else ms // 1000
 
-    def _ucci_go(self, board: Board, limit: Limit) -> str:
+    def _ucci_go(self, board: Board, go: SearchLimits) -> str:
         """UCCI's go takes one kind of limit: the clock, else a fixed time, depth or nodes."""
-        if limit.mate is not None and limit.depth is None:
+        if go.mate is not None and go.depth is None:
             raise EngineError(f"{self.describe()} speaks UCCI, which has no mate search")
-        if limit.has_clock():
-            own, opp = (limit.wtime, limit.btime) if board.turn else (limit.btime, limit.wtime)
-            own_inc, opp_inc = (limit.winc, limit.binc) if board.turn else (limit.binc, limit.winc)
-            parts = ["go", "time", str(self._ucci_time((own or 0.0) + (limit.byoyomi or 0.0)))]
-            if limit.movestogo is not None:
-                parts += ["movestogo", str(limit.movestogo)]
+        if go.has_clock():
+            own, opp = (go.wtime, go.btime) if board.turn else (go.btime, go.wtime)
+            own_inc, opp_inc = (go.winc, go.binc) if board.turn else (go.binc, go.winc)
+            byoyomi = go.byoyomi or 0
+            parts = ["go", "time", str(self._ucci_time((own or 0) + byoyomi))]
+            if go.movestogo is not None:
+                parts += ["movestogo", str(go.movestogo)]
             elif own_inc:
                 parts += ["increment", str(self._ucci_time(own_inc))]
             if opp is not None:
-                parts += ["opptime", str(self._ucci_time(opp + (limit.byoyomi or 0.0)))]
-                if limit.movestogo is not None:
-                    parts += ["oppmovestogo", str(limit.movestogo)]
+                parts += ["opptime", str(self._ucci_time(opp + byoyomi))]
+                if go.movestogo is not None:
+                    parts += ["oppmovestogo", str(go.movestogo)]
                 elif opp_inc:
                     parts += ["oppincrement", str(self._ucci_time(opp_inc))]
             return " ".join(parts)
-        if limit.time is not None:
-            return f"go time {self._ucci_time(limit.time)} movestogo 1"
-        if limit.depth is not None:
-            return f"go depth {limit.depth}"
-        if limit.nodes is not None:
-            return f"go nodes {limit.nodes}"
+        if go.movetime is not None:
+            return f"go time {self._ucci_time(go.movetime)} movestogo 1"
+        if go.depth is not None:
+            return f"go depth {go.depth}"
+        if go.nodes is not None:
+            return f"go nodes {go.nodes}"
         raise EngineError(f"{self.describe()} speaks UCCI: give a clock, time, depth or nodes")
 
     def search(
@@ -871,8 +902,31 @@ class _Session:
                 lines,
             )
 
-    def quit_command(self) -> _Send:
-        return _Send("quit")
+    def play(
+        self, board: Board, limit: Limit, *, ban_moves: Sequence[Move], timeout: float | None
+    ) -> _Conversation[PlayResult]:
+        result, _ = yield from self.search(
+            board, limit, multipv=1, ban_moves=ban_moves, timeout=timeout
+        )
+        return result
+
+    def analyse(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: int | None,
+        ban_moves: Sequence[Move],
+        timeout: float | None,
+    ) -> _Conversation[InfoDict | list[InfoDict]]:
+        """The final info of the search: of its best line, or with ``multipv`` a list of
+        up to that many, best first."""
+        _, lines = yield from self.search(
+            board, limit, multipv=multipv or 1, ban_moves=ban_moves, timeout=timeout
+        )
+        if multipv is None:
+            return lines.get(1, InfoDict())
+        return [lines[index] for index in sorted(lines)]
 
 
 def _split_command(command: str | Sequence[str]) -> list[str]:
@@ -900,10 +954,129 @@ def _terminated(session: _Session, awaiting: str, code: int | None, stderr: Sequ
     return text + (f"; its last error output: {tail}" if tail else "")
 
 
-# ---------------------------------------------------------------------- sync driver
+# ---------------------------------------------------------------------- the drivers
 
 
-class SimpleEngine:
+@dataclass(frozen=True)
+class _Launch:
+    """What ``popen_uci`` / ``popen_ucci`` were asked to start."""
+
+    protocol: EngineProtocol
+    command: str | Sequence[str]
+    coordinates: str | None
+    options: Mapping[str, object] | None
+    timeout: float
+    search_timeout: float
+    cwd: str | None
+    env: Mapping[str, str] | None
+
+    def session(self) -> _Session:
+        """A new session for the engine (raises :class:`EngineError` for a bad command,
+        coordinates or timeout)."""
+        return _Session(
+            self.protocol,
+            _split_command(self.command),
+            coordinates=self.coordinates,
+            timeout=self.timeout,
+            search_timeout=self.search_timeout,
+        )
+
+
+#: What starting an engine gives: the engine (SimpleEngine) or a coroutine that gives it
+#: (AsyncEngine).
+_Started = TypeVar("_Started")
+
+
+class _Driver(Generic[_Started]):
+    """What the blocking and the asyncio driver share: how an engine is started, and what
+    its session knows of it. Each driver adds the I/O (``_spawn``, ``_run``) and the
+    commands, each one conversation of the session run to its end."""
+
+    _session: _Session
+
+    @classmethod
+    def popen_uci(
+        cls,
+        command: str | Sequence[str],
+        *,
+        coordinates: str | None = None,
+        options: Mapping[str, object] | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        search_timeout: float = DEFAULT_SEARCH_TIMEOUT,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> _Started:
+        """Start a UCI engine and complete its handshake (``uci`` ... ``uciok``).
+
+        ``command`` is an argument list, or a string split like a shell would.
+        ``coordinates`` is ``"ranks-0-9"`` or ``"ranks-1-10"``; by default it is picked
+        from the engine's name (Fairy-Stockfish 1-10; Pikafish, chuhan 0-9), then from
+        whether it offers ``UCI_Variant`` (Fairy-Stockfish's option: 1-10), then by game
+        (xiangqi 0-9, janggi 1-10), and corrected if the engine sends a rank 10 or 0.
+        ``timeout`` bounds the handshake and every ``isready``; ``search_timeout`` bounds
+        a search that no time limit bounds. ``options`` are passed to :meth:`configure`.
+        """
+        return cls._spawn(
+            _Launch("uci", command, coordinates, options, timeout, search_timeout, cwd, env)
+        )
+
+    @classmethod
+    def popen_ucci(
+        cls,
+        command: str | Sequence[str],
+        *,
+        coordinates: str | None = None,
+        options: Mapping[str, object] | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        search_timeout: float = DEFAULT_SEARCH_TIMEOUT,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> _Started:
+        """Start a UCCI engine (``ucci`` ... ``ucciok``); ranks 0-9, times in milliseconds
+        when it offers ``usemillisec``. Arguments as :meth:`popen_uci`."""
+        return cls._spawn(
+            _Launch("ucci", command, coordinates, options, timeout, search_timeout, cwd, env)
+        )
+
+    @classmethod
+    def _spawn(cls, launch: _Launch) -> _Started:
+        """Start the engine's process, shake hands and set the options."""
+        raise NotImplementedError
+
+    @property
+    def name(self) -> str:
+        """The engine's ``id name`` (its program name before the handshake)."""
+        return self._session.name
+
+    @property
+    def author(self) -> str:
+        return self._session.author
+
+    @property
+    def id(self) -> dict[str, str]:
+        """Everything the engine said with ``id``: ``{"name": ..., "author": ...}``."""
+        return dict(self._session.id)
+
+    @property
+    def protocol(self) -> EngineProtocol:
+        return self._session.protocol
+
+    @property
+    def options(self) -> Mapping[str, Option]:
+        """The options the engine declared, by lower-case name."""
+        return dict(self._session.options)
+
+    @property
+    def config(self) -> Mapping[str, str | None]:
+        """The option values set with ``configure()``."""
+        return dict(self._session.config)
+
+    def coordinates(self, board: Board) -> Coordinates:
+        """The rank numbering used with this engine for ``board``'s game (see popen_uci)."""
+        return self._session.coordinates(board)
+
+
+class SimpleEngine(_Driver["SimpleEngine"]):
     """A UCI or UCCI engine run as a subprocess, driven by blocking calls (thread-safe:
     one command at a time). Create it with :meth:`popen_uci` or :meth:`popen_ucci`."""
 
@@ -918,61 +1091,9 @@ class SimpleEngine:
         threading.Thread(target=self._read_stderr, daemon=True).start()
 
     @classmethod
-    def popen_uci(
-        cls,
-        command: str | Sequence[str],
-        *,
-        coordinates: str | None = None,
-        options: Mapping[str, object] | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
-        search_timeout: float = DEFAULT_SEARCH_TIMEOUT,
-        cwd: str | None = None,
-        env: Mapping[str, str] | None = None,
-    ) -> SimpleEngine:
-        """Start a UCI engine and complete its handshake (``uci`` ... ``uciok``).
-
-        ``command`` is an argument list, or a string split like a shell would.
-        ``coordinates`` is ``"ranks-0-9"`` or ``"ranks-1-10"``; by default it is picked
-        from the engine's name (Fairy-Stockfish 1-10; Pikafish, chuhan 0-9), then from
-        whether it offers ``UCI_Variant`` (Fairy-Stockfish's option: 1-10), then by game
-        (xiangqi 0-9, janggi 1-10), and corrected if the engine sends a rank 10 or 0.
-        ``timeout`` bounds the handshake and every ``isready``; ``search_timeout`` bounds
-        a search that no time limit bounds. ``options`` are passed to :meth:`configure`.
-        """
-        return cls._popen("uci", command, coordinates, options, timeout, search_timeout, cwd, env)
-
-    @classmethod
-    def popen_ucci(
-        cls,
-        command: str | Sequence[str],
-        *,
-        coordinates: str | None = None,
-        options: Mapping[str, object] | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
-        search_timeout: float = DEFAULT_SEARCH_TIMEOUT,
-        cwd: str | None = None,
-        env: Mapping[str, str] | None = None,
-    ) -> SimpleEngine:
-        """Start a UCCI engine (``ucci`` ... ``ucciok``); ranks 0-9, times in milliseconds
-        when it offers ``usemillisec``. Arguments as :meth:`popen_uci`."""
-        return cls._popen("ucci", command, coordinates, options, timeout, search_timeout, cwd, env)
-
-    @classmethod
-    def _popen(
-        cls,
-        protocol: Protocol,
-        command: str | Sequence[str],
-        coordinates: str | None,
-        options: Mapping[str, object] | None,
-        timeout: float,
-        search_timeout: float,
-        cwd: str | None,
-        env: Mapping[str, str] | None,
-    ) -> SimpleEngine:
-        args = _split_command(command)
-        session = _Session(
-            protocol, args, coordinates=coordinates, timeout=timeout, search_timeout=search_timeout
-        )
+    def _spawn(cls, launch: _Launch) -> SimpleEngine:
+        session = launch.session()
+        args = session.command
         try:
             process = subprocess.Popen(
                 args,
@@ -983,16 +1104,16 @@ class SimpleEngine:
                 encoding="utf-8",
                 errors="replace",
                 bufsize=1,
-                cwd=cwd,
-                env=None if env is None else dict(env),
+                cwd=launch.cwd,
+                env=None if launch.env is None else dict(launch.env),
             )
         except OSError as error:
             raise _start_failure(args, error) from None
         engine = cls(session, process)
         try:
             engine._run(session.handshake())
-            if options:
-                engine.configure(options)
+            if launch.options:
+                engine.configure(launch.options)
         except BaseException:
             engine.close()
             raise
@@ -1070,38 +1191,6 @@ class SimpleEngine:
     # ---------------------------------------------------------------- API
 
     @property
-    def name(self) -> str:
-        """The engine's ``id name`` (its program name before the handshake)."""
-        return self._session.name
-
-    @property
-    def author(self) -> str:
-        return self._session.author
-
-    @property
-    def id(self) -> dict[str, str]:
-        """Everything the engine said with ``id``: ``{"name": ..., "author": ...}``."""
-        return dict(self._session.id)
-
-    @property
-    def protocol(self) -> Protocol:
-        return self._session.protocol
-
-    @property
-    def options(self) -> Mapping[str, Option]:
-        """The options the engine declared, by lower-case name."""
-        return dict(self._session.options)
-
-    @property
-    def config(self) -> Mapping[str, str | None]:
-        """The option values set with :meth:`configure`."""
-        return dict(self._session.config)
-
-    def coordinates(self, board: Board) -> Coordinates:
-        """The rank numbering used with this engine for ``board``'s game (see popen_uci)."""
-        return self._session.coordinates(board)
-
-    @property
     def returncode(self) -> int | None:
         return self._process.poll()
 
@@ -1133,10 +1222,7 @@ class SimpleEngine:
         budget plus 2 s, or ``search_timeout`` for a limit without one; when it passes
         ``stop`` is sent, and :class:`EngineTimeoutError` raised 2 s later.
         """
-        result, _ = self._run(
-            self._session.search(board, limit, multipv=1, ban_moves=ban_moves, timeout=timeout)
-        )
-        return result
+        return self._run(self._session.play(board, limit, ban_moves=ban_moves, timeout=timeout))
 
     @overload
     def analyse(
@@ -1171,14 +1257,11 @@ class SimpleEngine:
     ) -> InfoDict | list[InfoDict]:
         """Search and return the final info: one :class:`InfoDict`, or with ``multipv=N``
         a list of up to N, best line first."""
-        _, lines = self._run(
-            self._session.search(
-                board, limit, multipv=multipv or 1, ban_moves=ban_moves, timeout=timeout
+        return self._run(
+            self._session.analyse(
+                board, limit, multipv=multipv, ban_moves=ban_moves, timeout=timeout
             )
         )
-        if multipv is None:
-            return lines.get(1, InfoDict())
-        return [lines[index] for index in sorted(lines)]
 
     def quit(self, timeout: float | None = None) -> None:
         """Send ``quit`` and wait for the process to end (killing it after ``timeout``,
@@ -1217,12 +1300,10 @@ class SimpleEngine:
         return f"<SimpleEngine {self.protocol} {self.name!r} pid={self._process.pid}>"
 
 
-# ---------------------------------------------------------------------- async driver
-
-
-class AsyncEngine:
+class AsyncEngine(_Driver[Coroutine[Any, Any, "AsyncEngine"]]):
     """The asyncio form of :class:`SimpleEngine`: the same methods, as coroutines. Create
-    it with ``await chuhan.engine.popen_uci(...)`` / ``popen_ucci(...)``."""
+    it with ``await chuhan.engine.popen_uci(...)`` / ``popen_ucci(...)`` (or
+    ``await AsyncEngine.popen_uci(...)``)."""
 
     def __init__(self, session: _Session, process: asyncio.subprocess.Process) -> None:
         self._session = session
@@ -1232,29 +1313,17 @@ class AsyncEngine:
         self._stderr_task = asyncio.ensure_future(self._read_stderr())
 
     @classmethod
-    async def _popen(
-        cls,
-        protocol: Protocol,
-        command: str | Sequence[str],
-        coordinates: str | None,
-        options: Mapping[str, object] | None,
-        timeout: float,
-        search_timeout: float,
-        cwd: str | None,
-        env: Mapping[str, str] | None,
-    ) -> AsyncEngine:
-        args = _split_command(command)
-        session = _Session(
-            protocol, args, coordinates=coordinates, timeout=timeout, search_timeout=search_timeout
-        )
+    async def _spawn(cls, launch: _Launch) -> AsyncEngine:
+        session = launch.session()
+        args = session.command
         try:
             process = await asyncio.create_subprocess_exec(
                 *args,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
-                cwd=cwd,
-                env=None if env is None else dict(env),
+                cwd=launch.cwd,
+                env=None if launch.env is None else dict(launch.env),
                 limit=1 << 20,
             )
         except OSError as error:
@@ -1262,8 +1331,8 @@ class AsyncEngine:
         engine = cls(session, process)
         try:
             await engine._run(session.handshake())
-            if options:
-                await engine.configure(options)
+            if launch.options:
+                await engine.configure(launch.options)
         except BaseException:
             await engine.close()
             raise
@@ -1334,31 +1403,19 @@ class AsyncEngine:
                 return result
 
     @property
-    def name(self) -> str:
-        return self._session.name
-
-    @property
-    def id(self) -> dict[str, str]:
-        return dict(self._session.id)
-
-    @property
-    def protocol(self) -> Protocol:
-        return self._session.protocol
-
-    @property
-    def options(self) -> Mapping[str, Option]:
-        return dict(self._session.options)
-
-    def coordinates(self, board: Board) -> Coordinates:
-        return self._session.coordinates(board)
+    def returncode(self) -> int | None:
+        return self._process.returncode
 
     async def configure(self, options: Mapping[str, object]) -> None:
+        """As :meth:`SimpleEngine.configure`."""
         await self._run(self._session.configure(options))
 
     async def ping(self) -> None:
+        """As :meth:`SimpleEngine.ping`."""
         await self._run(self._session.ping())
 
     async def new_game(self) -> None:
+        """As :meth:`SimpleEngine.new_game`."""
         await self._run(self._session.new_game())
 
     async def play(
@@ -1370,10 +1427,9 @@ class AsyncEngine:
         timeout: float | None = None,
     ) -> PlayResult:
         """As :meth:`SimpleEngine.play`."""
-        result, _ = await self._run(
-            self._session.search(board, limit, multipv=1, ban_moves=ban_moves, timeout=timeout)
+        return await self._run(
+            self._session.play(board, limit, ban_moves=ban_moves, timeout=timeout)
         )
-        return result
 
     @overload
     async def analyse(
@@ -1407,16 +1463,14 @@ class AsyncEngine:
         timeout: float | None = None,
     ) -> InfoDict | list[InfoDict]:
         """As :meth:`SimpleEngine.analyse`."""
-        _, lines = await self._run(
-            self._session.search(
-                board, limit, multipv=multipv or 1, ban_moves=ban_moves, timeout=timeout
+        return await self._run(
+            self._session.analyse(
+                board, limit, multipv=multipv, ban_moves=ban_moves, timeout=timeout
             )
         )
-        if multipv is None:
-            return lines.get(1, InfoDict())
-        return [lines[index] for index in sorted(lines)]
 
     async def quit(self, timeout: float | None = None) -> None:
+        """As :meth:`SimpleEngine.quit`."""
         wait = self._session.timeout if timeout is None else timeout
         if self._process.returncode is None and not self._session.unresponsive:
             async with self._lock:
@@ -1429,6 +1483,7 @@ class AsyncEngine:
         await self.close()
 
     async def close(self) -> None:
+        """As :meth:`SimpleEngine.close`."""
         if self._process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 self._process.kill()
@@ -1441,35 +1496,12 @@ class AsyncEngine:
     async def __aexit__(self, *exc: object) -> None:
         await self.quit()
 
-
-async def popen_uci(
-    command: str | Sequence[str],
-    *,
-    coordinates: str | None = None,
-    options: Mapping[str, object] | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
-    search_timeout: float = DEFAULT_SEARCH_TIMEOUT,
-    cwd: str | None = None,
-    env: Mapping[str, str] | None = None,
-) -> AsyncEngine:
-    """Start a UCI engine under asyncio and return an :class:`AsyncEngine` (arguments as
-    :meth:`SimpleEngine.popen_uci`)."""
-    return await AsyncEngine._popen(
-        "uci", command, coordinates, options, timeout, search_timeout, cwd, env
-    )
+    def __repr__(self) -> str:
+        return f"<AsyncEngine {self.protocol} {self.name!r} pid={self._process.pid}>"
 
 
-async def popen_ucci(
-    command: str | Sequence[str],
-    *,
-    coordinates: str | None = None,
-    options: Mapping[str, object] | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
-    search_timeout: float = DEFAULT_SEARCH_TIMEOUT,
-    cwd: str | None = None,
-    env: Mapping[str, str] | None = None,
-) -> AsyncEngine:
-    """Start a UCCI engine under asyncio (arguments as :meth:`SimpleEngine.popen_ucci`)."""
-    return await AsyncEngine._popen(
-        "ucci", command, coordinates, options, timeout, search_timeout, cwd, env
-    )
+#: Start a UCI engine under asyncio: ``engine = await popen_uci([...])`` (arguments as
+#: :meth:`SimpleEngine.popen_uci`).
+popen_uci = AsyncEngine.popen_uci
+#: Start a UCCI engine under asyncio (arguments as :meth:`SimpleEngine.popen_ucci`).
+popen_ucci = AsyncEngine.popen_ucci

@@ -31,6 +31,7 @@ from chuhan.clock import Clock, TimeControl
 from chuhan.engine import (
     EngineError,
     EngineMoveError,
+    EngineProtocol,
     EngineTimeoutError,
     Limit,
     SimpleEngine,
@@ -276,7 +277,7 @@ class EngineSpec:
     """How to start one engine: its command line, protocol, options and coordinates."""
 
     command: str | Sequence[str]
-    protocol: Literal["uci", "ucci"] = "uci"
+    protocol: EngineProtocol = "uci"
     options: tuple[tuple[str, str], ...] = ()
     coordinates: str | None = None
 

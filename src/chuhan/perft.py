@@ -23,11 +23,11 @@ def perft(board: Board, depth: int, *, bulk: bool = True) -> int:
 
 def _perft(board: Board, depth: int) -> int:
     if depth == 1:
-        return len(board._legal_ints())
+        return len(board.legal_move_codes())
     total = 0
-    push = board._push_int
-    pop = board._pop_int
-    for m in board._legal_ints():
+    push = board.push_code
+    pop = board.pop_code
+    for m in board.legal_move_codes():
         push(m)
         total += _perft(board, depth - 1)
         pop()
@@ -35,9 +35,9 @@ def _perft(board: Board, depth: int) -> int:
 
 
 def _perft_full(board: Board, depth: int) -> int:
-    moves = board._legal_ints()
-    push = board._push_int
-    pop = board._pop_int
+    moves = board.legal_move_codes()
+    push = board.push_code
+    pop = board.pop_code
     if depth == 1:
         for m in moves:
             push(m)
@@ -56,8 +56,8 @@ def divide(board: Board, depth: int) -> list[tuple[Move, int]]:
     if depth < 1:
         raise ValueError(f"divide depth must be >= 1, got {depth}")
     result = []
-    for m in board._legal_ints():
-        board._push_int(m)
+    for m in board.legal_move_codes():
+        board.push_code(m)
         result.append((Move(m >> 7, m & 127), perft(board, depth - 1)))
-        board._pop_int()
+        board.pop_code()
     return result

@@ -252,10 +252,12 @@ def _ends_an_attack(
 
 
 def analyse_move(b: Placement, kings: list[int], move: int) -> MoveThreats:
-    """Play ``move`` (an int ``from << 7 | to``) on the placement ``b`` of a xiangqi
+    """Play ``move`` (a move code, ``from << 7 | to``) on the placement ``b`` of a xiangqi
     position, judge what it threatens, and restore ``b`` and ``kings``.
 
-    ``kings`` is ``[black king square, red king square]`` as in :class:`chuhan.Board`.
+    ``kings`` is ``[black king square, red king square]``:
+    ``[board.king(False), board.king(True)]`` of a :class:`chuhan.Board`, whose
+    ``placement`` ``b`` may be.
     """
     fr = move >> 7
     to = move & 127

@@ -159,10 +159,10 @@ class _Ply:
 
 def _can_mate(board: Board) -> bool:
     """Whether the side to move has a move that mates at once."""
-    for move in board._legal_ints():
-        board._push_int(move)
+    for move in board.legal_move_codes():
+        board.push_code(move)
         mate = board.is_checkmate()
-        board._pop_int()
+        board.pop_code()
         if mate:
             return True
     return False
@@ -186,17 +186,15 @@ def _replay(board: Board, start: int, end: int, rules: str) -> list[_Ply]:
     Mate threats cost a search of every reply, so they are looked for only under the
     Chinese rules, the only ones that forbid them."""
     work = board.copy()
-    stack = board._stack
-    for _ in range(len(stack) - start):
-        work._pop_int()
+    for _ in range(board.ply - start):
+        work.pop_code()
     plies: list[_Ply] = []
-    for entry in stack[start:end]:
-        move = entry[0]
+    for move in board.move_stack_codes()[start:end]:
         side = work.turn
         number = work.fullmove_number
         before = work.copy(stack=False) if rules == "chinese" else None
-        threats = analyse_move(work._squares, work._kings, move)
-        work._push_int(move)
+        threats = analyse_move(work.placement, [work.king(False), work.king(True)], move)
+        work.push_code(move)
         kinds: tuple[int, ...] = ()
         mate_threat = False
         if threats.gives_check:

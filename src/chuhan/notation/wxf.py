@@ -169,7 +169,7 @@ def needs_place(board: Board, move: Move, place: Column) -> bool:
         for sq in range(file_index, FILES * RANKS, FILES)
         if sq != move.from_square and board.piece_at(sq) == piece
     )
-    for m in board._legal_ints(others):
+    for m in board.legal_move_codes(others):
         other = geometry(side, m >> 7, m & 127)
         if other.op == shape.op and other.target == shape.target:
             return True
@@ -283,7 +283,7 @@ def resolve(board: Board, text: str, notation: str, query: Query, hint: str) -> 
         raise illegal(notation, text, board, reason)
     straight: list[Move] = []
     diagonal: list[Move] = []
-    for m in board._legal_ints(tuple(sorted(origins))):
+    for m in board.legal_move_codes(tuple(sorted(origins))):
         fr, to = m >> 7, m & 127
         if fr == to:
             continue

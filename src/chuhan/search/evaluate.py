@@ -375,4 +375,4 @@ def evaluate(board: object) -> int:
     if not isinstance(board, Board):
         raise TypeError(f"evaluate() takes a Board, not {type(board).__name__}")
     ev = evaluator_for(board.variant.game)
-    return evaluate_with(ev, board._squares, board.turn)
+    return evaluate_with(ev, board.placement, board.turn)

@@ -3,6 +3,15 @@
 These types are shared by the search (:mod:`chuhan.search.search`), the time manager
 (:mod:`chuhan.search.timeman`) and the protocol front end (:mod:`chuhan.search.uci`).
 Times are in milliseconds, as the UCI protocol counts them.
+
+There are two limits types in chuhan, on purpose:
+
+- :class:`SearchLimits` (here, milliseconds): what one UCI/UCCI ``go`` command carries,
+  every field of it. chuhan's own search runs under it, ``chuhan engine`` parses each
+  ``go`` into one, and the driver of external engines writes its ``go`` commands from one.
+- :class:`chuhan.engine.Limit` (seconds, validated, immutable): what a Python caller gives
+  the driver, in the manner of python-chess's ``chess.engine.Limit``. It converts to a
+  :class:`SearchLimits` in one place, :meth:`chuhan.engine.Limit.search_limits`.
 """
 
 from __future__ import annotations
@@ -15,8 +24,10 @@ from chuhan.squares import Move
 
 
 @dataclass(slots=True)
-class Limits:
-    """The limits of one ``go``: any combination; none at all means search until stopped."""
+class SearchLimits:
+    """The limits of one search, as one ``go`` command gives them, times in milliseconds:
+    any combination; none at all means search until stopped. (Seconds, for driving an
+    external engine from Python: :class:`chuhan.engine.Limit`.)"""
 
     depth: int | None = None
     nodes: int | None = None
@@ -43,6 +54,11 @@ class Limits:
         return self.wtime is not None or self.btime is not None
 
 
+#: The former name of :class:`SearchLimits`, kept while the web server (``chuhan.web``) and
+#: its browser test still import it; new code uses :class:`SearchLimits`.
+Limits = SearchLimits
+
+
 @dataclass(slots=True)
 class SearchInfo:
     """One ``info`` line. ``score_cp`` and ``mate`` are from the side to move's point of
@@ -66,11 +82,13 @@ class SearchInfo:
 @dataclass(slots=True)
 class SearchResult:
     """The move chosen (``None`` when the side to move has no legal move), the move it
-    expects in reply, and the last complete info line for each principal variation."""
+    expects in reply, the last complete info line for each principal variation, and the
+    nodes the whole search visited."""
 
     best: Move | None
     ponder: Move | None = None
     lines: list[SearchInfo] = field(default_factory=list)
+    nodes: int = 0
 
 
 class SearchControl:
@@ -98,3 +116,9 @@ class SearchControl:
     def ponderhit(self) -> None:
         self.started = time.monotonic()
         self.pondering = False
+
+    def wait_for_release(self, *, infinite: bool) -> None:
+        """Block while a finished search may not answer yet: an ``infinite`` one until
+        ``stop()``, a ponder search until ``stop()`` or ``ponderhit()``."""
+        while (infinite or self.pondering) and not self.stopped:
+            time.sleep(0.005)

@@ -1,108 +1,26 @@
-"""chuhan's own search: iterative-deepening principal-variation search.
+"""chuhan's engine, as one object that plays the moves of a game: :class:`Searcher`.
 
-It plays on the library's board (``Board._legal_ints`` / ``_push_int`` / ``_pop_int``: the
-same generator perft proves), with
-
-- a transposition table keyed by the board's Zobrist hash (a dict bounded by ``Hash``);
-- quiescence search over captures, with the quiet checks at its first ply;
-- move ordering: hash move, captures by MVV-LVA, two killers per ply, history counts;
-- null-move pruning (not in check, not in a pawn-and-defender ending: the zugzwang
-  guard), late-move reductions, check extensions, aspiration windows, mate-distance
-  scoring and pruning;
-- the referee's rulings inside the tree: a position that comes back is judged by
-  :class:`chuhan.game.Game` itself (xiangqi: the AXF perpetual check/chase rules, so the
-  search never walks into a perpetual the referee would rule a loss, and claims the win
-  when the opponent must break one; janggi: perpetual check, and repetition settled by
-  points where the rule set says so); a janggi game ended by passing is scored by its
-  settlement (points or a draw), so a side ahead on points will take a double pass or a
-  bikjang pass.
-
-Strength levels 1–7 limit depth and nodes and choose among near-best moves at random;
-level 8 is the full engine.
+A searcher keeps what lives from one move to the next (the transposition table, history
+counts, the referee's verdicts: :class:`~chuhan.search.tree.SearchTables`, and the random
+source of the casual levels); each :meth:`Searcher.search` runs a fresh
+:class:`~chuhan.search.tree.TreeSearch` (the principal-variation search itself) over them,
+then applies the strength level (:mod:`chuhan.search.levels`) and, for ``infinite`` and
+``ponder`` searches, waits for ``stop`` / ``ponderhit`` before it answers.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import math
 import random
-import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
 
-from chuhan.board import _ZOBRIST_TURN, Board
-from chuhan.game import Game, MoveLimitCount
-from chuhan.search.evaluate import Evaluator, evaluator_for, placement_score, positional_score
-from chuhan.search.limits import Limits, SearchControl, SearchInfo, SearchResult
-from chuhan.search.timeman import allocate
+from chuhan.board import Board
+from chuhan.search.levels import LEVEL_CHOICES, LEVELS, Level, best_line_only
+from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits, SearchResult
+from chuhan.search.tree import MATE, WIN, SearchTables, TreeSearch
 from chuhan.squares import Move
 from chuhan.variants import Variant
 
-__all__ = ["LEVELS", "MATE", "Level", "Searcher"]
-
-MATE = 30000
-#: Scores beyond this are mates (distance = MATE - |score| plies).
-MATE_BOUND = MATE - 1000
-#: A game won or lost by a referee's ruling other than mate (repetition, points).
-WIN = 20000
-INF = 32000
-#: Lazy evaluation margin: how far the positional terms can move the placement score.
-_LAZY = 250
-#: Futility margins by remaining depth, and the move count after which quiet moves are
-#: skipped near the leaves (late-move pruning).
-_FUTILITY = (0, 200, 350, 550)
-_LATE_MOVES = (0, 8, 14, 24)
-MAX_PLY = 120
-
-_EXACT, _LOWER, _UPPER = 0, 1, 2
-
-# MVV-LVA: victim value by type (index 1–7), attacker tie-breaker.
-_VICTIM = (0, 50, 20, 20, 40, 90, 45, 10)
-_ATTACKER = (0, 1, 6, 6, 4, 2, 3, 7)
-# Rough capture gains for delta pruning in the quiescence search.
-_GAIN = (0, 0, 220, 220, 420, 920, 480, 200)
-
-
-class _Stop(Exception):
-    """Unwinds the search when time, nodes or a ``stop`` say so."""
-
-
-class _MateBudget(Exception):
-    """Ends a mate attempt that has used its share of the nodes."""
-
-
-@dataclass(frozen=True, slots=True)
-class Level:
-    """A casual strength: depth and node caps, and how far below the best move the
-    choice may fall (``margin`` centipawns, with ``blunder`` the chance of a uniformly
-    random legal move)."""
-
-    depth: int | None
-    nodes: int | None
-    margin: int
-    blunder: float
-
-
-LEVELS: dict[int, Level] = {
-    1: Level(depth=1, nodes=1_500, margin=400, blunder=0.30),
-    2: Level(depth=1, nodes=3_000, margin=220, blunder=0.12),
-    3: Level(depth=2, nodes=6_000, margin=140, blunder=0.05),
-    4: Level(depth=3, nodes=12_000, margin=90, blunder=0.0),
-    5: Level(depth=4, nodes=25_000, margin=50, blunder=0.0),
-    6: Level(depth=5, nodes=50_000, margin=25, blunder=0.0),
-    7: Level(depth=7, nodes=100_000, margin=10, blunder=0.0),
-}
-#: How many of the best root moves a casual level chooses among.
-_LEVEL_CHOICES = 6
-
-
-def _mate_moves(score: int) -> int | None:
-    """UCI ``mate N`` (moves) for a mate score, else None."""
-    if score > MATE_BOUND:
-        return (MATE - score + 1) // 2
-    if score < -MATE_BOUND:
-        return -((MATE + score) // 2)
-    return None
+__all__ = ["LEVELS", "MATE", "WIN", "Level", "Searcher"]
 
 
 class Searcher:
@@ -110,80 +28,38 @@ class Searcher:
     a game; ``new_game()`` clears them."""
 
     def __init__(self, hash_mb: int = 16, *, seed: int | None = None) -> None:
-        self._tt: dict[int, tuple[int, int, int, int]] = {}
-        self._tt_capacity = 0
-        self.resize(hash_mb)
-        self._history = [0] * 11520
-        self._killers = [[0, 0] for _ in range(MAX_PLY + 8)]
-        self._verdicts: dict[tuple[int, ...], int | None] = {}
-        #: The rule set the caches hold results of (cleared when a search changes it).
+        self._tables = SearchTables(capacity=_capacity(hash_mb))
+        #: The rule set the tables hold results of (cleared when a search changes it).
         self._variant: Variant | None = None
-        #: Whether the move that led to the node at each ply gave check.
-        self._gave_check = [False] * (MAX_PLY + 8)
-        self._limit = 0
-        self._root_len = 0
-        self._root_turn = True
-        self._limit_count = MoveLimitCount(0, {True: 0, False: 0})
+        #: The casual levels' random choices (seeded: the same game, the same moves).
         self._rng = random.Random(seed)
-        # Per-search state.
-        self._board = Board()
-        self._eval: Evaluator = evaluator_for("xiangqi")
-        self._nodes = 0
-        self._seldepth = 0
-        self._node_limit: int | None = None
-        self._control = SearchControl()
-        self._seen: dict[int, int] = {}
-        self._pv: list[list[int]] = [[] for _ in range(MAX_PLY + 8)]
-        self._null_moves = 0
-        self._hard_ms: int | None = None
-        #: Mate attempts: (hash, moves) -> a proving move, or 0 when there is none.
-        self._mate_tt: dict[tuple[int, int], int] = {}
-        self._mate_budget = 0
-        #: Quiet checks at the first ply of the quiescence search.
-        self._qchecks = True
-        self._values = self._eval.values
-        self._tempo = 0
-        self._base = 0
-        self._bases: list[int] = []
 
     # ------------------------------------------------------------------ settings
 
     def resize(self, hash_mb: int) -> None:
         """Bound the transposition table to about ``hash_mb`` megabytes."""
-        if hash_mb < 1:
-            raise ValueError(f"hash size must be at least 1 MB, got {hash_mb}")
-        # A dict entry with its key and a 4-tuple of small ints costs about 200 bytes.
-        self._tt_capacity = hash_mb * 1024 * 1024 // 200
-        self._tt.clear()
+        self._tables.capacity = _capacity(hash_mb)
+        self._tables.tt.clear()
 
     def new_game(self) -> None:
-        self._tt.clear()
-        self._history = [0] * 11520
-        self._verdicts.clear()
+        self._tables.clear()
 
     @property
     def hashfull(self) -> int:
         """Permille of the transposition table in use."""
-        return min(1000, len(self._tt) * 1000 // max(1, self._tt_capacity))
+        return self._tables.hashfull
 
     def probe(self, board: Board) -> tuple[Move | None, int, int | None, int | None] | None:
         """What the hash table knows of ``board`` (UCCI ``probe``): the best move, the
         depth, and the lower and upper bounds on the score (None where unknown)."""
-        entry = self._tt.get(board.zobrist_hash())
-        if entry is None:
-            return None
-        depth, flag, score, move = entry
-        best = Move(move >> 7, move & 127) if move else None
-        lower = score if flag in (_EXACT, _LOWER) else None
-        upper = score if flag in (_EXACT, _UPPER) else None
-        return best, depth, lower, upper
+        return self._tables.probe(board.zobrist_hash())
 
     # ------------------------------------------------------------------ entry point
 
     def search(
         self,
         board: Board,
-        limits: Limits,
+        limits: SearchLimits,
         *,
         control: SearchControl | None = None,
         multipv: int = 1,
@@ -198,775 +74,37 @@ class Searcher:
         if multipv < 1:
             raise ValueError(f"MultiPV must be at least 1, got {multipv}")
         control = control or SearchControl()
-        self._control = control
-        b = board.copy()
-        if b.variant != self._variant:
+        if board.variant != self._variant:
             # Rulings and scores cached under other rules (a janggi limit on points or a
             # draw, AXF or Chinese repetition verdicts) do not hold under these.
             self.new_game()
-            self._variant = b.variant
-        self._board = b
-        self._eval = evaluator_for(b.variant.game)
-        self._values = self._eval.values
-        self._tempo = self._eval.weights.tempo
-        self._base = placement_score(self._eval, b._squares)
-        self._bases = []
-        self._nodes = 0
-        self._seldepth = 0
-        self._null_moves = 0
-        self._killers = [[0, 0] for _ in range(MAX_PLY + 8)]
-        if len(self._tt) > self._tt_capacity:
-            self._tt.clear()
-        # Age the history so old counts fade between moves.
-        self._history = [h >> 2 for h in self._history]
-        self._seen = {}
-        for key in b.position_keys():
-            self._seen[key] = self._seen.get(key, 0) + 1
-        # The natural move limit: the lines searched carry on the game's count.
-        self._limit = b.variant.move_limit_plies
-        self._root_len = len(b._stack)
-        self._root_turn = b.turn
-        if self._limit and not b.variant.is_janggi:
-            self._limit_count = MoveLimitCount.of(b)
-
-        banned_ints = {m.from_square << 7 | m.to_square for m in banned}
-        root_moves = [m for m in b._legal_ints() if m not in banned_ints]
-        if not root_moves:
-            return SearchResult(best=None)
-
-        budget = allocate(limits, b)
+            self._variant = board.variant
+        self._tables.next_search()
+        tree = TreeSearch(board, self._tables, control)
         strength = LEVELS.get(level)
-        max_depth = max(1, limits.depth) if limits.depth is not None else MAX_PLY - 8
-        if limits.mate is not None:
-            # A mate in N moves needs 2N - 1 plies (checks are extended on top).
-            max_depth = min(max_depth, 2 * limits.mate - 1 + 2)
-        node_limit = limits.nodes
-        if strength is not None:
-            if strength.depth is not None:
-                max_depth = min(max_depth, strength.depth)
-            if strength.nodes is not None:
-                node_limit = min(node_limit or strength.nodes, strength.nodes)
-            multipv = max(multipv, _LEVEL_CHOICES)
-        multipv = min(multipv, len(root_moves))
-        self._node_limit = node_limit
-        soft_ms, hard_ms = budget.soft_ms, budget.hard_ms
-        self._hard_ms = hard_ms
-
-        lines: list[SearchInfo] = []
-        scores = dict.fromkeys(root_moves, 0)
-        order = self._order_root(root_moves)
-        prev_score = 0
-        nodes_before = 0
-        self._mate_tt = {}
-        for depth in range(1, max_depth + 1):
-            found: list[tuple[int, int, list[int]]] = []
-            excluded: set[int] = set()
-            try:
-                for pv_index in range(multipv):
-                    candidates = [m for m in order if m not in excluded]
-                    if not candidates:
-                        break
-                    if pv_index == 0 and depth >= 4 and multipv == 1:
-                        score, best, pv = self._aspiration(depth, prev_score, candidates)
-                    else:
-                        score, best, pv = self._root(depth, -INF, INF, candidates)
-                    found.append((score, best, pv))
-                    excluded.add(best)
-                    scores[best] = score
-            except _Stop:
-                # A partial iteration still counts if its first line was completed and
-                # beats what the last full iteration found.
-                if not lines and found:
-                    lines = [self._info(depth, s, pv, i + 1) for i, (s, _, pv) in enumerate(found)]
-                break
-            prev_score = found[0][0]
-            found.sort(key=lambda item: -item[0])
-            lines = [self._info(depth, s, pv, i + 1) for i, (s, _, pv) in enumerate(found)]
-            if on_info is not None:
-                for line in lines[: max(1, min(len(lines), multipv if strength is None else 1))]:
-                    on_info(line)
-            order = [m for _, m, _ in found] + [m for m in order if m not in excluded]
-            if control.stopped:
-                break
-            mate_moves = min(depth + 3, 12)
-            if (
-                strength is None
-                and multipv == 1
-                and depth >= 3
-                and found[0][0] < MATE_BOUND
-                and not self._near_move_limit(2 * mate_moves)
-            ):
-                # A mate by checks alone that the main search has not reached yet.
-                try:
-                    mate_nodes = max(1_000, (self._nodes - nodes_before) // 3)
-                    mate = self._mate_attempt(mate_moves, mate_nodes)
-                except _Stop:
-                    break
-                if mate is not None:
-                    score, pv = mate
-                    found = [(score, pv[0], pv)]
-                    lines = [self._info(depth, score, pv, 1)]
-                    if on_info is not None:
-                        on_info(lines[0])
-                    order = [pv[0], *(m for m in order if m != pv[0])]
-                    prev_score = score
-            nodes_before = self._nodes
-            if limits.mate is not None and found[0][0] > MATE_BOUND:
-                if (MATE - found[0][0] + 1) // 2 <= limits.mate:
-                    break
-            if found[0][0] > MATE_BOUND and depth >= (MATE - found[0][0]) + 1:
-                if limits.infinite or control.pondering:
-                    continue
-                break
-            elapsed = (time.monotonic() - control.started) * 1000
-            if soft_ms is not None and not control.pondering and elapsed >= soft_ms:
-                break
-            if node_limit is not None and self._nodes >= node_limit:
-                break
-        # Infinite and ponder searches wait for stop/ponderhit before answering.
-        while (limits.infinite or control.pondering) and not control.stopped:
-            if not control.pondering and not limits.infinite:
-                break
-            time.sleep(0.005)
-
-        if not lines:
-            # Not even depth 1 finished: fall back to the first ordered move.
-            return SearchResult(best=Move(order[0] >> 7, order[0] & 127))
-        best_int = self._choose(lines, strength, root_moves)
-        chosen = next((line for line in lines if line.pv and _int(line.pv[0]) == best_int), None)
-        best_move = Move(best_int >> 7, best_int & 127)
-        ponder = chosen.pv[1] if chosen is not None and len(chosen.pv) > 1 else None
-        if strength is not None:
-            if best_int != _int(lines[0].pv[0]) and on_info is not None:
-                # A weaker level plays another move than the best line it reported: the
-                # last info line names the move played (without a score when it is a
-                # random one that no searched line starts with).
-                on_info(
-                    dataclasses.replace(chosen, multipv=1)
-                    if chosen is not None
-                    else SearchInfo(
-                        depth=lines[0].depth,
-                        seldepth=lines[0].seldepth,
-                        nodes=self._nodes,
-                        time_ms=lines[0].time_ms,
-                        pv=[best_move],
-                        hashfull=self.hashfull,
-                    )
-                )
-            lines = [chosen] if chosen is not None else lines[:1]
-        return SearchResult(best=best_move, ponder=ponder, lines=lines[: max(1, multipv)])
-
-    def _choose(self, lines: list[SearchInfo], strength: Level | None, moves: list[int]) -> int:
-        best = _int(lines[0].pv[0])
         if strength is None:
-            return best
-        if strength.blunder and self._rng.random() < strength.blunder:
-            return self._rng.choice(moves)
-        top = _line_score(lines[0])
-        pool = [line for line in lines if line.pv and top - _line_score(line) <= strength.margin]
-        if top > MATE_BOUND - 100:
-            return best
-        temperature = max(1.0, strength.margin / 3)
-        weights = [math.exp((_line_score(line) - top) / temperature) for line in pool]
-        pick = self._rng.choices(pool, weights=weights)[0]
-        return _int(pick.pv[0])
-
-    def _info(self, depth: int, score: int, pv: list[int], index: int) -> SearchInfo:
-        elapsed = max(1, int((time.monotonic() - self._control.started) * 1000))
-        mate = _mate_moves(score)
-        return SearchInfo(
-            depth=depth,
-            seldepth=max(depth, self._seldepth),
-            nodes=self._nodes,
-            time_ms=elapsed,
-            pv=[Move(m >> 7, m & 127) for m in pv],
-            multipv=index,
-            score_cp=None if mate is not None else score,
-            mate=mate,
-            hashfull=self.hashfull,
-        )
-
-    def _order_root(self, moves: list[int]) -> list[int]:
-        b = self._board._squares
-        entry = self._tt.get(self._board._hash)
-        tt_move = entry[3] if entry else 0
-
-        def key(m: int) -> int:
-            if m == tt_move:
-                return -1_000_000
-            victim = b[m & 127]
-            if victim and m >> 7 != m & 127:
-                return -10_000 - _VICTIM[abs(victim)] * 10 + _ATTACKER[abs(b[m >> 7])]
-            return -self._history[m]
-
-        return sorted(moves, key=key)
-
-    # ------------------------------------------------------------------ root
-
-    def _aspiration(self, depth: int, guess: int, moves: list[int]) -> tuple[int, int, list[int]]:
-        delta = 40
-        alpha, beta = max(-INF, guess - delta), min(INF, guess + delta)
-        while True:
-            score, best, pv = self._root(depth, alpha, beta, moves)
-            if score <= alpha:
-                alpha = max(-INF, alpha - delta)
-            elif score >= beta:
-                beta = min(INF, beta + delta)
-            else:
-                return score, best, pv
-            delta *= 3
-            if delta > 1000:
-                alpha, beta = -INF, INF
-
-    def _root(
-        self, depth: int, alpha: int, beta: int, moves: list[int]
-    ) -> tuple[int, int, list[int]]:
-        b = self._board
-        self._check_limits()
-        alpha_in = alpha
-        best_score = -INF
-        best_move = moves[0]
-        best_pv: list[int] = [best_move]
-        h = b._hash
-        self._seen[h] = self._seen.get(h, 0) + 1
-        try:
-            for i, m in enumerate(moves):
-                if i:
-                    self._check_limits()
-                self._make(m)
-                try:
-                    child_check = b.is_check()
-                    new_depth = depth - 1 + (1 if child_check else 0)
-                    if i == 0:
-                        score = -self._pvs(new_depth, -beta, -alpha, 1, child_check, True)
-                    else:
-                        score = -self._pvs(new_depth, -alpha - 1, -alpha, 1, child_check, True)
-                        if alpha < score < beta:
-                            score = -self._pvs(new_depth, -beta, -alpha, 1, child_check, True)
-                finally:
-                    self._unmake()
-                if score > best_score:
-                    best_score = score
-                    best_move = m
-                    best_pv = [m, *self._pv[1]]
-                    if score > alpha:
-                        alpha = score
-                        if score >= beta:
-                            break
-        finally:
-            self._seen[h] -= 1
-        # Inside an aspiration window a score outside it is only a bound.
-        if best_score >= beta:
-            flag = _LOWER
-        elif best_score <= alpha_in:
-            flag = _UPPER
+            result = tree.run(limits, multipv=multipv, banned=banned, on_info=on_info)
         else:
-            flag = _EXACT
-        self._store(h, depth, best_score, flag, best_move, 0)
-        return best_score, best_move, best_pv
-
-    # ------------------------------------------------------------------ tree
-
-    def _check_limits(self) -> None:
-        control = self._control
-        if control.stopped:
-            raise _Stop
-        if self._node_limit is not None and self._nodes >= self._node_limit:
-            raise _Stop
-        if self._hard_ms is not None and not control.pondering:
-            if (time.monotonic() - control.started) * 1000 >= self._hard_ms:
-                raise _Stop
-
-    def _store(self, h: int, depth: int, score: int, flag: int, move: int, ply: int) -> None:
-        # Mate scores are stored relative to this node, not to the root.
-        if score > MATE_BOUND:
-            score += ply
-        elif score < -MATE_BOUND:
-            score -= ply
-        tt = self._tt
-        if len(tt) >= self._tt_capacity and h not in tt:
-            tt.clear()
-        tt[h] = (depth, flag, score, move)
-
-    def _ruling(self, ply: int) -> int:
-        b = self._board
-        if self._null_moves:
-            # Under a null move the history is not a real game: no ruling, a draw.
-            return 0
-        stack = b._stack
-        h = b._hash
-        if b._passes < 0:
-            key: tuple[int, ...] = (h, -1)
-        else:
-            start = next((i for i, e in enumerate(stack) if e[3] == h), len(stack))
-            key = (h, *(e[0] for e in stack[start:]))
-        verdict = self._referee_verdict(key)
-        if verdict is None:
-            return 0  # still playable (janggi modern: the fourth occurrence decides)
-        return self._verdict_score(verdict, ply)
-
-    def _referee_verdict(self, key: tuple[int, ...]) -> int | None:
-        """The referee's ruling on the position: None (play on), 1 / -1 (the first /
-        second mover wins) or 2 (a draw); cached under ``key`` (what decides the ruling)."""
-        verdicts = self._verdicts
-        verdict = verdicts.get(key, 0)
-        if verdict != 0:
-            return verdict
-        if len(verdicts) > 100_000:
-            verdicts.clear()
-        b = self._board
-        outcome = Game(b.variant, b, repetitions=2).outcome()
-        if outcome is None:
-            verdict = None
-        else:
-            verdict = 2 if outcome.winner is None else (1 if outcome.winner else -1)
-        verdicts[key] = verdict
-        return verdict
-
-    def _verdict_score(self, verdict: int, ply: int) -> int:
-        if verdict == 2:
-            return 0
-        winner_is_mover = (verdict == 1) == self._board.turn
-        return WIN - ply if winner_is_mover else -(WIN - ply)
-
-    def _near_move_limit(self, plies: int) -> bool:
-        """Whether the natural move limit could end the game within ``plies`` from the
-        root (the checks-only mate attempt does not track it, so it is not tried then)."""
-        return bool(self._limit) and self._board.halfmove_clock + plies >= self._limit
-
-    def _move_limit_score(self, ply: int) -> int | None:
-        """The score of a position at or past the natural move limit's span, or None if
-        the game goes on here (or ends by mate, which the search finds itself).
-
-        Xiangqi: the root's count (:class:`chuhan.game.MoveLimitCount`, the referee's own)
-        carried along this line, checks included; a draw unless the side to move is mated
-        or stalemated. Janggi: the referee's ruling of the position (points, or a draw)."""
-        b = self._board
-        if b.variant.is_janggi:
-            verdict = self._referee_verdict((b._hash, -2))
-            return None if verdict is None else self._verdict_score(verdict, ply)
-        root = self._limit_count
-        count = MoveLimitCount(root.counted, dict(root.checks))
-        gave_check = self._gave_check
-        mover = self._root_turn
-        for i in range(1, len(b._stack) - self._root_len + 1):
-            count.add(mover, gave_check[i])
-            mover = not mover
-        if count.counted < self._limit or not b._legal_ints():
-            return None
-        return 0
-
-    def _no_moves(self, ply: int, in_check: bool) -> int:
-        b = self._board
-        if not in_check and b.variant.is_janggi and not b.variant.stalemate_loses:
-            return 0
-        return -MATE + ply
-
-    def _pvs(
-        self, depth: int, alpha: int, beta: int, ply: int, in_check: bool, null_ok: bool
-    ) -> int:
-        self._nodes += 1
-        if self._nodes & 31 == 0:
-            self._check_limits()
-        b = self._board
-        pv_table = self._pv
-        pv_table[ply] = []
-        if ply > self._seldepth:
-            self._seldepth = ply
-        h = b._hash
-        if b._passes < 0 or self._seen.get(h):
-            return self._ruling(ply)
-        self._gave_check[ply] = in_check  # the move that led here gave check
-        if self._limit and len(b._stack) - b._capture_ply >= self._limit and not self._null_moves:
-            limit_score = self._move_limit_score(ply)
-            if limit_score is not None:
-                return limit_score
-        # Mate-distance pruning.
-        if alpha < -MATE + ply:
-            alpha = -MATE + ply
-        if beta > MATE - ply - 1:
-            beta = MATE - ply - 1
-        if alpha >= beta:
-            return alpha
-        if depth <= 0 or ply >= MAX_PLY:
-            return self._quiesce(alpha, beta, ply, in_check, 0)
-
-        pv_node = beta - alpha > 1
-        entry = self._tt.get(h)
-        tt_move = 0
-        if entry is not None:
-            e_depth, e_flag, e_score, tt_move = entry
-            if e_depth >= depth and not pv_node:
-                if e_score > MATE_BOUND:
-                    e_score -= ply
-                elif e_score < -MATE_BOUND:
-                    e_score += ply
-                if (
-                    e_flag == _EXACT
-                    or (e_flag == _LOWER and e_score >= beta)
-                    or (e_flag == _UPPER and e_score <= alpha)
-                ):
-                    return e_score
-
-        squares = b._squares
-        side = b.turn
-        futile = False
-        if not in_check and not pv_node and abs(beta) < MATE_BOUND:
-            static = self._static()
-            # Futility: near the leaves, quiet moves that give no check cannot lift a
-            # score this far below alpha.
-            if depth <= 3 and static + _FUTILITY[depth] <= alpha:
-                futile = True
-            # Reverse futility: far above beta near the leaves.
-            if depth <= 2 and static - 150 * depth >= beta:
-                return static
-            # Null move, unless the side has no chariot, horse or cannon (zugzwang).
-            if null_ok and depth >= 3 and static >= beta and self._has_heavy(side):
-                r = 3 if depth >= 6 else 2
-                b.turn = not side
-                b._hash = h ^ _ZOBRIST_TURN
-                self._null_moves += 1
-                try:
-                    score = -self._pvs(depth - 1 - r, -beta, -beta + 1, ply + 1, False, False)
-                finally:
-                    self._null_moves -= 1
-                    b.turn = side
-                    b._hash = h
-                if score >= beta:
-                    return beta if score > MATE_BOUND else score
-
-        moves = b._legal_ints()
-        if not moves:
-            return self._no_moves(ply, in_check)
-        killers = self._killers[ply]
-        history = self._history
-        k0, k1 = killers
-
-        def order(m: int) -> int:
-            if m == tt_move:
-                return -10_000_000
-            to = m & 127
-            victim = squares[to]
-            if victim and m >> 7 != to:
-                return -1_000_000 - _VICTIM[abs(victim)] * 16 + _ATTACKER[abs(squares[m >> 7])]
-            if m == k0:
-                return -900_000
-            if m == k1:
-                return -800_000
-            if m >> 7 == to:  # a pass, after everything else
-                return 1
-            return -history[m]
-
-        moves.sort(key=order)
-        seen = self._seen
-        seen[h] = seen.get(h, 0) + 1
-        best = -INF
-        best_move = 0
-        flag = _UPPER
-        try:
-            for i, m in enumerate(moves):
-                to = m & 127
-                quiet = not squares[to] or m >> 7 == to
-                self._make(m)
-                try:
-                    child_check = b.is_check()
-                    if (
-                        quiet
-                        and i
-                        and not child_check
-                        and not in_check
-                        and (futile or (depth <= 3 and not pv_node and i >= _LATE_MOVES[depth]))
-                        and m != k0
-                        and m != k1
-                    ):
-                        continue
-                    new_depth = depth - 1 + (1 if child_check and ply < 60 else 0)
-                    if i == 0:
-                        score = -self._pvs(new_depth, -beta, -alpha, ply + 1, child_check, True)
-                    else:
-                        reduction = 0
-                        if (
-                            depth >= 3
-                            and i >= 3
-                            and quiet
-                            and not in_check
-                            and not child_check
-                            and m != k0
-                            and m != k1
-                        ):
-                            reduction = 1 if i < 10 else 2
-                            if depth >= 6 and not pv_node:
-                                reduction += 1
-                        score = -self._pvs(
-                            new_depth - reduction, -alpha - 1, -alpha, ply + 1, child_check, True
-                        )
-                        if reduction and score > alpha:
-                            score = -self._pvs(
-                                new_depth, -alpha - 1, -alpha, ply + 1, child_check, True
-                            )
-                        if alpha < score < beta:
-                            score = -self._pvs(new_depth, -beta, -alpha, ply + 1, child_check, True)
-                finally:
-                    self._unmake()
-                if score > best:
-                    best = score
-                    if score > alpha:
-                        alpha = score
-                        best_move = m
-                        flag = _EXACT
-                        pv_table[ply] = [m, *pv_table[ply + 1]]
-                        if score >= beta:
-                            flag = _LOWER
-                            if quiet:
-                                if m != k0:
-                                    killers[1] = k0
-                                    killers[0] = m
-                                history[m] += depth * depth
-                            break
-        finally:
-            seen[h] -= 1
-        self._store(h, depth, best, flag, best_move or tt_move, ply)
-        return best
-
-    def _make(self, m: int) -> None:
-        b = self._board
-        fr = m >> 7
-        to = m & 127
-        self._bases.append(self._base)
-        if fr != to:
-            squares = b._squares
-            values = self._values
-            piece = squares[fr]
-            row = values[piece]
-            victim = squares[to]
-            if victim:
-                self._base += row[to] - row[fr] - values[victim][to]
-            else:
-                self._base += row[to] - row[fr]
-        b._push_int(m)
-
-    def _unmake(self) -> None:
-        self._board._pop_int()
-        self._base = self._bases.pop()
-
-    def _static(self) -> int:
-        """The full evaluation for the side to move."""
-        b = self._board
-        score = self._base + positional_score(self._eval, b._squares)
-        return (score if b.turn else -score) + self._tempo
-
-    # ------------------------------------------------------------------ mate search
-
-    def _mate_attempt(self, max_moves: int, budget: int) -> tuple[int, list[int]] | None:
-        """Look for a mate in 1..``max_moves`` moves in which the side to move checks on
-        every move (the shape of most composed problems: the defender often threatens a
-        mate of his own). Returns (score, pv) or None; gives up quietly after ``budget``
-        nodes. Not under rule sets where a mate can be drawn (janggi 1995 sheet)."""
-        b = self._board
-        v = b.variant
-        if v.king_defended_mate_draws or v.facing_forfeits_win:
-            return None
-        self._mate_budget = self._nodes + budget
-        try:
-            for n in range(1, max_moves + 1):
-                move = self._prove(n)
-                if move:
-                    return MATE - (2 * n - 1), self._mate_line(move, n)
-        except _MateBudget:
-            return None
-        return None
-
-    def _prove(self, n: int) -> int:
-        """A checking move after which every reply is mated within ``n - 1`` more moves
-        of checks (0 if there is none)."""
-        b = self._board
-        key = (b._hash, n)
-        cached = self._mate_tt.get(key)
-        if cached is not None:
-            return cached
-        self._nodes += 1
-        if self._nodes > self._mate_budget:
-            raise _MateBudget
-        if self._nodes & 31 == 0:
-            self._check_limits()
-        squares = b._squares
-        moves = b._legal_ints()
-        moves.sort(key=lambda m: -_VICTIM[abs(squares[m & 127])] if m >> 7 != m & 127 else 1)
-        found = 0
-        for m in moves:
-            if m >> 7 == m & 127:
-                continue  # passing never mates
-            self._make(m)
-            try:
-                if b.is_check() and self._all_replies_lose(n):
-                    found = m
-            finally:
-                self._unmake()
-            if found:
-                break
-        self._mate_tt[key] = found
-        return found
-
-    def _all_replies_lose(self, n: int) -> bool:
-        b = self._board
-        replies = b._legal_ints()
-        if not replies:
-            return True
-        if n == 1:
-            return False
-        for r in replies:
-            self._make(r)
-            try:
-                # A pass that ends the game (janggi bikjang) is an escape.
-                if b._passes < 0 or not self._prove(n - 1):
-                    return False
-            finally:
-                self._unmake()
-        return True
-
-    def _mate_line(self, move: int, n: int) -> list[int]:
-        """The proved line: the mating moves, each answered by the first reply."""
-        b = self._board
-        line = [move]
-        made = 0
-        try:
-            self._make(move)
-            made += 1
-            for k in range(n - 1, 0, -1):
-                replies = b._legal_ints()
-                if not replies:
-                    break
-                self._make(replies[0])
-                made += 1
-                line.append(replies[0])
-                nxt = self._mate_tt.get((b._hash, k), 0)
-                if not nxt:
-                    break
-                self._make(nxt)
-                made += 1
-                line.append(nxt)
-        finally:
-            for _ in range(made):
-                self._unmake()
-        return line
-
-    def _has_heavy(self, side: bool) -> bool:
-        """Whether ``side`` has a chariot, horse or cannon (the null-move guard)."""
-        for p in self._board._squares:
-            if p and (p > 0) == side and (p if p > 0 else -p) in (4, 5, 6):
-                return True
-        return False
-
-    def _quiesce(self, alpha: int, beta: int, ply: int, in_check: bool, qply: int) -> int:
-        self._nodes += 1
-        if self._nodes & 31 == 0:
-            self._check_limits()
-        if ply > self._seldepth:
-            self._seldepth = ply
-        b = self._board
-        self._pv[ply] = []
-        if b._passes < 0:
-            return self._ruling(ply)
-        squares = b._squares
-        side = b.turn
-        if in_check and qply < 6:
-            moves = b._legal_ints()
-            if not moves:
-                return self._no_moves(ply, in_check)
-            best = -INF
-        else:
-            base = self._base
-            stand = (base if side else -base) + self._tempo
-            # Lazy evaluation: the positional terms stay within _LAZY of the placement.
-            if stand - _LAZY < beta and stand + _LAZY > alpha:
-                stand = self._static()
-            if stand >= beta or ply >= MAX_PLY:
-                return stand
-            if stand > alpha:
-                alpha = stand
-            best = stand
-            moves = [
-                m
-                for m in b._legal_captures()
-                if stand + _GAIN[abs(squares[m & 127])] + 150 >= alpha
-            ]
-            moves.sort(
-                key=lambda m: -_VICTIM[abs(squares[m & 127])] * 16 + _ATTACKER[abs(squares[m >> 7])]
+            result = tree.run(
+                strength.limits(limits),
+                multipv=max(multipv, LEVEL_CHOICES),
+                banned=banned,
+                on_info=best_line_only(on_info),
+                mate_attempts=False,
             )
-            checks: list[int] = []
-            if qply == 0 and self._qchecks:
-                checks = [m for m in b._legal_ints() if not squares[m & 127] and m >> 7 != m & 127]
-            if checks:
-                moves += self._checking(checks)
-        for m in moves:
-            self._make(m)
-            try:
-                child_check = b.is_check()
-                score = -self._quiesce(-beta, -alpha, ply + 1, child_check, qply + 1)
-            finally:
-                self._unmake()
-            if score > best:
-                best = score
-                if score > alpha:
-                    alpha = score
-                    self._pv[ply] = [m, *self._pv[ply + 1]]
-                    if score >= beta:
-                        break
-        return best
-
-    def _checking(self, moves: list[int]) -> list[int]:
-        """The quiet moves among ``moves`` that give check. A move is tried on the
-        placement only if it could: its target is on the enemy king's file or rank (a
-        chariot, cannon, soldier or new cannon screen), its origin is (a line opened), it
-        starts within two points of the king (a horse's or elephant's leg freed, a palace
-        diagonal), or the piece lands a horse's or janggi elephant's leap from the king."""
-        b = self._board
-        squares = b._squares
-        side = b.turn
-        king = b._kings[not side]
-        kf, kr = king % 9, king // 9
-        attacked = b._kernel.attacked
-        janggi = b.variant.is_janggi
-        found = []
-        for m in moves:
-            fr = m >> 7
-            to = m & 127
-            tf, tr = to % 9, to // 9
-            ff, fr_rank = fr % 9, fr // 9
-            if not (
-                tf == kf
-                or tr == kr
-                or ff == kf
-                or fr_rank == kr
-                or (abs(ff - kf) <= 2 and abs(fr_rank - kr) <= 2)
-            ):
-                piece = squares[fr]
-                kind = piece if piece > 0 else -piece
-                df, dr = abs(tf - kf), abs(tr - kr)
-                if kind == 4:
-                    if df * dr != 2:
-                        continue
-                elif kind == 3 and janggi:
-                    if df * dr != 6:
-                        continue
-                elif df > 2 or dr > 2:  # a palace diagonal or a soldier's step
-                    continue
-            piece = squares[fr]
-            squares[to] = piece
-            squares[fr] = 0
-            check = attacked(squares, king, side)
-            squares[fr] = piece
-            squares[to] = 0
-            if check:
-                found.append(m)
-        return found
+        if result.best is not None:  # a position without a move is answered at once
+            control.wait_for_release(infinite=limits.infinite)
+        if strength is not None:
+            moves = [m for m in board.legal_moves if m not in banned]
+            result = strength.choose(
+                result, moves, self._rng, hashfull=self.hashfull, on_info=on_info
+            )
+        return result
 
 
-def _int(move: Move) -> int:
-    return move.from_square << 7 | move.to_square
-
-
-def _line_score(line: SearchInfo) -> int:
-    if line.mate is not None:
-        return MATE - 2 * line.mate if line.mate > 0 else -MATE - 2 * line.mate
-    return line.score_cp or 0
+def _capacity(hash_mb: int) -> int:
+    """Transposition table entries in about ``hash_mb`` megabytes."""
+    if hash_mb < 1:
+        raise ValueError(f"hash size must be at least 1 MB, got {hash_mb}")
+    # A dict entry with its key and a 4-tuple of small ints costs about 200 bytes.
+    return hash_mb * 1024 * 1024 // 200

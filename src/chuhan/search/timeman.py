@@ -6,7 +6,7 @@ search measures both from the moment it starts (after a ``ponderhit``, from then
 
 The hard limit carries a guarantee that the tests check over random clock states: it never
 exceeds the time the side to move can spend without losing, less a safety margin of
-the move overhead (``Limits.move_overhead``, by default :data:`MOVE_OVERHEAD_MS`) plus
+the move overhead (``SearchLimits.move_overhead``, by default :data:`MOVE_OVERHEAD_MS`) plus
 :data:`SAFETY_FRACTION` of that time. That time is the main
 time left, plus one byo-yomi period if the side still has one (a move made within a period
 keeps it, so one period may be used but never all of it). A Fischer increment is *not*
@@ -18,11 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chuhan.board import Board
-from chuhan.search.limits import Limits
+from chuhan.search.limits import SearchLimits
 
 #: Time lost between the GUI's clock and ours: reading the command, starting the search,
 #: printing ``bestmove``, the GUI reading it. Taken off every budget. The default of
-#: ``Limits.move_overhead`` (the engine's ``Move Overhead`` option).
+#: ``SearchLimits.move_overhead`` (the engine's ``Move Overhead`` option).
 MOVE_OVERHEAD_MS = 30
 #: A further share of the time left, kept back from the hard limit (timer jitter, a slow
 #: last iteration check, the garbage collector).
@@ -64,7 +64,7 @@ class Budget:
 UNLIMITED = Budget(None, None)
 
 
-def move_overhead(limits: Limits) -> int:
+def move_overhead(limits: SearchLimits) -> int:
     """The protocol overhead per move: ``limits.move_overhead`` or the default."""
     if limits.move_overhead is None:
         return MOVE_OVERHEAD_MS
@@ -76,7 +76,7 @@ def safety_margin(available_ms: int, overhead: int = MOVE_OVERHEAD_MS) -> int:
     return overhead + int(available_ms * SAFETY_FRACTION)
 
 
-def spendable_ms(limits: Limits, side: bool) -> int | None:
+def spendable_ms(limits: SearchLimits, side: bool) -> int | None:
     """The most ``side`` can spend on this move without losing on time: main time plus one
     byo-yomi period if it has one (``None`` without a clock for that side)."""
     main = limits.wtime if side else limits.btime
@@ -85,7 +85,7 @@ def spendable_ms(limits: Limits, side: bool) -> int | None:
     return max(0, main) + _period_ms(limits, side)
 
 
-def hard_cap_ms(limits: Limits, side: bool) -> int | None:
+def hard_cap_ms(limits: SearchLimits, side: bool) -> int | None:
     """The guaranteed ceiling of the hard limit for ``side``'s clock."""
     spendable = spendable_ms(limits, side)
     if spendable is None:
@@ -98,14 +98,14 @@ def moves_left_estimate(board: Board) -> int:
     material still on the board (the game phase)."""
     weights = _PHASE_WEIGHTS
     material = 0
-    for piece in board._squares:
+    for piece in board.placement:
         if piece:
             material += weights[piece if piece > 0 else -piece]
     phase = min(material, _FULL_PHASE) / _FULL_PHASE
     return MIN_MOVES_LEFT + round((MAX_MOVES_LEFT - MIN_MOVES_LEFT) * phase)
 
 
-def allocate(limits: Limits, board: Board) -> Budget:
+def allocate(limits: SearchLimits, board: Board) -> Budget:
     """The budget of a search under ``limits`` in ``board`` (see the module docstring)."""
     movetime_budget: int | None = None
     if limits.movetime is not None:
@@ -124,7 +124,7 @@ def allocate(limits: Limits, board: Board) -> Budget:
     return Budget(min(hard, clock.soft_ms or hard), hard)
 
 
-def _period_ms(limits: Limits, side: bool) -> int:
+def _period_ms(limits: SearchLimits, side: bool) -> int:
     byoyomi = limits.byoyomi
     if not byoyomi or byoyomi <= 0:
         return 0
@@ -135,7 +135,7 @@ def _period_ms(limits: Limits, side: bool) -> int:
     return byoyomi
 
 
-def _clock_budget(limits: Limits, side: bool, board: Board) -> Budget | None:
+def _clock_budget(limits: SearchLimits, side: bool, board: Board) -> Budget | None:
     main = limits.wtime if side else limits.btime
     if main is None:
         return None

@@ -37,16 +37,20 @@ import threading
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, TextIO
+from typing import TYPE_CHECKING, Literal, Protocol, TextIO
 
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
-from chuhan.search.limits import Limits, SearchControl, SearchInfo, SearchResult
+from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits, SearchResult
 from chuhan.search.timeman import MOVE_OVERHEAD_MS, allocate
 from chuhan.squares import Move
 from chuhan.variants import GAMES, VARIANTS, Variant, get_variant
 
-Dialect = Literal["uci", "ucci"]
+if TYPE_CHECKING:
+    # The dialect this server speaks is the driver's protocol name (a type only: the
+    # driver's subprocess machinery is not loaded by chuhan engine).
+    from chuhan.engine import EngineProtocol
+
 Write = Callable[[str], None]
 
 ENGINE_NAME = "chuhan"
@@ -91,7 +95,7 @@ class SearcherLike(Protocol):
     def search(
         self,
         board: Board,
-        limits: Limits,
+        limits: SearchLimits,
         *,
         control: SearchControl | None = None,
         multipv: int = 1,
@@ -220,7 +224,7 @@ class _Job:
     wake: threading.Event
     #: The dialect and move format when the ``go`` came: an option changed during the
     #: search does not change how its moves are written.
-    dialect: Dialect
+    dialect: EngineProtocol
     format_move: Callable[[Move], str]
     thread: threading.Thread | None = None
     #: Set just before ``bestmove`` is written: from then on the GUI may send the next
@@ -248,7 +252,7 @@ class EngineServer:
 
             version = __version__
         self.version = version
-        self.dialect: Dialect = "uci"
+        self.dialect: EngineProtocol = "uci"
         self.debug = False
         self.values: dict[str, str] = {o.name: o.default for o in OPTIONS}
         #: The position ``go`` searches; ``None``: the start of the current variant.
@@ -420,22 +424,24 @@ class EngineServer:
     # ------------------------------------------------------------------ commands
 
     def _cmd_uci(self, args: list[str]) -> None:
-        self.dialect = "uci"
-        self.send(f"id name {ENGINE_NAME} {self.version}")
-        self.send(f"id author {ENGINE_AUTHOR}")
-        for option in OPTIONS:
-            if option.name not in _UCI_HIDDEN:
-                self.send(option.uci_line())
-        self.send("uciok")
+        self._introduce("uci")
 
     def _cmd_ucci(self, args: list[str]) -> None:
-        self.dialect = "ucci"
+        self._introduce("ucci")
+
+    def _introduce(self, dialect: EngineProtocol) -> None:
+        """Answer ``uci`` / ``ucci``: speak that dialect from now on; name the engine and
+        its options in it."""
+        self.dialect = dialect
         self.send(f"id name {ENGINE_NAME} {self.version}")
         self.send(f"id author {ENGINE_AUTHOR}")
         for option in OPTIONS:
-            if option.ucci_name is not None:
-                self.send(option.ucci_line())
-        self.send("ucciok")
+            if dialect == "ucci":
+                if option.ucci_name is not None:
+                    self.send(option.ucci_line())
+            elif option.name not in _UCI_HIDDEN:
+                self.send(option.uci_line())
+        self.send(f"{dialect}ok")
 
     def _cmd_isready(self, args: list[str]) -> None:
         if not self.searching:
@@ -559,7 +565,7 @@ class EngineServer:
 
     def _why_illegal(self, board: Board, move: Move) -> str:
         """Why ``move`` is illegal, with squares named as the GUI names them."""
-        reason = board._why_illegal(move)
+        reason = board.why_illegal(move)
         if self.coordinates == RANKS_1_10:
             reason = _ICCS_SQUARE.sub(lambda m: f"{m[1]}{int(m[2]) + 1}", reason)
         return reason
@@ -663,8 +669,8 @@ class EngineServer:
         self._job = job
         job.thread.start()
 
-    def _parse_go_uci(self, args: list[str], board: Board) -> tuple[Limits, list[Move]]:
-        limits = Limits()
+    def _parse_go_uci(self, args: list[str], board: Board) -> tuple[SearchLimits, list[Move]]:
+        limits = SearchLimits()
         searchmoves: list[Move] = []
         i = 0
         while i < len(args):
@@ -687,8 +693,8 @@ class EngineServer:
                 self.error(f"go: unknown parameter {key!r}; ignored")
         return limits, searchmoves
 
-    def _parse_go_ucci(self, args: list[str], turn: bool) -> Limits:
-        limits = Limits()
+    def _parse_go_ucci(self, args: list[str], turn: bool) -> SearchLimits:
+        limits = SearchLimits()
         scale = 1 if self.values["usemillisec"] == "true" else 1000
         values: dict[str, int] = {}
         i = 0
@@ -727,7 +733,7 @@ class EngineServer:
         job: _Job,
         searcher: SearcherLike | None,
         board: Board,
-        limits: Limits,
+        limits: SearchLimits,
         multipv: int,
         level: int,
         banned: Sequence[Move],
@@ -773,7 +779,9 @@ def _bestmove_line(result: SearchResult, job: _Job) -> str:
 # ---------------------------------------------------------------------------- formatting
 
 
-def format_info(info: SearchInfo, dialect: Dialect, format_move: Callable[[Move], str]) -> str:
+def format_info(
+    info: SearchInfo, dialect: EngineProtocol, format_move: Callable[[Move], str]
+) -> str:
     """One ``info`` line in ``dialect``."""
     pv = " ".join(format_move(m) for m in info.pv)
     if dialect == "ucci":
