@@ -438,9 +438,6 @@ class Board:
                 legal.append(king << 7 | king)
         return legal
 
-    #: The former name of :meth:`legal_move_codes`, kept while ``chuhan.web`` still calls it.
-    _legal_ints = legal_move_codes
-
     def legal_capture_codes(self) -> list[int]:
         """The legal captures as move codes: the quiescence search's generator (the same
         moves as the captures among ``legal_move_codes()``, which the tests check)."""

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import chuhan
-from chuhan.search import Limits, Searcher
+from chuhan.search import Searcher, SearchLimits
 
 from .harness import Player, Server, create_from_home, new_player
 
@@ -122,7 +122,7 @@ def test_computer_game_to_the_end(browser: Any, server: Server, players: list[Pl
             board.push_iccs(entry["iccs"])
         assert board.turn  # Red to move: the computer has answered
         ply = state["ply"]
-        player.click_move(searcher.search(board, Limits(depth=3)).best.iccs())
+        player.click_move(searcher.search(board, SearchLimits(depth=3)).best.iccs())
         page.wait_for_function(
             f"() => window.chuhanApp.view.state.ply >= {ply + 2}"
             " || window.chuhanApp.view.state.status === 'over'"

@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+from chuhan.search.limits import SearchLimits
 from chuhan.variants import XIANGQI_START_FEN as START
 from chuhan.web.pool import AnalysisRequest, MoveRequest, PoolBusy, ProcessPool
 
@@ -18,13 +19,15 @@ def test_a_computer_move_does_not_wait_behind_analyses() -> None:
         finished: list[str] = []
 
         async def analyse() -> None:
-            lines = await engine.analyse(AnalysisRequest("xiangqi:asian", START, (), 3000, 1))
+            lines = await engine.analyse(
+                AnalysisRequest("xiangqi:asian", START, (), SearchLimits(movetime=3000), 1)
+            )
             assert lines and lines[0]["pv"]["iccs"]
             finished.append("analysis")
 
         async def move() -> None:
             best = await engine.best_move(
-                MoveRequest("xiangqi:asian", START, ("h2e2",), level=1, movetime=100)
+                MoveRequest("xiangqi:asian", START, ("h2e2",), 1, SearchLimits(movetime=100))
             )
             assert best is not None
             finished.append("move")
@@ -43,7 +46,7 @@ def test_a_computer_move_does_not_wait_behind_analyses() -> None:
 
 def test_analyses_beyond_the_cap_are_refused_at_once() -> None:
     engine = ProcessPool(workers=1)
-    request = AnalysisRequest("xiangqi:asian", START, (), 500, 1)
+    request = AnalysisRequest("xiangqi:asian", START, (), SearchLimits(movetime=500), 1)
 
     async def run() -> None:
         running = [

@@ -169,7 +169,7 @@ def test_computer_game(client: TestClient, engine: FakeEngine) -> None:
     state = human.wait_state(lambda s: s["ply"] == 1)  # the computer opened
     assert state["players"]["first"]["kind"] == "computer"
     assert state["you"]["your_turn"] and not state["thinking"]
-    assert engine.requests[0].level == 5 and engine.requests[0].movetime
+    assert engine.requests[0].level == 5 and engine.requests[0].limits.movetime
     human.move("h9g7")
     state = human.wait_state(lambda s: s["ply"] == 3)
     assert state["last_event"]["computer"] is True

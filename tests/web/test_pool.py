@@ -22,6 +22,7 @@ import pytest
 from starlette.testclient import TestClient
 from web_helpers import FakeEngine, Player, create_game, expect_error
 
+from chuhan.search.limits import SearchLimits
 from chuhan.variants import XIANGQI_START_FEN as START
 from chuhan.web.pool import MoveRequest, PoolBusy, PoolError, ProcessPool, limits_for
 from chuhan.web.settings import Settings
@@ -281,9 +282,8 @@ def test_workers_die_with_their_parent_process(tmp_path: Path) -> None:
 
 def test_a_level_8_move_under_an_endless_clock_stops_at_the_level_cap() -> None:
     endless = 99999999999999999999 * 60_000
-    request = MoveRequest(
-        "xiangqi:asian", START, (), 8, wtime=endless, btime=endless, winc=5000, binc=5000
-    )
+    limits = SearchLimits(wtime=endless, btime=endless, winc=5000, binc=5000)
+    request = MoveRequest("xiangqi:asian", START, (), 8, limits)
     engine = ProcessPool()
     try:
         started = time.monotonic()
@@ -298,14 +298,17 @@ def test_a_level_1_move_does_not_wait_behind_two_level_8_searches() -> None:
     engine = ProcessPool(workers=2)
 
     async def level_1_while_level_8_thinks() -> float:
-        quick = MoveRequest("xiangqi:asian", START, (), 1, movetime=100)
+        quick = MoveRequest("xiangqi:asian", START, (), 1, SearchLimits(movetime=100))
         await asyncio.gather(*(engine.best_move(quick) for _ in range(3)))  # workers started
-        deep_request = MoveRequest("xiangqi:asian", START, (), 8, **CLOCK)
+        deep_request = MoveRequest("xiangqi:asian", START, (), 8, SearchLimits(**CLOCK))
         deep = [asyncio.create_task(engine.best_move(deep_request)) for _ in range(2)]
         await asyncio.sleep(0.5)
         asked = time.monotonic()
         await asyncio.wait_for(
-            engine.best_move(MoveRequest("xiangqi:asian", START, ("h2e2",), 1, **CLOCK)), 10
+            engine.best_move(
+                MoveRequest("xiangqi:asian", START, ("h2e2",), 1, SearchLimits(**CLOCK))
+            ),
+            10,
         )
         waited = time.monotonic() - asked
         for task in deep:
@@ -322,7 +325,7 @@ def test_a_level_1_move_does_not_wait_behind_two_level_8_searches() -> None:
 def test_computer_moves_beyond_the_waiting_bound_are_refused_at_once() -> None:
     settings = Settings(computer_max_waiting=1, computer_move_ms=(100,) * 7 + (600,))
     engine = ProcessPool(workers=1, settings=settings)
-    deep = MoveRequest("xiangqi:asian", START, (), 8, **CLOCK)
+    deep = MoveRequest("xiangqi:asian", START, (), 8, SearchLimits(**CLOCK))
 
     async def overfill() -> None:
         thinking = asyncio.create_task(engine.best_move(deep))
@@ -331,7 +334,9 @@ def test_computer_moves_beyond_the_waiting_bound_are_refused_at_once() -> None:
         await asyncio.sleep(0.1)
         with pytest.raises(PoolBusy, match="computer move"):
             await engine.best_move(deep)
-        assert await engine.best_move(MoveRequest("xiangqi:asian", START, (), 1, **CLOCK))
+        assert await engine.best_move(
+            MoveRequest("xiangqi:asian", START, (), 1, SearchLimits(**CLOCK))
+        )
         assert await thinking and await waiting
 
     try:
@@ -341,7 +346,9 @@ def test_computer_moves_beyond_the_waiting_bound_are_refused_at_once() -> None:
 
 
 def test_the_time_a_move_waited_for_a_worker_is_charged_to_the_computers_clock() -> None:
-    request = MoveRequest("xiangqi:asian", START, ("h2e2",), 8, **CLOCK, movetime=4000)
+    request = MoveRequest(
+        "xiangqi:asian", START, ("h2e2",), 8, SearchLimits(**CLOCK, movetime=4000)
+    )
     limits = limits_for(request, turn=False, waited_ms=1500)
     assert (limits.wtime, limits.btime) == (600_000, 598_500)
     assert limits.movetime == 4000

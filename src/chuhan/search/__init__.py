@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chuhan.search.limits import Limits, SearchControl, SearchInfo, SearchLimits, SearchResult
+from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits, SearchResult
 
 if TYPE_CHECKING:
     from chuhan.search.levels import LEVELS
@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LEVELS",
-    "Limits",  # the former name of SearchLimits, while chuhan.web still imports it
     "SearchControl",
     "SearchInfo",
     "SearchLimits",

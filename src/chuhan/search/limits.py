@@ -54,11 +54,6 @@ class SearchLimits:
         return self.wtime is not None or self.btime is not None
 
 
-#: The former name of :class:`SearchLimits`, kept while the web server (``chuhan.web``) and
-#: its browser test still import it; new code uses :class:`SearchLimits`.
-Limits = SearchLimits
-
-
 @dataclass(slots=True)
 class SearchInfo:
     """One ``info`` line. ``score_cp`` and ``mate`` are from the side to move's point of

@@ -18,18 +18,18 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
+from chuhan.search.limits import SearchLimits
 from chuhan.web.settings import Settings
 from chuhan.web.workers import PoolBusy, PoolError, WorkerPool
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from chuhan.search.limits import Limits
     from chuhan.search.search import Searcher
 
 __all__ = [
@@ -50,30 +50,24 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class MoveRequest:
-    """A computer move: the position (variant name ``game:rules``, start FEN, ICCS moves)
-    and the limits. Times in milliseconds; ``wtime``/``btime`` are the first and second
-    movers' clocks."""
+    """A computer move: the position (variant name ``game:rules``, start FEN, ICCS moves),
+    the level, and the search's limits (the clocks, or a movetime)."""
 
     variant: str
     fen: str
     moves: tuple[str, ...]
     level: int
-    movetime: int | None = None
-    wtime: int | None = None
-    btime: int | None = None
-    winc: int | None = None
-    binc: int | None = None
-    byoyomi: int | None = None
-    wperiods: int | None = None
-    bperiods: int | None = None
+    limits: SearchLimits
 
 
 @dataclass(frozen=True, slots=True)
 class AnalysisRequest:
+    """An analysis: the position, its limits (a movetime) and the number of lines."""
+
     variant: str
     fen: str
     moves: tuple[str, ...]
-    movetime: int
+    limits: SearchLimits
     multipv: int
 
 
@@ -124,22 +118,16 @@ def _warm_up() -> None:
         _searcher()
 
 
-_LIMIT_FIELDS = ("movetime", "wtime", "btime", "winc", "binc", "byoyomi", "wperiods", "bperiods")
-
-
-def limits_for(request: MoveRequest, *, turn: bool, waited_ms: int = 0) -> Limits:
+def limits_for(request: MoveRequest, *, turn: bool, waited_ms: int = 0) -> SearchLimits:
     """The search limits of a computer move: the request's, with the ``waited_ms`` it
     spent waiting for a worker taken off the clock of the side to move (``turn``: True
     for the first mover), whose time ran meanwhile."""
-    from chuhan.search.limits import Limits
-
-    fields = asdict(request)
-    limits = Limits(**{key: fields[key] for key in _LIMIT_FIELDS})
+    limits = request.limits
     if waited_ms > 0:
         if turn and limits.wtime is not None:
-            limits.wtime = max(0, limits.wtime - waited_ms)
-        elif not turn and limits.btime is not None:
-            limits.btime = max(0, limits.btime - waited_ms)
+            return dataclasses.replace(limits, wtime=max(0, limits.wtime - waited_ms))
+        if not turn and limits.btime is not None:
+            return dataclasses.replace(limits, btime=max(0, limits.btime - waited_ms))
     return limits
 
 
@@ -162,10 +150,9 @@ def analyse_position(request: AnalysisRequest) -> list[dict[str, Any]]:
     """Analyse the position (in a worker): each line's depth, score and best line in every
     notation."""
     from chuhan.notation import to_chinese, to_korean, to_wxf
-    from chuhan.search.limits import Limits
 
     board = _board(request.variant, request.fen, request.moves)
-    result = _searcher().search(board, Limits(movetime=request.movetime), multipv=request.multipv)
+    result = _searcher().search(board, request.limits, multipv=request.multipv)
     janggi = board.variant.is_janggi
     lines: list[dict[str, Any]] = []
     for info in result.lines:
@@ -267,8 +254,11 @@ class ProcessPool:
 
     async def best_move(self, request: MoveRequest) -> str | None:
         cap = self.move_time_cap(request.level)
-        movetime = cap if request.movetime is None else min(request.movetime, cap)
-        capped = dataclasses.replace(request, movetime=movetime)
+        asked = request.limits.movetime
+        movetime = cap if asked is None else min(asked, cap)
+        capped = dataclasses.replace(
+            request, limits=dataclasses.replace(request.limits, movetime=movetime)
+        )
         return await self._run(
             self._moves,
             _choose_asked_move,
@@ -289,7 +279,7 @@ class ProcessPool:
                 self._analysis,
                 analyse_position,
                 request,
-                timeout=request.movetime / 1000 + self._grace,
+                timeout=(request.limits.movetime or 0) / 1000 + self._grace,
             )
         finally:
             self._analyses -= 1

@@ -15,6 +15,7 @@ from chuhan.board import Board
 from chuhan.clock import TimeControl, TimeControlError
 from chuhan.errors import ChuhanError
 from chuhan.records import GameRecord, RecordError, write_pgn
+from chuhan.search.limits import SearchLimits
 from chuhan.variants import (
     DEFAULT_RULES,
     GAMES,
@@ -293,7 +294,8 @@ async def analysis(request: Request) -> Response:
             if not 0 <= ply <= board.ply:
                 raise HTTPError(400, "bad_field", f"'ply' must be 0 to {board.ply}, got {ply}")
             moves = tuple(m.iccs() for m in board.move_stack[:ply])
-            job = AnalysisRequest(room.variant.name, board.root().fen(), moves, movetime, multipv)
+            limits = SearchLimits(movetime=movetime)
+            job = AnalysisRequest(room.variant.name, board.root().fen(), moves, limits, multipv)
             fen = _fen_at(room, ply)
             turn = seat_of(fen.split()[1] != "b")
     try:

@@ -9,6 +9,7 @@ import secrets
 from typing import TYPE_CHECKING
 
 from chuhan.errors import ChuhanError
+from chuhan.search.limits import SearchLimits
 from chuhan.variants import JANGGI_ARRANGEMENTS
 from chuhan.web.pool import MoveRequest, PoolError
 from chuhan.web.protocol import ProtocolError
@@ -56,28 +57,20 @@ def move_request(room: Room, now: float) -> MoveRequest:
     level = room.row.level or 3
     clock = room.clock
     if clock is None or clock.running is None:
-        return MoveRequest(
-            room.variant.name,
-            board.root().fen(),
-            moves,
-            level,
-            movetime=UNTIMED_MOVETIME[level],
+        limits = SearchLimits(movetime=UNTIMED_MOVETIME[level])
+    else:
+        control = clock.control
+        increment = round(control.increment * 1000)
+        limits = SearchLimits(
+            wtime=round(clock.remaining(True, now) * 1000),
+            btime=round(clock.remaining(False, now) * 1000),
+            winc=increment,
+            binc=increment,
+            byoyomi=round(control.period_seconds * 1000) if control.periods else None,
+            wperiods=clock.periods_left(True, now) if control.periods else None,
+            bperiods=clock.periods_left(False, now) if control.periods else None,
         )
-    control = clock.control
-    inc = round(control.increment * 1000)
-    return MoveRequest(
-        room.variant.name,
-        board.root().fen(),
-        moves,
-        level,
-        wtime=round(clock.remaining(True, now) * 1000),
-        btime=round(clock.remaining(False, now) * 1000),
-        winc=inc,
-        binc=inc,
-        byoyomi=round(control.period_seconds * 1000) if control.periods else None,
-        wperiods=clock.periods_left(True, now) if control.periods else None,
-        bperiods=clock.periods_left(False, now) if control.periods else None,
-    )
+    return MoveRequest(room.variant.name, board.root().fen(), moves, level, limits)
 
 
 async def _play(room: Room) -> None:

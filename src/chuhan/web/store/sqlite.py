@@ -33,6 +33,7 @@ import json
 import logging
 import os
 import sqlite3
+import threading
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -101,6 +102,7 @@ class SqliteStore:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chuhan-sqlite")
         #: Writes waiting for the next group commit, and whether one is under way.
         self._writes: deque[tuple[Callable[[], None], asyncio.Future[None]]] = deque()
+        self._writes_lock = threading.Lock()
         self._committing = False
         atexit.register(self._close_at_exit)
 
@@ -153,35 +155,37 @@ class SqliteStore:
         group commit: the writes that arrive while the database thread is busy are
         committed together, each in a savepoint of its own, so one that fails takes only
         itself back. Returns once its transaction is committed."""
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[None] = loop.create_future()
-        self._writes.append((work, done))
-        if not self._committing:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        with self._writes_lock:
+            self._writes.append((work, done))
+            start = not self._committing
             self._committing = True
-            loop.run_in_executor(self._thread, self._commit_writes, loop).add_done_callback(
-                lambda _: self._committed(loop)
-            )
+        if start:
+            self._thread.submit(self._commit_writes)
         await done
         self._checkpoint_later()
 
-    def _committed(self, loop: asyncio.AbstractEventLoop) -> None:
-        """(On the event loop) the group commit ended: start the next one if writes came."""
-        self._committing = False
-        if self._writes and not self._closed:
-            self._committing = True
-            loop.run_in_executor(self._thread, self._commit_writes, loop).add_done_callback(
-                lambda _: self._committed(loop)
-            )
+    def _commit_writes(self) -> None:
+        """(On the database thread) commit the writes waiting, a group at a time, until
+        none is left."""
+        while True:
+            with self._writes_lock:
+                if not self._writes:
+                    self._committing = False
+                    return
+                batch = list(self._writes)
+                self._writes.clear()
+            outcomes = self._commit_group([work for work, _ in batch])
+            for (_, done), outcome in zip(batch, outcomes, strict=True):
+                with contextlib.suppress(RuntimeError):  # its event loop has ended
+                    done.get_loop().call_soon_threadsafe(_settle, done, outcome)
 
-    def _commit_writes(self, loop: asyncio.AbstractEventLoop) -> None:
-        """(On the database thread) commit every write waiting, in one transaction."""
-        batch = []
-        while self._writes:
-            batch.append(self._writes.popleft())
+    def _commit_group(self, writes: list[Callable[[], None]]) -> list[BaseException | None]:
+        """One transaction for ``writes``, each in its own savepoint: how each went."""
         outcomes: list[BaseException | None] = []
         try:
             self._db.execute("BEGIN IMMEDIATE")
-            for work, _ in batch:
+            for work in writes:
                 self._db.execute("SAVEPOINT write")
                 try:
                     work()
@@ -195,9 +199,8 @@ class SqliteStore:
         except sqlite3.Error as error:
             with contextlib.suppress(sqlite3.Error):
                 self._db.execute("ROLLBACK")
-            failed = self._store_error(error)
-            outcomes = [failed] * len(batch)
-        loop.call_soon_threadsafe(_settle, [done for _, done in batch], outcomes)
+            return [self._store_error(error)] * len(writes)
+        return outcomes
 
     def _store_error(self, error: BaseException) -> BaseException:
         if isinstance(error, sqlite3.Error):
@@ -494,12 +497,11 @@ def _event_data(game_id: str, text: str) -> dict[str, Any]:
     return data
 
 
-def _settle(waiting: list[asyncio.Future[None]], outcomes: list[BaseException | None]) -> None:
-    """(On the event loop) tell each write of a group commit how it went."""
-    for done, error in zip(waiting, outcomes, strict=True):
-        if done.cancelled():
-            continue
-        if error is None:
-            done.set_result(None)
-        else:
-            done.set_exception(error)
+def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
+    """(On the write's event loop) tell it how its group commit went."""
+    if done.cancelled():
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)
