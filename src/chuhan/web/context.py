@@ -4,6 +4,7 @@ start-up and keeps it in ``app.state.context``."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,9 @@ class ServerContext:
     manager: GameManager
     now: Callable[[], float]
     sockets: SocketCounter = field(default_factory=SocketCounter)
+    #: New sockets being taken in at once: a crowd arriving together is taken in a few at
+    #: a time, so the games already being played keep their turns of the event loop.
+    arrivals: asyncio.Semaphore = field(init=False)
     #: The worker that reads uploaded records (:mod:`chuhan.web.uploads`).
     import_workers: WorkerPool = field(init=False)
     create_limiter: AddressLimiter = field(init=False)
@@ -38,6 +42,7 @@ class ServerContext:
         self.create_limiter = AddressLimiter(settings.create_burst, settings.create_every_seconds)
         self.import_limiter = AddressLimiter(settings.import_burst, settings.import_every_seconds)
         self.import_workers = WorkerPool(1, "import", max_waiting=settings.import_waiting)
+        self.arrivals = asyncio.Semaphore(settings.arrivals_at_once)
 
 
 def context_of(connection: Any) -> ServerContext:

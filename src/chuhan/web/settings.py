@@ -43,6 +43,8 @@ class Settings:
     max_watchers_per_game: int = 500
     #: Websockets one client address may hold open at once (close code 4429).
     max_sockets_per_address: int = 64
+    #: New websockets taken in (handshake, hello) at the same time; the others wait.
+    arrivals_at_once: int = 8
     #: Seconds a new websocket has to say ``hello`` (close code 4408).
     hello_timeout: float = 10.0
     #: Games one client address may create (``POST /api/games``): a burst, then one every

@@ -40,7 +40,8 @@ def error_message(code: str, message: str, seq: int | None = None) -> dict[str, 
 async def game_socket(websocket: WebSocket) -> None:
     context = context_of(websocket)
     settings = context.settings
-    await websocket.accept()
+    async with context.arrivals:
+        await websocket.accept()
     address = client_address(websocket, settings)
     conn = Connection(
         TokenBucket(settings.rate_burst, settings.rate_per_second),
@@ -195,7 +196,8 @@ async def _hello(context: ServerContext, conn: Connection, room: Room, msg: Clie
         )
         conn.close(4429)
         return False
-    await room.join(conn, msg.get("name"))
+    async with context.arrivals:
+        await room.join(conn, msg.get("name"))
     return True
 
 
