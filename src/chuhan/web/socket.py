@@ -186,17 +186,17 @@ async def _hello(context: ServerContext, conn: Connection, room: Room, msg: Clie
         conn.token = token
     conn.deltas = (msg.get("protocol") or 1) >= 2
     most = context.settings.max_watchers_per_game
-    if not room.admit(conn, role, max_watchers=most):
-        conn.send(
-            error_message(
-                "too_many_watchers",
-                f"this game already has {most} watchers, the most it admits; try again later",
-                msg.seq,
-            )
-        )
-        conn.close(4429)
-        return False
     async with context.arrivals:
+        if not room.admit(conn, role, max_watchers=most):
+            conn.send(
+                error_message(
+                    "too_many_watchers",
+                    f"this game already has {most} watchers, the most it admits; try again later",
+                    msg.seq,
+                )
+            )
+            conn.close(4429)
+            return False
         await room.join(conn, msg.get("name"))
     return True
 
