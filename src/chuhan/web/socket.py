@@ -40,8 +40,12 @@ def error_message(code: str, message: str, seq: int | None = None) -> dict[str, 
 async def game_socket(websocket: WebSocket) -> None:
     context = context_of(websocket)
     settings = context.settings
-    async with context.arrivals:
-        await websocket.accept()
+    try:
+        async with context.arrivals:
+            await websocket.accept()
+    except Exception as error:  # the client went away while it waited its turn
+        log.debug("a websocket left before its handshake: %s", error)
+        return
     address = client_address(websocket, settings)
     conn = Connection(
         TokenBucket(settings.rate_burst, settings.rate_per_second),
