@@ -31,7 +31,6 @@ import json
 import os
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -46,27 +45,11 @@ from websockets.sync.client import connect as sync_connect
 
 from chuhan.web.server import free_port
 
+sys.path.insert(0, str(Path(__file__).parent))
+from load import start_server  # the same server start as the load test
+
 #: Nothing here runs longer than this.
 STORM_SECONDS = 120
-
-
-def start_server(port: int, db: Path, *options: str) -> subprocess.Popen[bytes]:
-    """``chuhan serve`` on ``port`` with a fresh database and the given options."""
-    command = [sys.executable, "-m", "chuhan.cli", "serve", "--port", str(port), "--db", str(db)]
-    command += options
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=1):
-                return process
-        except OSError:
-            if process.poll() is not None:
-                error = process.stderr.read().decode() if process.stderr else ""
-                raise SystemExit(f"the server did not start: {error}") from None
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("the server did not start in 30 s")
 
 
 def post(
@@ -140,6 +123,28 @@ class Seat:
                 return message
 
 
+async def play_move(mover: Seat, number: int, others: tuple[Seat, ...] = ()) -> float:
+    """``mover`` plays a legal move (the ``number``-th from-square's first destination)
+    and waits, 30 s at most, until it and ``others`` see the new ply: the seconds it took.
+    Raises ``ConnectionClosed`` or ``TimeoutError``."""
+    legal = mover.state["legal"]
+    source = sorted(legal)[number % len(legal)]
+    ply = mover.state["ply"]
+    started = time.perf_counter()
+    await mover.send(
+        "move", version=mover.state["version"], **{"from": source, "to": legal[source][0]}
+    )
+    for seat in (mover, *others):
+        await asyncio.wait_for(seat.until(lambda m: m["type"] == "state" and m["ply"] > ply), 30)
+    return time.perf_counter() - started
+
+
+def problem(error: Exception) -> str:
+    if isinstance(error, ConnectionClosed):
+        return f"a player's socket was closed ({error.rcvd and error.rcvd.code})"
+    return "a move was not answered in 30 s"
+
+
 async def play(
     port: int, plies: int, pause: float, deadline: float
 ) -> tuple[list[float], list[str]]:
@@ -149,28 +154,14 @@ async def play(
     seat = await Seat.open(port, game["game_id"], game["token"])
     latencies: list[float] = []
     problems: list[str] = []
-    for _ in range(plies):
-        if time.monotonic() > deadline:
+    for number in range(plies):
+        if time.monotonic() > deadline or not seat.state.get("legal"):
             break
-        legal = seat.state.get("legal") or {}
-        if not legal:
-            break
-        source = sorted(legal)[len(latencies) % len(legal)]
-        target = legal[source][0]
-        ply = seat.state["ply"]
-        started = time.perf_counter()
         try:
-            await seat.send("move", version=seat.state["version"], **{"from": source, "to": target})
-            await asyncio.wait_for(
-                seat.until(lambda m, p=ply: m["type"] == "state" and m["ply"] > p), 30
-            )
-        except ConnectionClosed as closed:
-            problems.append(f"the player's socket was closed ({closed.rcvd and closed.rcvd.code})")
+            latencies.append(await play_move(seat, number))
+        except (ConnectionClosed, TimeoutError) as error:
+            problems.append(problem(error))
             break
-        except TimeoutError:
-            problems.append("a move was not answered in 30 s")
-            break
-        latencies.append(time.perf_counter() - started)
         await asyncio.sleep(pause)
     await seat.ws.close()
     return latencies, problems
@@ -242,34 +233,17 @@ async def watcher_storm(args: argparse.Namespace) -> None:
             )  # fmt: skip
             latencies: list[float] = []
             for ply in range(args.plies):
-                mover = red if ply % 2 == 0 else black
-                legal = mover.state.get("legal") or {}
-                if not legal or time.monotonic() > deadline:
+                mover, other = (red, black) if ply % 2 == 0 else (black, red)
+                if not mover.state.get("legal") or time.monotonic() > deadline:
                     break
-                source = sorted(legal)[ply % len(legal)]
-                before = time.perf_counter()
+                at = time.perf_counter() - started
                 try:
-                    await mover.send(
-                        "move",
-                        version=mover.state["version"],
-                        **{"from": source, "to": legal[source][0]},
-                    )
-                    await asyncio.wait_for(
-                        mover.until(lambda m, p=ply: m["type"] == "state" and m["ply"] > p), 30
-                    )
-                    other = black if mover is red else red
-                    await asyncio.wait_for(
-                        other.until(lambda m, p=ply: m["type"] == "state" and m["ply"] > p), 30
-                    )
-                except ConnectionClosed as closed:
-                    problems.append(f"a player was disconnected: {closed.rcvd}")
+                    latencies.append(await play_move(mover, ply, (other,)))
+                except (ConnectionClosed, TimeoutError) as error:
+                    problems.append(problem(error))
                     break
-                except TimeoutError:
-                    problems.append("a move was not answered in 30 s")
-                    break
-                latencies.append(time.perf_counter() - before)
                 if args.verbose:
-                    print(f"  {before - started:6.2f} s: {latencies[-1] * 1000:7.1f} ms")
+                    print(f"  {at:6.2f} s: {latencies[-1] * 1000:7.1f} ms")
                 await asyncio.sleep(args.pause)
             output, _ = await crowd.communicate()
             tally = json.loads(output or b"{}")

@@ -45,14 +45,16 @@ class Results:
     finished_games: int = 0
 
 
-def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
+def start_server(port: int, db: Path, *options: str) -> subprocess.Popen[bytes]:
+    """``chuhan serve`` on ``port`` with a fresh database and ``options``, once it answers."""
     process = subprocess.Popen(
-        # Every game's players come from an address of their own (the X-Forwarded-For
-        # header the server trusts here), as they would on the internet: the per-address
-        # limits on games and sockets are the server's real ones.
         [
-            *(sys.executable, "-m", "chuhan.cli", "serve", "--port", str(port)),
-            *("--db", str(db), "--trust-proxy"),
+            *(sys.executable, "-m", "chuhan.cli", "serve"),
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            *options,
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -223,7 +225,10 @@ def main() -> None:
     for games in args.games:
         with tempfile.TemporaryDirectory() as tmp:
             port = free_port()
-            server = start_server(port, Path(tmp) / "load.sqlite3")
+            # Every game's players come from an address of their own (the X-Forwarded-For
+            # header the server trusts here), as they would on the internet: the
+            # per-address limits on games and sockets are the server's real ones.
+            server = start_server(port, Path(tmp) / "load.sqlite3", "--trust-proxy")
             try:
                 cpu_before = server_cpu_seconds(server.pid)
                 own_before = time.process_time()
