@@ -15,7 +15,7 @@ from chuhan.web.protocol import ClientMessage, ProtocolError
 from chuhan.web.round import timers
 from chuhan.web.round.replay import apply_event
 from chuhan.web.round.seats import SEATS, other_seat, seat_of, side_of
-from chuhan.web.round.view import default_name
+from chuhan.web.round.view import chat_message, default_name
 from chuhan.web.store import ChatLine
 
 if TYPE_CHECKING:
@@ -225,13 +225,10 @@ async def chat(room: Room, conn: Connection, msg: ClientMessage, now: float) -> 
     seat = conn.role if conn.role in SEATS else seat_of(room.game.board.turn)
     assert seat is not None
     name = room.row.names.get(seat) or default_name(room, seat)
-    text = msg.get("text")
-    await room.save_chat(ChatLine(now, seat, name, text))
+    line = ChatLine(now, seat, name, msg.get("text"))
+    await room.save_chat(line)
     conn.send({"type": "ack", "seq": msg.seq, "version": room.row.version})
-    room.broadcast(
-        {"type": "chat", "from": seat, "name": name, "text": text, "time_ms": round(now * 1000)},
-        droppable=True,
-    )
+    room.broadcast(chat_message(line), droppable=True)
 
 
 Handler = Callable[["Room", Connection, ClientMessage, float], Awaitable[Outcome]]

@@ -38,7 +38,7 @@ async def choose_setups(room: Room, now: float) -> None:
             room, pending, secrets.choice(JANGGI_ARRANGEMENTS), now
         )
         await room.save(kind, data, now)
-        room.broadcast_state(now)
+        room.broadcast_state()
 
 
 def start_thinking(room: Room) -> None:

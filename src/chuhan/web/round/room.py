@@ -34,6 +34,7 @@ from chuhan.web.round.seats import seat_of
 from chuhan.web.round.view import (
     Snapshot,
     build_snapshot,
+    chat_message,
     move_entry,
     render_presence,
     result_dict,
@@ -53,16 +54,6 @@ PRESENCE_DELAY = 0.25
 CHAT_HISTORY = 50
 #: Takebacks remembered for sending move lists as changes (older clients get them whole).
 _TRUNCATIONS_KEPT = 32
-
-
-def _chat_message(line: ChatLine) -> dict[str, Any]:
-    return {
-        "type": "chat",
-        "from": line.sender,
-        "name": line.name,
-        "text": line.text,
-        "time_ms": round(line.at * 1000),
-    }
 
 
 class Room:
@@ -181,7 +172,7 @@ class Room:
                 kept = min(kept, length)
         return kept
 
-    def broadcast_state(self, now: float) -> None:
+    def broadcast_state(self) -> None:
         """Every connection gets the newest state when its writer gets to it; the players'
         writers are woken first, so a crowd of watchers does not stand between a player and
         the state that answers their move."""
@@ -249,7 +240,7 @@ class Room:
             await timers.check_time(self, now)
             await timers.arm_setup_deadline(self, now)
             if self.published.seq != published:
-                self.broadcast_state(now)  # a name or a setup deadline changed
+                self.broadcast_state()  # a name or a setup deadline changed
             else:
                 conn.mark(STATE)
             self.presence_changed()
@@ -281,7 +272,7 @@ class Room:
             )
             self._chat_text = None
         if self._chat_text is None:
-            messages = [_chat_message(line) for line in self._chat_lines]
+            messages = [chat_message(line) for line in self._chat_lines]
             self._chat_text = json.dumps(
                 {"type": "chat_history", "messages": messages}, ensure_ascii=False
             )
@@ -354,7 +345,7 @@ class Room:
         await self.save(event, data, now)
         if actor is not None:
             actor.send({"type": "ack", "seq": seq, "version": self.row.version})
-        self.broadcast_state(now)
+        self.broadcast_state()
         bus = self.manager.bus
         bus.publish(StateChanged(self.row.id, self.row.version, event))
         if not finished_before and self.row.status == "over" and self.row.result is not None:

@@ -17,6 +17,7 @@ from chuhan.notation import to_chinese, to_korean, to_wxf
 from chuhan.squares import SQUARE_NAMES, Move
 from chuhan.variants import JANGGI_ARRANGEMENTS, Variant
 from chuhan.web.round.seats import SEATS, seat_of, side_of
+from chuhan.web.store import ChatLine
 
 if TYPE_CHECKING:
     from chuhan.web.connection import Connection
@@ -26,6 +27,7 @@ __all__ = [
     "DEFAULT_ARRANGEMENT",
     "Snapshot",
     "build_snapshot",
+    "chat_message",
     "clock_json",
     "default_name",
     "move_entry",
@@ -242,6 +244,17 @@ def render_state(room: Room, conn: Connection, now: float) -> str:
     conn.sent_seq = snap.seq
     conn.sent_moves = len(snap.entries)
     return text
+
+
+def chat_message(line: ChatLine) -> dict[str, Any]:
+    """A stored chat line as the ``chat`` message."""
+    return {
+        "type": "chat",
+        "from": line.sender,
+        "name": line.name,
+        "text": line.text,
+        "time_ms": round(line.at * 1000),
+    }
 
 
 def render_presence(room: Room) -> str:

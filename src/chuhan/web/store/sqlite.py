@@ -146,7 +146,7 @@ class SqliteStore:
             try:
                 return work()
             except sqlite3.Error as error:
-                raise StoreError(f"the game database {self.path} failed: {error}") from None
+                raise self._store_error(error) from None
 
         return await asyncio.get_running_loop().run_in_executor(self._thread, guarded)
 
