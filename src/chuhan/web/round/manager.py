@@ -69,11 +69,10 @@ class GameManager:
                 return None
             tokens = await self.store.seats_of(game_id)
             events = await self.store.events(game_id)
-            last_event = await self.store.last_event(game_id)
             found = self.rooms.get(game_id)  # loaded by someone else meanwhile
             if found is not None:
                 return found
-            room = Room(self, row, tokens, events, last_event)
+            room = Room(self, row, tokens, events)
         except (StoreError, ChuhanError, ValueError, KeyError, TypeError) as error:
             if game_id not in self._reported:
                 self._reported.add(game_id)

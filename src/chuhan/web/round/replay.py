@@ -30,7 +30,7 @@ from chuhan.errors import ChuhanError
 from chuhan.squares import Move
 from chuhan.variants import normalize_arrangement
 from chuhan.web.round.seats import seat_of, side_of
-from chuhan.web.store import StoredEvent
+from chuhan.web.store import QUIET_EVENTS, StoredEvent
 
 if TYPE_CHECKING:
     from chuhan.web.round.room import Room
@@ -112,8 +112,9 @@ def _take_back(room: Room, answerer: bool, at: float) -> None:
 
 
 def rebuild(room: Room, events: list[StoredEvent]) -> None:
-    """Replay a game's stored events on a fresh room (an imported record: its moves); check
-    that they end where the game's row says (its version and moves). What the row records
+    """Replay a game's stored events on a fresh room (an imported record: its moves), and
+    note the last one that changed the game (``room.last_event``); check that they end
+    where the game's row says (its version and moves). What the row records
     beside the game (names, the setup deadline, the rematch) is kept as stored."""
     row = room.row
     recorded, row.moves = row.moves, []
@@ -131,6 +132,8 @@ def rebuild(room: Room, events: list[StoredEvent]) -> None:
                 f"its event {event.kind!r} (version {event.version}) does not replay: {error}"
             ) from None
         version = event.version
+        if event.kind not in QUIET_EVENTS:
+            room.last_event = {"kind": event.kind, **event.data}
     row.setup_deadline, row.offers["rematch"] = deadline, rematch
     moves = [m.iccs() for m in room.game.board.move_stack]
     if version != row.version or moves != recorded:

@@ -65,7 +65,6 @@ class Room:
         row: GameRow,
         tokens: dict[str, str],
         events: list[StoredEvent],
-        last_event: dict[str, Any] | None,
     ) -> None:
         """The room of a stored game, rebuilt from its event log (:mod:`.replay`)."""
         self.manager = manager
@@ -84,7 +83,8 @@ class Room:
         self.clock = None if row.time_control is None else Clock(TimeControl(**row.time_control))
         self.entries: list[str] = []
         self.outcome: Outcome | None = None
-        self.last_event = last_event
+        #: The last event that changed the game (what ``state.last_event`` shows).
+        self.last_event: dict[str, Any] | None = None
         self.timer: asyncio.Task[None] | None = None
         self.computer: asyncio.Task[None] | None = None
         self._presence_due: asyncio.TimerHandle | None = None

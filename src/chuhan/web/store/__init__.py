@@ -161,10 +161,6 @@ class Store(Protocol):
         """The last ``limit`` lines, oldest first (empty, and logged, if they cannot be
         read: a damaged chat does not stop the game)."""
 
-    async def last_event(self, game_id: str) -> dict[str, Any] | None:
-        """The last event that changed the game (not one of :data:`QUIET_EVENTS`);
-        :class:`GameUnreadable` if it cannot be read."""
-
     async def events(self, game_id: str) -> list[StoredEvent]:
         """The game's event log in order (the truth a game is rebuilt from);
         :class:`GameUnreadable` if it cannot be read."""

@@ -41,7 +41,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from chuhan.web.store import (
-    QUIET_EVENTS,
     ChatLine,
     DatabaseInUse,
     GameRow,
@@ -446,23 +445,6 @@ class SqliteStore:
                 ChatLine(float(r["at"]), str(r["sender"]), str(r["name"]), str(r["text"]))
                 for r in reversed(found)
             ]
-
-        return await self._run(work)
-
-    async def last_event(self, game_id: str) -> dict[str, Any] | None:
-        quiet = ", ".join("?" * len(QUIET_EVENTS))
-
-        def work() -> dict[str, Any] | None:
-            found = self._rows(
-                game_id,
-                "events",
-                f"SELECT kind, data FROM events{{indexed}} WHERE game_id=? "
-                f"AND kind NOT IN ({quiet}) ORDER BY rowid DESC LIMIT 1",
-                (game_id, *QUIET_EVENTS),
-            )
-            if not found:
-                return None
-            return {"kind": found[0]["kind"], **_event_data(game_id, found[0]["data"])}
 
         return await self._run(work)
 
