@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from starlette.requests import HTTPConnection
 
+from chuhan.web.protocol import TokenBucket
 from chuhan.web.settings import Settings
 
 __all__ = ["AddressLimiter", "SocketCounter", "client_address"]
@@ -28,9 +29,9 @@ def client_address(connection: HTTPConnection, settings: Settings) -> str:
 
 
 class AddressLimiter:
-    """A token bucket per address: ``burst`` requests at once, then one every
-    ``every_seconds``. Remembers at most ``max_addresses`` (the least recently seen are
-    forgotten, which only ever gives them a fresh burst)."""
+    """A :class:`~chuhan.web.protocol.TokenBucket` per address: ``burst`` requests at
+    once, then one every ``every_seconds``. Remembers at most ``max_addresses`` (the least
+    recently seen are forgotten, which only ever gives them a fresh burst)."""
 
     def __init__(
         self,
@@ -44,22 +45,15 @@ class AddressLimiter:
         self.rate = 1.0 / every_seconds if every_seconds > 0 else float("inf")
         self.max_addresses = max_addresses
         self._now = now
-        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
 
     def take(self, address: str) -> float:
         """Take one request for ``address``: 0 if allowed, else the seconds to wait."""
-        now = self._now()
-        tokens, last = self._buckets.pop(address, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - last) * self.rate)
-        wait = 0.0
-        if tokens >= 1:
-            tokens -= 1
-        else:
-            wait = (1 - tokens) / self.rate
-        self._buckets[address] = (tokens, now)
+        bucket = self._buckets.pop(address, None) or TokenBucket(self.burst, self.rate, self._now)
+        self._buckets[address] = bucket  # the most recently seen last
         while len(self._buckets) > self.max_addresses:
             self._buckets.popitem(last=False)
-        return wait
+        return 0.0 if bucket.take() else bucket.wait()
 
 
 class SocketCounter:

@@ -212,11 +212,19 @@ class TokenBucket:
         self._tokens = capacity
         self._last = now()
 
-    def take(self) -> bool:
+    def _refill(self) -> None:
         now = self._now()
         self._tokens = min(self.capacity, self._tokens + (now - self._last) * self.rate)
         self._last = now
+
+    def take(self) -> bool:
+        self._refill()
         if self._tokens >= 1:
             self._tokens -= 1
             return True
         return False
+
+    def wait(self) -> float:
+        """Seconds until the next :meth:`take` can succeed (0: now)."""
+        self._refill()
+        return max(0.0, (1 - self._tokens) / self.rate)
