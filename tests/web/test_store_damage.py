@@ -12,7 +12,6 @@ import sqlite3
 import struct
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 import warnings
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_store_checkpoint import start_server
 from web_helpers import FakeClock, FakeEngine, Player, create_game, expect_error
 
 from chuhan.cli import main
@@ -301,22 +301,8 @@ def test_chuhan_serve_on_a_damaged_database_says_so_and_serves_the_other_games(
     )
     damage(db_path, page)
     port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "chuhan.cli", "serve", "--port", str(port), "--db", str(db_path)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    server, said = start_server(port, db_path)
     try:
-        assert server.stdout is not None
-        console = []
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            line = server.stdout.readline()
-            console.append(line)
-            if not line or line.startswith("chuhan: serving on"):
-                break
-        said = "".join(console)
         assert "Traceback" not in said and "chuhan: serving on" in said
         assert f"chuhan: error: the game database {db_path} is damaged" in said
         base = f"http://127.0.0.1:{port}/api/games/"
