@@ -7,9 +7,18 @@ one transaction, committed before the coroutine returns: the server acknowledges
 only after the store has it.
 
 Implementations: :class:`~chuhan.web.store.sqlite.SqliteStore` (one file, one server; the
-default). A store that is shared by several server processes (PostgreSQL) implements the
-same :class:`Store` protocol. Game logic catches :class:`StoreError` only, never a
-driver's own exceptions.
+default) and :class:`~chuhan.web.store.postgres.PostgresStore` (one database shared by any
+number of server processes, on one machine or many). Game logic catches
+:class:`StoreError` only, never a driver's own exceptions.
+
+Several processes on one store (``shared``): a game has one writer at a time because every
+write names the revision it was made on (:attr:`GameRow.revision`, the number of events
+logged) and is refused with :class:`StoreConflict` when another process wrote first. Every
+committed write is announced to the other processes (:class:`Notice`, delivered to the
+handler given to :meth:`Store.listen`), in the same transaction, so they catch up with
+:meth:`Store.game_since`. Clocks, setup deadlines and computer moves of an unfinished game
+are driven by one process, its *driver*; :meth:`Store.beat` keeps this process alive in the
+database and hands it the games of processes that stopped beating.
 
 Damage stays with the games it touches: a game whose rows cannot be read raises
 :class:`GameUnreadable` when it is asked for, is left out of lists (and logged), and
@@ -20,6 +29,7 @@ it opens says so in sentences on the ``chuhan.web.store`` log; it refuses to ope
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -32,10 +42,15 @@ __all__ = [
     "DatabaseInUse",
     "GameRow",
     "GameUnreadable",
+    "Notice",
     "Store",
+    "StoreConflict",
     "StoreError",
     "StoredEvent",
+    "is_database_url",
+    "DB_ENVIRONMENT",
     "open_store",
+    "shown_location",
 ]
 
 #: Events logged without changing the game's state version.
@@ -60,6 +75,20 @@ class DatabaseInUse(StoreError):
         super().__init__(
             f"the game database {path} is in use by another chuhan server ({who}); "
             "stop that server or choose another --db"
+        )
+
+
+class StoreConflict(StoreError):
+    """Another server process changed the game first: the stored game is no longer at the
+    revision the write was made on, and nothing was written. The writer catches up
+    (:meth:`Store.game_since`) and decides again."""
+
+    def __init__(self, game_id: str, revision: int) -> None:
+        self.game_id = game_id
+        self.revision = revision
+        super().__init__(
+            f"game {game_id[:40]!r} was changed by another server process (the write was "
+            f"made on revision {revision}); nothing was written"
         )
 
 
@@ -100,6 +129,9 @@ class GameRow:
     result: dict[str, Any] | None = None
     headers: dict[str, str] = field(default_factory=dict)
     rematch: dict[str, Any] | None = None
+    #: How many events the game's log holds: a write is made on this revision and the
+    #: store moves it on by one (see :meth:`Store.save_game`).
+    revision: int = 0
 
 
 class StoredEvent(NamedTuple):
@@ -119,8 +151,37 @@ class ChatLine(NamedTuple):
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """What another server process announced about a game (see :meth:`Store.listen`).
+
+    - ``game``: a write committed; ``data`` is ``{"revision": r}``, the game's new revision;
+    - ``chat``: a chat line was stored; ``data`` is ``{"line": [at, sender, name, text]}``;
+    - ``presence``: who that process has connected to the game; ``data`` is
+      ``{"roles": {role: count}}`` (an empty dict: nobody any more);
+    - ``resync``: notices may have been missed (the store lost its connection to the
+      database and has it again); ``game_id`` is empty: catch up every game in memory.
+    """
+
+    kind: str
+    game_id: str
+    origin: str
+    data: dict[str, Any]
+
+
 class Store(Protocol):
     """What the web server needs from a game database."""
+
+    #: Whether other server processes may use this database at the same time.
+    shared: bool
+    #: This process's name in the database (a random id chosen when the store is made);
+    #: notices carry it as their ``origin`` and games record it as their driver.
+    server_id: str
+
+    async def open(self) -> None:
+        """Connect, on the event loop that will use the store (before any other coroutine;
+        the SQLite store is already open when it is made). Raises :class:`StoreError` with
+        a sentence naming the database when it cannot be reached or used."""
 
     def announce(self, url: str) -> None:
         """Say where this server listens (for ``chuhan play`` to find it)."""
@@ -132,12 +193,20 @@ class Store(Protocol):
     async def create_game(
         self, row: GameRow, seats: dict[str, str], *, event: str = "create"
     ) -> None:
-        """Insert a new game and its seat tokens (``{token: seat}``) in one transaction."""
+        """Insert a new game and its seat tokens (``{token: seat}``) in one transaction, with
+        ``event`` as its first logged event (``row.revision`` becomes 1); this process
+        becomes its driver."""
 
     async def save_game(self, row: GameRow, event: str, data: dict[str, Any]) -> None:
-        """Write the game's mutable state and log ``event`` in one transaction."""
+        """Write the game's mutable state and log ``event`` as event number
+        ``row.revision + 1``, in one transaction, if the stored game is still at
+        ``row.revision`` (then ``row.revision`` is moved on by one, and a ``game`` notice
+        goes to the other processes when the transaction commits). Raises
+        :class:`StoreConflict`, having written nothing, when another process wrote
+        first."""
 
-    async def add_chat(self, game_id: str, line: ChatLine) -> None: ...
+    async def add_chat(self, game_id: str, line: ChatLine) -> None:
+        """Store a chat line (and announce it: a ``chat`` notice)."""
 
     async def load_game(self, game_id: str) -> GameRow | None:
         """The game's row, None if there is no such game; :class:`GameUnreadable` if its
@@ -165,9 +234,62 @@ class Store(Protocol):
         """The game's event log in order (the truth a game is rebuilt from);
         :class:`GameUnreadable` if it cannot be read."""
 
+    async def game_since(
+        self, game_id: str, revision: int
+    ) -> tuple[GameRow, list[StoredEvent]] | None:
+        """The game's row and the events logged after ``revision`` (numbers
+        ``revision + 1`` to ``row.revision``), read together from one snapshot; None if
+        there is no such game; :class:`GameUnreadable` if its rows are damaged."""
+
+    # ------------------------------------------------------------ several processes
+
+    async def listen(self, handler: Callable[[Notice], None]) -> None:
+        """From now on call ``handler`` (on the event loop) with every notice other server
+        processes send (never this process's own); a store nobody else shares never
+        calls it."""
+
+    async def notify(self, game_id: str, kind: str, data: dict[str, Any]) -> None:
+        """Send a notice to the other processes (a shared store; otherwise nothing)."""
+
+    async def beat(self, takeover_seconds: float) -> set[str]:
+        """Mark this process alive; take over (become the driver of) the unfinished games
+        whose driver has not beaten for ``takeover_seconds``, or has none; return the ids of
+        every unfinished game this process drives now. A store nobody else shares drives
+        every unfinished game."""
+
+
+#: Environment variable naming the game database when ``--db`` is not given.
+DB_ENVIRONMENT = "CHUHAN_DB"
+
+
+def is_database_url(location: str | Path) -> bool:
+    """Whether ``location`` names a PostgreSQL database (``postgresql://`` or
+    ``postgres://``) rather than a SQLite file."""
+    text = str(location)
+    return text.startswith(("postgresql://", "postgres://"))
+
+
+def shown_location(location: str | Path) -> str:
+    """``location`` as it may be printed: a database address without its password."""
+    text = str(location)
+    if not is_database_url(text):
+        return text
+    scheme, _, rest = text.partition("://")
+    credentials, at, host = rest.rpartition("@")
+    if not at:
+        return text
+    user = credentials.split(":", 1)[0]
+    return f"{scheme}://{user}@{host}" if user else f"{scheme}://{host}"
+
 
 def open_store(location: str | Path) -> Store:
-    """The store at ``location``: a SQLite file path (the default kind)."""
+    """The store at ``location``: a PostgreSQL address (``postgresql://USER@HOST/DB``,
+    not yet connected: :meth:`Store.open` connects) or a SQLite file path (the default
+    kind, open at once)."""
+    if is_database_url(location):
+        from chuhan.web.store.postgres import PostgresStore
+
+        return PostgresStore(str(location))
     from chuhan.web.store.sqlite import SqliteStore
 
     return SqliteStore(location)
