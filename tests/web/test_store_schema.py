@@ -103,11 +103,20 @@ def test_a_database_of_the_first_release_opens_as_it_is(tmp_path: Path) -> None:
             assert (changes[-1].kind, changes[-1].data) == ("move", {"move": "h9g7"})
             assert [line.text for line in await store.chat_history("old-game")] == ["hello"]
             assert await store.unfinished_game_ids() == ["old-game"]
+            # Version 2 numbered its events: the game goes on from the revision it reached.
+            events = await store.events("old-game")
+            assert row.revision == len(events) > 0
+            since = await store.game_since("old-game", row.revision - 1)
+            assert since is not None and since[1] == events[-1:]
+            row.version += 1
+            await store.save_game(row, "resign", {"side": "first"})
+            assert row.revision == len(events) + 1
+            assert (await store.events("old-game"))[-1].kind == "resign"
         finally:
             await store.close()
 
     asyncio.run(run())
-    assert SCHEMA_VERSION == 1 and version_of(db) == "1"
+    assert SCHEMA_VERSION == 2 and version_of(db) == "2"
 
 
 def test_a_new_step_is_applied_once_and_recorded(
@@ -117,8 +126,8 @@ def test_a_new_step_is_applied_once_and_recorded(
     monkeypatch.setattr(schema_module, "MIGRATIONS", (*MIGRATIONS, NOTES_STEP))
     with caplog.at_level(logging.INFO):
         asyncio.run(SqliteStore(db).close())
-    assert version_of(db) == "2" and columns_of(db, "games")[-1] == "notes"
-    assert f"the game database {db} was brought from schema version 1 to 2" in caplog.text
+    assert version_of(db) == "3" and columns_of(db, "games")[-1] == "notes"
+    assert f"the game database {db} was brought from schema version 1 to 3" in caplog.text
     # Opened again, the step is not applied twice (adding the column again would fail).
     asyncio.run(SqliteStore(db).close())
 
@@ -136,7 +145,7 @@ def test_a_new_database_gets_every_step(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(schema_module, "MIGRATIONS", (*MIGRATIONS, NOTES_STEP))
     db = tmp_path / "games.sqlite3"
     asyncio.run(SqliteStore(db).close())
-    assert version_of(db) == "2" and "notes" in columns_of(db, "games")
+    assert version_of(db) == "3" and "notes" in columns_of(db, "games")
 
 
 def test_a_step_that_fails_leaves_the_database_as_it_was(
@@ -147,11 +156,12 @@ def test_a_step_that_fails_leaves_the_database_as_it_was(
     monkeypatch.setattr(schema_module, "MIGRATIONS", steps)
     with pytest.raises(
         StoreError,
-        match=r"cannot bring the game database .* from schema version 1 to 2: table games "
-        r"already exists; it is left at version 1",
+        match=r"cannot bring the game database .* from schema version 2 to 3: table games "
+        r"already exists; it is left at version 2",
     ):
         SqliteStore(db)
-    assert version_of(db) == "1" and "notes" not in columns_of(db, "games")
+    # (the steps before the one that failed are kept: each is its own transaction)
+    assert version_of(db) == "2" and "notes" not in columns_of(db, "games")
 
 
 def test_a_database_of_a_newer_chuhan_is_refused(
@@ -165,7 +175,7 @@ def test_a_database_of_a_newer_chuhan_is_refused(
     assert main(["serve", "--db", str(db), "--port", "0"]) == 2
     assert capsys.readouterr().err == (
         f"chuhan: error: the game database {db} has schema version 7, newer than this "
-        "chuhan's (1): it was written by a newer chuhan; upgrade chuhan to open it\n"
+        "chuhan's (2): it was written by a newer chuhan; upgrade chuhan to open it\n"
     )
     assert version_of(db) == "7"
 

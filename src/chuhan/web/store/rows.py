@@ -1,9 +1,10 @@
-"""A :class:`~chuhan.web.store.GameRow` as the SQLite store's columns, and back."""
+"""A :class:`~chuhan.web.store.GameRow` as the stores' columns, and back (both the SQLite
+and the PostgreSQL store keep structured values as JSON text)."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
+from collections.abc import Mapping
 from typing import Any
 
 from chuhan.web.store import GameRow, GameUnreadable
@@ -44,9 +45,11 @@ COLUMNS = (
     "result",
     "headers",
     "rematch",
+    "revision",
 )
-#: The columns :meth:`SqliteStore.save_game` rewrites after every action.
-MUTABLE = COLUMNS[COLUMNS.index("version") :]
+#: The columns ``save_game`` rewrites after every action (besides ``names`` and
+#: ``updated``; ``revision`` moves on by one, from the revision the write was made on).
+MUTABLE = COLUMNS[COLUMNS.index("version") : COLUMNS.index("revision")]
 
 
 def values(row: GameRow) -> dict[str, Any]:
@@ -75,10 +78,11 @@ def values(row: GameRow) -> dict[str, Any]:
         "result": _dump(row.result),
         "headers": _dump(row.headers),
         "rematch": _dump(row.rematch),
+        "revision": row.revision,
     }
 
 
-def game_row(found: sqlite3.Row) -> GameRow:
+def game_row(found: Mapping[str, Any]) -> GameRow:
     """A stored row back as a :class:`GameRow` (raises :class:`GameUnreadable`)."""
     try:
         return GameRow(
@@ -105,6 +109,7 @@ def game_row(found: sqlite3.Row) -> GameRow:
             result=_load(found["result"]),
             headers=_load(found["headers"]),
             rematch=_load(found["rematch"]),
+            revision=int(found["revision"]),
         )
     except (ValueError, TypeError, AttributeError, IndexError, KeyError) as error:
         raise GameUnreadable(str(found["id"]), f"a stored value is malformed ({error})") from None

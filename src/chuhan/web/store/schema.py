@@ -72,8 +72,22 @@ CREATE INDEX chat_game ON chat(game_id, at);
 """
 
 
+# Version 2: games record their revision (how many events their log holds) and events
+# their number in it, which every write names (several processes share a PostgreSQL store
+# this way; the SQLite store keeps the same contract).
+_SCHEMA_2 = """
+ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE events ADD COLUMN number INTEGER;
+UPDATE events SET number = numbered.n FROM (
+    SELECT rowid AS id, row_number() OVER (PARTITION BY game_id ORDER BY rowid) AS n
+    FROM events
+) AS numbered WHERE events.rowid = numbered.id;
+UPDATE games SET revision = (SELECT count(*) FROM events WHERE events.game_id = games.id);
+CREATE UNIQUE INDEX events_number ON events(game_id, number);
+"""
+
 #: The schema's history: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
-MIGRATIONS: tuple[str, ...] = (_SCHEMA_1,)
+MIGRATIONS: tuple[str, ...] = (_SCHEMA_1, _SCHEMA_2)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -32,6 +32,7 @@ import contextlib
 import json
 import logging
 import os
+import secrets
 import sqlite3
 import threading
 from collections import deque
@@ -45,6 +46,8 @@ from chuhan.web.store import (
     DatabaseInUse,
     GameRow,
     GameUnreadable,
+    Notice,
+    StoreConflict,
     StoredEvent,
     StoreError,
 )
@@ -77,9 +80,13 @@ class SqliteStore:
     takes the owner lock, checks the file and brings the schema up to date; every other
     method is a coroutine that runs on the store's own database thread."""
 
+    #: One server owns the file (its lock says so): nobody else writes, nothing to hear.
+    shared = False
+
     def __init__(self, path: str | Path, *, checkpoint_seconds: float = CHECKPOINT_SECONDS) -> None:
         self.path = Path(path)
         self.checkpoint_seconds = checkpoint_seconds
+        self.server_id = secrets.token_hex(8)
         self._in_memory = str(path) == ":memory:"
         self._owner: OwnerLock | None = None
         self._closed = False
@@ -206,6 +213,9 @@ class SqliteStore:
             return StoreError(f"the game database {self.path} failed: {error}")
         return error
 
+    async def open(self) -> None:
+        """Nothing to do: the file was opened (and checked) when the store was made."""
+
     def announce(self, url: str) -> None:
         """Record in the lock file where this server listens (``chuhan play`` opens that
         address instead of starting a second server on the same games)."""
@@ -247,7 +257,7 @@ class SqliteStore:
     async def create_game(
         self, row: GameRow, seats: dict[str, str], *, event: str = "create"
     ) -> None:
-        columns = values(row)
+        columns = values(row) | {"revision": 1}
 
         def work() -> None:
             self._db.execute(
@@ -259,27 +269,35 @@ class SqliteStore:
                 "INSERT INTO seats(token, game_id, seat) VALUES (?, ?, ?)",
                 [(token, row.id, seat) for token, seat in seats.items()],
             )
-            self._event(row, event, {})
+            self._event(row, 1, event, {})
 
         await self._write(work)
+        row.revision = 1
 
     async def save_game(self, row: GameRow, event: str, data: dict[str, Any]) -> None:
         columns = values(row)
         assignments = ", ".join(f"{c}=:{c}" for c in ("names", "updated", *MUTABLE))
         games = "games NOT INDEXED" if "games" in self._unindexed else "games"
+        made_on = row.revision
 
         def work() -> None:
             saved = self._db.execute(
-                f"UPDATE {games} SET {assignments} WHERE id=:id", columns
+                f"UPDATE {games} SET {assignments}, revision=:revision + 1 "
+                "WHERE id=:id AND revision=:revision",
+                columns,
             ).rowcount
             if saved != 1:  # never acknowledge a move that was not written
+                query = f"SELECT 1 FROM {games} WHERE id=?"
+                if self._db.execute(query, (row.id,)).fetchone() is not None:
+                    raise StoreConflict(row.id, made_on)
                 raise StoreError(
                     f"the game database {self.path} failed: game {row.id!r} is not "
                     "where it was stored"
                 )
-            self._event(row, event, data)
+            self._event(row, made_on + 1, event, data)
 
         await self._write(work)
+        row.revision = made_on + 1
 
     async def add_chat(self, game_id: str, line: ChatLine) -> None:
         def work() -> None:
@@ -290,10 +308,11 @@ class SqliteStore:
 
         await self._write(work)
 
-    def _event(self, row: GameRow, kind: str, data: dict[str, Any]) -> None:
+    def _event(self, row: GameRow, number: int, kind: str, data: dict[str, Any]) -> None:
         self._db.execute(
-            "INSERT INTO events(game_id, version, at, kind, data) VALUES (?, ?, ?, ?, ?)",
-            (row.id, row.version, row.updated, kind, json.dumps(data, ensure_ascii=False)),
+            "INSERT INTO events(game_id, number, version, at, kind, data) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (row.id, number, row.version, row.updated, kind, json.dumps(data, ensure_ascii=False)),
         )
 
     # ------------------------------------------------------------------ reads
@@ -448,25 +467,46 @@ class SqliteStore:
 
         return await self._run(work)
 
+    def _events(self, game_id: str, after: int) -> list[StoredEvent]:
+        return [
+            StoredEvent(
+                int(r["version"]),
+                float(r["at"]),
+                str(r["kind"]),
+                _event_data(game_id, r["data"]),
+            )
+            for r in self._rows(
+                game_id,
+                "events",
+                "SELECT version, at, kind, data FROM events{indexed} "
+                "WHERE game_id=? AND number>? ORDER BY number",
+                (game_id, after),
+            )
+        ]
+
     async def events(self, game_id: str) -> list[StoredEvent]:
-        def work() -> list[StoredEvent]:
-            return [
-                StoredEvent(
-                    int(r["version"]),
-                    float(r["at"]),
-                    str(r["kind"]),
-                    _event_data(game_id, r["data"]),
-                )
-                for r in self._rows(
-                    game_id,
-                    "events",
-                    "SELECT version, at, kind, data FROM events{indexed} WHERE game_id=? "
-                    "ORDER BY rowid",
-                    (game_id,),
-                )
-            ]
+        return await self._run(lambda: self._events(game_id, 0))
+
+    async def game_since(
+        self, game_id: str, revision: int
+    ) -> tuple[GameRow, list[StoredEvent]] | None:
+        def work() -> tuple[GameRow, list[StoredEvent]] | None:
+            row = self._load_game(game_id)  # (one thread writes: nothing comes between)
+            return None if row is None else (row, self._events(game_id, revision))
 
         return await self._run(work)
+
+    # ------------------------------------------------------------------ one process
+
+    async def listen(self, handler: Callable[[Notice], None]) -> None:
+        """Nothing to hear: no other process writes this file."""
+
+    async def notify(self, game_id: str, kind: str, data: dict[str, Any]) -> None:
+        """Nobody to tell."""
+
+    async def beat(self, takeover_seconds: float) -> set[str]:
+        """This server drives every unfinished game."""
+        return set(await self.unfinished_game_ids())
 
 
 def _event_data(game_id: str, text: str) -> dict[str, Any]:
