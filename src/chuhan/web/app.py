@@ -68,11 +68,20 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = db if not isinstance(db, (str, Path)) else open_store(db)
+        await store.open()
         bus = EventBus()
-        manager = GameManager(store, the_pool, bus, now, setup_seconds=the_settings.setup_seconds)
+        manager = GameManager(
+            store,
+            the_pool,
+            bus,
+            now,
+            setup_seconds=the_settings.setup_seconds,
+            beat_seconds=the_settings.beat_seconds,
+            takeover_seconds=the_settings.takeover_seconds,
+        )
         app.state.context = ServerContext(the_settings, store, the_pool, bus, manager, now)
         app.state.manager = manager
-        await manager.resume()
+        await manager.start()
         try:
             yield
         finally:

@@ -29,6 +29,11 @@ class Settings:
 
     #: Seconds each janggi player has to choose an arrangement once connected.
     setup_seconds: float = 60.0
+    #: Several server processes on one PostgreSQL store: how often each says it is alive,
+    #: and how long a process may be silent before another takes over driving its games
+    #: (their clocks, setup deadlines and computer moves).
+    beat_seconds: float = 1.0
+    takeover_seconds: float = 3.0
     #: Each connection's message budget: burst, then refill per second.
     rate_burst: float = 40
     rate_per_second: float = 20

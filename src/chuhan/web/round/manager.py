@@ -1,11 +1,19 @@
 """All live rooms of one server: loaded from the store on demand, let go when nothing
-needs them in memory, resumed after a start; and the creation of new games."""
+needs them in memory, resumed after a start; and the creation of new games.
+
+On a shared store (PostgreSQL, several server processes) the manager also keeps this
+process in step with the others: it hears their notices (a game written, a chat line, who
+is connected) and catches its rooms up, and it beats every ``beat_seconds`` to stay the
+driver of its games (their clocks, setup deadlines and computer moves) and to take over
+the games of a process that stopped beating for ``takeover_seconds``.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any
 
 from chuhan.clock import TimeControl
@@ -17,7 +25,7 @@ from chuhan.web.protocol import ProtocolError
 from chuhan.web.round import timers
 from chuhan.web.round.room import Room
 from chuhan.web.round.seats import new_game_id, new_token, other_seat
-from chuhan.web.store import GameRow, GameUnreadable, Store, StoreError
+from chuhan.web.store import ChatLine, GameRow, GameUnreadable, Notice, Store, StoreError
 
 __all__ = ["GameManager", "RoomUnavailable"]
 
@@ -41,16 +49,34 @@ class GameManager:
         now: Callable[[], float],
         *,
         setup_seconds: float = 60.0,
+        beat_seconds: float = 1.0,
+        takeover_seconds: float = 3.0,
     ) -> None:
         self.store = store
         self.pool = pool
         self.bus = bus
         self.now = now
         self.setup_seconds = setup_seconds
+        self.beat_seconds = beat_seconds
+        self.takeover_seconds = takeover_seconds
         self.rooms: dict[str, Room] = {}
+        #: The games this process drives (None: every game, the store is not shared).
+        self.driving: set[str] | None = set() if store.shared else None
         #: Games already logged as unavailable (a page that reconnects every few seconds
         #: would otherwise fill the log with the same sentence).
         self._reported: set[str] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._beats: asyncio.Task[None] | None = None
+        self._beat_failing = False
+
+    def drives(self, game_id: str) -> bool:
+        """Whether this process runs the game's clock, setup deadline and computer."""
+        return self.driving is None or game_id in self.driving
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     @staticmethod
     def variant_of(row: GameRow) -> Variant:
@@ -64,11 +90,11 @@ class GameManager:
         if found is not None:
             return found
         try:
-            row = await self.store.load_game(game_id)
-            if row is None:
+            stored = await self.store.game_since(game_id, 0)
+            if stored is None:
                 return None
+            row, events = stored
             tokens = await self.store.seats_of(game_id)
-            events = await self.store.events(game_id)
             found = self.rooms.get(game_id)  # loaded by someone else meanwhile
             if found is not None:
                 return found
@@ -88,6 +114,8 @@ class GameManager:
                 why = "its stored record cannot be replayed"
             raise RoomUnavailable(f"game {game_id[:40]!r} cannot be loaded: {why}") from None
         self.rooms[game_id] = room
+        if self.store.shared:
+            room.presence_changed()  # (the others say who they have connected in return)
         return room
 
     def drop(self, room: Room) -> None:
@@ -112,33 +140,153 @@ class GameManager:
         if room.attached == 0 and not room.connections and (room.status == "over" or room.idle()):
             self.drop(room)
 
-    async def resume(self) -> None:
-        """After a start: load every unfinished game, so clocks that ran out while the
-        server was down end their games and computers to move start thinking; the rooms
-        with nothing to do (an untimed game waiting for its players) are let go again. A
-        game that cannot be loaded is logged and left out; nothing here stops a start."""
-        try:
-            game_ids = await self.store.unfinished_game_ids()
-        except StoreError as error:
-            log.error("cannot list the unfinished games, none is resumed: %s", error)
-            return
-        for game_id in game_ids:
+    async def start(self) -> None:
+        """After the store is open: on a shared store, listen to the other processes and
+        start beating; then resume the games this process drives."""
+        if self.store.shared:
+            await self.store.listen(self.hear)
             try:
-                room = await self.room(game_id)
-            except RoomUnavailable:
-                continue
-            if room is None:
-                continue
-            async with room.lock:
-                now = self.now()
-                try:
-                    await timers.check_time(room, now)
-                    await room.after_change(now)
-                except (ProtocolError, StoreError):
-                    continue
-            self.maybe_evict(room)
+                self.driving = await self.store.beat(self.takeover_seconds)
+            except StoreError as error:
+                log.error("cannot take the games to drive: %s", error)
+            self._beats = asyncio.get_running_loop().create_task(self._beat_forever())
+        await self.resume()
+
+    async def resume(self) -> None:
+        """After a start: load every unfinished game this process drives, so clocks that
+        ran out while the server was down end their games and computers to move start
+        thinking; the rooms with nothing to do (an untimed game waiting for its players)
+        are let go again. A game that cannot be loaded is logged and left out; nothing here
+        stops a start."""
+        if self.driving is not None:
+            game_ids = sorted(self.driving)
+        else:
+            try:
+                game_ids = await self.store.unfinished_game_ids()
+            except StoreError as error:
+                log.error("cannot list the unfinished games, none is resumed: %s", error)
+                return
+        for game_id in game_ids:
+            await self._drive(game_id)
+
+    async def _drive(self, game_id: str) -> None:
+        """Load a game this process drives and bring its clock and computer up to date."""
+        try:
+            room = await self.room(game_id)
+        except RoomUnavailable:
+            return
+        if room is None:
+            return
+        async with room.lock:
+            now = self.now()
+            try:
+                await timers.check_time(room, now)
+                await room.after_change(now)
+            except (ProtocolError, StoreError):
+                pass
+        self.maybe_evict(room)
+
+    async def _beat_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.beat_seconds)
+            await self.beat()
+
+    async def beat(self) -> None:
+        """Stay alive in the shared store; start driving the games handed to this process
+        (taken over from one that stopped) and stop driving those another one drives now."""
+        try:
+            driving = await self.store.beat(self.takeover_seconds)
+        except StoreError as error:
+            if not self._beat_failing:
+                log.error("cannot reach the game database to beat: %s", error)
+            self._beat_failing = True
+            return
+        if self._beat_failing:
+            log.info("the game database answers again")
+            self._beat_failing = False
+        before = self.driving or set()
+        self.driving = driving
+        for game_id in before - driving:
+            room = self.rooms.get(game_id)
+            if room is not None:
+                room.stop_driving()
+                self.maybe_evict(room)
+        for game_id in sorted(driving - before):
+            await self._drive(game_id)
+
+    # ------------------------------------------------------------------ other processes
+
+    def hear(self, notice: Notice) -> None:
+        """A notice from another server process (on the event loop)."""
+        if notice.kind == "resync":
+            for each in list(self.rooms.values()):
+                self._catch_up(each)
+                if each.local_roles():
+                    each.presence_changed()
+            return
+        room = self.rooms.get(notice.game_id)
+        try:
+            if notice.kind == "game":
+                if room is not None:
+                    if int(notice.data["revision"]) > room.row.revision:
+                        self._catch_up(room)
+                elif self.driving is not None and notice.game_id in self.driving:
+                    self._spawn(self._drive(notice.game_id))  # the computer may be to move
+            elif notice.kind == "chat" and room is not None:
+                at, sender, name, text = notice.data["line"]
+                room.hear_chat(ChatLine(float(at), str(sender), str(name), str(text)))
+            elif notice.kind == "presence" and room is not None:
+                roles = {str(k): int(v) for k, v in dict(notice.data["roles"]).items()}
+                room.hear_presence(notice.origin, roles)
+        except (KeyError, TypeError, ValueError) as error:
+            log.warning("a malformed notice from server %s: %s", notice.origin, error)
+
+    def _catch_up(self, room: Room) -> None:
+        """Bring ``room`` up to date with the store (one catch-up at a time per room; a
+        notice during one asks for another)."""
+        if room.catching_up:
+            room.catch_up_again = True
+            return
+        room.catching_up = True
+
+        async def run() -> None:
+            try:
+                while True:
+                    room.catch_up_again = False
+                    async with room.lock:
+                        if self.rooms.get(room.row.id) is not room:
+                            return
+                        await room.catch_up(self.now())
+                    if not room.catch_up_again:
+                        return
+            except ProtocolError:
+                pass  # (the room could not be rebuilt: it was closed, and said so)
+            finally:
+                room.catching_up = False
+
+        self._spawn(run())
+
+    def announce_presence(self, room: Room) -> None:
+        """Tell the other processes who is connected to ``room`` here."""
+        if not self.store.shared:
+            return
+
+        async def run() -> None:
+            try:
+                await self.store.notify(room.row.id, "presence", {"roles": room.local_roles()})
+            except StoreError as error:
+                log.warning(
+                    "cannot tell the other servers who is in game %s: %s", room.row.id, error
+                )
+
+        self._spawn(run())
 
     def close(self) -> None:
+        if self._beats is not None:
+            self._beats.cancel()
+            self._beats = None
+        for task in list(self._tasks):
+            task.cancel()
         for room in list(self.rooms.values()):
             room.stop_tasks()
             for conn in list(room.connections):
@@ -195,6 +343,8 @@ class GameManager:
         else:
             seats = {"first": new_token(), "second": new_token()}
         await self.store.create_game(row, {token: seat for seat, token in seats.items()})
+        if self.driving is not None:
+            self.driving.add(row.id)  # (the store made this process its driver)
         return row, seats
 
     async def create_rematch(self, old: GameRow) -> tuple[GameRow, dict[str, str]]:

@@ -29,7 +29,7 @@ from chuhan.web.connection import PRESENCE, STATE, Connection
 from chuhan.web.events import GameFinished, StateChanged
 from chuhan.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError
 from chuhan.web.round import actions, computer, timers
-from chuhan.web.round.replay import rebuild
+from chuhan.web.round.replay import ReplayError, apply_event, rebuild
 from chuhan.web.round.seats import seat_of
 from chuhan.web.round.view import (
     Snapshot,
@@ -39,7 +39,14 @@ from chuhan.web.round.view import (
     render_presence,
     result_dict,
 )
-from chuhan.web.store import ChatLine, GameRow, StoredEvent, StoreError
+from chuhan.web.store import (
+    QUIET_EVENTS,
+    ChatLine,
+    GameRow,
+    StoreConflict,
+    StoredEvent,
+    StoreError,
+)
 
 if TYPE_CHECKING:
     from chuhan.web.round.manager import GameManager
@@ -68,37 +75,47 @@ class Room:
     ) -> None:
         """The room of a stored game, rebuilt from its event log (:mod:`.replay`)."""
         self.manager = manager
-        self.row = row
-        self.tokens = tokens  # seat -> token
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         #: Connections by role (who is here, without counting them one by one).
         self._roles: Counter[str] = Counter()
+        #: Who other server processes have connected here (shared stores): by process.
+        self.remote_roles: dict[str, Counter[str]] = {}
         self._presence_text: str | None = None
         #: Sockets and requests holding this room (:meth:`GameManager.hold`); a socket holds
         #: it from the moment it opens, before its hello.
         self.attached = 0
-        self.variant = manager.variant_of(row)
-        self.game = Game.new(self.variant, fen=row.start_fen)
-        self.clock = None if row.time_control is None else Clock(TimeControl(**row.time_control))
-        self.entries: list[str] = []
-        self.outcome: Outcome | None = None
-        #: The last event that changed the game (what ``state.last_event`` shows).
-        self.last_event: dict[str, Any] | None = None
         self.timer: asyncio.Task[None] | None = None
         self.computer: asyncio.Task[None] | None = None
         self._presence_due: asyncio.TimerHandle | None = None
+        self._announce_presence = False
+        #: A catch-up with other processes' writes is under way / asked for again.
+        self.catching_up = False
+        self.catch_up_again = False
         self._chat_lines: deque[ChatLine] | None = None
         self._chat_text: str | None = None
         #: Takebacks as ``(publication, entries kept)``; publications before
         #: ``_truncations_from`` may have had takebacks that are no longer listed.
         self._truncations: deque[tuple[int, int]] = deque(maxlen=_TRUNCATIONS_KEPT)
         self._truncations_from = 0
+        self._rebuild(row, tokens, events)
+        self.published: Snapshot = build_snapshot(self, 0, manager.now())
+
+    def _rebuild(self, row: GameRow, tokens: dict[str, str], events: list[StoredEvent]) -> None:
+        """(Re)make the game from its stored row and event log."""
+        self.row = row
+        self.tokens = tokens  # seat -> token
+        self.variant = self.manager.variant_of(row)
+        self.game = Game.new(self.variant, fen=row.start_fen)
+        self.clock = None if row.time_control is None else Clock(TimeControl(**row.time_control))
+        self.entries: list[str] = []
+        self.outcome: Outcome | None = None
+        #: The last event that changed the game (what ``state.last_event`` shows).
+        self.last_event: dict[str, Any] | None = None
         self._shortest = 0
         rebuild(self, events)
         self.outcome = self.game.outcome()
         self._shortest = len(self.entries)
-        self.published: Snapshot = build_snapshot(self, 0, manager.now())
 
     # ------------------------------------------------------------------ state
 
@@ -119,12 +136,39 @@ class Room:
         return self.row.computer_side == seat_of(side)
 
     def is_connected(self, seat: str) -> bool:
+        """Whether the seat's player is here (connected to this server process or, on a
+        shared store, to another one)."""
         if self.row.computer_side == seat:
             return True
-        return self._roles[seat] + self._roles["both"] > 0
+        if self._roles[seat] + self._roles["both"] > 0:
+            return True
+        return any(roles[seat] + roles["both"] > 0 for roles in self.remote_roles.values())
 
     def watcher_count(self) -> int:
-        return self._roles["watcher"]
+        """Watchers of the game, on every server process."""
+        return self._roles["watcher"] + sum(r["watcher"] for r in self.remote_roles.values())
+
+    def local_roles(self) -> dict[str, int]:
+        """Who is connected to this room in this process, by role."""
+        return {role: count for role, count in self._roles.items() if count > 0}
+
+    def hear_presence(self, origin: str, roles: dict[str, int]) -> None:
+        """Another server process said who it has connected here. A process heard from
+        for the first time is told who is here in return (when anyone is)."""
+        first = origin not in self.remote_roles
+        if roles:
+            self.remote_roles[origin] = Counter(roles)
+        else:
+            self.remote_roles.pop(origin, None)
+        self._presence_text = None
+        self.presence_changed(announce=first and bool(self._roles.total()))
+
+    def hear_chat(self, line: ChatLine) -> None:
+        """A chat line stored through another server process: shown here too."""
+        if self._chat_lines is not None:
+            self._chat_lines.append(line)
+            self._chat_text = None
+        self.broadcast(chat_message(line), droppable=True)
 
     def _add(self, conn: Connection) -> None:
         if conn not in self.connections:
@@ -193,9 +237,11 @@ class Room:
     def send_state(self, conn: Connection) -> None:
         conn.mark(STATE)
 
-    def presence_changed(self) -> None:
+    def presence_changed(self, *, announce: bool = True) -> None:
         """Someone arrived or left: everyone gets one ``presence`` update a moment later,
-        however many came and went meanwhile."""
+        however many came and went meanwhile; other server processes sharing the store are
+        told (``announce``) who is connected here."""
+        self._announce_presence = self._announce_presence or announce
         if self._presence_due is None:
             self._presence_due = asyncio.get_running_loop().call_later(
                 PRESENCE_DELAY, self._send_presence
@@ -205,6 +251,9 @@ class Room:
         self._presence_due = None
         for conn in self.connections:
             conn.mark(PRESENCE)
+        if self._announce_presence:
+            self._announce_presence = False
+            self.manager.announce_presence(self)
 
     # ------------------------------------------------------------------ joining
 
@@ -317,6 +366,15 @@ class Room:
         self._sync_row(now)
         try:
             await self.manager.store.save_game(self.row, event, data)
+        except StoreConflict:
+            # Another server process wrote this game first: what was applied here is
+            # undone by rebuilding the game as it is stored, and the action is refused.
+            await self.reload(now)
+            raise ProtocolError(
+                "stale_version",
+                "another action reached the game first (through another server): here is "
+                "the current state",
+            ) from None
         except StoreError as error:
             log.error("cannot save game %s: %s", self.row.id, error)
             raise self._fail_unsaved() from None
@@ -379,7 +437,10 @@ class Room:
         self.refresh_outcome(now)
 
     async def after_change(self, now: float) -> None:
-        """After any change: computers choose setups or moves, and the timer is re-armed."""
+        """After any change: computers choose setups or moves, and the timer is re-armed
+        (by the game's driver: on a shared store, one server process drives each game)."""
+        if not self.manager.drives(self.row.id):
+            return
         await computer.choose_setups(self, now)
         computer.start_thinking(self)
         timers.arm_timer(self, now)
@@ -393,10 +454,73 @@ class Room:
         if self._presence_due is not None:
             self._presence_due.cancel()
             self._presence_due = None
+        self.stop_driving()
+
+    def stop_driving(self) -> None:
+        """Stop the timer and the computer (another process drives the game now)."""
         for task in (self.timer, self.computer):
             if task is not None:
                 task.cancel()
         self.timer = self.computer = None
+
+    # ------------------------------------------------------------------ other processes
+
+    async def catch_up(self, now: float) -> None:
+        """(Under the lock) take in what other server processes wrote to this game since
+        the room's revision: their events are applied as a rebuild applies them, then the
+        new state is published to this process's connections. Whatever does not fit
+        rebuilds the room from the store."""
+        revision = self.row.revision
+        try:
+            found = await self.manager.store.game_since(self.row.id, revision)
+        except StoreError as error:
+            log.error("cannot catch up with game %s: %s", self.row.id, error)
+            return
+        if found is None or not found[1]:
+            return
+        row, events = found
+        rematch_before = self.row.rematch
+        try:
+            if row.revision != revision + len(events):
+                raise ReplayError("the row and its events disagree")
+            for event in events:
+                apply_event(self, event.kind, event.data, event.at)
+                if event.kind not in QUIET_EVENTS:
+                    self.last_event = {"kind": event.kind, **event.data}
+            if [m.iccs() for m in self.game.board.move_stack] != row.moves:
+                raise ReplayError("the moves do not end where the row says")
+        except (ChuhanError, KeyError, TypeError, ValueError) as error:
+            log.warning("game %s: rebuilt from the store (%s)", self.row.id, error)
+            await self.reload(now)
+            return
+        self.row = row
+        self.outcome = self.game.outcome()
+        if self.outcome is not None and self.clock is not None:
+            self.clock.stop(now)
+        self.publish(now)
+        self.broadcast_state()
+        if row.rematch is not None and rematch_before is None:
+            for conn in list(self.connections):
+                actions.send_rematch(self, conn)
+        await self.after_change(now)
+
+    async def reload(self, now: float) -> None:
+        """(Under the lock) rebuild the game from the store, keeping the connections, and
+        send everyone the whole state; a game that cannot be read any more closes the
+        room as a failed save does."""
+        try:
+            found = await self.manager.store.game_since(self.row.id, 0)
+            if found is None:
+                raise StoreError(f"game {self.row.id!r} is no longer in the database")
+            tokens = await self.manager.store.seats_of(self.row.id)
+            self._rebuild(found[0], tokens, found[1])
+        except (StoreError, ChuhanError, KeyError, TypeError, ValueError) as error:
+            log.error("cannot reload game %s: %s", self.row.id, error)
+            raise self._fail_unsaved() from None
+        self._shortest = 0  # every list is sent again in full
+        self.publish(now)
+        self.broadcast_state()
+        await self.after_change(now)
 
     # ------------------------------------------------------------------ actions
 

@@ -37,6 +37,7 @@ from typing import Any, NamedTuple, Protocol
 from chuhan.errors import ChuhanError
 
 __all__ = [
+    "DB_ENVIRONMENT",
     "QUIET_EVENTS",
     "ChatLine",
     "DatabaseInUse",
@@ -48,7 +49,6 @@ __all__ = [
     "StoreError",
     "StoredEvent",
     "is_database_url",
-    "DB_ENVIRONMENT",
     "open_store",
     "shown_location",
 ]
