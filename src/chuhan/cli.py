@@ -84,10 +84,16 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _cmd_backup(args: argparse.Namespace) -> int:
+    from chuhan.web.server import database_location
+    from chuhan.web.store import StoreError, is_database_url, shown_location
     from chuhan.web.store.backup import backup_database
-    from chuhan.web.store.files import default_db_path
 
-    source = args.db if args.db is not None else default_db_path()
+    source = database_location(args.db)
+    if is_database_url(source):
+        raise StoreError(
+            f"chuhan backup copies a SQLite game database; {shown_location(source)} is a "
+            "PostgreSQL database: back it up with pg_dump (or a replica)"
+        )
     print(f"chuhan: {backup_database(source, args.dest, force=args.force).describe()}")
     return 0
 
@@ -319,11 +325,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser(
         "serve",
         help="run the web app (play in the browser, invite friends, watch)",
-        description="Serves the web app and prints its URL. Games are kept in a SQLite file.",
+        description=(
+            "Serves the web app and prints its URL. Games are kept in a SQLite file (one "
+            "server) or in a PostgreSQL database (--db postgresql://USER@HOST/DB: any number "
+            "of servers, on one machine or many, behind one address)."
+        ),
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
     p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
-    p.add_argument("--db", default=None, help="game database (default: the user data dir)")
+    p.add_argument(
+        "--db",
+        default=None,
+        help="game database: a SQLite file or a postgresql:// address (default: $CHUHAN_DB, "
+        "else a file in the user data dir)",
+    )
     p.add_argument(
         "--trust-proxy",
         action="store_true",

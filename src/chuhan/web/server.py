@@ -130,23 +130,38 @@ def open_in_browser(url: str) -> None:
         print(f"chuhan: no browser found; open {url} yourself", flush=True)
 
 
+def database_location(db: str | Path | None) -> str | Path:
+    """The game database a command uses: ``db`` when given, else the environment variable
+    ``CHUHAN_DB``, else the SQLite file in the user data directory."""
+    import os
+
+    from chuhan.web.store import DB_ENVIRONMENT
+    from chuhan.web.store.files import default_db_path
+
+    if db is not None and str(db) != "":
+        return db
+    return os.environ.get(DB_ENVIRONMENT) or default_db_path()
+
+
 def play(port: int = 8000, db: str | Path | None = None, *, open_browser: bool = True) -> int:
     """``chuhan play``: serve on loopback (on ``port``, or a free one if it is taken) and
     open the browser; when a server already has these games open, open that one instead of
     starting a second."""
-    from chuhan.web.store.files import database_owner, default_db_path
+    from chuhan.web.store import is_database_url
+    from chuhan.web.store.files import database_owner
 
-    db_path = Path(db) if db is not None else default_db_path()
-    owner = database_owner(db_path)
-    if owner is not None and owner.get("url"):
-        url = str(owner["url"])
-        print(f"chuhan: the games in {db_path} are already served on {url}", flush=True)
-        if open_browser:
-            open_in_browser(url)
-        return 0
+    location = database_location(db)
+    if not is_database_url(location):
+        owner = database_owner(Path(location))
+        if owner is not None and owner.get("url"):
+            url = str(owner["url"])
+            print(f"chuhan: the games in {location} are already served on {url}", flush=True)
+            if open_browser:
+                open_in_browser(url)
+            return 0
     if not port_is_free("127.0.0.1", port):
         port = free_port()
-    return serve("127.0.0.1", port, db_path, open_browser=open_browser)
+    return serve("127.0.0.1", port, location, open_browser=open_browser)
 
 
 def serve(
@@ -184,11 +199,14 @@ def _serve(
 
     from chuhan.web.app import create_app
     from chuhan.web.settings import Settings
-    from chuhan.web.store import open_store
-    from chuhan.web.store.files import default_db_path
+    from chuhan.web.store import is_database_url, open_store, shown_location
 
-    db_path = Path(db) if db is not None else default_db_path()
-    store = open_store(db_path)  # fails early, with a clear message, if it cannot be opened
+    location = database_location(db)
+    if is_database_url(location):
+        # Fails early, with a sentence naming the address, if the database cannot be
+        # reached or used; the server's own connections are made on its event loop.
+        asyncio.run(_try_database(str(location)))
+    store = open_store(location)  # fails early, with a clear message, if it cannot be opened
     if not port_is_free(host, port):
         asyncio.run(store.close())
         raise ServeError(f"cannot listen on {host}:{port}: the port is in use (try --port)")
@@ -224,7 +242,8 @@ def _serve(
             await asyncio.sleep(0.05)
         if server.started:
             store.announce(url)
-            print(f"chuhan: serving on {url} (games in {db_path}); Ctrl+C stops", flush=True)
+            where = shown_location(location)
+            print(f"chuhan: serving on {url} (games in {where}); Ctrl+C stops", flush=True)
             if host in ("0.0.0.0", "::", ""):
                 where = f"open {shared}/" if shared else "use this machine's address"
                 print(
@@ -238,3 +257,23 @@ def _serve(
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run())
     return 0 if server.started else 1
+
+
+async def _try_database(url: str) -> None:
+    """Connect to the PostgreSQL database at ``url`` once (bringing its schema up to date)
+    and let it go: raises :class:`~chuhan.web.store.StoreError` saying why it cannot be
+    used."""
+    try:
+        import asyncpg  # noqa: F401
+    except ImportError:
+        raise ServeError(
+            "a PostgreSQL game database needs asyncpg, which this install lacks: "
+            "pip install 'chuhan[web,postgresql]'"
+        ) from None
+    from chuhan.web.store import open_store
+
+    store = open_store(url)
+    try:
+        await store.open()
+    finally:
+        await store.close()
