@@ -263,13 +263,13 @@ async def _try_database(url: str) -> None:
     """Connect to the PostgreSQL database at ``url`` once (bringing its schema up to date)
     and let it go: raises :class:`~chuhan.web.store.StoreError` saying why it cannot be
     used."""
-    try:
-        import asyncpg  # noqa: F401
-    except ImportError:
+    import importlib.util
+
+    if importlib.util.find_spec("asyncpg") is None:
         raise ServeError(
             "a PostgreSQL game database needs asyncpg, which this install lacks: "
             "pip install 'chuhan[web,postgresql]'"
-        ) from None
+        )
     from chuhan.web.store import open_store
 
     store = open_store(url)
