@@ -1,6 +1,11 @@
 """Fixtures for the web server tests: an app on a temporary database with a fake wall
 clock (tests move time forward instead of sleeping) and a deterministic stand-in engine.
-The helpers the tests import are in ``web_helpers.py``."""
+The helpers the tests import are in ``web_helpers.py``.
+
+Every test that opens the app (``make_client``, ``client``) runs twice, on each storage
+backend: ``[sqlite]`` on a temporary file and ``[postgresql]`` on a fresh database of the
+test run's own PostgreSQL cluster. A test that reads the SQLite file itself (it asks for
+``db_path``) or is marked ``sqlite_only`` runs on SQLite alone."""
 
 from __future__ import annotations
 
@@ -49,9 +54,31 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "games.sqlite3"
 
 
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "database" not in metafunc.fixturenames:
+        return
+    sqlite_only = "db_path" in metafunc.fixturenames or any(
+        mark.name == "sqlite_only" for mark in metafunc.definition.iter_markers()
+    )
+    metafunc.parametrize("database", BACKENDS[:1] if sqlite_only else BACKENDS, indirect=True)
+
+
+@pytest.fixture
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """Where the app keeps its games: a SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "postgresql":
+        url: str = request.getfixturevalue("postgres_url")
+        return url
+    path: Path = request.getfixturevalue("db_path")
+    return path
+
+
 @pytest.fixture
 def make_client(
-    db_path: Path, clock: FakeClock, engine: FakeEngine, static_dir: Path
+    database: str | Path, clock: FakeClock, engine: FakeEngine, static_dir: Path
 ) -> Iterator[Any]:
     """``make_client(**settings)`` opens the app on the database: a second call is a
     restart (the app before it is shut down first, as one server owns the database at a
@@ -69,7 +96,7 @@ def make_client(
         if "rate_limit" in options:  # (burst, refill per second)
             options["rate_burst"], options["rate_per_second"] = options.pop("rate_limit")
         app = create_app(
-            db_path, now=clock, pool=engine, static_dir=static_dir, settings=Settings(**options)
+            database, now=clock, pool=engine, static_dir=static_dir, settings=Settings(**options)
         )
         client = TestClient(app)
         client.__enter__()

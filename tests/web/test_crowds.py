@@ -271,6 +271,7 @@ def test_a_watcher_that_disconnects_does_not_disturb_the_game(
     black.wait_state(lambda s: s["ply"] == 1 and s["watchers"] == 0)
 
 
+@pytest.mark.sqlite_only  # (it slows the SQLite store's chat reads down)
 def test_a_crowd_saying_hello_together_cannot_pass_the_watcher_cap(
     make_client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,0 +1,241 @@
+"""Several real server processes on one PostgreSQL database, as a site runs them behind a
+reverse proxy: players of one game on different processes, two processes racing to write
+one game, a process killed with SIGKILL while it drives a game, and the database itself
+unreachable at the start or lost while serving."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from process_helpers import Cable, Client, create_game, invite_token, start_server, stop
+
+from chuhan.web.server import free_port
+from chuhan.web.store import open_store
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL")
+
+
+@pytest.fixture
+def servers(postgres_url: str) -> Iterator[Any]:
+    """``servers(n)`` starts n servers on one fresh database: their ports."""
+    started: list[subprocess.Popen[str]] = []
+
+    def start(count: int, url: str = postgres_url) -> list[int]:
+        ports = []
+        for _ in range(count):
+            port = free_port()
+            started.append(start_server(port, url))
+            ports.append(port)
+        return ports
+
+    start.processes = started  # type: ignore[attr-defined]
+    yield start
+    for process in started:
+        stop(process)
+
+
+def stored_events(url: str, game_id: str) -> list[Any]:
+    async def read() -> list[Any]:
+        store = open_store(url)
+        await store.open()
+        try:
+            return await store.events(game_id)
+        finally:
+            await store.close()
+
+    return asyncio.run(read())
+
+
+def test_players_on_two_processes_see_each_others_moves_at_once(servers: Any) -> None:
+    one, two = servers(2)
+    game = create_game(one, kind="friend", time_control="10+5")
+    with contextlib.ExitStack() as stack:
+        red = Client(stack, one, game["game_id"], game["token"])
+        black = Client(stack, two, game["game_id"], invite_token(game))
+        # Each sees the other connected, though the other is on another process.
+        red.wait(lambda s: red.presence.get("players", {}).get("second", {}).get("connected"))
+        black.wait(lambda s: black.presence.get("players", {}).get("first", {}).get("connected"))
+        watcher = Client(stack, two, game["game_id"], None)
+        moves = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]
+        for ply, move in enumerate(moves, 1):
+            mover, other = (red, black) if ply % 2 else (black, red)
+            started = time.monotonic()
+            mover.move(move)
+            assert other.wait_ply(ply)["moves"][-1]["iccs"] == move
+            assert time.monotonic() - started < 5
+        assert watcher.wait_ply(len(moves))["fen"] == red.state["fen"] == black.state["fen"]
+        # Chat crosses too.
+        red.send("chat", text="good luck")
+        red.until("ack")
+        deadline = time.monotonic() + 5
+        while not black.chat and time.monotonic() < deadline:
+            black.receive(5)
+        assert black.chat and black.chat[-1]["text"] == "good luck"
+
+
+def test_two_processes_accepting_moves_for_one_game_never_both_succeed(
+    servers: Any, postgres_url: str
+) -> None:
+    one, two = servers(2)
+    game = create_game(one, kind="friend")
+    red_token, black_token = game["token"], invite_token(game)
+    with contextlib.ExitStack() as stack:
+        # Red has the game open twice, once on each process, and plays two different moves
+        # at the same moment, round after round.
+        red_one = Client(stack, one, game["game_id"], red_token)
+        red_two = Client(stack, two, game["game_id"], red_token)
+        black = Client(stack, one, game["game_id"], black_token)
+        rounds = [("h2e2", "b2e2", "h9g7"), ("h0g2", "b0c2", "i9h9"), ("i0h0", "a0a1", "b9c7")]
+        acks = 0
+        for number, (first_try, second_try, answer) in enumerate(rounds):
+            ply = 2 * number
+            red_two.wait_ply(ply)
+            red_one.wait_ply(ply)
+            seqs = {red_one.send_move(first_try): red_one, red_two.send_move(second_try): red_two}
+            outcomes = []
+            for seq, client in seqs.items():
+                while True:
+                    message = client.receive()
+                    if message["type"] in ("ack", "error") and message.get("seq") == seq:
+                        outcomes.append(message)
+                        break
+            won = [m for m in outcomes if m["type"] == "ack"]
+            lost = [m for m in outcomes if m["type"] == "error"]
+            assert len(won) == 1 and len(lost) == 1, outcomes
+            assert lost[0]["code"] in ("stale_version", "not_your_turn"), lost[0]
+            acks += 1
+            state = black.wait_ply(ply + 1)
+            assert state["moves"][-1]["iccs"] in (first_try, second_try)
+            black.move(answer)
+        assert acks == len(rounds)
+    events = stored_events(postgres_url, game["game_id"])
+    moves = [e for e in events if e.kind == "move"]
+    assert len(moves) == 2 * len(rounds)
+    versions = [e.version for e in events if e.kind == "move"]
+    assert versions == sorted(set(versions))
+
+
+def test_a_killed_process_s_games_go_on_through_another(servers: Any, postgres_url: str) -> None:
+    one, two = servers(2)
+    processes = servers.processes
+    # Byo-yomi alone, two seconds a move: a clock that flags soon after the kill.
+    game = create_game(one, kind="friend", time_control="0 1x2")
+    with contextlib.ExitStack() as stack:
+        red = Client(stack, one, game["game_id"], game["token"])
+        black = Client(stack, two, game["game_id"], invite_token(game))
+        red.move("h2e2")
+        black.wait_ply(1)
+        black.move("h9g7")
+        red.wait_ply(2)
+        red.move("h0g2")
+        black.wait_ply(3)
+        # The process that created the game drives its clock: it dies, black does not
+        # move, and the other process must take the clock over and flag black.
+        killed = time.monotonic()
+        os.kill(processes[0].pid, signal.SIGKILL)
+        processes[0].wait(timeout=10)
+        state = black.wait(lambda s: s["status"] == "over", timeout=15)
+        took = time.monotonic() - killed
+        assert state["result"] is not None and state["last_event"]["kind"] == "flag"
+        assert state["last_event"]["side"] == "second"
+        assert [m["iccs"] for m in state["moves"]] == ["h2e2", "h9g7", "h0g2"]
+        assert took < 8, f"the clock flagged {took:.1f} s after the kill"
+        print(f"takeover: the flag fell {took:.2f} s after the kill")
+        # Red, cut off with the dead process, reconnects to the survivor and sees it all.
+        red_again = Client(stack, two, game["game_id"], game["token"])
+        assert red_again.state["status"] == "over"
+    kinds = [e.kind for e in stored_events(postgres_url, game["game_id"])]
+    assert kinds.count("flag") == 1 and kinds.count("move") == 3
+
+
+def test_the_computer_moves_once_after_its_process_is_killed(
+    servers: Any, postgres_url: str
+) -> None:
+    one, two = servers(2)
+    processes = servers.processes
+    game = create_game(one, kind="computer", level=1, side="first")
+    with contextlib.ExitStack() as stack:
+        human = Client(stack, two, game["game_id"], game["token"])
+        human.move("h2e2")
+        human.wait_ply(2, timeout=20)
+        human.move("h0g2")
+        human.wait_ply(4, timeout=20)
+        # The human's move goes to the survivor; the process that drives the computer dies
+        # as it starts thinking about its answer, and the survivor answers instead.
+        human.send_move(human.any_move())
+        human.until("ack")
+        os.kill(processes[0].pid, signal.SIGKILL)
+        processes[0].wait(timeout=10)
+        state = human.wait_ply(6, timeout=20)
+        assert state["status"] == "playing" and state["turn"] == "first"
+    events = stored_events(postgres_url, game["game_id"])
+    moves = [e for e in events if e.kind == "move"]
+    assert len(moves) == 6
+    assert sum(1 for e in moves if e.data.get("computer")) == 3
+
+
+def test_an_unreachable_database_at_the_start_is_named(tmp_path: Any) -> None:
+    port = free_port()
+    url = f"postgresql://chuhan:secret-password@127.0.0.1:{port}/games"
+    run = subprocess.run(
+        [sys.executable, "-m", "chuhan.cli", "serve", "--port", str(free_port()), "--db", url],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2, run
+    assert run.stderr.startswith("chuhan: error: "), run.stderr
+    assert f"postgresql://chuhan@127.0.0.1:{port}/games" in run.stderr
+    assert "secret-password" not in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_a_database_lost_while_serving_refuses_actions_and_recovers(
+    servers: Any, postgres_url: str
+) -> None:
+    host_port = int(postgres_url.rsplit(":", 1)[1].split("/", 1)[0])
+    cable = Cable(host_port)
+    url = postgres_url.replace(f":{host_port}/", f":{cable.port}/")
+    try:
+        (port,) = servers(1, url)
+        game = create_game(port, kind="local")
+        with contextlib.ExitStack() as stack:
+            hands = Client(stack, port, game["game_id"], game["token"])
+            hands.move("h2e2")
+            cable.cut()
+            hands.send_move("h9g7")
+            refused = hands.until("error", timeout=30)
+            assert refused["code"] == "internal" and "could not save" in refused["message"]
+        # While it is away, the game cannot be loaded, and says so.
+        with contextlib.ExitStack() as stack, pytest.raises(AssertionError) as failed:
+            Client(stack, port, game["game_id"], game["token"])
+        assert "cannot be loaded" in str(failed.value) or "database" in str(failed.value)
+        cable.plug_in()
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with contextlib.ExitStack() as stack:
+                    hands = Client(stack, port, game["game_id"], game["token"])
+                    assert [m["iccs"] for m in hands.state["moves"]] == ["h2e2"]
+                    assert hands.move("h9g7")["moves"][-1]["iccs"] == "h9g7"
+                    break
+            except AssertionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+        # Nothing refused was stored.
+        moves = [
+            e.data["move"] for e in stored_events(postgres_url, game["game_id"]) if e.kind == "move"
+        ]
+        assert moves == ["h2e2", "h9g7"]
+    finally:
+        cable.close()
