@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.chuhan-installed
 
-.PHONY: play test test-slow lint bench clean chromium
+.PHONY: play test test-slow lint bench clean chromium postgresql
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,10 +27,18 @@ chromium:
 	  (apt-get update -q && apt-get install -y -q --no-install-recommends \
 	    chromium fonts-arphic-ukai fonts-wqy-microhei)
 
-test: lint chromium
+# The server tests start a throwaway PostgreSQL cluster per test process (tests/conftest.py)
+# from Debian's server binaries, which live in /usr/lib/postgresql/N/bin, off the PATH. The
+# package's own cluster on port 5432, when its postinst starts one, is not used.
+postgresql:
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+	  (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+	    --no-install-recommends postgresql)
+
+test: lint chromium postgresql
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not slow"
 
-test-slow: $(STAMP)
+test-slow: $(STAMP) postgresql
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -m slow
 
 bench: $(STAMP)

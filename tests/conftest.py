@@ -1,14 +1,25 @@
-"""Shared test fixtures: the data files copied from the project's rule sources."""
+"""Shared test fixtures: the data files copied from the project's rule sources, and a
+throwaway PostgreSQL cluster (``postgres_cluster``) with a fresh database for each test that
+asks for one (``postgres_url``)."""
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from postgres_cluster import Cluster, PostgresNotFound
+
 DATA = Path(__file__).parent / "data"
+
+# The admin address of a running cluster to use instead of starting one, e.g.
+# postgresql://postgres@127.0.0.1:5432/postgres (its user must be allowed to create databases).
+POSTGRES_ENV = "CHUHAN_TEST_POSTGRES"
 
 
 def load_json(name: str) -> Any:
@@ -20,3 +31,38 @@ def load_json(name: str) -> Any:
 def perft_positions() -> list[dict[str, Any]]:
     positions: list[dict[str, Any]] = load_json("perft.json")["positions"]
     return positions
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Cluster]:
+    """The PostgreSQL cluster of this test process (each xdist worker has its own), started
+    when the first test asks for it and stopped at the end of the session; or the one
+    ``CHUHAN_TEST_POSTGRES`` names, used as it is."""
+    url = os.environ.get(POSTGRES_ENV)
+    cluster = Cluster.attach(url) if url else Cluster()
+    # stop() is safe to call twice: atexit covers a session that ends without its
+    # finalizers, and the cluster's watchdog a process that is killed.
+    atexit.register(cluster.stop)
+    missing = None
+    try:
+        cluster.start()
+    except PostgresNotFound as error:
+        missing = str(error)
+    if missing is not None:  # a failure, not a skip: the server tests need PostgreSQL
+        pytest.fail(missing, pytrace=False)
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+        atexit.unregister(cluster.stop)
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: Cluster) -> Iterator[str]:
+    """The address (postgresql://...) of a fresh, empty database for this test, dropped
+    afterwards even when the test's server still holds connections to it."""
+    url = postgres_cluster.create_database()
+    try:
+        yield url
+    finally:
+        postgres_cluster.drop_database(url)
