@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from chuhan.board import Board
@@ -95,6 +96,24 @@ def _cmd_backup(args: argparse.Namespace) -> int:
             "PostgreSQL database: back it up with pg_dump (or a replica)"
         )
     print(f"chuhan: {backup_database(source, args.dest, force=args.force).describe()}")
+    return 0
+
+
+def _cmd_db_copy(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from chuhan.web.store import StoreError, is_database_url
+    from chuhan.web.store.copy import copy_database
+
+    if is_database_url(args.source):
+        raise StoreError(f"SOURCE must be a SQLite game database file, got {args.source!r}")
+    if not is_database_url(args.dest):
+        raise StoreError(
+            f"DEST must be a PostgreSQL address (postgresql://USER@HOST/DB), got {args.dest!r}"
+        )
+    if not Path(args.source).is_file():
+        raise StoreError(f"no game database at {args.source}")
+    print(f"chuhan: {asyncio.run(copy_database(args.source, args.dest)).describe()}")
     return 0
 
 
@@ -375,6 +394,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", default=None, help="game database (default: the user data dir)")
     p.add_argument("--force", action="store_true", help="replace DEST if it exists")
     p.set_defaults(func=_cmd_backup)
+
+    p = commands.add_parser(
+        "db",
+        help="game database tools (copy a SQLite database into PostgreSQL)",
+        description="Tools for the web app's game database.",
+    )
+    db_commands = p.add_subparsers(dest="db_command", metavar="COMMAND", required=True)
+    q = db_commands.add_parser(
+        "copy",
+        help="copy a SQLite game database into an empty PostgreSQL database",
+        description=(
+            "Copies every game, seat link, event and chat line of the SQLite game database "
+            "SOURCE into the PostgreSQL database DEST, which must hold no games yet, in one "
+            "transaction: a copy that fails leaves DEST as it was. Stop the server that "
+            "uses SOURCE first (the copy is refused while one does)."
+        ),
+    )
+    q.add_argument("source", metavar="SOURCE", help="the SQLite game database file")
+    q.add_argument("dest", metavar="DEST", help="postgresql://USER@HOST/DB")
+    q.set_defaults(func=_cmd_db_copy)
 
     p = commands.add_parser(
         "play",

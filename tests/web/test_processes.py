@@ -100,9 +100,12 @@ def test_two_processes_accepting_moves_for_one_game_never_both_succeed(
             ply = 2 * number
             red_two.wait_ply(ply)
             red_one.wait_ply(ply)
-            seqs = {red_one.send_move(first_try): red_one, red_two.send_move(second_try): red_two}
+            sent = [
+                (red_one.send_move(first_try), red_one),
+                (red_two.send_move(second_try), red_two),
+            ]
             outcomes = []
-            for seq, client in seqs.items():
+            for seq, client in sent:
                 while True:
                     message = client.receive()
                     if message["type"] in ("ack", "error") and message.get("seq") == seq:

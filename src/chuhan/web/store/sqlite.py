@@ -496,6 +496,24 @@ class SqliteStore:
 
         return await self._run(work)
 
+    async def table_rows(
+        self, table: str, columns: tuple[str, ...], after: int, limit: int
+    ) -> list[tuple[int, tuple[Any, ...]]]:
+        """Up to ``limit`` rows of ``table`` after the row ``after`` (its rowid), in the
+        order they were written: ``(rowid, values of columns)`` each (for copying the whole
+        database elsewhere, a batch at a time)."""
+        if table not in ("games", "seats", "events", "chat"):
+            raise ValueError(f"not a table of the game database: {table!r}")
+        query = (
+            f"SELECT rowid, {', '.join(columns)} FROM {table} WHERE rowid > ? "
+            "ORDER BY rowid LIMIT ?"
+        )
+
+        def work() -> list[tuple[int, tuple[Any, ...]]]:
+            return [(int(r[0]), tuple(r)[1:]) for r in self._db.execute(query, (after, limit))]
+
+        return await self._run(work)
+
     # ------------------------------------------------------------------ one process
 
     async def listen(self, handler: Callable[[Notice], None]) -> None:

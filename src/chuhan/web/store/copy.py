@@ -1,0 +1,131 @@
+"""``chuhan db copy``: move a SQLite game database into PostgreSQL, every game intact.
+
+The SQLite file is opened as a server opens it (its owner lock refuses the copy while a
+server serves it, and its schema is brought up to date); the PostgreSQL database must hold
+no games yet (its schema is made or brought up to date as a server would). Every row is
+copied in one PostgreSQL transaction, a batch at a time, and counted on both sides before
+it commits: a copy that fails, or does not add up, leaves the destination as it was.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from chuhan.web.store import StoreError, shown_location
+from chuhan.web.store.rows import COLUMNS
+
+__all__ = ["CopyReport", "copy_database"]
+
+#: Rows read from SQLite and sent to PostgreSQL at a time.
+BATCH = 5_000
+
+#: What is copied: each table's columns, and which of them are times (real numbers).
+TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("games", COLUMNS),
+    ("seats", ("token", "game_id", "seat")),
+    ("events", ("game_id", "number", "version", "at", "kind", "data")),
+    ("chat", ("game_id", "at", "sender", "name", "text")),
+)
+_REALS = {"created", "updated", "setup_deadline", "clock_at", "at"}
+
+
+@dataclass(frozen=True)
+class CopyReport:
+    source: str
+    destination: str
+    rows: dict[str, int]
+    unfinished: int
+    seconds: float
+
+    def describe(self) -> str:
+        rows = self.rows
+        return (
+            f"copied {rows['games']} games ({self.unfinished} not over), {rows['events']} "
+            f"events, {rows['seats']} seat links and {rows['chat']} chat lines from "
+            f"{self.source} to {self.destination} in {self.seconds:.1f} s"
+        )
+
+
+def _converter(columns: tuple[str, ...]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    reals = [i for i, name in enumerate(columns) if name in _REALS]
+
+    def convert(values: tuple[Any, ...]) -> tuple[Any, ...]:
+        if not reals:
+            return values
+        out = list(values)
+        for i in reals:
+            if out[i] is not None:
+                out[i] = float(out[i])
+        return tuple(out)
+
+    return convert
+
+
+async def copy_database(source: str | Path, destination: str) -> CopyReport:
+    """Copy every game, seat link, event and chat line of the SQLite database ``source``
+    into the empty PostgreSQL database ``destination`` (raises :class:`StoreError` saying
+    why when it cannot)."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    from chuhan.web.store.postgres import PostgresStore
+    from chuhan.web.store.sqlite import SqliteStore
+
+    started = time.monotonic()
+    shown = shown_location(destination)
+    sqlite = SqliteStore(source)
+    try:
+        target = PostgresStore(destination)
+        await target.open()  # (makes or upgrades the schema, as a server would)
+        await target.close()
+        try:
+            connection = await asyncpg.connect(destination, timeout=10)
+        except (OSError, asyncpg.PostgresError) as error:
+            raise StoreError(f"cannot reach the game database {shown}: {error}") from None
+        try:
+            held = await connection.fetchval("SELECT count(*) FROM games")
+            if held:
+                raise StoreError(
+                    f"the game database {shown} already holds {held} games: chuhan db copy "
+                    "fills an empty database (give it a new one)"
+                )
+            copied: dict[str, int] = {}
+            try:
+                async with connection.transaction():
+                    for table, columns in TABLES:
+                        copied[table] = await _copy_table(sqlite, connection, table, columns)
+                    for table, _ in TABLES:
+                        there = await connection.fetchval(f"SELECT count(*) FROM {table}")
+                        if there != copied[table]:
+                            raise StoreError(
+                                f"the copy does not add up: {copied[table]} rows of {table} "
+                                f"read, {there} in {shown}; nothing was copied"
+                            )
+                    unfinished = await connection.fetchval(
+                        "SELECT count(*) FROM games WHERE status <> 'over'"
+                    )
+            except asyncpg.PostgresError as error:
+                raise StoreError(
+                    f"the copy into {shown} failed ({error}); nothing was copied"
+                ) from None
+        finally:
+            await connection.close()
+    finally:
+        await sqlite.close()
+    return CopyReport(str(source), shown, copied, int(unfinished), time.monotonic() - started)
+
+
+async def _copy_table(sqlite: Any, connection: Any, table: str, columns: tuple[str, ...]) -> int:
+    convert = _converter(columns)
+    after, count = 0, 0
+    while True:
+        batch = await sqlite.table_rows(table, columns, after, BATCH)
+        if not batch:
+            return count
+        after = batch[-1][0]
+        records = [convert(values) for _, values in batch]
+        await connection.copy_records_to_table(table, records=records, columns=list(columns))
+        count += len(records)
