@@ -574,6 +574,48 @@ def test_connections_killed_while_serving_give_store_errors_then_recover(
     run(postgres_url, work)
 
 
+def test_a_write_whose_connection_dies_under_it_is_refused_not_acknowledged(
+    postgres_url: str,
+) -> None:
+    async def work(store: PostgresStore) -> None:
+        row = game(1)
+        await store.create_game(row, {"t": "both"})
+        blocker = await asyncpg.connect(postgres_url)
+        try:
+            # Hold the game's row so the write waits in the database, then kill the
+            # server process it waits in.
+            locked = blocker.transaction()
+            await locked.start()
+            await blocker.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", row.id)
+            row.moves.append("h2e2")
+            row.version = 2
+            saving = asyncio.ensure_future(store.save_game(row, "move", {"move": "h2e2"}))
+            waiting = (
+                "SELECT pid FROM pg_stat_activity "
+                "WHERE application_name = $1 AND wait_event_type = 'Lock'"
+            )
+            name = f"chuhan {store.server_id}"
+            for _ in range(500):
+                if await blocker.fetch(waiting, name):
+                    break
+                await asyncio.sleep(0.01)
+            (waiter,) = await blocker.fetch(waiting, name)
+            await blocker.execute("SELECT pg_terminate_backend($1)", waiter["pid"])
+            with pytest.raises(StoreError, match="connection to the database was lost") as lost:
+                await saving
+            assert not isinstance(lost.value, StoreConflict)
+            assert row.revision == 1
+            await locked.rollback()
+        finally:
+            await blocker.close()
+        stored = await store.load_game(row.id)
+        assert stored is not None and stored.revision == 1 and stored.moves == []
+        await store.save_game(row, "move", {"move": "h2e2"})
+        assert row.revision == 2 and await store.load_game(row.id) == row
+
+    run(postgres_url, work)
+
+
 def test_a_database_that_goes_away_fails_fast_and_is_used_again_when_back(
     postgres_url: str,
 ) -> None:

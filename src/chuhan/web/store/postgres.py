@@ -385,11 +385,12 @@ class PostgresStore:
                     try:
                         return await work(connection)
                     except _FAILURES as error:
-                        if not (_is_lost(error) or connection.is_closed()):
+                        if not (_is_lost(error) or _closed(connection)):
                             raise
                         # A connection whose server process went away can be left in a
                         # state asyncpg cannot use again: it must not go back to the pool.
-                        connection.terminate()
+                        if not _closed(connection):
+                            connection.terminate()
                         raise _Lost(error) from None
             except _Lost as lost:
                 if attempt == attempts:
@@ -690,6 +691,15 @@ def _is_lost(error: BaseException) -> bool:
     if isinstance(error, asyncpg.InternalClientError):
         return True  # (asyncpg's state after its server process was terminated under it)
     return isinstance(error, asyncpg.InterfaceError) and "closed" in str(error)
+
+
+def _closed(connection: Any) -> bool:
+    """Whether the pooled ``connection`` is closed (or already taken back by the pool,
+    which it is once it closes)."""
+    try:
+        return bool(connection.is_closed())
+    except asyncpg.InterfaceError:
+        return True
 
 
 def _stored_event(game_id: str, version: Any, at: Any, kind: Any, text: Any) -> StoredEvent:
