@@ -40,13 +40,6 @@ from chuhan.web.store.postgres import PostgresStore
 _BINDIR = Path("/usr/lib/postgresql/15/bin")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def _temporary_cluster() -> Iterator[str]:
     if not (_BINDIR / "initdb").exists():
@@ -105,8 +98,15 @@ def postgres_url(_temporary_cluster: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------
-# END OF THE TEMPORARY FIXTURE
+# END OF THE TEMPORARY FIXTURE (it also uses the imports os, shutil, subprocess, tempfile)
 # ---------------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def game(number: int, **changes: Any) -> GameRow:
