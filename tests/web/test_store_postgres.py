@@ -1,0 +1,642 @@
+"""The PostgreSQL store against a real PostgreSQL: the same contract as the SQLite store
+(round trips, revisions, conflicts, event numbers), what several processes need (races
+won by exactly one, notices between stores, drivers taken over from dead servers) and the
+faults (an unreachable database, connections killed while serving)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+import pytest
+
+from chuhan.web.store import (
+    ChatLine,
+    GameRow,
+    GameUnreadable,
+    Notice,
+    StoreConflict,
+    StoredEvent,
+    StoreError,
+)
+from chuhan.web.store.pg_schema import SCHEMA_VERSION
+from chuhan.web.store.postgres import PostgresStore
+
+# ---------------------------------------------------------------------------------------
+# TEMPORARY FIXTURE (remove when tests/conftest.py provides ``postgres_url``): a throwaway
+# cluster for this module, one fresh database per test.
+# ---------------------------------------------------------------------------------------
+
+_BINDIR = Path("/usr/lib/postgresql/15/bin")
+
+
+@pytest.fixture(scope="module")
+def _temporary_cluster() -> Iterator[str]:
+    if not (_BINDIR / "initdb").exists():
+        pytest.skip("PostgreSQL 15 server binaries are not installed")
+    directory = Path(tempfile.mkdtemp(prefix="chuhan-pg-"))
+    os.chmod(directory, 0o755)
+    data = directory / "data"
+    data.mkdir()
+    shutil.chown(directory, "postgres")
+    shutil.chown(data, "postgres")
+    port = _free_port()
+    as_postgres = ["runuser", "-u", "postgres", "--"]
+    subprocess.run(
+        [*as_postgres, str(_BINDIR / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"],
+        check=True,
+        capture_output=True,
+    )
+    options = f"-p {port} -k {directory} -c listen_addresses=127.0.0.1 -c fsync=off"
+    logfile = directory / "postgres.log"
+    pg_ctl = [*as_postgres, str(_BINDIR / "pg_ctl"), "-D", str(data), "-l", str(logfile)]
+    # (the postmaster keeps pg_ctl's output open: it must not be a pipe we wait on)
+    subprocess.run(
+        [*pg_ctl, "-o", options, "-w", "start"],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(
+            [*pg_ctl, "-m", "immediate", "stop"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+_databases = iter(range(1_000_000))
+
+
+@pytest.fixture
+def postgres_url(_temporary_cluster: str) -> str:
+    name = f"test_{os.getpid()}_{next(_databases)}"
+
+    async def create() -> None:
+        admin = await asyncpg.connect(_temporary_cluster)
+        try:
+            await admin.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await admin.close()
+
+    asyncio.run(create())
+    parts = urlsplit(_temporary_cluster)
+    return urlunsplit((parts.scheme, parts.netloc, "/" + name, "", ""))
+
+
+# ---------------------------------------------------------------------------------------
+# END OF THE TEMPORARY FIXTURE (it also uses the imports os, shutil, subprocess, tempfile)
+# ---------------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def game(number: int, **changes: Any) -> GameRow:
+    row = GameRow(
+        id=f"game-{number:04d}",
+        kind="local",
+        variant="xiangqi",
+        rules="asian",
+        start_fen=None,
+        time_control=None,
+        level=None,
+        computer_side=None,
+        names={},
+        created=1.8e9 + number,
+        updated=1.8e9 + number,
+        offers={"draw": None, "takeback": None, "rematch": None},
+    )
+    for name, value in changes.items():
+        setattr(row, name, value)
+    return row
+
+
+def run(url: str, work: Callable[..., Awaitable[Any]], *, stores: int = 1, **options: Any) -> Any:
+    """``work(*stores)`` on ``stores`` open stores of ``url``, closed afterwards."""
+
+    async def main() -> Any:
+        opened = [PostgresStore(url, **options) for _ in range(stores)]
+        try:
+            for store in opened:
+                await store.open()
+            return await work(*opened)
+        finally:
+            for store in opened:
+                await store.close()
+
+    return asyncio.run(main())
+
+
+async def sql(url: str, query: str, *arguments: Any) -> list[Any]:
+    """``query`` on a connection of its own (the test's look behind the store)."""
+    connection = await asyncpg.connect(url)
+    try:
+        return list(await connection.fetch(query, *arguments))
+    finally:
+        await connection.close()
+
+
+async def terminate(url: str, application: str) -> int:
+    """Kill the server processes of the connections named ``application`` (as an operator
+    or a crash would); how many."""
+    found = await sql(
+        url,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        "WHERE application_name = $1 AND pid <> pg_backend_pid()",
+        application,
+    )
+    return len(found)
+
+
+async def until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("the condition did not come true in time")
+        await asyncio.sleep(0.01)
+
+
+def full_row() -> GameRow:
+    """A row with every field set to something other than its default."""
+    return GameRow(
+        id="full-1",
+        kind="computer",
+        variant="janggi",
+        rules="korean",
+        start_fen="rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
+        time_control={"base": 300, "increment": 3},
+        level=4,
+        computer_side="second",
+        names={"first": "한", "second": "楚 engine"},
+        created=1_800_000_000.25,
+        updated=1_800_000_123.5,
+        version=7,
+        status="setup",
+        setup={"first": "마상마상"},
+        setup_deadline=1_800_000_200.75,
+        moves=["h2e2", "h9g7"],
+        clock={"first": 12.5, "second": 30.0, "running": "first"},
+        clock_at=1_800_000_123.0,
+        offers={"draw": "first", "takeback": None, "rematch": None},
+        ending={"reason": "none"},
+        result={"winner": None},
+        headers={"Event": "Test", "Site": "here"},
+        rematch={"game_id": "full-2"},
+    )
+
+
+# ------------------------------------------------------------------------- round trips
+
+
+def test_create_and_load_round_trip_every_field(postgres_url: str) -> None:
+    async def work(store: PostgresStore) -> None:
+        row = full_row()
+        await store.create_game(row, {"tok-a": "first", "tok-b": "second"}, event="import")
+        assert row.revision == 1
+        loaded = await store.load_game(row.id)
+        assert loaded == row
+        assert await store.load_game("nothing") is None
+        assert await store.seat("tok-a") == (row.id, "first")
+        assert await store.seat("tok-zz") is None
+        assert await store.seats_of(row.id) == {"first": "tok-a", "second": "tok-b"}
+        assert await store.events(row.id) == [StoredEvent(7, row.updated, "import", {})]
+        assert await store.unfinished_game_ids() == [row.id]
+        other = game(2, updated=1_900_000_000.0, status="over")
+        await store.create_game(other, {"tok-c": "both"})
+        assert await store.unfinished_game_ids() == [row.id]
+        listed = await store.games_for_tokens(["tok-a", "tok-c", "tok-unknown", "tok-a"])
+        assert [(t, s, g.id) for t, s, g in listed] == [
+            ("tok-c", "both", other.id),
+            ("tok-a", "first", row.id),
+        ]
+        assert listed[1][2] == row
+        assert await store.games_for_tokens([]) == []
+        line = ChatLine(1_800_000_001.5, "first", "한", "안녕 — hello")
+        await store.add_chat(row.id, line)
+        await store.add_chat(row.id, line._replace(text="second"))
+        await store.add_chat(row.id, line._replace(text="third"))
+        history = await store.chat_history(row.id, limit=2)
+        assert [c.text for c in history] == ["second", "third"]
+        assert (await store.chat_history(row.id))[0] == line
+
+    run(postgres_url, work)
+
+
+def test_save_game_moves_the_revision_and_numbers_the_events(postgres_url: str) -> None:
+    async def work(store: PostgresStore) -> None:
+        row = game(1)
+        await store.create_game(row, {"t": "both"})
+        for ply, move in enumerate(("h2e2", "h9g7", "h0g2"), start=2):
+            row.moves.append(move)
+            row.version = ply
+            row.updated += 1
+            row.names = {"first": f"after {move}"}
+            await store.save_game(row, "move", {"move": move})
+            assert row.revision == ply
+        assert await store.load_game(row.id) == row
+        found = await sql(
+            store.url,
+            "SELECT number, version, kind, data FROM events WHERE game_id = $1 ORDER BY number",
+            row.id,
+        )
+        assert [tuple(r) for r in found] == [
+            (1, 1, "create", "{}"),
+            (2, 2, "move", '{"move": "h2e2"}'),
+            (3, 3, "move", '{"move": "h9g7"}'),
+            (4, 4, "move", '{"move": "h0g2"}'),
+        ]
+
+    run(postgres_url, work)
+
+
+def test_a_stale_revision_is_refused_and_writes_nothing(postgres_url: str) -> None:
+    async def work(store: PostgresStore) -> None:
+        row = game(1)
+        await store.create_game(row, {"t": "both"})
+        stale = game(1)
+        stale.revision = 1
+        row.moves.append("h2e2")
+        row.version = 2
+        await store.save_game(row, "move", {"move": "h2e2"})
+        stale.moves.append("b2e2")
+        stale.version = 2
+        with pytest.raises(StoreConflict) as refused:
+            await store.save_game(stale, "move", {"move": "b2e2"})
+        assert refused.value.revision == 1 and refused.value.game_id == row.id
+        assert stale.revision == 1
+        assert await store.load_game(row.id) == row
+        assert [e.data for e in await store.events(row.id)] == [{}, {"move": "h2e2"}]
+        ghost = game(99)
+        ghost.revision = 1
+        with pytest.raises(StoreError, match="not where it was stored") as missing:
+            await store.save_game(ghost, "move", {})
+        assert not isinstance(missing.value, StoreConflict)
+
+    run(postgres_url, work)
+
+
+def test_two_stores_racing_for_one_revision_exactly_one_wins(postgres_url: str) -> None:
+    rounds, writers = 25, 8
+
+    async def work(one: PostgresStore, two: PostgresStore) -> None:
+        row = game(1)
+        await one.create_game(row, {"t": "both"})
+        for number in range(rounds):
+            made_on = row.revision
+            copies = []
+            for writer in range(writers):
+                copy = game(1, revision=made_on, version=made_on + 1)
+                copy.moves = [f"w{writer}r{number}"]
+                copies.append(copy)
+            outcomes = await asyncio.gather(
+                *(
+                    (one if n % 2 else two).save_game(copy, "move", {"writer": n})
+                    for n, copy in enumerate(copies)
+                ),
+                return_exceptions=True,
+            )
+            won = [n for n, outcome in enumerate(outcomes) if outcome is None]
+            assert len(won) == 1, outcomes
+            lost = [o for o in outcomes if o is not None]
+            assert all(isinstance(o, StoreConflict) for o in lost), lost
+            winner = copies[won[0]]
+            assert winner.revision == made_on + 1
+            assert all(c.revision == made_on for n, c in enumerate(copies) if n != won[0])
+            stored = await two.load_game(row.id)
+            assert stored is not None and stored.moves == winner.moves
+            row = winner
+        events = await one.events(row.id)
+        assert len(events) == rounds + 1
+
+    run(postgres_url, work, stores=2)
+
+
+def test_game_since_returns_the_row_and_the_later_events(postgres_url: str) -> None:
+    async def work(store: PostgresStore) -> None:
+        row = game(1)
+        await store.create_game(row, {"t": "both"})
+        for ply, move in enumerate(("h2e2", "h9g7", "h0g2"), start=2):
+            row.moves.append(move)
+            row.version = ply
+            await store.save_game(row, "move", {"move": move})
+        found = await store.game_since(row.id, 2)
+        assert found is not None
+        stored, later = found
+        assert stored == row and stored.revision == 4
+        assert [(e.version, e.data) for e in later] == [
+            (3, {"move": "h9g7"}),
+            (4, {"move": "h0g2"}),
+        ]
+        assert (await store.game_since(row.id, 4)) == (row, [])
+        everything = await store.game_since(row.id, 0)
+        assert everything is not None and everything[1] == await store.events(row.id)
+        assert await store.game_since("nothing", 0) is None
+
+    run(postgres_url, work)
+
+
+def test_malformed_stored_values_make_the_game_unreadable(postgres_url: str) -> None:
+    async def work(store: PostgresStore) -> None:
+        await store.create_game(game(1), {"t1": "both"})
+        await store.create_game(game(2), {"t2": "both"})
+        await sql(store.url, "UPDATE games SET clock = '{not json' WHERE id = 'game-0001'")
+        await sql(store.url, "UPDATE events SET data = '[1]' WHERE game_id = 'game-0002'")
+        with pytest.raises(GameUnreadable):
+            await store.load_game("game-0001")
+        with pytest.raises(GameUnreadable):
+            await store.events("game-0002")
+        with pytest.raises(GameUnreadable):
+            await store.game_since("game-0002", 0)
+        listed = await store.games_for_tokens(["t1", "t2"])
+        assert [g.id for _, _, g in listed] == ["game-0002"]
+
+    run(postgres_url, work)
+
+
+# ------------------------------------------------------------------------- notices
+
+
+def test_notices_reach_the_other_stores_not_the_sender(postgres_url: str) -> None:
+    async def work(one: PostgresStore, two: PostgresStore) -> None:
+        heard_one: list[Notice] = []
+        heard_two: list[Notice] = []
+        await one.listen(heard_one.append)
+        await two.listen(heard_two.append)
+        row = game(1)
+        await one.create_game(row, {"t": "both"})
+        row.moves.append("h2e2")
+        row.version = 2
+        await one.save_game(row, "move", {"move": "h2e2"})
+        line = ChatLine(1_800_000_001.5, "first", "한", "안녕")
+        await one.add_chat(row.id, line)
+        await two.notify(row.id, "presence", {"roles": {"first": 1}})
+        await until(lambda: len(heard_two) == 3 and len(heard_one) == 1)
+        assert heard_two == [
+            Notice("game", row.id, one.server_id, {"revision": 1}),
+            Notice("game", row.id, one.server_id, {"revision": 2}),
+            Notice("chat", row.id, one.server_id, {"line": list(line)}),
+        ]
+        assert heard_one == [Notice("presence", row.id, two.server_id, {"roles": {"first": 1}})]
+        # A refused write announces nothing; a chat line too long for a notice goes
+        # without its line (receivers reload the chat).
+        stale = game(1, revision=1)
+        with pytest.raises(StoreConflict):
+            await one.save_game(stale, "move", {})
+        await one.add_chat(row.id, line._replace(text="말" * 3000))
+        await until(lambda: len(heard_two) == 4)
+        assert heard_two[3] == Notice("chat", row.id, one.server_id, {})
+        assert (await two.chat_history(row.id))[-1].text == "말" * 3000
+        await asyncio.sleep(0.2)
+        assert len(heard_two) == 4 and len(heard_one) == 1
+
+    run(postgres_url, work, stores=2)
+
+
+def test_a_lost_listening_connection_comes_back_with_a_resync(postgres_url: str) -> None:
+    async def work(one: PostgresStore, two: PostgresStore) -> None:
+        heard: list[Notice] = []
+        await two.listen(heard.append)
+        assert await terminate(postgres_url, f"chuhan-listen {two.server_id}") == 1
+        await until(lambda: bool(heard))
+        assert heard == [Notice("resync", "", two.server_id, {})]
+        await one.notify("g", "presence", {"roles": {}})
+        await until(lambda: len(heard) == 2)
+        assert heard[1] == Notice("presence", "g", one.server_id, {"roles": {}})
+
+    run(postgres_url, work, stores=2)
+
+
+# ------------------------------------------------------------------------- drivers
+
+
+def test_beat_takes_over_the_games_of_dead_servers_only(postgres_url: str) -> None:
+    async def work(live: PostgresStore, dead: PostgresStore, survivor: PostgresStore) -> None:
+        await live.create_game(game(1), {"t1": "both"})
+        await dead.create_game(game(2), {"t2": "both"})
+        await dead.create_game(game(3, status="over"), {"t3": "both"})
+        await dead.create_game(game(4, kind="imported"), {"t4": "both"})
+        await survivor.create_game(game(5), {"t5": "both"})
+        assert await live.beat(2.0) == {"game-0001"}
+        await sql(postgres_url, "UPDATE games SET driver = NULL WHERE id = 'game-0005'")
+        # Nobody has missed a beat yet: the survivor takes only the game without a driver.
+        assert await survivor.beat(2.0) == {"game-0005"}
+        await asyncio.sleep(1.0)
+        assert await live.beat(2.0) == {"game-0001"}
+        await asyncio.sleep(1.2)  # dead last beat (when it opened) 2.2 s ago, live 1.2 s
+        assert await survivor.beat(2.0) == {"game-0002", "game-0005"}
+        assert await dead.beat(2.0) == set()  # it came back: its game is gone
+        assert await live.beat(2.0) == {"game-0001"}
+        # A driver whose server row is gone (deleted by hand) loses its games at once.
+        await sql(postgres_url, "DELETE FROM servers WHERE id = $1", live.server_id)
+        assert await survivor.beat(60.0) == {"game-0001", "game-0002", "game-0005"}
+
+    run(postgres_url, work, stores=3)
+
+
+def test_concurrent_survivors_each_game_gets_exactly_one_driver(postgres_url: str) -> None:
+    games = 60
+
+    async def work(dead: PostgresStore, *survivors: PostgresStore) -> None:
+        for number in range(games):
+            await dead.create_game(game(number), {f"t{number}": "both"})
+        await sql(
+            postgres_url,
+            "UPDATE servers SET heartbeat = clock_timestamp() - interval '1 hour' WHERE id = $1",
+            dead.server_id,
+        )
+        for _ in range(3):
+            claims = await asyncio.gather(*(s.beat(5.0) for s in survivors))
+            assert sum(len(c) for c in claims) == games
+            assert set().union(*claims) == {f"game-{n:04d}" for n in range(games)}
+            for one in range(len(claims)):
+                for two in range(one + 1, len(claims)):
+                    assert not claims[one] & claims[two]
+        drivers = await sql(postgres_url, "SELECT DISTINCT driver FROM games")
+        assert {r["driver"] for r in drivers} <= {s.server_id for s in survivors}
+
+    run(postgres_url, work, stores=4)
+
+
+def test_a_closed_store_hands_its_games_over(postgres_url: str) -> None:
+    async def work() -> None:
+        leaving = PostgresStore(postgres_url)
+        staying = PostgresStore(postgres_url)
+        await leaving.open()
+        await staying.open()
+        try:
+            await leaving.create_game(game(1), {"t": "both"})
+            await leaving.close()
+            await leaving.close()  # safe twice
+            assert await staying.beat(600.0) == {"game-0001"}
+        finally:
+            await staying.close()
+
+    asyncio.run(work())
+
+
+# ------------------------------------------------------------------------- faults
+
+
+def test_an_unreachable_database_is_named_without_its_password(postgres_url: str) -> None:
+    async def opening(url: str) -> str:
+        store = PostgresStore(url)
+        with pytest.raises(StoreError) as refused:
+            await store.open()
+        await store.close()
+        return str(refused.value)
+
+    port = _free_port()
+    message = asyncio.run(opening(f"postgresql://chuhan:s3cret-pw@127.0.0.1:{port}/games"))
+    assert f"postgresql://chuhan@127.0.0.1:{port}/games" in message
+    assert "s3cret-pw" not in message
+    assert "refused" in message
+
+    parts = urlsplit(postgres_url)
+    missing = urlunsplit((parts.scheme, parts.netloc, "/no_such_db", "", ""))
+    message = asyncio.run(opening(missing))
+    assert "no_such_db" in message and "no such database" in message
+
+
+def test_schema_migrations_are_recorded_and_a_newer_schema_is_refused(postgres_url: str) -> None:
+    async def work() -> None:
+        # Several processes starting at once: one migrates, the others find it done.
+        stores = [PostgresStore(postgres_url) for _ in range(4)]
+        await asyncio.gather(*(s.open() for s in stores))
+        for store in stores:
+            await store.close()
+        found = await sql(postgres_url, "SELECT value FROM meta WHERE key = 'schema'")
+        assert [r["value"] for r in found] == [str(SCHEMA_VERSION)]
+        await sql(
+            postgres_url, "UPDATE meta SET value = $1 WHERE key = 'schema'", str(SCHEMA_VERSION + 1)
+        )
+        newer = PostgresStore(postgres_url)
+        with pytest.raises(StoreError, match="newer chuhan"):
+            await newer.open()
+
+    asyncio.run(work())
+
+
+def test_a_database_with_other_tables_is_refused(postgres_url: str) -> None:
+    async def work() -> None:
+        await sql(postgres_url, "CREATE TABLE invoices (id int)")
+        with pytest.raises(StoreError, match=r"not a chuhan game database.*invoices"):
+            await PostgresStore(postgres_url).open()
+
+    asyncio.run(work())
+
+
+def test_connections_killed_while_serving_give_store_errors_then_recover(
+    postgres_url: str,
+) -> None:
+    async def work(store: PostgresStore) -> None:
+        row = game(1)
+        await store.create_game(row, {"t": "both"})
+        for attempt in range(3):
+            await terminate(postgres_url, f"chuhan {store.server_id}")
+            row.moves.append(f"m{attempt}")
+            row.version += 1
+            try:
+                await store.save_game(row, "move", {"n": attempt})
+            except StoreConflict:  # (cannot happen: one writer)
+                raise
+            except StoreError as error:
+                assert "connection" in str(error), error
+                assert store.shown in str(error)
+                stored = await store.load_game(row.id)  # a write not acknowledged...
+                assert stored is not None
+                if stored.revision == row.revision + 1:  # ...may still have committed
+                    row.revision += 1
+            # Reads meet the dead connections and are tried again on fresh ones.
+            await terminate(postgres_url, f"chuhan {store.server_id}")
+            assert (await store.load_game(row.id)) is not None
+            await store.save_game(row, "move", {"n": attempt, "again": True})
+        stored = await store.load_game(row.id)
+        assert stored == row
+
+    run(postgres_url, work)
+
+
+def test_a_write_whose_connection_dies_under_it_is_refused_not_acknowledged(
+    postgres_url: str,
+) -> None:
+    async def work(store: PostgresStore) -> None:
+        row = game(1)
+        await store.create_game(row, {"t": "both"})
+        blocker = await asyncpg.connect(postgres_url)
+        try:
+            # Hold the game's row so the write waits in the database, then kill the
+            # server process it waits in.
+            locked = blocker.transaction()
+            await locked.start()
+            await blocker.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", row.id)
+            row.moves.append("h2e2")
+            row.version = 2
+            saving = asyncio.ensure_future(store.save_game(row, "move", {"move": "h2e2"}))
+            waiting = (
+                "SELECT pid FROM pg_stat_activity "
+                "WHERE application_name = $1 AND wait_event_type = 'Lock'"
+            )
+            name = f"chuhan {store.server_id}"
+            for _ in range(500):
+                if await blocker.fetch(waiting, name):
+                    break
+                await asyncio.sleep(0.01)
+            (waiter,) = await blocker.fetch(waiting, name)
+            await blocker.execute("SELECT pg_terminate_backend($1)", waiter["pid"])
+            with pytest.raises(StoreError, match="connection to the database was lost") as lost:
+                await saving
+            assert not isinstance(lost.value, StoreConflict)
+            assert row.revision == 1
+            await locked.rollback()
+        finally:
+            await blocker.close()
+        stored = await store.load_game(row.id)
+        assert stored is not None and stored.revision == 1 and stored.moves == []
+        await store.save_game(row, "move", {"move": "h2e2"})
+        assert row.revision == 2 and await store.load_game(row.id) == row
+
+    run(postgres_url, work)
+
+
+def test_a_database_that_goes_away_fails_fast_and_is_used_again_when_back(
+    postgres_url: str,
+) -> None:
+    """The whole database disappears (every connection refused) and comes back."""
+
+    async def work(store: PostgresStore) -> None:
+        row = game(1)
+        await store.create_game(row, {"t": "both"})
+        name = urlsplit(postgres_url).path.lstrip("/")
+        admin = urlunsplit((*urlsplit(postgres_url)[:2], "/postgres", "", ""))
+        await sql(admin, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+        await terminate(admin, f"chuhan {store.server_id}")
+        started = time.monotonic()
+        with pytest.raises(StoreError) as failed:
+            await store.load_game(row.id)
+        assert time.monotonic() - started < 15
+        assert store.shown in str(failed.value)
+        await sql(admin, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+        row.moves.append("h2e2")
+        row.version = 2
+        await store.save_game(row, "move", {})
+        assert await store.load_game(row.id) == row
+
+    run(postgres_url, work)
