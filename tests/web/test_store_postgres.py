@@ -6,14 +6,9 @@ faults (an unreachable database, connections killed while serving)."""
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
 import socket
-import subprocess
-import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -31,75 +26,6 @@ from chuhan.web.store import (
 )
 from chuhan.web.store.pg_schema import SCHEMA_VERSION
 from chuhan.web.store.postgres import PostgresStore
-
-# ---------------------------------------------------------------------------------------
-# TEMPORARY FIXTURE (remove when tests/conftest.py provides ``postgres_url``): a throwaway
-# cluster for this module, one fresh database per test.
-# ---------------------------------------------------------------------------------------
-
-_BINDIR = Path("/usr/lib/postgresql/15/bin")
-
-
-@pytest.fixture(scope="module")
-def _temporary_cluster() -> Iterator[str]:
-    if not (_BINDIR / "initdb").exists():
-        pytest.skip("PostgreSQL 15 server binaries are not installed")
-    directory = Path(tempfile.mkdtemp(prefix="chuhan-pg-"))
-    os.chmod(directory, 0o755)
-    data = directory / "data"
-    data.mkdir()
-    shutil.chown(directory, "postgres")
-    shutil.chown(data, "postgres")
-    port = _free_port()
-    as_postgres = ["runuser", "-u", "postgres", "--"]
-    subprocess.run(
-        [*as_postgres, str(_BINDIR / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"],
-        check=True,
-        capture_output=True,
-    )
-    options = f"-p {port} -k {directory} -c listen_addresses=127.0.0.1 -c fsync=off"
-    logfile = directory / "postgres.log"
-    pg_ctl = [*as_postgres, str(_BINDIR / "pg_ctl"), "-D", str(data), "-l", str(logfile)]
-    # (the postmaster keeps pg_ctl's output open: it must not be a pipe we wait on)
-    subprocess.run(
-        [*pg_ctl, "-o", options, "-w", "start"],
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run(
-            [*pg_ctl, "-m", "immediate", "stop"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        shutil.rmtree(directory, ignore_errors=True)
-
-
-_databases = iter(range(1_000_000))
-
-
-@pytest.fixture
-def postgres_url(_temporary_cluster: str) -> str:
-    name = f"test_{os.getpid()}_{next(_databases)}"
-
-    async def create() -> None:
-        admin = await asyncpg.connect(_temporary_cluster)
-        try:
-            await admin.execute(f'CREATE DATABASE "{name}"')
-        finally:
-            await admin.close()
-
-    asyncio.run(create())
-    parts = urlsplit(_temporary_cluster)
-    return urlunsplit((parts.scheme, parts.netloc, "/" + name, "", ""))
-
-
-# ---------------------------------------------------------------------------------------
-# END OF THE TEMPORARY FIXTURE (it also uses the imports os, shutil, subprocess, tempfile)
-# ---------------------------------------------------------------------------------------
 
 
 def _free_port() -> int:
