@@ -206,6 +206,7 @@ class GameManager:
             self._beat_failing = False
         before = self.driving or set()
         self.driving = driving
+        await self._forget_the_dead()
         for game_id in before - driving:
             room = self.rooms.get(game_id)
             if room is not None:
@@ -213,6 +214,20 @@ class GameManager:
                 self.maybe_evict(room)
         for game_id in sorted(driving - before):
             await self._drive(game_id)
+
+    async def _forget_the_dead(self) -> None:
+        """Who a process that stopped beating had connected is no longer shown."""
+        heard = {origin for room in self.rooms.values() for origin in room.remote_roles}
+        if not heard:
+            return
+        try:
+            alive = await self.store.live_servers(self.takeover_seconds)
+        except StoreError:
+            return
+        for origin in heard - alive:
+            for room in self.rooms.values():
+                if room.remote_roles.pop(origin, None) is not None:
+                    room.presence_changed(announce=False)
 
     # ------------------------------------------------------------------ other processes
 
@@ -233,13 +248,25 @@ class GameManager:
                 elif self.driving is not None and notice.game_id in self.driving:
                     self._spawn(self._drive(notice.game_id))  # the computer may be to move
             elif notice.kind == "chat" and room is not None:
-                at, sender, name, text = notice.data["line"]
-                room.hear_chat(ChatLine(float(at), str(sender), str(name), str(text)))
+                if "line" in notice.data:
+                    at, sender, name, text = notice.data["line"]
+                    room.hear_chat(ChatLine(float(at), str(sender), str(name), str(text)))
+                else:  # (too long to announce: read from the store)
+                    self._spawn(self._hear_chat_from_store(room))
             elif notice.kind == "presence" and room is not None:
                 roles = {str(k): int(v) for k, v in dict(notice.data["roles"]).items()}
                 room.hear_presence(notice.origin, roles)
         except (KeyError, TypeError, ValueError) as error:
             log.warning("a malformed notice from server %s: %s", notice.origin, error)
+
+    async def _hear_chat_from_store(self, room: Room) -> None:
+        try:
+            lines = await self.store.chat_history(room.row.id, 1)
+        except StoreError as error:
+            log.warning("cannot read the chat of game %s: %s", room.row.id, error)
+            return
+        if lines:
+            room.hear_chat(lines[-1])
 
     def _catch_up(self, room: Room) -> None:
         """Bring ``room`` up to date with the store (one catch-up at a time per room; a

@@ -156,7 +156,8 @@ class Notice:
     """What another server process announced about a game (see :meth:`Store.listen`).
 
     - ``game``: a write committed; ``data`` is ``{"revision": r}``, the game's new revision;
-    - ``chat``: a chat line was stored; ``data`` is ``{"line": [at, sender, name, text]}``;
+    - ``chat``: a chat line was stored; ``data`` is ``{"line": [at, sender, name, text]}``
+      (or empty, when the line was too long to announce: read the chat again);
     - ``presence``: who that process has connected to the game; ``data`` is
       ``{"roles": {role: count}}`` (an empty dict: nobody any more);
     - ``resync``: notices may have been missed (the store lost its connection to the
@@ -256,6 +257,11 @@ class Store(Protocol):
         whose driver has not beaten for ``takeover_seconds``, or has none; return the ids of
         every unfinished game this process drives now. A store nobody else shares drives
         every unfinished game."""
+
+    async def live_servers(self, takeover_seconds: float) -> set[str]:
+        """The server processes (their :attr:`server_id`) that have beaten within
+        ``takeover_seconds``: what others heard from a process not among them (who it had
+        connected) is forgotten."""
 
 
 #: Environment variable naming the game database when ``--db`` is not given.

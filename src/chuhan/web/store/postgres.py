@@ -183,7 +183,18 @@ WITH alive AS (
     SELECT g.id, g.driver
     FROM games g LEFT JOIN servers s ON s.id = g.driver
     WHERE g.status <> 'over' AND g.kind <> 'imported' AND g.driver IS DISTINCT FROM $1
-      AND (s.id IS NULL OR s.heartbeat < clock_timestamp() - make_interval(secs => $2))
+      AND (
+        s.id IS NULL OR s.heartbeat < clock_timestamp() - make_interval(secs => $2)
+        -- A process killed on a machine whose connections the database saw close (no
+        -- session of it left) is dead once it has missed a beat, without waiting $2.
+        OR (
+          s.heartbeat < clock_timestamp() - interval '1.5 seconds'
+          AND NOT EXISTS (
+            SELECT 1 FROM pg_stat_activity a
+            WHERE a.application_name IN ('chuhan ' || g.driver, 'chuhan-listen ' || g.driver)
+          )
+        )
+      )
 ), claimed AS (
     UPDATE games g SET driver = $1
     FROM stale
@@ -393,6 +404,11 @@ class PostgresStore:
                             connection.terminate()
                         raise _Lost(error) from None
             except _Lost as lost:
+                # What took one connection (the database restarted, the network was cut)
+                # has usually taken the pool's others too: every idle one is replaced, so
+                # the next call (or the read's second attempt) starts on a fresh one.
+                with contextlib.suppress(*_FAILURES):
+                    await pool.expire_connections()
                 if attempt == attempts:
                     raise self._failed(what, lost.error, lost=True) from None
             except _FAILURES as error:
@@ -671,6 +687,17 @@ class PostgresStore:
             "marking this server alive",
             lambda connection: connection.fetch(
                 _BEAT, self.server_id, float(takeover_seconds), float(forget)
+            ),
+        )
+        return {str(r["id"]) for r in found}
+
+    async def live_servers(self, takeover_seconds: float) -> set[str]:
+        found = await self._read(
+            "listing the servers alive",
+            lambda connection: connection.fetch(
+                "SELECT id FROM servers "
+                "WHERE heartbeat >= clock_timestamp() - make_interval(secs => $1)",
+                float(takeover_seconds),
             ),
         )
         return {str(r["id"]) for r in found}

@@ -526,6 +526,10 @@ class SqliteStore:
         """This server drives every unfinished game."""
         return set(await self.unfinished_game_ids())
 
+    async def live_servers(self, takeover_seconds: float) -> set[str]:
+        """This one."""
+        return {self.server_id}
+
 
 def _event_data(game_id: str, text: str) -> dict[str, Any]:
     try:
