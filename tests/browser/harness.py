@@ -47,7 +47,7 @@ def _free_port() -> int:
         return port
 
 
-def _serve_command(port: int, db: Path) -> list[str]:
+def _serve_command(port: int, db: Path | str) -> list[str]:
     if importlib.util.find_spec("chuhan.__main__") is not None:
         head = [sys.executable, "-m", "chuhan"]
     else:  # no chuhan/__main__.py yet: the console script does the same
@@ -64,6 +64,11 @@ class Relay:
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port: int = self.listener.getsockname()[1]
         self.target = 0
+        #: Several servers taken in turn, connection by connection (when not empty).
+        self.targets: list[int] = []
+        self._turn = 0
+        #: ``(server port, request line)`` of every connection relayed.
+        self.requests: list[tuple[int, str]] = []
         self.closed = False
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -73,14 +78,37 @@ class Relay:
                 client, _ = self.listener.accept()
             except OSError:
                 return
-            try:
-                upstream = socket.create_connection(("127.0.0.1", self.target), timeout=5)
-            except OSError:
+            upstream = self._connect()
+            if upstream is None:
                 client.close()
                 continue
             upstream.settimeout(None)
-            for source, sink in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+            threading.Thread(target=self._first, args=(client, upstream), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(upstream, client), daemon=True).start()
+
+    def _first(self, client: socket.socket, upstream: socket.socket) -> None:
+        """Note which server a connection went to and what it asked first (its request
+        line), then relay it."""
+        with contextlib.suppress(OSError):
+            data = client.recv(65536)
+            if data:
+                line = data.split(b"\r\n", 1)[0].decode("latin-1")
+                self.requests.append((upstream.getpeername()[1], line))
+                upstream.sendall(data)
+        self._pipe(client, upstream)
+
+    def _connect(self) -> socket.socket | None:
+        """A connection to the target, or (with ``targets``) to the next of them in turn
+        that answers: a reverse proxy without sticky sessions."""
+        targets = list(self.targets) or [self.target]
+        for _ in targets:
+            port = targets[self._turn % len(targets)]
+            self._turn += 1
+            try:
+                return socket.create_connection(("127.0.0.1", port), timeout=5)
+            except OSError:
+                continue
+        return None
 
     @staticmethod
     def _pipe(source: socket.socket, sink: socket.socket) -> None:
@@ -152,13 +180,71 @@ class Server:
         self.start()
 
 
+class ServerGroup:
+    """Several ``chuhan serve`` processes on one PostgreSQL database behind one address (a
+    :class:`Relay` that gives each new connection to the next process in turn, skipping
+    dead ones); ``kill(i)`` SIGKILLs one."""
+
+    def __init__(self, db: str, folder: Path, count: int = 2) -> None:
+        self.db = db
+        self.folder = folder
+        self.count = count
+        self.relay = Relay()
+        self.processes: list[subprocess.Popen[bytes]] = []
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.relay.port}"
+
+    def start(self) -> None:
+        for number in range(self.count):
+            port = _free_port()
+            log = self.folder / f"server-{number}.log"
+            with open(log, "ab") as out:
+                process = subprocess.Popen(
+                    _serve_command(port, self.db),
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                )
+            self.processes.append(process)
+            deadline = time.monotonic() + 30
+            while True:
+                if process.poll() is not None:
+                    raise RuntimeError(f"a server exited: {log.read_text(errors='replace')}")
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=1):
+                        break
+                except (urllib.error.URLError, OSError):
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"a server did not answer: {log.read_text()}") from None
+                    time.sleep(0.1)
+            self.relay.targets.append(port)
+
+    def kill(self, number: int) -> None:
+        process = self.processes[number]
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+
+    def stop(self) -> None:
+        self.relay.close()
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait(10)
+
+
 class Player:
     """One browser context (one person) on one page, with board helpers."""
 
     def __init__(
         self,
         browser: Any,
-        server: Server,
+        server: Server | ServerGroup,
         *,
         locale: str = "en-US",
         viewport: dict[str, int] | None = None,
@@ -249,16 +335,22 @@ class Player:
         self.context.close()
 
 
-def new_player(players: list[Player], browser: Any, server: Server, **kwargs: Any) -> Player:
+def new_player(
+    players: list[Player], browser: Any, server: Server | ServerGroup, **kwargs: Any
+) -> Player:
     player = Player(browser, server, **kwargs)
     players.append(player)
     return player
 
 
-def create_from_home(player: Player, *, variant: str, kind: str, **fields: str) -> None:
-    """Fill in the home page's new-game form and start."""
+def create_from_home(
+    player: Player, *, variant: str, kind: str, reload: bool = True, **fields: str
+) -> None:
+    """Fill in the home page's new-game form and start (``reload=False``: on the home page
+    already open, keeping what was set on it)."""
     page = player.page
-    player.goto("/")
+    if reload:
+        player.goto("/")
     page.check(f'input[name="variant"][value="{variant}"]')
     page.check(f'input[name="kind"][value="{kind}"]')
     for selector, value in fields.items():

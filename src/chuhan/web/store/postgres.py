@@ -207,6 +207,20 @@ UNION
 SELECT id FROM games WHERE driver = $1 AND status <> 'over' AND kind <> 'imported'
 """
 
+#: The servers alive: beating within the takeover time, and (after one missed beat) still
+#: connected (the same test as the beat's takeover).
+_LIVE = """
+SELECT s.id FROM servers s
+WHERE s.heartbeat >= clock_timestamp() - make_interval(secs => $1)
+  AND (
+    s.heartbeat >= clock_timestamp() - interval '1.5 seconds'
+    OR EXISTS (
+      SELECT 1 FROM pg_stat_activity a
+      WHERE a.application_name IN ('chuhan ' || s.id, 'chuhan-listen ' || s.id)
+    )
+  )
+"""
+
 _RELEASE = """
 WITH gone AS (DELETE FROM servers WHERE id = $1)
 UPDATE games SET driver = NULL WHERE driver = $1 AND status <> 'over' AND kind <> 'imported'
@@ -695,8 +709,7 @@ class PostgresStore:
         found = await self._read(
             "listing the servers alive",
             lambda connection: connection.fetch(
-                "SELECT id FROM servers "
-                "WHERE heartbeat >= clock_timestamp() - make_interval(secs => $1)",
+                _LIVE,
                 float(takeover_seconds),
             ),
         )
