@@ -189,7 +189,10 @@ class GameManager:
     async def _beat_forever(self) -> None:
         while True:
             await asyncio.sleep(self.beat_seconds)
-            await self.beat()
+            try:
+                await self.beat()
+            except Exception:  # a beat that fails must not stop the next one
+                log.exception("a beat failed")
 
     async def beat(self) -> None:
         """Stay alive in the shared store; start driving the games handed to this process

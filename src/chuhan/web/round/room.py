@@ -283,11 +283,17 @@ class Room:
             now = self.manager.now()
             role = conn.role
             published = self.published.seq
-            if name and role in ("first", "second") and self.row.names.get(role) != name:
-                self.row.names[role] = name
-                await self.save("name", {"seat": role, "name": name}, now, bump=False)
-            await timers.check_time(self, now)
-            await timers.arm_setup_deadline(self, now)
+            try:
+                if name and role in ("first", "second") and self.row.names.get(role) != name:
+                    self.row.names[role] = name
+                    await self.save("name", {"seat": role, "name": name}, now, bump=False)
+                await timers.check_time(self, now)
+                await timers.arm_setup_deadline(self, now)
+            except ProtocolError as error:
+                if error.code != "stale_version":
+                    raise
+                # Another process wrote first: the room was rebuilt from the store and
+                # everyone (this connection too) sent the state; the join goes on.
             if self.published.seq != published:
                 self.broadcast_state()  # a name or a setup deadline changed
             else:
@@ -441,7 +447,12 @@ class Room:
         (by the game's driver: on a shared store, one server process drives each game)."""
         if not self.manager.drives(self.row.id):
             return
-        await computer.choose_setups(self, now)
+        try:
+            await computer.choose_setups(self, now)
+        except ProtocolError as error:
+            if error.code != "stale_version":
+                raise
+            return  # (the room was rebuilt from the store, and this ran again then)
         computer.start_thinking(self)
         timers.arm_timer(self, now)
 
