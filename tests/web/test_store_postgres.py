@@ -566,3 +566,60 @@ def test_a_database_that_goes_away_fails_fast_and_is_used_again_when_back(
         assert await store.load_game(row.id) == row
 
     run(postgres_url, work)
+
+
+_KILLED_SERVER = """
+import asyncio, sys, time
+from chuhan.web.store.postgres import PostgresStore
+from chuhan.web.store import GameRow
+
+async def main():
+    store = PostgresStore(sys.argv[1])
+    await store.open()
+    row = GameRow(id="game-0001", kind="local", variant="xiangqi", rules="asian",
+                  start_fen=None, time_control=None, level=None, computer_side=None,
+                  names={}, created=1.8e9, updated=1.8e9,
+                  offers={"draw": None, "takeback": None, "rematch": None})
+    await store.create_game(row, {"t1": "both"})
+    await store.beat(60.0)
+    print(store.server_id, flush=True)
+    await asyncio.sleep(120)
+
+asyncio.run(main())
+"""
+
+
+def test_a_killed_server_is_dead_after_one_missed_beat_not_the_whole_takeover_time(
+    postgres_url: str,
+) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    process = subprocess.Popen(
+        [sys.executable, "-c", _KILLED_SERVER, postgres_url], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None
+        killed_id = process.stdout.readline().strip()
+        assert killed_id
+
+        async def work(survivor: PostgresStore) -> None:
+            # Alive and beating: its game is its own, whatever the takeover time.
+            assert await survivor.beat(60.0) == set()
+            assert await survivor.live_servers(60.0) == {killed_id, survivor.server_id}
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+            await asyncio.sleep(1.7)  # one beat missed; its connections closed with it
+            # Though the takeover time (60 s) is far off, it has no session left: dead.
+            assert await survivor.live_servers(60.0) == {survivor.server_id}
+            assert await survivor.beat(60.0) == {"game-0001"}
+
+        run(postgres_url, work)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=10)
+        if process.stdout is not None:
+            process.stdout.close()
