@@ -180,6 +180,8 @@ class GameManager:
         async with room.lock:
             now = self.now()
             try:
+                if self.store.shared:  # (a room in memory may have missed a notice)
+                    await room.catch_up(now)
                 await timers.check_time(room, now)
                 await room.after_change(now)
             except (ProtocolError, StoreError):
