@@ -302,3 +302,31 @@ def test_classic_side_that_made_the_kings_face_cannot_win() -> None:
     outcome = official.outcome()
     assert outcome is not None and outcome.winner is True
     assert outcome.termination is Termination.CHECKMATE
+
+
+def test_the_verdict_follows_every_change_of_the_board_and_the_setting() -> None:
+    # The referee keeps its verdict (and the legal moves) with the position and history it
+    # judged: taking a move back, playing another, replacing the position or changing
+    # the repetition count is judged afresh.
+    game = play(Game.new(fen="3k5/R8/3R5/9/9/9/9/9/9/4K4 w"), "a8d8")
+    assert game.outcome() is not None and game.legal_move_codes() == []
+    game.board.pop()
+    assert game.outcome() is None
+    assert game.legal_move_codes() == game.board.legal_move_codes() != []
+    start = Game.new()
+    before = start.legal_move_codes()
+    play(start, "h2e2")
+    assert start.outcome() is None
+    assert start.legal_move_codes() == start.board.legal_move_codes() != before
+    start.board.pop()
+    assert start.legal_move_codes() == before
+    game.board.set_fen("3k5/8R/9/9/9/9/9/9/9/4K4 b")
+    outcome = game.outcome()
+    assert outcome is not None and outcome.termination is Termination.STALEMATE
+    case = CASEBOOK[0]
+    game = play(Game.new(fen=case["fen"], repetitions=4), *case["moves"][:4])
+    assert game.outcome() is None
+    game.repetitions = 2
+    assert game.outcome() is not None
+    game.repetitions = 4
+    assert game.outcome() is None

@@ -232,6 +232,22 @@ class Board:
         """The square of ``side``'s king."""
         return self._kings[side]
 
+    def history_state(self) -> tuple[object, ...]:
+        """A value equal to another board's exactly when both have the same position and
+        move history (and so the same legal moves, repetitions and move counts): for
+        keeping what is worked out from them (a copy, taken now)."""
+        return (
+            self.variant,
+            self.turn,
+            self._hash,
+            self._capture_ply,
+            self._passes,
+            self._fullmove0,
+            self._turn0,
+            self._squares.copy(),
+            self._stack.copy(),
+        )
+
     def zobrist_hash(self) -> int:
         """A 64-bit key of placement and side to move, kept up to date by push/pop."""
         return self._hash

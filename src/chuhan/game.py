@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Any
 
 from chuhan.adjudication import judge_repetition
 from chuhan.board import Board
@@ -115,6 +116,8 @@ class Game:
     #: The side whose draw offer stands, and the side asking for a takeback, if any.
     _draw_offer: bool | None = None
     _takeback_request: bool | None = None
+    #: What :meth:`_judgment` worked out last, and the board state it was worked out on.
+    _judged: list[Any] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def new(
@@ -318,9 +321,42 @@ class Game:
         """The result, or None while the game goes on."""
         if self._event_outcome is not None:
             return self._event_outcome
-        if self.variant.is_janggi:
-            return _janggi_outcome(self)
-        return _xiangqi_outcome(self)
+        judged = self._judgment()
+        if judged[1] is _UNJUDGED:
+            if self.variant.is_janggi:
+                judged[1] = _janggi_outcome(self, judged)
+            else:
+                judged[1] = _xiangqi_outcome(self, judged)
+        outcome: Outcome | None = judged[1]
+        return outcome
+
+    def legal_move_codes(self) -> list[int]:
+        """The board's :meth:`~chuhan.board.Board.legal_move_codes`, generated once per
+        position (the referee's verdict needs them too)."""
+        return list(_legal_codes(self.board, self._judgment()))
+
+    def _judgment(self) -> list[Any]:
+        """What is worked out of the board as it stands (``[state, verdict or _UNJUDGED,
+        legal move codes or None]``), kept with the position and history it was worked out
+        on: a move is judged once, not again by the next push's check that the game goes
+        on and by a caller asking for the result."""
+        state = (self.repetitions, self.setup_pending, self.board.history_state())
+        judged = self._judged
+        if judged is None or judged[0] != state:
+            judged = self._judged = [state, _UNJUDGED, None]
+        return judged
+
+
+#: :meth:`Game._judgment`'s verdict before it is worked out.
+_UNJUDGED = object()
+
+
+def _legal_codes(board: Board, judged: list[Any]) -> list[int]:
+    """The board's legal move codes, from ``judged`` (:meth:`Game._judgment`) once known."""
+    codes: list[int] | None = judged[2]
+    if codes is None:
+        codes = judged[2] = board.legal_move_codes()
+    return codes
 
 
 # ---------------------------------------------------------------------- xiangqi
@@ -329,9 +365,15 @@ class Game:
 def _has_attacker(board: Board, side: bool) -> bool:
     """Whether ``side`` has a piece that can cross the river (chariot, horse, cannon,
     soldier)."""
-    return any(
-        abs(p) in (ROOK, HORSE, CANNON, PAWN) and (p > 0) == side for p in board.pieces().values()
-    )
+    attackers = _ATTACKERS[side]
+    return any(p in attackers for p in board.placement)
+
+
+#: The piece codes of each side's pieces that can cross the river.
+_ATTACKERS = {
+    side: frozenset(kind if side else -kind for kind in (ROOK, HORSE, CANNON, PAWN))
+    for side in (True, False)
+}
 
 
 def _move_number(board: Board, ply: int) -> int:
@@ -364,10 +406,10 @@ def _no_moves_outcome(board: Board) -> Outcome:
     )
 
 
-def _xiangqi_outcome(game: Game) -> Outcome | None:
+def _xiangqi_outcome(game: Game, judged: list[Any]) -> Outcome | None:
     board = game.board
     variant = board.variant
-    if not board.legal_moves:
+    if not _legal_codes(board, judged):
         return _no_moves_outcome(board)
     verdict = judge_repetition(board, repetitions=game.repetitions)
     if verdict is not None:
@@ -488,7 +530,7 @@ def _only_escapes_face_the_kings(board: Board) -> bool:
     return True
 
 
-def _janggi_outcome(game: Game) -> Outcome | None:
+def _janggi_outcome(game: Game, judged: list[Any]) -> Outcome | None:
     board = game.board
     variant = board.variant
     if game.setup_pending is not None:
@@ -506,7 +548,7 @@ def _janggi_outcome(game: Game) -> Outcome | None:
             f"Draw: {_title(variant, board.turn)} is mated by a piece defended only by the "
             "other king (taking it would leave the kings facing): Gollon's rule, 1995 sheet.",
         )
-    if not board.legal_moves:
+    if not _legal_codes(board, judged):
         outcome = _no_moves_outcome(board)
         if outcome.termination is Termination.STALEMATE and not variant.stalemate_loses:
             return Outcome(

@@ -30,6 +30,9 @@ STATE = "state"
 PRESENCE = "presence"
 _MARKERS = (STATE, PRESENCE)
 
+#: ``json.dumps(message, ensure_ascii=False)`` without making an encoder per message.
+_encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
 
 class Connection:
     """One websocket: its role, its last seq, its rate limit (and how many more dropped
@@ -88,7 +91,7 @@ class Connection:
         return False
 
     def send(self, message: dict[str, Any], *, droppable: bool = False) -> None:
-        self.push(json.dumps(message, ensure_ascii=False), droppable=droppable)
+        self.push(_encode(message), droppable=droppable)
 
     def mark(self, marker: str) -> None:
         """Queue the newest ``state`` or ``presence``: one marker of a kind at a time, moved

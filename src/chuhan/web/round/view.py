@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from chuhan.board import Board
 from chuhan.clock import Clock, TimeControl
 from chuhan.errors import ChuhanError
-from chuhan.game import Outcome
+from chuhan.game import Game, Outcome
 from chuhan.notation import to_chinese, to_korean, to_wxf
 from chuhan.squares import SQUARE_NAMES, Move
 from chuhan.variants import JANGGI_ARRANGEMENTS, Variant
@@ -40,6 +40,17 @@ __all__ = [
 
 #: The arrangement taken for a janggi player who does not choose in time.
 DEFAULT_ARRANGEMENT = "마상상마"
+
+#: ``json.dumps(value, ensure_ascii=False)`` without making an encoder per call (what
+#: is encoded here has no cycles, so the check for them is left out: same output).
+_dumps = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+_ROLES = ("first", "second", "both", "watcher")
+#: ``you`` as JSON text by role and whether it is that role's turn.
+_YOU = {
+    (role, turn): json.dumps({"role": role, "your_turn": turn})
+    for role in _ROLES
+    for turn in (False, True)
+}
 
 
 def move_entry(board: Board, move: Move) -> dict[str, Any]:
@@ -86,7 +97,8 @@ class Snapshot:
     #: The public state as JSON without its closing brace and without the parts rendered
     #: per connection: ``players``, ``watchers``, ``moves_from``, ``moves``, ``clock``, ``you``.
     head: str
-    #: The public state as a dict, with ``players`` (REST previews).
+    #: The public state as a dict, with ``players`` (REST previews), but ``pieces`` None
+    #: (see :func:`public_state`).
     public: dict[str, Any]
     #: Each seat's name and kind (``connected`` is added when rendered).
     players: dict[str, dict[str, Any]]
@@ -96,7 +108,13 @@ class Snapshot:
     clock: Clock | None
     #: ``you`` as JSON text for each role.
     you: dict[str, str]
+    #: The board's placement (``public["pieces"]`` is made from it when asked for).
+    placement: tuple[int, ...]
     _tails: dict[int, str] = field(default_factory=dict)
+    #: ``players`` as JSON text by who is connected (first, second) (cached).
+    _players_texts: dict[tuple[bool, bool], str] = field(default_factory=dict)
+    #: The clock's ``control`` as JSON text (set on first use).
+    _control_text: str | None = None
 
     def moves_after(self, start: int) -> str:
         """The entries from ``start`` on, as the inside of a JSON array (cached)."""
@@ -112,34 +130,65 @@ def default_name(room: Room, seat: str) -> str:
     return room.variant.side_name(side_of(seat)).capitalize()
 
 
-def _legal_destinations(board: Board) -> tuple[dict[str, list[str]], bool]:
-    """The side to move's legal moves grouped by from-square, and whether it may pass."""
+def _legal_destinations(game: Game) -> tuple[dict[str, list[str]], bool]:
+    """The side to move's legal moves grouped by from-square (in generation order), and
+    whether it may pass."""
     legal: dict[str, list[str]] = {}
     can_pass = False
-    for move in board.legal_moves:
-        if move.is_pass():
+    names = SQUARE_NAMES
+    for code in game.legal_move_codes():
+        origin, target = code >> 7, code & 127
+        if origin == target:
             can_pass = True
+            continue
+        destinations = legal.get(names[origin])
+        if destinations is None:
+            legal[names[origin]] = [names[target]]
         else:
-            legal.setdefault(SQUARE_NAMES[move.from_square], []).append(
-                SQUARE_NAMES[move.to_square]
-            )
+            destinations.append(names[target])
     return legal, can_pass
+
+
+def _pieces(placement: tuple[int, ...], variant: Variant) -> list[dict[str, Any]]:
+    """The pieces on the board by square, as ``state.pieces`` lists them."""
+    return [
+        {
+            "square": SQUARE_NAMES[sq],
+            "side": seat_of(piece > 0),
+            "kind": variant.piece_name(abs(piece)),
+        }
+        for sq, piece in enumerate(placement)
+        if piece
+    ]
+
+
+#: Each piece's ``state.pieces`` entry as JSON text, by game, signed piece code and square.
+_PIECE_TEXTS: dict[str, dict[int, list[str]]] = {}
+
+
+def _pieces_text(placement: list[int], variant: Variant) -> str:
+    """``json.dumps(_pieces(placement, variant))``, from the texts of the pieces."""
+    texts = _PIECE_TEXTS.get(variant.game)
+    if texts is None:
+        texts = _PIECE_TEXTS[variant.game] = {
+            piece: [
+                _dumps(
+                    {"square": name, "side": seat_of(piece > 0), "kind": variant.piece_name(kind)}
+                )
+                for name in SQUARE_NAMES
+            ]
+            for kind in range(1, 8)
+            for piece in (kind, -kind)
+        }
+    return "[" + ", ".join([texts[piece][sq] for sq, piece in enumerate(placement) if piece]) + "]"
 
 
 def build_snapshot(room: Room, seq: int, now: float) -> Snapshot:
     """The snapshot of the room's game as it stands (call it right after a write)."""
     game, board, row, variant = room.game, room.game.board, room.row, room.variant
     status = room.status
-    legal, can_pass = _legal_destinations(board) if status == "playing" else ({}, False)
+    legal, can_pass = _legal_destinations(game) if status == "playing" else ({}, False)
     last = board.peek() if board.ply else None
-    pieces = [
-        {
-            "square": SQUARE_NAMES[sq],
-            "side": seat_of(piece > 0),
-            "kind": variant.piece_name(abs(piece)),
-        }
-        for sq, piece in sorted(board.pieces().items())
-    ]
     pending = game.setup_pending
     setup = None
     if pending is not None:
@@ -162,7 +211,9 @@ def build_snapshot(room: Room, seq: int, now: float) -> Snapshot:
         "takeback": None if game.takeback_request is None else seat_of(game.takeback_request),
         "rematch": row.offers.get("rematch"),
     }
-    public: dict[str, Any] = {
+    # The pieces are the longest part: their JSON is put together from each piece's, and
+    # the list of dicts is made only when asked for (public_state).
+    before: dict[str, Any] = {
         "type": "state",
         "game_id": row.id,
         "version": row.version,
@@ -176,7 +227,8 @@ def build_snapshot(room: Room, seq: int, now: float) -> Snapshot:
         else TimeControl(**row.time_control).describe(),
         "status": status,
         "fen": board.fen(),
-        "pieces": pieces,
+    }
+    after: dict[str, Any] = {
         "turn": seat_of(board.turn),
         "ply": board.ply,
         "legal": legal,
@@ -194,11 +246,20 @@ def build_snapshot(room: Room, seq: int, now: float) -> Snapshot:
         "rematch_game": None if row.rematch is None else row.rematch["game_id"],
         "headers": row.headers,
     }
-    head = json.dumps(public, ensure_ascii=False)[:-1]
-    public["players"] = players
+    placement = board.placement
+    head = "".join(
+        (
+            _dumps(before)[:-1],
+            ', "pieces": ',
+            _pieces_text(placement, variant),
+            ", ",
+            _dumps(after)[1:-1],
+        )
+    )
+    public = {**before, "pieces": None, **after, "players": players}
     clock = None if room.clock is None else Clock.from_dict(room.clock.to_dict(now), now)
-    you = {role: json.dumps(_you(room, role)) for role in ("first", "second", "both", "watcher")}
-    return Snapshot(seq, head, public, players, tuple(room.entries), clock, you)
+    you = {role: _YOU[role, _your_turn(room, role)] for role in _ROLES}
+    return Snapshot(seq, head, public, players, tuple(room.entries), clock, you, tuple(placement))
 
 
 def presence(room: Room) -> dict[str, Any]:
@@ -216,6 +277,44 @@ def _players_with_presence(snap: Snapshot, live: dict[str, Any]) -> dict[str, An
     }
 
 
+def _players_text(room: Room, snap: Snapshot) -> str:
+    """``players`` as JSON text, with who is connected now (cached per snapshot)."""
+    connected = (room.is_connected("first"), room.is_connected("second"))
+    text = snap._players_texts.get(connected)
+    if text is None:
+        players = snap.players
+        text = snap._players_texts[connected] = _dumps(
+            {
+                "first": {**players["first"], "connected": connected[0]},
+                "second": {**players["second"], "connected": connected[1]},
+            }
+        )
+    return text
+
+
+def _clock_text(snap: Snapshot, now: float) -> str:
+    """``clock_json(snap.clock, now)`` as JSON text, the same as ``json.dumps`` of it."""
+    clock = snap.clock
+    if clock is None:
+        return "null"
+    control = snap._control_text
+    if control is None:
+        control = snap._control_text = json.dumps(_control_json(clock.control))
+    running = clock.running
+    return (
+        f'{{"control": {control}, '
+        f'"first": {{"remaining_ms": {round(clock.remaining(True, now) * 1000)}, '
+        f'"periods": {clock.periods_left(True, now)}}}, '
+        f'"second": {{"remaining_ms": {round(clock.remaining(False, now) * 1000)}, '
+        f'"periods": {clock.periods_left(False, now)}}}, '
+        f'"running": {"null" if running is None else _SEAT_JSON[running]}, '
+        f'"server_time_ms": {round(now * 1000)}}}'
+    )
+
+
+_SEAT_JSON = {True: '"first"', False: '"second"'}
+
+
 def render_state(room: Room, conn: Connection, now: float) -> str:
     """The ``state`` message for one connection: the newest snapshot, with only the move
     list entries the connection does not have yet (``moves_from``)."""
@@ -224,22 +323,23 @@ def render_state(room: Room, conn: Connection, now: float) -> str:
     if conn.deltas and conn.sent_seq >= 0:
         start = room.kept_entries(conn.sent_seq, conn.sent_moves)
     start = min(start, len(snap.entries))
-    live = presence(room)
-    text = (
-        snap.head
-        + ',"players":'
-        + json.dumps(_players_with_presence(snap, live), ensure_ascii=False)
-        + ',"watchers":'
-        + str(live["watchers"])
-        + ',"moves_from":'
-        + str(start)
-        + ',"moves":['
-        + snap.moves_after(start)
-        + '],"clock":'
-        + json.dumps(clock_json(snap.clock, now))
-        + ',"you":'
-        + snap.you[conn.role or "watcher"]
-        + "}"
+    text = "".join(
+        (
+            snap.head,
+            ',"players":',
+            _players_text(room, snap),
+            ',"watchers":',
+            str(room.watcher_count()),
+            ',"moves_from":',
+            str(start),
+            ',"moves":[',
+            snap.moves_after(start),
+            '],"clock":',
+            _clock_text(snap, now),
+            ',"you":',
+            snap.you[conn.role or "watcher"],
+            "}",
+        )
     )
     conn.sent_seq = snap.seq
     conn.sent_moves = len(snap.entries)
@@ -264,15 +364,8 @@ def render_presence(room: Room) -> str:
 def clock_json(clock: Clock | None, now: float) -> dict[str, Any] | None:
     if clock is None:
         return None
-    control = clock.control
     return {
-        "control": {
-            "base_ms": round(control.base * 1000),
-            "increment_ms": round(control.increment * 1000),
-            "periods": control.periods,
-            "period_ms": round(control.period_seconds * 1000),
-            "text": control.describe(),
-        },
+        "control": _control_json(clock.control),
         **{
             seat: {
                 "remaining_ms": round(clock.remaining(side_of(seat), now) * 1000),
@@ -285,24 +378,34 @@ def clock_json(clock: Clock | None, now: float) -> dict[str, Any] | None:
     }
 
 
-def _you(room: Room, role: str | None) -> dict[str, Any]:
-    role = role or "watcher"
-    your_turn = False
-    if role != "watcher":
-        status = room.status
-        if status == "playing":
-            side = room.game.board.turn
-            your_turn = not room.is_computer(side) and role in ("both", seat_of(side))
-        elif status == "setup":
-            pending = room.game.setup_pending
-            your_turn = pending is not None and role in ("both", seat_of(pending))
-    return {"role": role, "your_turn": your_turn}
+def _control_json(control: TimeControl) -> dict[str, Any]:
+    return {
+        "base_ms": round(control.base * 1000),
+        "increment_ms": round(control.increment * 1000),
+        "periods": control.periods,
+        "period_ms": round(control.period_seconds * 1000),
+        "text": control.describe(),
+    }
+
+
+def _your_turn(room: Room, role: str) -> bool:
+    if role == "watcher":
+        return False
+    status = room.status
+    if status == "playing":
+        side = room.game.board.turn
+        return not room.is_computer(side) and role in ("both", seat_of(side))
+    if status == "setup":
+        pending = room.game.setup_pending
+        return pending is not None and role in ("both", seat_of(pending))
+    return False
 
 
 def public_state(room: Room, now: float) -> dict[str, Any]:
     """The state without ``legal`` and ``you`` (``GET /api/games/{id}``)."""
     snap = room.published
     state = dict(snap.public)
+    state["pieces"] = _pieces(snap.placement, room.variant)
     state["players"] = _players_with_presence(snap, presence(room))
     state["watchers"] = room.watcher_count()
     state["moves"] = [json.loads(e) for e in snap.entries]

@@ -1,0 +1,257 @@
+"""What a move costs the server, in process: the rooms, the referee, the store and the
+rendering of every state, without sockets or a load generator.
+
+Plays ``--games`` friend games of ``--plies`` random legal moves (from a fixed seed) through
+the game rooms of one :class:`~chuhan.web.round.manager.GameManager` on a fresh SQLite
+database, as the websocket would: each move is parsed as a client frame, acted on under the
+room's lock, written to the store, and each connection's queued frames (the ack, the states
+its writer renders) are drained after every round of moves. The clock is fake and the game
+ids and seat links are numbered, so the frames are the same on every run: ``--dump FILE``
+writes them all, to check that a change to the server leaves what it sends unchanged.
+
+    .venv/bin/python bench/move_cost.py --games 50 --plies 40            # seconds per move
+    .venv/bin/python bench/move_cost.py --dump /tmp/frames.txt           # every frame sent
+    bench/move_cost.py --instructions                                    # valgrind's count
+
+``--instructions`` runs the benchmark twice under valgrind's callgrind (with the moves
+played and with the games only set up) and prints the instructions per move: unlike
+seconds, the count is the same on a busy machine, so it is the number to compare two
+versions of the server with.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from chuhan.clock import TimeControl
+from chuhan.game import Game
+from chuhan.variants import get_variant
+from chuhan.web.connection import STATE, Connection
+from chuhan.web.events import EventBus
+from chuhan.web.protocol import TokenBucket, parse_client_message
+from chuhan.web.round import manager as manager_module
+from chuhan.web.round.manager import GameManager
+from chuhan.web.round.room import Room
+from chuhan.web.round.view import render_state
+from chuhan.web.store.sqlite import SqliteStore
+
+ARRANGEMENT = "마상상마"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def random_games(games: int, plies: int, variants: list[str], seed: int) -> list[list[str]]:
+    """Each game's moves (ICCS), random legal ones from ``seed``, stopping at the end."""
+    rng = random.Random(seed)
+    out = []
+    for number in range(games):
+        game = Game.new(get_variant(variants[number % len(variants)]))
+        while game.setup_pending is not None:
+            game.choose_setup(game.setup_pending, ARRANGEMENT)
+        moves: list[str] = []
+        while len(moves) < plies and game.outcome() is None:
+            legal = sorted(m.iccs() for m in game.board.legal_moves)
+            move = rng.choice(legal)
+            game.push(game.board.parse_iccs(move))
+            moves.append(move)
+        out.append(moves)
+    return out
+
+
+def drain(conn: Connection, room: Room, now: float, sink: list[str] | None) -> int:
+    """What the connection's writer would send now (as :meth:`Connection.frames` does)."""
+    sent = 0
+    outbox = conn._outbox
+    while outbox:
+        kind, text = outbox.popleft()
+        if kind == "close":
+            break
+        if kind == STATE:
+            text = render_state(room, conn, now)
+        elif kind == "presence":
+            text = room.presence_text()
+        else:
+            conn._texts -= 1
+        assert text is not None
+        sent += len(text)
+        if sink is not None:
+            sink.append(text)
+    conn._ready.clear()
+    return sent
+
+
+async def run(args: argparse.Namespace, sequences: list[list[str]]) -> tuple[int, float, float]:
+    counter = itertools.count()
+    manager_module.new_game_id = lambda: f"game{next(counter):05d}"  # type: ignore[attr-defined]
+    manager_module.new_token = lambda: f"token{next(counter):05d}"  # type: ignore[attr-defined]
+    clock = Clock()
+    sink: list[str] | None = [] if args.dump else None
+    with tempfile.TemporaryDirectory() as tmp:
+        store = SqliteStore(Path(tmp) / "bench.sqlite3")
+        await store.open()
+        manager = GameManager(store, None, EventBus(), clock)  # type: ignore[arg-type]
+        await manager.start()
+        players: list[tuple[Room, dict[str, Connection]]] = []
+        for number in range(len(sequences)):
+            variant = get_variant(args.variants[number % len(args.variants)])
+            row, _ = await manager.create(
+                kind="friend",
+                variant=variant,
+                time_control=TimeControl(1800, 0),
+                level=None,
+                human_seat="first",
+                name=None,
+            )
+            room = await manager.room(row.id)
+            assert room is not None
+            conns = {}
+            for seat in ("first", "second"):
+                conn = Connection(TokenBucket(), TokenBucket(), "198.18.0.1")
+                conn.deltas = True
+                assert room.admit(conn, seat, max_watchers=100)
+                await room.join(conn, None)
+                conns[seat] = conn
+            for _ in range(args.watchers):
+                conn = Connection(TokenBucket(), TokenBucket(), "198.18.0.2")
+                conn.deltas = True
+                assert room.admit(conn, "watcher", max_watchers=100)
+                await room.join(conn, None)
+                conns[f"watcher{_}"] = conn
+            players.append((room, conns))
+        await asyncio.sleep(0.3)  # the presence updates
+        for room, conns in players:
+            for conn in conns.values():
+                drain(conn, room, clock.t, sink)
+
+        seqs = {id(conn): 0 for _, conns in players for conn in conns.values()}
+
+        async def act(room: Room, conn: Connection, kind: str, **fields: object) -> None:
+            seqs[id(conn)] += 1
+            text = json.dumps({"type": kind, "seq": seqs[id(conn)], **fields})
+            await room.act(conn, parse_client_message(text))
+
+        moves = 0
+        sent = 0
+        began, cpu = time.perf_counter(), time.process_time()
+        if not args.setup_only:
+            # janggi setups (the moves do not count)
+            for _ in range(2):
+                work = []
+                for room, conns in players:
+                    pending = room.game.setup_pending
+                    if pending is not None:
+                        seat = "first" if pending else "second"
+                        work.append(
+                            act(
+                                room,
+                                conns[seat],
+                                "setup",
+                                version=room.row.version,
+                                arrangement=ARRANGEMENT,
+                            )
+                        )
+                await asyncio.gather(*work)
+            for ply in range(max(map(len, sequences))):
+                clock.t += 1.0
+                work = []
+                for (room, conns), sequence in zip(players, sequences, strict=True):
+                    if ply < len(sequence):
+                        seat = "first" if room.game.board.turn else "second"
+                        move = sequence[ply]
+                        if move[:2] == move[2:]:
+                            work.append(act(room, conns[seat], "pass", version=room.row.version))
+                        else:
+                            work.append(
+                                act(
+                                    room,
+                                    conns[seat],
+                                    "move",
+                                    version=room.row.version,
+                                    **{"from": move[:2], "to": move[2:]},
+                                )
+                            )
+                        moves += 1
+                await asyncio.gather(*work)
+                for room, conns in players:
+                    for conn in conns.values():
+                        sent += drain(conn, room, clock.t, sink)
+        seconds, cpu = time.perf_counter() - began, time.process_time() - cpu
+        manager.close()
+        await store.close()
+    if args.dump:
+        Path(args.dump).write_text("\n".join(sink or []) + "\n")
+    return moves, seconds, cpu, sent
+
+
+def instructions(argv: list[str]) -> int:
+    """valgrind's instruction count for this script with ``argv``."""
+    done = subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            __file__,
+            *argv,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    for line in done.stderr.splitlines():
+        if "refs:" in line:
+            return int(line.split()[-1].replace(",", ""))
+    raise SystemExit(f"no instruction count from valgrind: {done.stderr[-500:]}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--plies", type=int, default=30)
+    parser.add_argument("--watchers", type=int, default=0, help="watchers per game")
+    parser.add_argument("--variants", nargs="+", default=["xiangqi"])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--dump", help="write every frame sent to this file")
+    parser.add_argument("--setup-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--instructions", action="store_true", help="count instructions with valgrind"
+    )
+    args = parser.parse_args()
+    if args.instructions:
+        argv = [
+            *("--games", str(args.games), "--plies", str(args.plies)),
+            *("--watchers", str(args.watchers), "--seed", str(args.seed)),
+            "--variants",
+            *args.variants,
+        ]
+        sequences = random_games(args.games, args.plies, args.variants, args.seed)
+        moves = sum(map(len, sequences))
+        full, setup = instructions(argv), instructions([*argv, "--setup-only"])
+        print(f"{moves} moves: {(full - setup) / moves:,.0f} instructions per move")
+        return
+    sequences = random_games(args.games, args.plies, args.variants, args.seed)
+    moves, seconds, cpu, sent = asyncio.run(run(args, sequences))
+    if moves:
+        print(
+            f"{moves} moves in {seconds:.2f} s: {cpu / moves * 1e6:.0f} µs of CPU per move, "
+            f"{sent / moves:.0f} bytes sent per move"
+        )
+
+
+if __name__ == "__main__":
+    main()
