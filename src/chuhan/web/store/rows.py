@@ -12,8 +12,12 @@ from chuhan.web.store import GameRow, GameUnreadable
 __all__ = ["COLUMNS", "MUTABLE", "game_row", "values"]
 
 
+#: One encoder for every value (``json.dumps`` with options makes one per call).
+_ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
+
 def _dump(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, ensure_ascii=False)
+    return None if value is None else _ENCODE(value)
 
 
 def _load(text: str | None) -> Any:
