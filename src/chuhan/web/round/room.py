@@ -505,9 +505,7 @@ class Room:
             await self.reload(now)
             return
         self.row = row
-        self.outcome = self.game.outcome()
-        if self.outcome is not None and self.clock is not None:
-            self.clock.stop(now)
+        self.outcome = self.game.outcome()  # (an ending stopped the clock when it came)
         self.publish(now)
         self.broadcast_state()
         if row.rematch is not None and rematch_before is None:
