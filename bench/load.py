@@ -1,17 +1,31 @@
 """Load test of the web server: N simultaneous games on loopback.
 
-The server runs in its own process (``chuhan serve`` on a free port and a fresh database);
-this process plays every side of every game over real websockets: each player waits for
-its turn, thinks (``--think-ms``, uniformly 0.5x to 1.5x), picks a random legal move from
-the state message and sends it. The move round trip is the time from sending a move to
-receiving the state that contains it (the server has checked it, written it to SQLite and
-broadcast it by then).
+The server runs in processes of its own (``chuhan serve`` on free ports and a fresh
+database); this process plays every side of every game over real websockets: each player
+waits for its turn, thinks (``--think-ms``, uniformly 0.5x to 1.5x), picks a random legal
+move from the state message and sends it. The move round trip is the time from sending a
+move to receiving the state that contains it (the server has checked it, committed it to
+the store and broadcast it by then).
 
     .venv/bin/python bench/load.py --games 50 200 500 --plies 40 --think-ms 1000
+    .venv/bin/python bench/load.py --games 2000 --plies 30 --store postgresql --servers 2
 
-Prints, per N: moves/s, round-trip p50/p90/p99/max, errors, and the CPU use of the
-server and of this process (100% = one core): on a 2-core machine the clients compete with
-the server, and when this process is at 100% the latencies are its own queueing.
+With ``--store postgresql`` (or ``--db postgresql://USER@HOST/DB``: a fresh database is made
+on that server for every N, and dropped after) ``--servers N`` processes share one database.
+Game ``i`` is created on process ``i mod N``; its first player connects to that process and
+its second to the next one, so with two or more processes the players of every game sit on
+different processes (round robin, no affinity: what a reverse proxy without sticky
+sessions does) and every move reaches the other player through PostgreSQL's
+LISTEN/NOTIFY. Without a URL the bench starts a throwaway cluster (``tests/postgres_cluster
+.py``) on disk with PostgreSQL's own durability defaults (fsync and synchronous_commit on),
+so that a commit is as durable as PostgreSQL is by default; ``--pg-memory`` keeps the test
+suite's settings instead (in /dev/shm, fsync off).
+
+Prints, per N: moves/s, round-trip p50/p90/p99/max, errors, and the CPU seconds of each
+part over the playing time (each server process; PostgreSQL: the postmaster and all its
+children, from /proc; this process, the load generator), and the servers' CPU per move. On
+a 2-core machine the clients compete with the servers: when this process nears a full
+core, the latencies are partly its own queueing.
 """
 
 from __future__ import annotations
@@ -19,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import importlib
 import json
 import os
 import random
@@ -26,8 +41,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +54,18 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from chuhan.web.server import free_port
 
+ROOT = Path(__file__).resolve().parent.parent
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+# PostgreSQL's defaults where the test cluster turns safety off: a commit is flushed to disk.
+DURABLE_SETTINGS = {
+    "fsync": "on",
+    "full_page_writes": "on",
+    "synchronous_commit": "on",
+    "max_connections": "100",
+    "shared_buffers": "128MB",
+}
+
 
 @dataclass
 class Results:
@@ -43,34 +73,52 @@ class Results:
     errors: list[str] = field(default_factory=list)
     moves: int = 0
     finished_games: int = 0
+    logged: list[str] = field(default_factory=list)
 
 
-def start_server(port: int, db: Path, *options: str) -> subprocess.Popen[bytes]:
-    """``chuhan serve`` on ``port`` with a fresh database and ``options``, once it answers."""
-    process = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "chuhan.cli", "serve"),
-            "--port",
-            str(port),
-            "--db",
-            str(db),
-            *options,
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 30
+def start_server(port: int, db: str, log: Path, *options: str) -> subprocess.Popen[bytes]:
+    """``chuhan serve`` on ``port`` with the database ``db`` and ``options`` (not waiting);
+    what it logs goes to the file ``log`` (a pipe nobody reads would stop the server once
+    it is full)."""
+    with open(log, "wb") as output:
+        return subprocess.Popen(
+            [
+                *(sys.executable, "-m", "chuhan.cli", "serve"),
+                "--port",
+                str(port),
+                "--db",
+                db,
+                *options,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=output,
+        )
+
+
+def wait_until_serving(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=1):
-                return process
+                return
         except OSError:
             if process.poll() is not None:
-                output = process.stderr.read() if process.stderr else b""
-                raise SystemExit(f"server exited: {output!r}") from None
+                raise SystemExit(f"server exited: {log.read_text(errors='replace')}") from None
             time.sleep(0.1)
     process.kill()
     raise SystemExit("server did not start")
+
+
+def logged(logs: list[Path]) -> list[str]:
+    """The lines the servers logged, without the start banner."""
+    lines = []
+    for log in logs:
+        lines.extend(
+            line
+            for line in log.read_text(errors="replace").splitlines()
+            if line.strip() and not line.startswith("chuhan: serving")
+        )
+    return lines
 
 
 def address(number: int) -> str:
@@ -79,19 +127,19 @@ def address(number: int) -> str:
     return f"198.18.{number // 250}.{number % 250 + 1}"
 
 
-def create_game(port: int, number: int) -> dict[str, Any]:
+def create_game(base: str, number: int) -> dict[str, Any]:
     request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/games",
+        f"{base}/api/games",
         data=json.dumps({"kind": "friend", "time_control": "30+0"}).encode(),
         headers={"content-type": "application/json", "x-forwarded-for": address(number)},
     )
-    with urllib.request.urlopen(request, timeout=30) as response:
+    with urllib.request.urlopen(request, timeout=60) as response:
         game: dict[str, Any] = json.loads(response.read())
     return game
 
 
 async def player(
-    port: int,
+    base: str,
     game_id: str,
     token: str,
     forwarded_for: str,
@@ -103,7 +151,7 @@ async def player(
 ) -> None:
     seq = 0
     async with connect(
-        f"ws://127.0.0.1:{port}/ws/{game_id}",
+        f"{base.replace('http', 'ws', 1)}/ws/{game_id}",
         open_timeout=60,
         ping_interval=None,
         compression=None,
@@ -154,21 +202,31 @@ async def receive(ws: ClientConnection) -> str | bytes:
     return await asyncio.wait_for(ws.recv(), timeout=120)
 
 
-async def run_games(port: int, games: int, plies: int, think_ms: float) -> tuple[Results, float]:
+async def run_games(
+    bases: list[str], games: int, plies: int, think_ms: float, meter: Meter
+) -> tuple[Results, float]:
+    """Play ``games`` games: game ``i`` is created on ``bases[i % n]``, its first player
+    connects there and its second to ``bases[(i + 1) % n]``. ``meter`` is read when the
+    players start and when the last one is done."""
     loop = asyncio.get_running_loop()
+    count = len(bases)
     created = await asyncio.gather(
-        *[loop.run_in_executor(None, create_game, port, number) for number in range(games)]
+        *[
+            loop.run_in_executor(None, create_game, bases[number % count], number)
+            for number in range(games)
+        ]
     )
     results = Results()
     start = asyncio.Event()
     rng = random.Random(1)
     tasks = []
     for number, game in enumerate(created):
-        for token in (game["token"], game["invite_url"].split("?t=")[1]):
+        tokens = (game["token"], game["invite_url"].split("?t=")[1])
+        for side, token in enumerate(tokens):
             tasks.append(
                 asyncio.create_task(
                     player(
-                        port,
+                        bases[(number + side) % count],
                         game["game_id"],
                         token,
                         address(number),
@@ -182,10 +240,12 @@ async def run_games(port: int, games: int, plies: int, think_ms: float) -> tuple
             )
             await asyncio.sleep(0.002)  # do not open 1,000 sockets in the same instant
     await asyncio.sleep(1)
+    meter.begin()
     began = time.perf_counter()
     start.set()
     outcomes = await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.perf_counter() - began
+    meter.end()
     for outcome in outcomes:
         if isinstance(outcome, BaseException):
             results.errors.append(f"{type(outcome).__name__}: {outcome}")
@@ -199,13 +259,204 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def server_cpu_seconds(pid: int) -> float:
+def stat_fields(pid: int) -> list[str] | None:
     try:
         with open(f"/proc/{pid}/stat") as handle:
-            fields = handle.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            return handle.read().rsplit(")", 1)[1].split()
     except OSError:
+        return None
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU of process ``pid`` (all its threads)."""
+    fields = stat_fields(pid)
+    if fields is None:
         return float("nan")
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def children(pid: int) -> list[int]:
+    found: list[int] = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as handle:
+                found.extend(int(child) for child in handle.read().split())
+    except OSError:
+        pass
+    return found
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU of ``pid``, of its children that ended (waited for), and of its live children:
+    for the postmaster, all of PostgreSQL's server processes."""
+    fields = stat_fields(pid)
+    if fields is None:
+        return float("nan")
+    total = sum(int(fields[i]) for i in (11, 12, 13, 14)) / CLOCK_TICKS
+    for child in children(pid):
+        child_fields = stat_fields(child)
+        if child_fields is not None:
+            total += sum(int(child_fields[i]) for i in (11, 12, 13, 14)) / CLOCK_TICKS
+    return total
+
+
+def backends(pid: int, database: str) -> int:
+    """The postmaster's children connected to ``database`` (their titles name it)."""
+    count = 0
+    for child in children(pid):
+        try:
+            with open(f"/proc/{child}/cmdline", "rb") as handle:
+                title = handle.read().decode(errors="replace")
+        except OSError:
+            continue
+        if f" {database} " in title:
+            count += 1
+    return count
+
+
+class Meter:
+    """CPU seconds of the servers, of PostgreSQL (when local) and of this process between
+    :meth:`begin` and :meth:`end`; the most connections to the database seen meanwhile."""
+
+    def __init__(self, servers: list[int], postmaster: int | None, database: str | None):
+        self.servers = servers
+        self.postmaster = postmaster
+        self.database = database
+        self.most_connections = 0
+        self._before: list[float] = []
+        self.used: list[float] = []
+        self._sampling = threading.Event()
+        self._sampler: threading.Thread | None = None
+
+    def _read(self) -> list[float]:
+        postgres = float("nan")
+        if self.postmaster is not None:
+            postgres = tree_cpu_seconds(self.postmaster)
+        return [
+            *(cpu_seconds(pid) for pid in self.servers),
+            postgres,
+            time.process_time(),
+        ]
+
+    def begin(self) -> None:
+        self._before = self._read()
+        if self.postmaster is not None and self.database is not None:
+            self._sampling.set()
+            self._sampler = threading.Thread(target=self._sample, daemon=True)
+            self._sampler.start()
+
+    def _sample(self) -> None:
+        assert self.postmaster is not None and self.database is not None
+        while self._sampling.is_set():
+            self.most_connections = max(
+                self.most_connections, backends(self.postmaster, self.database)
+            )
+            time.sleep(1)
+
+    def end(self) -> None:
+        after = self._read()
+        self.used = [a - b for a, b in zip(after, self._before, strict=True)]
+        self._sampling.clear()
+        if self._sampler is not None:
+            self._sampler.join()
+
+
+def postgres_cluster() -> Any:
+    """tests/postgres_cluster.py, the test suite's throwaway clusters."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    try:
+        return importlib.import_module("postgres_cluster")
+    finally:
+        sys.path.pop(0)
+
+
+class Database:
+    """Where the games go: a fresh SQLite file, or a fresh PostgreSQL database (on a cluster
+    started here, or on the server at ``--db``) for each run."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.postgres = args.store == "postgresql"
+        self.cluster: Any = None
+        if self.postgres:
+            module = postgres_cluster()
+            if args.db:
+                self.cluster = module.Cluster.attach(args.db)
+            else:
+                if not args.pg_memory:
+                    module.SETTINGS.update(DURABLE_SETTINGS)
+                    cluster = module.Cluster()
+                    cluster._temp_parent = lambda: "/var/tmp"  # on disk, not /dev/shm
+                else:
+                    cluster = module.Cluster()
+                cluster.start()
+                self.cluster = cluster
+
+    @contextmanager
+    def fresh(self) -> Iterator[tuple[str, int | None, str | None]]:
+        """A fresh database: its location, the postmaster's pid (None when it is not on
+        this machine, or for SQLite) and the database's name."""
+        if not self.postgres:
+            with tempfile.TemporaryDirectory() as tmp:
+                yield str(Path(tmp) / "load.sqlite3"), None, None
+            return
+        url = self.cluster.create_database()
+        try:
+            yield url, self._postmaster(url), url.rsplit("/", 1)[1]
+        finally:
+            self.cluster.drop_database(url)
+
+    @staticmethod
+    def _postmaster(url: str) -> int | None:
+        import asyncpg  # type: ignore[import-untyped]
+
+        async def parent() -> int | None:
+            connection = await asyncpg.connect(url)
+            try:
+                fields = stat_fields(await connection.fetchval("SELECT pg_backend_pid()"))
+                return None if fields is None else int(fields[1])  # (while it lives)
+            finally:
+                await connection.close()
+
+        return asyncio.run(parent())
+
+    def close(self) -> None:
+        if self.cluster is not None:
+            self.cluster.stop()
+
+
+def run_one(
+    args: argparse.Namespace, database: Database, games: int
+) -> tuple[Results, float, Meter]:
+    with database.fresh() as (location, postmaster, name), tempfile.TemporaryDirectory() as tmp:
+        ports = [free_port() for _ in range(args.servers)]
+        logs = [Path(tmp) / f"server-{port}.log" for port in ports]
+        # Every game's players come from an address of their own (the X-Forwarded-For
+        # header the server trusts here), as they would on the internet: the per-address
+        # limits on games and sockets are the server's real ones.
+        servers = [
+            start_server(port, location, log, "--trust-proxy")
+            for port, log in zip(ports, logs, strict=True)
+        ]
+        try:
+            for server, port, log in zip(servers, ports, logs, strict=True):
+                wait_until_serving(server, port, log)
+            meter = Meter([s.pid for s in servers], postmaster, name)
+            bases = [f"http://127.0.0.1:{port}" for port in ports]
+            results, elapsed = asyncio.run(
+                run_games(bases, games, args.plies, args.think_ms, meter)
+            )
+        finally:
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                try:
+                    server.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+                    server.wait()
+        results.logged = logged(logs)
+    return results, elapsed, meter
 
 
 def main() -> None:
@@ -215,40 +466,74 @@ def main() -> None:
     parser.add_argument(
         "--think-ms", type=float, default=1000, help="mean thinking time per move (default 1000)"
     )
+    parser.add_argument(
+        "--store",
+        choices=("sqlite", "postgresql"),
+        default=None,
+        help="sqlite (default; one process) or postgresql (a cluster started here unless "
+        "--db names one)",
+    )
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="postgresql://USER@HOST/DB: a server where the bench may create and drop "
+        "databases (implies --store postgresql)",
+    )
+    parser.add_argument(
+        "--servers", type=int, default=1, help="server processes on one database (default 1)"
+    )
+    parser.add_argument(
+        "--pg-memory",
+        action="store_true",
+        help="the started cluster with the test suite's settings (/dev/shm, fsync off)",
+    )
     args = parser.parse_args()
+    if args.db and args.store == "sqlite":
+        parser.error("--db is a postgresql:// address: it cannot go with --store sqlite")
+    args.store = args.store or ("postgresql" if args.db else "sqlite")
+    if args.store == "sqlite" and args.servers != 1:
+        parser.error("a SQLite database takes one server process: use --store postgresql")
+    if args.servers < 1:
+        parser.error("--servers must be at least 1")
     gc.freeze()  # as the server does: keep GC pauses of this process out of the latencies
     gc.set_threshold(7000, 20, 20)
+    database = Database(args)
+    try:
+        report(args, database)
+    finally:
+        database.close()
+
+
+def report(args: argparse.Namespace, database: Database) -> None:
+    where = "SQLite" if args.store == "sqlite" else "PostgreSQL"
+    plural = "es" if args.servers > 1 else ""
+    print(f"{where}, {args.servers} server process{plural}; CPU in seconds while playing")
     print(
         f"{'games':>6} {'moves':>7} {'moves/s':>8} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} "
-        f"{'max ms':>7} {'errors':>6} {'server CPU':>10} {'bench CPU':>10}"
+        f"{'max ms':>7} {'errors':>6} {'secs':>5} {'server CPU':>12} {'pg CPU':>6} "
+        f"{'bench CPU':>9} {'ms/move':>7} {'conns':>5}"
     )
     for games in args.games:
-        with tempfile.TemporaryDirectory() as tmp:
-            port = free_port()
-            # Every game's players come from an address of their own (the X-Forwarded-For
-            # header the server trusts here), as they would on the internet: the
-            # per-address limits on games and sockets are the server's real ones.
-            server = start_server(port, Path(tmp) / "load.sqlite3", "--trust-proxy")
-            try:
-                cpu_before = server_cpu_seconds(server.pid)
-                own_before = time.process_time()
-                results, elapsed = asyncio.run(run_games(port, games, args.plies, args.think_ms))
-                cpu = server_cpu_seconds(server.pid) - cpu_before
-                own = time.process_time() - own_before
-            finally:
-                server.terminate()
-                server.wait(timeout=30)
+        results, elapsed, meter = run_one(args, database, games)
         ms = [x * 1000 for x in results.latencies]
+        *servers, postgres, own = meter.used
+        server_cpu = "+".join(f"{s:.1f}" for s in servers)
+        per_move = sum(servers) / results.moves * 1000 if results.moves else float("nan")
+        connections = str(meter.most_connections) if database.postgres else "-"
         print(
             f"{games:>6} {results.moves:>7} {results.moves / elapsed:>8.1f} "
             f"{percentile(ms, 0.5):>7.1f} {percentile(ms, 0.9):>7.1f} {percentile(ms, 0.99):>7.1f} "
-            f"{max(ms, default=float('nan')):>7.1f} {len(results.errors):>6} "
-            f"{cpu / elapsed * 100:>9.0f}% {own / elapsed * 100:>9.0f}%",
+            f"{max(ms, default=float('nan')):>7.1f} {len(results.errors):>6} {elapsed:>5.1f} "
+            f"{server_cpu:>12} {postgres:>6.1f} {own:>9.1f} {per_move:>7.2f} {connections:>5}",
             flush=True,
         )
         if results.errors:
             common = statistics.mode(results.errors)
             print(f"       most common error: {common[:160]}")
+        if results.logged:
+            print(f"       the servers logged {len(results.logged)} lines, such as:")
+            for line in list(dict.fromkeys(results.logged))[:3]:
+                print(f"         {line[:200]}")
 
 
 if __name__ == "__main__":
