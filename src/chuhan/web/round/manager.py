@@ -67,6 +67,8 @@ class GameManager:
         self._reported: set[str] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._beats: asyncio.Task[None] | None = None
+        #: Games created while a beat is under way (driven by this process all the same).
+        self._created_while_beating: set[str] = set()
         self._beat_failing = False
 
     def drives(self, game_id: str) -> bool:
@@ -199,6 +201,7 @@ class GameManager:
     async def beat(self) -> None:
         """Stay alive in the shared store; start driving the games handed to this process
         (taken over from one that stopped) and stop driving those another one drives now."""
+        self._created_while_beating = set()  # (the beat's answer cannot list them)
         try:
             driving = await self.store.beat(self.takeover_seconds)
         except StoreError as error:
@@ -210,8 +213,10 @@ class GameManager:
             log.info("the game database answers again")
             self._beat_failing = False
         before = self.driving or set()
+        driving |= self._created_while_beating
         self.driving = driving
         await self._forget_the_dead()
+        await self._check_revisions()
         for game_id in before - driving:
             room = self.rooms.get(game_id)
             if room is not None:
@@ -219,6 +224,20 @@ class GameManager:
                 self.maybe_evict(room)
         for game_id in sorted(driving - before):
             await self._drive(game_id)
+
+    async def _check_revisions(self) -> None:
+        """Catch up any room in memory that the store has newer writes for (a notice lost
+        when a process died between its write and its notice)."""
+        if not self.rooms:
+            return
+        try:
+            stored = await self.store.revisions(list(self.rooms))
+        except StoreError:
+            return
+        for game_id, revision in stored.items():
+            room = self.rooms.get(game_id)
+            if room is not None and revision > room.row.revision:
+                self._catch_up(room)
 
     async def _forget_the_dead(self) -> None:
         """Who a process that stopped beating had connected is no longer shown."""
@@ -377,6 +396,7 @@ class GameManager:
         await self.store.create_game(row, {token: seat for seat, token in seats.items()})
         if self.driving is not None:
             self.driving.add(row.id)  # (the store made this process its driver)
+            self._created_while_beating.add(row.id)
         return row, seats
 
     async def create_rematch(self, old: GameRow) -> tuple[GameRow, dict[str, str]]:

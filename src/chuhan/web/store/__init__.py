@@ -15,8 +15,10 @@ Several processes on one store (``shared``): a game has one writer at a time bec
 write names the revision it was made on (:attr:`GameRow.revision`, the number of events
 logged) and is refused with :class:`StoreConflict` when another process wrote first. Every
 committed write is announced to the other processes (:class:`Notice`, delivered to the
-handler given to :meth:`Store.listen`), in the same transaction, so they catch up with
-:meth:`Store.game_since`. Clocks, setup deadlines and computer moves of an unfinished game
+handler given to :meth:`Store.listen`), right after it commits, so they catch up with
+:meth:`Store.game_since`; every second each process also compares its games' revisions
+with the store's (:meth:`Store.revisions`), so a notice lost in a crash costs a second at
+most. Clocks, setup deadlines and computer moves of an unfinished game
 are driven by one process, its *driver*; :meth:`Store.beat` keeps this process alive in the
 database and hands it the games of processes that stopped beating.
 
@@ -202,7 +204,9 @@ class Store(Protocol):
         """Write the game's mutable state and log ``event`` as event number
         ``row.revision + 1``, in one transaction, if the stored game is still at
         ``row.revision`` (then ``row.revision`` is moved on by one, and a ``game`` notice
-        goes to the other processes when the transaction commits). Raises
+        goes to the other processes once the transaction has committed: notices travel in
+        batches after the writes, and one a crash loses is made up by the others' next
+        check of :meth:`revisions`). Raises
         :class:`StoreConflict`, having written nothing, when another process wrote
         first."""
 
@@ -257,6 +261,10 @@ class Store(Protocol):
         whose driver has not beaten for ``takeover_seconds``, or has none; return the ids of
         every unfinished game this process drives now. A store nobody else shares drives
         every unfinished game."""
+
+    async def revisions(self, game_ids: list[str]) -> dict[str, int]:
+        """The stored revision of each of these games (those that exist): a process
+        compares its rooms with them, so a notice lost never leaves a room behind."""
 
     async def live_servers(self, takeover_seconds: float) -> set[str]:
         """The server processes (their :attr:`server_id`) that have beaten within

@@ -526,6 +526,16 @@ class SqliteStore:
         """This server drives every unfinished game."""
         return set(await self.unfinished_game_ids())
 
+    async def revisions(self, game_ids: list[str]) -> dict[str, int]:
+        """(Nobody else writes: the rooms in memory are the latest.)"""
+        marks = ", ".join("?" * len(game_ids))
+
+        def work() -> dict[str, int]:
+            query = f"SELECT id, revision FROM games WHERE id IN ({marks})"
+            return {str(r[0]): int(r[1]) for r in self._db.execute(query, game_ids)}
+
+        return await self._run(work) if game_ids else {}
+
     async def live_servers(self, takeover_seconds: float) -> set[str]:
         """This one."""
         return {self.server_id}
