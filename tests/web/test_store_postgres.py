@@ -336,6 +336,31 @@ def test_notices_reach_the_other_stores_not_the_sender(postgres_url: str) -> Non
     run(postgres_url, work, stores=2)
 
 
+def test_notices_of_many_writes_at_once_arrive_in_order_in_batches(postgres_url: str) -> None:
+    async def work(one: PostgresStore, two: PostgresStore) -> None:
+        heard: list[Notice] = []
+        await two.listen(heard.append)
+        rows = [game(number) for number in range(40)]
+        await asyncio.gather(*(one.create_game(row, {f"t{row.id}": "both"}) for row in rows))
+        for row in rows:
+            row.moves.append("h2e2")
+            row.version = 2
+        await asyncio.gather(*(one.save_game(row, "move", {"move": "h2e2"}) for row in rows))
+        texts = [f"line {n} " + "字" * 400 for n in range(60)]  # (~1.2 KB each: many payloads)
+        for text in texts:
+            await one.add_chat(rows[0].id, ChatLine(1.8e9, "first", "A", text))
+        await until(lambda: len(heard) == 40 + 40 + 60)
+        games = [n for n in heard if n.kind == "game"]
+        assert sorted((n.game_id, n.data["revision"]) for n in games) == sorted(
+            [(row.id, 1) for row in rows] + [(row.id, 2) for row in rows]
+        )
+        for row in rows:  # each game's notices in the order of its writes
+            assert [n.data["revision"] for n in games if n.game_id == row.id] == [1, 2]
+        assert [n.data["line"][3] for n in heard if n.kind == "chat"] == texts
+
+    run(postgres_url, work, stores=2)
+
+
 def test_a_lost_listening_connection_comes_back_with_a_resync(postgres_url: str) -> None:
     async def work(one: PostgresStore, two: PostgresStore) -> None:
         heard: list[Notice] = []
