@@ -46,7 +46,7 @@ from websockets.sync.client import connect as sync_connect
 from chuhan.web.server import free_port
 
 sys.path.insert(0, str(Path(__file__).parent))
-from load import start_server  # the same server start as the load test
+from load import serving  # the same server start as the load test
 
 #: Nothing here runs longer than this.
 STORM_SECONDS = 120
@@ -217,7 +217,7 @@ async def watcher_storm(args: argparse.Namespace) -> None:
     if args.max_watchers is not None:
         options += ["--max-watchers", str(args.max_watchers)]
     with tempfile.TemporaryDirectory() as folder:
-        server = start_server(port, Path(folder) / "games.sqlite3", *options)
+        server = serving(port, Path(folder) / "games.sqlite3", *options)
         try:
             deadline = time.monotonic() + STORM_SECONDS
             baseline, problems = await play(port, 20, 0.1, deadline)
@@ -292,7 +292,7 @@ async def import_storm(args: argparse.Namespace) -> None:
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         # Imports are limited per address: each upload comes from another (forwarded) one.
-        server = start_server(port, Path(folder) / "games.sqlite3", "--trust-proxy")
+        server = serving(port, Path(folder) / "games.sqlite3", "--trust-proxy")
         try:
             deadline = time.monotonic() + STORM_SECONDS
             game = asyncio.create_task(play(port, 400, 0.05, deadline))
@@ -358,7 +358,7 @@ def kill_storm(args: argparse.Namespace) -> None:
     for how in (signal.SIGKILL, signal.SIGTERM):
         port = free_port()
         with tempfile.TemporaryDirectory() as folder:
-            server = start_server(port, Path(folder) / "games.sqlite3")
+            server = serving(port, Path(folder) / "games.sqlite3")
             game = create_game(port, kind="computer", level=8, color="second", time_control="10+5")
             # The computer (Red) starts thinking once its opponent is here.
             seat = sync_connect(f"ws://127.0.0.1:{port}/ws/{game['game_id']}")

@@ -38,7 +38,7 @@ from chuhan.web.store import open_store
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
-from load import start_server  # the same server start as the load test
+from load import serving  # the same server start as the load test
 
 
 class Seat:
@@ -104,7 +104,7 @@ def stored_moves(url: str, game_id: str) -> tuple[list[str], list[str]]:
 
 def one_round(url: str, period: float, left: float, plies: int, rng: random.Random) -> float:
     first, second = free_port(), free_port()
-    servers = [start_server(first, url), start_server(second, url)]  # type: ignore[arg-type]
+    servers = [serving(first, url), serving(second, url)]
     try:
         game = create_game(first, f"0 1x{period:g}")
         with contextlib.ExitStack() as stack:

@@ -109,6 +109,16 @@ def wait_until_serving(process: subprocess.Popen[bytes], port: int, log: Path) -
     raise SystemExit("server did not start")
 
 
+def serving(port: int, db: str | Path, *options: str) -> subprocess.Popen[bytes]:
+    """``chuhan serve`` on ``port`` and ``db`` with ``options``, once it answers; what it
+    logs goes to a file beside a SQLite database (or in the temporary folder)."""
+    folder = Path(db).parent if not str(db).startswith("postgres") else Path(tempfile.gettempdir())
+    log = folder / f"chuhan-serve-{port}.log"
+    process = start_server(port, str(db), log, *options)
+    wait_until_serving(process, port, log)
+    return process
+
+
 def logged(logs: list[Path]) -> list[str]:
     """The lines the servers logged, without the start banner."""
     lines = []
