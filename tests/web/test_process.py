@@ -9,86 +9,16 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
-from typing import Any
 
 import pytest
+from process_helpers import Client, create_game, start_server
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection, connect
 
 from chuhan.web.server import free_port
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL")
-
-
-def start_server(port: int, db: Path) -> subprocess.Popen[str]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "chuhan.cli", "serve", "--port", str(port), "--db", str(db)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=1):
-                return process
-        except OSError:
-            if process.poll() is not None:
-                output = process.stdout.read() if process.stdout else ""
-                raise AssertionError(f"server exited: {output}") from None
-            time.sleep(0.1)
-    process.kill()
-    raise AssertionError("server did not start")
-
-
-def create_game(port: int, **fields: Any) -> dict[str, Any]:
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/games",
-        data=json.dumps(fields).encode(),
-        headers={"content-type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=5) as response:
-        game: dict[str, Any] = json.loads(response.read())
-    return game
-
-
-class Client:
-    def __init__(
-        self, stack: contextlib.ExitStack, port: int, game_id: str, token: str | None
-    ) -> None:
-        url = f"ws://127.0.0.1:{port}/ws/{game_id}"
-        self.ws: ClientConnection = stack.enter_context(connect(url))
-        self.seq = 0
-        self.state: dict[str, Any] = {}
-        self.send("hello", token=token)
-        self.until("chat_history")
-
-    def send(self, kind: str, **fields: Any) -> None:
-        self.seq += 1
-        self.ws.send(json.dumps({"type": kind, "seq": self.seq, **fields}))
-
-    def until(self, kind: str) -> dict[str, Any]:
-        while True:
-            message: dict[str, Any] = json.loads(self.ws.recv(timeout=10))
-            if message["type"] == "state":
-                self.state = message
-            if message["type"] == "error":
-                raise AssertionError(message)
-            if message["type"] == kind:
-                return message
-
-    def move(self, iccs: str) -> dict[str, Any]:
-        self.send("move", version=self.state["version"], **{"from": iccs[:2], "to": iccs[2:]})
-        self.until("ack")
-        return self.until("state")
-
-    def wait_ply(self, ply: int) -> dict[str, Any]:
-        while self.state.get("ply") != ply:
-            self.until("state")
-        return self.state
 
 
 def test_sigkill_and_restart(tmp_path: Path) -> None:
