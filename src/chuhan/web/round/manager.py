@@ -250,8 +250,7 @@ class GameManager:
             return
         for origin in heard - alive:
             for room in self.rooms.values():
-                if room.remote_roles.pop(origin, None) is not None:
-                    room.presence_changed(announce=False)
+                room.forget_server(origin)
 
     # ------------------------------------------------------------------ other processes
 

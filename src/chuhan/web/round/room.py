@@ -163,6 +163,12 @@ class Room:
         self._presence_text = None
         self.presence_changed(announce=first and bool(self._roles.total()))
 
+    def forget_server(self, origin: str) -> None:
+        """A server process that stopped beating: who it had connected is no longer here."""
+        if self.remote_roles.pop(origin, None) is not None:
+            self._presence_text = None
+            self.presence_changed(announce=False)
+
     def hear_chat(self, line: ChatLine) -> None:
         """A chat line stored through another server process: shown here too."""
         if self._chat_lines is not None:

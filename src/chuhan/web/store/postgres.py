@@ -56,7 +56,7 @@ from chuhan.web.store import (
     shown_location,
 )
 from chuhan.web.store.pg_schema import SCHEMA_VERSION, migrate
-from chuhan.web.store.rows import COLUMNS, MUTABLE, game_row, values
+from chuhan.web.store.rows import COLUMNS, MUTABLE, game_row, seated_games, values
 
 __all__ = [
     "CHANNEL",
@@ -569,13 +569,7 @@ class PostgresStore:
             "reading the games of a player",
             lambda connection: connection.fetch(_TOKENS, list(dict.fromkeys(tokens))),
         )
-        games = []
-        for r in found:
-            try:
-                games.append((str(r["seat_token"]), str(r["seat_name"]), game_row(r)))
-            except GameUnreadable as unreadable:
-                log.error("%s", unreadable)
-        return games
+        return seated_games(found)
 
     async def unfinished_game_ids(self) -> list[str]:
         found = await self._read(

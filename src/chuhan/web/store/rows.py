@@ -4,12 +4,13 @@ and the PostgreSQL store keep structured values as JSON text)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import logging
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from chuhan.web.store import GameRow, GameUnreadable
 
-__all__ = ["COLUMNS", "MUTABLE", "game_row", "values"]
+__all__ = ["COLUMNS", "MUTABLE", "game_row", "seated_games", "values"]
 
 
 #: One encoder for every value (``json.dumps`` with options makes one per call).
@@ -117,3 +118,15 @@ def game_row(found: Mapping[str, Any]) -> GameRow:
         )
     except (ValueError, TypeError, AttributeError, IndexError, KeyError) as error:
         raise GameUnreadable(str(found["id"]), f"a stored value is malformed ({error})") from None
+
+
+def seated_games(found: Iterable[Mapping[str, Any]]) -> list[tuple[str, str, GameRow]]:
+    """``(token, seat, game)`` of rows that join a seat (``seat_token``, ``seat_name``) to
+    its game's columns; the games that cannot be read are logged and left out."""
+    games = []
+    for r in found:
+        try:
+            games.append((str(r["seat_token"]), str(r["seat_name"]), game_row(r)))
+        except GameUnreadable as unreadable:
+            logging.getLogger("chuhan.web.store").error("%s", unreadable)
+    return games

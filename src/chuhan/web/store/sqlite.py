@@ -54,7 +54,7 @@ from chuhan.web.store import (
 from chuhan.web.store.connection import checkpoint, close_cleanly, open_database
 from chuhan.web.store.files import OwnerLock, database_owner, default_db_path, lock_path
 from chuhan.web.store.health import is_damage, readable_rows
-from chuhan.web.store.rows import COLUMNS, MUTABLE, game_row, values
+from chuhan.web.store.rows import COLUMNS, MUTABLE, game_row, seated_games, values
 from chuhan.web.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 __all__ = [
@@ -386,13 +386,7 @@ class SqliteStore:
                 if not is_damage(error):
                     raise
                 return one_by_one()
-            games = []
-            for r in found:
-                try:
-                    games.append((str(r["seat_token"]), str(r["seat_name"]), game_row(r)))
-                except GameUnreadable as unreadable:
-                    log.error("%s", unreadable)
-            return games
+            return seated_games(found)
 
         def one_by_one() -> list[tuple[str, str, GameRow]]:
             # A damaged page is in the way: each token on its own, leaving out the games
