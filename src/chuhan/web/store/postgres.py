@@ -7,14 +7,18 @@ event it logs takes the next number under the primary key ``(game_id, number)``,
 processes writing the same revision exactly one succeeds and the other gets
 :class:`StoreConflict`, having written nothing.
 
-Notices go through PostgreSQL's ``LISTEN``/``NOTIFY`` on one channel (:data:`CHANNEL`);
-a write's notice is sent by the same statement, so it is delivered if and only if the write
-commits. The payload is JSON ``{"kind", "game", "origin", "data"}``; PostgreSQL refuses
-payloads of 8000 bytes or more, so a notice whose payload would be longer than
-:data:`NOTICE_LIMIT` is sent with empty ``data`` (a ``chat`` notice without its ``line``:
-receivers reload the chat). One connection of its own (not from the pool) listens; when it is
-lost a background task connects again, backing off from 0.1 s to 2 s, and then hands the
-handler a ``resync`` notice, since notices sent meanwhile are gone.
+Notices go through PostgreSQL's ``LISTEN``/``NOTIFY`` on one channel (:data:`CHANNEL`),
+after the writes they announce have committed, in batches: a transaction that notifies
+holds a database-wide lock while it commits, so a notice in every write's own transaction
+made all the processes' writes commit one at a time. A process sends one batch at a time
+(what is written meanwhile goes in the next), each payload JSON
+``{"origin", "notices": [[kind, game, data], ...]}`` under :data:`NOTICE_LIMIT` bytes
+(PostgreSQL refuses 8000 or more): a notice too long even alone goes with empty ``data`` (a
+``chat`` notice without its ``line``: receivers read the chat). A notice lost (the process
+died between its write and its batch) is made up by the others' comparison of revisions
+at their next beat. One connection of its own (not from the pool) listens; when it is lost a
+background task connects again, backing off from 0.1 s to 2 s, and then hands the handler
+a ``resync`` notice, since notices sent meanwhile are gone.
 
 Drivers: each process registers itself in ``servers`` when it opens and beats there
 (:meth:`PostgresStore.beat`), with the database's clock, so the machines' clocks need not
