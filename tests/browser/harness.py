@@ -11,13 +11,14 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from relay import Relay
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -53,76 +54,6 @@ def _serve_command(port: int, db: Path | str) -> list[str]:
     else:  # no chuhan/__main__.py yet: the console script does the same
         head = [sys.executable, "-m", "chuhan.cli"]
     return [*head, "serve", "--port", str(port), "--db", str(db)]
-
-
-class Relay:
-    """A TCP relay on a fixed port to the server's current port, so that pages keep their
-    origin when the server is killed and started again (on a fresh port: a killed server's
-    connections linger in TIME_WAIT on the old one). Connections to a dead server drop."""
-
-    def __init__(self) -> None:
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port: int = self.listener.getsockname()[1]
-        self.target = 0
-        #: Several servers taken in turn, connection by connection (when not empty).
-        self.targets: list[int] = []
-        self._turn = 0
-        #: ``(server port, request line)`` of every connection relayed.
-        self.requests: list[tuple[int, str]] = []
-        self.closed = False
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while not self.closed:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            upstream = self._connect()
-            if upstream is None:
-                client.close()
-                continue
-            upstream.settimeout(None)
-            threading.Thread(target=self._first, args=(client, upstream), daemon=True).start()
-            threading.Thread(target=self._pipe, args=(upstream, client), daemon=True).start()
-
-    def _first(self, client: socket.socket, upstream: socket.socket) -> None:
-        """Note which server a connection went to and what it asked first (its request
-        line), then relay it."""
-        with contextlib.suppress(OSError):
-            data = client.recv(65536)
-            if data:
-                line = data.split(b"\r\n", 1)[0].decode("latin-1")
-                self.requests.append((upstream.getpeername()[1], line))
-                upstream.sendall(data)
-        self._pipe(client, upstream)
-
-    def _connect(self) -> socket.socket | None:
-        """A connection to the target, or (with ``targets``) to the next of them in turn
-        that answers: a reverse proxy without sticky sessions."""
-        targets = list(self.targets) or [self.target]
-        for _ in targets:
-            port = targets[self._turn % len(targets)]
-            self._turn += 1
-            try:
-                return socket.create_connection(("127.0.0.1", port), timeout=5)
-            except OSError:
-                continue
-        return None
-
-    @staticmethod
-    def _pipe(source: socket.socket, sink: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            while data := source.recv(65536):
-                sink.sendall(data)
-        for sock in (source, sink):
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-            sock.close()
-
-    def close(self) -> None:
-        self.closed = True
-        self.listener.close()
 
 
 class Server:

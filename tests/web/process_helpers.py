@@ -1,15 +1,13 @@
 """Helpers for tests that run the real server in processes of its own: start one on a
-database (a SQLite file or a PostgreSQL address), create games over HTTP, play over real
-websockets, and cut a database's network connection."""
+database (a SQLite file or a PostgreSQL address), create games over HTTP, and play over real
+websockets (``tests/relay.py`` cuts a database's network connection)."""
 
 from __future__ import annotations
 
 import contextlib
 import json
-import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -138,66 +136,3 @@ class Client:
 
     def wait_ply(self, ply: int, timeout: float = 10) -> dict[str, Any]:
         return self.wait(lambda state: state.get("ply") == ply, timeout)
-
-
-class Cable:
-    """A TCP relay between a server and its database, to pull out and plug back in:
-    while it is cut every connection through it is closed and new ones are refused."""
-
-    def __init__(self, target_port: int) -> None:
-        self.target = ("127.0.0.1", target_port)
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port: int = self.listener.getsockname()[1]
-        self.cut_now = False
-        self._open: set[socket.socket] = set()
-        self._lock = threading.Lock()
-        self._closed = False
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while not self._closed:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            if self.cut_now:
-                client.close()
-                continue
-            try:
-                upstream = socket.create_connection(self.target, timeout=5)
-            except OSError:
-                client.close()
-                continue
-            with self._lock:
-                self._open.update((client, upstream))
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
-
-    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
-        try:
-            while data := source.recv(65536):
-                sink.sendall(data)
-        except OSError:
-            pass
-        finally:
-            for each in (source, sink):
-                with contextlib.suppress(OSError):
-                    each.shutdown(socket.SHUT_RDWR)
-                each.close()
-                with self._lock:
-                    self._open.discard(each)
-
-    def cut(self) -> None:
-        self.cut_now = True
-        with self._lock:
-            for each in list(self._open):
-                with contextlib.suppress(OSError):
-                    each.shutdown(socket.SHUT_RDWR)
-
-    def plug_in(self) -> None:
-        self.cut_now = False
-
-    def close(self) -> None:
-        self._closed = True
-        self.cut()
-        self.listener.close()

@@ -17,11 +17,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from process_helpers import Cable, Client, create_game, invite_token, start_server, stop
+from process_helpers import Client, create_game, invite_token, start_server, stop
 from websockets.sync.client import connect
 
 from chuhan.web.server import free_port
 from chuhan.web.store import open_store
+from relay import Relay
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL")
 
@@ -211,7 +212,7 @@ def test_a_database_lost_while_serving_refuses_actions_and_recovers(
     servers: Any, postgres_url: str
 ) -> None:
     host_port = int(postgres_url.rsplit(":", 1)[1].split("/", 1)[0])
-    cable = Cable(host_port)
+    cable = Relay(host_port)  # the server's cable to its database
     url = postgres_url.replace(f":{host_port}/", f":{cable.port}/")
     try:
         (port,) = servers(1, url)
