@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import random
 import signal
@@ -27,66 +26,25 @@ import statistics
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
-from typing import Any
-
-from websockets.sync.client import ClientConnection, connect
 
 from chuhan.web.server import free_port
 from chuhan.web.store import open_store
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).parent.parent / "tests" / "web"))
+from process_helpers import Client, create_game, invite_token  # the tests' player
+
 from load import serving  # the same server start as the load test
 
 
-class Seat:
-    def __init__(self, stack: contextlib.ExitStack, port: int, game_id: str, token: str) -> None:
-        self.ws: ClientConnection = stack.enter_context(
-            connect(f"ws://127.0.0.1:{port}/ws/{game_id}")
-        )
-        self.seq = 0
-        self.state: dict[str, Any] = {}
-        self.send("hello", token=token)
-        self.until(lambda m: m["type"] == "chat_history")
-
-    def send(self, kind: str, **fields: Any) -> None:
-        self.seq += 1
-        self.ws.send(json.dumps({"type": kind, "seq": self.seq, **fields}))
-
-    def until(self, done: Any, timeout: float = 30) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while True:
-            message: dict[str, Any] = json.loads(
-                self.ws.recv(timeout=max(0.01, deadline - time.monotonic()))
-            )
-            if message["type"] == "state":
-                self.state = message
-            if message["type"] == "error":
-                raise SystemExit(f"error: {message}")
-            if done(message):
-                return message
-
-    def move(self, rng: random.Random) -> str:
-        source, targets = rng.choice(sorted(self.state["legal"].items()))
-        target = rng.choice(targets)
-        ply = self.state["ply"]
-        self.send("move", version=self.state["version"], **{"from": source, "to": target})
-        self.until(lambda m: m["type"] == "ack")
-        self.until(lambda m: m["type"] == "state" and m["ply"] == ply + 1)
-        return source + target
-
-
-def create_game(port: int, control: str) -> dict[str, Any]:
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/games",
-        data=json.dumps({"kind": "friend", "time_control": control}).encode(),
-        headers={"content-type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        game: dict[str, Any] = json.loads(response.read())
-    return game
+def random_move(player: Client, rng: random.Random) -> str:
+    """Play a random legal move; return it (ICCS)."""
+    source, targets = rng.choice(sorted(player.state["legal"].items()))
+    move = source + rng.choice(targets)
+    player.move(move)
+    return move
 
 
 def stored_moves(url: str, game_id: str) -> tuple[list[str], list[str]]:
@@ -106,25 +64,25 @@ def one_round(url: str, period: float, left: float, plies: int, rng: random.Rand
     first, second = free_port(), free_port()
     servers = [serving(first, url), serving(second, url)]
     try:
-        game = create_game(first, f"0 1x{period:g}")
+        game = create_game(first, kind="friend", time_control=f"0 1x{period:g}")
         with contextlib.ExitStack() as stack:
-            red = Seat(stack, first, game["game_id"], game["token"])
-            black = Seat(stack, second, game["game_id"], game["invite_url"].split("?t=")[1])
+            red = Client(stack, first, game["game_id"], game["token"])
+            black = Client(stack, second, game["game_id"], invite_token(game))
             played = []
             for ply in range(plies):
                 mover, other = (red, black) if ply % 2 == 0 else (black, red)
-                played.append(mover.move(rng))
-                other.until(lambda m, p=ply: m["type"] == "state" and m["ply"] == p + 1)
+                played.append(random_move(mover, rng))
+                other.wait_ply(ply + 1)
             # Red has just moved: Black's period runs. Kill the driver `left` s before the
             # flag is due.
             time.sleep(max(0.0, period - left))
             killed = time.monotonic()
             os.kill(servers[0].pid, signal.SIGKILL)
             servers[0].wait(timeout=10)
-            black.until(lambda m: m["type"] == "state" and m["status"] == "over")
+            black.wait(lambda state: state["status"] == "over", timeout=30)
             took = time.monotonic() - killed
             assert black.state["last_event"]["kind"] == "flag", black.state["last_event"]
-            again = Seat(stack, second, game["game_id"], game["token"])
+            again = Client(stack, second, game["game_id"], game["token"])
             assert [m["iccs"] for m in again.state["moves"]] == played
         moves, kinds = stored_moves(url, game["game_id"])
         assert moves == played, (moves, played)
