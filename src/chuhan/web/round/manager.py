@@ -25,7 +25,15 @@ from chuhan.web.protocol import ProtocolError
 from chuhan.web.round import timers
 from chuhan.web.round.room import Room
 from chuhan.web.round.seats import new_game_id, new_token, other_seat
-from chuhan.web.store import ChatLine, GameRow, GameUnreadable, Notice, Store, StoreError
+from chuhan.web.store import (
+    ChatLine,
+    GameRow,
+    GameUnreadable,
+    Notice,
+    Store,
+    StoredEvent,
+    StoreError,
+)
 
 __all__ = ["GameManager", "RoomUnavailable"]
 
@@ -92,11 +100,10 @@ class GameManager:
         if found is not None:
             return found
         try:
-            stored = await self.store.game_since(game_id, 0)
+            stored = await self.read(game_id)
             if stored is None:
                 return None
-            row, events = stored
-            tokens = await self.store.seats_of(game_id)
+            row, tokens, events = stored
             found = self.rooms.get(game_id)  # loaded by someone else meanwhile
             if found is not None:
                 return found
@@ -119,6 +126,14 @@ class GameManager:
         if self.store.shared:
             room.presence_changed()  # (the others say who they have connected in return)
         return room
+
+    async def read(self, game_id: str) -> tuple[GameRow, dict[str, str], list[StoredEvent]] | None:
+        """A stored game as a room is built from it: its row, ``{seat: token}`` and event
+        log (None if there is no such game; raises :class:`StoreError`)."""
+        stored = await self.store.game_since(game_id, 0)
+        if stored is None:
+            return None
+        return stored[0], await self.store.seats_of(game_id), stored[1]
 
     def drop(self, room: Room) -> None:
         room.stop_tasks()

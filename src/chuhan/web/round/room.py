@@ -524,11 +524,10 @@ class Room:
         send everyone the whole state; a game that cannot be read any more closes the
         room as a failed save does."""
         try:
-            found = await self.manager.store.game_since(self.row.id, 0)
+            found = await self.manager.read(self.row.id)
             if found is None:
                 raise StoreError(f"game {self.row.id!r} is no longer in the database")
-            tokens = await self.manager.store.seats_of(self.row.id)
-            self._rebuild(found[0], tokens, found[1])
+            self._rebuild(*found)
         except (StoreError, ChuhanError, KeyError, TypeError, ValueError) as error:
             log.error("cannot reload game %s: %s", self.row.id, error)
             raise self._fail_unsaved() from None
