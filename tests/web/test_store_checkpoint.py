@@ -20,35 +20,18 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from web_helpers import stored_game
 
 from chuhan.web.server import free_port
-from chuhan.web.store import GameRow
 from chuhan.web.store.sqlite import CHECKPOINT_SECONDS, SqliteStore
 
 #: Long enough that no checkpoint runs unless a test asks for one.
 NEVER = 3600.0
 
 
-def game(number: int) -> GameRow:
-    return GameRow(
-        id=f"game-{number:04d}",
-        kind="local",
-        variant="xiangqi",
-        rules="asian",
-        start_fen=None,
-        time_control=None,
-        level=None,
-        computer_side=None,
-        names={},
-        created=1.8e9 + number,
-        updated=1.8e9 + number,
-        offers={"draw": None, "takeback": None, "rematch": None},
-    )
-
-
 async def save_games(store: SqliteStore, first: int, count: int) -> None:
     for number in range(first, first + count):
-        row = game(number)
+        row = stored_game(number)
         await store.create_game(row, {f"token-{number}": "both"})
         for move in ("h2e2", "h9g7", "h0g2"):
             row.moves.append(move)

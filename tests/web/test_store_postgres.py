@@ -6,7 +6,6 @@ faults (an unreachable database, connections killed while serving)."""
 from __future__ import annotations
 
 import asyncio
-import socket
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -14,7 +13,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import pytest
+from web_helpers import stored_game
 
+from chuhan.web.server import free_port
 from chuhan.web.store import (
     ChatLine,
     GameRow,
@@ -26,33 +27,6 @@ from chuhan.web.store import (
 )
 from chuhan.web.store.pg_schema import SCHEMA_VERSION
 from chuhan.web.store.postgres import PostgresStore
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def game(number: int, **changes: Any) -> GameRow:
-    row = GameRow(
-        id=f"game-{number:04d}",
-        kind="local",
-        variant="xiangqi",
-        rules="asian",
-        start_fen=None,
-        time_control=None,
-        level=None,
-        computer_side=None,
-        names={},
-        created=1.8e9 + number,
-        updated=1.8e9 + number,
-        offers={"draw": None, "takeback": None, "rematch": None},
-    )
-    for name, value in changes.items():
-        setattr(row, name, value)
-    return row
 
 
 def run(url: str, work: Callable[..., Awaitable[Any]], *, stores: int = 1, **options: Any) -> Any:
@@ -145,7 +119,7 @@ def test_create_and_load_round_trip_every_field(postgres_url: str) -> None:
         assert await store.seats_of(row.id) == {"first": "tok-a", "second": "tok-b"}
         assert await store.events(row.id) == [StoredEvent(7, row.updated, "import", {})]
         assert await store.unfinished_game_ids() == [row.id]
-        other = game(2, updated=1_900_000_000.0, status="over")
+        other = stored_game(2, updated=1_900_000_000.0, status="over")
         await store.create_game(other, {"tok-c": "both"})
         assert await store.unfinished_game_ids() == [row.id]
         listed = await store.games_for_tokens(["tok-a", "tok-c", "tok-unknown", "tok-a"])
@@ -168,7 +142,7 @@ def test_create_and_load_round_trip_every_field(postgres_url: str) -> None:
 
 def test_save_game_moves_the_revision_and_numbers_the_events(postgres_url: str) -> None:
     async def work(store: PostgresStore) -> None:
-        row = game(1)
+        row = stored_game(1)
         await store.create_game(row, {"t": "both"})
         for ply, move in enumerate(("h2e2", "h9g7", "h0g2"), start=2):
             row.moves.append(move)
@@ -195,9 +169,9 @@ def test_save_game_moves_the_revision_and_numbers_the_events(postgres_url: str) 
 
 def test_a_stale_revision_is_refused_and_writes_nothing(postgres_url: str) -> None:
     async def work(store: PostgresStore) -> None:
-        row = game(1)
+        row = stored_game(1)
         await store.create_game(row, {"t": "both"})
-        stale = game(1)
+        stale = stored_game(1)
         stale.revision = 1
         row.moves.append("h2e2")
         row.version = 2
@@ -210,7 +184,7 @@ def test_a_stale_revision_is_refused_and_writes_nothing(postgres_url: str) -> No
         assert stale.revision == 1
         assert await store.load_game(row.id) == row
         assert [e.data for e in await store.events(row.id)] == [{}, {"move": "h2e2"}]
-        ghost = game(99)
+        ghost = stored_game(99)
         ghost.revision = 1
         with pytest.raises(StoreError, match="not where it was stored") as missing:
             await store.save_game(ghost, "move", {})
@@ -223,13 +197,13 @@ def test_two_stores_racing_for_one_revision_exactly_one_wins(postgres_url: str) 
     rounds, writers = 25, 8
 
     async def work(one: PostgresStore, two: PostgresStore) -> None:
-        row = game(1)
+        row = stored_game(1)
         await one.create_game(row, {"t": "both"})
         for number in range(rounds):
             made_on = row.revision
             copies = []
             for writer in range(writers):
-                copy = game(1, revision=made_on, version=made_on + 1)
+                copy = stored_game(1, revision=made_on, version=made_on + 1)
                 copy.moves = [f"w{writer}r{number}"]
                 copies.append(copy)
             outcomes = await asyncio.gather(
@@ -257,7 +231,7 @@ def test_two_stores_racing_for_one_revision_exactly_one_wins(postgres_url: str) 
 
 def test_game_since_returns_the_row_and_the_later_events(postgres_url: str) -> None:
     async def work(store: PostgresStore) -> None:
-        row = game(1)
+        row = stored_game(1)
         await store.create_game(row, {"t": "both"})
         for ply, move in enumerate(("h2e2", "h9g7", "h0g2"), start=2):
             row.moves.append(move)
@@ -281,8 +255,8 @@ def test_game_since_returns_the_row_and_the_later_events(postgres_url: str) -> N
 
 def test_malformed_stored_values_make_the_game_unreadable(postgres_url: str) -> None:
     async def work(store: PostgresStore) -> None:
-        await store.create_game(game(1), {"t1": "both"})
-        await store.create_game(game(2), {"t2": "both"})
+        await store.create_game(stored_game(1), {"t1": "both"})
+        await store.create_game(stored_game(2), {"t2": "both"})
         await sql(store.url, "UPDATE games SET clock = '{not json' WHERE id = 'game-0001'")
         await sql(store.url, "UPDATE events SET data = '[1]' WHERE game_id = 'game-0002'")
         with pytest.raises(GameUnreadable):
@@ -306,7 +280,7 @@ def test_notices_reach_the_other_stores_not_the_sender(postgres_url: str) -> Non
         heard_two: list[Notice] = []
         await one.listen(heard_one.append)
         await two.listen(heard_two.append)
-        row = game(1)
+        row = stored_game(1)
         await one.create_game(row, {"t": "both"})
         row.moves.append("h2e2")
         row.version = 2
@@ -323,7 +297,7 @@ def test_notices_reach_the_other_stores_not_the_sender(postgres_url: str) -> Non
         assert heard_one == [Notice("presence", row.id, two.server_id, {"roles": {"first": 1}})]
         # A refused write announces nothing; a chat line too long for a notice goes
         # without its line (receivers reload the chat).
-        stale = game(1, revision=1)
+        stale = stored_game(1, revision=1)
         with pytest.raises(StoreConflict):
             await one.save_game(stale, "move", {})
         await one.add_chat(row.id, line._replace(text="말" * 3000))
@@ -340,7 +314,7 @@ def test_notices_of_many_writes_at_once_arrive_in_order_in_batches(postgres_url:
     async def work(one: PostgresStore, two: PostgresStore) -> None:
         heard: list[Notice] = []
         await two.listen(heard.append)
-        rows = [game(number) for number in range(40)]
+        rows = [stored_game(number) for number in range(40)]
         await asyncio.gather(*(one.create_game(row, {f"t{row.id}": "both"}) for row in rows))
         for row in rows:
             row.moves.append("h2e2")
@@ -380,11 +354,11 @@ def test_a_lost_listening_connection_comes_back_with_a_resync(postgres_url: str)
 
 def test_beat_takes_over_the_games_of_dead_servers_only(postgres_url: str) -> None:
     async def work(live: PostgresStore, dead: PostgresStore, survivor: PostgresStore) -> None:
-        await live.create_game(game(1), {"t1": "both"})
-        await dead.create_game(game(2), {"t2": "both"})
-        await dead.create_game(game(3, status="over"), {"t3": "both"})
-        await dead.create_game(game(4, kind="imported"), {"t4": "both"})
-        await survivor.create_game(game(5), {"t5": "both"})
+        await live.create_game(stored_game(1), {"t1": "both"})
+        await dead.create_game(stored_game(2), {"t2": "both"})
+        await dead.create_game(stored_game(3, status="over"), {"t3": "both"})
+        await dead.create_game(stored_game(4, kind="imported"), {"t4": "both"})
+        await survivor.create_game(stored_game(5), {"t5": "both"})
         assert await live.beat(2.0) == {"game-0001"}
         await sql(postgres_url, "UPDATE games SET driver = NULL WHERE id = 'game-0005'")
         # Nobody has missed a beat yet: the survivor takes only the game without a driver.
@@ -407,7 +381,7 @@ def test_concurrent_survivors_each_game_gets_exactly_one_driver(postgres_url: st
 
     async def work(dead: PostgresStore, *survivors: PostgresStore) -> None:
         for number in range(games):
-            await dead.create_game(game(number), {f"t{number}": "both"})
+            await dead.create_game(stored_game(number), {f"t{number}": "both"})
         await sql(
             postgres_url,
             "UPDATE servers SET heartbeat = clock_timestamp() - interval '1 hour' WHERE id = $1",
@@ -433,7 +407,7 @@ def test_a_closed_store_hands_its_games_over(postgres_url: str) -> None:
         await leaving.open()
         await staying.open()
         try:
-            await leaving.create_game(game(1), {"t": "both"})
+            await leaving.create_game(stored_game(1), {"t": "both"})
             await leaving.close()
             await leaving.close()  # safe twice
             assert await staying.beat(600.0) == {"game-0001"}
@@ -454,7 +428,7 @@ def test_an_unreachable_database_is_named_without_its_password(postgres_url: str
         await store.close()
         return str(refused.value)
 
-    port = _free_port()
+    port = free_port()
     message = asyncio.run(opening(f"postgresql://chuhan:s3cret-pw@127.0.0.1:{port}/games"))
     assert f"postgresql://chuhan@127.0.0.1:{port}/games" in message
     assert "s3cret-pw" not in message
@@ -498,7 +472,7 @@ def test_connections_killed_while_serving_give_store_errors_then_recover(
     postgres_url: str,
 ) -> None:
     async def work(store: PostgresStore) -> None:
-        row = game(1)
+        row = stored_game(1)
         await store.create_game(row, {"t": "both"})
         for attempt in range(3):
             await terminate(postgres_url, f"chuhan {store.server_id}")
@@ -529,7 +503,7 @@ def test_a_write_whose_connection_dies_under_it_is_refused_not_acknowledged(
     postgres_url: str,
 ) -> None:
     async def work(store: PostgresStore) -> None:
-        row = game(1)
+        row = stored_game(1)
         await store.create_game(row, {"t": "both"})
         blocker = await asyncpg.connect(postgres_url)
         try:
@@ -573,7 +547,7 @@ def test_a_database_that_goes_away_fails_fast_and_is_used_again_when_back(
     """The whole database disappears (every connection refused) and comes back."""
 
     async def work(store: PostgresStore) -> None:
-        row = game(1)
+        row = stored_game(1)
         await store.create_game(row, {"t": "both"})
         name = urlsplit(postgres_url).path.lstrip("/")
         admin = urlunsplit((*urlsplit(postgres_url)[:2], "/postgres", "", ""))

@@ -10,6 +10,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from chuhan.board import Board
 from chuhan.web.pool import AnalysisRequest, MoveRequest
+from chuhan.web.store import GameRow
 
 with warnings.catch_warnings():
     # Starlette's TestClient warns that it will move from httpx to httpx2.
@@ -208,3 +209,25 @@ def join_friend_game(client: TestClient, **fields: Any) -> tuple[dict[str, Any],
     second.hello()
     first.wait_state(lambda s: s["players"]["second"]["connected"])
     return game, first, second
+
+
+def stored_game(number: int, **changes: Any) -> GameRow:
+    """A local xiangqi game's row numbered ``number`` (``game-0007``), with ``changes``,
+    for the stores' own tests."""
+    row = GameRow(
+        id=f"game-{number:04d}",
+        kind="local",
+        variant="xiangqi",
+        rules="asian",
+        start_fen=None,
+        time_control=None,
+        level=None,
+        computer_side=None,
+        names={},
+        created=1.8e9 + number,
+        updated=1.8e9 + number,
+        offers={"draw": None, "takeback": None, "rematch": None},
+    )
+    for name, value in changes.items():
+        setattr(row, name, value)
+    return row
