@@ -317,7 +317,7 @@ def test_chuhan_serve_on_a_damaged_database_says_so_and_serves_the_other_games(
 
 
 def test_a_save_that_finds_no_row_is_an_error_not_a_silent_success(tmp_path: Path) -> None:
-    from test_store_checkpoint import game
+    from web_helpers import stored_game
 
     from chuhan.web.store import StoreError
     from chuhan.web.store.sqlite import SqliteStore
@@ -326,7 +326,7 @@ def test_a_save_that_finds_no_row_is_an_error_not_a_silent_success(tmp_path: Pat
         store = SqliteStore(tmp_path / "games.sqlite3")
         try:
             with pytest.raises(StoreError, match="game 'game-0007' is not where it was stored"):
-                await store.save_game(game(7), "move", {"move": "h2e2"})
+                await store.save_game(stored_game(7), "move", {"move": "h2e2"})
             assert await store.events("game-0007") == []
         finally:
             await store.close()

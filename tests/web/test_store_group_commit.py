@@ -8,7 +8,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from test_store_checkpoint import NEVER, game
+from test_store_checkpoint import NEVER
+from web_helpers import stored_game
 
 from chuhan.web.store import StoreError
 from chuhan.web.store.sqlite import SqliteStore
@@ -20,12 +21,12 @@ def test_writes_arriving_together_are_kept_apart_by_savepoints(tmp_path: Path) -
     async def run() -> list[BaseException | None]:
         store = SqliteStore(db, checkpoint_seconds=NEVER)
         try:
-            rows = [game(n) for n in range(40)]
+            rows = [stored_game(n) for n in range(40)]
             await asyncio.gather(*(store.create_game(row, {f"t{row.id}": "both"}) for row in rows))
             for row in rows:
                 row.moves.append("h2e2")
                 row.version += 1
-            missing = game(999)  # was never created: its save must fail, alone
+            missing = stored_game(999)  # was never created: its save must fail, alone
             missing.version = 2
             saves = [store.save_game(row, "move", {"move": "h2e2"}) for row in rows]
             saves.insert(20, store.save_game(missing, "move", {"move": "h2e2"}))
@@ -44,8 +45,8 @@ def test_writes_arriving_together_are_kept_apart_by_savepoints(tmp_path: Path) -
 
 def test_a_store_used_from_one_event_loop_then_another_still_commits(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "games.sqlite3", checkpoint_seconds=NEVER)
-    asyncio.run(store.create_game(game(1), {"t1": "both"}))  # that loop ends here
-    row = game(2)
+    asyncio.run(store.create_game(stored_game(1), {"t1": "both"}))  # that loop ends here
+    row = stored_game(2)
 
     async def later() -> None:
         await asyncio.wait_for(store.create_game(row, {"t2": "both"}), 10)
@@ -61,7 +62,7 @@ def test_each_write_is_acknowledged_after_its_commit(tmp_path: Path, count: int)
     async def run() -> None:
         store = SqliteStore(db, checkpoint_seconds=NEVER)
         try:
-            rows = [game(n) for n in range(count)]
+            rows = [stored_game(n) for n in range(count)]
 
             async def create_and_check(row_id: str, make: asyncio.Future[None]) -> None:
                 await make
