@@ -131,6 +131,44 @@ def test_two_processes_accepting_moves_for_one_game_never_both_succeed(
     assert versions == sorted(set(versions))
 
 
+def test_a_write_whose_notice_is_lost_still_reaches_every_process(
+    servers: Any, postgres_url: str
+) -> None:
+    """A process that dies between committing a write and sending its notice (played here
+    by this test: its store's notices are cut off) leaves the others behind only until
+    their beats find the write in the store."""
+    one, two = servers(2)
+    game = create_game(one, kind="friend")
+    with contextlib.ExitStack() as stack:
+        red = Client(stack, one, game["game_id"], game["token"])
+        black = Client(stack, two, game["game_id"], invite_token(game))
+        red.move("h2e2")
+        black.wait_ply(1)
+
+        async def write_without_notice() -> None:
+            store = open_store(postgres_url)
+            await store.open()
+            store._announce = lambda *args, **options: None  # type: ignore[attr-defined]
+            try:
+                row = await store.load_game(game["game_id"])
+                assert row is not None
+                row.moves.append("h9g7")
+                row.version += 1
+                row.updated = time.time()
+                await store.save_game(row, "move", {"move": "h9g7"})
+            finally:
+                await store.close()
+
+        written = time.monotonic()
+        asyncio.run(write_without_notice())
+        for client in (red, black):
+            assert [m["iccs"] for m in client.wait_ply(2)["moves"]] == ["h2e2", "h9g7"]
+        took = time.monotonic() - written
+        assert took < 5, f"the lost write reached the players {took:.1f} s later"
+        red.move("h0g2")  # and the game goes on from there
+        black.wait_ply(3)
+
+
 def test_a_killed_process_s_games_go_on_through_another(servers: Any, postgres_url: str) -> None:
     one, two = servers(2)
     processes = servers.processes

@@ -24,6 +24,7 @@ from chuhan.web.store import (
     StoreConflict,
     StoredEvent,
     StoreError,
+    noticed_change,
 )
 from chuhan.web.store.pg_schema import SCHEMA_VERSION
 from chuhan.web.store.postgres import PostgresStore
@@ -193,6 +194,57 @@ def test_a_stale_revision_is_refused_and_writes_nothing(postgres_url: str) -> No
     run(postgres_url, work)
 
 
+def test_saves_made_together_are_batched_and_each_gets_its_own_outcome(
+    postgres_url: str,
+) -> None:
+    """Saves arriving together go in few statements, yet each game gets its own answer: a
+    stale revision or a missing game refuses that save only, and an event number taken
+    behind the store's back (which fails the whole statement) costs only its own game."""
+
+    async def work(store: PostgresStore) -> None:
+        rows = [stored_game(number) for number in range(300)]
+        await asyncio.gather(*(store.create_game(row, {f"t{row.id}": "both"}) for row in rows))
+        await sql(
+            store.url,
+            "INSERT INTO events (game_id, number, version, at, kind, data) "
+            "VALUES ($1, 2, 2, 0, 'move', '{}')",
+            rows[7].id,
+        )
+        stale = stored_game(3, revision=0, version=2)
+        ghost = stored_game(999, revision=1, version=2)
+        for row in rows:
+            row.moves.append("h2e2")
+            row.version = 2
+        outcomes = await asyncio.gather(
+            *(store.save_game(row, "move", {"move": "h2e2"}) for row in rows),
+            store.save_game(stale, "move", {"move": "b2e2"}),
+            store.save_game(ghost, "move", {}),
+            return_exceptions=True,
+        )
+        # (the rows one transaction inserted share its id, xmin: one per batch)
+        found = await sql(
+            store.url, "SELECT count(DISTINCT xmin::text) FROM events WHERE number = 2"
+        )
+        assert found[0][0] < 40, found  # (300 saves)
+        for number, outcome in enumerate(outcomes[:300]):
+            if number == 7:
+                assert isinstance(outcome, StoreConflict)
+                assert rows[7].revision == 1
+            else:
+                assert outcome is None, (number, outcome)
+                assert rows[number].revision == 2
+        assert isinstance(outcomes[300], StoreConflict) and stale.revision == 0
+        assert isinstance(outcomes[301], StoreError)
+        assert not isinstance(outcomes[301], StoreConflict)
+        assert "not where it was stored" in str(outcomes[301])
+        for row in (rows[0], rows[3], rows[299]):
+            assert await store.load_game(row.id) == row
+        assert [e.data for e in await store.events(rows[3].id)] == [{}, {"move": "h2e2"}]
+        assert (await store.load_game(rows[7].id) or pytest.fail()).revision == 1
+
+    run(postgres_url, work)
+
+
 def test_two_stores_racing_for_one_revision_exactly_one_wins(postgres_url: str) -> None:
     rounds, writers = 25, 8
 
@@ -289,11 +341,12 @@ def test_notices_reach_the_other_stores_not_the_sender(postgres_url: str) -> Non
         await one.add_chat(row.id, line)
         await two.notify(row.id, "presence", {"roles": {"first": 1}})
         await until(lambda: len(heard_two) == 3 and len(heard_one) == 1)
-        assert heard_two == [
-            Notice("game", row.id, one.server_id, {"revision": 1}),
-            Notice("game", row.id, one.server_id, {"revision": 2}),
-            Notice("chat", row.id, one.server_id, {"line": list(line)}),
+        assert [(n.kind, n.game_id, n.origin, n.data.get("revision")) for n in heard_two] == [
+            ("game", row.id, one.server_id, 1),
+            ("game", row.id, one.server_id, 2),
+            ("chat", row.id, one.server_id, None),
         ]
+        assert heard_two[2].data == {"line": list(line)}
         assert heard_one == [Notice("presence", row.id, two.server_id, {"roles": {"first": 1}})]
         # A refused write announces nothing; a chat line too long for a notice goes
         # without its line (receivers reload the chat).
@@ -306,6 +359,54 @@ def test_notices_reach_the_other_stores_not_the_sender(postgres_url: str) -> Non
         assert (await two.chat_history(row.id))[-1].text == "말" * 3000
         await asyncio.sleep(0.2)
         assert len(heard_two) == 4 and len(heard_one) == 1
+
+    run(postgres_url, work, stores=2)
+
+
+def test_a_game_notice_carries_the_write_as_the_store_has_it(postgres_url: str) -> None:
+    """The process that hears a write applies it from the notice instead of reading the
+    game: what the notice gives must be what the store holds, event by event, whatever the
+    event (moves, a takeback, offers, names, a result); a write too large for a notice goes
+    with its revision only, and the hearer reads the store."""
+
+    async def work(one: PostgresStore, two: PostgresStore) -> None:
+        heard: list[Notice] = []
+        await two.listen(heard.append)
+        row = stored_game(1)
+        row.time_control = {"base": 60, "increment": 1}
+        await one.create_game(row, {"t": "both"})
+        before = (await two.game_since(row.id, 0) or pytest.fail("no game"))[0]
+        steps: list[tuple[str, dict[str, Any], Callable[[GameRow], None]]] = [
+            ("move", {"move": "h2e2"}, lambda r: r.moves.append("h2e2")),
+            ("move", {"move": "h9g7"}, lambda r: r.moves.append("h9g7")),
+            ("draw_offer", {"side": "first"}, lambda r: r.offers.update(draw="first")),
+            ("takeback", {"side": "second"}, lambda r: r.moves.pop()),
+            ("name", {"side": "second", "name": "乙"}, lambda r: r.names.update(second="乙")),
+            ("setup_timer", {"side": "first"}, lambda r: setattr(r, "setup_deadline", 9.5)),
+            ("resign", {"side": "first"}, lambda r: setattr(r, "result", {"winner": "second"})),
+        ]
+        for number, (event, data, change) in enumerate(steps, start=2):
+            change(row)
+            row.version += event not in ("name", "setup_timer")
+            row.updated += 1.25
+            row.clock = {"first": 50.0 - number, "second": 60.0, "running": "second"}
+            row.status = "over" if event == "resign" else "playing"
+            await one.save_game(row, event, data)
+            await until(lambda: any(n.data.get("revision") == number for n in heard))
+            notice = heard[-1]
+            stored = await two.game_since(row.id, number - 1)
+            assert stored is not None
+            assert noticed_change(notice, before) == (stored[0], stored[1][0]), event
+            assert stored[0] == row
+            before = stored[0]
+        # Too long for a notice: only the revision, and noticed_change says to read.
+        row.headers = {"Event": "棋" * 4000}
+        await one.save_game(row, "name", {"side": "first", "name": "甲"})
+        await until(lambda: heard[-1].data.get("revision") == len(steps) + 2)
+        assert heard[-1].data == {"revision": len(steps) + 2}
+        assert noticed_change(heard[-1], before) is None
+        # A notice that is not the next revision is not applied either.
+        assert noticed_change(heard[-1], row) is None
 
     run(postgres_url, work, stores=2)
 

@@ -77,6 +77,8 @@ class GameManager:
         self._beats: asyncio.Task[None] | None = None
         #: Games created while a beat is under way (driven by this process all the same).
         self._created_while_beating: set[str] = set()
+        #: The rooms found behind the store at the last beat, and the revision stored then.
+        self._behind: dict[str, int] = {}
         self._beat_failing = False
 
     def drives(self, game_id: str) -> bool:
@@ -241,17 +243,21 @@ class GameManager:
             await self._drive(game_id)
 
     async def _check_revisions(self) -> None:
-        """Catch up any room in memory that the store has newer writes for (a notice lost
-        when a process died between its write and its notice)."""
-        if not self.rooms:
+        """Catch up any room in memory that is still behind a write the store had at the
+        previous beat (a notice lost when a process died between its write and its
+        notice). A room behind only since this beat is left to the notice on its way."""
+        if not self.store.shared or not self.rooms:
             return
         try:
-            stored = await self.store.revisions(list(self.rooms))
+            newer = await self.store.newer_revisions(
+                {game_id: room.row.revision for game_id, room in self.rooms.items()}
+            )
         except StoreError:
             return
-        for game_id, revision in stored.items():
+        before, self._behind = self._behind, newer
+        for game_id, revision in before.items():
             room = self.rooms.get(game_id)
-            if room is not None and revision > room.row.revision:
+            if room is not None and room.row.revision < revision:
                 self._catch_up(room)
 
     async def _forget_the_dead(self) -> None:
@@ -281,7 +287,9 @@ class GameManager:
         try:
             if notice.kind == "game":
                 if room is not None:
-                    if int(notice.data["revision"]) > room.row.revision:
+                    revision = int(notice.data["revision"])
+                    if revision > room.row.revision:
+                        room.heard[revision] = notice
                         self._catch_up(room)
                 elif self.driving is not None and notice.game_id in self.driving:
                     self._spawn(self._drive(notice.game_id))  # the computer may be to move
@@ -307,8 +315,9 @@ class GameManager:
             room.hear_chat(lines[-1])
 
     def _catch_up(self, room: Room) -> None:
-        """Bring ``room`` up to date with the store (one catch-up at a time per room; a
-        notice during one asks for another)."""
+        """Bring ``room`` up to date with the notices heard for it (``room.heard``) or, where
+        they leave a gap, with the store (one catch-up at a time per room; a notice during
+        one asks for another)."""
         if room.catching_up:
             room.catch_up_again = True
             return

@@ -43,9 +43,11 @@ from chuhan.web.store import (
     QUIET_EVENTS,
     ChatLine,
     GameRow,
+    Notice,
     StoreConflict,
     StoredEvent,
     StoreError,
+    noticed_change,
 )
 
 if TYPE_CHECKING:
@@ -91,6 +93,8 @@ class Room:
         self._announce_presence = False
         #: A catch-up with other processes' writes is under way / asked for again.
         self.catching_up = False
+        #: The game notices heard from other processes and not yet applied, by revision.
+        self.heard: dict[int, Notice] = {}
         self.catch_up_again = False
         self._chat_lines: deque[ChatLine] | None = None
         self._chat_text: str | None = None
@@ -482,17 +486,39 @@ class Room:
 
     # ------------------------------------------------------------------ other processes
 
+    def _heard_changes(self) -> tuple[GameRow, list[StoredEvent]] | None:
+        """The row and events that the notices heard carry, from the room's revision on
+        without a gap up to the newest heard; None when they do not (the store is read)."""
+        heard, self.heard = self.heard, {}
+        row, events = self.row, []
+        try:
+            while (notice := heard.get(row.revision + 1)) is not None:
+                change = noticed_change(notice, row)
+                if change is None:
+                    return None
+                row = change[0]
+                events.append(change[1])
+        except (KeyError, TypeError, ValueError) as error:
+            log.warning("game %s: a malformed notice (%s); reading the store", self.row.id, error)
+            return None
+        if not events or max(heard) > row.revision:
+            return None
+        return row, events
+
     async def catch_up(self, now: float) -> None:
         """(Under the lock) take in what other server processes wrote to this game since
-        the room's revision: their events are applied as a rebuild applies them, then the
-        new state is published to this process's connections. Whatever does not fit
-        rebuilds the room from the store."""
+        the room's revision, from their notices when those carry every write, otherwise
+        from the store: their events are applied as a rebuild applies them, then the new
+        state is published to this process's connections. Whatever does not fit rebuilds
+        the room from the store."""
         revision = self.row.revision
-        try:
-            found = await self.manager.store.game_since(self.row.id, revision)
-        except StoreError as error:
-            log.error("cannot catch up with game %s: %s", self.row.id, error)
-            return
+        found = self._heard_changes() if self.heard else None
+        if found is None:
+            try:
+                found = await self.manager.store.game_since(self.row.id, revision)
+            except StoreError as error:
+                log.error("cannot catch up with game %s: %s", self.row.id, error)
+                return
         if found is None or not found[1]:
             return
         row, events = found

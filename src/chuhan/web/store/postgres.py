@@ -57,6 +57,7 @@ from chuhan.web.store import (
     StoreConflict,
     StoredEvent,
     StoreError,
+    game_notice,
     shown_location,
 )
 from chuhan.web.store.pg_schema import SCHEMA_VERSION, migrate
@@ -112,6 +113,9 @@ _LOST: tuple[type[BaseException], ...] = (
     ConnectionError,
 )
 
+#: One encoder for every notice (``json.dumps`` with options makes one per call).
+_ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=(",", ":")).encode
+
 # ---------------------------------------------------------------------- statements
 
 #: ``games`` columns as the statements name them (``driver`` is the store's own).
@@ -137,23 +141,54 @@ WITH game AS (
 SELECT count(*) FROM game
 """
 
-# $1 id, $2 the revision the write was made on, $3.. the columns, then the event.
-_SAVE_EVENT = len(_SAVE_COLUMNS) + 3
+#: The SQL type of each column a save rewrites (a batch of saves passes one array each).
+_SAVE_TYPES = {
+    "names": "text",
+    "updated": "double precision",
+    "version": "integer",
+    "status": "text",
+    "setup": "text",
+    "setup_deadline": "double precision",
+    "moves": "text",
+    "clock": "text",
+    "clock_at": "double precision",
+    "offers": "text",
+    "ending": "text",
+    "result": "text",
+    "headers": "text",
+    "rematch": "text",
+}
+assert tuple(_SAVE_TYPES) == _SAVE_COLUMNS
+#: The most saves one statement makes.
+SAVE_BATCH = 200
+#: How many batches of saves may be under way at once.
+SAVE_FLIGHTS = 4
+# One statement saves a batch of games, one array per column ($1 the ids, $2 the revisions
+# the writes were made on, then the columns, then each event's kind and data): each game is
+# updated only if it is still at its revision, and its event takes the next number. The
+# answer says of each game whether it was saved and whether it exists at all.
 _SAVE = f"""
-WITH saved AS (
+WITH given AS (
+    SELECT * FROM unnest($1::text[], $2::integer[],
+        {", ".join(f"${n}::{_SAVE_TYPES[c]}[]" for n, c in enumerate(_SAVE_COLUMNS, start=3))},
+        ${len(_SAVE_COLUMNS) + 3}::text[], ${len(_SAVE_COLUMNS) + 4}::text[])
+    AS g (id, made_on, {", ".join(_SAVE_COLUMNS)}, event, data)
+), saved AS (
     UPDATE games
-    SET {", ".join(f"{c} = ${n}" for n, c in enumerate(_SAVE_COLUMNS, start=3))},
-        revision = $2 + 1
-    WHERE id = $1 AND revision = $2
-    RETURNING id, version, updated
+    SET {", ".join(f"{c} = g.{c}" for c in _SAVE_COLUMNS)}, revision = g.made_on + 1
+    FROM given g
+    WHERE games.id = g.id AND games.revision = g.made_on
+    RETURNING games.id, games.version, games.updated, g.made_on, g.event, g.data
 ), logged AS (
     INSERT INTO events (game_id, number, version, at, kind, data)
-    SELECT id, $2 + 1, version, updated, ${_SAVE_EVENT}, ${_SAVE_EVENT + 1} FROM saved
+    SELECT id, made_on + 1, version, updated, event, data FROM saved
     RETURNING game_id
 )
-SELECT (SELECT count(*) FROM logged) AS saved, EXISTS (SELECT 1 FROM games WHERE id = $1) AS known
+SELECT g.id,
+       EXISTS (SELECT 1 FROM logged WHERE logged.game_id = g.id) AS saved,
+       EXISTS (SELECT 1 FROM games WHERE games.id = g.id) AS known
+FROM given g
 """
-
 _CHAT = "INSERT INTO chat (game_id, at, sender, name, text) VALUES ($1, $2, $3, $4, $5)"
 
 _NOTIFY = f"SELECT pg_notify('{CHANNEL}', $1)"
@@ -234,6 +269,11 @@ FROM games CROSS JOIN LATERAL (
 ) AS later
 WHERE games.id = $1
 """
+_NEWER = """
+SELECT g.id, g.revision
+FROM games g JOIN unnest($1::text[], $2::integer[]) AS held (id, revision) ON g.id = held.id
+WHERE g.revision > held.revision
+"""
 _EVENTS = "SELECT version, at, kind, data FROM events WHERE game_id = $1 ORDER BY number"
 _TOKENS = f"""
 SELECT s.token AS seat_token, s.seat AS seat_name, {", ".join("g." + c for c in COLUMNS)}
@@ -264,6 +304,7 @@ class PostgresStore:
         self.shown = shown_location(url)
         self.pool_size = pool_size
         self.server_id = secrets.token_hex(8)
+        self._payload_head = f'{{"origin":{json.dumps(self.server_id)},"notices":['
         self._password = urlsplit(url).password or ""
         self._pool: Any = None
         #: The listening connection and the event set when it is lost.
@@ -271,8 +312,12 @@ class PostgresStore:
         self._listening: asyncio.Task[None] | None = None
         self._handler: Callable[[Notice], None] | None = None
         #: Notices waiting to be sent, and the task sending them.
-        self._outbox: list[tuple[str, str, dict[str, Any]]] = []
+        self._outbox: list[str] = []  # notices encoded (see _announce)
         self._sending: asyncio.Task[None] | None = None
+        #: Saves waiting for a batch (the statement's arguments, and the future told the
+        #: outcome), and how many batches are under way.
+        self._saves: list[tuple[tuple[Any, ...], asyncio.Future[str]]] = []
+        self._saving: set[asyncio.Task[None]] = set()
         self._closed = False
 
     # ------------------------------------------------------------------ life
@@ -453,32 +498,108 @@ class PostgresStore:
         self._announce("game", row.id, {"revision": 1})
 
     async def save_game(self, row: GameRow, event: str, data: dict[str, Any]) -> None:
+        """Save the game (see :meth:`Store.save_game`). The saves of many games are made
+        together: what arrives while :data:`SAVE_FLIGHTS` batches are under way waits for
+        the next batch, which one statement (one round trip, one commit) writes."""
         columns = values(row)
         made_on = row.revision
-        arguments = (
+        save = (
             row.id,
             made_on,
             *(columns[c] for c in _SAVE_COLUMNS),
             event,
             json.dumps(data, ensure_ascii=False),
         )
-
-        async def work(connection: Any) -> Any:
-            try:
-                return await connection.fetchrow(_SAVE, *arguments)
-            except asyncpg.UniqueViolationError:  # (the update's revision test comes first)
-                return None
-
-        found = await self._write(f"saving game {row.id[:40]!r}", work)
-        if found is None or not found["saved"]:  # never acknowledge what was not written
-            if found is None or found["known"]:
+        done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._saves.append((save, done))
+        if len(self._saving) < SAVE_FLIGHTS:
+            task = asyncio.get_running_loop().create_task(self._save_batches())
+            self._saving.add(task)
+            task.add_done_callback(self._saving.discard)
+        outcome = await done
+        if outcome != "saved":  # never acknowledge what was not written
+            if outcome == "conflict":
                 raise StoreConflict(row.id, made_on)
             raise StoreError(
                 f"the game database {self.shown} failed: game {row.id[:40]!r} is not where "
                 "it was stored"
             )
         row.revision = made_on + 1
-        self._announce("game", row.id, {"revision": made_on + 1})
+        self._announce(
+            "game", row.id, game_notice(row, event, data), short={"revision": row.revision}
+        )
+
+    async def _save_batches(self) -> None:
+        """(A task, one of at most :data:`SAVE_FLIGHTS`) write the saves waiting, a batch at
+        a time, and tell each its outcome."""
+        try:
+            while self._saves:
+                batch: list[tuple[tuple[Any, ...], asyncio.Future[str]]] = []
+                ids: set[str] = set()
+                waiting: list[tuple[tuple[Any, ...], asyncio.Future[str]]] = []
+                for save in self._saves:  # (one save of a game per batch)
+                    if len(batch) < SAVE_BATCH and save[0][0] not in ids:
+                        ids.add(save[0][0])
+                        batch.append(save)
+                    else:
+                        waiting.append(save)
+                self._saves = waiting
+                try:
+                    outcomes = await self._save_batch([save for save, _ in batch])
+                except BaseException as error:  # (never leave a writer waiting)
+                    failure = (
+                        error
+                        if isinstance(error, StoreError)
+                        else StoreError(f"the game database {self.shown}: saving was interrupted")
+                    )
+                    for _, done in batch:
+                        if not done.done():
+                            done.set_exception(failure)
+                    if not isinstance(error, StoreError):
+                        raise
+                    continue
+                for (_, done), outcome in zip(batch, outcomes, strict=True):
+                    if not done.done():
+                        done.set_result(outcome)
+        except BaseException:
+            for _, done in self._saves:  # (this task was stopped: the next write tries again)
+                if not done.done():
+                    done.set_exception(
+                        StoreError(f"the game database {self.shown}: saving was interrupted")
+                    )
+            self._saves = []
+            raise
+
+    async def _save_batch(self, saves: list[tuple[Any, ...]]) -> list[str]:
+        """Each save's outcome: ``saved``, ``conflict`` (the game is not at the revision the
+        write was made on) or ``missing``. An event number already taken (which the
+        revision test rules out unless the log was changed behind the store) fails the
+        whole statement: the batch is then halved until only that game's save is
+        refused."""
+        what = (
+            f"saving game {saves[0][0][:40]!r}"
+            if len(saves) == 1
+            else f"saving {len(saves)} games ({saves[0][0][:40]!r} and others)"
+        )
+        arrays = [list(column) for column in zip(*saves, strict=True)]
+
+        async def work(connection: Any) -> Any:
+            try:
+                return await connection.fetch(_SAVE, *arrays)
+            except asyncpg.UniqueViolationError:
+                return None
+
+        found = await self._write(what, work)
+        if found is None:
+            if len(saves) == 1:
+                return ["conflict"]
+            half = len(saves) // 2
+            return [*await self._save_batch(saves[:half]), *await self._save_batch(saves[half:])]
+        outcome = {
+            r["id"]: "saved" if r["saved"] else "conflict" if r["known"] else "missing"
+            for r in found
+        }
+        return [outcome[save[0]] for save in saves]
 
     async def add_chat(self, game_id: str, line: ChatLine) -> None:
         await self._write(
@@ -492,14 +613,23 @@ class PostgresStore:
 
     # ------------------------------------------------------------------ notices
 
-    def _announce(self, kind: str, game_id: str, data: dict[str, Any]) -> None:
+    def _announce(
+        self, kind: str, game_id: str, data: dict[str, Any], *, short: dict[str, Any] | None = None
+    ) -> None:
         """Queue a notice for the other processes; what is queued while a batch is being
         sent goes in the next one. (A transaction that notifies holds a lock shared by
         the whole database while it commits, so one notice per write made every write
         of every process wait in line for it: measured, two processes on this store
         topped out at about 420 moves a second with most backends waiting on that lock.
-        Batches are sent after the writes commit, by a statement of their own.)"""
-        self._outbox.append((kind, game_id, data))
+        Batches are sent after the writes commit, by a statement of their own.)
+
+        The notice is encoded at once (its data may be the row's own values, which change
+        with the next action); one that does not fit in a payload alone goes with ``short``
+        instead (or empty data)."""
+        item = _ENCODE([kind, game_id, data])
+        if len(self._payload_head) + 2 + len(item.encode()) > NOTICE_LIMIT:
+            item = _ENCODE([kind, game_id, short or {}])
+        self._outbox.append(item)
         if self._sending is None or self._sending.done():
             self._sending = asyncio.get_running_loop().create_task(self._send_notices())
 
@@ -517,19 +647,14 @@ class PostgresStore:
                     # The writes are committed; the others find them at their next beat.
                     log.warning("%s", error)
 
-    def _payloads(self, batch: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
-        """The batch as notice payloads, each within :data:`NOTICE_LIMIT` bytes (a notice
-        whose data would not fit alone goes with its data left empty)."""
+    def _payloads(self, batch: list[str]) -> list[str]:
+        """The encoded notices as payloads, each within :data:`NOTICE_LIMIT` bytes."""
         payloads: list[str] = []
-        head = f'{{"origin":{json.dumps(self.server_id)},"notices":['
+        head = self._payload_head
         items: list[str] = []
         size = len(head) + 2
-        for kind, game_id, data in batch:
-            item = json.dumps([kind, game_id, data], ensure_ascii=False, separators=(",", ":"))
+        for item in batch:
             length = len(item.encode())
-            if len(head) + 2 + length > NOTICE_LIMIT:
-                item = json.dumps([kind, game_id, {}], ensure_ascii=False, separators=(",", ":"))
-                length = len(item.encode())
             if items and size + length + 1 > NOTICE_LIMIT:
                 payloads.append(head + ",".join(items) + "]}")
                 items, size = [], len(head) + 2
@@ -739,12 +864,11 @@ class PostgresStore:
         )
         return {str(r["id"]) for r in found}
 
-    async def revisions(self, game_ids: list[str]) -> dict[str, int]:
+    async def newer_revisions(self, held: dict[str, int]) -> dict[str, int]:
+        ids = list(held)
         found = await self._read(
             "reading revisions",
-            lambda connection: connection.fetch(
-                "SELECT id, revision FROM games WHERE id = ANY($1::text[])", game_ids
-            ),
+            lambda connection: connection.fetch(_NEWER, ids, [held[i] for i in ids]),
         )
         return {str(r["id"]): int(r["revision"]) for r in found}
 

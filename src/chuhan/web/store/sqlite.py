@@ -520,15 +520,22 @@ class SqliteStore:
         """This server drives every unfinished game."""
         return set(await self.unfinished_game_ids())
 
-    async def revisions(self, game_ids: list[str]) -> dict[str, int]:
-        """(Nobody else writes: the rooms in memory are the latest.)"""
-        marks = ", ".join("?" * len(game_ids))
+    async def newer_revisions(self, held: dict[str, int]) -> dict[str, int]:
+        """(Nobody else writes: the rooms in memory are the latest, and the server does
+        not ask.)"""
+        ids = list(held)
 
         def work() -> dict[str, int]:
-            query = f"SELECT id, revision FROM games WHERE id IN ({marks})"
-            return {str(r[0]): int(r[1]) for r in self._db.execute(query, game_ids)}
+            newer = {}
+            for start in range(0, len(ids), 500):  # (SQLite's limit on parameters)
+                part = ids[start : start + 500]
+                query = f"SELECT id, revision FROM games WHERE id IN ({', '.join('?' * len(part))})"
+                for game_id, revision in self._db.execute(query, part):
+                    if int(revision) > held[str(game_id)]:
+                        newer[str(game_id)] = int(revision)
+            return newer
 
-        return await self._run(work) if game_ids else {}
+        return await self._run(work) if ids else {}
 
     async def live_servers(self, takeover_seconds: float) -> set[str]:
         """This one."""
