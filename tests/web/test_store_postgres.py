@@ -392,7 +392,7 @@ def test_a_game_notice_carries_the_write_as_the_store_has_it(postgres_url: str) 
             row.clock = {"first": 50.0 - number, "second": 60.0, "running": "second"}
             row.status = "over" if event == "resign" else "playing"
             await one.save_game(row, event, data)
-            await until(lambda: any(n.data.get("revision") == number for n in heard))
+            await until(lambda n=number: any(x.data.get("revision") == n for x in heard))
             notice = heard[-1]
             stored = await two.game_since(row.id, number - 1)
             assert stored is not None
