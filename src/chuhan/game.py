@@ -200,8 +200,20 @@ class Game:
         self._require_playable()
         self._push_playable(move)
 
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` may be played now: the game goes on and the move is legal (from
+        the legal moves worked out once per position, see :meth:`legal_move_codes`)."""
+        if self.outcome() is not None or self.setup_pending is not None:
+            return False
+        return move.from_square << 7 | move.to_square in _legal_codes(self.board, self._judgment())
+
     def _push_playable(self, move: Move) -> None:
-        self.board.push(move)
+        board = self.board
+        code = move.from_square << 7 | move.to_square
+        if code not in _legal_codes(board, self._judgment()):
+            board.push(move)  # (raises the board's error, naming why)
+            raise AssertionError(f"the referee and the board disagree on {move.iccs()}")
+        board.push_code(code)
         mover = not self.board.turn
         # An offer lapses when the opponent moves instead of answering it; the offerer
         # may offer and then move.

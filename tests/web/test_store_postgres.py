@@ -6,6 +6,7 @@ faults (an unreachable database, connections killed while serving)."""
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -243,6 +244,46 @@ def test_saves_made_together_are_batched_and_each_gets_its_own_outcome(
         assert (await store.load_game(rows[7].id) or pytest.fail()).revision == 1
 
     run(postgres_url, work)
+
+
+def test_batches_racing_over_the_same_games_never_deadlock(postgres_url: str) -> None:
+    """Two processes' batches that write the same games (a race on each, in different
+    orders), with takeovers sweeping the games at the same time: every game has exactly
+    one winner a round, and no batch fails (PostgreSQL would end a deadlock by failing one
+    of its statements, which would refuse every save in that batch)."""
+
+    async def work(one: PostgresStore, two: PostgresStore, dead: PostgresStore) -> None:
+        rows = [stored_game(number) for number in range(600)]
+        await asyncio.gather(*(dead.create_game(row, {f"t{row.id}": "both"}) for row in rows))
+        await sql(dead.url, "UPDATE servers SET heartbeat = heartbeat - interval '1 hour'")
+        shuffler = random.Random(5)
+        for number in range(8):
+            writes = []
+            for store in (one, two):
+                order = rows[:]
+                shuffler.shuffle(order)
+                for row in order:
+                    copy = stored_game(int(row.id.split("-")[-1]), revision=row.revision)
+                    copy.version = row.revision + 1
+                    copy.moves = [f"r{number}"]
+                    writes.append((copy, store.save_game(copy, "move", {"round": number})))
+            beats = [one.beat(3.0), two.beat(3.0)] if number % 2 == 0 else []
+            outcomes = await asyncio.gather(*(w for _, w in writes), *beats, return_exceptions=True)
+            failures = [o for o in outcomes if isinstance(o, BaseException)]
+            assert all(isinstance(o, StoreConflict) for o in failures), failures[:3]
+            won = {copy.id for (copy, _), o in zip(writes, outcomes, strict=False) if o is None}
+            assert won == {row.id for row in rows}
+            assert len(failures) == len(rows)
+            rows = [
+                next(
+                    c
+                    for (c, _), o in zip(writes, outcomes, strict=False)
+                    if c.id == r.id and o is None
+                )
+                for r in rows
+            ]
+
+    run(postgres_url, work, stores=3)
 
 
 def test_two_stores_racing_for_one_revision_exactly_one_wins(postgres_url: str) -> None:

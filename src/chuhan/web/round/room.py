@@ -437,8 +437,9 @@ class Room:
         """Play a move on the game (raises the referee's error naming why it is illegal),
         its list entry and its clock press."""
         board = self.game.board
-        if not board.is_legal(move):
-            board.parse_iccs(move.iccs())  # raises IllegalMoveError with the reason
+        if not self.game.is_legal(move):
+            self.game.push(move)  # raises the referee's error, naming why
+            raise AssertionError(f"{move.iccs()} is not legal, yet it was played")
         entry = move_entry(board, move)
         self.game.push(move)
         entry["check"] = board.is_check()

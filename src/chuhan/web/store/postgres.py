@@ -166,17 +166,22 @@ SAVE_FLIGHTS = 4
 # One statement saves a batch of games, one array per column ($1 the ids, $2 the revisions
 # the writes were made on, then the columns, then each event's kind and data): each game is
 # updated only if it is still at its revision, and its event takes the next number. The
-# answer says of each game whether it was saved and whether it exists at all.
+# answer says of each game whether it was saved and whether it exists at all. The games'
+# rows are locked in the order of their ids first: every statement that writes several games
+# (a batch, a takeover in the beat) takes its locks in that order, so two of them never wait
+# for each other.
 _SAVE = f"""
 WITH given AS (
     SELECT * FROM unnest($1::text[], $2::integer[],
         {", ".join(f"${n}::{_SAVE_TYPES[c]}[]" for n, c in enumerate(_SAVE_COLUMNS, start=3))},
         ${len(_SAVE_COLUMNS) + 3}::text[], ${len(_SAVE_COLUMNS) + 4}::text[])
     AS g (id, made_on, {", ".join(_SAVE_COLUMNS)}, event, data)
+), locked AS MATERIALIZED (
+    SELECT id FROM games WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE
 ), saved AS (
     UPDATE games
     SET {", ".join(f"{c} = g.{c}" for c in _SAVE_COLUMNS)}, revision = g.made_on + 1
-    FROM given g
+    FROM given g JOIN locked USING (id)
     WHERE games.id = g.id AND games.revision = g.made_on
     RETURNING games.id, games.version, games.updated, g.made_on, g.event, g.data
 ), logged AS (
@@ -210,7 +215,7 @@ WITH alive AS (
 ), forgotten AS (
     DELETE FROM servers
     WHERE id <> $1 AND heartbeat < clock_timestamp() - make_interval(secs => $3)
-), stale AS (
+), stale AS MATERIALIZED (
     SELECT g.id, g.driver
     FROM games g LEFT JOIN servers s ON s.id = g.driver
     WHERE g.status <> 'over' AND g.kind <> 'imported' AND g.driver IS DISTINCT FROM $1
@@ -226,6 +231,8 @@ WITH alive AS (
           )
         )
       )
+    ORDER BY g.id
+    FOR UPDATE OF g SKIP LOCKED  -- (in the order of ids; a game being written waits a beat)
 ), claimed AS (
     UPDATE games g SET driver = $1
     FROM stale
@@ -253,8 +260,11 @@ WHERE s.heartbeat >= clock_timestamp() - make_interval(secs => $1)
 """
 
 _RELEASE = """
-WITH gone AS (DELETE FROM servers WHERE id = $1)
-UPDATE games SET driver = NULL WHERE driver = $1 AND status <> 'over' AND kind <> 'imported'
+WITH gone AS (DELETE FROM servers WHERE id = $1), mine AS MATERIALIZED (
+    SELECT id FROM games WHERE driver = $1 AND status <> 'over' AND kind <> 'imported'
+    ORDER BY id FOR UPDATE
+)
+UPDATE games SET driver = NULL FROM mine WHERE games.id = mine.id
 """
 
 _LOAD = f"SELECT {_COLUMN_LIST} FROM games WHERE id = $1"
