@@ -16,7 +16,7 @@ from typing import Any
 
 from chuhan.errors import ChuhanError
 
-__all__ = ["ServeError", "free_port", "play", "serve"]
+__all__ = ["ServeError", "free_port", "loop_factory", "play", "serve"]
 
 #: uvicorn closes a websocket whose frame is larger than this (the protocol's own limit,
 #: 4 KB, is answered with an error message; this stops a client from making the server
@@ -256,13 +256,13 @@ def _serve(
 
     with (
         contextlib.suppress(KeyboardInterrupt),
-        asyncio.Runner(loop_factory=_loop_factory()) as runner,
+        asyncio.Runner(loop_factory=loop_factory()) as runner,
     ):
         runner.run(run())
     return 0 if server.started else 1
 
 
-def _loop_factory() -> Any:
+def loop_factory() -> Any:
     """uvloop's event loop where it is installed (the ``web`` extra has it, but for Windows),
     else asyncio's: the server runs its own loop, so uvicorn's choice of loop never
     applies, and uvloop costs each move about a seventh less CPU."""
