@@ -65,9 +65,7 @@ class Seat(Player):
 
 def rated_game(client: TestClient, first: str, second: str) -> tuple[dict[str, Any], Seat, Seat]:
     """A rated xiangqi game between the accounts of two cookies, both seated."""
-    response = client.post(
-        "/api/games", json={"kind": "friend", "rated": True}, headers=as_(first)
-    )
+    response = client.post("/api/games", json={"kind": "friend", "rated": True}, headers=as_(first))
     assert response.status_code == 201, response.text
     game = response.json()
     red = Seat(client, game["game_id"], game["token"], first)
@@ -182,7 +180,9 @@ def test_a_cookie_replayed_after_signing_out_is_refused(client: TestClient) -> N
     cookie = sign_up(client, "Ada")
     assert client.post("/api/account/signout", headers=as_(cookie)).status_code == 200
     assert me(client, cookie) is None
-    response = client.post("/api/games", json={"kind": "friend", "rated": True}, headers=as_(cookie))
+    response = client.post(
+        "/api/games", json={"kind": "friend", "rated": True}, headers=as_(cookie)
+    )
     assert response.status_code == 403
 
 
@@ -221,7 +221,9 @@ def test_a_new_password_needs_the_current_one(client: TestClient) -> None:
 
 def test_deleting_an_account_ends_its_sessions_and_frees_its_name(client: TestClient) -> None:
     cookie = sign_up(client, "Ada")
-    refused = client.post("/api/account/delete", json={"password": "wrong one!"}, headers=as_(cookie))
+    refused = client.post(
+        "/api/account/delete", json={"password": "wrong one!"}, headers=as_(cookie)
+    )
     assert refused.status_code == 401
     deleted = client.post("/api/account/delete", json={"password": PASSWORD}, headers=as_(cookie))
     assert deleted.status_code == 200
@@ -368,7 +370,7 @@ def test_a_rated_game_changes_both_ratings_by_glicko2(client: TestClient) -> Non
 
 def test_the_server_settles_a_rated_game_as_it_ends(client: TestClient) -> None:
     ada, bo = sign_up(client, "Ada"), sign_up(client, "Bob")
-    game, red, black = rated_game(client, ada, bo)
+    game, red, _black = rated_game(client, ada, bo)
     red.do("resign")
     deadline = time.monotonic() + 10
     while settlement(client, game["game_id"])["settlement"] is None:
@@ -379,7 +381,7 @@ def test_the_server_settles_a_rated_game_as_it_ends(client: TestClient) -> None:
 
 def test_settling_again_changes_nothing(client: TestClient) -> None:
     ada, bo = sign_up(client, "Ada"), sign_up(client, "Bob")
-    game, red, black = rated_game(client, ada, bo)
+    game, red, _black = rated_game(client, ada, bo)
     red.do("resign")
     first = wait_settled(client, game["game_id"])
     again = wait_settled(client, game["game_id"])
@@ -395,7 +397,7 @@ def test_a_pair_of_accounts_counts_one_rated_game_a_day(
     ratings = []
     for day_later in (0, 3600, 86400):
         clock.advance(day_later)
-        game, red, black = rated_game(client, ada, bo)
+        game, _red, black = rated_game(client, ada, bo)
         black.do("resign")
         ratings.append(wait_settled(client, game["game_id"]))
     assert [s["counted"] for s in ratings] == [True, False, True]
@@ -406,7 +408,7 @@ def test_a_pair_of_accounts_counts_one_rated_game_a_day(
 
 def test_the_leaderboard_lists_established_ratings_only(client: TestClient) -> None:
     ada, bo = sign_up(client, "Ada"), sign_up(client, "Bob")
-    game, red, black = rated_game(client, ada, bo)
+    game, _red, black = rated_game(client, ada, bo)
     black.do("resign")
     wait_settled(client, game["game_id"])
     board = client.get("/api/leaderboard/xiangqi").json()
@@ -418,7 +420,7 @@ def test_no_response_carries_a_password_hash_or_another_players_seat_token(
     client: TestClient,
 ) -> None:
     ada, bo = sign_up(client, "Ada"), sign_up(client, "Bob")
-    game, red, black = rated_game(client, ada, bo)
+    game, _red, black = rated_game(client, ada, bo)
     black.do("resign")
     wait_settled(client, game["game_id"])
     invite = token_of(game["invite_url"])

@@ -35,8 +35,9 @@ def test_a_draw_between_equals_moves_neither_rating() -> None:
 
 def _input(winner: str | None, pair_counted_at: float | None = None) -> RatingInput:
     accounts = {"first": Account("a", "Ada", 0, "-"), "second": Account("b", "Bo", 0, "-")}
-    return RatingInput("g", "xiangqi", winner, accounts, {"first": None, "second": None},
-                       pair_counted_at, 1e9)
+    return RatingInput(
+        "g", "xiangqi", winner, accounts, {"first": None, "second": None}, pair_counted_at, 1e9
+    )
 
 
 def test_new_players_start_at_1500_and_the_winner_gains_what_glicko2_says() -> None:
