@@ -305,8 +305,11 @@ def test_a_game_a_signed_in_player_starts_or_joins_is_the_accounts(client: TestC
     ada, bo = sign_up(client, "Ada"), sign_up(client, "Bob")
     response = client.post("/api/games", json={"kind": "friend"}, headers=as_(ada))
     game = response.json()
-    Seat(client, game["game_id"], token_of(game["invite_url"]), bo).hello()
+    joined = Seat(client, game["game_id"], token_of(game["invite_url"]), bo)
+    joined.hello()
     assert settlement(client, game["game_id"])["players"] == {"first": "Ada", "second": "Bob"}
+    named = joined.wait_state(lambda state: state["players"]["second"]["name"] == "Bob")
+    assert named["players"]["first"]["name"] == "Ada"  # (the seats' names are the accounts')
     listed = client.get("/api/players/Bob").json()["games"]
     assert [g["game_id"] for g in listed] == [game["game_id"]]
     assert listed[0]["opponent"] == "Ada" and listed[0]["watch_url"] == f"/w/{game['game_id']}"

@@ -215,26 +215,28 @@ class AccountService:
 
     async def claim_seat(
         self, cookie: str | None, game_id: str, seat: str, now: float
-    ) -> str | None:
+    ) -> tuple[str | None, str | None]:
         """A player with a seat's token joins (``cookie``: the session cookie the
         websocket came with): a signed-in player takes the seat for the
         account if no account holds it (and the account does not hold the other seat).
         Returns why the player may not sit (a rated game's empty seat needs an account
-        other than the opponent's), or None."""
+        other than the opponent's) or None, and the name of the account that took the
+        seat now (for the seat's name), or None."""
         holders = await self.store.game_accounts(game_id)
         if seat in holders:
-            return None  # (the token opens the seat, as it always did)
+            return None, None  # (the token opens the seat, as it always did)
         account = await self.account_of_cookie(cookie, now)
         other = holders.get("second" if seat == "first" else "first")
         allowed = account is not None and (other is None or other.id != account.id)
         if allowed and account is not None:
-            await self.store.attach_account(game_id, seat, account.id)
-            return None
+            holder = await self.store.attach_account(game_id, seat, account.id)
+            return None, account.name if holder == account.id else None
         if not await self.store.is_rated(game_id):
-            return None
+            return None, None
         if account is None:
-            return "this is a rated game: sign in to take your seat"
+            return "this is a rated game: sign in to take your seat", None
         return (
             "this is a rated game and your account holds the other seat: sign in as "
-            "another player to take this one"
+            "another player to take this one",
+            None,
         )

@@ -180,6 +180,7 @@ async def _hello(context: ServerContext, conn: Connection, room: Room, msg: Clie
         raise ProtocolError("not_allowed", "this connection already said hello", msg.seq)
     token = msg.get("token")
     role = "watcher"
+    name = msg.get("name")
     if token:
         found = await context.store.seat(token)
         if found is None or found[0] != room.row.id:
@@ -191,13 +192,14 @@ async def _hello(context: ServerContext, conn: Connection, room: Room, msg: Clie
         role = found[1]
         conn.token = token
         if role in ("first", "second"):  # a signed-in player's seat is the account's
-            refusal = await context.accounts.claim_seat(
+            refusal, account_name = await context.accounts.claim_seat(
                 conn.session_cookie, room.row.id, role, context.now()
             )
             if refusal is not None:
                 conn.send(error_message("account_required", refusal, msg.seq))
                 conn.close(4401)
                 return False
+            name = name or account_name
     conn.deltas = (msg.get("protocol") or 1) >= 2
     most = context.settings.max_watchers_per_game
     async with context.arrivals:
@@ -211,7 +213,7 @@ async def _hello(context: ServerContext, conn: Connection, room: Room, msg: Clie
             )
             conn.close(4429)
             return False
-        await room.join(conn, msg.get("name"))
+        await room.join(conn, name)
     return True
 
 

@@ -180,7 +180,7 @@ async def create_game(request: Request) -> Response:
         time_control=new.time_control,
         level=new.level,
         human_seat=new.color,
-        name=new.name,
+        name=new.name or (player.name if player is not None else None),
         fen=new.fen,
     )
     seat = "both" if new.kind == "local" else new.color
