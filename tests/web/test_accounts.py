@@ -451,3 +451,8 @@ def test_a_player_that_does_not_exist_is_a_404(client: TestClient) -> None:
     response = client.get("/api/players/Nobody")
     assert response.status_code == 404
     assert response.json()["error"]["message"] == "there is no player 'Nobody'"
+
+
+def test_a_players_page_is_the_app(client: TestClient) -> None:
+    response = client.get("/p/Ada")
+    assert response.status_code == 200 and "<!doctype html>" in response.text

@@ -45,6 +45,8 @@ log = logging.getLogger("chuhan.web")
 PROVISIONAL_DEVIATION = 110.0
 #: A pair of accounts has one counted rated game per game in this many seconds.
 PAIR_WINDOW_SECONDS = 86400.0
+#: Kinds of games that are never rated (any other kind may be: friend games, a lobby's).
+UNRATED_KINDS = ("computer", "local", "imported")
 NEW_RATING = Rating(glicko2.DEFAULT_RATING, glicko2.DEFAULT_DEVIATION, glicko2.DEFAULT_VOLATILITY)
 
 
@@ -171,7 +173,7 @@ class RatingKeeper:
         task.add_done_callback(self._tasks.discard)
 
     def _finished(self, event: GameFinished) -> None:
-        if event.kind == "friend":
+        if event.kind not in UNRATED_KINDS:
             self._spawn(self._settle(event.game_id))
 
     async def _settle(self, game_id: str) -> None:

@@ -56,7 +56,10 @@ def _check_origin(request: Request) -> None:
     origin = request.headers.get("origin")
     if origin is None:
         return
-    if urlsplit(origin).netloc != request.headers.get("host", ""):
+    hosts = {request.headers.get("host", "")}
+    if context_of(request).settings.trust_proxy:  # (a proxy may pass the host on aside)
+        hosts.add(request.headers.get("x-forwarded-host", ""))
+    if urlsplit(origin).netloc not in hosts:
         raise HTTPError(403, "cross_site", "requests from another site cannot use your account")
 
 
