@@ -53,7 +53,7 @@ def call(
         | ({"cookie": f"chuhan_session={cookie}"} if cookie else {}),
     )
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=30) as response:
             status, text, headers = response.status, response.read(), response.headers
     except urllib.error.HTTPError as error:
         status, text, headers = error.code, error.read(), error.headers
@@ -100,10 +100,11 @@ def test_a_rated_game_across_two_processes_is_settled_once(
         red = seat(stack, one, game["game_id"], game["token"], str(ada))
         black = seat(stack, other, game["game_id"], invite_token(game), str(bob))
         red.move("h2e2")
-        black.wait_ply(1)
+        black.wait_ply(1, timeout=30)
         black.send("resign", version=black.state["version"])
-        red.wait(lambda state: state["status"] == "over")
-    deadline = time.monotonic() + 15
+        black.until("ack", timeout=30)
+        red.wait(lambda state: state["status"] == "over", timeout=30)
+    deadline = time.monotonic() + 30
     while (found := call(one, f"/api/games/{game['game_id']}/rating")[1])["settlement"] is None:
         assert time.monotonic() < deadline, found
         time.sleep(0.1)

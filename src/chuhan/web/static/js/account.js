@@ -22,11 +22,12 @@ export function onAccountChange(listener) {
   listeners.push(listener);
 }
 
-function setAccount(found) {
+function setAccount(found, { closeMenu = true } = {}) {
   account = found;
   const menu = $("account");
-  if (menu) menu.open = false;
-  drawMenu();
+  if (menu && closeMenu) menu.open = false;
+  // (the first answer leaves a menu drawn for the same state alone: what is typed stays)
+  if (closeMenu || drawnAs !== (account ? account.name : "")) drawMenu();
   for (const listener of listeners) listener(account);
 }
 
@@ -144,9 +145,12 @@ function signedInBody(body) {
   body.append(password, remove);
 }
 
+let drawnAs = null; // the account name ("" signed out) the menu was drawn for
+
 function drawMenu() {
   const menu = $("account");
   if (!menu) return;
+  drawnAs = account ? account.name : "";
   const summary = menu.querySelector("summary");
   summary.textContent = account ? account.name : t("signIn");
   summary.classList.toggle("signed-in", Boolean(account));
@@ -168,7 +172,10 @@ export function startAccount() {
   });
   drawMenu();
   redraws.push(drawMenu);
-  accountKnown = api.currentAccount().then((found) => setAccount(found)).catch(() => setAccount(null));
+  // (the answer may come while the menu is open: it is left open)
+  accountKnown = api.currentAccount()
+    .then((found) => setAccount(found, { closeMenu: false }))
+    .catch(() => setAccount(null, { closeMenu: false }));
   return accountKnown;
 }
 
