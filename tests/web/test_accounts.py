@@ -456,3 +456,15 @@ def test_a_player_that_does_not_exist_is_a_404(client: TestClient) -> None:
 def test_a_players_page_is_the_app(client: TestClient) -> None:
     response = client.get("/p/Ada")
     assert response.status_code == 200 and "<!doctype html>" in response.text
+
+
+def test_another_account_with_a_seat_link_does_not_take_the_seat_over(client: TestClient) -> None:
+    # A seat's token opens it, as for anonymous games; the seat stays its account's, and so
+    # does the rating.
+    ada, bo, cy = sign_up(client, "Ada"), sign_up(client, "Bob"), sign_up(client, "Cyd")
+    game, red, _black = rated_game(client, ada, bo)
+    red.close()
+    intruder = Seat(client, game["game_id"], game["token"], cy)
+    intruder.hello()
+    assert settlement(client, game["game_id"])["players"] == {"first": "Ada", "second": "Bob"}
+    assert client.get("/api/players/Cyd").json()["games"] == []
