@@ -116,7 +116,7 @@ def test_a_database_of_the_first_release_opens_as_it_is(tmp_path: Path) -> None:
             await store.close()
 
     asyncio.run(run())
-    assert SCHEMA_VERSION == 2 and version_of(db) == "2"
+    assert version_of(db) == str(SCHEMA_VERSION)
 
 
 def test_a_new_step_is_applied_once_and_recorded(
@@ -126,8 +126,11 @@ def test_a_new_step_is_applied_once_and_recorded(
     monkeypatch.setattr(schema_module, "MIGRATIONS", (*MIGRATIONS, NOTES_STEP))
     with caplog.at_level(logging.INFO):
         asyncio.run(SqliteStore(db).close())
-    assert version_of(db) == "3" and columns_of(db, "games")[-1] == "notes"
-    assert f"the game database {db} was brought from schema version 1 to 3" in caplog.text
+    assert version_of(db) == str(SCHEMA_VERSION + 1) and columns_of(db, "games")[-1] == "notes"
+    assert (
+        f"the game database {db} was brought from schema version 1 to {SCHEMA_VERSION + 1}"
+        in caplog.text
+    )
     # Opened again, the step is not applied twice (adding the column again would fail).
     asyncio.run(SqliteStore(db).close())
 
@@ -145,7 +148,7 @@ def test_a_new_database_gets_every_step(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(schema_module, "MIGRATIONS", (*MIGRATIONS, NOTES_STEP))
     db = tmp_path / "games.sqlite3"
     asyncio.run(SqliteStore(db).close())
-    assert version_of(db) == "3" and "notes" in columns_of(db, "games")
+    assert version_of(db) == str(SCHEMA_VERSION + 1) and "notes" in columns_of(db, "games")
 
 
 def test_a_step_that_fails_leaves_the_database_as_it_was(
@@ -156,12 +159,13 @@ def test_a_step_that_fails_leaves_the_database_as_it_was(
     monkeypatch.setattr(schema_module, "MIGRATIONS", steps)
     with pytest.raises(
         StoreError,
-        match=r"cannot bring the game database .* from schema version 2 to 3: table games "
-        r"already exists; it is left at version 2",
+        match=rf"cannot bring the game database .* from schema version {SCHEMA_VERSION} to "
+        rf"{SCHEMA_VERSION + 1}: table games already exists; it is left at version "
+        rf"{SCHEMA_VERSION}",
     ):
         SqliteStore(db)
     # (the steps before the one that failed are kept: each is its own transaction)
-    assert version_of(db) == "2" and "notes" not in columns_of(db, "games")
+    assert version_of(db) == str(SCHEMA_VERSION) and "notes" not in columns_of(db, "games")
 
 
 def test_a_database_of_a_newer_chuhan_is_refused(
@@ -175,7 +179,8 @@ def test_a_database_of_a_newer_chuhan_is_refused(
     assert main(["serve", "--db", str(db), "--port", "0"]) == 2
     assert capsys.readouterr().err == (
         f"chuhan: error: the game database {db} has schema version 7, newer than this "
-        "chuhan's (2): it was written by a newer chuhan; upgrade chuhan to open it\n"
+        f"chuhan's ({SCHEMA_VERSION}): it was written by a newer chuhan; upgrade chuhan to "
+        "open it\n"
     )
     assert version_of(db) == "7"
 

@@ -5,6 +5,7 @@
 - :mod:`.pool`: the computer players and analyses, in worker processes;
 - :mod:`.events`: the event bus (a state changed, a game finished);
 - :mod:`.round`: one live game each, its single writer, and the manager of them all;
+- :mod:`.accounts` and :mod:`.ratings`: accounts, sessions and Glicko-2 ratings;
 - :mod:`.endpoints`: the pages and the REST API; :mod:`.socket`: the game websocket,
   whose messages :mod:`.protocol` checks.
 
@@ -25,6 +26,17 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from chuhan.web.context import ServerContext
+from chuhan.web.endpoints.accounts import (
+    account,
+    change_password,
+    delete_account,
+    game_rating,
+    leaderboard,
+    player,
+    sign_in,
+    sign_out,
+    sign_up,
+)
 from chuhan.web.endpoints.common import api
 from chuhan.web.endpoints.games import (
     analysis,
@@ -39,6 +51,7 @@ from chuhan.web.endpoints.imports import import_record
 from chuhan.web.endpoints.pages import STATIC_DIR, SecurityHeaders, not_routed, page
 from chuhan.web.events import EventBus
 from chuhan.web.pool import Pool, ProcessPool
+from chuhan.web.ratings import RatingKeeper
 from chuhan.web.round.manager import GameManager
 from chuhan.web.settings import Settings
 from chuhan.web.socket import game_socket
@@ -81,10 +94,14 @@ def create_app(
         )
         app.state.context = ServerContext(the_settings, store, the_pool, bus, manager, now)
         app.state.manager = manager
+        await app.state.context.accounts.start()
+        ratings = RatingKeeper(store, bus, now, the_settings.rating_sweep_seconds)
         await manager.start()
+        ratings.start()
         try:
             yield
         finally:
+            ratings.close()
             manager.close()
             the_pool.close()
             app.state.context.import_workers.close()
@@ -101,7 +118,17 @@ def create_app(
         Route("/api/games/{game_id}/pgn", api(export_pgn)),
         Route("/api/games/{game_id}/fen", api(export_fen)),
         Route("/api/games/{game_id}/analysis", api(analysis), methods=["POST"]),
+        Route("/api/games/{game_id}/rating", api(game_rating)),
         Route("/api/import", api(import_record), methods=["POST"]),
+        Route("/api/account", api(account)),
+        Route("/api/account/signup", api(sign_up), methods=["POST"]),
+        Route("/api/account/signin", api(sign_in), methods=["POST"]),
+        Route("/api/account/signout", api(sign_out), methods=["POST"]),
+        Route("/api/account/password", api(change_password), methods=["POST"]),
+        Route("/api/account/delete", api(delete_account), methods=["POST"]),
+        Route("/api/players/{name}", api(player)),
+        Route("/api/leaderboard/{game}", api(leaderboard)),
+        Route("/p/{name}", page),
         WebSocketRoute("/ws/{game_id}", game_socket),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]

@@ -44,6 +44,8 @@ class Connection:
     def __init__(self, bucket: TokenBucket, patience: TokenBucket, address: str = "") -> None:
         self.role: str | None = None  # first | second | both | watcher, after hello
         self.token: str | None = None
+        #: The session cookie the websocket came with (chuhan.web.accounts), if any.
+        self.session_cookie: str | None = None
         self.address = address
         self.last_seq = 0
         self.bucket = bucket

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from chuhan.web.accounts import AccountService
 from chuhan.web.clients import AddressLimiter, SocketCounter
 from chuhan.web.events import EventBus
 from chuhan.web.pool import Pool
@@ -36,6 +37,8 @@ class ServerContext:
     import_workers: WorkerPool = field(init=False)
     create_limiter: AddressLimiter = field(init=False)
     import_limiter: AddressLimiter = field(init=False)
+    #: Accounts and sessions (:mod:`chuhan.web.accounts`; started by the lifespan).
+    accounts: AccountService = field(init=False)
 
     def __post_init__(self) -> None:
         settings = self.settings
@@ -43,6 +46,7 @@ class ServerContext:
         self.import_limiter = AddressLimiter(settings.import_burst, settings.import_every_seconds)
         self.import_workers = WorkerPool(1, "import", max_waiting=settings.import_waiting)
         self.arrivals = asyncio.Semaphore(settings.arrivals_at_once)
+        self.accounts = AccountService(settings, self.store)
 
 
 def context_of(connection: Any) -> ServerContext:

@@ -94,3 +94,20 @@ class Settings:
     max_periods: int = 10
     max_period_seconds: float = 300.0
     min_main_seconds: float = 10.0
+
+    # Accounts (chuhan.web.accounts) and ratings (chuhan.web.ratings)
+    #: Sign-in attempts that may fail within ``attempt_window_seconds``, per name and per
+    #: client address; sign-ups per address and per name in the same window.
+    signin_per_name: int = 10
+    signin_per_address: int = 30
+    signup_per_address: int = 5
+    signup_per_name: int = 5
+    attempt_window_seconds: float = 900.0
+    #: How long a sign-in lasts.
+    session_days: float = 30.0
+    #: Argon2id's costs (argon2-cffi's defaults, RFC 9106's low-memory choice).
+    argon2_time_cost: int = 3
+    argon2_memory_kib: int = 65536
+    argon2_parallelism: int = 4
+    #: How often each process settles the rated games left unsettled.
+    rating_sweep_seconds: float = 10.0

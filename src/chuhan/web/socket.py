@@ -11,6 +11,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from chuhan.web.accounts import SESSION_COOKIE
 from chuhan.web.clients import client_address
 from chuhan.web.connection import STATE, Connection
 from chuhan.web.context import ServerContext, context_of
@@ -52,6 +53,7 @@ async def game_socket(websocket: WebSocket) -> None:
         TokenBucket(settings.max_dropped, settings.drops_forgiven_per_second),
         address,
     )
+    conn.session_cookie = websocket.cookies.get(SESSION_COOKIE)
     loop = asyncio.get_running_loop()
     writer = loop.create_task(_write(context, websocket, conn))
     game_id = websocket.path_params["game_id"]
@@ -178,6 +180,7 @@ async def _hello(context: ServerContext, conn: Connection, room: Room, msg: Clie
         raise ProtocolError("not_allowed", "this connection already said hello", msg.seq)
     token = msg.get("token")
     role = "watcher"
+    name = msg.get("name")
     if token:
         found = await context.store.seat(token)
         if found is None or found[0] != room.row.id:
@@ -188,6 +191,15 @@ async def _hello(context: ServerContext, conn: Connection, room: Room, msg: Clie
             return False
         role = found[1]
         conn.token = token
+        if role in ("first", "second"):  # a signed-in player's seat is the account's
+            refusal, account_name = await context.accounts.claim_seat(
+                conn.session_cookie, room.row.id, role, context.now()
+            )
+            if refusal is not None:
+                conn.send(error_message("account_required", refusal, msg.seq))
+                conn.close(4401)
+                return False
+            name = name or account_name
     conn.deltas = (msg.get("protocol") or 1) >= 2
     most = context.settings.max_watchers_per_game
     async with context.arrivals:
@@ -201,7 +213,7 @@ async def _hello(context: ServerContext, conn: Connection, room: Room, msg: Clie
             )
             conn.close(4429)
             return False
-        await room.join(conn, msg.get("name"))
+        await room.join(conn, name)
     return True
 
 

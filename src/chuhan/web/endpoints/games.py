@@ -84,6 +84,7 @@ class NewGame:
     color: str
     name: str | None
     fen: str | None
+    rated: bool = False
 
 
 #: The longest time control text read (``"180+120"`` is 7 characters).
@@ -156,7 +157,12 @@ def parse_new_game(data: dict[str, Any], settings: Settings | None = None) -> Ne
             fen = Board(fen, variant=variant).fen()
         except ChuhanError as error:
             raise HTTPError(400, "bad_field", str(error)) from None
-    return NewGame(kind, variant, control, level, color, name or None, fen)
+    rated = field(data, "rated", bool, False)
+    if rated and kind != "friend":
+        raise HTTPError(
+            400, "bad_field", f"'rated' is for games against a friend, not {kind!r} games"
+        )
+    return NewGame(kind, variant, control, level, color, name or None, fen, rated)
 
 
 async def create_game(request: Request) -> Response:
@@ -165,17 +171,24 @@ async def create_game(request: Request) -> Response:
     new = parse_new_game(await read_json(request), context.settings)
     if new.kind == "computer" and not context.pool.available():
         raise HTTPError(503, "engine_unavailable", "the engine is not available")
+    player = await context.accounts.account_of(request, context.now())
+    if new.rated and player is None:
+        raise HTTPError(403, "account_required", "sign in to start a rated game")
     row, seats = await context.manager.create(
         kind=new.kind,
         variant=new.variant,
         time_control=new.time_control,
         level=new.level,
         human_seat=new.color,
-        name=new.name,
+        name=new.name or (player.name if player is not None else None),
         fen=new.fen,
     )
     seat = "both" if new.kind == "local" else new.color
     token = seats[seat]
+    if player is not None and new.kind != "local":  # the game is the account's too
+        if new.rated:
+            await context.store.rate_game(row.id, new.variant.game, row.created)
+        await context.store.attach_account(row.id, seat, player.id)
     body: dict[str, Any] = {
         "game_id": row.id,
         "seat": seat,
@@ -186,6 +199,7 @@ async def create_game(request: Request) -> Response:
     }
     if new.kind == "friend":
         body["invite_url"] = f"/g/{row.id}?t={seats[other_seat(new.color)]}"
+    body["rated"] = new.rated
     return JSONResponse(body, status_code=201)
 
 

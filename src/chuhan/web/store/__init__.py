@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from chuhan.errors import ChuhanError
+from chuhan.web.store.accounts import AccountStore
 
 __all__ = [
     "DB_ENVIRONMENT",
@@ -235,8 +236,9 @@ def noticed_change(notice: Notice, before: GameRow) -> tuple[GameRow, StoredEven
     return row, StoredEvent(int(version), float(at), str(kind), event_data)
 
 
-class Store(Protocol):
-    """What the web server needs from a game database."""
+class Store(AccountStore, Protocol):
+    """What the web server needs from a game database (accounts and ratings:
+    :class:`~chuhan.web.store.accounts.AccountStore`)."""
 
     #: Whether other server processes may use this database at the same time.
     shared: bool

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from chuhan.web.store import StoreError, shown_location
+from chuhan.web.store.accounts import ACCOUNT_TABLES
 from chuhan.web.store.rows import COLUMNS
 
 __all__ = ["CopyReport", "copy_database"]
@@ -29,8 +30,10 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("seats", ("token", "game_id", "seat")),
     ("events", ("game_id", "number", "version", "at", "kind", "data")),
     ("chat", ("game_id", "at", "sender", "name", "text")),
+    *ACCOUNT_TABLES,
 )
 _REALS = {"created", "updated", "setup_deadline", "clock_at", "at"}
+_REALS |= {"settled", "rating", "deviation", "volatility"}
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,8 @@ class CopyReport:
         rows = self.rows
         return (
             f"copied {rows['games']} games ({self.unfinished} not over), {rows['events']} "
-            f"events, {rows['seats']} seat links and {rows['chat']} chat lines from "
+            f"events, {rows['seats']} seat links, {rows['chat']} chat lines and "
+            f"{rows['accounts']} accounts (with their ratings) from "
             f"{self.source} to {self.destination} in {self.seconds:.1f} s"
         )
 

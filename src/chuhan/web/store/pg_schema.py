@@ -23,6 +23,7 @@ from typing import Any
 import asyncpg  # type: ignore[import-untyped]
 
 from chuhan.web.store import StoreError
+from chuhan.web.store.accounts import ACCOUNTS_SCHEMA
 
 __all__ = ["MIGRATIONS", "MIGRATION_LOCK", "SCHEMA_VERSION", "migrate", "schema_version"]
 
@@ -92,8 +93,11 @@ CREATE TABLE servers (
 );
 """
 
+# Version 2: accounts, sessions, sign-in attempts and ratings (store/accounts.py).
+_SCHEMA_2 = ACCOUNTS_SCHEMA
+
 #: The schema's history: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
-MIGRATIONS: tuple[str, ...] = (_SCHEMA_1,)
+MIGRATIONS: tuple[str, ...] = (_SCHEMA_1, _SCHEMA_2)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

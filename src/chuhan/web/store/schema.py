@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from chuhan.web.store import StoreError
+from chuhan.web.store.accounts import ACCOUNTS_SCHEMA
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate", "schema_version"]
 
@@ -86,8 +87,11 @@ UPDATE games SET revision = (SELECT count(*) FROM events WHERE events.game_id = 
 CREATE UNIQUE INDEX events_number ON events(game_id, number);
 """
 
+# Version 3: accounts, sessions, sign-in attempts and ratings (store/accounts.py).
+_SCHEMA_3 = ACCOUNTS_SCHEMA
+
 #: The schema's history: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
-MIGRATIONS: tuple[str, ...] = (_SCHEMA_1, _SCHEMA_2)
+MIGRATIONS: tuple[str, ...] = (_SCHEMA_1, _SCHEMA_2, _SCHEMA_3)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

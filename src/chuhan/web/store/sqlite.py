@@ -51,11 +51,13 @@ from chuhan.web.store import (
     StoredEvent,
     StoreError,
 )
+from chuhan.web.store.accounts import ACCOUNT_TABLES
 from chuhan.web.store.connection import checkpoint, close_cleanly, open_database
 from chuhan.web.store.files import OwnerLock, database_owner, default_db_path, lock_path
 from chuhan.web.store.health import is_damage, readable_rows
 from chuhan.web.store.rows import COLUMNS, MUTABLE, game_row, seated_games, values
 from chuhan.web.store.schema import MIGRATIONS, SCHEMA_VERSION
+from chuhan.web.store.sqlite_accounts import SqliteAccounts
 
 __all__ = [
     "CHECKPOINT_SECONDS",
@@ -69,13 +71,15 @@ __all__ = [
 
 T = TypeVar("T")
 
+ACCOUNT_TABLE_NAMES = tuple(name for name, _ in ACCOUNT_TABLES)
+
 log = logging.getLogger("chuhan.web.store")
 
 #: How long after a write the store copies the write-ahead log into the main file.
 CHECKPOINT_SECONDS = 2.0
 
 
-class SqliteStore:
+class SqliteStore(SqliteAccounts):
     """The game database in one SQLite file (see the module's documentation). Opening it
     takes the owner lock, checks the file and brings the schema up to date; every other
     method is a coroutine that runs on the store's own database thread."""
@@ -496,7 +500,7 @@ class SqliteStore:
         """Up to ``limit`` rows of ``table`` after the row ``after`` (its rowid), in the
         order they were written: ``(rowid, values of columns)`` each (for copying the whole
         database elsewhere, a batch at a time)."""
-        if table not in ("games", "seats", "events", "chat"):
+        if table not in ("games", "seats", "events", "chat", *ACCOUNT_TABLE_NAMES):
             raise ValueError(f"not a table of the game database: {table!r}")
         query = (
             f"SELECT rowid, {', '.join(columns)} FROM {table} WHERE rowid > ? "

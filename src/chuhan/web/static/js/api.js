@@ -79,3 +79,50 @@ export async function pgnText(gameId, format) {
 export function analysePosition(gameId, request) {
   return postJson(`${gamePath(gameId)}/analysis`, request);
 }
+
+// ---- accounts and ratings (account.js) ----
+
+/** GET /api/account: the signed-in account ({name, ratings}) or null. */
+export async function currentAccount() {
+  return (await api("/api/account")).account;
+}
+
+/** POST /api/account/signup {name, password}: {account}; the server sets the cookie. */
+export function signUp(credentials) {
+  return postJson("/api/account/signup", credentials);
+}
+
+/** POST /api/account/signin {name, password}: {account}. */
+export function signIn(credentials) {
+  return postJson("/api/account/signin", credentials);
+}
+
+/** POST /api/account/signout. */
+export function signOut() {
+  return postJson("/api/account/signout", {});
+}
+
+/** POST /api/account/password {password, new_password}. */
+export function changePassword(password, newPassword) {
+  return postJson("/api/account/password", { password, new_password: newPassword });
+}
+
+/** POST /api/account/delete {password}. */
+export function deleteAccount(password) {
+  return postJson("/api/account/delete", { password });
+}
+
+/** GET /api/games/{id}/rating: {rated, players, settlement}. */
+export function gameRating(gameId) {
+  return api(`${gamePath(gameId)}/rating`);
+}
+
+/** GET /api/players/{name}: a player's profile. */
+export function playerProfile(name) {
+  return api(`/api/players/${encodeURIComponent(name)}`);
+}
+
+/** GET /api/leaderboard/{game}: {game, players}. */
+export function leaderboard(game) {
+  return api(`/api/leaderboard/${encodeURIComponent(game)}`);
+}

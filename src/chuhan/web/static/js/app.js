@@ -1,7 +1,8 @@
 // The entry point: the settings panel in the top bar, and the router. "/" is the home page
 // (home.js); "/g/{id}?t={token}" plays a game and "/w/{id}" watches or replays one
-// (game-view.js).
+// (game-view.js); "/p/{name}" is a player's page (account.js).
 
+import { refreshAccountTexts, showLeaderboards, showPlayer, startAccount, watchGameRating } from "./account.js";
 import { loadOptions } from "./api.js";
 import { $, make, show } from "./dom.js";
 import { GameView } from "./game-view.js";
@@ -67,12 +68,14 @@ function refreshTexts() {
   $("set-notation").value = notationFor(settings.notation, view ? view.game() : "xiangqi");
   if (view) view.render();
   else refreshHome();
+  refreshAccountTexts();
 }
 
 function route() {
   const path = location.pathname;
   const playMatch = path.match(/^\/g\/([A-Za-z0-9_-]+)\/?$/);
   const watchMatch = path.match(/^\/w\/([A-Za-z0-9_-]+)\/?$/);
+  const playerMatch = path.match(/^\/p\/([^/]+)\/?$/);
   if (playMatch || watchMatch) {
     // The game page needs the options only for the invite links and the analysis button.
     loadOptions().then(() => {
@@ -84,17 +87,23 @@ function route() {
     if (token) rememberGame({ game_id: playMatch[1], token });
     show($("game"), true);
     view = new GameView(playMatch[1], token, !token, settings);
+    watchGameRating(playMatch[1]);
   } else if (watchMatch) {
     show($("game"), true);
     view = new GameView(watchMatch[1], null, true, settings);
+    watchGameRating(watchMatch[1]);
+  } else if (playerMatch) {
+    showPlayer(decodeURIComponent(playerMatch[1]));
   } else {
     startHome();
+    showLeaderboards();
   }
 }
 
 function start() {
   setLanguage(settings.language || detectLanguage(navigator.language));
   setUpSettings();
+  startAccount();
   translatePage();
   document.title = t("title");
   $("set-notation").value = notationFor(settings.notation, "xiangqi");

@@ -1,6 +1,7 @@
 // The home page: the new-game form, my games (the seats this browser keeps) and replaying a
 // record file.
 
+import { currentAccount, onAccountChange } from "./account.js";
 import * as api from "./api.js";
 import { $, clear, make, show, toast } from "./dom.js";
 import { sideName, t } from "./i18n.js";
@@ -42,6 +43,7 @@ function updateFormVisibility(form) {
   const kind = selectedValue(form, "kind");
   show($("level-row"), kind === "computer");
   show($("colour-row"), kind !== "local");
+  show($("rated-row"), kind === "friend" && Boolean(currentAccount()));
   show($("fen-row"), Boolean(options && options.custom_fen));
 }
 
@@ -73,6 +75,7 @@ async function startGameFromForm(form) {
     };
     if (kind === "computer") request.level = Number($("level").value);
     if (kind !== "local") request.color = $("colour").value;
+    if (kind === "friend" && currentAccount() && $("rated").checked) request.rated = true;
     const fen = $("fen").value.trim();
     if (fen && options && options.custom_fen) request.fen = fen;
     const created = await api.createGame(request);
@@ -196,6 +199,7 @@ export function startHome() {
     event.preventDefault();
     startGameFromForm(form);
   });
+  onAccountChange(() => updateFormVisibility(form));
   $("import-file").addEventListener("change", (event) => {
     const file = event.target.files[0];
     if (file) openRecordFile(file);

@@ -175,6 +175,82 @@ const STRINGS = {
   },
 };
 
+// Accounts and ratings (account.js), kept in a block of their own.
+const ACCOUNT_STRINGS = {
+  en: {
+    signIn: "Sign in", signUp: "Sign up", signOut: "Sign out", accountName: "Name",
+    accountPassword: "Password", myProfile: "My profile", changePassword: "Change password",
+    currentPassword: "Current password", newPassword: "New password",
+    passwordChanged: "Password changed; your other sessions are signed out.",
+    deleteAccount: "Delete account",
+    deleteConfirm: "Delete the account {name}? Its ratings are lost; its games stay.",
+    accountDeleted: "The account was deleted.", rated: "Rated",
+    ratedGame: "Rated (both players signed in)",
+    ratedSignIn: "This is a rated game: sign in (top right) to take your seat, then open the link again.",
+    ratingChange: "{name}: {before} → {after} ({change})",
+    ratingWaiting: "The ratings change when the game ends.",
+    notCountedPair: "Not counted: rated games between the same two players count once a day.",
+    notRated: "Not rated: both seats need a signed-in player.", provisional: "provisional",
+    ratingsTitle: "Ratings", record: "Won {w} · Lost {l} · Drawn {d}", recentGames: "Recent games",
+    leaderboard: "Leaderboard", noPlayersYet: "No established ratings yet.",
+    playerNotFound: "There is no such player.", vsOpponent: "vs {name}", anonymous: "vs an anonymous player",
+    memberSince: "Playing since {date}", noRatedGames: "No rated games yet.", won: "Won", lost: "Lost",
+  },
+  "zh-Hans": {
+    signIn: "登录", signUp: "注册", signOut: "退出登录", accountName: "用户名",
+    accountPassword: "密码", myProfile: "我的主页", changePassword: "修改密码",
+    currentPassword: "当前密码", newPassword: "新密码",
+    passwordChanged: "密码已修改，其他设备已退出登录。",
+    deleteAccount: "删除账号", deleteConfirm: "删除账号 {name}？等级分将丢失，对局会保留。",
+    accountDeleted: "账号已删除。", rated: "计分", ratedGame: "计分对局（双方均需登录）",
+    ratedSignIn: "这是计分对局：请先登录（右上角），再打开链接入座。",
+    ratingChange: "{name}：{before} → {after}（{change}）",
+    ratingWaiting: "对局结束后更新等级分。",
+    notCountedPair: "不计分：同两位棋手之间的计分对局每天只计一局。",
+    notRated: "不计分：双方都须登录。", provisional: "暂定",
+    ratingsTitle: "等级分", record: "胜 {w} · 负 {l} · 和 {d}", recentGames: "最近对局",
+    leaderboard: "排行榜", noPlayersYet: "还没有稳定的等级分。", playerNotFound: "没有这位棋手。",
+    vsOpponent: "对 {name}", anonymous: "对匿名棋手", memberSince: "注册于 {date}",
+    noRatedGames: "还没有计分对局。", won: "胜", lost: "负",
+  },
+  "zh-Hant": {
+    signIn: "登入", signUp: "註冊", signOut: "登出", accountName: "使用者名稱",
+    accountPassword: "密碼", myProfile: "我的主頁", changePassword: "修改密碼",
+    currentPassword: "目前密碼", newPassword: "新密碼",
+    passwordChanged: "密碼已修改，其他裝置已登出。",
+    deleteAccount: "刪除帳號", deleteConfirm: "刪除帳號 {name}？等級分將遺失，對局會保留。",
+    accountDeleted: "帳號已刪除。", rated: "計分", ratedGame: "計分對局（雙方均需登入）",
+    ratedSignIn: "這是計分對局：請先登入（右上角），再打開連結入座。",
+    ratingChange: "{name}：{before} → {after}（{change}）",
+    ratingWaiting: "對局結束後更新等級分。",
+    notCountedPair: "不計分：同兩位棋手之間的計分對局每天只計一局。",
+    notRated: "不計分：雙方都須登入。", provisional: "暫定",
+    ratingsTitle: "等級分", record: "勝 {w} · 負 {l} · 和 {d}", recentGames: "最近對局",
+    leaderboard: "排行榜", noPlayersYet: "還沒有穩定的等級分。", playerNotFound: "沒有這位棋手。",
+    vsOpponent: "對 {name}", anonymous: "對匿名棋手", memberSince: "註冊於 {date}",
+    noRatedGames: "還沒有計分對局。", won: "勝", lost: "負",
+  },
+  ko: {
+    signIn: "로그인", signUp: "가입", signOut: "로그아웃", accountName: "이름",
+    accountPassword: "비밀번호", myProfile: "내 프로필", changePassword: "비밀번호 변경",
+    currentPassword: "현재 비밀번호", newPassword: "새 비밀번호",
+    passwordChanged: "비밀번호를 바꿨습니다. 다른 기기에서는 로그아웃되었습니다.",
+    deleteAccount: "계정 삭제", deleteConfirm: "{name} 계정을 삭제할까요? 레이팅은 사라지고 대국은 남습니다.",
+    accountDeleted: "계정을 삭제했습니다.", rated: "레이팅", ratedGame: "레이팅 대국 (두 사람 모두 로그인)",
+    ratedSignIn: "레이팅 대국입니다: 오른쪽 위에서 로그인한 뒤 링크를 다시 여세요.",
+    ratingChange: "{name}: {before} → {after} ({change})",
+    ratingWaiting: "대국이 끝나면 레이팅이 바뀝니다.",
+    notCountedPair: "반영 안 됨: 같은 두 사람의 레이팅 대국은 하루에 한 판만 반영됩니다.",
+    notRated: "반영 안 됨: 두 자리 모두 로그인한 플레이어여야 합니다.", provisional: "잠정",
+    ratingsTitle: "레이팅", record: "{w}승 · {l}패 · {d}무", recentGames: "최근 대국",
+    leaderboard: "순위표", noPlayersYet: "아직 확정된 레이팅이 없습니다.",
+    playerNotFound: "그런 플레이어가 없습니다.", vsOpponent: "상대 {name}", anonymous: "익명 상대",
+    memberSince: "{date} 가입", noRatedGames: "아직 레이팅 대국이 없습니다.", won: "승", lost: "패",
+  },
+};
+for (const [code, table] of Object.entries(ACCOUNT_STRINGS)) Object.assign(STRINGS[code], table);
+
+
 // Piece names. English from the 001_ seed's "official" column with the usual alternative;
 // pinyin and the Korean names as that seed spells them (and in Hangul for Korean readers).
 const PIECE_NAMES = {

@@ -1,0 +1,242 @@
+"""Accounts: the rules of names and passwords, password hashes (Argon2, off the event
+loop), the session cookie, sign-in limits, and the seat a signed-in player takes.
+
+**Sessions.** Signing in makes a random session id (256 bits); the cookie carries it with
+an HMAC-SHA-256 signature made with a secret kept in the store (:meth:`Store.shared_secret`,
+so every server process on one database signs and checks alike), and the store keeps the
+session under the SHA-256 of the id. A request's account is found by checking the
+signature (a tampered cookie is refused before the store is asked) and then reading the
+session from the store: signing out deletes it, so a replayed cookie finds nothing on any
+process. The cookie is ``HttpOnly`` (no script reads it), ``SameSite=Lax`` (a cross-site
+form cannot post with it; the account endpoints also refuse a foreign ``Origin``) and
+``Secure`` when the page came over HTTPS.
+
+**Limits.** Sign-ins are counted per name and per address, sign-ups per address and per
+name, in the store (:meth:`Store.take_attempt`), so they hold across processes: a
+sign-in that succeeds is forgiven, so only failures and attempts in flight use up the
+limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import hmac
+import secrets
+import unicodedata
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import HTTPConnection
+
+from chuhan.web.settings import Settings
+from chuhan.web.store import Store
+from chuhan.web.store.accounts import Account
+
+if TYPE_CHECKING:
+    from argon2 import PasswordHasher
+
+__all__ = [
+    "MAX_NAME_CHARS",
+    "MAX_PASSWORD_CHARS",
+    "MIN_NAME_CHARS",
+    "MIN_PASSWORD_CHARS",
+    "SESSION_COOKIE",
+    "AccountRuleError",
+    "AccountService",
+    "check_name",
+    "check_password",
+]
+
+#: The session cookie's name.
+SESSION_COOKIE = "chuhan_session"
+#: A name: 3 to 20 letters (any script), digits, ``_`` or ``-``.
+MIN_NAME_CHARS = 3
+MAX_NAME_CHARS = 20
+#: A password: 8 to 200 characters (a longer one is refused before it is hashed).
+MIN_PASSWORD_CHARS = 8
+MAX_PASSWORD_CHARS = 200
+#: The name of the session secret in the store.
+SECRET_NAME = "session_secret"
+_LETTERS = {"Lu", "Ll", "Lt", "Lm", "Lo", "Nd"}
+
+
+class AccountRuleError(ValueError):
+    """A name or a password that breaks the rules; the message says which rule."""
+
+
+def check_name(name: str) -> str:
+    """The name as it is kept (NFKC: full-width letters become plain ones), or
+    :class:`AccountRuleError` naming the rule it breaks (a character shown by its code point,
+    never as itself: it may be a control or a right-to-left override)."""
+    if len(name) > 4 * MAX_NAME_CHARS:
+        raise AccountRuleError(f"'name' is {len(name)} characters long; at most {MAX_NAME_CHARS}")
+    kept = unicodedata.normalize("NFKC", name)
+    for char in kept:
+        if unicodedata.category(char) not in _LETTERS and char not in "_-":
+            category = unicodedata.category(char)
+            what = (
+                "a control or formatting character"
+                if category[0] in "CZ"
+                else "a character that is not a letter, a digit, '_' or '-'"
+            )
+            raise AccountRuleError(
+                f"'name' has {what} (U+{ord(char):04X}); use letters, digits, '_' or '-'"
+            )
+    if not MIN_NAME_CHARS <= len(kept) <= MAX_NAME_CHARS:
+        raise AccountRuleError(
+            f"'name' must be {MIN_NAME_CHARS} to {MAX_NAME_CHARS} characters, got {len(kept)}"
+        )
+    if kept[0] in "_-":
+        raise AccountRuleError("'name' must begin with a letter or a digit")
+    return kept
+
+
+def check_password(password: str, what: str = "password") -> None:
+    """:class:`AccountRuleError` when the password is too short or too long."""
+    if not MIN_PASSWORD_CHARS <= len(password) <= MAX_PASSWORD_CHARS:
+        raise AccountRuleError(
+            f"'{what}' must be {MIN_PASSWORD_CHARS} to {MAX_PASSWORD_CHARS} characters, "
+            f"got {len(password)}"
+        )
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def session_key(session_id: str) -> str:
+    """What the store keeps of a session id: its SHA-256."""
+    return hashlib.sha256(session_id.encode()).hexdigest()
+
+
+@dataclass
+class AccountService:
+    """One server's accounts: the hasher, the session secret (read from the store at
+    start: :meth:`start`) and the store."""
+
+    settings: Settings
+    store: Store
+    _secret: bytes = b""
+    _hasher: PasswordHasher | None = None
+    #: Hashes computed at once (each takes ``argon2_memory_kib`` of memory).
+    _hashing: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(2))
+    _dummy_hash: str = ""
+
+    async def start(self) -> None:
+        from argon2 import PasswordHasher
+
+        settings = self.settings
+        self._hasher = PasswordHasher(
+            time_cost=settings.argon2_time_cost,
+            memory_cost=settings.argon2_memory_kib,
+            parallelism=settings.argon2_parallelism,
+        )
+        secret = await self.store.shared_secret(SECRET_NAME, secrets.token_hex(32))
+        self._secret = secret.encode()
+        self._dummy_hash = await self.hash_password(secrets.token_hex(16))
+
+    # ------------------------------------------------------------------ passwords
+
+    def _the_hasher(self) -> PasswordHasher:
+        if self._hasher is None:
+            raise RuntimeError("AccountService.start() was not called")
+        return self._hasher
+
+    async def hash_password(self, password: str) -> str:
+        hasher = self._the_hasher()
+        async with self._hashing:
+            return await asyncio.to_thread(hasher.hash, password)
+
+    async def verify_password(self, account: Account | None, password: str) -> bool:
+        """Whether ``password`` is the account's; an unknown account (None) takes as long
+        as a known one, so the time does not tell which names exist."""
+        from argon2.exceptions import Argon2Error, InvalidHashError
+
+        hasher = self._the_hasher()
+        stored = account.password_hash if account is not None else self._dummy_hash
+        async with self._hashing:
+            try:
+                await asyncio.to_thread(hasher.verify, stored, password)
+            except (Argon2Error, InvalidHashError):
+                return False
+        return account is not None
+
+    # ------------------------------------------------------------------ sessions
+
+    def _signature(self, session_id: str) -> str:
+        return _b64(hmac.new(self._secret, session_id.encode(), hashlib.sha256).digest())
+
+    def session_id(self, cookie: str | None) -> str | None:
+        """The session id of a cookie value whose signature is right, else None."""
+        if not cookie or len(cookie) > 200 or cookie.count(".") != 1:
+            return None
+        session_id, signature = cookie.split(".")
+        if not hmac.compare_digest(signature, self._signature(session_id)):
+            return None
+        return session_id
+
+    async def start_session(self, account: Account, now: float) -> str:
+        """Store a new session of the account; the cookie value that carries it."""
+        session_id = secrets.token_urlsafe(32)
+        expires = now + self.settings.session_days * 86400
+        await self.store.create_session(session_key(session_id), account.id, now, expires)
+        return f"{session_id}.{self._signature(session_id)}"
+
+    async def account_of(self, connection: HTTPConnection, now: float) -> Account | None:
+        """The account signed in on the request or websocket, or None."""
+        return await self.account_of_cookie(connection.cookies.get(SESSION_COOKIE), now)
+
+    async def account_of_cookie(self, cookie: str | None, now: float) -> Account | None:
+        """The account a session cookie's value signs in, or None."""
+        session_id = self.session_id(cookie)
+        if session_id is None:
+            return None
+        return await self.store.session_account(session_key(session_id), now)
+
+    def session_of(self, connection: HTTPConnection) -> str | None:
+        """The store key of the request's session (signature checked), or None."""
+        session_id = self.session_id(connection.cookies.get(SESSION_COOKIE))
+        return None if session_id is None else session_key(session_id)
+
+    def cookie_options(self, connection: HTTPConnection) -> dict[str, Any]:
+        secure = connection.url.scheme in ("https", "wss")
+        if self.settings.trust_proxy:
+            secure = secure or connection.headers.get("x-forwarded-proto", "") == "https"
+        return {
+            "httponly": True,
+            "samesite": "lax",
+            "secure": secure,
+            "path": "/",
+        }
+
+    # ------------------------------------------------------------------ seats
+
+    async def claim_seat(
+        self, cookie: str | None, game_id: str, seat: str, now: float
+    ) -> tuple[str | None, str | None]:
+        """A player with a seat's token joins (``cookie``: the session cookie the
+        websocket came with): a signed-in player takes the seat for the
+        account if no account holds it (and the account does not hold the other seat).
+        Returns why the player may not sit (a rated game's empty seat needs an account
+        other than the opponent's) or None, and the name of the account that took the
+        seat now (for the seat's name), or None."""
+        holders = await self.store.game_accounts(game_id)
+        if seat in holders:
+            return None, None  # (the token opens the seat, as it always did)
+        account = await self.account_of_cookie(cookie, now)
+        other = holders.get("second" if seat == "first" else "first")
+        allowed = account is not None and (other is None or other.id != account.id)
+        if allowed and account is not None:
+            holder = await self.store.attach_account(game_id, seat, account.id)
+            return None, account.name if holder == account.id else None
+        if not await self.store.is_rated(game_id):
+            return None, None
+        if account is None:
+            return "this is a rated game: sign in to take your seat", None
+        return (
+            "this is a rated game and your account holds the other seat: sign in as "
+            "another player to take this one",
+            None,
+        )

@@ -1,0 +1,316 @@
+"""The REST endpoints of accounts and ratings: sign up, sign in and out, the signed-in
+account, a new password, deleting the account; a player's profile, the leaderboards and
+a rated game's settlement (``docs/web-protocol.md``). Nothing here ever answers with a
+password hash or a seat token."""
+
+from __future__ import annotations
+
+import math
+import secrets
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from chuhan.variants import GAMES
+from chuhan.web.accounts import (
+    SESSION_COOKIE,
+    AccountRuleError,
+    AccountService,
+    check_name,
+    check_password,
+)
+from chuhan.web.clients import client_address
+from chuhan.web.context import context_of
+from chuhan.web.endpoints.common import HTTPError, field, read_json
+from chuhan.web.ratings import PROVISIONAL_DEVIATION, rating_json, settlement_json
+from chuhan.web.store.accounts import Account, NameTaken, name_key
+
+__all__ = [
+    "account",
+    "change_password",
+    "delete_account",
+    "game_rating",
+    "leaderboard",
+    "player",
+    "service_of",
+    "sign_in",
+    "sign_out",
+    "sign_up",
+]
+
+#: How many recent games a profile lists, and players a leaderboard.
+PROFILE_GAMES = 20
+LEADERBOARD_SIZE = 50
+HISTORY_POINTS = 200
+
+
+def service_of(request: Request) -> AccountService:
+    return context_of(request).accounts
+
+
+def _check_origin(request: Request) -> None:
+    """A browser's cross-site request (its ``Origin`` is another site) is refused: the
+    account endpoints act on the session cookie."""
+    origin = request.headers.get("origin")
+    if origin is None:
+        return
+    hosts = {request.headers.get("host", "")}
+    if context_of(request).settings.trust_proxy:  # (a proxy may pass the host on aside)
+        hosts.add(request.headers.get("x-forwarded-host", ""))
+    if urlsplit(origin).netloc not in hosts:
+        raise HTTPError(403, "cross_site", "requests from another site cannot use your account")
+
+
+def _text(data: dict[str, Any], name: str) -> str:
+    value = field(data, name, str, "")
+    if not value:
+        raise HTTPError(400, "bad_field", f"'{name}' is missing")
+    return value
+
+
+def _public(account: Account) -> dict[str, Any]:
+    """What the account's owner is shown of it (never its hash)."""
+    return {"name": account.name, "created_ms": round(account.created * 1000)}
+
+
+async def _take_attempt(request: Request, limits: dict[str, int], what: str) -> str:
+    """Count an attempt against its limits; 429 with a sentence when one is spent."""
+    context = context_of(request)
+    attempt = secrets.token_hex(12)
+    wait = await context.store.take_attempt(
+        attempt, limits, context.settings.attempt_window_seconds, context.now()
+    )
+    if wait > 0:
+        seconds = max(1, math.ceil(wait))
+        minutes = math.ceil(seconds / 60)
+        raise HTTPError(
+            429,
+            "rate_limited",
+            f"too many {what} for this name or from your address; try again in "
+            f"{minutes} minute{'s' if minutes > 1 else ''}",
+            {"retry-after": str(seconds)},
+        )
+    return attempt
+
+
+def _signed_in(request: Request, account: Account, cookie: str, status: int = 200) -> Response:
+    response = JSONResponse({"account": _public(account)}, status_code=status)
+    service = service_of(request)
+    response.set_cookie(
+        SESSION_COOKIE,
+        cookie,
+        max_age=round(service.settings.session_days * 86400),
+        **service.cookie_options(request),
+    )
+    return response
+
+
+def _signed_out(body: dict[str, Any]) -> Response:
+    response = JSONResponse(body)
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+    return response
+
+
+async def _current(request: Request) -> Account:
+    account = await service_of(request).account_of(request, context_of(request).now())
+    if account is None:
+        raise HTTPError(401, "not_signed_in", "you are not signed in")
+    return account
+
+
+async def sign_up(request: Request) -> Response:
+    """``POST /api/account/signup`` ``{name, password}``."""
+    _check_origin(request)
+    context = context_of(request)
+    service = service_of(request)
+    data = await read_json(request)
+    try:
+        name = check_name(_text(data, "name"))
+        password = _text(data, "password")
+        check_password(password)
+    except AccountRuleError as error:
+        raise HTTPError(400, "bad_field", str(error)) from None
+    settings = context.settings
+    address = client_address(request, settings)
+    await _take_attempt(
+        request,
+        {
+            f"signup address {address}": settings.signup_per_address,
+            f"signup name {name_key(name)}": settings.signup_per_name,
+        },
+        "sign-ups",
+    )
+    now = context.now()
+    account = Account(secrets.token_urlsafe(12), name, now, await service.hash_password(password))
+    try:
+        await context.store.create_account(account)
+    except NameTaken:
+        raise HTTPError(409, "name_taken", f"the name {name!r} is taken; choose another") from None
+    cookie = await service.start_session(account, now)
+    return _signed_in(request, account, cookie, 201)
+
+
+async def sign_in(request: Request) -> Response:
+    """``POST /api/account/signin`` ``{name, password}``."""
+    _check_origin(request)
+    context = context_of(request)
+    service = service_of(request)
+    data = await read_json(request)
+    name = _text(data, "name")
+    password = _text(data, "password")
+    if len(name) > 200 or len(password) > 1000:
+        raise HTTPError(401, "wrong_password", "the name or the password is wrong")
+    settings = context.settings
+    address = client_address(request, settings)
+    attempt = await _take_attempt(
+        request,
+        {
+            f"signin address {address}": settings.signin_per_address,
+            f"signin name {name_key(name)}": settings.signin_per_name,
+        },
+        "failed sign-ins",
+    )
+    account = await context.store.account_by_name(name)
+    if not await service.verify_password(account, password) or account is None:
+        raise HTTPError(401, "wrong_password", "the name or the password is wrong")
+    await context.store.forgive_attempt(attempt)
+    cookie = await service.start_session(account, context.now())
+    return _signed_in(request, account, cookie)
+
+
+async def sign_out(request: Request) -> Response:
+    """``POST /api/account/signout``: the session ends (on every server process)."""
+    _check_origin(request)
+    key = service_of(request).session_of(request)
+    if key is not None:
+        await context_of(request).store.end_session(key)
+    return _signed_out({"account": None})
+
+
+async def account(request: Request) -> Response:
+    """``GET /api/account``: the signed-in account and its ratings, or null."""
+    found = await service_of(request).account_of(request, context_of(request).now())
+    if found is None:
+        return JSONResponse({"account": None})
+    ratings = await context_of(request).store.ratings_of(found.id)
+    body = _public(found) | {"ratings": {g: rating_json(r) for g, r in ratings.items()}}
+    return JSONResponse({"account": body})
+
+
+async def change_password(request: Request) -> Response:
+    """``POST /api/account/password`` ``{password, new_password}``: every other session
+    of the account ends."""
+    _check_origin(request)
+    context = context_of(request)
+    service = service_of(request)
+    found = await _current(request)
+    data = await read_json(request)
+    password = _text(data, "password")
+    new_password = _text(data, "new_password")
+    try:
+        check_password(new_password, "new_password")
+    except AccountRuleError as error:
+        raise HTTPError(400, "bad_field", str(error)) from None
+    if not await service.verify_password(found, password):
+        raise HTTPError(401, "wrong_password", "'password' is not your current password")
+    key = service.session_of(request) or ""
+    await context.store.set_password(found.id, await service.hash_password(new_password), key)
+    return JSONResponse({"account": _public(found)})
+
+
+async def delete_account(request: Request) -> Response:
+    """``POST /api/account/delete`` ``{password}``: the account, its sessions and ratings
+    go; its games stay, anonymous."""
+    _check_origin(request)
+    context = context_of(request)
+    found = await _current(request)
+    data = await read_json(request)
+    if not await service_of(request).verify_password(found, _text(data, "password")):
+        raise HTTPError(401, "wrong_password", "'password' is not your current password")
+    await context.store.delete_account(found.id)
+    return _signed_out({"account": None, "deleted": found.name})
+
+
+async def player(request: Request) -> Response:
+    """``GET /api/players/{name}``: ratings per game, results, rating history and recent
+    games (with watch links only)."""
+    store = context_of(request).store
+    name = request.path_params["name"]
+    found = await store.account_by_name(name[:100])
+    if found is None:
+        raise HTTPError(404, "no_player", f"there is no player {name[:40]!r}")
+    ratings = await store.ratings_of(found.id)
+    history = {
+        game: [
+            {"at_ms": round(at * 1000), "rating": round(rating), "deviation": round(rd, 1)}
+            for at, rating, rd in await store.rating_history(found.id, game, HISTORY_POINTS)
+        ]
+        for game in ratings
+    }
+    games = [
+        {
+            "game_id": g.game_id,
+            "watch_url": f"/w/{g.game_id}",
+            "seat": g.seat,
+            "variant": g.variant,
+            "rules": g.rules,
+            "kind": g.kind,
+            "rated": g.rated,
+            "status": g.status,
+            "result": g.result,
+            "opponent": g.opponent,
+            "names": g.names,
+            "updated_ms": round(g.updated * 1000),
+        }
+        for g in await store.account_games(found.id, PROFILE_GAMES)
+    ]
+    return JSONResponse(
+        {
+            "name": found.name,
+            "created_ms": round(found.created * 1000),
+            "ratings": {game: rating_json(r) for game, r in ratings.items()},
+            "record": await store.account_record(found.id),
+            "history": history,
+            "games": games,
+            "provisional_above": PROVISIONAL_DEVIATION,
+        }
+    )
+
+
+async def leaderboard(request: Request) -> Response:
+    """``GET /api/leaderboard/{game}``: the best established ratings of the game."""
+    game = request.path_params["game"]
+    if game not in GAMES:
+        raise HTTPError(404, "no_game_kind", f"there is no game {game[:20]!r}: xiangqi or janggi")
+    best = await context_of(request).store.leaderboard(
+        game, PROVISIONAL_DEVIATION, LEADERBOARD_SIZE
+    )
+    return JSONResponse(
+        {
+            "game": game,
+            "players": [
+                {"rank": rank, "name": name, **rating_json(rating)}
+                for rank, (name, rating) in enumerate(best, start=1)
+            ],
+        }
+    )
+
+
+async def game_rating(request: Request) -> Response:
+    """``GET /api/games/{game_id}/rating``: whether the game is rated, its players'
+    accounts, and once it is settled the rating changes."""
+    store = context_of(request).store
+    game_id = request.path_params["game_id"][:40]
+    rated = await store.is_rated(game_id)
+    holders = await store.game_accounts(game_id)
+    settled = await store.settlement(game_id) if rated else None
+    return JSONResponse(
+        {
+            "game_id": game_id,
+            "rated": rated,
+            "players": {seat: account.name for seat, account in holders.items()},
+            "settlement": None if settled is None else settlement_json(settled),
+        }
+    )

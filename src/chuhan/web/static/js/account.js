@@ -1,0 +1,386 @@
+// Accounts and ratings in the page: the account menu in the top bar (sign up, sign in and
+// out, a new password, deleting the account), the rating of a rated game on its page, a
+// player's page ("/p/{name}") and the leaderboards on the home page. The session is an
+// HttpOnly cookie the server sets: this code never sees it, it asks GET /api/account.
+
+import * as api from "./api.js";
+import { $, clear, make, show, toast } from "./dom.js";
+import { t } from "./i18n.js";
+
+let account = null; // {name, ratings} once known, null when signed out
+let accountKnown = null; // the promise of the first answer
+const listeners = []; // called when the account changes (the new-game form)
+const redraws = []; // what to draw again when the language changes
+
+/** The signed-in account ({name, ratings}) or null. */
+export function currentAccount() {
+  return account;
+}
+
+/** Call `listener(account)` whenever someone signs in or out. */
+export function onAccountChange(listener) {
+  listeners.push(listener);
+}
+
+function setAccount(found, { closeMenu = true } = {}) {
+  account = found;
+  const menu = $("account");
+  if (menu && closeMenu) menu.open = false;
+  // (the first answer leaves a menu drawn for the same state alone: what is typed stays)
+  if (closeMenu || drawnAs !== (account ? account.name : "")) drawMenu();
+  for (const listener of listeners) listener(account);
+}
+
+function field(id, type, labelKey, autocomplete) {
+  const label = make("label");
+  label.appendChild(make("span", null, t(labelKey)));
+  const input = make("input");
+  input.id = id;
+  input.type = type;
+  input.autocomplete = autocomplete;
+  input.spellcheck = false;
+  label.appendChild(input);
+  return label;
+}
+
+function errorLine(id) {
+  const line = make("p", "form-error");
+  line.id = id;
+  line.hidden = true;
+  return line;
+}
+
+function showError(id, err) {
+  const line = $(id);
+  line.textContent = t("error", { message: err.message });
+  show(line, true);
+}
+
+async function run(button, errorId, work) {
+  if (button.disabled) return;
+  button.disabled = true;
+  show($(errorId), false);
+  try {
+    await work();
+  } catch (err) {
+    showError(errorId, err);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function signedOutBody(body) {
+  const form = make("form", "account-form");
+  form.id = "account-form";
+  form.append(
+    field("account-name", "text", "accountName", "username"),
+    field("account-password", "password", "accountPassword", "current-password"),
+  );
+  const buttons = make("div", "account-buttons");
+  const signIn = make("button", "primary", t("signIn"));
+  signIn.id = "account-signin";
+  signIn.type = "submit";
+  const signUp = make("button", null, t("signUp"));
+  signUp.id = "account-signup";
+  signUp.type = "button";
+  buttons.append(signIn, signUp);
+  form.append(buttons, errorLine("account-error"));
+  const credentials = () => ({ name: $("account-name").value.trim(), password: $("account-password").value });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    run(signIn, "account-error", async () => setAccount((await api.signIn(credentials())).account));
+  });
+  signUp.addEventListener("click", () => {
+    run(signUp, "account-error", async () => setAccount((await api.signUp(credentials())).account));
+  });
+  body.appendChild(form);
+}
+
+function signedInBody(body) {
+  const profile = make("a", null, t("myProfile"));
+  profile.id = "account-profile";
+  profile.href = `/p/${encodeURIComponent(account.name)}`;
+  const signOut = make("button", null, t("signOut"));
+  signOut.id = "account-signout";
+  signOut.type = "button";
+  signOut.addEventListener("click", () => {
+    run(signOut, "account-error", async () => {
+      await api.signOut();
+      setAccount(null);
+    });
+  });
+  body.append(profile, signOut, errorLine("account-error"));
+
+  const password = make("details", "account-more");
+  password.appendChild(make("summary", null, t("changePassword")));
+  const current = field("password-current", "password", "currentPassword", "current-password");
+  const next = field("password-new", "password", "newPassword", "new-password");
+  const change = make("button", null, t("changePassword"));
+  change.id = "password-change";
+  change.type = "button";
+  change.addEventListener("click", () => {
+    run(change, "password-error", async () => {
+      await api.changePassword($("password-current").value, $("password-new").value);
+      toast(t("passwordChanged"));
+      password.open = false;
+    });
+  });
+  password.append(current, next, change, errorLine("password-error"));
+
+  const remove = make("details", "account-more");
+  remove.appendChild(make("summary", null, t("deleteAccount")));
+  const check = field("delete-password", "password", "currentPassword", "current-password");
+  const confirmButton = make("button", "danger", t("deleteAccount"));
+  confirmButton.id = "account-delete";
+  confirmButton.type = "button";
+  confirmButton.addEventListener("click", () => {
+    if (!confirm(t("deleteConfirm", { name: account.name }))) return;
+    run(confirmButton, "delete-error", async () => {
+      await api.deleteAccount($("delete-password").value);
+      toast(t("accountDeleted"));
+      setAccount(null);
+    });
+  });
+  remove.append(check, confirmButton, errorLine("delete-error"));
+  body.append(password, remove);
+}
+
+let drawnAs = null; // the account name ("" signed out) the menu was drawn for
+
+function drawMenu() {
+  const menu = $("account");
+  if (!menu) return;
+  drawnAs = account ? account.name : "";
+  const summary = menu.querySelector("summary");
+  summary.textContent = account ? account.name : t("signIn");
+  summary.classList.toggle("signed-in", Boolean(account));
+  const body = menu.querySelector(".account-body");
+  clear(body);
+  if (account) signedInBody(body);
+  else signedOutBody(body);
+}
+
+/** Put the account menu in the top bar and ask who is signed in. */
+export function startAccount() {
+  const menu = make("details", "account");
+  menu.id = "account";
+  menu.appendChild(make("summary"));
+  menu.appendChild(make("div", "account-body"));
+  $("settings").before(menu);
+  document.addEventListener("click", (event) => {
+    if (menu.open && !menu.contains(event.target)) menu.open = false;
+  });
+  drawMenu();
+  redraws.push(drawMenu);
+  // (the answer may come while the menu is open: it is left open)
+  accountKnown = api.currentAccount()
+    .then((found) => setAccount(found, { closeMenu: false }))
+    .catch(() => setAccount(null, { closeMenu: false }));
+  return accountKnown;
+}
+
+/** Draw the account's parts again in the language just chosen. */
+export function refreshAccountTexts() {
+  for (const redraw of redraws) redraw();
+}
+
+// ---------------------------------------------------------------- a rated game's page
+
+function signed(change) {
+  return change > 0 ? `+${change}` : String(change);
+}
+
+function ratingLine(change) {
+  const mark = change.provisional ? "?" : "";
+  return t("ratingChange", {
+    name: change.name,
+    before: change.before,
+    after: `${change.after}${mark}`,
+    change: signed(change.change),
+  });
+}
+
+/** On a game's page: a card saying whether the game is rated and, once it is settled,
+ * each player's rating change (asked every few seconds until then). */
+export function watchGameRating(gameId) {
+  const card = make("div", "card rating-card");
+  card.id = "rating-card";
+  card.hidden = true;
+  const banner = $("banner");
+  banner.after(card);
+  let found = null;
+  let stopped = false;
+  const draw = () => {
+    clear(card);
+    if (!found || !found.rated) {
+      show(card, false);
+      return;
+    }
+    show(card, true);
+    card.appendChild(make("strong", null, t("rated")));
+    const settled = found.settlement;
+    if (!settled) {
+      const names = Object.values(found.players);
+      if (names.length) card.appendChild(make("p", "muted", names.join(" – ")));
+      card.appendChild(make("p", "muted", t("ratingWaiting")));
+      if (!account && Object.keys(found.players).length < 2) {
+        card.appendChild(make("p", "rating-sign-in", t("ratedSignIn")));
+      }
+      return;
+    }
+    if (!settled.counted) {
+      const note = make("p", null, t(Object.keys(settled.changes).length ? "notCountedPair" : "notRated"));
+      note.title = settled.reason || "";
+      card.appendChild(note);
+    }
+    for (const seat of ["first", "second"]) {
+      const change = settled.changes[seat];
+      if (!change) continue;
+      const line = make("p", `rating-change ${change.change >= 0 ? "up" : "down"}`, ratingLine(change));
+      line.dataset.seat = seat;
+      line.dataset.change = String(change.change);
+      card.appendChild(line);
+    }
+  };
+  redraws.push(draw);
+  const ask = async () => {
+    if (stopped) return;
+    try {
+      found = await api.gameRating(gameId);
+    } catch {
+      found = null;
+    }
+    draw();
+    if (found && found.rated && !found.settlement) setTimeout(ask, 2000);
+    else stopped = true;
+  };
+  ask();
+}
+
+// ---------------------------------------------------------------- a player's page
+
+function describeGame(game) {
+  const parts = [t(game.variant)];
+  if (game.rated) parts.push(t("rated"));
+  parts.push(game.opponent ? t("vsOpponent", { name: game.opponent }) : t(game.kind === "computer" ? "vsComputer" : "anonymous"));
+  if (game.status === "over" && game.result) {
+    const winner = game.result.winner;
+    parts.push(winner === null ? t("drawn") : winner === game.seat ? t("won") : t("lost"));
+  } else {
+    parts.push(t("inProgress"));
+  }
+  return parts.join(" · ");
+}
+
+function historyGraph(points) {
+  const svgNs = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(svgNs, "svg");
+  svg.setAttribute("class", "rating-graph");
+  svg.setAttribute("viewBox", "0 0 300 80");
+  if (points.length < 2) return svg;
+  const ratings = points.map((p) => p.rating);
+  const low = Math.min(...ratings) - 10;
+  const high = Math.max(...ratings) + 10;
+  const line = points.map((p, i) => {
+    const x = (i / (points.length - 1)) * 296 + 2;
+    const y = 78 - ((p.rating - low) / (high - low)) * 76;
+    return `${x.toFixed(1)},${y.toFixed(1)}`;
+  });
+  const polyline = document.createElementNS(svgNs, "polyline");
+  polyline.setAttribute("points", line.join(" "));
+  svg.appendChild(polyline);
+  return svg;
+}
+
+/** "/p/{name}": a player's ratings, results, rating graph and recent games. */
+export function showPlayer(name) {
+  const section = make("section", "player-page");
+  section.id = "player";
+  $("home").before(section);
+  let profile = null;
+  let failed = null;
+  const draw = () => {
+    clear(section);
+    const card = make("div", "card");
+    section.appendChild(card);
+    if (failed) {
+      card.appendChild(make("p", "form-error", t("playerNotFound")));
+      return;
+    }
+    if (!profile) return;
+    card.appendChild(make("h2", null, profile.name));
+    const since = new Date(profile.created_ms).toLocaleDateString();
+    card.appendChild(make("p", "muted", t("memberSince", { date: since })));
+    const record = profile.record;
+    card.appendChild(make("p", null, t("record", { w: record.wins, l: record.losses, d: record.draws })));
+    card.appendChild(make("h3", null, t("ratingsTitle")));
+    const games = Object.keys(profile.ratings);
+    if (!games.length) card.appendChild(make("p", "muted", t("noRatedGames")));
+    for (const game of games) {
+      const rating = profile.ratings[game];
+      const line = make("p", "player-rating");
+      line.dataset.game = game;
+      const mark = rating.provisional ? `? (${t("provisional")})` : "";
+      line.textContent = `${t(game)}: ${rating.rating}${mark} · ${t("record", { w: rating.wins, l: rating.losses, d: rating.draws })}`;
+      card.appendChild(line);
+      card.appendChild(historyGraph(profile.history[game] || []));
+    }
+    card.appendChild(make("h3", null, t("recentGames")));
+    const list = make("ul", "game-list");
+    for (const game of profile.games) {
+      const item = make("li");
+      const link = make("a", null, describeGame(game));
+      link.href = game.watch_url;
+      item.appendChild(link);
+      list.appendChild(item);
+    }
+    card.appendChild(list);
+  };
+  redraws.push(draw);
+  api.playerProfile(name).then((found) => {
+    profile = found;
+    draw();
+  }).catch((err) => {
+    failed = err;
+    draw();
+  });
+}
+
+// ---------------------------------------------------------------- leaderboards
+
+/** The home page's card of the best established ratings per game. */
+export function showLeaderboards() {
+  const card = make("div", "card leaderboard");
+  card.id = "leaderboard";
+  $("home").appendChild(card);
+  const boards = {};
+  const draw = () => {
+    clear(card);
+    card.appendChild(make("h2", null, t("leaderboard")));
+    for (const game of ["xiangqi", "janggi"]) {
+      card.appendChild(make("h3", null, t(game)));
+      const players = boards[game] || [];
+      if (!players.length) {
+        card.appendChild(make("p", "muted", t("noPlayersYet")));
+        continue;
+      }
+      const list = make("ol", "leaderboard-list");
+      for (const player of players) {
+        const item = make("li");
+        const link = make("a", null, `${player.name} ${player.rating}`);
+        link.href = `/p/${encodeURIComponent(player.name)}`;
+        item.appendChild(link);
+        list.appendChild(item);
+      }
+      card.appendChild(list);
+    }
+  };
+  redraws.push(draw);
+  draw();
+  for (const game of ["xiangqi", "janggi"]) {
+    api.leaderboard(game).then((found) => {
+      boards[game] = found.players.slice(0, 10);
+      draw();
+    }).catch(() => {});
+  }
+}

@@ -1,0 +1,102 @@
+"""Accounts in a real browser: two people sign up in two browser contexts, play a rated game
+through the invite link, one resigns, and both see their ratings change by Glicko-2's
+amounts; the account menu's other actions."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import pytest
+
+from chuhan.web.glicko2 import Glicko, rate
+
+from .harness import Player, Server, new_player
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+PASSWORD = "correct horse battery"
+
+
+def sign_up(player: Player, name: str) -> None:
+    page = player.page
+    player.goto("/")
+    page.click("#account summary")
+    page.fill("#account-name", name)
+    page.fill("#account-password", PASSWORD)
+    page.click("#account-signup")
+    page.wait_for_selector("#account summary.signed-in")
+    assert page.text_content("#account summary") == name
+
+
+def test_a_rated_game_between_two_accounts(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    suffix = secrets.token_hex(3)
+    red = new_player(players, browser, server)
+    black = new_player(players, browser, server)
+    sign_up(red, f"Red{suffix}")
+    sign_up(black, f"Black{suffix}")
+
+    page = red.page
+    page.click("body")  # (closes the account menu)
+    page.check('input[name="kind"][value="friend"]')
+    page.wait_for_selector("#rated-row:not([hidden])")
+    page.check("#rated")
+    page.select_option("#colour", "first")
+    page.click("#create")
+    page.wait_for_url("**/g/**")
+    page.wait_for_selector("#invite:not([hidden])")
+    invite = page.input_value("#invite-url")
+    page.wait_for_selector("#rating-card:not([hidden])")
+
+    black.page.goto(invite)
+    black.page.wait_for_selector("svg.board .piece")
+    red.click_move("h2e2")
+    black.wait_ply(1)
+    black.page.on("dialog", lambda dialog: dialog.accept())
+    black.page.click("#btn-resign")
+
+    won = rate(Glicko(), [(Glicko(), 1.0)])
+    lost = rate(Glicko(), [(Glicko(), 0.0)])
+    for player in (red, black):
+        line = player.page.locator('#rating-card .rating-change[data-seat="first"]')
+        line.wait_for()
+        assert line.get_attribute("data-change") == str(round(won.rating) - 1500)
+        assert f"Red{suffix}: 1500 → {round(won.rating)}? (+" in (line.text_content() or "")
+        other = player.page.locator('#rating-card .rating-change[data-seat="second"]')
+        assert other.get_attribute("data-change") == str(round(lost.rating) - 1500)
+    assert f"Black{suffix}" in (red.page.text_content("#bar-top .player-name") or "")
+    red.screenshot("rated-game-over")
+
+    # The winner's page shows the rating, provisional, and the game.
+    red.goto(f"/p/Red{suffix}")
+    rating = red.page.locator('.player-rating[data-game="xiangqi"]')
+    rating.wait_for()
+    assert f"{round(won.rating)}? (provisional)" in (rating.text_content() or "")
+    assert red.page.locator("#player .game-list a").count() == 1
+    assert red.errors == [] and black.errors == []
+
+
+def test_signing_out_in_again_and_a_wrong_password(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    name = f"Ada{secrets.token_hex(3)}"
+    player = new_player(players, browser, server, locale="ko-KR")
+    sign_up(player, name)
+    page = player.page
+    page.click("#account summary")
+    assert page.text_content("#account-signout") == "로그아웃"
+    page.click("#account-signout")
+    page.wait_for_selector("#account summary:not(.signed-in)")
+    page.click("#account summary")
+    page.fill("#account-name", name.lower())
+    page.fill("#account-password", "not the password")
+    page.click("#account-signin")
+    page.wait_for_selector("#account-error:not([hidden])")
+    assert "the name or the password is wrong" in (page.text_content("#account-error") or "")
+    page.fill("#account-password", PASSWORD)
+    page.click("#account-signin")
+    page.wait_for_selector("#account summary.signed-in")
+    # The cookie is out of the page's reach.
+    assert "chuhan_session" not in page.evaluate("document.cookie")
