@@ -81,6 +81,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         limits["max_watchers_per_game"] = args.max_watchers
     if args.max_sockets_per_address is not None:
         limits["max_sockets_per_address"] = args.max_sockets_per_address
+    if args.setup_seconds is not None:
+        limits["setup_seconds"] = float(args.setup_seconds)
     return serve(args.host, args.port, args.db, limits=limits)
 
 
@@ -375,6 +377,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive_int,
         default=None,
         help="websockets one client address may hold open (default 64)",
+    )
+    p.add_argument(
+        "--setup-seconds",
+        type=_positive_int,
+        default=None,
+        help="seconds a janggi player has to choose an arrangement before the default is "
+        "chosen for them (default 60)",
     )
     p.set_defaults(func=_cmd_serve)
 

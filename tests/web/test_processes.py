@@ -204,6 +204,49 @@ def test_a_killed_process_s_games_go_on_through_another(servers: Any, postgres_u
     assert kinds.count("flag") == 1 and kinds.count("move") == 3
 
 
+def test_a_janggi_setup_deadline_is_kept_by_the_survivor(postgres_url: str) -> None:
+    """The process driving a janggi game's setup deadlines is killed while Han has the
+    choice: the other process takes the deadline over and chooses Han's default arrangement
+    when the time runs out, once. Cho, whose connection died with the process, is not timed
+    while away; back on the survivor, Cho's time starts there and runs out there too."""
+    ports = [free_port(), free_port()]
+    processes = [start_server(port, postgres_url, "--setup-seconds", "3") for port in ports]
+    try:
+        one, two = ports
+        game = create_game(one, kind="friend", variant="janggi")
+        with contextlib.ExitStack() as stack:
+            Client(stack, one, game["game_id"], game["token"])
+            han = Client(stack, two, game["game_id"], invite_token(game))
+            state = han.wait(lambda s: s["status"] == "setup" and s["setup"]["deadline_ms"])
+            assert state["setup"]["chooser"] == "second"
+            killed = time.monotonic()
+            os.kill(processes[0].pid, signal.SIGKILL)
+            processes[0].wait(timeout=10)
+            state = han.wait(lambda s: "second" in s["setup"]["chosen"], timeout=15)
+            took = time.monotonic() - killed
+            assert took < 10, f"Han's time ran out {took:.1f} s after the kill"
+            assert state["last_event"] == {
+                "kind": "setup",
+                "side": "second",
+                "arrangement": state["setup"]["default"],
+                "default": True,
+            }
+            assert state["setup"]["chooser"] == "first"
+            time.sleep(1.5)  # Cho is away: Cho's time has not started
+            assert han.state["status"] == "setup" and han.state["setup"]["deadline_ms"] is None
+            cho = Client(stack, two, game["game_id"], game["token"])
+            state = cho.wait(lambda s: s["status"] == "playing", timeout=15)
+            assert cho.any_move()  # the game goes on from the survivor
+        setups = [e for e in stored_events(postgres_url, game["game_id"]) if e.kind == "setup"]
+        assert [(e.data["side"], e.data.get("default")) for e in setups] == [
+            ("second", True),
+            ("first", True),
+        ]
+    finally:
+        for process in processes:
+            stop(process)
+
+
 def test_the_computer_moves_once_after_its_process_is_killed(
     servers: Any, postgres_url: str
 ) -> None:
