@@ -162,8 +162,9 @@ _SAVE_TYPES = {
 assert tuple(_SAVE_TYPES) == _SAVE_COLUMNS
 #: The most saves one statement makes.
 SAVE_BATCH = 200
-#: How many batches of saves may be under way at once.
-SAVE_FLIGHTS = 4
+#: How many batches of saves may be under way at once (of the pool's connections): while
+#: fewer are, a save goes at once, alone; batches form when the database is busy.
+SAVE_FLIGHTS = 6
 # One statement saves a batch of games, one array per column ($1 the ids, $2 the revisions
 # the writes were made on, then the columns, then each event's kind and data): each game is
 # updated only if it is still at its revision, and its event takes the next number. The
