@@ -88,7 +88,7 @@ def test_gib_capture_suffix_naming_the_wrong_piece_is_an_error() -> None:
     board = record.start_board()
     for move in record.main_line_moves()[:3]:
         board.push(move)
-    with pytest.raises(IllegalMoveError, match="captured horse .마. but the piece on 72"):
+    with pytest.raises(IllegalMoveError, match=r"captured horse \(마\) but the piece on 72"):
         parse_korean(board, "32포72마")
 
 
@@ -330,8 +330,10 @@ def test_cli_convert_takes_the_input_encoding_and_skips_bad_games(tmp_path: Path
     source.write_bytes((good + '[Event "bad"]\n1. 炮二平九 *\n\n' + good).encode("gb18030"))
     target = tmp_path / "out.pgn"
     result = subprocess.run(
-        [sys.executable, "-m", "chuhan.cli", "convert", str(source), str(target)]
-        + ["--encoding", "gb18030", "--skip-errors"],
+        [
+            *(sys.executable, "-m", "chuhan.cli", "convert", str(source), str(target)),
+            *("--encoding", "gb18030", "--skip-errors"),
+        ],
         capture_output=True,
         text=True,
         check=False,
