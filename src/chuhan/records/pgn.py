@@ -441,7 +441,8 @@ def _play(builder: _GameBuilder, board: Board, node: GameNode, text: str, korean
         builder.pending_comment = []
     if suffix:
         child.nags.append(_SUFFIX_NAGS.get(suffix.group(1), 0))
-    board.push(move)
+    # The parsers return legal moves only: push without asking again.
+    board.push_code(move.from_square << 7 | move.to_square)
     builder.node = child
 
 
