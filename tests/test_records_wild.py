@@ -154,6 +154,17 @@ def test_a_trailer_line_after_the_last_game_is_not_a_game() -> None:
     assert len(clean("xiangqi_gb18030.pgn")) == 2
 
 
+def test_text_after_a_trailer_line_is_not_a_game() -> None:
+    text = '[Event "x"]\n1. h2e2 h9g7 1-0\n==========\nMade by a program\nwww.example.com\n'
+    records = read_pgn(text)
+    assert ([r.errors for r in records], plies(records)) == ([[]], [2])
+
+
+def test_a_game_after_a_trailer_and_its_tags_is_read() -> None:
+    text = '1. h2e2 *\n=====\nsome words\n[Event "y"]\n1. h0g2 *\n'
+    assert [r.headers.get("Event") for r in read_pgn(text)] == [None, "y"]
+
+
 def test_one_short_gb18030_game_is_not_taken_for_korean() -> None:
     text = "1. 炮二平五 马８进７ *\n"
     assert decode_bytes(text.encode("gb18030")) == text

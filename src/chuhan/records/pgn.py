@@ -598,11 +598,18 @@ def _games(
     """
     limits = options.limits
     builder = _GameBuilder(0, limits)
+    # A rule line (``=========``) after a game's movetext ends the game, and what follows
+    # it up to the next tag is the file's trailer (a program's name, a web address), not
+    # another game.
+    trailer = False
     for first_line, text in texts:
         line, seen = first_line, 0
         for match in _TOKEN.finditer(text):
             kind = match.lastgroup or "junk"
-            if kind in ("junk", "escape", "rule"):
+            if kind == "rule":
+                trailer = trailer or builder.movetext
+                continue
+            if kind in ("junk", "escape"):
                 continue
             line += text.count("\n", seen, match.start())
             seen = match.start()
@@ -610,11 +617,14 @@ def _games(
                 key, value = _tag(match)
                 if not key:
                     continue
+                trailer = False
                 if builder.movetext:
                     yield builder
                     builder = _GameBuilder(builder.index + 1, limits)
                 _begin(builder)
                 builder.headers[key] = value
+                continue
+            if trailer:
                 continue
             if builder.result_token and kind != "comment":
                 yield builder
