@@ -355,3 +355,19 @@ def test_cli_convert_takes_the_input_encoding_and_skips_bad_games(tmp_path: Path
         True,
     )
     assert "Traceback" not in result.stderr
+
+
+def test_games_with_no_tags_stream_in_bounded_pieces() -> None:
+    data = ("1. h2e2 h9g7 *\n" * 200_000).encode("ascii")  # 3 MB, no tags at all
+    handle = CountingReader(data)
+    games = iter_pgn(handle)
+    first = next(games)
+    assert (len(first.main_line_moves()), handle.furthest < len(data) // 2) == (2, True)
+
+
+def test_a_file_of_one_huge_line_reads_in_linear_time() -> None:
+    data = ("h2e2 h9g7 e2h2 g7h9 " * 150_000 + "*").encode("ascii")  # 3 MB, one line
+    record = next(iter_pgn(io.BytesIO(data)))
+    assert len(record.main_line_moves()) == 10_000 and "more than 10000 plies" in str(
+        record.errors[0]
+    )

@@ -3,8 +3,9 @@ game, without holding the file in memory.
 
 The PGN and GIB readers tokenize one game's text at a time (:func:`game_texts`). A game
 starts at a tag line (``[Event ...``) that follows movetext; a ``[`` inside a ``{}`` comment
-that spans lines starts nothing, and several games with no tags between them come in one
-piece (the tokenizer splits them at their results). Bytes are decoded as
+that spans lines starts nothing. Games with no tags between them, and a huge game, are cut
+into texts of about a megabyte at line ends outside comments: the tokenizer's state runs on
+from one text to the next, and it splits games at their results. Bytes are decoded as
 :mod:`chuhan.records.encoding` says, a block at a time.
 """
 
@@ -19,19 +20,29 @@ from chuhan.records.encoding import decoded_chunks
 
 __all__ = ["RecordSource", "game_texts", "source_lines"]
 
+#: How long a text grows before it is cut at a line end (outside a comment) though no
+#: game starts there, so a file with no tags, or one huge game, is not held whole.
+_LARGEST_TEXT = 1 << 20
 #: What the readers take: the text itself, its bytes, or a file open in either mode.
 RecordSource = str | bytes | IO[str] | IO[bytes]
 
 
 def _split_lines(chunks: Iterable[str]) -> Iterator[str]:
-    rest = ""
+    # The start of a line that spans chunks is kept in pieces and joined once its end
+    # comes: adding each chunk to it would copy a huge one-line file again per chunk.
+    pieces: list[str] = []
     for chunk in chunks:
-        lines = (rest + chunk).split("\n")
-        rest = lines.pop()
-        for line in lines:
+        lines = chunk.split("\n")
+        if len(lines) == 1:
+            pieces.append(chunk)
+            continue
+        pieces.append(lines[0])
+        yield "".join(pieces) + "\n"
+        for line in lines[1:-1]:
             yield line + "\n"
-    if rest:
-        yield rest
+        pieces = [lines[-1]]
+    if any(pieces):
+        yield "".join(pieces)
 
 
 def source_lines(source: RecordSource, encoding: str | None = None) -> Iterator[str]:
@@ -55,18 +66,22 @@ def game_texts(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
     ``{`` comment runs through that line.
     """
     current: list[str] = []
+    size = 0
     first_line = 1
     movetext = False
     in_comment = False
     for number, line in enumerate(lines, start=1):
         stripped = line.lstrip()
-        if not in_comment and stripped.startswith("["):
-            if movetext:
-                yield first_line, "".join(current)
-                current, first_line, movetext = [], number, False
-            current.append(line)
-            continue
+        if not in_comment and ((movetext and stripped.startswith("[")) or size >= _LARGEST_TEXT):
+            # A new game; or a text grown past its bound (games with no tags between
+            # them, a huge game), cut where no token spans the cut: the reader's state
+            # goes on from one text to the next.
+            yield first_line, "".join(current)
+            current, size, first_line, movetext = [], 0, number, False
         current.append(line)
+        size += len(line)
+        if stripped.startswith("[") and not in_comment:
+            continue
         if not stripped or (not in_comment and line.startswith("%")):
             continue
         movetext = True
