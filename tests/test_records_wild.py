@@ -371,3 +371,8 @@ def test_a_file_of_one_huge_line_reads_in_linear_time() -> None:
     assert len(record.main_line_moves()) == 10_000 and "more than 10000 plies" in str(
         record.errors[0]
     )
+
+
+def test_gib_check_word_cut_to_one_syllable_is_read() -> None:
+    board = Board("4k4/9/9/9/9/9/9/9/4R4/3K5 w", variant="janggi")
+    assert parse_korean(board, "95차35장") == Move.from_iccs("e1e7")

@@ -13,9 +13,9 @@ Parsing also accepts 궁, 왕, 초 and 한 for the king, either soldier name for
 hanja (and the Chinese 將 帥 炮 砲 车 马 相 仕), spaces between the parts, Fairy-Stockfish's
 janggi form (``H02-83``: letter, from, ``-`` or ``x`` for a capture, to), and ``pass``,
 한수쉼 or 쉼 for a pass. Real GIB files add what the move does after the to-point: the
-captured piece's name (``74상42병``) and 장군 when it gives check (``85포55장군``; 멍군 when
-it answers one); the reader checks each against the board and refuses a suffix that is wrong.
-The coordinates make sense on a xiangqi board too, so both games are served.
+captured piece's name (``74상42병``) and 장군 (or 장) when it gives check (``85포55장군``;
+멍군 when it answers one); the reader checks each against the board and refuses a suffix
+that is wrong. The coordinates make sense on a xiangqi board too, so both games are served.
 """
 
 from __future__ import annotations
@@ -163,6 +163,9 @@ def _check_suffix(board: Board, text: str, move: Move, captured_name: str, check
     멍군 (the mover was in check)."""
     target = f"{korean_square(move.to_square)} ({SQUARE_NAMES[move.to_square]})"
     victim = board.piece_at(move.to_square)
+    if _NAME_TYPES.get(captured_name) == KING and not check_word:
+        # No king is ever captured: a lone 장 after the to-point is the check word cut short.
+        captured_name, check_word = "", "장군"
     if captured_name:
         named = _NAME_TYPES.get(captured_name)
         if named is None:
