@@ -1,5 +1,7 @@
 """Every writer reads back: a game written in any format and move notation is read to the
-same moves, from the start position it was written from.
+same moves, from the start position it was written from; and so does a xiangqi game in the
+shapes other programs give it (WinBoard's SAN with ranks 0-9, Chinese moves in GB18030,
+WXF in full-width characters).
 
 The games are random playouts of both games (uniform and biased towards captures and
 checks, which reach the crowded files, tandem pieces and endings that real games and
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -82,6 +85,30 @@ def _first_difference(expected: list[Move], got: GameRecord) -> str:
     return f"wrote {len(expected)} plies, read {len(moves)}: {got.errors[:1]}"
 
 
+_SAN_MOVE = re.compile(r"\b([KAEHRCP])([a-i]?)(10|[1-9])?(x?)([a-i])(10|[1-9])")
+
+
+def _from_zero(rank: str | None) -> str:
+    return "" if rank is None else str(int(rank) - 1)
+
+
+def winboard_san(record: GameRecord) -> str:
+    """``record`` as WinBoard writes xiangqi: SAN with ranks 0-9, ``[Variant "xiangqi"]``."""
+    text = write_pgn(record, "san").replace('[Format "SAN"]', '[Variant "xiangqi"]')
+    head, _, moves = text.partition("\n\n")
+    ranks_from_zero = _SAN_MOVE.sub(
+        lambda m: f"{m[1]}{m[2]}{_from_zero(m[3])}{m[4]}{m[5]}{_from_zero(m[6])}", moves
+    )
+    return f"{head}\n\n{ranks_from_zero}"
+
+
+def full_width(text: str) -> str:
+    """The movetext of ``text`` in full-width letters, digits and signs."""
+    head, _, moves = text.partition("\n\n")
+    wide = "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" and c not in "{}" else c for c in moves)
+    return f"{head}\n\n{wide}"
+
+
 def assert_reads_back(record: GameRecord) -> None:
     """``record`` written in every format its game allows reads back to its moves."""
     moves = record.main_line_moves()
@@ -92,6 +119,16 @@ def assert_reads_back(record: GameRecord) -> None:
             f"{notation}: {_first_difference(moves, back[0])}\n{text}"
         )
         assert back[0].fen.split()[:2] == record.fen.split()[:2]
+    conventions = {}
+    if not record.variant.is_janggi:
+        conventions["WinBoard SAN"] = winboard_san(record).encode("utf-8")
+        conventions["Chinese, GB18030"] = write_pgn(record, "chinese").encode("gb18030")
+        conventions["full-width WXF"] = full_width(write_pgn(record, "wxf")).encode("utf-8")
+    for name, data in conventions.items():
+        back = read_pgn(data)
+        assert len(back) == 1 and not back[0].errors and back[0].main_line_moves() == moves, (
+            f"{name}: {_first_difference(moves, back[0])}\n{data.decode(errors='replace')}"
+        )
     text_back = read_text_record(write_text_record(record))
     assert text_back.main_line_moves() == moves
     if record.variant.is_janggi and chuhan.records.janggi_arrangements(record.fen):

@@ -96,7 +96,7 @@ _TOKEN = re.compile(
     | (?P<open>\()
     | (?P<close>\))
     | (?P<nag>\$\d+)
-    | (?P<result>(?:1-0|0-1|1/2-1/2|½-½|\*)(?=[\s(){}]|$))
+    | (?P<result>(?:1-0|0-1|1/2-1/2|½-½|\*|１－０|０－１|１／２－１／２|＊)(?=[\s(){}]|$))
     | (?P<number>\d+\s*(?:\.\s*\.\s*\.|…|\.|．)++(?!\d(?:[\s(){};]|$)))
     | (?P<move>[^\s{}()\[\];$]+)
     | (?P<junk>\S)
@@ -546,7 +546,7 @@ def _finish(builder: _GameBuilder, options: _Options) -> GameRecord:
 
 
 def _set_result(headers: dict[str, str], token: str, korean: bool) -> None:
-    token = token.replace("½-½", "1/2-1/2")
+    token = unicodedata.normalize("NFKC", token).replace("1⁄2-1⁄2", "1/2-1/2")
     if "Result" not in headers and token:
         headers["Result"] = token
     elif headers.get("Result") not in RESULTS:
