@@ -232,6 +232,12 @@ def test_winboard_first_move_legal_either_way_is_read_from_zero() -> None:
     assert record.main_line_moves()[0] == Move.from_iccs("a0a2")
 
 
+def test_san_legal_both_ways_is_read_the_way_its_capture_mark_fits() -> None:
+    # 'Rxa3' is a0-a2 counting ranks from 1 (no capture) or a0xa3 counting from 0.
+    text = '[Variant "xiangqi"]\n[FEN "3k5/9/9/9/9/9/p8/9/9/R3K4 w"]\n\n1. Rxa3 *\n'
+    assert read_pgn(text)[0].main_line_moves() == [Move.from_iccs("a0a3")]
+
+
 def test_parse_san_counts_ranks_from_zero_when_told() -> None:
     assert parse_san(Board(), "Che2", first_rank=0) == Move.from_iccs("h2e2")
 

@@ -290,6 +290,9 @@ class _GameBuilder:
     first_rank: int | None = None
     #: A SAN move was read counting ranks from 1 with nothing yet to show it.
     san_guessed: bool = False
+    #: SAN moves whose capture or check mark the board contradicts, while the rank
+    #: numbering is still a guess.
+    marks_disagree: int = 0
     #: The movetext tokens (kind, text, line), kept to read the game again with the other
     #: rank numbering when the first reading fails.
     tokens: list[tuple[str, str, int]] = field(default_factory=list)
@@ -376,9 +379,27 @@ def _parse_san_token(builder: _GameBuilder, board: Board, text: str) -> Move:
         builder.first_rank = 1
     if builder.first_rank is None:
         builder.san_guessed = True
-    return parse_san(
+    move = parse_san(
         board, text, first_rank=1 if builder.first_rank is None else builder.first_rank
     )
+    if builder.first_rank != 1 and not _marks_agree(board, move, text):
+        builder.marks_disagree += 1
+    return move
+
+
+def _marks_agree(board: Board, move: Move, text: str) -> bool:
+    """Whether a SAN move's capture mark (``x``) and check mark (``+``, ``#``), where it has
+    one, say what ``move`` does on ``board``: the test between two readings of a file's
+    rank numbers that are both legal throughout."""
+    if ("x" in text) != bool(board.piece_at(move.to_square)) and not move.is_pass():
+        return False
+    if text.endswith(("+", "#")):
+        board.push_code(move.from_square << 7 | move.to_square)
+        try:
+            return board.is_check()
+        finally:
+            board.pop()
+    return True
 
 
 def _parse_token(builder: _GameBuilder, board: Board, text: str, korean: bool) -> Move:
@@ -511,10 +532,15 @@ def _add_comment(builder: _GameBuilder, node: GameNode, text: str) -> None:
 
 
 def _reread_from_rank_zero(builder: _GameBuilder, options: _Options) -> _GameBuilder:
-    """The game read again with its SAN counting ranks from 0 (WinBoard), when the reading
-    that counted from 1 failed with nothing to show which numbering the file uses; the
-    reading that gets further is kept."""
-    if not (builder.failed and builder.san_guessed and builder.first_rank != 0):
+    """The game read again with its SAN counting ranks from 0 (WinBoard), when it was read
+    counting from 1 with no move to show which numbering the file uses (no rank 0 or 10).
+
+    The reading that gets further is kept; when both read every move, the one whose
+    capture and check marks agree with the board more often, and counting from 1
+    (Fairy-Stockfish, pychess.org) when they agree equally: such a game is legal both
+    ways, which takes a short game with no capture or check to happen.
+    """
+    if not (builder.san_guessed and builder.first_rank is None):
         return builder
     again = _GameBuilder(builder.index, builder.limits, headers=dict(builder.headers))
     again.started = again.movetext = True
@@ -524,9 +550,11 @@ def _reread_from_rank_zero(builder: _GameBuilder, options: _Options) -> _GameBui
     for kind, text, line in builder.tokens:
         again.line = line
         _handle(again, kind, text, options.korean)
-    if not again.failed or _plies_read(again) > _plies_read(builder):
-        return again
-    return builder
+    if builder.failed:
+        return again if not again.failed or _plies_read(again) > _plies_read(builder) else builder
+    if again.failed or _plies_read(again) != _plies_read(builder):
+        return builder
+    return again if again.marks_disagree < builder.marks_disagree else builder
 
 
 def _plies_read(builder: _GameBuilder) -> int:
