@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from chuhan import Board, Move, janggi_start_fen
 from chuhan.records import (
+    Conversion,
     GameNode,
     GameRecord,
     RecordError,
@@ -382,7 +383,7 @@ def test_text_record_rejects_an_illegal_move() -> None:
 
 def test_convert_pgn_to_xqf_and_back(tmp_path: Path) -> None:
     xqf, pgn = tmp_path / "game.xqf", tmp_path / "game.pgn"
-    assert convert(DATA / "xiangqi_chinese.pgn", xqf) == 1
+    assert convert(DATA / "xiangqi_chinese.pgn", xqf) == Conversion(written=1)
     convert(xqf, pgn, format="wxf")
     assert tree(read_file(pgn)[0].root, nags=False) == tree(
         sample("xiangqi_iccs.pgn").root, nags=False
@@ -392,7 +393,7 @@ def test_convert_pgn_to_xqf_and_back(tmp_path: Path) -> None:
 def test_convert_gib_to_pgn_to_euc_kr_gib(tmp_path: Path) -> None:
     pgn, gib = tmp_path / "game.pgn", tmp_path / "out.gib"
     convert(DATA / "janggi_euckr.gib", pgn, format="korean")
-    convert(pgn, gib, encoding="euc-kr")
+    convert(pgn, gib, out_encoding="euc-kr")
     assert tree(read_gib(gib.read_bytes())[0].root) == tree(sample("janggi_utf8.gib").root)
 
 

@@ -128,10 +128,21 @@ def _cmd_engine(args: argparse.Namespace) -> int:
 def _cmd_convert(args: argparse.Namespace) -> int:
     from chuhan.records import convert
 
-    count = convert(
-        args.input, args.output, format=args.format, encoding=args.encoding, rules=args.rules
+    done = convert(
+        args.input,
+        args.output,
+        format=args.format,
+        encoding=args.encoding,
+        out_encoding=args.out_encoding,
+        rules=args.rules,
+        skip_errors=args.skip_errors,
     )
-    print(f"converted {count} game{'s' if count != 1 else ''}")
+    print(f"converted {done.written} game{'s' if done.written != 1 else ''}")
+    if done.skipped:
+        count = len(done.skipped)
+        print(f"skipped {count} game{'s' if count != 1 else ''} with errors:", file=sys.stderr)
+        for error in done.skipped:
+            print(f"  {error}", file=sys.stderr)
     return 0
 
 
@@ -246,9 +257,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="move notation in PGN output (default iccs)",
     )
     p.add_argument(
-        "--encoding", default="utf-8", choices=["utf-8", "euc-kr"], help="GIB output encoding"
+        "--encoding",
+        default=None,
+        help="the input's text encoding, e.g. utf-8, gb18030, big5, euc-kr (default: detected)",
+    )
+    p.add_argument(
+        "--out-encoding",
+        default="utf-8",
+        choices=["utf-8", "euc-kr"],
+        help="GIB output encoding (default utf-8)",
     )
     p.add_argument("--rules", default=None, help="rule set to read the games under")
+    p.add_argument(
+        "--skip-errors",
+        action="store_true",
+        help="write the games that read cleanly and list the others (by number) on stderr",
+    )
     p.set_defaults(func=_cmd_convert)
 
     p = commands.add_parser(

@@ -294,7 +294,8 @@ def janggi_start_fen(cho: str = "마상상마", han: str = "마상상마") -> st
     """The janggi start FEN for the chosen arrangements (see :func:`normalize_arrangement`).
 
     Each arrangement reads from its own player's left: Cho's from file a towards i, Han's
-    from file i towards a.
+    from file i towards a. (GIB records list Han's in the board's file order, a to i: the
+    reverse, which :func:`chuhan.records.read_gib` turns round.)
     """
     cho_letters = ["n" if ch == "마" else "b" for ch in normalize_arrangement(cho)]
     han_letters = ["n" if ch == "마" else "b" for ch in normalize_arrangement(han)]

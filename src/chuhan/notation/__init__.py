@@ -13,6 +13,7 @@ this package; notation depends on the board, not the other way round.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import TYPE_CHECKING
 
 from chuhan.errors import InvalidMoveError
@@ -43,7 +44,7 @@ __all__ = [
 NOTATIONS = ("iccs", "fsf", "wxf", "chinese", "korean")
 
 _ICCS = re.compile(r"[a-i][0-9]-?[a-i][0-9]", re.IGNORECASE)
-_KOREAN = re.compile(r"[0-9]{2}\S[0-9]{2}|[A-Za-z][0-9]{2}[-x][0-9]{2}")
+_KOREAN = re.compile(r"[0-9]{2}\S[0-9]{2}\S?(?:장군|멍군)?|[A-Za-z][0-9]{2}[-x][0-9]{2}")
 _EXAMPLES = "ICCS ('h2e2'), WXF ('C2.5'), Chinese ('炮二平五') or Korean ('02마83')"
 
 
@@ -74,7 +75,8 @@ def parse_move(board: Board, text: str) -> Move:
     The notation is told by the text's shape: ICCS coordinates (``h2e2``, ``h2-e2``), Korean
     coordinates (two digits, a name, two digits: ``02마83``, or ``H02-83``), Chinese (any
     other text with CJK characters: ``炮二平五``), else WXF (``C2.5``). ``pass``, 한수쉼, 쉼
-    and 停著 are passes. Fairy-Stockfish's ranks 1–10 are not guessed at, since ``h3e3``
+    and 停著 are passes; full-width letters, digits and signs (``Ｃ２＝５``) read as their
+    ASCII forms. Fairy-Stockfish's ranks 1–10 are not guessed at, since ``h3e3``
     is also valid ICCS: use ``board.parse_fsf`` for those.
 
     Raises :class:`InvalidMoveError` when the text fits no notation, and
@@ -85,6 +87,12 @@ def parse_move(board: Board, text: str) -> Move:
     cleaned = "".join(text.split())
     if not cleaned:
         raise InvalidMoveError(f"invalid move {text!r}: empty string; expected {_EXAMPLES}")
+    if not cleaned.isascii():
+        # Full-width WXF or ICCS (``Ｃ２＝５``), as Chinese databases write it: the same
+        # move in ASCII. Chinese notation keeps its characters and is left alone.
+        folded = unicodedata.normalize("NFKC", cleaned)
+        if folded.isascii():
+            cleaned = text = folded
     if cleaned.casefold() in PASS_TOKENS:
         return resolve_pass(board, text, "pass")
     try:

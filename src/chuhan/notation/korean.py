@@ -12,8 +12,10 @@ pass is written 한수쉼 (the Korean "passing a move").
 Parsing also accepts 궁, 왕, 초 and 한 for the king, either soldier name for either side, the
 hanja (and the Chinese 將 帥 炮 砲 车 马 相 仕), spaces between the parts, Fairy-Stockfish's
 janggi form (``H02-83``: letter, from, ``-`` or ``x`` for a capture, to), and ``pass``,
-한수쉼 or 쉼 for a pass.
-The coordinates make sense on a xiangqi board too, so both games are served.
+한수쉼 or 쉼 for a pass. Real GIB files add what the move does after the to-point: the
+captured piece's name (``74상42병``) and 장군 (or 장) when it gives check (``85포55장군``;
+멍군 when it answers one); the reader checks each against the board and refuses a suffix
+that is wrong. The coordinates make sense on a xiangqi board too, so both games are served.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ _NAME_TYPES = {
     **{ch: CANNON for ch in "포包炮砲"},
     **{ch: PAWN for ch in "졸병卒兵"},
 }
-_GIB = re.compile(r"([0-9])([0-9])(\S)([0-9])([0-9])")
+_GIB = re.compile(r"([0-9])([0-9])(\S)([0-9])([0-9])(\S??)(장군|멍군)?")
 _FSF_JANGGI = re.compile(r"([A-Za-z])([0-9])([0-9])[-x]([0-9])([0-9])")
 
 
@@ -108,6 +110,7 @@ def parse_korean(board: Board, text: str) -> Move:
                 text, f"unknown piece name {name!r} (expected 장 사 상 마 차 포 졸 병 or hanja)"
             )
         rows_files = (match[1], match[2], match[4], match[5])
+        captured_name, check_word = match[6], match[7] or ""
     elif match := _FSF_JANGGI.fullmatch(cleaned):
         name = match[1]
         found = WXF_LETTER_TYPES.get(name.upper())
@@ -115,6 +118,7 @@ def parse_korean(board: Board, text: str) -> Move:
             raise _invalid(text, f"unknown piece letter {name!r} (expected K A E H R C P)")
         kind = found
         rows_files = (match[2], match[3], match[4], match[5])
+        captured_name, check_word = "", ""
     else:
         raise _invalid(
             text,
@@ -148,4 +152,47 @@ def parse_korean(board: Board, text: str) -> Move:
             board,
             f"the {NOTATION_NAMES[kind]} on {where} cannot move to {target} in this position",
         )
+    if captured_name or check_word:
+        _check_suffix(board, text, move, captured_name, check_word)
     return move
+
+
+def _check_suffix(board: Board, text: str, move: Move, captured_name: str, check_word: str) -> None:
+    """Refuse a GIB suffix that says something the move does not do: a captured piece's
+    name (either soldier name for either side's soldier) or 장군 (the move gives check) /
+    멍군 (the mover was in check)."""
+    target = f"{korean_square(move.to_square)} ({SQUARE_NAMES[move.to_square]})"
+    victim = board.piece_at(move.to_square)
+    if _NAME_TYPES.get(captured_name) == KING and not check_word:
+        # No king is ever captured: a lone 장 after the to-point is the check word cut short.
+        captured_name, check_word = "", "장군"
+    if captured_name:
+        named = _NAME_TYPES.get(captured_name)
+        if named is None:
+            raise _invalid(
+                text,
+                f"unknown suffix {captured_name!r} after the to-point (expected the captured "
+                "piece's name, 장군 or 멍군)",
+            )
+        if not victim:
+            raise illegal(
+                "Korean", text, board, f"it names a captured {captured_name} but {target} is empty"
+            )
+        if abs(victim) != named:
+            raise illegal(
+                "Korean",
+                text,
+                board,
+                f"it names a captured {NOTATION_NAMES[named]} ({captured_name}) but the piece "
+                f"on {target} is a {NOTATION_NAMES[abs(victim)]}",
+            )
+    if check_word == "멍군" and not board.is_check():
+        raise illegal("Korean", text, board, "멍군 answers a check, and the mover is not in check")
+    if check_word == "장군":
+        board.push(move)
+        try:
+            gives_check = board.is_check()
+        finally:
+            board.pop()
+        if not gives_check:
+            raise illegal("Korean", text, board, "it says 장군 (check) but the move gives none")

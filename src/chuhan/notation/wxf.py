@@ -31,15 +31,16 @@ Conventions, following the WXF notation page of the Asian and World Xiangqi Fede
   ``/`` before the direction: ``R6/+5`` (d0 to e1) is not ``R6+5`` (d0 to d5). A pass is
   ``pass``.
 
-Parsing is lenient where the reading is still unique: lower case, ``B`` for the elephant,
-``N`` for the horse, ``=`` for sideways, ``+R`` for ``R+``, and a file number where a
-tandem sign was due when only one legal move fits. A plain file number with an odd column
-of three or more names its middle piece.
+Parsing is lenient where the reading is still unique: full-width characters (``Ｃ２＝５``),
+lower case, ``B`` for the elephant, ``N`` for the horse, ``=`` for sideways, ``+R`` for
+``R+``, and a file number where a tandem sign was due when only one legal move fits. A
+plain file number with an odd column of three or more names its middle piece.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -402,7 +403,8 @@ def _side_words(signs: str) -> str:
 
 def parse_wxf_query(text: str) -> Query:
     """Parse the syntax of a WXF move (no board): raises :class:`InvalidMoveError`."""
-    cleaned = "".join(text.split()).upper()
+    # Full-width forms (``Ｃ２＝５``, ``＋ － ＝ ．``) as their ASCII letters, digits and signs.
+    cleaned = unicodedata.normalize("NFKC", "".join(text.split())).upper()
     if not cleaned:
         raise _invalid(text, "empty string")
     if len(cleaned) < 3:

@@ -7,15 +7,23 @@ Every reader takes ``limits=``, a :class:`ReadLimits` (plies in a line, variatio
 game, how deep they nest, games in a file); a game that passes one keeps what came before
 and gets a :class:`ReadLimitError` in its ``errors``, and a file with too many games
 raises it. Reading is linear in the size of the input, whatever the input holds.
+
+The PGN and GIB readers stream: :func:`iter_pgn`, :func:`iter_gib` and :func:`iter_file`
+yield one game at a time from an open file, and :func:`iter_headers` scans the tags alone.
+Bytes are decoded in the encoding a caller gives (``encoding=``) or the one detected among
+UTF-8, GB18030, Big5 and EUC-KR (:mod:`chuhan.records.encoding`).
 """
 
 from chuhan.records.convert import (
     EXTENSIONS,
+    Conversion,
     convert,
+    iter_file,
     read_file,
     read_text_record,
     write_text_record,
 )
+from chuhan.records.encoding import decode_bytes, detect_encoding
 from chuhan.records.game import (
     DEFAULT_READ_LIMITS,
     RESULTS,
@@ -26,8 +34,16 @@ from chuhan.records.game import (
     RecordError,
     janggi_arrangements,
 )
-from chuhan.records.gib import decode_bytes, encode_gib, read_gib, write_gib
-from chuhan.records.pgn import PGN_FORMATS, parse_san, read_pgn, to_san, write_pgn
+from chuhan.records.gib import encode_gib, iter_gib, read_gib, write_gib
+from chuhan.records.pgn import (
+    PGN_FORMATS,
+    iter_headers,
+    iter_pgn,
+    parse_san,
+    read_pgn,
+    to_san,
+    write_pgn,
+)
 from chuhan.records.xqf import read_xqf, write_xqf
 
 __all__ = [
@@ -35,6 +51,7 @@ __all__ = [
     "EXTENSIONS",
     "PGN_FORMATS",
     "RESULTS",
+    "Conversion",
     "GameNode",
     "GameRecord",
     "ReadLimitError",
@@ -42,7 +59,12 @@ __all__ = [
     "RecordError",
     "convert",
     "decode_bytes",
+    "detect_encoding",
     "encode_gib",
+    "iter_file",
+    "iter_gib",
+    "iter_headers",
+    "iter_pgn",
     "janggi_arrangements",
     "parse_san",
     "read_file",

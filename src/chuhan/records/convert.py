@@ -7,9 +7,12 @@ naming the variant (``janggi`` or ``janggi:modern``), a FEN line, then ICCS move
 
 from __future__ import annotations
 
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from chuhan.errors import ChuhanError
+from chuhan.records.encoding import decode_bytes, normalize_encoding
 from chuhan.records.game import (
     DEFAULT_READ_LIMITS,
     GameRecord,
@@ -17,13 +20,21 @@ from chuhan.records.game import (
     ReadLimits,
     RecordError,
 )
-from chuhan.records.gib import decode_bytes, encode_gib, read_gib, write_gib
-from chuhan.records.pgn import PGN_FORMATS, read_pgn, write_pgn
+from chuhan.records.gib import encode_gib, iter_gib, write_gib
+from chuhan.records.pgn import PGN_FORMATS, iter_pgn, write_pgn
 from chuhan.records.xqf import read_xqf, write_xqf
 from chuhan.squares import Move
 from chuhan.variants import get_variant
 
-__all__ = ["EXTENSIONS", "convert", "read_file", "read_text_record", "write_text_record"]
+__all__ = [
+    "EXTENSIONS",
+    "Conversion",
+    "convert",
+    "iter_file",
+    "read_file",
+    "read_text_record",
+    "write_text_record",
+]
 
 #: The extensions :func:`read_file` and :func:`convert` know.
 EXTENSIONS = (".pgn", ".gib", ".xqf", ".txt")
@@ -79,29 +90,66 @@ def _extension(path: Path, given: str | None) -> str:
     return ext
 
 
-def read_file(
-    path: str | Path, *, rules: str | None = None, limits: ReadLimits = DEFAULT_READ_LIMITS
-) -> list[GameRecord]:
-    """Read every game of a record file, chosen by its extension, within ``limits``.
+def iter_file(
+    path: str | Path,
+    *,
+    rules: str | None = None,
+    limits: ReadLimits = DEFAULT_READ_LIMITS,
+    encoding: str | None = None,
+) -> Generator[GameRecord, None, None]:
+    """Yield the games of a record file, chosen by its extension, one at a time: a
+    ``.pgn`` or ``.gib`` file is read only as far as the games asked for, and closed when
+    the last is read (or the iterator is closed).
 
-    Raises :class:`RecordError` for an unknown extension, an unreadable file, or a
-    malformed ``.xqf`` / ``.txt``, and :class:`ReadLimitError` for more games than
-    ``limits.max_games`` (or a ``.txt`` record longer than ``limits.max_plies``); other
-    problems, a game passing a limit included, are kept on each record.
+    ``encoding`` decodes a text file (default: detected; see
+    :mod:`chuhan.records.encoding`). Raises :class:`RecordError` for an unknown
+    extension, an unreadable file, or a malformed ``.xqf`` / ``.txt``, and
+    :class:`ReadLimitError` at the game past ``limits.max_games`` (or for a ``.txt`` record
+    longer than ``limits.max_plies``); other problems, a game passing a limit included,
+    are kept on each record.
     """
     file_path = Path(path)
     ext = _extension(file_path, None)
+    if encoding is not None:
+        normalize_encoding(encoding)  # an unknown name is refused before the file is read
     try:
-        data = file_path.read_bytes()
+        handle = file_path.open("rb")
     except OSError as error:
         raise RecordError(f"cannot read {str(file_path)!r}: {error.strerror}") from error
-    if ext == ".xqf":
-        return [read_xqf(data, limits=limits)]
-    if ext == ".gib":
-        return read_gib(data, rules=rules, limits=limits)
-    if ext == ".txt":
-        return [read_text_record(decode_bytes(data), limits=limits)]
-    return read_pgn(data, rules=rules, limits=limits)
+    with handle:
+        try:
+            if ext == ".xqf":
+                yield read_xqf(handle.read(), limits=limits)
+            elif ext == ".txt":
+                yield read_text_record(decode_bytes(handle.read(), encoding), limits=limits)
+            elif ext == ".gib":
+                yield from iter_gib(handle, rules=rules, limits=limits, encoding=encoding)
+            else:
+                yield from iter_pgn(handle, rules=rules, limits=limits, encoding=encoding)
+        except OSError as error:
+            raise RecordError(f"cannot read {str(file_path)!r}: {error.strerror}") from error
+
+
+def read_file(
+    path: str | Path,
+    *,
+    rules: str | None = None,
+    limits: ReadLimits = DEFAULT_READ_LIMITS,
+    encoding: str | None = None,
+) -> list[GameRecord]:
+    """Read every game of a record file, chosen by its extension, within ``limits``
+    (:func:`iter_file` reads them one at a time; errors as it raises them)."""
+    return list(iter_file(path, rules=rules, limits=limits, encoding=encoding))
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """What :func:`convert` did: the games written and the errors of those skipped (each
+    names its game by number, ``game 17 (Cup, Wang): move 23. 'x' (ply 45, line 301):
+    ...``)."""
+
+    written: int
+    skipped: tuple[RecordError, ...] = ()
 
 
 def convert(
@@ -109,47 +157,87 @@ def convert(
     out_path: str | Path,
     *,
     format: str | None = None,
-    encoding: str = "utf-8",
+    encoding: str | None = None,
+    out_encoding: str = "utf-8",
     rules: str | None = None,
     limits: ReadLimits = DEFAULT_READ_LIMITS,
-) -> int:
+    skip_errors: bool = False,
+) -> Conversion:
     """Convert a record file into another kind, chosen by the output's extension.
 
     ``format`` is the PGN move notation (``iccs``, ``wxf``, ``chinese``, ``korean``,
-    ``san``; default ``iccs``); ``encoding`` is the GIB output's (``utf-8`` or
-    ``euc-kr``). Returns the number of games written. Raises :class:`RecordError` when a
-    game was read with errors (so nothing is silently dropped), when the output kind
-    cannot hold the games (several games in ``.xqf``/``.txt``, janggi in ``.xqf``), or for
-    an unknown extension. ``limits`` bounds what is read (see :class:`ReadLimits`).
+    ``san``; default ``iccs``); ``encoding`` is the input's, as the readers take it
+    (default: detected), and ``out_encoding`` the GIB output's (``utf-8`` or ``euc-kr``).
+    The games are read and written one at a time, so a file of any size takes the memory
+    of one game.
+
+    A game read with errors raises :class:`RecordError` naming it (so nothing is silently
+    dropped) and nothing is written, unless ``skip_errors``: then the good games are
+    written and the bad ones are in the result's ``skipped``. Also raises it when the
+    output kind cannot hold the games (several games in ``.xqf``/``.txt``, janggi in
+    ``.xqf``) or for an unknown extension. ``limits`` bounds what is read (see
+    :class:`ReadLimits`).
     """
     source, target = Path(in_path), Path(out_path)
     out_ext = _extension(target, None)
     if format is not None and format.strip().lower() not in PGN_FORMATS:
         raise RecordError(f"unknown move format {format!r}: expected {', '.join(PGN_FORMATS)}")
+    if out_ext == ".gib":
+        encode_gib("", out_encoding)  # an unknown output encoding is refused before reading
+    games = iter_file(source, rules=rules, limits=limits, encoding=encoding)
+    partial = target.with_name(f".{target.name}.partial")
+    skipped: list[RecordError] = []
+    written = 0
     try:
-        records = read_file(source, rules=rules, limits=limits)
+        with partial.open("wb") as out:
+            for index, record in enumerate(_labelled(games, source)):
+                if record.errors:
+                    # The error's own message names the game too: say it once.
+                    label = f"{str(source)!r}, {record.describe(index)}"
+                    error = RecordError(record.errors[0].reason, game=label)
+                    if not skip_errors:
+                        raise error
+                    skipped.append(error)
+                    continue
+                if out_ext in (".xqf", ".txt") and written == 1:
+                    raise RecordError(
+                        f"{str(target)!r} holds one game, and {str(source)!r} has more"
+                    )
+                out.write(_written(record, out_ext, format, out_encoding, first=written == 0))
+                written += 1
+        if out_ext in (".xqf", ".txt") and written != 1:
+            raise RecordError(f"{str(target)!r} holds one game, and {str(source)!r} has none")
+        partial.replace(target)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        raise RecordError(f"cannot write {str(target)!r}: {error.strerror}") from error
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    finally:
+        games.close()
+    return Conversion(written, tuple(skipped))
+
+
+def _labelled(games: Iterator[GameRecord], source: Path) -> Iterator[GameRecord]:
+    """``games``, with an error about the whole file naming the file."""
+    try:
+        yield from games
     except RecordError as error:
         if str(source) in str(error):
             raise
         raise RecordError(f"{str(source)!r}: {error}") from None
-    for index, record in enumerate(records):
-        if record.errors:
-            # The error's own message names the game too: say it once.
-            label = f"{str(source)!r}, {record.describe(index)}"
-            raise RecordError(record.errors[0].reason, game=label)
-    if out_ext in (".xqf", ".txt") and len(records) != 1:
-        raise RecordError(f"{str(target)!r} holds one game, and {str(source)!r} has {len(records)}")
+
+
+def _written(
+    record: GameRecord, out_ext: str, format: str | None, encoding: str, *, first: bool
+) -> bytes:
+    """One game as the output file holds it (games after the first with a blank line)."""
     if out_ext == ".xqf":
-        data = write_xqf(records[0])
-    elif out_ext == ".txt":
-        data = write_text_record(records[0]).encode("utf-8")
-    elif out_ext == ".gib":
-        data = encode_gib("\n".join(write_gib(record) for record in records), encoding)
-    else:
-        notation = format or "iccs"
-        data = "\n".join(write_pgn(record, notation) for record in records).encode("utf-8")
-    try:
-        target.write_bytes(data)
-    except OSError as error:
-        raise RecordError(f"cannot write {str(target)!r}: {error.strerror}") from error
-    return len(records)
+        return write_xqf(record)
+    if out_ext == ".txt":
+        return write_text_record(record).encode("utf-8")
+    gap = "" if first else "\n"
+    if out_ext == ".gib":
+        return encode_gib(gap + write_gib(record), encoding)
+    return (gap + write_pgn(record, format or "iccs")).encode("utf-8")

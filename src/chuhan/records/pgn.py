@@ -19,9 +19,9 @@ still load. Nothing in the input makes the reader raise.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import IO
 
 from chuhan.board import Board
 from chuhan.errors import (
@@ -41,7 +41,8 @@ from chuhan.records.game import (
     RecordError,
     _shorten,
 )
-from chuhan.squares import FILE_NAMES, FILES, Move
+from chuhan.records.stream import RecordSource, game_texts, source_lines
+from chuhan.squares import FILE_NAMES, FILES, RANKS, SQUARE_NAMES, Move
 from chuhan.variants import (
     KING,
     WXF_LETTER_TYPES,
@@ -50,7 +51,15 @@ from chuhan.variants import (
     get_variant,
 )
 
-__all__ = ["PGN_FORMATS", "parse_san", "read_pgn", "to_san", "write_pgn"]
+__all__ = [
+    "PGN_FORMATS",
+    "iter_headers",
+    "iter_pgn",
+    "parse_san",
+    "read_pgn",
+    "to_san",
+    "write_pgn",
+]
 
 #: Move notations :func:`write_pgn` writes, with the ``Format`` header each gets.
 PGN_FORMATS = {
@@ -62,37 +71,52 @@ PGN_FORMATS = {
 }
 
 # Every alternative either fails within a bounded look (a header's key stops at the next
-# bracket, its value at the next quote or newline) or consumes what it scanned, so one
-# pass over the text is linear: no position is scanned again from each of many starts.
-# Repeats are single character classes where possible, and possessive (``*+``) around
-# groups: Python's engine keeps a backtracking entry for each pass of a repeated group,
-# which made a 256 KB header value take 30 times as long as a 64 KB one.
+# bracket, its value at the line's end) or consumes what it scanned, so one pass over the
+# text is linear: no position is scanned again from each of many starts. Repeats are single
+# character classes where possible, and possessive (``*+``) around groups: Python's engine
+# keeps a backtracking entry for each pass of a repeated group, which made a 256 KB header
+# value take 30 times as long as a 64 KB one.
+#
+# A tag's value runs to the ``"`` before its ``]``, as other PGN readers take it: quotes
+# inside need no backslash (``[Event ""Huangshan Cup" 2002"]``). After such a bare quote
+# the value holds no ``[``, so no text is scanned by the tries of more than a few tags. A
+# line that starts a tag and is none (no quotes, no closing bracket) is a ``loose`` tag,
+# read as well as it can be.
+# A move number is not followed by one digit and a space: ``77.6`` is a WXF pawn move.
 _TOKEN = re.compile(
     r"""
     (?P<header>\[\s*(?P<key>[^\s\[\]"]+)\s*
-        "(?P<value>[^"\\\n]*+(?:\\.[^"\\\n]*+)*+)"\s*\])
+        "(?P<value>[^"\\\n]*+(?:\\.[^"\\\n]*+)*+
+            (?:"(?![ \t]*\])[^"\\\n\[]*+(?:\\.[^"\\\n\[]*+)*+)*+)"[ \t]*\])
+    | (?P<loose>\[[ \t]*[^\s\[\]"][^\[\n]*)
     | (?P<escape>(?m:^)%[^\n]*)
+    | (?P<rule>(?m:^)[ \t]*[=*_~#-]{3,}[ \t\r]*$)
     | (?P<comment>\{[^}]*\}?)
     | (?P<line_comment>;[^\n]*)
     | (?P<open>\()
     | (?P<close>\))
     | (?P<nag>\$\d+)
-    | (?P<result>(?:1-0|0-1|1/2-1/2|½-½|\*)(?=[\s(){}]|$))
-    | (?P<number>\d+\s*(?:\.\s*\.\s*\.|…|\.)++)
+    | (?P<result>(?:1-0|0-1|1/2-1/2|½-½|\*|１－０|０－１|１／２－１／２|＊)(?=[\s(){}]|$))
+    | (?P<number>\d+\s*(?:\.\s*\.\s*\.|…|\.|．)++(?!\d(?:[\s(){};]|$)))
     | (?P<move>[^\s{}()\[\];$]+)
     | (?P<junk>\S)
     """,
-    re.VERBOSE,
+    re.VERBOSE | re.MULTILINE,
 )
+_LOOSE_TAG = re.compile(r"\[\s*([^\s\[\]\"]+)\s*(.*?)\s*\]?\s*$")
 #: The longest move token tried as a move: notations need a dozen characters at most.
 _LONGEST_MOVE = 32
 _SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 _SUFFIX = re.compile(r"([!?]{1,2})$")
 _SAN = re.compile(
-    r"^(?P<piece>[KAEBHNRCP])(?P<file>[a-i])?(?P<rank>10|[1-9])?"
-    r"(?P<sep>[-x])?(?P<to_file>[a-i])(?P<to_rank>10|[1-9])$"
+    r"^(?P<piece>[KAEBHNRCP])(?P<file>[a-i])?(?P<rank>10|[0-9])?"
+    r"(?P<sep>[-x])?(?P<to_file>[a-i])(?P<to_rank>10|[0-9])$"
 )
-_FSF_COORDS = re.compile(r"^[a-i](?:10|[1-9])[-x]?[a-i](?:10|[1-9])$")
+_COORDS = re.compile(r"^(?P<from>[a-i](?:10|[0-9]))[-x]?(?P<to>[a-i](?:10|[0-9]))$")
+#: A SAN move whose ranks say which numbering the file uses: a 0 only counts from 0
+#: (WinBoard), a 10 only from 1 (Fairy-Stockfish).
+_RANK_ZERO = re.compile(r"[a-i]0(?![0-9])")
+_RANK_TEN = re.compile(r"[a-i]10")
 _PASS_WORDS = frozenset({"pass", "@@@@", "--", "0000"})
 _GAME_NAMES = {
     "chinese chess": "xiangqi",
@@ -151,19 +175,31 @@ def to_san(board: Board, move: Move) -> str:
     return f"{letter}{hint}{capture}{target}{mark}"
 
 
-def parse_san(board: Board, text: str) -> Move:
-    """Parse Fairy-Stockfish SAN or long algebraic (``Hc3``, ``Hb1-c3``, ``b1c3``, ranks
-    1-10) and return the legal move it names. A king "moving" to its own square is a pass."""
+def parse_san(board: Board, text: str, *, first_rank: int = 1) -> Move:
+    """Parse SAN or long algebraic (``Hc3``, ``Hb1-c3``, ``b1c3``) and return the legal move
+    it names. A king "moving" to its own square is a pass.
+
+    ``first_rank`` is the number of the first mover's back rank: 1 for Fairy-Stockfish and
+    pychess.org (ranks 1-10, ``Che3``), 0 for WinBoard / XBoard and UCI2WB (ranks 0-9, as
+    ICCS counts them: ``Che2``).
+    """
     cleaned = text.strip().rstrip("+#")
     if cleaned.casefold() in _PASS_WORDS:
         return _pass_move(board, text)
-    if _FSF_COORDS.match(cleaned):
-        return board.parse_fsf(cleaned.replace("-", "").replace("x", ""))
+    if first_rank not in (0, 1):
+        raise ValueError(f"first_rank must be 0 or 1, got {first_rank!r}")
+    if coords := _COORDS.match(cleaned):
+        origin = _square_number(text, coords["from"], first_rank)
+        target = _square_number(text, coords["to"], first_rank)
+        return board.parse_iccs(f"{SQUARE_NAMES[origin]}{SQUARE_NAMES[target]}")
     match = _SAN.match(cleaned)
     if match is None:
         raise InvalidMoveError(f"invalid SAN move {text!r}: expected a form like 'Hc3' or 'Che3'")
     kind = WXF_LETTER_TYPES[match["piece"]]
-    target = FILE_NAMES.index(match["to_file"]) + (int(match["to_rank"]) - 1) * FILES
+    target = _square_number(text, match["to_file"] + match["to_rank"], first_rank)
+    from_rank = None
+    if match["rank"] is not None:
+        from_rank = _rank_index(text, match["rank"], first_rank)
     side = 1 if board.turn else -1
     if kind == KING and board.piece_at(target) == side * KING and not match["file"]:
         return _pass_move(board, text)
@@ -174,7 +210,7 @@ def parse_san(board: Board, text: str) -> Move:
         and not move.is_pass()
         and board.piece_at(move.from_square) == side * kind
         and (match["file"] is None or FILE_NAMES[move.from_square % FILES] == match["file"])
-        and (match["rank"] is None or move.from_square // FILES + 1 == int(match["rank"]))
+        and (from_rank is None or move.from_square // FILES == from_rank)
     ]
     if not candidates:
         raise IllegalMoveError(f"illegal SAN move {text!r} in {board.fen()}: no piece can do it")
@@ -186,6 +222,20 @@ def parse_san(board: Board, text: str) -> Move:
     return candidates[0]
 
 
+def _rank_index(text: str, rank: str, first_rank: int) -> int:
+    index = int(rank) - first_rank
+    if not 0 <= index < RANKS:
+        last = RANKS - 1 + first_rank
+        raise InvalidMoveError(
+            f"invalid SAN move {text!r}: rank {rank} is outside {first_rank}-{last}"
+        )
+    return index
+
+
+def _square_number(text: str, name: str, first_rank: int) -> int:
+    return FILE_NAMES.index(name[0]) + _rank_index(text, name[1:], first_rank) * FILES
+
+
 def _pass_move(board: Board, text: str) -> Move:
     king = board.king(board.turn)
     move = Move(king, king)
@@ -195,6 +245,15 @@ def _pass_move(board: Board, text: str) -> Move:
 
 
 # ---------------------------------------------------------------------- reading
+
+
+@dataclass(frozen=True)
+class _Options:
+    """How the games of one file are read."""
+
+    rules: str | None
+    korean: bool
+    limits: ReadLimits
 
 
 @dataclass
@@ -218,12 +277,27 @@ class _GameBuilder:
     variations: int = 0
     fsf_first: bool = False
     started: bool = False
+    #: A token other than a tag has come: the next tag starts another game.
+    movetext: bool = False
     failed: bool = False
     result_token: str = ""
     pending_comment: list[str] = field(default_factory=list)
     #: The comments of each node, joined once at the end (appending to a node's comment
     #: string one piece at a time would copy it again for every piece).
     comments: dict[GameNode, list[str]] = field(default_factory=dict)
+    #: How the game's SAN numbers ranks (0: WinBoard's 0-9, 1: Fairy-Stockfish's 1-10),
+    #: once a move has shown it; ``None`` until then.
+    first_rank: int | None = None
+    #: A SAN move was read counting ranks from 1 with nothing yet to show it.
+    san_guessed: bool = False
+    #: SAN moves whose capture or check mark the board contradicts, while the rank
+    #: numbering is still a guess.
+    marks_disagree: int = 0
+    #: The movetext tokens (kind, text, line), kept to read the game again with the other
+    #: rank numbering when the first reading fails.
+    tokens: list[tuple[str, str, int]] = field(default_factory=list)
+    #: The line of the token being handled, for error messages.
+    line: int = 0
 
 
 def _variant_for(headers: dict[str, str], rules: str | None) -> Variant:
@@ -244,7 +318,7 @@ def _normalize_fen(fen: str) -> str:
     return " ".join(fields)
 
 
-def _start(builder: _GameBuilder, rules: str | None, korean: bool) -> GameRecord:
+def _start(builder: _GameBuilder, options: _Options) -> GameRecord:
     """Create the record once the headers are known (at the first movetext token)."""
     if builder.record is not None:
         return builder.record
@@ -252,14 +326,15 @@ def _start(builder: _GameBuilder, rules: str | None, korean: bool) -> GameRecord
     record = GameRecord(headers=headers)
     builder.record = record
     builder.node = record.root
-    builder.fsf_first = "Variant" in headers and headers.get("Format", "").upper() in ("", "SAN")
+    move_format = headers.get("Format", "").strip().upper()
+    builder.fsf_first = move_format == "SAN" or ("Variant" in headers and not move_format)
     try:
-        if korean:
+        if options.korean:
             from chuhan.records.gib import gib_setup
 
-            record.variant, record.fen = gib_setup(headers, rules)
+            record.variant, record.fen = gib_setup(headers, options.rules)
         else:
-            record.variant = _variant_for(headers, rules)
+            record.variant = _variant_for(headers, options.rules)
             fen = headers.get("FEN", "").strip()
             record.fen = _normalize_fen(fen) if fen else record.variant.start_fen
         builder.board = record.start_board()
@@ -282,25 +357,85 @@ def _fail(builder: _GameBuilder, reason: str, *, limit: str = "") -> None:
     builder.failed = True
 
 
-def _parse_token(board: Board, text: str, fsf_first: bool, korean: bool) -> Move:
+class _RanksFromZero(ChuhanError):
+    """A SAN move counts ranks from 0 after moves were read counting from 1."""
+
+
+def _ascii_form(text: str) -> str:
+    """``text`` with full-width letters, digits and signs made ASCII (``Ｃ２＝５`` is
+    ``C2=5``) when that leaves it all ASCII; Chinese notation keeps its own characters."""
+    if text.isascii():
+        return text
+    folded = unicodedata.normalize("NFKC", text)
+    return folded if folded.isascii() else text
+
+
+def _parse_san_token(builder: _GameBuilder, board: Board, text: str) -> Move:
+    if _RANK_ZERO.search(text):
+        if builder.first_rank is None and builder.san_guessed:
+            raise _RanksFromZero(f"{text!r} counts ranks from 0, the moves before it from 1")
+        builder.first_rank = 0 if builder.first_rank is None else builder.first_rank
+    elif _RANK_TEN.search(text) and builder.first_rank is None:
+        builder.first_rank = 1
+    if builder.first_rank is None:
+        builder.san_guessed = True
+    move = parse_san(
+        board, text, first_rank=1 if builder.first_rank is None else builder.first_rank
+    )
+    if builder.first_rank != 1 and not _marks_agree(board, move, text):
+        builder.marks_disagree += 1
+    return move
+
+
+def _marks_agree(board: Board, move: Move, text: str) -> bool:
+    """Whether a SAN move's capture mark (``x``) and check mark (``+``, ``#``), where it has
+    one, say what ``move`` does on ``board``: the test between two readings of a file's
+    rank numbers that are both legal throughout."""
+    if ("x" in text) != bool(board.piece_at(move.to_square)) and not move.is_pass():
+        return False
+    if text.endswith(("+", "#")):
+        board.push_code(move.from_square << 7 | move.to_square)
+        try:
+            return board.is_check()
+        finally:
+            board.pop()
+    return True
+
+
+def _parse_token(builder: _GameBuilder, board: Board, text: str, korean: bool) -> Move:
     if korean:
         try:
             return parse_korean(board, text)
         except InvalidMoveError:
             return parse_move(board, text)
-    if fsf_first and (_SAN.match(text.rstrip("+#")) or _FSF_COORDS.match(text)):
-        return parse_san(board, text)
+    bare = text.rstrip("+#")
+    san_shaped = _SAN.match(bare) is not None
+    if builder.fsf_first and (san_shaped or _COORDS.match(bare)):
+        return _parse_san_token(builder, board, text)
+    if san_shaped and text[0].isupper():
+        # 'E5e3' and 'Ch2e2' are SAN (a piece letter, a lower-case target), though the
+        # letters A-I would also make them ICCS coordinates.
+        try:
+            return _parse_san_token(builder, board, text)
+        except _RanksFromZero:
+            raise
+        except ChuhanError as san_error:
+            try:
+                return parse_move(board, text)
+            except ChuhanError:
+                raise san_error from None
     try:
         return parse_move(board, text)
     except InvalidMoveError:
-        if _SAN.match(text.rstrip("+#")) or text.casefold() in _PASS_WORDS:
-            return parse_san(board, text)
+        if san_shaped or text.casefold() in _PASS_WORDS:
+            return _parse_san_token(builder, board, text)
         raise
 
 
-def _move_label(board: Board, text: str) -> str:
+def _move_label(builder: _GameBuilder, board: Board, text: str) -> str:
     dots = "." if board.turn else "..."
-    return f"move {board.fullmove_number}{dots} {_shorten(text)!r}"
+    where = f"ply {board.ply + 1}, line {builder.line}"
+    return f"move {board.fullmove_number}{dots} {_shorten(text)!r} ({where})"
 
 
 def _play(builder: _GameBuilder, board: Board, node: GameNode, text: str, korean: bool) -> None:
@@ -313,14 +448,14 @@ def _play(builder: _GameBuilder, board: Board, node: GameNode, text: str, korean
         return
     if len(text) > _LONGEST_MOVE:
         reason = f"not a move in any notation (longer than {_LONGEST_MOVE} characters)"
-        _fail(builder, f"{_move_label(board, text)}: {reason}")
+        _fail(builder, f"{_move_label(builder, board, text)}: {reason}")
         return
     suffix = _SUFFIX.search(text)
-    move_text = text[: suffix.start()] if suffix else text
+    move_text = _ascii_form(text[: suffix.start()] if suffix else text)
     try:
-        move = _parse_token(board, move_text, builder.fsf_first, korean)
+        move = _parse_token(builder, board, move_text, korean)
     except (ChuhanError, IndexError, KeyError) as error:
-        _fail(builder, f"{_move_label(board, text)}: {error}")
+        _fail(builder, f"{_move_label(builder, board, text)}: {error}")
         return
     child = node.add_variation(move)
     if builder.pending_comment:
@@ -328,14 +463,15 @@ def _play(builder: _GameBuilder, board: Board, node: GameNode, text: str, korean
         builder.pending_comment = []
     if suffix:
         child.nags.append(_SUFFIX_NAGS.get(suffix.group(1), 0))
-    board.push(move)
+    # The parsers return legal moves only: push without asking again.
+    board.push_code(move.from_square << 7 | move.to_square)
     builder.node = child
 
 
 def _open_variation(builder: _GameBuilder, board: Board, node: GameNode) -> None:
     limits = builder.limits
     if node.parent is None:
-        _fail(builder, "a variation before any move")
+        _fail(builder, f"a variation before any move (line {builder.line})")
     elif len(builder.stack) >= limits.max_depth:
         _fail(builder, f"variations nested more than {limits.max_depth} deep", limit="max_depth")
     elif builder.variations >= limits.max_variations:
@@ -395,29 +531,58 @@ def _add_comment(builder: _GameBuilder, node: GameNode, text: str) -> None:
     builder.comments.setdefault(node, []).append(text)
 
 
-def _finish(builder: _GameBuilder, rules: str | None, korean: bool) -> GameRecord:
-    record = _start(builder, rules, korean)
+def _reread_from_rank_zero(builder: _GameBuilder, options: _Options) -> _GameBuilder:
+    """The game read again with its SAN counting ranks from 0 (WinBoard), when it was read
+    counting from 1 with no move to show which numbering the file uses (no rank 0 or 10).
+
+    The reading that gets further is kept; when both read every move, the one whose
+    capture and check marks agree with the board more often, and counting from 1
+    (Fairy-Stockfish, pychess.org) when they agree equally: such a game is legal both
+    ways, which takes a short game with no capture or check to happen.
+    """
+    if not (builder.san_guessed and builder.first_rank is None):
+        return builder
+    again = _GameBuilder(builder.index, builder.limits, headers=dict(builder.headers))
+    again.started = again.movetext = True
+    again.first_rank = 0
+    again.result_token = builder.result_token
+    _start(again, options)
+    for kind, text, line in builder.tokens:
+        again.line = line
+        _handle(again, kind, text, options.korean)
+    if builder.failed:
+        return again if not again.failed or _plies_read(again) > _plies_read(builder) else builder
+    if again.failed or _plies_read(again) != _plies_read(builder):
+        return builder
+    return again if again.marks_disagree < builder.marks_disagree else builder
+
+
+def _plies_read(builder: _GameBuilder) -> int:
+    return 0 if builder.record is None else len(builder.record.main_line_moves())
+
+
+def _finish(builder: _GameBuilder, options: _Options) -> GameRecord:
+    _start(builder, options)
+    builder = _reread_from_rank_zero(builder, options)
+    record = _start(builder, options)
     if builder.pending_comment:
         builder.comments.setdefault(record.end(), []).extend(builder.pending_comment)
     for node, parts in builder.comments.items():
         node.comment = " ".join(parts)
-    token = builder.result_token.replace("½-½", "1/2-1/2")
-    if "Result" not in record.headers and token:
-        record.headers["Result"] = token
-    elif record.headers.get("Result") not in RESULTS:
-        record.headers["Result"] = token or "*"
+    _set_result(record.headers, builder.result_token, options.korean)
     return record
 
 
-def _text_of(source: str | bytes | IO[str] | IO[bytes]) -> str:
-    if isinstance(source, str):
-        return source
-    data = source if isinstance(source, bytes) else source.read()
-    if isinstance(data, str):
-        return data
-    from chuhan.records.gib import decode_bytes
+def _set_result(headers: dict[str, str], token: str, korean: bool) -> None:
+    token = unicodedata.normalize("NFKC", token).replace("1⁄2-1⁄2", "1/2-1/2")
+    if "Result" not in headers and token:
+        headers["Result"] = token
+    elif headers.get("Result") not in RESULTS:
+        headers["Result"] = token or "*"
+    if korean and headers["Result"] == "*":
+        from chuhan.records.gib import result_from_korean
 
-    return decode_bytes(data)
+        headers["Result"] = result_from_korean(headers.get("대국결과", ""))
 
 
 def _begin(builder: _GameBuilder) -> None:
@@ -432,62 +597,158 @@ def _begin(builder: _GameBuilder) -> None:
         )
 
 
-def iter_games(
-    text: str,
+def _tag(match: re.Match[str]) -> tuple[str, str]:
+    """The key and value of a tag token; a loose one (``[Event "Cup]``, ``[Site x]``) is read
+    as well as it can be: the first word is the key, the rest without its quotes the value."""
+    if match["key"] is not None:
+        return match["key"], match["value"].replace('\\"', '"').replace("\\\\", "\\")
+    body = match["loose"][1:].strip()
+    if body.endswith("]"):
+        body = body[:-1].rstrip()
+    key, _, value = body.partition('"')
+    if not _:
+        key, _, value = body.partition(" ")
+    value = value.strip()
+    if value.endswith('"'):
+        value = value[:-1]
+    return key.strip(), value.strip()
+
+
+def _games(
+    texts: Iterable[tuple[int, str]], options: _Options, *, headers_only: bool = False
+) -> Iterator[_GameBuilder]:
+    """Each game of the texts, tokenized: the builder of each (with its record, unless
+    ``headers_only``), in file order.
+
+    Every token is found by one pass of :data:`_TOKEN` and handled in constant time (a
+    move: the time to parse it; a variation's close: the moves it takes back), so the
+    time is linear in the length of the text. Raises :class:`ReadLimitError` when there
+    are more than ``limits.max_games`` games.
+    """
+    limits = options.limits
+    builder = _GameBuilder(0, limits)
+    # A rule line (``=========``) after a game's movetext ends the game, and what follows
+    # it up to the next tag is the file's trailer (a program's name, a web address), not
+    # another game.
+    trailer = False
+    for first_line, text in texts:
+        line, seen = first_line, 0
+        for match in _TOKEN.finditer(text):
+            kind = match.lastgroup or "junk"
+            if kind == "rule":
+                trailer = trailer or builder.movetext
+                continue
+            if kind in ("junk", "escape"):
+                continue
+            line += text.count("\n", seen, match.start())
+            seen = match.start()
+            if kind in ("header", "loose"):
+                key, value = _tag(match)
+                if not key:
+                    continue
+                trailer = False
+                if builder.movetext:
+                    yield builder
+                    builder = _GameBuilder(builder.index + 1, limits)
+                _begin(builder)
+                builder.headers[key] = value
+                continue
+            if trailer:
+                continue
+            if builder.result_token and kind != "comment":
+                yield builder
+                builder = _GameBuilder(builder.index + 1, limits)
+            _begin(builder)
+            builder.movetext = True
+            if kind == "result":
+                builder.result_token = match.group()
+            elif headers_only:
+                continue
+            else:
+                _start(builder, options)
+                if kind != "number":
+                    builder.line = line
+                    builder.tokens.append((kind, match.group(), line))
+                    _handle(builder, kind, match.group(), options.korean)
+    if builder.started:
+        yield builder
+
+
+def iter_records(
+    source: RecordSource,
     *,
     rules: str | None = None,
     korean: bool = False,
     limits: ReadLimits = DEFAULT_READ_LIMITS,
+    encoding: str | None = None,
 ) -> Iterator[GameRecord]:
-    """Yield each game of PGN-like ``text`` (shared by the PGN and GIB readers).
-
-    Every token is found by one pass of :data:`_TOKEN` and handled in constant time (a
-    move: the time to parse it; a variation's close: the moves it takes back), so the
-    time is linear in the length of ``text``. Raises :class:`ReadLimitError` when the
-    text has more than ``limits.max_games`` games.
-    """
-    builder = _GameBuilder(0, limits)
-    for match in _TOKEN.finditer(text):
-        kind = match.lastgroup or "junk"
-        if kind == "junk" or kind == "escape":
-            continue
-        if kind == "header":
-            if builder.record is not None or builder.result_token:
-                yield _finish(builder, rules, korean)
-                builder = _GameBuilder(builder.index + 1, limits)
-            _begin(builder)
-            value = match["value"].replace('\\"', '"').replace("\\\\", "\\")
-            builder.headers[match["key"]] = value
-            continue
-        if builder.result_token and kind != "comment":
-            yield _finish(builder, rules, korean)
-            builder = _GameBuilder(builder.index + 1, limits)
-        _begin(builder)
-        _start(builder, rules, korean)
-        if kind == "result":
-            builder.result_token = match.group()
-        elif kind != "number":
-            _handle(builder, kind, match.group(), korean)
-    if builder.started:
-        yield _finish(builder, rules, korean)
+    """Each game of PGN-like ``source`` (shared by the PGN and GIB readers), read as it is
+    wanted: an open file is read a game at a time."""
+    options = _Options(rules, korean, limits)
+    texts = game_texts(source_lines(source, encoding))
+    for builder in _games(texts, options):
+        yield _finish(builder, options)
 
 
-def read_pgn(
-    source: str | bytes | IO[str] | IO[bytes],
+def iter_pgn(
+    source: RecordSource,
     *,
     rules: str | None = None,
     limits: ReadLimits = DEFAULT_READ_LIMITS,
+    encoding: str | None = None,
+) -> Iterator[GameRecord]:
+    """Yield the games of a PGN text, byte string or open file one at a time, reading the
+    file only as far as the games asked for (python-chess's ``read_game`` loop)::
+
+        with open("big.pgn", "rb") as handle:
+            for record in iter_pgn(handle):
+                ...
+
+    Bytes are decoded in ``encoding`` when given (``"gb18030"``, ``"big5"``,
+    ``"euc-kr"``...), else in the one detected (see :mod:`chuhan.records.encoding`).
+    ``rules`` and ``limits`` as in :func:`read_pgn`; a game's problems are in its
+    ``errors``, and :class:`ReadLimitError` is raised when the game past
+    ``limits.max_games`` is reached.
+    """
+    return iter_records(source, rules=rules, limits=limits, encoding=encoding)
+
+
+def iter_headers(
+    source: RecordSource,
+    *,
+    encoding: str | None = None,
+    limits: ReadLimits = DEFAULT_READ_LIMITS,
+) -> Iterator[dict[str, str]]:
+    """The tags of each game of a PGN or GIB source, without reading its moves: a quick
+    scan of a database (the ``Result`` tag is filled from the result token when the tags
+    have none). Games are counted as :func:`iter_pgn` counts them."""
+    options = _Options(None, False, limits)
+    texts = game_texts(source_lines(source, encoding))
+    for builder in _games(texts, options, headers_only=True):
+        korean = "초차림" in builder.headers or "대국결과" in builder.headers
+        _set_result(builder.headers, builder.result_token, korean)
+        yield builder.headers
+
+
+def read_pgn(
+    source: RecordSource,
+    *,
+    rules: str | None = None,
+    limits: ReadLimits = DEFAULT_READ_LIMITS,
+    encoding: str | None = None,
 ) -> list[GameRecord]:
-    """Read every game in a PGN text, byte string or open file.
+    """Read every game in a PGN text, byte string or open file (:func:`iter_pgn` reads
+    them one at a time).
 
     ``rules`` picks the rule set (``"chinese"``, ``"modern"``...) when the file does not
     (a ``Rules`` header or a ``Variant`` like ``janggi:modern``). ``limits`` bounds what a
-    game may hold (see :class:`ReadLimits`). Problems in a game, a limit it passes
-    included, are in its record's ``errors``; the only error raised is
-    :class:`ReadLimitError` for a file with more than ``limits.max_games`` games.
-    The time taken is linear in the size of the text, whatever it holds.
+    game may hold (see :class:`ReadLimits`). ``encoding`` decodes bytes (default: detected).
+    Problems in a game, a limit it passes included, are in its record's ``errors``; the
+    only error raised is :class:`ReadLimitError` for a file with more than
+    ``limits.max_games`` games. The time taken is linear in the size of the text,
+    whatever it holds.
     """
-    return list(iter_games(_text_of(source), rules=rules, limits=limits))
+    return list(iter_pgn(source, rules=rules, limits=limits, encoding=encoding))
 
 
 # ---------------------------------------------------------------------- writing
