@@ -39,6 +39,7 @@ from chuhan.web.endpoints.imports import import_record
 from chuhan.web.endpoints.pages import STATIC_DIR, SecurityHeaders, not_routed, page
 from chuhan.web.events import EventBus
 from chuhan.web.pool import Pool, ProcessPool
+from chuhan.web.round.limits import use_settings
 from chuhan.web.round.manager import GameManager
 from chuhan.web.settings import Settings
 from chuhan.web.socket import game_socket
@@ -79,6 +80,7 @@ def create_app(
             beat_seconds=the_settings.beat_seconds,
             takeover_seconds=the_settings.takeover_seconds,
         )
+        use_settings(manager, the_settings)
         app.state.context = ServerContext(the_settings, store, the_pool, bus, manager, now)
         app.state.manager = manager
         await manager.start()

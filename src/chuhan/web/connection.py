@@ -44,6 +44,8 @@ class Connection:
     def __init__(self, bucket: TokenBucket, patience: TokenBucket, address: str = "") -> None:
         self.role: str | None = None  # first | second | both | watcher, after hello
         self.token: str | None = None
+        #: The name a spectator gave in its hello (shown with its chat lines).
+        self.name: str | None = None
         self.address = address
         self.last_seq = 0
         self.bucket = bucket
