@@ -61,6 +61,23 @@ def test_newcomers_get_the_history_of_their_own_room(client: Any) -> None:
         assert [m["text"] for m in history] == expected
 
 
+def test_spectators_cannot_push_the_players_lines_out_of_the_history(
+    make_client: Any, clock: FakeClock
+) -> None:
+    client = make_client(rate_limit=(1000, 1000))
+    game, red, _black = join_friend_game(client)
+    say(red, "hello Black")
+    crowd = Player(client, game["game_id"], None)
+    crowd.hello()
+    for n in range(120):
+        clock.advance(2)  # (within the flood limit)
+        say(crowd, f"line {n}")
+    newcomer = Player(client, game["game_id"], game["token"])
+    newcomer.send("hello", token=game["token"], protocol=2)
+    history = newcomer.expect("chat_history")["messages"]
+    assert [m["text"] for m in history] == ["hello Black"]
+
+
 def test_a_line_over_300_characters_is_refused_with_a_sentence(client: Any) -> None:
     _game, red, _black = join_friend_game(client)
     red.send("chat", text="x" * 301)

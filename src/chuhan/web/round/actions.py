@@ -16,7 +16,7 @@ from chuhan.web.protocol import ClientMessage, ProtocolError
 from chuhan.web.round import timers
 from chuhan.web.round.replay import apply_event
 from chuhan.web.round.seats import SEATS, other_seat, seat_of, side_of
-from chuhan.web.round.view import chat_room, default_name
+from chuhan.web.round.view import SPECTATORS_ROOM, chat_room, default_name
 from chuhan.web.store import ChatLine
 
 if TYPE_CHECKING:
@@ -262,7 +262,7 @@ async def chat(room: Room, conn: Connection, msg: ClientMessage, now: float) -> 
     spectators' room), within the sender's flood limit."""
     if conn.role is None:
         raise ProtocolError("hello_first", "send 'hello' first")
-    if chat_room(conn.role) == "spectators":
+    if chat_room(conn.role) == SPECTATORS_ROOM:
         sender, name, budget_key = "watcher", conn.name or "Spectator", f"@{conn.address}"
     else:
         seat = conn.role if conn.role in SEATS else seat_of(room.game.board.turn)

@@ -33,6 +33,8 @@ from chuhan.web.round.limits import settings_of
 from chuhan.web.round.replay import ReplayError, apply_event, rebuild
 from chuhan.web.round.seats import SEATS, seat_of
 from chuhan.web.round.view import (
+    PLAYERS_ROOM,
+    SPECTATORS_ROOM,
     Snapshot,
     build_snapshot,
     chat_message,
@@ -59,9 +61,11 @@ log = logging.getLogger("chuhan.web")
 
 #: Seconds over which arrivals and departures are gathered into one ``presence`` update.
 PRESENCE_DELAY = 0.25
-#: Chat lines a newcomer is shown (of the chat room they see: the players' or the
-#: spectators'); twice as many are kept, of both rooms together.
+#: Chat lines a newcomer is shown, of the chat room they see (the players' or the
+#: spectators').
 CHAT_HISTORY = 50
+#: Chat lines of both rooms together read from the store to find each room's last ones.
+_CHAT_READ = 500
 #: Chat senders' budgets one room keeps; past that they all start again (spectators
 #: chatting from many addresses cannot grow a room's memory without end).
 _CHAT_BUDGETS_KEPT = 512
@@ -98,7 +102,8 @@ class Room:
         #: A catch-up with other processes' writes is under way / asked for again.
         self.catching_up = False
         self.catch_up_again = False
-        self._chat_lines: deque[ChatLine] | None = None
+        #: The last chat lines of each chat room (None until first read from the store).
+        self._chat_lines: dict[str, deque[ChatLine]] | None = None
         #: The ``chat_history`` message of each chat room (built when first asked for).
         self._chat_texts: dict[str, str] = {}
         #: Each chat sender's budget (a seat, or a spectator's address): flood limits.
@@ -363,15 +368,18 @@ class Room:
         """The ``chat_history`` message of one chat room: read from the store once, then
         kept up to date in memory (a crowd arriving costs the store nothing)."""
         if self._chat_lines is None:
-            self._chat_lines = deque(
-                await self.manager.store.chat_history(self.row.id, 2 * CHAT_HISTORY),
-                maxlen=2 * CHAT_HISTORY,
-            )
-            self._chat_texts.clear()
+            stored = await self.manager.store.chat_history(self.row.id, _CHAT_READ)
+            if self._chat_lines is None:  # (not read meanwhile by another arrival)
+                rooms: dict[str, deque[ChatLine]] = {
+                    room: deque(maxlen=CHAT_HISTORY) for room in (PLAYERS_ROOM, SPECTATORS_ROOM)
+                }
+                for line in stored:
+                    rooms[chat_room(line.sender)].append(line)
+                self._chat_lines = rooms
+                self._chat_texts.clear()
         text = self._chat_texts.get(audience)
         if text is None:
-            lines = [line for line in self._chat_lines if chat_room(line.sender) == audience]
-            messages = [chat_message(line) for line in lines[-CHAT_HISTORY:]]
+            messages = [chat_message(line) for line in self._chat_lines[audience]]
             text = self._chat_texts[audience] = json.dumps(
                 {"type": "chat_history", "messages": messages}, ensure_ascii=False
             )
@@ -379,8 +387,9 @@ class Room:
 
     def _keep_chat(self, line: ChatLine) -> None:
         if self._chat_lines is not None:
-            self._chat_lines.append(line)
-            self._chat_texts.pop(chat_room(line.sender), None)
+            audience = chat_room(line.sender)
+            self._chat_lines[audience].append(line)
+            self._chat_texts.pop(audience, None)
 
     def chat_budget(self, sender: str) -> TokenBucket:
         """The flood limit of one chat sender (a seat, or a spectator's address)."""

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_ARRANGEMENT",
+    "PLAYERS_ROOM",
+    "SPECTATORS_ROOM",
     "Snapshot",
     "build_snapshot",
     "chat_message",
