@@ -14,7 +14,7 @@ from .harness import Player, Server, create_from_home, new_player
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 #: The grace period the test server gives an opponent who left (the default is 30 s).
-GRACE_SECONDS = 2
+GRACE_SECONDS = 3
 
 
 @pytest.fixture(scope="module")
@@ -147,7 +147,7 @@ def test_an_opponent_who_closes_the_page_can_be_claimed_against_after_the_grace_
     assert red.page.is_hidden("#absent")
     black.close()
     # Red is told at once (well before the grace period is over), with a countdown.
-    red.page.wait_for_selector("#absent:not([hidden])", timeout=1500)
+    red.page.wait_for_selector("#absent:not([hidden])", timeout=2000)
     assert red.page.text_content("#absent-text") == "Your opponent left the game."
     assert "You can claim the game in" in (red.page.text_content("#absent-countdown") or "")
     assert red.page.is_hidden("#absent-claims")

@@ -254,7 +254,7 @@ def test_a_database_lost_while_serving_refuses_actions_and_recovers(
 def test_a_player_gone_from_another_process_can_be_claimed_against(
     servers: Any, postgres_url: str
 ) -> None:
-    one, two = servers(2, options=("--abandon-seconds", "2"))
+    one, two = servers(2, options=("--abandon-seconds", "3"))
     game = create_game(one, kind="friend", time_control="10+5")
     game_id = game["game_id"]
 
@@ -276,12 +276,12 @@ def test_a_player_gone_from_another_process_can_be_claimed_against(
         # Black's page closed on the other process: this one hears of it at once.
         red.wait(lambda s: second_connected(red) is False)
         gone = red.presence["players"]["second"]
-        assert gone["claim_ms"] - gone["left_ms"] == 2000
+        assert gone["claim_ms"] - gone["left_ms"] == 3000
         red.send("claim_abandoned", version=red.state["version"])
         assert (
-            "you may claim the game once they have been gone 2 s" in red.until("error")["message"]
+            "you may claim the game once they have been gone 3 s" in red.until("error")["message"]
         )
-        time.sleep(2.2)
+        time.sleep(3.2)
         red.send("claim_abandoned", version=red.state["version"])
         red.until("ack")
         result = red.wait(lambda s: s["status"] == "over")["result"]

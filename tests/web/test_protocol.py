@@ -57,6 +57,8 @@ def test_valid_messages_are_parsed_with_their_fields() -> None:
         ('{"type": "chat", "seq": 1, "text": 5}', "bad_field"),
         ('{"type": "hello", "seq": 1, "token": 123}', "bad_field"),
         ('{"type": "setup", "seq": 1, "version": 1}', "bad_field"),
+        ('{"type": "claim_abandoned", "seq": 1}', "bad_field"),
+        ('{"type": "claim_abandoned", "seq": 1, "version": 1, "draw": "yes"}', "bad_field"),
     ],
 )
 def test_bad_messages_are_rejected_with_a_code(text: str, code: str) -> None:
