@@ -116,6 +116,26 @@ def test_resignation_and_agreement() -> None:
     assert outcome is not None and outcome.termination is Termination.AGREEMENT
 
 
+@pytest.mark.parametrize(
+    ("draw", "winner", "reason"),
+    [
+        (False, False, "Black wins: Red left the game."),
+        (True, None, "Draw: Red left the game and Black called it a draw."),
+    ],
+)
+def test_a_player_who_left_loses_or_draws_as_the_opponent_claims(
+    draw: bool, winner: bool | None, reason: str
+) -> None:
+    game = Game.new()
+    game.offer_draw(True)
+    game.abandon(True, draw=draw)
+    outcome = game.outcome()
+    assert outcome is not None and outcome.termination is Termination.ABANDONMENT
+    assert (outcome.winner, outcome.reason, game.draw_offer) == (winner, reason, None)
+    with pytest.raises(GameError):
+        game.abandon(False)
+
+
 def test_a_draw_offer_lapses_when_the_opponent_moves() -> None:
     game = Game.new()
     game.offer_draw(True)

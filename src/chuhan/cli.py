@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -73,6 +74,17 @@ def _positive_int(text: str) -> int:
     return int(text)
 
 
+def _positive_seconds(text: str) -> float:
+    """An argument that must be a number of seconds above 0 (at most a day)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not 0 < seconds <= 86400:
+        raise argparse.ArgumentTypeError(f"must be seconds from 0 to 86400, got {text[:20]!r}")
+    return seconds
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from chuhan.web.server import serve
 
@@ -82,7 +94,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.max_sockets_per_address is not None:
         limits["max_sockets_per_address"] = args.max_sockets_per_address
     if args.setup_seconds is not None:
-        limits["setup_seconds"] = float(args.setup_seconds)
+        limits["setup_seconds"] = args.setup_seconds
+    if args.abandon_seconds is not None:
+        limits["abandon_seconds"] = args.abandon_seconds
     return serve(args.host, args.port, args.db, limits=limits)
 
 
@@ -404,10 +418,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--setup-seconds",
-        type=_positive_int,
+        type=_positive_seconds,
         default=None,
         help="seconds a janggi player has to choose an arrangement before the default is "
         "chosen for them (default 60)",
+    )
+    p.add_argument(
+        "--abandon-seconds",
+        type=_positive_seconds,
+        default=None,
+        help="seconds a player must be gone from a timed game before the opponent may "
+        "claim the win or a draw (default 30)",
     )
     p.set_defaults(func=_cmd_serve)
 

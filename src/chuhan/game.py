@@ -64,6 +64,8 @@ class Termination(enum.Enum):
     RESIGNATION = "resignation"
     TIME = "time"
     AGREEMENT = "agreement"
+    #: A player left a timed game and the opponent claimed the win (or a draw).
+    ABANDONMENT = "abandonment"
 
 
 @dataclass(frozen=True)
@@ -322,6 +324,27 @@ class Game:
             winner,
             Termination.TIME,
             f"{_title(self.variant, winner)} wins: {loser_name} ran out of time.",
+        )
+
+    def abandon(self, side: bool, *, draw: bool = False) -> None:
+        """``side`` left the game and its opponent claims the win (or, with ``draw``, a
+        draw). Whether the player has been gone long enough is for the server to judge."""
+        self._require_not_over()
+        stayer = not side
+        self._draw_offer = self._takeback_request = None
+        leaver_name = _title(self.variant, side)
+        if draw:
+            self._event_outcome = Outcome(
+                None,
+                Termination.ABANDONMENT,
+                f"Draw: {leaver_name} left the game and "
+                f"{_title(self.variant, stayer)} called it a draw.",
+            )
+            return
+        self._event_outcome = Outcome(
+            stayer,
+            Termination.ABANDONMENT,
+            f"{_title(self.variant, stayer)} wins: {leaver_name} left the game.",
         )
 
     # ------------------------------------------------------------------ referee

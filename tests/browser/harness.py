@@ -48,21 +48,22 @@ def _free_port() -> int:
         return port
 
 
-def _serve_command(port: int, db: Path | str) -> list[str]:
+def _serve_command(port: int, db: Path | str, *options: str) -> list[str]:
     if importlib.util.find_spec("chuhan.__main__") is not None:
         head = [sys.executable, "-m", "chuhan"]
     else:  # no chuhan/__main__.py yet: the console script does the same
         head = [sys.executable, "-m", "chuhan.cli"]
-    return [*head, "serve", "--port", str(port), "--db", str(db)]
+    return [*head, "serve", "--port", str(port), "--db", str(db), *options]
 
 
 class Server:
     """``chuhan serve`` in a subprocess behind a :class:`Relay`; ``restart()`` SIGKILLs it and
-    starts it again on the same database."""
+    starts it again on the same database. ``options`` are more ``chuhan serve`` options."""
 
-    def __init__(self, db: Path, log: Path) -> None:
+    def __init__(self, db: Path, log: Path, options: tuple[str, ...] = ()) -> None:
         self.db = db
         self.log = log
+        self.options = options
         self.relay = Relay()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -74,7 +75,7 @@ class Server:
         port = _free_port()
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                _serve_command(port, self.db),
+                _serve_command(port, self.db, *self.options),
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},

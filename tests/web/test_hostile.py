@@ -69,8 +69,6 @@ def test_wrong_side_watcher_and_stale_version(client: TestClient) -> None:
     expect_error(watcher, "watcher")
     watcher.act("resign")
     expect_error(watcher, "watcher")
-    watcher.send("chat", text="hi")
-    expect_error(watcher, "watcher")
     red.act("move", **{"from": "h2", "to": "h8"})
     error = expect_error(red, "illegal_move")
     assert "cannon" in error["message"]

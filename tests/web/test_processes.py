@@ -32,11 +32,11 @@ def servers(postgres_url: str) -> Iterator[Any]:
     """``servers(n)`` starts n servers on one fresh database: their ports."""
     started: list[subprocess.Popen[str]] = []
 
-    def start(count: int, url: str = postgres_url) -> list[int]:
+    def start(count: int, url: str = postgres_url, options: tuple[str, ...] = ()) -> list[int]:
         ports = []
         for _ in range(count):
             port = free_port()
-            started.append(start_server(port, url))
+            started.append(start_server(port, url, *options))
             ports.append(port)
         return ports
 
@@ -330,3 +330,42 @@ def test_a_database_lost_while_serving_refuses_actions_and_recovers(
         assert moves == ["h2e2", "h9g7"]
     finally:
         cable.close()
+
+
+def test_a_player_gone_from_another_process_can_be_claimed_against(
+    servers: Any, postgres_url: str
+) -> None:
+    one, two = servers(2, options=("--abandon-seconds", "3"))
+    game = create_game(one, kind="friend", time_control="10+5")
+    game_id = game["game_id"]
+
+    def second_connected(client: Client) -> Any:
+        return client.presence.get("players", {}).get("second", {}).get("connected")
+
+    with contextlib.ExitStack() as stack:
+        red = Client(stack, one, game_id, game["token"])
+        watcher = Client(stack, two, game_id, None)
+        with contextlib.ExitStack() as black_stack:
+            black = Client(black_stack, two, game_id, invite_token(game))
+            red.wait(lambda s: second_connected(red) is True)
+            red.move("h2e2")
+            black.wait_ply(1)
+            black.move("h9g7")
+            red.wait_ply(2)
+            red.send("claim_abandoned", version=red.state["version"])
+            assert "your opponent is here" in red.until("error")["message"]
+        # Black's page closed on the other process: this one hears of it at once.
+        red.wait(lambda s: second_connected(red) is False)
+        gone = red.presence["players"]["second"]
+        assert gone["claim_ms"] - gone["left_ms"] == 3000
+        red.send("claim_abandoned", version=red.state["version"])
+        assert (
+            "you may claim the game once they have been gone 3 s" in red.until("error")["message"]
+        )
+        time.sleep(3.2)
+        red.send("claim_abandoned", version=red.state["version"])
+        red.until("ack")
+        result = red.wait(lambda s: s["status"] == "over")["result"]
+        assert (result["winner"], result["termination"]) == ("first", "abandonment")
+        assert watcher.wait(lambda s: s["status"] == "over")["result"] == result
+    assert stored_events(postgres_url, game_id)[-1].kind == "abandoned"

@@ -57,6 +57,8 @@ def test_valid_messages_are_parsed_with_their_fields() -> None:
         ('{"type": "chat", "seq": 1, "text": 5}', "bad_field"),
         ('{"type": "hello", "seq": 1, "token": 123}', "bad_field"),
         ('{"type": "setup", "seq": 1, "version": 1}', "bad_field"),
+        ('{"type": "claim_abandoned", "seq": 1}', "bad_field"),
+        ('{"type": "claim_abandoned", "seq": 1, "version": 1, "draw": "yes"}', "bad_field"),
     ],
 )
 def test_bad_messages_are_rejected_with_a_code(text: str, code: str) -> None:
@@ -66,7 +68,7 @@ def test_bad_messages_are_rejected_with_a_code(text: str, code: str) -> None:
 def test_size_limits() -> None:
     big = json.dumps({"type": "chat", "seq": 1, "text": "x" * MAX_MESSAGE_BYTES})
     assert code_of(big) == "too_large"
-    assert code_of(json.dumps({"type": "chat", "seq": 1, "text": "x" * 301})) == "bad_field"
+    assert code_of(json.dumps({"type": "chat", "seq": 1, "text": "x" * 301})) == "chat_too_long"
     assert parse_client_message(json.dumps({"type": "chat", "seq": 1, "text": "车" * 300}))
     deep = "[" * 5000 + "]" * 5000
     assert code_of(deep) in ("too_large", "bad_json")

@@ -137,6 +137,15 @@ def test_serve_passes_its_limits_to_the_server(monkeypatch: pytest.MonkeyPatch) 
     assert called[-1] == {"trust_proxy": False}
 
 
+@pytest.mark.parametrize("seconds", ["0", "-1", "soon", "nan", "inf"])
+def test_serve_refuses_an_abandon_grace_that_is_not_a_number_of_seconds(
+    seconds: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--abandon-seconds", seconds])
+    assert "must be seconds from 0 to 86400" in capsys.readouterr().err
+
+
 def test_serve_without_the_web_extra_says_what_to_install(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

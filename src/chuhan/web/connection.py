@@ -46,6 +46,8 @@ class Connection:
         self.token: str | None = None
         #: The session cookie the websocket came with (chuhan.web.accounts), if any.
         self.session_cookie: str | None = None
+        #: The name a spectator gave in its hello (shown with its chat lines).
+        self.name: str | None = None
         self.address = address
         self.last_seq = 0
         self.bucket = bucket

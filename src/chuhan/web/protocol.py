@@ -96,6 +96,15 @@ def _arrangement(value: object) -> str:
     return value
 
 
+class _FieldError(ValueError):
+    """A field refused with a code and a sentence of its own (not ``bad_field``)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
 def _chat_text(value: object) -> str:
     if not isinstance(value, str):
         raise ValueError("must be a string")
@@ -103,8 +112,18 @@ def _chat_text(value: object) -> str:
     if not cleaned:
         raise ValueError("is empty")
     if len(cleaned) > MAX_CHAT_CHARS:
-        raise ValueError(f"is longer than {MAX_CHAT_CHARS} characters")
+        raise _FieldError(
+            "chat_too_long",
+            f"a chat message may have at most {MAX_CHAT_CHARS} characters; "
+            f"this one has {len(cleaned)}",
+        )
     return cleaned
+
+
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("must be true or false")
+    return value
 
 
 _Check = Callable[[object], object]
@@ -131,6 +150,7 @@ _SCHEMAS: dict[str, dict[str, tuple[_Check, bool]]] = {
     "flag": {"version": (_version, False)},
     "rematch": {"version": (_version, True)},
     "chat": {"text": (_chat_text, True)},
+    "claim_abandoned": {"version": (_version, True), "draw": (_flag, False)},
 }
 
 #: Message types that act on the game (players only).
@@ -192,6 +212,8 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
             continue
         try:
             fields[name] = check(value)
+        except _FieldError as error:
+            raise ProtocolError(error.code, error.message, seq) from None
         except ValueError as error:
             raise ProtocolError("bad_field", f"'{kind}' field '{name}' {error}", seq) from None
     return ClientMessage(kind, seq, fields)

@@ -42,6 +42,14 @@ class Settings:
     #: sending faster than the limit is closed, however it paces its messages).
     max_dropped: float = 20
     drops_forgiven_per_second: float = 1.0
+    #: Chat lines one player (by seat) or one spectator (by address) may send in a game:
+    #: a burst, then one every so many seconds; more are refused with a sentence saying
+    #: how long to wait.
+    chat_burst: float = 5
+    chat_every_seconds: float = 2.0
+    #: Seconds a player must have been gone from a timed game before the opponent may
+    #: claim the win or a draw (lichess waits a similar time).
+    abandon_seconds: float = 30.0
     share_origin: str | None = None
     local_only: bool = False
     #: Watchers one game admits at once; more are refused (close code 4429).

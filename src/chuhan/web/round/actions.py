@@ -1,9 +1,10 @@
 """The players' actions on a game: each checks who may do it and applies it to the game,
-returning the event to store (``(kind, data)``); the room commits it. Chat and the
-rematch are here too."""
+returning the event to store (``(kind, data)``); the room commits it. Chat, the
+rematch and the claim against an opponent who left are here too."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +16,7 @@ from chuhan.web.protocol import ClientMessage, ProtocolError
 from chuhan.web.round import timers
 from chuhan.web.round.replay import apply_event
 from chuhan.web.round.seats import SEATS, other_seat, seat_of, side_of
-from chuhan.web.round.view import chat_message, default_name
+from chuhan.web.round.view import SPECTATORS_ROOM, chat_room, default_name
 from chuhan.web.store import ChatLine
 
 if TYPE_CHECKING:
@@ -217,18 +218,67 @@ def send_rematch(room: Room, conn: Connection) -> None:
     )
 
 
+# ---------------------------------------------------------------------- a player who left
+
+
+async def _claim_abandoned(room: Room, conn: Connection, msg: ClientMessage, now: float) -> Outcome:
+    """The player who stayed in a timed game claims the win (or a draw, ``draw``) against
+    an opponent gone for the grace period (:meth:`Room.abandon_seconds`), as on lichess."""
+    require_player(conn)
+    if conn.role == "both":
+        raise ProtocolError("not_allowed", "both sides of this game play on one screen")
+    _require_playing(room)
+    side = _side_for(conn, msg, room.game.board.turn)
+    absent = seat_of(not side)
+    if room.clock is None:
+        raise ProtocolError(
+            "not_allowed",
+            "only a timed game can be claimed when the opponent leaves; "
+            "an untimed game waits for them",
+        )
+    if room.clock.running is None:
+        raise ProtocolError(
+            "not_allowed", "the clocks have not started yet: there is no game to claim"
+        )
+    left = room.absent_since.get(absent)
+    if room.is_computer(not side) or left is None:
+        raise ProtocolError("not_allowed", "your opponent is here: the game goes on")
+    grace = room.abandon_seconds()
+    if now - left < grace:
+        wait = math.ceil(grace - (now - left))
+        raise ProtocolError(
+            "not_allowed",
+            f"your opponent left {math.floor(now - left)} s ago; you may claim the game "
+            f"once they have been gone {grace:g} s, in {wait} s",
+        )
+    return _event(room, now, "abandoned", side=absent, draw=bool(msg.get("draw")))
+
+
 # ---------------------------------------------------------------------- chat
 
 
 async def chat(room: Room, conn: Connection, msg: ClientMessage, now: float) -> None:
-    require_player(conn)
-    seat = conn.role if conn.role in SEATS else seat_of(room.game.board.turn)
-    assert seat is not None
-    name = room.row.names.get(seat) or default_name(room, seat)
-    line = ChatLine(now, seat, name, msg.get("text"))
+    """A chat line from a player (to the players' room) or from a spectator (to the
+    spectators' room), within the sender's flood limit."""
+    if conn.role is None:
+        raise ProtocolError("hello_first", "send 'hello' first")
+    if chat_room(conn.role) == SPECTATORS_ROOM:
+        sender, name, budget_key = "watcher", conn.name or "Spectator", f"@{conn.address}"
+    else:
+        seat = conn.role if conn.role in SEATS else seat_of(room.game.board.turn)
+        assert seat is not None
+        sender, name, budget_key = seat, room.row.names.get(seat) or default_name(room, seat), seat
+    budget = room.chat_budget(budget_key)
+    if not budget.take():
+        wait = max(1, math.ceil(budget.wait()))
+        raise ProtocolError(
+            "chat_flood",
+            f"you are sending chat messages too fast: wait {wait} s before the next one",
+        )
+    line = ChatLine(now, sender, name, msg.get("text"))
     await room.save_chat(line)
     conn.send({"type": "ack", "seq": msg.seq, "version": room.row.version})
-    room.broadcast(chat_message(line), droppable=True)
+    room.broadcast_chat(line)
 
 
 Handler = Callable[["Room", Connection, ClientMessage, float], Awaitable[Outcome]]
@@ -246,4 +296,5 @@ HANDLERS: dict[str, Handler] = {
     "takeback_accept": _takeback_accept,
     "takeback_decline": _takeback_decline,
     "rematch": _rematch,
+    "claim_abandoned": _claim_abandoned,
 }

@@ -12,6 +12,8 @@ Events and their data (``side`` is a seat, ``first`` or ``second``):
 - ``move`` ``{move}`` (ICCS; the king's square twice is a janggi pass; ``computer``),
 - ``setup`` ``{side, arrangement}`` (``default`` when the deadline chose it),
 - ``resign`` / ``flag`` ``{side}``: that side resigned / ran out of time,
+- ``abandoned`` ``{side, draw}``: that side left a timed game and the opponent, after the
+  grace period, claimed the win (or, with ``draw``, a draw),
 - ``draw_offer`` ``{side}``; ``draw_agreed`` ``{side}``: that side accepted the standing
   offer (or made the crossing one); ``draw_declined`` ``{side}``: that side declined (with
   ``computer``: the computer declined the offer its opponent made in the same action),
@@ -64,6 +66,11 @@ def apply_event(room: Room, kind: str, data: dict[str, Any], at: float) -> None:
         assert side is not None
         game.flag(side)
         row.ending = {"kind": "flag", "side": seat_of(side)}
+        room.refresh_outcome(at)
+    elif kind == "abandoned":
+        assert side is not None
+        game.abandon(side, draw=bool(data.get("draw")))
+        row.ending = {"kind": "abandoned", "side": seat_of(side)}
         room.refresh_outcome(at)
     elif kind == "draw_offer":
         assert side is not None

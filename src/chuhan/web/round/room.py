@@ -27,14 +27,18 @@ from chuhan.game import Game, GameError, Outcome
 from chuhan.squares import Move
 from chuhan.web.connection import PRESENCE, STATE, Connection
 from chuhan.web.events import GameFinished, StateChanged
-from chuhan.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError
+from chuhan.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, TokenBucket
 from chuhan.web.round import actions, computer, timers
+from chuhan.web.round.limits import settings_of
 from chuhan.web.round.replay import ReplayError, apply_event, rebuild
-from chuhan.web.round.seats import seat_of
+from chuhan.web.round.seats import SEATS, seat_of
 from chuhan.web.round.view import (
+    PLAYERS_ROOM,
+    SPECTATORS_ROOM,
     Snapshot,
     build_snapshot,
     chat_message,
+    chat_room,
     move_entry,
     render_presence,
     result_dict,
@@ -59,8 +63,14 @@ log = logging.getLogger("chuhan.web")
 
 #: Seconds over which arrivals and departures are gathered into one ``presence`` update.
 PRESENCE_DELAY = 0.25
-#: Chat lines a newcomer is shown.
+#: Chat lines a newcomer is shown, of the chat room they see (the players' or the
+#: spectators').
 CHAT_HISTORY = 50
+#: Chat lines of both rooms together read from the store to find each room's last ones.
+_CHAT_READ = 500
+#: Chat senders' budgets one room keeps; past that they all start again (spectators
+#: chatting from many addresses cannot grow a room's memory without end).
+_CHAT_BUDGETS_KEPT = 512
 #: Takebacks remembered for sending move lists as changes (older clients get them whole).
 _TRUNCATIONS_KEPT = 32
 
@@ -96,13 +106,22 @@ class Room:
         #: The game notices heard from other processes and not yet applied, by revision.
         self.heard: dict[int, Notice] = {}
         self.catch_up_again = False
-        self._chat_lines: deque[ChatLine] | None = None
-        self._chat_text: str | None = None
+        #: The last chat lines of each chat room (None until first read from the store).
+        self._chat_lines: dict[str, deque[ChatLine]] | None = None
+        #: The ``chat_history`` message of each chat room (built when first asked for).
+        self._chat_texts: dict[str, str] = {}
+        #: Each chat sender's budget (a seat, or a spectator's address): flood limits.
+        self.chat_budgets: dict[str, TokenBucket] = {}
+        #: Since when each seat's player has been gone (the server's clock); a player
+        #: here, or the computer, is not in it. An opponent gone long enough from a timed
+        #: game may be claimed against (:mod:`.actions`).
+        self.absent_since: dict[str, float] = {}
         #: Takebacks as ``(publication, entries kept)``; publications before
         #: ``_truncations_from`` may have had takebacks that are no longer listed.
         self._truncations: deque[tuple[int, int]] = deque(maxlen=_TRUNCATIONS_KEPT)
         self._truncations_from = 0
         self._rebuild(row, tokens, events)
+        self._note_absences()
         self.published: Snapshot = build_snapshot(self, 0, manager.now())
 
     def _rebuild(self, row: GameRow, tokens: dict[str, str], events: list[StoredEvent]) -> None:
@@ -152,6 +171,20 @@ class Room:
         """Watchers of the game, on every server process."""
         return self._roles["watcher"] + sum(r["watcher"] for r in self.remote_roles.values())
 
+    def abandon_seconds(self) -> float:
+        """How long a player must be gone before the opponent may claim the game."""
+        return settings_of(self.manager).abandon_seconds
+
+    def _note_absences(self) -> None:
+        """Who is here may have changed: note when each seat's player went (or that they
+        are back), and build the ``presence`` message again when asked for."""
+        self._presence_text = None
+        for seat in SEATS:
+            if self.is_connected(seat):
+                self.absent_since.pop(seat, None)
+            elif seat not in self.absent_since:
+                self.absent_since[seat] = self.manager.now()
+
     def local_roles(self) -> dict[str, int]:
         """Who is connected to this room in this process, by role."""
         return {role: count for role, count in self._roles.items() if count > 0}
@@ -164,33 +197,39 @@ class Room:
             self.remote_roles[origin] = Counter(roles)
         else:
             self.remote_roles.pop(origin, None)
-        self._presence_text = None
+        self._note_absences()
         self.presence_changed(announce=first and bool(self._roles.total()))
 
     def forget_server(self, origin: str) -> None:
         """A server process that stopped beating: who it had connected is no longer here."""
         if self.remote_roles.pop(origin, None) is not None:
-            self._presence_text = None
+            self._note_absences()
             self.presence_changed(announce=False)
 
     def hear_chat(self, line: ChatLine) -> None:
         """A chat line stored through another server process: shown here too."""
-        if self._chat_lines is not None:
-            self._chat_lines.append(line)
-            self._chat_text = None
-        self.broadcast(chat_message(line), droppable=True)
+        self._keep_chat(line)
+        self.broadcast_chat(line)
+
+    def broadcast_chat(self, line: ChatLine) -> None:
+        """A chat line to the connections of its chat room (players' or spectators')."""
+        audience = chat_room(line.sender)
+        text = json.dumps(chat_message(line), ensure_ascii=False)
+        for conn in list(self.connections):
+            if chat_room(conn.role) == audience:
+                conn.push(text, droppable=True)
 
     def _add(self, conn: Connection) -> None:
         if conn not in self.connections:
             self.connections.add(conn)
             self._roles[conn.role or "watcher"] += 1
-            self._presence_text = None
+            self._note_absences()
 
     def _remove(self, conn: Connection) -> None:
         if conn in self.connections:
             self.connections.discard(conn)
             self._roles[conn.role or "watcher"] -= 1
-            self._presence_text = None
+            self._note_absences()
 
     def presence_text(self) -> str:
         """The ``presence`` message as it stands (built once per arrival or departure)."""
@@ -309,7 +348,9 @@ class Room:
             else:
                 conn.mark(STATE)
             self.presence_changed()
-            conn.push(await self._chat_history())
+            if role == "watcher" and name:
+                conn.name = name  # (a spectator's name in the spectators' chat)
+            conn.push(await self._chat_history(chat_room(role)))
             if self.row.rematch is not None:
                 actions.send_rematch(self, conn)
             await self.after_change(now)
@@ -327,21 +368,44 @@ class Room:
             conn.sent_seq = -1  # the whole state
             conn.mark(STATE)
 
-    async def _chat_history(self) -> str:
-        """The ``chat_history`` message: read from the store once, then kept up to date
-        in memory (a crowd arriving costs the store nothing)."""
+    async def _chat_history(self, audience: str) -> str:
+        """The ``chat_history`` message of one chat room: read from the store once, then
+        kept up to date in memory (a crowd arriving costs the store nothing)."""
         if self._chat_lines is None:
-            self._chat_lines = deque(
-                await self.manager.store.chat_history(self.row.id, CHAT_HISTORY),
-                maxlen=CHAT_HISTORY,
-            )
-            self._chat_text = None
-        if self._chat_text is None:
-            messages = [chat_message(line) for line in self._chat_lines]
-            self._chat_text = json.dumps(
+            stored = await self.manager.store.chat_history(self.row.id, _CHAT_READ)
+            if self._chat_lines is None:  # (not read meanwhile by another arrival)
+                rooms: dict[str, deque[ChatLine]] = {
+                    room: deque(maxlen=CHAT_HISTORY) for room in (PLAYERS_ROOM, SPECTATORS_ROOM)
+                }
+                for line in stored:
+                    rooms[chat_room(line.sender)].append(line)
+                self._chat_lines = rooms
+                self._chat_texts.clear()
+        text = self._chat_texts.get(audience)
+        if text is None:
+            messages = [chat_message(line) for line in self._chat_lines[audience]]
+            text = self._chat_texts[audience] = json.dumps(
                 {"type": "chat_history", "messages": messages}, ensure_ascii=False
             )
-        return self._chat_text
+        return text
+
+    def _keep_chat(self, line: ChatLine) -> None:
+        if self._chat_lines is not None:
+            audience = chat_room(line.sender)
+            self._chat_lines[audience].append(line)
+            self._chat_texts.pop(audience, None)
+
+    def chat_budget(self, sender: str) -> TokenBucket:
+        """The flood limit of one chat sender (a seat, or a spectator's address)."""
+        budget = self.chat_budgets.get(sender)
+        if budget is None:
+            if len(self.chat_budgets) >= _CHAT_BUDGETS_KEPT:
+                self.chat_budgets.clear()
+            settings = settings_of(self.manager)
+            budget = self.chat_budgets[sender] = TokenBucket(
+                settings.chat_burst, 1 / settings.chat_every_seconds, now=self.manager.now
+            )
+        return budget
 
     # ------------------------------------------------------------------ saving
 
@@ -406,9 +470,7 @@ class Room:
         except StoreError as error:
             log.error("cannot save chat of %s: %s", self.row.id, error)
             raise ProtocolError("internal", "the chat message could not be saved") from None
-        if self._chat_lines is not None:
-            self._chat_lines.append(line)
-            self._chat_text = None
+        self._keep_chat(line)
 
     async def commit(
         self, event: str, data: dict[str, Any], now: float, actor: Connection | None, seq: int
@@ -572,14 +634,18 @@ class Room:
             if self.manager.rooms.get(self.row.id) is not self:
                 raise ProtocolError("internal", "the game was reloaded; reconnect", msg.seq)
             now = self.manager.now()
+            if msg.type == "chat":  # players and spectators, each in their own room
+                try:
+                    await actions.chat(self, conn, msg, now)
+                except ProtocolError as error:
+                    error.seq = msg.seq
+                    raise
+                return
             try:
                 actions.require_player(conn)
             except ProtocolError as error:
                 error.seq = msg.seq
                 raise
-            if msg.type == "chat":
-                await actions.chat(self, conn, msg, now)
-                return
             if msg.type == "flag":
                 if await timers.check_time(self, now, conn, msg.seq):
                     return

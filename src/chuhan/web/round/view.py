@@ -25,9 +25,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_ARRANGEMENT",
+    "PLAYERS_ROOM",
+    "SPECTATORS_ROOM",
     "Snapshot",
     "build_snapshot",
     "chat_message",
+    "chat_room",
     "clock_json",
     "default_name",
     "move_entry",
@@ -263,11 +266,22 @@ def build_snapshot(room: Room, seq: int, now: float) -> Snapshot:
 
 
 def presence(room: Room) -> dict[str, Any]:
-    """Who is here now: each seat's ``connected`` and the number of watchers."""
-    return {
-        "players": {seat: {"connected": room.is_connected(seat)} for seat in SEATS},
-        "watchers": room.watcher_count(),
-    }
+    """Who is here now: each seat's ``connected`` (for a player who is not, since when:
+    ``left_ms``, and from when the opponent may claim the game: ``claim_ms``) and the
+    number of watchers."""
+    players: dict[str, dict[str, Any]] = {}
+    grace = room.abandon_seconds()
+    for seat in SEATS:
+        left = room.absent_since.get(seat)
+        if left is None:
+            players[seat] = {"connected": True}
+        else:
+            players[seat] = {
+                "connected": False,
+                "left_ms": round(left * 1000),
+                "claim_ms": round((left + grace) * 1000),
+            }
+    return {"players": players, "watchers": room.watcher_count()}
 
 
 def _players_with_presence(snap: Snapshot, live: dict[str, Any]) -> dict[str, Any]:
@@ -346,10 +360,24 @@ def render_state(room: Room, conn: Connection, now: float) -> str:
     return text
 
 
+#: The chat room of the players (both seats) and the spectators' own; a line's sender is
+#: its seat, or ``watcher`` for a spectator's.
+PLAYERS_ROOM = "players"
+SPECTATORS_ROOM = "spectators"
+
+
+def chat_room(role: str | None) -> str:
+    """The chat room a connection of ``role`` (or a line from ``sender``) belongs to: the
+    players never see the spectators' room, nor the spectators the players' (as on
+    lichess)."""
+    return SPECTATORS_ROOM if role in (None, "watcher") else PLAYERS_ROOM
+
+
 def chat_message(line: ChatLine) -> dict[str, Any]:
     """A stored chat line as the ``chat`` message."""
     return {
         "type": "chat",
+        "room": chat_room(line.sender),
         "from": line.sender,
         "name": line.name,
         "text": line.text,

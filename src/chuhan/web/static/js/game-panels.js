@@ -109,6 +109,33 @@ export function renderInvite(view) {
   show($("invite-local"), Boolean(options && options.local_only));
 }
 
+/** The opponent left (a player's view of a friend game in play, once it has begun: before
+ * the first move the invite box says the friend is awaited): in a timed game whose clocks
+ * run, a countdown to when the game may be claimed, then the claims. */
+export function renderAbsence(view) {
+  const state = view.state;
+  const seat = view.role === "first" || view.role === "second" ? otherSide(view.role) : null;
+  const absence = seat ? view.absence[seat] : null;
+  const opponent = seat && state.players ? state.players[seat] : null;
+  const visible = Boolean(absence && opponent && opponent.connected === false
+    && state.kind === "friend" && state.status === "playing" && state.ply > 0);
+  show($("absent"), visible);
+  if (!visible) return;
+  $("absent-text").textContent = t("opponentLeft");
+  let countdown = "";
+  let claimable = false;
+  if (!state.clock) {
+    countdown = t("untimedWait");
+  } else if (state.clock.running) {
+    const wait = absence.claim_ms - (Date.now() - view.skewMs);
+    claimable = wait <= 0;
+    countdown = claimable ? t("claimNow") : t("claimIn", { n: Math.ceil(wait / 1000) });
+  }
+  $("absent-countdown").textContent = countdown;
+  show($("absent-countdown"), Boolean(countdown));
+  show($("absent-claims"), claimable);
+}
+
 /** The setup choice, a standing offer and the buttons the state allows. */
 export function renderPanels(view) {
   const state = view.state;

@@ -4,10 +4,12 @@
 
 import * as api from "./api.js";
 import { BoardView, parsePlacement, pieceCharacter } from "./board.js";
+import { CHAT_ERRORS, ChatBox, guestName } from "./chat.js";
 import { tickClocks } from "./clocks.js";
 import { $, copyField, download, show, toast } from "./dom.js";
 import {
-  otherSide, renderAnalysis, renderInvite, renderPanels, renderPlayers, renderStatus, renderWatchers,
+  otherSide, renderAbsence, renderAnalysis, renderInvite, renderPanels, renderPlayers, renderStatus,
+  renderWatchers,
 } from "./game-panels.js";
 import { describePiece, language, notationFor, t, translatePage } from "./i18n.js";
 import { mergeMoves, renderMoves } from "./move-list.js";
@@ -24,6 +26,8 @@ const FEN_LETTERS = {
 const SEATS = ["first", "second"];
 // A server with too many connections says why with one of these before it closes (4429).
 const TOO_MANY_CODES = new Set(["too_many_watchers", "too_many_sockets"]);
+// An opponent's answer to an offer, shown to the one who made it.
+const DECLINED = { draw_declined: "drawDeclined", takeback_declined: "takebackDeclined" };
 
 function piecesFromState(list) {
   const pieces = {};
@@ -59,6 +63,7 @@ export class GameView {
     this.flagSent = false;
     this.analysis = null;
     this.presence = {}; // the newest word on who is connected and how many watch
+    this.absence = {}; // seat -> {left_ms, claim_ms} while that player is gone
     this.resyncAsked = false; // a state we could not use is waiting for the whole one
     this.retry = null; // {text, title, at}: the server was full, we try again at `at`
     this.board = new BoardView($("board"), {
@@ -70,6 +75,8 @@ export class GameView {
       onMessage: (message) => this.onMessage(message),
       onStatus: (status, detail) => this.onStatus(status, detail),
     });
+    if (watching) this.connection.helloName = guestName(); // the spectators' chat shows it
+    this.chat = new ChatBox(this);
     this.wireControls();
     this.ticker = setInterval(() => this.tick(), 100);
     this.connection.connect();
@@ -144,9 +151,19 @@ export class GameView {
       case "presence":
         this.onPresence(message);
         break;
+      case "chat":
+        this.chat.onMessage(message);
+        break;
+      case "chat_history":
+        this.chat.onHistory(message.messages || []);
+        break;
       case "error":
         // A full server's sentence is shown with the connection's status (onStatus "busy").
         if (TOO_MANY_CODES.has(message.code)) break;
+        if (CHAT_ERRORS.has(message.code)) {
+          this.chat.onError(message); // under the chat box
+          break;
+        }
         if (message.code !== "stale_version" && message.code !== "replayed_seq") toast(message.message);
         break;
       case "rematch_ready":
@@ -191,6 +208,7 @@ export class GameView {
     }
     if (this.viewPly !== null && this.viewPly > state.ply) this.viewPly = null;
     if (!previous || state.version !== previous.version) this.flagSent = false;
+    this.noteDeclined(previous, state);
     if (previous && state.ply === previous.ply + 1 && state.moves.length) {
       const last = state.moves[state.moves.length - 1];
       playSound(last.check || state.check ? "check" : last.capture ? "capture" : "move");
@@ -199,7 +217,8 @@ export class GameView {
   }
 
   /** Who is connected and how many watch changed, nothing else: the players' bars, the
-   * invite and the watcher count are drawn again; the board (and a picked piece) is not. */
+   * invite, the watcher count and an opponent's absence are drawn again; the board (and a
+   * picked piece) is not. */
   onPresence(message) {
     this.notePresence(message);
     if (!this.state) return;
@@ -207,6 +226,15 @@ export class GameView {
     renderPlayers(this);
     renderInvite(this);
     renderWatchers(this);
+    renderAbsence(this);
+  }
+
+  /** The opponent declined this player's offer (or request) just now: say so. */
+  noteDeclined(previous, state) {
+    const event = state.last_event;
+    if (!previous || state.version === previous.version || !event || !DECLINED[event.kind]) return;
+    if (this.role !== "first" && this.role !== "second") return;
+    if (event.side !== this.role) toast(t(DECLINED[event.kind]));
   }
 
   // Presence comes in states (protocol 1 sends the state again when someone comes or goes)
@@ -215,6 +243,11 @@ export class GameView {
     for (const seat of SEATS) {
       const player = message.players && message.players[seat];
       if (player && typeof player.connected === "boolean") this.presence[seat] = player.connected;
+      // Presence messages say since when a player is gone (states only whether).
+      if (player && player.connected === true) delete this.absence[seat];
+      if (player && player.connected === false && typeof player.claim_ms === "number") {
+        this.absence[seat] = { left_ms: player.left_ms, claim_ms: player.claim_ms };
+      }
     }
     if (typeof message.watchers === "number") this.presence.watchers = message.watchers;
   }
@@ -263,6 +296,10 @@ export class GameView {
       }
     });
     $("btn-pass").addEventListener("click", () => this.connection.action("pass"));
+    $("claim-win").addEventListener("click", () => this.connection.action("claim_abandoned"));
+    $("claim-draw").addEventListener("click", () => {
+      this.connection.action("claim_abandoned", { draw: true });
+    });
     $("offer-accept").addEventListener("click", () => this.answerOffer(true));
     $("offer-decline").addEventListener("click", () => this.answerOffer(false));
     $("btn-rematch").addEventListener("click", () => this.connection.action("rematch"));
@@ -383,6 +420,7 @@ export class GameView {
     renderPanels(this);
     renderMoves(this);
     renderAnalysis(this);
+    this.chat.render();
     this.tick();
   }
 
@@ -422,5 +460,6 @@ export class GameView {
   tick() {
     this.renderRetry();
     tickClocks(this);
+    if (this.state) renderAbsence(this);
   }
 }

@@ -256,6 +256,56 @@ const ACCOUNT_STRINGS = {
 };
 for (const [code, table] of Object.entries(ACCOUNT_STRINGS)) Object.assign(STRINGS[code], table);
 
+// The game's chat, a player who left, and declined offers: merged into STRINGS.
+const CHAT_AND_PRESENCE_STRINGS = {
+  en: {
+    chatPlayers: "Chat", chatSpectators: "Spectators' room",
+    chatHideSpectators: "Hide spectators' chat", chatPlaceholder: "Say something…",
+    chatSend: "Send", chatMute: "Mute", chatMuteTitle: "Hide {name}'s messages",
+    chatUnmute: "Unmute", chatMutedName: "{name} is muted",
+    chatTooLong: "A message may have at most 300 characters.",
+    chatFlood: "You are sending messages too fast: wait a moment.",
+    opponentLeft: "Your opponent left the game.", claimIn: "You can claim the game in {n} s.",
+    claimNow: "You can claim victory or call it a draw.", claimWin: "Claim victory",
+    claimDraw: "Call it a draw", untimedWait: "This game is untimed: it waits for them.",
+    drawDeclined: "Your draw offer was declined.",
+    takebackDeclined: "Your takeback request was declined.",
+    term_abandonment: "Opponent left",
+  },
+  "zh-Hans": {
+    chatPlayers: "聊天", chatSpectators: "观众席", chatHideSpectators: "隐藏观众聊天",
+    chatPlaceholder: "说点什么…", chatSend: "发送", chatMute: "屏蔽",
+    chatMuteTitle: "隐藏 {name} 的消息", chatUnmute: "取消屏蔽", chatMutedName: "已屏蔽 {name}",
+    chatTooLong: "每条消息最多 300 个字符。", chatFlood: "发送太快了，请稍等。",
+    opponentLeft: "对手已离开对局。", claimIn: "{n} 秒后可以判定对局。",
+    claimNow: "你可以判自己获胜或判和。", claimWin: "判我获胜", claimDraw: "判为和棋",
+    untimedWait: "本局不计时，只能等待对手回来。", drawDeclined: "对手拒绝了你的提和。",
+    takebackDeclined: "对手拒绝了你的悔棋请求。", term_abandonment: "对手离开",
+  },
+  "zh-Hant": {
+    chatPlayers: "聊天", chatSpectators: "觀眾席", chatHideSpectators: "隱藏觀眾聊天",
+    chatPlaceholder: "說點什麼…", chatSend: "傳送", chatMute: "屏蔽",
+    chatMuteTitle: "隱藏 {name} 的訊息", chatUnmute: "取消屏蔽", chatMutedName: "已屏蔽 {name}",
+    chatTooLong: "每則訊息最多 300 個字元。", chatFlood: "傳送太快了，請稍候。",
+    opponentLeft: "對手已離開對局。", claimIn: "{n} 秒後可以判定對局。",
+    claimNow: "你可以判自己獲勝或判和。", claimWin: "判我獲勝", claimDraw: "判為和棋",
+    untimedWait: "本局不計時，只能等待對手回來。", drawDeclined: "對手拒絕了你的提和。",
+    takebackDeclined: "對手拒絕了你的悔棋請求。", term_abandonment: "對手離開",
+  },
+  ko: {
+    chatPlayers: "채팅", chatSpectators: "관전자 채팅", chatHideSpectators: "관전자 채팅 숨기기",
+    chatPlaceholder: "메시지 입력…", chatSend: "보내기", chatMute: "차단",
+    chatMuteTitle: "{name}의 메시지 숨기기", chatUnmute: "차단 해제", chatMutedName: "{name} 차단됨",
+    chatTooLong: "메시지는 300자까지 보낼 수 있습니다.",
+    chatFlood: "메시지를 너무 빨리 보내고 있습니다. 잠시 기다리세요.",
+    opponentLeft: "상대가 대국을 떠났습니다.", claimIn: "{n}초 뒤에 대국을 끝낼 수 있습니다.",
+    claimNow: "승리나 무승부를 선언할 수 있습니다.", claimWin: "승리 선언", claimDraw: "무승부 선언",
+    untimedWait: "시간 제한이 없는 대국이라 상대를 기다립니다.",
+    drawDeclined: "상대가 무승부 제안을 거절했습니다.",
+    takebackDeclined: "상대가 무르기 요청을 거절했습니다.", term_abandonment: "상대 이탈",
+  },
+};
+for (const [code, table] of Object.entries(CHAT_AND_PRESENCE_STRINGS)) Object.assign(STRINGS[code], table);
 
 // Piece names. English from the 001_ seed's "official" column with the usual alternative;
 // pinyin and the Korean names as that seed spells them (and in Hangul for Korean readers).

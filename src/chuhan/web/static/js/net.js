@@ -35,6 +35,7 @@ export class Connection {
     this.pingTimer = null;
     this.welcomeTimer = null;
     this.lastFrameAt = 0;
+    this.helloName = null; // a spectator's name for its chat lines (players' names are set)
   }
 
   url() {
@@ -57,7 +58,8 @@ export class Connection {
       this.seq = 0; // numbering starts again on every connection
       this.lastFrameAt = Date.now();
       // Protocol 2: move lists arrive as changes (moves_from), presence on its own.
-      this.send("hello", { token: this.token, protocol: 2 });
+      const name = this.helloName ? { name: this.helloName } : {};
+      this.send("hello", { token: this.token, protocol: 2, ...name });
       this.startPinging();
     });
     socket.addEventListener("message", (event) => {

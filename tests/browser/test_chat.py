@@ -1,0 +1,194 @@
+"""The game page's chat and presence in a real browser: players' and spectators' rooms, the
+hide switch, the server's limits shown under the box, muting, an opponent who closes the
+page (then the claim after the grace period), and a declined offer shown to its maker."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .harness import Player, Server, create_from_home, new_player
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+#: The grace period the test server gives an opponent who left (the default is 30 s).
+GRACE_SECONDS = 3
+
+
+@pytest.fixture(scope="module")
+def chat_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("chat-server")
+    server = Server(
+        folder / "games.db", folder / "server.log", ("--abandon-seconds", str(GRACE_SECONDS))
+    )
+    server.start()
+    yield server
+    server.stop()
+
+
+def friend_game(
+    browser: Any, server: Server, players: list[Player], *, timed: bool = False
+) -> tuple[Player, Player, str]:
+    """Red creates a friend game from the home page, Black opens the invite; the watch link."""
+    red = new_player(players, browser, server)
+    red.goto("/")
+    if timed:
+        red.page.check('input[name="tc"][value="fischer"]')  # 10 min + 5 s
+    create_from_home(red, variant="xiangqi", kind="friend", reload=False, colour="first")
+    red.page.wait_for_selector("#invite:not([hidden])")
+    invite = red.page.input_value("#invite-url")
+    watch = red.page.input_value("#watch-url")
+    black = new_player(players, browser, server)
+    black.page.goto(invite)
+    black.page.wait_for_selector("svg.board .piece")
+    red.page.wait_for_selector("#invite", state="hidden")
+    return red, black, watch
+
+
+def say(player: Player, text: str) -> None:
+    player.page.fill("#chat-input", text)
+    player.page.press("#chat-input", "Enter")
+
+
+def wait_line(player: Player, text: str) -> None:
+    player.page.locator("#chat-lines .chat-text", has_text=text).wait_for()
+
+
+def lines(player: Player) -> list[str]:
+    texts: list[str] = player.page.locator("#chat-lines .chat-text").all_text_contents()
+    return texts
+
+
+def test_players_chat_and_spectators_talk_apart(
+    browser: Any, chat_server: Server, players: list[Player]
+) -> None:
+    red, black, watch = friend_game(browser, chat_server, players)
+    assert red.page.text_content("#chat-title") == "Chat"
+    say(red, "good luck")
+    wait_line(black, "good luck")
+    say(black, "you too")
+    wait_line(red, "you too")
+
+    lin = new_player(players, browser, chat_server)
+    lin.page.goto(watch)
+    kim = new_player(players, browser, chat_server)
+    kim.page.goto(watch)
+    for spectator in (lin, kim):
+        spectator.page.wait_for_selector("#chat:not([hidden])")
+        assert spectator.page.text_content("#chat-title") == "Spectators' room"
+    say(lin, "what a game")
+    wait_line(kim, "what a game")
+    assert lines(kim) == ["what a game"]  # the players' room is theirs alone
+    say(red, "thanks")
+    wait_line(black, "thanks")
+    assert "what a game" not in lines(black) and "what a game" not in lines(red)
+
+    # Kim hides the spectators' chat; the choice outlives the page.
+    kim.page.check("#chat-hide")
+    kim.page.wait_for_selector("#chat-lines", state="hidden")
+    assert kim.page.is_hidden("#chat-form")
+    kim.page.reload()
+    kim.page.wait_for_selector("#chat:not([hidden])")
+    assert kim.page.is_checked("#chat-hide") and kim.page.is_hidden("#chat-lines")
+    red.screenshot("chat-players")
+    lin.screenshot("chat-spectators")
+    for player in (red, black, lin, kim):
+        assert player.errors == []
+
+
+def test_the_server_limits_are_shown_under_the_chat_box(
+    browser: Any, chat_server: Server, players: list[Player]
+) -> None:
+    red, _black, _watch = friend_game(browser, chat_server, players)
+    say(red, "y" * 301)
+    red.page.wait_for_selector("#chat-error:not([hidden])")
+    assert "at most 300 characters" in (red.page.text_content("#chat-error") or "")
+    assert red.page.input_value("#chat-input") == "y" * 301  # given back to shorten
+    for n in range(6):
+        say(red, f"spam {n}")
+    red.page.locator("#chat-error", has_text="too fast").wait_for()
+    wait_line(red, "spam 4")
+    assert "spam 5" not in lines(red)
+
+
+def test_a_muted_player_is_not_shown_even_after_a_reload(
+    browser: Any, chat_server: Server, players: list[Player]
+) -> None:
+    red, black, _watch = friend_game(browser, chat_server, players)
+    say(red, "first words")
+    wait_line(black, "first words")
+    black.page.click("#chat-lines .chat-mute")
+    black.page.wait_for_selector("#chat-muted:not([hidden])")
+    assert lines(black) == []
+    say(red, "are you there?")
+    wait_line(red, "are you there?")
+    black.page.reload()
+    black.page.wait_for_selector("#chat-muted:not([hidden])")
+    say(red, "hello??")
+    wait_line(red, "hello??")
+    say(black, "quiet here")
+    wait_line(black, "quiet here")
+    assert lines(black) == ["quiet here"]
+    black.page.click("#chat-muted .chat-unmute")
+    wait_line(black, "hello??")
+
+
+def test_an_opponent_who_closes_the_page_can_be_claimed_against_after_the_grace_period(
+    browser: Any, chat_server: Server, players: list[Player]
+) -> None:
+    red, black, _watch = friend_game(browser, chat_server, players, timed=True)
+    red.click_move("h2e2")
+    black.wait_ply(1)
+    black.click_move("h9g7")
+    red.wait_ply(2)
+    invite = black.page.url
+    assert red.page.is_hidden("#absent")
+    black.close()
+    # Red is told at once (well before the grace period is over), with a countdown.
+    red.page.wait_for_selector("#absent:not([hidden])", timeout=2000)
+    assert red.page.text_content("#absent-text") == "Your opponent left the game."
+    assert "You can claim the game in" in (red.page.text_content("#absent-countdown") or "")
+    assert red.page.is_hidden("#absent-claims")
+    red.page.wait_for_selector("#absent-claims:not([hidden])", timeout=5000)
+    red.screenshot("opponent-left")
+    red.page.click("#claim-win")
+    red.page.wait_for_selector("#banner:not([hidden])")
+    assert "Black left the game" in (red.page.text_content("#banner-reason") or "")
+    assert red.page.is_hidden("#absent")
+    # Black comes back to the game and sees how it ended.
+    back = new_player(players, browser, chat_server)
+    back.page.goto(invite)
+    back.page.wait_for_selector("#banner:not([hidden])")
+    assert "Black left the game" in (back.page.text_content("#banner-reason") or "")
+    assert red.errors == []
+
+
+def test_the_notice_goes_when_the_opponent_comes_back(
+    browser: Any, chat_server: Server, players: list[Player]
+) -> None:
+    red, black, _watch = friend_game(browser, chat_server, players, timed=True)
+    red.click_move("h2e2")
+    black.wait_ply(1)
+    invite = black.page.url
+    black.close()
+    red.page.wait_for_selector("#absent-claims:not([hidden])", timeout=5000)
+    again = new_player(players, browser, chat_server)
+    again.page.goto(invite)
+    red.page.wait_for_selector("#absent", state="hidden")
+
+
+def test_a_declined_draw_offer_is_shown_to_the_one_who_offered(
+    browser: Any, chat_server: Server, players: list[Player]
+) -> None:
+    red, black, _watch = friend_game(browser, chat_server, players)
+    red.click_move("h2e2")
+    black.wait_ply(1)
+    red.page.click("#btn-draw")
+    black.page.wait_for_selector("#offer:not([hidden])")
+    black.page.click("#offer-decline")
+    red.page.locator("#toast", has_text="Your draw offer was declined.").wait_for()
+    assert black.page.is_hidden("#toast") or "declined" not in (
+        black.page.text_content("#toast") or ""
+    )
