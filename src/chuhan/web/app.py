@@ -52,7 +52,6 @@ from chuhan.web.endpoints.pages import STATIC_DIR, SecurityHeaders, not_routed, 
 from chuhan.web.events import EventBus
 from chuhan.web.pool import Pool, ProcessPool
 from chuhan.web.ratings import RatingKeeper
-from chuhan.web.round.limits import use_settings
 from chuhan.web.round.manager import GameManager
 from chuhan.web.settings import Settings
 from chuhan.web.socket import game_socket
@@ -89,11 +88,8 @@ def create_app(
             the_pool,
             bus,
             now,
-            setup_seconds=the_settings.setup_seconds,
-            beat_seconds=the_settings.beat_seconds,
-            takeover_seconds=the_settings.takeover_seconds,
+            the_settings,
         )
-        use_settings(manager, the_settings)
         app.state.context = ServerContext(the_settings, store, the_pool, bus, manager, now)
         app.state.manager = manager
         await app.state.context.accounts.start()

@@ -25,6 +25,7 @@ from chuhan.web.protocol import ProtocolError
 from chuhan.web.round import timers
 from chuhan.web.round.room import Room
 from chuhan.web.round.seats import new_game_id, new_token, other_seat
+from chuhan.web.settings import Settings
 from chuhan.web.store import (
     ChatLine,
     GameRow,
@@ -55,18 +56,17 @@ class GameManager:
         pool: Pool,
         bus: EventBus,
         now: Callable[[], float],
-        *,
-        setup_seconds: float = 60.0,
-        beat_seconds: float = 1.0,
-        takeover_seconds: float = 3.0,
+        settings: Settings | None = None,
     ) -> None:
         self.store = store
         self.pool = pool
         self.bus = bus
         self.now = now
-        self.setup_seconds = setup_seconds
-        self.beat_seconds = beat_seconds
-        self.takeover_seconds = takeover_seconds
+        #: What the rooms follow (chat limits, the setup and abandonment times, beats).
+        self.settings = settings = settings or Settings()
+        self.setup_seconds = settings.setup_seconds
+        self.beat_seconds = settings.beat_seconds
+        self.takeover_seconds = settings.takeover_seconds
         self.rooms: dict[str, Room] = {}
         #: The games this process drives (None: every game, the store is not shared).
         self.driving: set[str] | None = set() if store.shared else None

@@ -29,7 +29,6 @@ from chuhan.web.connection import PRESENCE, STATE, Connection
 from chuhan.web.events import GameFinished, StateChanged
 from chuhan.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, TokenBucket
 from chuhan.web.round import actions, computer, timers
-from chuhan.web.round.limits import settings_of
 from chuhan.web.round.replay import ReplayError, apply_event, rebuild
 from chuhan.web.round.seats import SEATS, seat_of
 from chuhan.web.round.view import (
@@ -173,7 +172,7 @@ class Room:
 
     def abandon_seconds(self) -> float:
         """How long a player must be gone before the opponent may claim the game."""
-        return settings_of(self.manager).abandon_seconds
+        return self.manager.settings.abandon_seconds
 
     def _note_absences(self) -> None:
         """Who is here may have changed: note when each seat's player went (or that they
@@ -401,7 +400,7 @@ class Room:
         if budget is None:
             if len(self.chat_budgets) >= _CHAT_BUDGETS_KEPT:
                 self.chat_budgets.clear()
-            settings = settings_of(self.manager)
+            settings = self.manager.settings
             budget = self.chat_budgets[sender] = TokenBucket(
                 settings.chat_burst, 1 / settings.chat_every_seconds, now=self.manager.now
             )
