@@ -23,9 +23,10 @@ suite's settings instead (in /dev/shm, fsync off).
 
 Prints, per N: moves/s, round-trip p50/p90/p99/max, errors, and the CPU seconds of each
 part over the playing time (each server process; PostgreSQL: the postmaster and all its
-children, from /proc; this process, the load generator), and the servers' CPU per move. On
-a 2-core machine the clients compete with the servers: when this process nears a full
-core, the latencies are partly its own queueing.
+children, from /proc; this process, the load generator), the servers' CPU per move
+(``ms/move``) and every part's together (``all ms``: times the moves a second asked for,
+the cores the machine needs). On a 2-core machine the clients compete with the servers:
+when this process nears a full core, the latencies are partly its own queueing.
 """
 
 from __future__ import annotations
@@ -526,20 +527,26 @@ def report(args: argparse.Namespace, database: Database) -> None:
     print(
         f"{'games':>6} {'moves':>7} {'moves/s':>8} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} "
         f"{'max ms':>7} {'errors':>6} {'secs':>5} {'server CPU':>12} {'pg CPU':>6} "
-        f"{'bench CPU':>9} {'ms/move':>7} {'conns':>5}"
+        f"{'bench CPU':>9} {'ms/move':>7} {'all ms':>7} {'conns':>5}"
     )
     for games in args.games:
         results, elapsed, meter = run_one(args, database, games)
         ms = [x * 1000 for x in results.latencies]
         *servers, postgres, own = meter.used
         server_cpu = "+".join(f"{s:.1f}" for s in servers)
-        per_move = sum(servers) / results.moves * 1000 if results.moves else float("nan")
+        moves = results.moves or float("nan")
+        per_move = sum(servers) / moves * 1000
+        # Every part's CPU per move (servers, PostgreSQL, load generator): the cores the
+        # offered moves a second would need on this machine.
+        whole = (sum(servers) + (postgres if database.postgres else 0.0) + own) / moves * 1000
         connections = str(meter.most_connections) if database.postgres else "-"
+        pg_cpu = f"{postgres:.1f}" if database.postgres else "-"
         print(
             f"{games:>6} {results.moves:>7} {results.moves / elapsed:>8.1f} "
             f"{percentile(ms, 0.5):>7.1f} {percentile(ms, 0.9):>7.1f} {percentile(ms, 0.99):>7.1f} "
             f"{max(ms, default=float('nan')):>7.1f} {len(results.errors):>6} {elapsed:>5.1f} "
-            f"{server_cpu:>12} {postgres:>6.1f} {own:>9.1f} {per_move:>7.2f} {connections:>5}",
+            f"{server_cpu:>12} {pg_cpu:>6} {own:>9.1f} {per_move:>7.2f} {whole:>7.2f} "
+            f"{connections:>5}",
             flush=True,
         )
         if results.errors:
