@@ -246,6 +246,28 @@ def test_saves_made_together_are_batched_and_each_gets_its_own_outcome(
     run(postgres_url, work)
 
 
+def test_a_store_closing_first_writes_and_announces_the_saves_waiting(
+    postgres_url: str,
+) -> None:
+    async def work(one: PostgresStore, two: PostgresStore) -> None:
+        heard: list[Notice] = []
+        await two.listen(heard.append)
+        rows = [stored_game(number) for number in range(300)]
+        await asyncio.gather(*(one.create_game(row, {f"t{row.id}": "both"}) for row in rows))
+        for row in rows:
+            row.moves.append("h2e2")
+            row.version = 2
+        saves = [asyncio.ensure_future(one.save_game(r, "move", {"move": "h2e2"})) for r in rows]
+        await asyncio.sleep(0)  # (all asked for, most of them waiting for a batch)
+        await one.close()
+        assert await asyncio.gather(*saves, return_exceptions=True) == [None] * len(rows)
+        await until(lambda: sum(n.data.get("revision") == 2 for n in heard) == len(rows))
+        stored = await two.newer_revisions({row.id: 1 for row in rows})
+        assert stored == {row.id: 2 for row in rows}
+
+    run(postgres_url, work, stores=2)
+
+
 def test_batches_racing_over_the_same_games_never_deadlock(postgres_url: str) -> None:
     """Two processes' batches that write the same games (a race on each, in different
     orders), with takeovers sweeping the games at the same time: every game has exactly

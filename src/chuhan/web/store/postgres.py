@@ -380,6 +380,12 @@ class PostgresStore(PostgresAccounts):
         if self._closed:
             return
         self._closed = True
+        if self._saving:  # (the saves under way or waiting: their writers are answered)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(
+                    asyncio.gather(*map(asyncio.shield, list(self._saving))), CONNECT_TIMEOUT
+                )
+            await asyncio.sleep(0)  # (and announce them)
         if self._sending is not None and not self._sending.done():
             with contextlib.suppress(Exception):  # (the last notices, if they can go)
                 await asyncio.wait_for(asyncio.shield(self._sending), CONNECT_TIMEOUT)
