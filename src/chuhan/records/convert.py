@@ -1,6 +1,8 @@
 """Reading and writing record files by extension, and the plain FEN + moves text form.
 
-``.pgn`` and ``.gib`` files hold any number of games; ``.xqf`` and ``.txt`` hold one. The
+``.pgn``, ``.gib`` and ``.ubb`` (DhtmlXQ) files hold any number of games; ``.xqf`` and
+``.txt`` hold one, but a ``.txt`` file holding DhtmlXQ tags (as pages of 东萍 are saved) is
+read as DhtmlXQ. DhtmlXQ is read, not written. The
 ``.txt`` form is the simplest thing engines and test suites exchange: an optional line
 naming the variant (``janggi`` or ``janggi:modern``), a FEN line, then ICCS moves.
 """
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chuhan.errors import ChuhanError
+from chuhan.records.dhtmlxq import iter_dhtmlxq, looks_like_dhtmlxq
 from chuhan.records.encoding import decode_bytes, normalize_encoding
 from chuhan.records.game import (
     DEFAULT_READ_LIMITS,
@@ -37,7 +40,9 @@ __all__ = [
 ]
 
 #: The extensions :func:`read_file` and :func:`convert` know.
-EXTENSIONS = (".pgn", ".gib", ".xqf", ".txt")
+EXTENSIONS = (".pgn", ".gib", ".xqf", ".txt", ".ubb")
+#: The extensions :func:`convert` writes.
+WRITTEN_EXTENSIONS = (".pgn", ".gib", ".xqf", ".txt")
 
 
 def read_text_record(text: str, *, limits: ReadLimits = DEFAULT_READ_LIMITS) -> GameRecord:
@@ -120,8 +125,14 @@ def iter_file(
         try:
             if ext == ".xqf":
                 yield read_xqf(handle.read(), limits=limits)
+            elif ext == ".ubb":
+                yield from iter_dhtmlxq(handle, limits=limits, encoding=encoding)
             elif ext == ".txt":
-                yield read_text_record(decode_bytes(handle.read(), encoding), limits=limits)
+                text = decode_bytes(handle.read(), encoding)
+                if looks_like_dhtmlxq(text):
+                    yield from iter_dhtmlxq(text, limits=limits)
+                else:
+                    yield read_text_record(text, limits=limits)
             elif ext == ".gib":
                 yield from iter_gib(handle, rules=rules, limits=limits, encoding=encoding)
             else:
@@ -180,6 +191,11 @@ def convert(
     """
     source, target = Path(in_path), Path(out_path)
     out_ext = _extension(target, None)
+    if out_ext not in WRITTEN_EXTENSIONS:
+        raise RecordError(
+            f"cannot write {str(target)!r}: {out_ext} (DhtmlXQ) is read, not written; "
+            f"write one of {', '.join(WRITTEN_EXTENSIONS)}"
+        )
     if format is not None and format.strip().lower() not in PGN_FORMATS:
         raise RecordError(f"unknown move format {format!r}: expected {', '.join(PGN_FORMATS)}")
     if out_ext == ".gib":
