@@ -19,6 +19,7 @@ from chuhan.records import (
     read_dhtmlxq,
     read_file,
     read_pgn,
+    sniff_format,
     write_pgn,
 )
 
@@ -229,3 +230,18 @@ def test_convert_skips_the_bad_game_by_number(tmp_path: Path) -> None:
 def test_dhtmlxq_is_not_written(tmp_path: Path) -> None:
     with pytest.raises(RecordError, match="read, not written"):
         convert(DATA / "xiangqi_iccs.pgn", tmp_path / "out.ubb")
+
+
+@pytest.mark.parametrize(
+    ("path", "fmt"),
+    [
+        ("xiangqi_dhtmlxq_gbk.ubb", "dhtmlxq"),
+        ("xiangqi_dhtmlxq_pages.txt", "dhtmlxq"),
+        ("janggi_euckr.gib", "gib"),
+        ("janggi_utf8.gib", "gib"),
+        ("xiangqi_gb18030.pgn", "pgn"),
+        ("pychess_janggi.pgn", "pgn"),
+    ],
+)
+def test_a_file_format_is_told_from_its_bytes(path: str, fmt: str) -> None:
+    assert sniff_format((DATA / path).read_bytes()) == fmt

@@ -22,6 +22,7 @@ from chuhan.records.convert import (
     iter_file,
     read_file,
     read_text_record,
+    sniff_format,
     write_text_record,
 )
 from chuhan.records.dhtmlxq import iter_dhtmlxq, looks_like_dhtmlxq, read_dhtmlxq
@@ -77,6 +78,7 @@ __all__ = [
     "read_pgn",
     "read_text_record",
     "read_xqf",
+    "sniff_format",
     "to_san",
     "write_gib",
     "write_pgn",

@@ -9,6 +9,7 @@ naming the variant (``janggi`` or ``janggi:modern``), a FEN line, then ICCS move
 
 from __future__ import annotations
 
+import re
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,7 @@ __all__ = [
     "iter_file",
     "read_file",
     "read_text_record",
+    "sniff_format",
     "write_text_record",
 ]
 
@@ -83,6 +85,30 @@ def write_text_record(record: GameRecord) -> str:
     head = "" if record.variant == get_variant("xiangqi") else f"{record.variant.name}\n"
     moves = " ".join(move.iccs() for move in record.main_line_moves())
     return f"{head}{record.fen}\n{moves}\n"
+
+
+#: What a GIB file shows in its first lines: its Korean header names, or a move in Korean
+#: coordinates (``79졸78``).
+_GIB_SIGNS = re.compile(
+    r"\[(?:초차림|한차림|대국결과|대회명|초대국자|한대국자)|\d\d[졸병차마상사포장궁]\d\d"
+)
+
+
+def sniff_format(data: bytes) -> str:
+    """The record format of a file's bytes whatever its name: ``"xqf"`` (its magic),
+    ``"dhtmlxq"`` (DhtmlXQ tags), ``"gib"`` (Korean headers or moves), else ``"pgn"``.
+    Only the start of the file is looked at."""
+    if data[:2] == b"XQ":
+        return "xqf"
+    sample = decode_bytes(data[:_SNIFF_BYTES])
+    if looks_like_dhtmlxq(sample):
+        return "dhtmlxq"
+    if _GIB_SIGNS.search(sample):
+        return "gib"
+    return "pgn"
+
+
+_SNIFF_BYTES = 16 * 1024
 
 
 def _extension(path: Path, given: str | None) -> str:
