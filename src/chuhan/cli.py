@@ -260,9 +260,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_moves)
 
     p = commands.add_parser(
-        "convert", help="convert a game record (.pgn .gib .xqf .txt) to another format"
+        "convert", help="convert a game record (.pgn .gib .xqf .txt .ubb) to another format"
     )
-    p.add_argument("input", help="the record to read (.pgn, .gib, .xqf or .txt)")
+    p.add_argument("input", help="the record to read (.pgn, .gib, .xqf, .txt, or .ubb for DhtmlXQ)")
     p.add_argument("output", help="the file to write (.pgn, .gib, .xqf or .txt)")
     p.add_argument(
         "--format",
