@@ -166,6 +166,15 @@ def test_a_bad_variation_names_it() -> None:
     assert "variation move_0_2_1, ply 2 '4740'" in str(record.errors[0])
 
 
+def test_an_alternative_to_a_variation_first_move_hangs_beside_it() -> None:
+    record = one(
+        "[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]"
+        "[DhtmlXQ_move_0_2_1]1242[/DhtmlXQ_move_0_2_1][DhtmlXQ_move_1_2_2]1022[/DhtmlXQ_move_1_2_2]"
+    )
+    after_one = record.root.children[0]
+    assert [iccs(child)[0] for child in after_one.children] == ["h9g7", "b7e7", "b9c7"]
+
+
 def test_a_variation_from_a_ply_its_line_lacks_is_refused() -> None:
     record = one(
         "[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][DhtmlXQ_move_0_5_1]1242[/DhtmlXQ_move_0_5_1]"
@@ -184,6 +193,7 @@ def test_a_variation_of_a_missing_line_is_refused() -> None:
     ("text", "said"),
     [
         ("[DhtmlXQ_movelist]7747", "[DhtmlXQ_movelist] is never closed"),
+        ("[DhtmlXQ_movelist]7747[/DhtmlXQ_binit]", "closed by [/DhtmlXQ_binit]"),
         ("[DhtmlXQ_movelist]774[/DhtmlXQ_movelist]", "3 digits, not a multiple of 4"),
         ("[DhtmlXQ_movelist]77a7[/DhtmlXQ_movelist]", "something other than digits"),
         ("[DhtmlXQ_movelist]9747[/DhtmlXQ_movelist]", "ply 1 '9747': '97' is off the board"),

@@ -98,6 +98,7 @@ _RESULTS = {
     "1/2-1/2": "1/2-1/2",
 }
 _OPEN_TAG = re.compile(r"\[DhtmlXQ_(\w+)\]", re.IGNORECASE)
+_CLOSE_TAG = re.compile(r"\[/DhtmlXQ_(\w+)\]", re.IGNORECASE)
 _VARIATION = re.compile(r"move_(\d+)_(\d+)_(\d+)")
 _COMMENT = re.compile(r"comment(?:(\d+)_)?(\d+)")
 _ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
@@ -170,21 +171,23 @@ def _game_texts(lines: Iterable[str]) -> Iterator[str]:
 
 def _tags(text: str) -> Iterator[tuple[str, str]]:
     """The ``(name, value)`` of each tag, in order; raises :class:`ChuhanError` at a tag
-    that is never closed (the scan is linear: each close is looked for once)."""
+    that is never closed or closed by another's end tag (tags do not nest). Linear: the
+    scan goes on from each close."""
     position = 0
     while True:
         opened = _OPEN_TAG.search(text, position)
         if opened is None:
             return
         name = opened.group(1)
-        closing = f"[/DhtmlXQ_{name}]"
-        end = text.find(closing, opened.end())
-        if end < 0:
-            end = text.lower().find(closing.lower(), opened.end())
-        if end < 0:
-            raise ChuhanError(f"the tag [DhtmlXQ_{name}] is never closed ({closing} is missing)")
-        yield name.lower(), text[opened.end() : end]
-        position = end + len(closing)
+        closed = _CLOSE_TAG.search(text, opened.end())
+        if closed is None:
+            raise ChuhanError(
+                f"the tag [DhtmlXQ_{name}] is never closed ([/DhtmlXQ_{name}] is missing)"
+            )
+        if closed.group(1).lower() != name.lower():
+            raise ChuhanError(f"the tag [DhtmlXQ_{name}] is closed by [/DhtmlXQ_{closed.group(1)}]")
+        yield name.lower(), text[opened.end() : closed.start()]
+        position = closed.end()
 
 
 def _comment_text(value: str) -> str:
@@ -253,21 +256,28 @@ def _groups(digits: str, what: str) -> list[str]:
 
 
 class _Game:
-    """One game being read: the record, the nodes each line reached, the limits."""
+    """One game being read: the record, the nodes each line reached, the positions the
+    variations start from, the limits."""
 
     def __init__(self, record: GameRecord, index: int, limits: ReadLimits) -> None:
         self.record = record
         self.index = index
         self.limits = limits
-        #: (line, ply) -> the node after that ply of the line; (0, 0) is the start.
+        #: (line, ply) -> the node after that ply of the line.
         self.nodes: dict[tuple[int, int], GameNode] = {(0, 0): record.root}
-        self.variations = 0
+        #: The (line, ply) points variations hang from: the position after that ply of
+        #: the line (or before its first move), kept as the line is played, so that each
+        #: variation starts without replaying the game up to it.
+        self.wanted: set[tuple[int, int]] = set()
+        self.bases: dict[tuple[int, int], tuple[GameNode, str]] = {}
 
-    def play(self, line: int, what: str, node: GameNode, first_ply: int, digits: str) -> None:
-        """Play a line's moves from ``node`` (the position before ``first_ply``)."""
-        board = self.record.start_board()
-        for move in node.path():
-            board.push(move)
+    def play(
+        self, line: int, what: str, node: GameNode, fen: str, first_ply: int, digits: str
+    ) -> None:
+        """Play a line's moves from ``node`` (the position ``fen``, before ``first_ply``)."""
+        board = Board(fen, variant=self.record.variant)
+        if (line, first_ply - 1) in self.wanted:
+            self.bases[(line, first_ply - 1)] = (node, fen)
         for offset, group in enumerate(_groups(digits, what)):
             ply = first_ply + offset
             label = f"{what}, ply {ply} {group!r}"
@@ -285,6 +295,8 @@ class _Game:
             board.push(move)
             node = node.add_variation(move)
             self.nodes[(line, ply)] = node
+            if (line, ply) in self.wanted:
+                self.bases[(line, ply)] = (node, board.fen())
 
 
 def _read_game(text: str, index: int, limits: ReadLimits) -> GameRecord:
@@ -340,7 +352,8 @@ def _fill(game: _Game, text: str) -> None:
         Board(record.fen, variant=record.variant)
     except ChuhanError as error:
         raise ChuhanError(f"cannot set up the start position: {error}") from None
-    game.play(0, "the main line (movelist)", record.root, 1, movelist)
+    game.wanted = {(parent, ply - 1) for _, parent, ply, _ in variations}
+    game.play(0, "the main line (movelist)", record.root, record.fen, 1, movelist)
     if len(variations) > game.limits.max_variations:
         raise ReadLimitError(
             f"more than {game.limits.max_variations} variations",
@@ -356,9 +369,7 @@ def _fill(game: _Game, text: str) -> None:
             raise ChuhanError(f"{what}: variation {number} is given twice (or is the main line)")
         if parent not in depth:
             raise ChuhanError(f"{what}: its parent line {parent} is not in the game")
-        base = game.nodes.get((parent, ply - 1)) if ply >= 1 else None
-        if base is None:
-            base = _start_of(game, parent, ply)
+        base = game.bases.get((parent, ply - 1))
         if base is None:
             raise ChuhanError(f"{what}: line {parent} has no ply {ply} to be an alternative to")
         depth[number] = depth[parent] + 1
@@ -368,19 +379,8 @@ def _fill(game: _Game, text: str) -> None:
                 limit="max_depth",
                 maximum=game.limits.max_depth,
             )
-        game.play(number, what, base, ply, digits)
+        game.play(number, what, base[0], base[1], ply, digits)
     for (line, ply), said in comments.items():
         node = game.nodes.get((line, ply))
         if node is not None and said:
             node.comment = said
-
-
-def _start_of(game: _Game, line: int, ply: int) -> GameNode | None:
-    """The node before ``ply`` of ``line`` when ``ply`` is that line's first move (its
-    parent's node), or ``None``."""
-    if ply < 1:
-        return None
-    node = game.nodes.get((line, ply))
-    if node is not None and node.parent is not None:
-        return node.parent
-    return None
