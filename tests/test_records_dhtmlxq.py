@@ -255,3 +255,11 @@ def test_dhtmlxq_is_not_written(tmp_path: Path) -> None:
 )
 def test_a_file_format_is_told_from_its_bytes(path: str, fmt: str) -> None:
     assert sniff_format((DATA / path).read_bytes()) == fmt
+
+
+def test_a_fen_tag_sets_the_start_as_some_viewers_write_it() -> None:
+    record = one(
+        "[DhtmlXQ_fen]4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1[/DhtmlXQ_fen]"
+        "[DhtmlXQ_movelist]0900[/DhtmlXQ_movelist]"
+    )
+    assert record.errors == [] and [m.iccs() for m in record.main_line_moves()] == ["a0a9"]
