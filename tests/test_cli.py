@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
+import chuhan
 from chuhan.cli import main
 from chuhan.terminal import play_terminal, render
 
@@ -148,3 +149,40 @@ def test_terminal_repetition_ends_the_game_by_the_referee() -> None:
 def test_terminal_undo_and_end_of_input() -> None:
     transcript = play(["h2e2", "undo", "undo"])
     assert "Nothing to take back." in transcript
+
+
+def test_version_names_the_package() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "chuhan", "--version"], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0 and result.stdout.strip() == f"chuhan {chuhan.__version__}"
+
+
+# The web extra's modules, made unimportable as they are when only `pip install chuhan` ran.
+WITHOUT_WEB = (
+    "import sys\n"
+    "for name in ('starlette', 'uvicorn', 'websockets', 'argon2', 'uvloop', 'httptools'):\n"
+    "    sys.modules[name] = None\n"
+    "from chuhan.cli import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+
+
+@pytest.mark.parametrize("command", [["serve", "--port", "0"], ["play", "--no-browser"]])
+def test_the_web_commands_without_the_web_extra_say_how_to_install_it(command: list[str]) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", WITHOUT_WEB, *command], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    assert line.endswith("pip install 'chuhan[web]'"), line
+
+
+def test_the_library_runs_without_the_web_extra() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", WITHOUT_WEB, "perft", "2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0 and result.stdout.strip() == "1920"

@@ -474,16 +474,32 @@ def test_writers_refuse_a_move_of_nothing() -> None:
             write(Board(), iccs("e4e5"))
 
 
+#: Board methods that hand a move or the board to a module above it, importing that module
+#: when called (as python-chess's ``Board._repr_svg_`` imports ``chess.svg``): where a
+#: python-chess user looks for them, while loading ``chuhan.board`` loads none of it.
+BOARD_METHODS_ABOVE = {"san", "wxf", "chinese", "korean", "variation_san", "unicode", "_repr_svg_"}
+ABOVE_BOARD = ("chuhan.notation", "chuhan.records", "chuhan.svg", "chuhan.terminal")
+
+
 def test_board_does_not_import_notation() -> None:
-    """Imports point one way: notation depends on the board, never the reverse."""
+    """Imports point one way: notation depends on the board, never the reverse. Only the
+    display methods above import upward, and only when called."""
     source = Path(chuhan.board.__file__).read_text(encoding="utf-8")
-    imported: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            imported.add(node.module)
-        elif isinstance(node, ast.Import):
-            imported.update(alias.name for alias in node.names)
-    assert not any(name.startswith("chuhan.notation") for name in imported)
+    upward: list[tuple[str, str]] = []
+    for function in [None, *ast.walk(ast.parse(source))]:
+        if function is not None and not isinstance(function, ast.FunctionDef):
+            continue
+        where = "module" if function is None else function.name
+        body = ast.parse(source).body if function is None else function.body
+        for statement in body if function is None else ast.walk(ast.Module(body, [])):
+            if isinstance(statement, ast.ImportFrom) and statement.module:
+                names = [statement.module]
+            elif isinstance(statement, ast.Import):
+                names = [alias.name for alias in statement.names]
+            else:
+                continue
+            upward += [(where, name) for name in names if name.startswith(ABOVE_BOARD)]
+    assert upward and all(where in BOARD_METHODS_ABOVE for where, _ in upward), upward
 
 
 # ---------------------------------------------------------------------- round trips

@@ -26,6 +26,7 @@ from chuhan.records import (
     ReadLimits,
     RecordError,
     convert,
+    read_dhtmlxq,
     read_file,
     read_gib,
     read_pgn,
@@ -236,6 +237,43 @@ def test_reading_time_grows_linearly_with_any_shape_of_input(shape: Shape, reade
 @pytest.mark.parametrize("name", sorted(KNOWN_SHAPES))
 def test_reading_time_grows_linearly_up_to_a_megabyte(name: str, reader: str) -> None:
     assert growth(READERS[reader], KNOWN_SHAPES[name].text, size=256 * 1024) < MAX_GROWTH
+
+
+#: CYCLE in DhtmlXQ's digits (column, row from the top; four a move).
+DHTMLXQ_CYCLE = "7967706267796270"
+
+
+def dhtmlxq_variations(size: int) -> str:
+    """A main line and alternatives to its last ply, both growing with ``size``: replaying
+    the game up to each variation would make the reading quadratic."""
+    plies = min(size // 8 // 4 * 4, 9996) or 4
+    count = max(1, size // 2 // 45)
+    tags = "".join(
+        f"[DhtmlXQ_move_0_{plies}_{n}]1022[/DhtmlXQ_move_0_{plies}_{n}]"
+        for n in range(1, count + 1)
+    )
+    return f"[DhtmlXQ_movelist]{DHTMLXQ_CYCLE * (plies // 4)}[/DhtmlXQ_movelist]{tags}"
+
+
+DHTMLXQ_SHAPES: dict[str, Callable[[int], str]] = {
+    "open tags never closed": runs("[DhtmlXQ_a]").text,
+    "open tags without their bracket": runs("[DhtmlXQ_a").text,
+    "block ends": runs("[/DhtmlXQ]").text,
+    "many games": runs("[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]").text,
+    "long main line": Shape(
+        "[DhtmlXQ_movelist]", ((DHTMLXQ_CYCLE, True), ("[/DhtmlXQ_movelist]", False))
+    ).text,
+    "comments": Shape(
+        "[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]",
+        (("[DhtmlXQ_comment1]c||[/DhtmlXQ_comment1]", True),),
+    ).text,
+    "variations at the end of a long line": dhtmlxq_variations,
+}
+
+
+@pytest.mark.parametrize("name", sorted(DHTMLXQ_SHAPES))
+def test_dhtmlxq_reading_time_grows_linearly(name: str) -> None:
+    assert growth(read_dhtmlxq, DHTMLXQ_SHAPES[name]) < MAX_GROWTH
 
 
 CYCLE_MOVES = [Move.from_iccs(text) for text in CYCLE.split()]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from chuhan.errors import IllegalMoveError
 from chuhan.fen import PALACE, Setup, board_fen, parse_fen, piece_letter
@@ -289,6 +289,93 @@ class Board:
                 row.append(piece_letter(piece) if piece else ".")
             rows.append(" ".join(row))
         return "\n".join(rows)
+
+    # ------------------------------------------------------------------ notation
+    # The writers live in chuhan.notation (and SAN with the PGN reader that parses it);
+    # these are where a python-chess user looks for them. Each checks that the move is
+    # legal here first: a description of an illegal move would be nonsense.
+
+    def san(self, move: Move) -> str:
+        """``move`` in Fairy-Stockfish SAN, as pychess.org writes it (``Che3``, ``Hc3``,
+        ``Cxe7+``; ranks 1-10). Raises :class:`IllegalMoveError` if it is not legal here."""
+        from chuhan.records.pgn import to_san
+
+        self._require_legal(move, move.iccs())
+        return to_san(self, move)
+
+    def wxf(self, move: Move) -> str:
+        """``move`` in WXF notation (``C2.5``, ``H8+7``). Raises :class:`IllegalMoveError`
+        if it is not legal here."""
+        from chuhan.notation import to_wxf
+
+        self._require_legal(move, move.iccs())
+        return to_wxf(self, move)
+
+    def chinese(self, move: Move, *, simplified: bool = False) -> str:
+        """``move`` in Chinese notation (``炮二平五``; ``simplified`` writes ``马８进７``).
+        Raises :class:`IllegalMoveError` if it is not legal here."""
+        from chuhan.notation import to_chinese
+
+        self._require_legal(move, move.iccs())
+        return to_chinese(self, move, simplified=simplified)
+
+    def korean(self, move: Move, *, hanja: bool = False) -> str:
+        """``move`` in Korean (GIB) coordinates (``02마83``, ``한수쉼`` for a pass).
+        Raises :class:`IllegalMoveError` if it is not legal here."""
+        from chuhan.notation import to_korean
+
+        self._require_legal(move, move.iccs())
+        return to_korean(self, move, hanja=hanja)
+
+    def variation_san(self, moves: Iterable[Move], *, notation: str = "san") -> str:
+        """A line of ``moves`` from this position, numbered as a game record numbers it:
+        ``1. Che3 Hg8 2. Hg3``, or ``1... Hg8 2. Hg3`` when the second mover starts.
+        ``notation`` is ``"san"`` or one of :data:`chuhan.notation.NOTATIONS` (``"wxf"``:
+        ``1. C2.5 H8+7``, ``"chinese"``, ``"korean"``, ``"iccs"``). The board is left as it
+        was; raises :class:`IllegalMoveError` naming the first move that is not legal in
+        its turn."""
+        from chuhan.notation import NOTATIONS, format_move
+
+        name = notation.strip().lower()
+        if name != "san" and name not in NOTATIONS:
+            raise ValueError(
+                f"unknown notation {notation!r}: expected san or one of {', '.join(NOTATIONS)}"
+            )
+        board = self.copy(stack=False)
+        words: list[str] = []
+        for index, move in enumerate(moves):
+            if not board.is_legal(move):
+                raise IllegalMoveError(
+                    f"move {index + 1} of the line, {move.iccs()!r}, is illegal in "
+                    f"{board.fen()}: {board.why_illegal(move)}"
+                )
+            if board.turn:
+                words.append(f"{board.fullmove_number}.")
+            elif index == 0:
+                words.append(f"{board.fullmove_number}...")
+            words.append(board.san(move) if name == "san" else format_move(board, move, name))
+            board.push(move)
+        return " ".join(words)
+
+    def unicode(self, *, flipped: bool = False) -> str:
+        """The board as text with the pieces' characters (``俥``, ``將``; janggi's ``楚``,
+        ``包``...), ranks numbered on the left, files below, each side's file numbers
+        (for WXF and Chinese notation) above and below a xiangqi board; ``flipped`` shows it
+        from the second mover's side. ``str(board)`` is the same with FEN letters."""
+        from chuhan.terminal import render
+
+        return render(self, flipped=flipped)
+
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture (how a Jupyter notebook shows it), with the last
+        move and a king in check highlighted: see :func:`chuhan.svg.board`."""
+        from chuhan.svg import board as svg_board
+
+        return svg_board(
+            self,
+            lastmove=self.peek() if self._stack else None,
+            check=self.king(self.turn) if self.is_check() else None,
+        )
 
     def __repr__(self) -> str:
         return f"Board({self.fen()!r}, variant={self.variant.game!r}, rules={self.variant.rules!r})"

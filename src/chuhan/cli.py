@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from chuhan import __version__
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
 from chuhan.perft import divide, perft
@@ -247,6 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="chuhan", description="Xiangqi and janggi: rules, perft and play."
     )
+    parser.add_argument("--version", action="version", version=f"chuhan {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     p = commands.add_parser("perft", help="count the leaves of the legal-move tree")
@@ -260,9 +262,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_moves)
 
     p = commands.add_parser(
-        "convert", help="convert a game record (.pgn .gib .xqf .txt) to another format"
+        "convert", help="convert a game record (.pgn .gib .xqf .txt .ubb) to another format"
     )
-    p.add_argument("input", help="the record to read (.pgn, .gib, .xqf or .txt)")
+    p.add_argument("input", help="the record to read (.pgn, .gib, .xqf, .txt, or .ubb for DhtmlXQ)")
     p.add_argument("output", help="the file to write (.pgn, .gib, .xqf or .txt)")
     p.add_argument(
         "--format",
@@ -501,6 +503,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ChuhanError as error:
         print(f"chuhan: error: {error}", file=sys.stderr)
         return 2
+    except ImportError as error:
+        missing = (error.name or "").partition(".")[0]
+        if missing in ("", "chuhan"):
+            raise  # our own module is broken: a traceback helps
+        # The library and the engine need only the standard library; the web app (and its
+        # store) is the web extra.
+        print(
+            f"chuhan: error: 'chuhan {args.command}' needs the web extra ({missing} is not "
+            "installed): pip install 'chuhan[web]'",
+            file=sys.stderr,
+        )
+        return 1
     return result
 
 

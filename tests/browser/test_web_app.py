@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -463,4 +464,27 @@ def test_home_page_before_its_answers_arrive(
     page.check('input[name="variant"][value="xiangqi"]')
     page.check('input[name="variant"][value="janggi"]')
     assert page.input_value("#rules") == "official"
+    assert player.errors == []
+
+
+RECORDS = Path(__file__).parent.parent / "data" / "records"
+
+
+@pytest.mark.parametrize(
+    ("fixture", "variant", "plies"),
+    [("janggi_euckr.gib", "janggi", 20), ("xiangqi_dhtmlxq_gbk.ubb", "xiangqi", 16)],
+)
+def test_the_file_picker_opens_gib_and_dhtmlxq_records(
+    browser: Any, server: Server, players: list[Player], fixture: str, variant: str, plies: int
+) -> None:
+    player = new_player(players, browser, server)
+    page = player.page
+    player.goto("/")
+    accepted = (page.get_attribute("#import-file", "accept") or "").split(",")
+    assert Path(fixture).suffix in accepted
+    page.set_input_files("#import-file", str(RECORDS / fixture))
+    page.wait_for_url("**/w/**")
+    page.wait_for_selector("#moves .move:not(.empty)")
+    assert page.locator("#moves .move:not(.empty)").count() == plies
+    assert player.state()["variant"] == variant
     assert player.errors == []

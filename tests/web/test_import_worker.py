@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 
@@ -34,3 +35,38 @@ def test_an_upload_beyond_the_limits_is_refused_naming_the_limit(client: Any) ->
     deep = b'[Event "deep"]\n\n1. h2e2 ' + b"(h2e2 " * 30 + b")" * 30 + b" *\n"
     answer = client.post("/api/import", content=deep).json()
     assert any("nested more than 20 deep" in error for error in answer["errors"]), answer
+
+
+DATA = Path(__file__).parent.parent / "data" / "records"
+
+
+def test_a_gib_upload_is_read_as_janggi(client: Any) -> None:
+    answer = client.post("/api/import", content=(DATA / "janggi_euckr.gib").read_bytes())
+    assert answer.status_code == 201, answer.text
+    (game,) = answer.json()["games"]
+    assert (game["variant"], game["plies"], game["result"]) == ("janggi", 20, "0-1")
+
+
+def test_a_dhtmlxq_upload_is_read_with_its_headers(client: Any) -> None:
+    answer = client.post("/api/import", content=(DATA / "xiangqi_dhtmlxq_gbk.ubb").read_bytes())
+    assert answer.status_code == 201, answer.text
+    (game,) = answer.json()["games"]
+    assert (game["plies"], game["result"], game["red"], game["event"]) == (
+        16,
+        "1-0",
+        "红方甲",
+        "测试杯象棋赛",
+    )
+
+
+def test_a_bad_dhtmlxq_game_is_refused_alone(client: Any) -> None:
+    body = (DATA / "xiangqi_dhtmlxq_broken.ubb").read_bytes()
+    answer = client.post("/api/import?format=ubb", content=body).json()
+    assert len(answer["games"]) == 3  # the second keeps its two good moves
+    assert len(answer["errors"]) == 1 and answer["errors"][0].startswith("game 2 (第二局)")
+
+
+def test_an_unknown_format_is_refused_naming_those_known(client: Any) -> None:
+    refused = client.post("/api/import?format=doc", content=b"[Event]")
+    assert refused.status_code == 400
+    assert "pgn, xqf, gib, dhtmlxq" in refused.json()["error"]["message"]

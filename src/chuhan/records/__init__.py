@@ -1,5 +1,6 @@
 """Game records: PGN (xiangqi and pychess.org conventions), GIB (Korean janggi records),
-XQF (XQStudio, read and write) and a plain FEN + ICCS text form, all read into one
+XQF (XQStudio, read and write), DhtmlXQ (the UBB tags of 东萍 and the Chinese web
+databases, read) and a plain FEN + ICCS text form, all read into one
 :class:`GameRecord` value. Readers are lenient and collect errors on the record; nothing in
 a file makes them raise anything but :class:`RecordError` (a ``ChuhanError``).
 
@@ -21,8 +22,10 @@ from chuhan.records.convert import (
     iter_file,
     read_file,
     read_text_record,
+    sniff_format,
     write_text_record,
 )
+from chuhan.records.dhtmlxq import iter_dhtmlxq, looks_like_dhtmlxq, read_dhtmlxq
 from chuhan.records.encoding import decode_bytes, detect_encoding
 from chuhan.records.game import (
     DEFAULT_READ_LIMITS,
@@ -61,17 +64,21 @@ __all__ = [
     "decode_bytes",
     "detect_encoding",
     "encode_gib",
+    "iter_dhtmlxq",
     "iter_file",
     "iter_gib",
     "iter_headers",
     "iter_pgn",
     "janggi_arrangements",
+    "looks_like_dhtmlxq",
     "parse_san",
+    "read_dhtmlxq",
     "read_file",
     "read_gib",
     "read_pgn",
     "read_text_record",
     "read_xqf",
+    "sniff_format",
     "to_san",
     "write_gib",
     "write_pgn",

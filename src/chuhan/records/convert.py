@@ -1,17 +1,21 @@
 """Reading and writing record files by extension, and the plain FEN + moves text form.
 
-``.pgn`` and ``.gib`` files hold any number of games; ``.xqf`` and ``.txt`` hold one. The
+``.pgn``, ``.gib`` and ``.ubb`` (DhtmlXQ) files hold any number of games; ``.xqf`` and
+``.txt`` hold one, but a ``.txt`` file holding DhtmlXQ tags (as pages of 东萍 are saved) is
+read as DhtmlXQ. DhtmlXQ is read, not written. The
 ``.txt`` form is the simplest thing engines and test suites exchange: an optional line
 naming the variant (``janggi`` or ``janggi:modern``), a FEN line, then ICCS moves.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from chuhan.errors import ChuhanError
+from chuhan.records.dhtmlxq import iter_dhtmlxq, looks_like_dhtmlxq
 from chuhan.records.encoding import decode_bytes, normalize_encoding
 from chuhan.records.game import (
     DEFAULT_READ_LIMITS,
@@ -33,11 +37,14 @@ __all__ = [
     "iter_file",
     "read_file",
     "read_text_record",
+    "sniff_format",
     "write_text_record",
 ]
 
 #: The extensions :func:`read_file` and :func:`convert` know.
-EXTENSIONS = (".pgn", ".gib", ".xqf", ".txt")
+EXTENSIONS = (".pgn", ".gib", ".xqf", ".txt", ".ubb")
+#: The extensions :func:`convert` writes.
+WRITTEN_EXTENSIONS = (".pgn", ".gib", ".xqf", ".txt")
 
 
 def read_text_record(text: str, *, limits: ReadLimits = DEFAULT_READ_LIMITS) -> GameRecord:
@@ -80,6 +87,30 @@ def write_text_record(record: GameRecord) -> str:
     return f"{head}{record.fen}\n{moves}\n"
 
 
+#: What a GIB file shows in its first lines: its Korean header names, or a move in Korean
+#: coordinates (``79졸78``).
+_GIB_SIGNS = re.compile(
+    r"\[(?:초차림|한차림|대국결과|대회명|초대국자|한대국자)|\d\d[졸병차마상사포장궁]\d\d"
+)
+
+
+def sniff_format(data: bytes) -> str:
+    """The record format of a file's bytes whatever its name: ``"xqf"`` (its magic),
+    ``"dhtmlxq"`` (DhtmlXQ tags), ``"gib"`` (Korean headers or moves), else ``"pgn"``.
+    Only the start of the file is looked at."""
+    if data[:2] == b"XQ":
+        return "xqf"
+    sample = decode_bytes(data[:_SNIFF_BYTES])
+    if looks_like_dhtmlxq(sample):
+        return "dhtmlxq"
+    if _GIB_SIGNS.search(sample):
+        return "gib"
+    return "pgn"
+
+
+_SNIFF_BYTES = 16 * 1024
+
+
 def _extension(path: Path, given: str | None) -> str:
     ext = (given or path.suffix).lower()
     ext = ext if ext.startswith(".") else f".{ext}"
@@ -120,8 +151,14 @@ def iter_file(
         try:
             if ext == ".xqf":
                 yield read_xqf(handle.read(), limits=limits)
+            elif ext == ".ubb":
+                yield from iter_dhtmlxq(handle, limits=limits, encoding=encoding)
             elif ext == ".txt":
-                yield read_text_record(decode_bytes(handle.read(), encoding), limits=limits)
+                text = decode_bytes(handle.read(), encoding)
+                if looks_like_dhtmlxq(text):
+                    yield from iter_dhtmlxq(text, limits=limits)
+                else:
+                    yield read_text_record(text, limits=limits)
             elif ext == ".gib":
                 yield from iter_gib(handle, rules=rules, limits=limits, encoding=encoding)
             else:
@@ -180,6 +217,11 @@ def convert(
     """
     source, target = Path(in_path), Path(out_path)
     out_ext = _extension(target, None)
+    if out_ext not in WRITTEN_EXTENSIONS:
+        raise RecordError(
+            f"cannot write {str(target)!r}: {out_ext} (DhtmlXQ) is read, not written; "
+            f"write one of {', '.join(WRITTEN_EXTENSIONS)}"
+        )
     if format is not None and format.strip().lower() not in PGN_FORMATS:
         raise RecordError(f"unknown move format {format!r}: expected {', '.join(PGN_FORMATS)}")
     if out_ext == ".gib":

@@ -288,7 +288,7 @@ class GameRecord:
         parts = [] if index is None else [f"game {index + 1}"]
         names = [
             _shorten(self.headers[key])
-            for key in ("Event", "Red", "White", "Black", "대회명", "초대국자", "한대국자")
+            for key in ("Event", "Title", "Red", "White", "Black", "대회명", "초대국자", "한대국자")
             if self.headers.get(key)
         ]
         if names:

@@ -1,4 +1,4 @@
-"""Reading an uploaded record (PGN or XQF), in a worker process.
+"""Reading an uploaded record (PGN, XQF, GIB or DhtmlXQ), in a worker process.
 
 Parsing is CPU work proportional to the upload, so the server never does it on its event
 loop: :func:`read_upload` runs in a worker (:mod:`chuhan.web.workers`) with a deadline,
@@ -11,9 +11,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from chuhan.records import GameRecord, ReadLimits, RecordError, read_pgn, read_xqf
+from chuhan.records import (
+    GameRecord,
+    ReadLimits,
+    RecordError,
+    read_dhtmlxq,
+    read_gib,
+    read_pgn,
+    read_xqf,
+    sniff_format,
+)
 
-__all__ = ["ReadGame", "Upload", "UploadRefused", "read_upload"]
+__all__ = ["UPLOAD_FORMATS", "ReadGame", "Upload", "UploadRefused", "read_upload"]
+
+#: The formats an upload may name (``auto``: told from its bytes by
+#: :func:`chuhan.records.sniff_format`); ``ubb`` is another name for ``dhtmlxq``.
+UPLOAD_FORMATS = ("auto", "pgn", "xqf", "gib", "dhtmlxq", "ubb")
 
 
 class UploadRefused(Exception):
@@ -23,7 +36,7 @@ class UploadRefused(Exception):
 @dataclass(frozen=True, slots=True)
 class Upload:
     data: bytes
-    format: str  # pgn | xqf
+    format: str  # one of UPLOAD_FORMATS
     limits: ReadLimits
 
 
@@ -42,9 +55,14 @@ class ReadGame:
 def read_upload(upload: Upload) -> tuple[list[ReadGame], list[str]]:
     """The games to store and the errors to report (run in a worker)."""
     limits = upload.limits
+    fmt = sniff_format(upload.data) if upload.format == "auto" else upload.format
     try:
-        if upload.format == "xqf":
+        if fmt == "xqf":
             records = [read_xqf(upload.data, limits=limits)]
+        elif fmt == "gib":
+            records = read_gib(upload.data, limits=limits)
+        elif fmt in ("dhtmlxq", "ubb"):
+            records = read_dhtmlxq(upload.data, limits=limits)
         else:
             records = read_pgn(upload.data, limits=limits)
     except RecordError as error:

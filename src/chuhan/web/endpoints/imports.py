@@ -1,6 +1,7 @@
-"""``POST /api/import``: a PGN or XQF file stored as finished games to replay. The file is
-read in a worker process with a deadline (:mod:`chuhan.web.uploads`), never on the event
-loop."""
+"""``POST /api/import``: a PGN, XQF, GIB or DhtmlXQ file stored as finished games to
+replay. ``?format=`` names the format; without it the worker tells it from the bytes. The
+file is read in a worker process with a deadline (:mod:`chuhan.web.uploads`), never on the
+event loop."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from chuhan.variants import get_variant
 from chuhan.web.context import context_of
 from chuhan.web.endpoints.common import HTTPError, limit_rate, read_body
 from chuhan.web.protocol import clean_text
-from chuhan.web.uploads import Upload, UploadRefused, read_upload
+from chuhan.web.uploads import UPLOAD_FORMATS, Upload, UploadRefused, read_upload
 from chuhan.web.workers import PoolBusy, PoolError, WorkerTimeout
 
 __all__ = ["import_record"]
@@ -26,9 +27,13 @@ async def import_record(request: Request) -> Response:
     body = await read_body(request, settings.max_import_bytes)
     if not body:
         raise HTTPError(400, "empty", "the uploaded file is empty")
-    fmt = request.query_params.get("format") or ("xqf" if body[:2] == b"XQ" else "pgn")
-    if fmt not in ("pgn", "xqf"):
-        raise HTTPError(400, "bad_field", f"'format' must be pgn or xqf, got {fmt[:20]!r}")
+    fmt = request.query_params.get("format") or "auto"
+    if fmt not in UPLOAD_FORMATS:
+        raise HTTPError(
+            400,
+            "bad_field",
+            f"'format' must be one of {', '.join(UPLOAD_FORMATS)}, got {fmt[:20]!r}",
+        )
     upload = Upload(body, fmt, settings.import_limits)
     try:
         games, errors = await context.import_workers.run(
@@ -50,7 +55,9 @@ async def import_record(request: Request) -> Response:
     except PoolError as error:
         raise HTTPError(500, "internal", f"the file could not be read: {error}") from None
     if not games and not errors:
-        raise HTTPError(400, "bad_record", "no game found in the file (is it a PGN file?)")
+        raise HTTPError(
+            400, "bad_record", "no game found in the file (is it a PGN, XQF, GIB or DhtmlXQ file?)"
+        )
     imported: list[dict[str, Any]] = []
     for game in games:
         variant = get_variant(*game.variant.split(":"))
@@ -66,9 +73,9 @@ async def import_record(request: Request) -> Response:
                 "game_id": row.id,
                 "watch_url": f"/w/{row.id}",
                 "variant": variant.game,
-                "event": game.headers.get("Event", ""),
-                "red": game.headers.get("Red", game.headers.get("White", "")),
-                "black": game.headers.get("Black", ""),
+                "event": _first(game.headers, "Event", "Title", "대회명"),
+                "red": _first(game.headers, "Red", "White", "초대국자"),
+                "black": _first(game.headers, "Black", "한대국자"),
                 "result": game.result["result"],
                 "plies": len(game.moves),
             }
@@ -76,3 +83,8 @@ async def import_record(request: Request) -> Response:
     if not imported:
         raise HTTPError(400, "bad_record", "no game could be read: " + "; ".join(errors[:5]))
     return JSONResponse({"games": imported, "errors": errors}, status_code=201)
+
+
+def _first(headers: dict[str, str], *names: str) -> str:
+    """The first of ``names`` the headers give (GIB and DhtmlXQ name things their way)."""
+    return next((headers[name] for name in names if headers.get(name)), "")

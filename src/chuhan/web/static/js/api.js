@@ -58,7 +58,7 @@ export async function myGames(tokens) {
   return (await postJson("/api/games/mine", { tokens })).games;
 }
 
-/** POST /api/import: a PGN or XQF file's games ({games, errors}). */
+/** POST /api/import: a PGN, XQF, GIB or DhtmlXQ file's games ({games, errors}); the server tells the format from the bytes. */
 export function importRecord(file) {
   return api("/api/import", { method: "POST", body: file });
 }
