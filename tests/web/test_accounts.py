@@ -80,8 +80,9 @@ def settlement(client: TestClient, game_id: str) -> Any:
 
 
 def wait_settled(client: TestClient, game_id: str) -> Any:
-    store = client.app.state.context.store  # type: ignore[attr-defined]
-    client.portal.call(settle_game, store, game_id, 0.0)  # type: ignore[union-attr]
+    context = client.app.state.context  # type: ignore[attr-defined]
+    # (at the server's time: settled at 0.0, a game would fall out of the pair's day)
+    client.portal.call(settle_game, context.store, game_id, context.now())  # type: ignore[union-attr]
     found = settlement(client, game_id)
     assert found["settlement"] is not None, found
     return found["settlement"]
