@@ -25,10 +25,10 @@ from chuhan.web.store import (
     StoreConflict,
     StoredEvent,
     StoreError,
-    noticed_change,
 )
 from chuhan.web.store.pg_schema import SCHEMA_VERSION
 from chuhan.web.store.postgres import PostgresStore
+from chuhan.web.store.rows import noticed_change
 
 
 def run(url: str, work: Callable[..., Awaitable[Any]], *, stores: int = 1, **options: Any) -> Any:
@@ -734,6 +734,7 @@ def test_a_database_that_goes_away_fails_fast_and_is_used_again_when_back(
 _KILLED_SERVER = """
 import asyncio, sys, time
 from chuhan.web.store.postgres import PostgresStore
+from chuhan.web.store.rows import noticed_change
 from chuhan.web.store import GameRow
 
 async def main():

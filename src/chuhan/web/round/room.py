@@ -50,8 +50,8 @@ from chuhan.web.store import (
     StoreConflict,
     StoredEvent,
     StoreError,
-    noticed_change,
 )
+from chuhan.web.store.rows import noticed_change
 
 if TYPE_CHECKING:
     from chuhan.web.round.manager import GameManager

@@ -16,7 +16,8 @@ write names the revision it was made on (:attr:`GameRow.revision`, the number of
 logged) and is refused with :class:`StoreConflict` when another process wrote first. Every
 committed write is announced to the other processes (:class:`Notice`, delivered to the
 handler given to :meth:`Store.listen`), right after it commits, with the write itself when
-it fits (:func:`game_notice`), so they catch up from the notice (:func:`noticed_change`) or,
+it fits (:func:`~chuhan.web.store.rows.game_notice`), so they catch up from the notice
+(:func:`~chuhan.web.store.rows.noticed_change`) or,
 when one is missing, with :meth:`Store.game_since`; every second each process also compares
 its games' revisions with the store's (:meth:`Store.newer_revisions`), so a notice lost
 in a crash costs two seconds at most. Clocks, setup deadlines and computer moves of an unfinished
@@ -33,7 +34,7 @@ it opens says so in sentences on the ``chuhan.web.store`` log; it refuses to ope
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
@@ -52,9 +53,7 @@ __all__ = [
     "StoreConflict",
     "StoreError",
     "StoredEvent",
-    "game_notice",
     "is_database_url",
-    "noticed_change",
     "open_store",
     "shown_location",
 ]
@@ -162,7 +161,8 @@ class Notice:
     """What another server process announced about a game (see :meth:`Store.listen`).
 
     - ``game``: a write committed; ``data`` is ``{"revision": r}``, the game's new revision,
-      and (when it fits) the write itself, ``event`` and ``row``: see :func:`game_notice`;
+      and (when it fits) the write itself, ``event`` and ``row``: see
+      :func:`~chuhan.web.store.rows.game_notice`;
     - ``chat``: a chat line was stored; ``data`` is ``{"line": [at, sender, name, text]}``
       (or empty, when the line was too long to announce: read the chat again);
     - ``presence``: who that process has connected to the game; ``data`` is
@@ -175,65 +175,6 @@ class Notice:
     game_id: str
     origin: str
     data: dict[str, Any]
-
-
-#: The row's values a game notice carries (all but the moves, which follow from the
-#: event, and the columns that never change).
-NOTICED_COLUMNS = (
-    "names",
-    "updated",
-    "version",
-    "status",
-    "setup",
-    "setup_deadline",
-    "clock",
-    "clock_at",
-    "offers",
-    "ending",
-    "result",
-    "headers",
-    "rematch",
-)
-
-
-def game_notice(row: GameRow, event: str, data: dict[str, Any]) -> dict[str, Any]:
-    """The data of the ``game`` notice announcing that ``row`` was saved with ``event``
-    (``row.revision`` is the new revision): besides the revision, the logged event as
-    ``[version, at, kind, data]`` and the row's changing values (``plies``: how many moves
-    it holds), so that a process holding the game at the revision before applies the
-    write without reading it back (:func:`noticed_change`). The values are the row's own
-    (encode the notice before the row changes again)."""
-    values = {name: getattr(row, name) for name in NOTICED_COLUMNS}
-    values["plies"] = len(row.moves)
-    return {
-        "revision": row.revision,
-        "event": [row.version, row.updated, event, data],
-        "row": values,
-    }
-
-
-def noticed_change(notice: Notice, before: GameRow) -> tuple[GameRow, StoredEvent] | None:
-    """The game's row and logged event that a ``game`` notice announces, made from
-    ``before``, the row at the revision just before; None when the notice does not carry
-    the write (it did not fit), is not the next revision after ``before``, or does not say
-    how the moves follow (the caller then reads the game with :meth:`Store.game_since`).
-    Raises ``KeyError``, ``TypeError`` or ``ValueError`` on a malformed notice."""
-    data = notice.data
-    if int(data["revision"]) != before.revision + 1 or "event" not in data:
-        return None
-    version, at, kind, event_data = data["event"]
-    values = dict(data["row"])
-    plies = int(values.pop("plies"))
-    if set(values) != set(NOTICED_COLUMNS) or not isinstance(event_data, dict):
-        raise ValueError("the notice's row or event is malformed")
-    if plies <= len(before.moves):  # (a takeback, or no move)
-        moves = before.moves[:plies]
-    elif plies == len(before.moves) + 1 and kind == "move":
-        moves = [*before.moves, str(event_data["move"])]
-    else:
-        return None
-    row = replace(before, **values, moves=moves, revision=before.revision + 1)
-    return row, StoredEvent(int(version), float(at), str(kind), event_data)
 
 
 class Store(AccountStore, Protocol):

@@ -57,12 +57,11 @@ from chuhan.web.store import (
     StoreConflict,
     StoredEvent,
     StoreError,
-    game_notice,
     shown_location,
 )
 from chuhan.web.store.pg_schema import SCHEMA_VERSION, migrate
 from chuhan.web.store.postgres_accounts import PostgresAccounts
-from chuhan.web.store.rows import COLUMNS, MUTABLE, game_row, seated_games, values
+from chuhan.web.store.rows import COLUMNS, MUTABLE, game_notice, game_row, seated_games, values
 
 __all__ = [
     "CHANNEL",

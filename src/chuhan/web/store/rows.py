@@ -6,11 +6,21 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
-from chuhan.web.store import GameRow, GameUnreadable
+from chuhan.web.store import GameRow, GameUnreadable, Notice, StoredEvent
 
-__all__ = ["COLUMNS", "MUTABLE", "game_row", "seated_games", "values"]
+__all__ = [
+    "COLUMNS",
+    "MUTABLE",
+    "NOTICED_COLUMNS",
+    "game_notice",
+    "game_row",
+    "noticed_change",
+    "seated_games",
+    "values",
+]
 
 
 #: One encoder for every value (``json.dumps`` with options makes one per call).
@@ -130,3 +140,48 @@ def seated_games(found: Iterable[Mapping[str, Any]]) -> list[tuple[str, str, Gam
         except GameUnreadable as unreadable:
             logging.getLogger("chuhan.web.store").error("%s", unreadable)
     return games
+
+
+#: The row's values a game notice carries (all but the moves, which follow from the
+#: event, and the columns that never change).
+NOTICED_COLUMNS = ("names", "updated", *(c for c in MUTABLE if c != "moves"))
+
+
+def game_notice(row: GameRow, event: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The data of the ``game`` notice announcing that ``row`` was saved with ``event``
+    (``row.revision`` is the new revision): besides the revision, the logged event as
+    ``[version, at, kind, data]`` and the row's changing values (``plies``: how many moves
+    it holds), so that a process holding the game at the revision before applies the
+    write without reading it back (:func:`noticed_change`). The values are the row's own
+    (encode the notice before the row changes again)."""
+    values = {name: getattr(row, name) for name in NOTICED_COLUMNS}
+    values["plies"] = len(row.moves)
+    return {
+        "revision": row.revision,
+        "event": [row.version, row.updated, event, data],
+        "row": values,
+    }
+
+
+def noticed_change(notice: Notice, before: GameRow) -> tuple[GameRow, StoredEvent] | None:
+    """The game's row and logged event that a ``game`` notice announces, made from
+    ``before``, the row at the revision just before; None when the notice does not carry
+    the write (it did not fit), is not the next revision after ``before``, or does not say
+    how the moves follow (the caller then reads the game with :meth:`Store.game_since`).
+    Raises ``KeyError``, ``TypeError`` or ``ValueError`` on a malformed notice."""
+    data = notice.data
+    if int(data["revision"]) != before.revision + 1 or "event" not in data:
+        return None
+    version, at, kind, event_data = data["event"]
+    values = dict(data["row"])
+    plies = int(values.pop("plies"))
+    if set(values) != set(NOTICED_COLUMNS) or not isinstance(event_data, dict):
+        raise ValueError("the notice's row or event is malformed")
+    if plies <= len(before.moves):  # (a takeback, or no move)
+        moves = before.moves[:plies]
+    elif plies == len(before.moves) + 1 and kind == "move":
+        moves = [*before.moves, str(event_data["move"])]
+    else:
+        return None
+    row = replace(before, **values, moves=moves, revision=before.revision + 1)
+    return row, StoredEvent(int(version), float(at), str(kind), event_data)
