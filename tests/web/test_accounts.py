@@ -459,13 +459,19 @@ def test_a_players_page_is_the_app(client: TestClient) -> None:
     assert response.status_code == 200 and "<!doctype html>" in response.text
 
 
-def test_another_account_with_a_seat_link_does_not_take_the_seat_over(client: TestClient) -> None:
-    # A seat's token opens it, as for anonymous games; the seat stays its account's, and so
-    # does the rating.
+def test_a_rated_seat_link_opens_the_seat_to_its_account_only(client: TestClient) -> None:
+    # A rated game's seat is its account's: another account, or nobody signed in, with the
+    # seat's link (leaked, or left in a shared computer's history) cannot play it.
     ada, bo, cy = sign_up(client, "Ada"), sign_up(client, "Bob"), sign_up(client, "Cyd")
     game, red, _black = rated_game(client, ada, bo)
     red.close()
-    intruder = Seat(client, game["game_id"], game["token"], cy)
-    intruder.hello()
+    for cookie in (cy, None):
+        intruder = Seat(client, game["game_id"], game["token"], cookie)
+        intruder.send("hello", token=intruder.token)
+        assert "sign in as Ada" in expect_error(intruder, "account_required")["message"]
+        assert intruder.closed_code() == 4401
+    back = Seat(client, game["game_id"], game["token"], ada)
+    back.hello()
+    back.move("h2e2")
     assert settlement(client, game["game_id"])["players"] == {"first": "Ada", "second": "Bob"}
     assert client.get("/api/players/Cyd").json()["games"] == []

@@ -169,6 +169,44 @@ def test_a_write_whose_notice_is_lost_still_reaches_every_process(
         black.wait_ply(3)
 
 
+def test_a_move_overtaken_by_a_quiet_write_of_another_process_is_made_again(
+    servers: Any, postgres_url: str
+) -> None:
+    """Another process renamed a seat just before a move (a name changes nothing the
+    player saw: the game's version stays): the move's write is refused by the store, and
+    the server makes the move again on the game as stored instead of answering
+    ``stale_version``. (The rename's notice is held back here, so the move always meets it
+    unannounced.)"""
+    one, two = servers(2)
+    game = create_game(one, kind="friend")
+    with contextlib.ExitStack() as stack:
+        red = Client(stack, one, game["game_id"], game["token"])
+        black = Client(stack, two, game["game_id"], invite_token(game))
+        red.move("h2e2")
+        black.wait_ply(1)
+
+        async def rename_without_notice() -> None:
+            store = open_store(postgres_url)
+            await store.open()
+            store._announce = lambda *args, **options: None  # type: ignore[attr-defined]
+            try:
+                row = await store.load_game(game["game_id"])
+                assert row is not None
+                row.names = {**row.names, "first": "Renamed"}
+                await store.save_game(row, "name", {"side": "first", "name": "Renamed"})
+            finally:
+                await store.close()
+
+        asyncio.run(rename_without_notice())
+        seq = black.send_move("h9g7")
+        ack = black.until("ack")
+        assert ack["seq"] == seq
+        assert [m["iccs"] for m in red.wait_ply(2)["moves"]] == ["h2e2", "h9g7"]
+        assert red.state["players"]["first"]["name"] == "Renamed"
+    kinds = [e.kind for e in stored_events(postgres_url, game["game_id"])]
+    assert kinds == ["create", "move", "name", "move"]
+
+
 def test_a_killed_process_s_games_go_on_through_another(servers: Any, postgres_url: str) -> None:
     one, two = servers(2)
     processes = servers.processes

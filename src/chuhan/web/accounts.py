@@ -220,17 +220,30 @@ class AccountService:
         websocket came with): a signed-in player takes the seat for the
         account if no account holds it (and the account does not hold the other seat).
         Returns why the player may not sit (a rated game's empty seat needs an account
-        other than the opponent's) or None, and the name of the account that took the
-        seat now (for the seat's name), or None."""
+        other than the opponent's, and its seats once taken need their accounts) or None,
+        and the name of the account that took the seat now (for the seat's name), or
+        None."""
         holders = await self.store.game_accounts(game_id)
-        if seat in holders:
-            return None, None  # (the token opens the seat, as it always did)
+        holder = holders.get(seat)
+        if holder is not None:
+            if not await self.store.is_rated(game_id):
+                return None, None  # (the token opens the seat, as it always did)
+            # A rated game's seat is its account's: a seat link that leaked (or a shared
+            # computer's history) must not let someone else play, or lose, its rating.
+            account = await self.account_of_cookie(cookie, now)
+            if account is not None and account.id == holder.id:
+                return None, None
+            return (
+                f"this seat of a rated game belongs to {holder.name}: sign in as "
+                f"{holder.name} to play it",
+                None,
+            )
         account = await self.account_of_cookie(cookie, now)
         other = holders.get("second" if seat == "first" else "first")
         allowed = account is not None and (other is None or other.id != account.id)
         if allowed and account is not None:
-            holder = await self.store.attach_account(game_id, seat, account.id)
-            return None, account.name if holder == account.id else None
+            taker = await self.store.attach_account(game_id, seat, account.id)
+            return None, account.name if taker == account.id else None
         if not await self.store.is_rated(game_id):
             return None, None
         if account is None:

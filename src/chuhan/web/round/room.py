@@ -56,6 +56,12 @@ from chuhan.web.store.rows import noticed_change
 if TYPE_CHECKING:
     from chuhan.web.round.manager import GameManager
 
+
+class Overtaken(ProtocolError):
+    """(``stale_version``) another server process wrote the game first; the room was
+    rebuilt from the store."""
+
+
 __all__ = ["Room"]
 
 log = logging.getLogger("chuhan.web")
@@ -449,7 +455,7 @@ class Room:
             # Another server process wrote this game first: what was applied here is
             # undone by rebuilding the game as it is stored, and the action is refused.
             await self.reload(now)
-            raise ProtocolError(
+            raise Overtaken(
                 "stale_version",
                 "another action reached the game first (through another server): here is "
                 "the current state",
@@ -651,23 +657,34 @@ class Room:
                 if self.status == "over":
                     raise ProtocolError("game_over", "the game is over", msg.seq)
                 raise ProtocolError("not_flagged", "no one has run out of time", msg.seq)
-            await timers.check_time(self, now)
-            if msg.get("version") != self.row.version:
-                raise ProtocolError(
-                    "stale_version",
-                    f"the game has changed (version {self.row.version}, your message had "
-                    f"{msg.get('version')}): here is the current state",
-                    msg.seq,
-                )
-            handler = actions.HANDLERS[msg.type]
-            try:
-                event, data = await handler(self, conn, msg, now)
-            except ProtocolError as error:
-                error.seq = msg.seq
-                raise
-            except GameError as error:
-                code = "game_over" if self.outcome is not None else "not_allowed"
-                raise ProtocolError(code, str(error), msg.seq) from None
-            except ChuhanError as error:
-                raise ProtocolError("illegal_move", str(error), msg.seq) from None
-            await self.commit(event, data, now, conn, msg.seq)
+            for attempt in (1, 2):
+                await timers.check_time(self, now)
+                if msg.get("version") != self.row.version:
+                    raise ProtocolError(
+                        "stale_version",
+                        f"the game has changed (version {self.row.version}, your message "
+                        f"had {msg.get('version')}): here is the current state",
+                        msg.seq,
+                    )
+                handler = actions.HANDLERS[msg.type]
+                try:
+                    event, data = await handler(self, conn, msg, now)
+                except ProtocolError as error:
+                    error.seq = msg.seq
+                    raise
+                except GameError as error:
+                    code = "game_over" if self.outcome is not None else "not_allowed"
+                    raise ProtocolError(code, str(error), msg.seq) from None
+                except ChuhanError as error:
+                    raise ProtocolError("illegal_move", str(error), msg.seq) from None
+                try:
+                    await self.commit(event, data, now, conn, msg.seq)
+                except Overtaken:
+                    # Another process wrote first. If all it wrote leaves the game's
+                    # version as the player saw it (a name, a setup timer), the action is
+                    # made again on the game as stored, once; otherwise it is refused.
+                    if attempt == 2 or self.manager.rooms.get(self.row.id) is not self:
+                        raise
+                    now = self.manager.now()
+                    continue
+                return
