@@ -214,6 +214,25 @@ def test_janggi_bikjang_accepted_by_a_pass_goes_to_points() -> None:
     assert outcome.winner is True and outcome.points == {"cho": 13.0, "han": 1.5}
 
 
+def test_a_pass_that_would_end_the_janggi_game_is_known_before_it_is_played() -> None:
+    game = Game.new("janggi", setup={"han": "마상상마", "cho": "마상상마"})
+    assert game.outcome_if_passed() is None  # a first pass lets the game go on
+    play(game, "e1e1")
+    ending = game.outcome_if_passed()
+    assert ending is not None and ending.termination is Termination.DOUBLE_PASS
+    assert ending.points == {"cho": 72.0, "han": 73.5}
+    assert game.outcome() is None and game.board.ply == 1  # nothing was played
+    play(game, "e8e8")
+    assert game.outcome() == ending
+
+
+def test_a_pass_answering_bikjang_is_known_to_end_the_game() -> None:
+    game = Game.new("janggi", fen="4k4/9/9/9/9/9/9/9/9/3K4R w")
+    game.play("d0e0")
+    ending = game.outcome_if_passed()
+    assert ending is not None and ending.termination is Termination.BIKJANG
+
+
 def test_janggi_perpetual_check_loses() -> None:
     game = Game.new("janggi", fen="3k5/9/9/9/9/9/9/9/9/R3K4 w")
     for move in ["a0a9", *["d9d8", "a9a8", "d8d9", "a8a9"] * 3]:

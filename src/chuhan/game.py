@@ -365,6 +365,27 @@ class Game:
         outcome: Outcome | None = judged[1]
         return outcome
 
+    def outcome_if_passed(self) -> Outcome | None:
+        """Janggi: the result a pass by the side to move would bring at once (the second
+        pass in a row, or a pass answering bikjang), or None if the game would go on after
+        it, or passing is not legal now."""
+        if not self.variant.is_janggi or self.outcome() is not None:
+            return None
+        board = self.board
+        king = board.king(board.turn)
+        code = king << 7 | king
+        if code not in _legal_codes(board, self._judgment()):
+            return None
+        judged = self._judged
+        board.push_code(code)
+        try:
+            if not board.is_game_over_by_passing():
+                return None
+            return _janggi_outcome(self, [None, _UNJUDGED, None])
+        finally:
+            board.pop_code()
+            self._judged = judged
+
     def legal_move_codes(self) -> list[int]:
         """The board's :meth:`~chuhan.board.Board.legal_move_codes`, generated once per
         position (the referee's verdict needs them too)."""

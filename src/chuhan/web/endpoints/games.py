@@ -14,6 +14,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from chuhan.board import Board
 from chuhan.clock import TimeControl, TimeControlError
 from chuhan.errors import ChuhanError
+from chuhan.game import Game
 from chuhan.records import GameRecord, RecordError, write_pgn
 from chuhan.search.limits import SearchLimits
 from chuhan.variants import (
@@ -37,7 +38,7 @@ from chuhan.web.pool import AnalysisRequest, PoolBusy, PoolError
 from chuhan.web.protocol import MAX_NAME_CHARS, clean_text
 from chuhan.web.round.room import Room
 from chuhan.web.round.seats import other_seat, seat_of
-from chuhan.web.round.view import public_state
+from chuhan.web.round.view import public_state, result_dict
 from chuhan.web.settings import TIME_CONTROL_EXAMPLES, Settings
 
 __all__ = [
@@ -300,18 +301,30 @@ async def analysis(request: Request) -> Response:
     async with request_room(request) as room:
         if room.status != "over":
             raise HTTPError(403, "game_in_progress", "analysis is for finished games")
-        if not context.pool.available():
-            raise HTTPError(503, "engine_unavailable", "the engine is not available")
         async with room.lock:
             board = room.game.board
             ply = field(data, "ply", int, board.ply)
             if not 0 <= ply <= board.ply:
                 raise HTTPError(400, "bad_field", f"'ply' must be 0 to {board.ply}, got {ply}")
+            position = _game_at(room, ply)
+            fen = position.board.fen()
+            turn = seat_of(position.board.turn)
+            ended = position.outcome()
+            if ended is not None:  # mate, stalemate, a repetition...: no move to weigh
+                return JSONResponse(
+                    {
+                        "ply": ply,
+                        "fen": fen,
+                        "turn": turn,
+                        "lines": [],
+                        "over": result_dict(ended, room.variant),
+                    }
+                )
+            if not context.pool.available():
+                raise HTTPError(503, "engine_unavailable", "the engine is not available")
             moves = tuple(m.iccs() for m in board.move_stack[:ply])
             limits = SearchLimits(movetime=movetime)
             job = AnalysisRequest(room.variant.name, board.root().fen(), moves, limits, multipv)
-            fen = _fen_at(room, ply)
-            turn = seat_of(fen.split()[1] != "b")
     try:
         lines = await context.pool.analyse(job)
     except PoolBusy as error:
@@ -319,6 +332,16 @@ async def analysis(request: Request) -> Response:
     except PoolError as error:
         raise HTTPError(503, "engine_unavailable", str(error)) from None
     return JSONResponse({"ply": ply, "fen": fen, "turn": turn, "lines": lines})
+
+
+def _game_at(room: Room, ply: int) -> Game:
+    """The game as it stood after ``ply`` plies, judged by the rules alone (an ending by
+    resignation, time or agreement is not the position's)."""
+    board = room.game.board
+    replay = board.root()
+    for move in board.move_stack[:ply]:
+        replay.push(move)
+    return Game(room.variant, replay, repetitions=room.game.repetitions)
 
 
 def _fen_at(room: Room, ply: int) -> str:

@@ -16,6 +16,7 @@ from chuhan.game import Game, Outcome
 from chuhan.notation import to_chinese, to_korean, to_wxf
 from chuhan.squares import SQUARE_NAMES, Move
 from chuhan.variants import JANGGI_ARRANGEMENTS, Variant
+from chuhan.web.protocol import MAX_NAME_CHARS
 from chuhan.web.round.seats import SEATS, seat_of, side_of
 from chuhan.web.store import ChatLine
 
@@ -34,8 +35,10 @@ __all__ = [
     "clock_json",
     "default_name",
     "move_entry",
+    "pass_ending",
     "presence",
     "public_state",
+    "record_name",
     "render_presence",
     "render_state",
     "result_dict",
@@ -133,6 +136,28 @@ def default_name(room: Room, seat: str) -> str:
     return room.variant.side_name(side_of(seat)).capitalize()
 
 
+#: The PGN tags that name each seat's player (xiangqi, chess-style, janggi).
+_NAME_TAGS = {"first": ("Red", "White", "Cho"), "second": ("Black", "Han")}
+#: Tag values that name nobody.
+_NO_NAMES = frozenset(("", "?", "-", "*"))
+
+
+def record_name(headers: dict[str, str], seat: str) -> str | None:
+    """An imported record's name for the seat's player (``[Red "Alice"]``), if it has one."""
+    for tag in _NAME_TAGS[seat]:
+        name = headers.get(tag, "").strip()
+        if name not in _NO_NAMES:
+            return name[:MAX_NAME_CHARS]
+    return None
+
+
+def pass_ending(game: Game, variant: Variant) -> dict[str, Any] | None:
+    """How a pass by the side to move would end the game at once (janggi: the second pass
+    in a row, or a pass answering bikjang), as ``result`` says it, or None."""
+    outcome = game.outcome_if_passed()
+    return None if outcome is None else result_dict(outcome, variant)
+
+
 def _legal_destinations(game: Game) -> tuple[dict[str, list[str]], bool]:
     """The side to move's legal moves grouped by from-square (in generation order), and
     whether it may pass."""
@@ -204,7 +229,9 @@ def build_snapshot(room: Room, seq: int, now: float) -> Snapshot:
         }
     players = {
         seat: {
-            "name": row.names.get(seat) or default_name(room, seat),
+            "name": row.names.get(seat)
+            or record_name(row.headers, seat)
+            or default_name(room, seat),
             "kind": "computer" if row.computer_side == seat else "human",
         }
         for seat in SEATS
@@ -236,6 +263,7 @@ def build_snapshot(room: Room, seq: int, now: float) -> Snapshot:
         "ply": board.ply,
         "legal": legal,
         "can_pass": can_pass,
+        "pass_ends": pass_ending(game, variant) if can_pass else None,
         "last_move": None
         if last is None
         else {"from": SQUARE_NAMES[last.from_square], "to": SQUARE_NAMES[last.to_square]},
