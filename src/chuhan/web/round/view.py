@@ -136,8 +136,8 @@ def default_name(room: Room, seat: str) -> str:
     return room.variant.side_name(side_of(seat)).capitalize()
 
 
-#: The PGN tags that name each seat's player (xiangqi, chess-style, janggi).
-_NAME_TAGS = {"first": ("Red", "White", "Cho"), "second": ("Black", "Han")}
+#: The tags that name each seat's player (xiangqi, chess-style, janggi, GIB's Korean ones).
+_NAME_TAGS = {"first": ("Red", "White", "Cho", "초대국자"), "second": ("Black", "Han", "한대국자")}
 #: Tag values that name nobody.
 _NO_NAMES = frozenset(("", "?", "-", "*"))
 

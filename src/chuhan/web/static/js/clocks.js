@@ -42,6 +42,10 @@ export function tickClocks(view) {
         view.flagSent = true;
         view.connection.action("flag");
       }
+    } else if (periods <= 0) {
+      // Main time and every period used up: the side lost on time.
+      text = formatClock(0);
+      low = true;
     } else {
       // Byo-yomi: each period of period_ms starts again after a move.
       let overrun = -main;

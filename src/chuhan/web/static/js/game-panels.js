@@ -6,6 +6,7 @@ import { serverOptions } from "./api.js";
 import { $, clear, make, show } from "./dom.js";
 import { language, notationFor, sideName, t } from "./i18n.js";
 import { gameEntry } from "./settings.js";
+import { arrangementWords, backRankPicture } from "./setup-picture.js";
 
 export function otherSide(side) {
   return side === "first" ? "second" : "first";
@@ -33,9 +34,12 @@ export function renderPlayers(view) {
     const player = (state.players && state.players[side]) || {};
     const name = bar.querySelector(".player-name");
     const label = sideName(state.variant, side === "first");
-    const plain = !player.name || player.name === label
-      || (state.side_names && player.name.toLowerCase() === state.side_names[side]);
-    name.textContent = plain ? label : `${label} · ${player.name}`;
+    // The server names the computer in English; the page says it in its own language.
+    const shown = player.kind === "computer" && state.level
+      ? t("computerLevel", { n: state.level }) : player.name;
+    const plain = !shown || shown === label
+      || (state.side_names && shown.toLowerCase() === state.side_names[side]);
+    name.textContent = plain ? label : `${label} · ${shown}`;
     bar.classList.toggle("offline", player.connected === false);
     bar.classList.toggle("to-move", state.status === "playing" && state.turn === side);
     bar.classList.toggle(`side-${state.side_names ? state.side_names[side] : side}`, true);
@@ -65,10 +69,10 @@ export function renderStatus(view) {
   show(banner, state.status === "over" && Boolean(state.result));
   if (state.result) {
     const result = state.result;
-    const verdict = result.winner
-      ? t("wins", { side: sideName(state.variant, result.winner === "first") })
-      : t("drawn");
-    const title = result.result ? `${verdict} · ${result.result}` : verdict;
+    const said = verdict(state.variant, result);
+    // "*": a record that gives no result (not a draw).
+    const title = result.result === "*" ? t("noResult")
+      : result.result ? `${said} · ${result.result}` : said;
     $("banner-title").textContent = title;
     // The referee's sentence is English; other languages show the kind of ending in
     // their own words, with the sentence on hover.
@@ -81,6 +85,21 @@ export function renderStatus(view) {
     $("banner-reason").textContent = reason;
     $("banner-reason").title = english ? "" : result.reason || "";
   }
+}
+
+/** Who won, or a draw, in the page's language. */
+function verdict(game, result) {
+  return result.winner ? t("wins", { side: sideName(game, result.winner === "first") }) : t("drawn");
+}
+
+/** The question asked before a janggi pass that would end the game at once (the state's
+ * `pass_ends`): how it would end, who would win and the points. */
+export function passEndingQuestion(state, ending) {
+  const points = ending.points;
+  const score = points ? `${t("cho")} ${points.cho} – ${t("han")} ${points.han}` : "";
+  return t("passEndsConfirm", {
+    how: t(`term_${ending.termination}`), verdict: verdict(state.variant, ending), score,
+  });
 }
 
 /** How many watch, under the status line (nothing while nobody does). */
@@ -151,13 +170,15 @@ export function renderPanels(view) {
     const choices = $("setup-choices");
     clear(choices);
     const mine = player && state.you && state.you.your_turn;
+    const chooserFirst = setup.chooser === "first";
     for (const arrangement of setup.choices) {
       const button = make("button", "setup-choice");
       button.type = "button";
       button.dataset.arrangement = arrangement;
-      button.appendChild(make("span", "hangul", arrangement));
-      const letters = [...arrangement].map((ch) => (ch === "마" ? "H" : "E")).join(" ");
-      button.appendChild(make("span", "letters", letters));
+      // The chooser's back rank as they see it, from their left (the card says so).
+      button.appendChild(backRankPicture(arrangement, chooserFirst));
+      button.setAttribute("aria-label", arrangementWords(arrangement));
+      button.title = arrangementWords(arrangement);
       if (arrangement === setup.default) button.classList.add("default");
       button.disabled = !mine;
       button.addEventListener("click", () => view.connection.action("setup", { arrangement }));
@@ -200,7 +221,8 @@ export function renderPanels(view) {
   show($("btn-analyse"), over && !(options && options.engine_available === false));
 }
 
-/** The engine's evaluation and best line of the analysed position. */
+/** The engine's evaluation and best line of the analysed position, or why there is none
+ * (a position the rules ended: the server names the ending). */
 export function renderAnalysis(view) {
   const analysis = view.analysis;
   if (!analysis) {
@@ -210,7 +232,19 @@ export function renderAnalysis(view) {
   }
   show($("analysis"), true);
   const line = analysis.lines[0];
-  if (!line) return;
+  show($("analysis-eval"), Boolean(line));
+  show($("analysis-best"), Boolean(line));
+  show($("analysis-none"), !line);
+  if (!line) {
+    const over = analysis.over;
+    // The referee's sentence is English; other languages name the ending, the sentence on hover.
+    const english = language() === "en";
+    $("analysis-none").textContent = over
+      ? t("nothingToAnalyse", { reason: english ? over.reason : t(`term_${over.termination}`) })
+      : t("noAnalysisLines");
+    $("analysis-none").title = over && !english ? over.reason : "";
+    return;
+  }
   const mover = sideName(view.game(), analysis.turn === "first");
   $("analysis-score").textContent = line.mate !== null && line.mate !== undefined
     ? `${mover}: ${t("mate", { n: Math.abs(line.mate) })}${line.mate < 0 ? " (−)" : ""}`

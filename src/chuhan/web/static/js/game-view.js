@@ -8,7 +8,7 @@ import { CHAT_ERRORS, ChatBox, guestName } from "./chat.js";
 import { tickClocks } from "./clocks.js";
 import { $, copyField, download, show, toast } from "./dom.js";
 import {
-  otherSide, renderAbsence, renderAnalysis, renderInvite, renderPanels, renderPlayers, renderStatus,
+  otherSide, passEndingQuestion, renderAbsence, renderAnalysis, renderInvite, renderPanels, renderPlayers, renderStatus,
   renderWatchers,
 } from "./game-panels.js";
 import { describePiece, language, notationFor, t, translatePage } from "./i18n.js";
@@ -295,7 +295,7 @@ export class GameView {
         if (this.state.kind !== "computer") toast(t("offerSent"));
       }
     });
-    $("btn-pass").addEventListener("click", () => this.connection.action("pass"));
+    $("btn-pass").addEventListener("click", () => this.pass());
     $("claim-win").addEventListener("click", () => this.connection.action("claim_abandoned"));
     $("claim-draw").addEventListener("click", () => {
       this.connection.action("claim_abandoned", { draw: true });
@@ -322,6 +322,13 @@ export class GameView {
       else if (event.key === "End") this.viewAt(null);
       else if (event.key === "f") $("btn-flip").click();
     });
+  }
+
+  /** Pass; a pass that would end the game at once (the server says so) is asked first. */
+  pass() {
+    const ending = this.state && this.state.pass_ends;
+    if (ending && !window.confirm(passEndingQuestion(this.state, ending))) return;
+    this.connection.action("pass");
   }
 
   answerOffer(accept) {
@@ -362,6 +369,9 @@ export class GameView {
     $("analysis-score").textContent = t("analysing");
     $("analysis-depth").textContent = "";
     $("analysis-line").textContent = "";
+    show($("analysis-eval"), true);
+    show($("analysis-best"), true);
+    show($("analysis-none"), false);
     show($("analysis"), true);
     try {
       this.analysis = await api.analysePosition(this.gameId, { ply, movetime_ms: 1000, multipv: 1 });

@@ -307,6 +307,39 @@ const CHAT_AND_PRESENCE_STRINGS = {
 };
 for (const [code, table] of Object.entries(CHAT_AND_PRESENCE_STRINGS)) Object.assign(STRINGS[code], table);
 
+// Issue 14's fixes: an analysis with nothing to analyse, a record without a result, a pass
+// that ends the game, the janggi setup pictures: merged into STRINGS.
+const POLISH_STRINGS = {
+  en: {
+    nothingToAnalyse: "Nothing to analyse: {reason}",
+    noAnalysisLines: "The engine has no line to show for this position.",
+    noResult: "No result", term_imported: "From a record",
+    term_double_pass: "two passes in a row", term_bikjang: "bikjang accepted by a pass",
+    passEndsConfirm: "If you pass now, the game ends ({how}): {verdict}, {score}. Pass?",
+    setupHorse: "horse", setupElephant: "elephant",
+  },
+  "zh-Hans": {
+    nothingToAnalyse: "无可分析：{reason}", noAnalysisLines: "引擎对此局面没有可显示的着法。",
+    noResult: "无结果", term_imported: "导入的棋谱",
+    passEndsConfirm: "现在停着，对局即结束（{how}）：{verdict}，{score}。确定停着？",
+    setupHorse: "马", setupElephant: "象",
+  },
+  "zh-Hant": {
+    nothingToAnalyse: "無可分析：{reason}", noAnalysisLines: "引擎對此局面沒有可顯示的著法。",
+    noResult: "無結果", term_imported: "匯入的棋譜",
+    passEndsConfirm: "現在停著，對局即結束（{how}）：{verdict}，{score}。確定停著？",
+    setupHorse: "馬", setupElephant: "象",
+  },
+  ko: {
+    nothingToAnalyse: "분석할 것이 없습니다: {reason}",
+    noAnalysisLines: "이 국면에서 엔진이 보여 줄 수순이 없습니다.",
+    noResult: "결과 없음", term_imported: "기보에서 가져옴",
+    passEndsConfirm: "지금 한수쉼하면 대국이 끝납니다 ({how}): {verdict}, {score}. 한수쉼할까요?",
+    setupHorse: "마", setupElephant: "상",
+  },
+};
+for (const [code, table] of Object.entries(POLISH_STRINGS)) Object.assign(STRINGS[code], table);
+
 // Piece names. English from the 001_ seed's "official" column with the usual alternative;
 // pinyin and the Korean names as that seed spells them (and in Hangul for Korean readers).
 const PIECE_NAMES = {
