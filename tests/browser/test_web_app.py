@@ -195,12 +195,16 @@ def test_janggi_setup_pass_and_bikjang(browser: Any, server: Server, players: li
     assert page.text_content('svg.board .piece[data-square="e1"] .piece-label') == "楚"
     page.click("#settings summary")
 
-    page.click("#btn-pass")  # Han accepts the bikjang by passing: counted on points
+    # Han accepts the bikjang by passing: counted on points, asked first.
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    page.click("#btn-pass")
     page.wait_for_selector("#banner:not([hidden])")
     # The Korean page names the ending in Korean, the referee's sentence on hover.
     reason = page.text_content("#banner-reason") or ""
     assert "빅장" in reason and "73.5" in reason, reason
     assert "bikjang" in (page.get_attribute("#banner-reason", "title") or "")
+    assert asked and "빅장" in asked[0] and "73.5" in asked[0], asked
     player.screenshot("janggi-over")
     assert player.errors == []
 
