@@ -226,6 +226,16 @@ def test_a_pass_that_would_end_the_janggi_game_is_known_before_it_is_played() ->
     assert game.outcome() == ending
 
 
+def test_a_pass_that_lets_the_opponent_end_the_game_by_passing_back_is_known() -> None:
+    game = Game.new("janggi", setup={"han": "마상상마", "cho": "마상상마"})
+    answered = game.outcome_if_passed_back()
+    assert answered is not None and answered.termination is Termination.DOUBLE_PASS
+    assert answered.winner is False and answered.points == {"cho": 72.0, "han": 73.5}
+    assert game.board.ply == 0 and game.outcome() is None
+    play(game, "e1e1")
+    assert game.outcome_if_passed_back() is None  # a pass now ends the game by itself
+
+
 def test_a_pass_answering_bikjang_is_known_to_end_the_game() -> None:
     game = Game.new("janggi", fen="4k4/9/9/9/9/9/9/9/9/3K4R w")
     game.play("d0e0")

@@ -386,6 +386,34 @@ class Game:
             board.pop_code()
             self._judged = judged
 
+    def outcome_if_passed_back(self) -> Outcome | None:
+        """Janggi: the result if the side to move passed and the opponent passed back at
+        once (two passes in a row end the game), or None when the first pass would end the
+        game by itself (:meth:`outcome_if_passed`) or either pass is not legal."""
+        if not self.variant.is_janggi or self.outcome() is not None:
+            return None
+        board = self.board
+        king = board.king(board.turn)
+        code = king << 7 | king
+        if code not in _legal_codes(board, self._judgment()):
+            return None
+        judged = self._judged
+        board.push_code(code)
+        try:
+            if board.is_game_over_by_passing():
+                return None
+            answer = board.king(board.turn)
+            if not board.is_legal(Move(answer, answer)):
+                return None
+            board.push_code(answer << 7 | answer)
+            try:
+                return _janggi_outcome(self, [None, _UNJUDGED, None])
+            finally:
+                board.pop_code()
+        finally:
+            board.pop_code()
+            self._judged = judged
+
     def legal_move_codes(self) -> list[int]:
         """The board's :meth:`~chuhan.board.Board.legal_move_codes`, generated once per
         position (the referee's verdict needs them too)."""

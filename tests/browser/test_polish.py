@@ -151,7 +151,7 @@ def janggi_on_one_screen(player: Player) -> None:
     player.page.wait_for_selector("#setup:not([hidden])")
 
 
-def test_a_pass_that_would_end_the_game_is_asked_first(
+def test_a_pass_that_would_end_the_game_or_let_the_opponent_end_it_is_asked_first(
     browser: Any, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
@@ -167,24 +167,42 @@ def test_a_pass_that_would_end_the_game_is_asked_first(
         else:
             dialog.dismiss()
 
+    def pass_and_decline_then_accept() -> None:
+        answer["accept"] = False
+        page.click("#btn-pass")
+        page.wait_for_timeout(500)
+        assert player.state()["status"] == "playing"
+        answer["accept"] = True
+        page.click("#btn-pass")
+
     page.on("dialog", on_dialog)
     page.click('.setup-choice[data-arrangement="마상상마"]:not([disabled])')
     page.wait_for_function("() => window.chuhanApp.view.state.setup.chooser === 'first'")
     page.click('.setup-choice[data-arrangement="마상상마"]:not([disabled])')
     page.wait_for_function("() => window.chuhanApp.view.state.status === 'playing'")
 
-    page.click("#btn-pass")  # Cho's pass: the game goes on, nothing is asked
+    # Cho is behind on points: Han could pass back and win at once.
+    pass_and_decline_then_accept()
     player.wait_ply(1)
-    assert asked == []
-    page.click("#btn-pass")  # Han's would end it on points: asked, and declined
-    page.wait_for_timeout(500)
-    assert asked == [
-        "If you pass now, the game ends (two passes in a row): Han wins, Cho 72 – Han 73.5. Pass?"
-    ]
-    assert player.state()["ply"] == 1 and player.state()["status"] == "playing"
-    answer["accept"] = True
-    page.click("#btn-pass")
+    assert (
+        asked
+        == [
+            "If you pass now, your opponent can end the game by passing back (two passes in a "
+            "row): Han wins, Cho 72 – Han 73.5. Pass?"
+        ]
+        * 2
+    )
+    # Han's pass would end it on points.
+    asked.clear()
+    pass_and_decline_then_accept()
     page.wait_for_selector("#banner:not([hidden])")
+    assert (
+        asked
+        == [
+            "If you pass now, the game ends (two passes in a row): Han wins, Cho 72 – Han 73.5. Pass?"
+        ]
+        * 2
+    )
     assert player.state()["result"]["termination"] == "double_pass"
     assert player.errors == []
 

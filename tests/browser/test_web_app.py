@@ -175,7 +175,9 @@ def test_janggi_setup_pass_and_bikjang(browser: Any, server: Server, players: li
     # Janggi pieces: octagons, the general biggest.
     assert page.locator("svg.board .piece polygon.piece-body").count() == 32
 
-    page.click("#btn-pass")  # Cho passes
+    # Cho passes (asked first: Han could pass back and win on points).
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#btn-pass")
     player.wait_ply(1)
     player.click_move("e6f6")
     page.click("#btn-takeback")  # on one screen a takeback needs no answer

@@ -1,6 +1,7 @@
 """What the server tells the page so that it can explain itself (issue 14's bugs): why a
 finished position has nothing to analyse, an imported record's players, a pass that would
-end the game at once, and import errors that name their game once."""
+end the game at once (or let the opponent end it by passing back), and import errors that
+name their game once."""
 
 from __future__ import annotations
 
@@ -87,8 +88,19 @@ def test_the_state_says_a_second_pass_would_end_the_game_and_how(client: TestCli
     ending = state["pass_ends"]
     assert ending["termination"] == "double_pass" and ending["winner"] == "second"
     assert ending["points"] == {"cho": 72, "han": 73.5}
+    assert state["pass_back_ends"] is None
     over = han.do("pass")
     assert over["result"] == ending and over["pass_ends"] is None
+
+
+def test_the_state_says_how_a_pass_back_would_end_the_game(client: TestClient) -> None:
+    _, cho, han = join_friend_game(client, variant="janggi", rules="modern")
+    han.do("setup", arrangement="마상마상")
+    cho.wait_state(lambda s: s["setup"] and s["setup"]["chooser"] == "first")
+    state = cho.do("setup", arrangement="마상마상")
+    answered = state["pass_back_ends"]  # Cho passes, Han passes back: Han wins on points
+    assert answered["termination"] == "double_pass" and answered["winner"] == "second"
+    assert answered["points"] == {"cho": 72, "han": 73.5}
 
 
 def test_the_state_says_a_pass_would_accept_bikjang(client: TestClient) -> None:

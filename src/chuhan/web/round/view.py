@@ -35,7 +35,7 @@ __all__ = [
     "clock_json",
     "default_name",
     "move_entry",
-    "pass_ending",
+    "pass_endings",
     "presence",
     "public_state",
     "record_name",
@@ -151,11 +151,15 @@ def record_name(headers: dict[str, str], seat: str) -> str | None:
     return None
 
 
-def pass_ending(game: Game, variant: Variant) -> dict[str, Any] | None:
+def pass_endings(game: Game, variant: Variant) -> tuple[dict[str, Any] | None, ...]:
     """How a pass by the side to move would end the game at once (janggi: the second pass
-    in a row, or a pass answering bikjang), as ``result`` says it, or None."""
+    in a row, or a pass answering bikjang), and else how the opponent could end it by
+    passing back, each as ``result`` says it, or None."""
     outcome = game.outcome_if_passed()
-    return None if outcome is None else result_dict(outcome, variant)
+    if outcome is not None:
+        return result_dict(outcome, variant), None
+    answered = game.outcome_if_passed_back()
+    return None, None if answered is None else result_dict(answered, variant)
 
 
 def _legal_destinations(game: Game) -> tuple[dict[str, list[str]], bool]:
@@ -216,6 +220,7 @@ def build_snapshot(room: Room, seq: int, now: float) -> Snapshot:
     game, board, row, variant = room.game, room.game.board, room.row, room.variant
     status = room.status
     legal, can_pass = _legal_destinations(game) if status == "playing" else ({}, False)
+    pass_ends, pass_back_ends = pass_endings(game, variant) if can_pass else (None, None)
     last = board.peek() if board.ply else None
     pending = game.setup_pending
     setup = None
@@ -263,7 +268,8 @@ def build_snapshot(room: Room, seq: int, now: float) -> Snapshot:
         "ply": board.ply,
         "legal": legal,
         "can_pass": can_pass,
-        "pass_ends": pass_ending(game, variant) if can_pass else None,
+        "pass_ends": pass_ends,
+        "pass_back_ends": pass_back_ends,
         "last_move": None
         if last is None
         else {"from": SQUARE_NAMES[last.from_square], "to": SQUARE_NAMES[last.to_square]},

@@ -92,12 +92,17 @@ function verdict(game, result) {
   return result.winner ? t("wins", { side: sideName(game, result.winner === "first") }) : t("drawn");
 }
 
-/** The question asked before a janggi pass that would end the game at once (the state's
- * `pass_ends`): how it would end, who would win and the points. */
-export function passEndingQuestion(state, ending) {
+/** The question to ask before a janggi pass, or null: when the pass would end the game at
+ * once (the state's `pass_ends`), or would let the opponent win by passing back
+ * (`pass_back_ends`): how it would end, who would win and the points. */
+export function passQuestion(state) {
+  const back = state.pass_back_ends;
+  const losing = back && back.winner && back.winner !== state.turn;
+  const ending = state.pass_ends || (losing ? back : null);
+  if (!ending) return null;
   const points = ending.points;
   const score = points ? `${t("cho")} ${points.cho} – ${t("han")} ${points.han}` : "";
-  return t("passEndsConfirm", {
+  return t(state.pass_ends ? "passEndsConfirm" : "passBackConfirm", {
     how: t(`term_${ending.termination}`), verdict: verdict(state.variant, ending), score,
   });
 }

@@ -8,7 +8,7 @@ import { CHAT_ERRORS, ChatBox, guestName } from "./chat.js";
 import { tickClocks } from "./clocks.js";
 import { $, copyField, download, show, toast } from "./dom.js";
 import {
-  otherSide, passEndingQuestion, renderAbsence, renderAnalysis, renderInvite, renderPanels, renderPlayers, renderStatus,
+  otherSide, passQuestion, renderAbsence, renderAnalysis, renderInvite, renderPanels, renderPlayers, renderStatus,
   renderWatchers,
 } from "./game-panels.js";
 import { describePiece, language, notationFor, t, translatePage } from "./i18n.js";
@@ -324,10 +324,11 @@ export class GameView {
     });
   }
 
-  /** Pass; a pass that would end the game at once (the server says so) is asked first. */
+  /** Pass; a pass that would end the game at once, or let the opponent win by passing
+   * back (the server says how), is asked first. */
   pass() {
-    const ending = this.state && this.state.pass_ends;
-    if (ending && !window.confirm(passEndingQuestion(this.state, ending))) return;
+    const question = this.state ? passQuestion(this.state) : null;
+    if (question && !window.confirm(question)) return;
     this.connection.action("pass");
   }
 

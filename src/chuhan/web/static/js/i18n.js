@@ -316,18 +316,21 @@ const POLISH_STRINGS = {
     noResult: "No result", term_imported: "From a record",
     term_double_pass: "two passes in a row", term_bikjang: "bikjang accepted by a pass",
     passEndsConfirm: "If you pass now, the game ends ({how}): {verdict}, {score}. Pass?",
+    passBackConfirm: "If you pass now, your opponent can end the game by passing back ({how}): {verdict}, {score}. Pass?",
     setupHorse: "horse", setupElephant: "elephant",
   },
   "zh-Hans": {
     nothingToAnalyse: "无可分析：{reason}", noAnalysisLines: "引擎对此局面没有可显示的着法。",
     noResult: "无结果", term_imported: "导入的棋谱",
     passEndsConfirm: "现在停着，对局即结束（{how}）：{verdict}，{score}。确定停着？",
+    passBackConfirm: "现在停着，对手也停着即可结束对局（{how}）：{verdict}，{score}。确定停着？",
     setupHorse: "马", setupElephant: "象",
   },
   "zh-Hant": {
     nothingToAnalyse: "無可分析：{reason}", noAnalysisLines: "引擎對此局面沒有可顯示的著法。",
     noResult: "無結果", term_imported: "匯入的棋譜",
     passEndsConfirm: "現在停著，對局即結束（{how}）：{verdict}，{score}。確定停著？",
+    passBackConfirm: "現在停著，對手也停著即可結束對局（{how}）：{verdict}，{score}。確定停著？",
     setupHorse: "馬", setupElephant: "象",
   },
   ko: {
@@ -335,6 +338,7 @@ const POLISH_STRINGS = {
     noAnalysisLines: "이 국면에서 엔진이 보여 줄 수순이 없습니다.",
     noResult: "결과 없음", term_imported: "기보에서 가져옴",
     passEndsConfirm: "지금 한수쉼하면 대국이 끝납니다 ({how}): {verdict}, {score}. 한수쉼할까요?",
+    passBackConfirm: "지금 한수쉼하면 상대가 한수쉼으로 받아 대국을 끝낼 수 있습니다 ({how}): {verdict}, {score}. 한수쉼할까요?",
     setupHorse: "마", setupElephant: "상",
   },
 };
