@@ -184,25 +184,17 @@ def test_a_pass_that_would_end_the_game_or_let_the_opponent_end_it_is_asked_firs
     # Cho is behind on points: Han could pass back and win at once.
     pass_and_decline_then_accept()
     player.wait_ply(1)
-    assert (
-        asked
-        == [
-            "If you pass now, your opponent can end the game by passing back (two passes in a "
-            "row): Han wins, Cho 72 – Han 73.5. Pass?"
-        ]
-        * 2
+    back = (
+        "If you pass now, your opponent can end the game by passing back (two passes in a "
+        "row): Han wins, Cho 72 – Han 73.5. Pass?"
     )
+    assert asked == [back, back]
     # Han's pass would end it on points.
     asked.clear()
     pass_and_decline_then_accept()
     page.wait_for_selector("#banner:not([hidden])")
-    assert (
-        asked
-        == [
-            "If you pass now, the game ends (two passes in a row): Han wins, Cho 72 – Han 73.5. Pass?"
-        ]
-        * 2
-    )
+    ends = "If you pass now, the game ends (two passes in a row): Han wins, Cho 72 – Han 73.5."
+    assert asked == [f"{ends} Pass?", f"{ends} Pass?"]
     assert player.state()["result"]["termination"] == "double_pass"
     assert player.errors == []
 
