@@ -106,7 +106,9 @@ def test_two_acceptors_on_two_processes_racing_exactly_one_wins(servers: Any) ->
             start = threading.Barrier(2)
             answers: list[dict[str, Any]] = []
 
-            def race(racer: Member, seek_id: str = seek_id, start: Any = start) -> None:
+            def race(
+                racer: Member, seek_id: str = seek_id, start: Any = start, answers: Any = answers
+            ) -> None:
                 start.wait()
                 racer.send("accept", seek=seek_id)
                 answers.append(racer.until("answer"))

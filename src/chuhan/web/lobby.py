@@ -305,9 +305,10 @@ class Lobby:
             await self.store.enter_lobby(member.owner, self.store.server_id)
         member.mark("state")
 
-    async def leave(self, member: LobbyMember) -> None:
+    def leave(self, member: LobbyMember) -> None:
         """``member``'s socket closed: its owner's seeks go with its last connection, unless
-        another process holds the owner."""
+        another process holds the owner. (The store's part runs in a task of the lobby's
+        own: a socket's task may be cancelled as it ends.)"""
         owner = member.owner
         if owner is None:
             return
@@ -316,9 +317,23 @@ class Lobby:
         if members:
             return
         self.members.pop(owner, None)
-        alive = await self._alive() | {self.store.server_id}
+        self._spawn(self._left(owner))
+
+    async def _left(self, owner: str) -> None:
+        try:
+            alive = await self._alive()
+        except StoreError as error:
+            log.warning("cannot tell who left the lobby (the sweep will): %s", error)
+            return
+        alive |= {self.store.server_id}
         alive.discard(self.store.server_id)  # (this process holds the owner no more)
-        removed = await self.store.leave_lobby(owner, self.store.server_id, alive)
+        if owner in self.members:  # (back meanwhile, in another tab)
+            return
+        try:
+            removed = await self.store.leave_lobby(owner, self.store.server_id, alive)
+        except StoreError as error:
+            log.warning("cannot take a player's seeks out of the lobby (the sweep will): %s", error)
+            return
         if removed:
             self._changed(removed=removed)
 

@@ -141,8 +141,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
         try:
             await _read(context, websocket, member)
         finally:
-            with contextlib.suppress(Exception):
-                await context.lobby.leave(member)
+            context.lobby.leave(member)
     except WebSocketDisconnect:
         pass
     except Exception:
