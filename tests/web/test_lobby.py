@@ -184,7 +184,7 @@ def test_accepting_a_seek_takes_both_players_to_the_game_each_with_their_own_sea
     black, red = seat_player(client, adas), seat_player(client, bobs)
     assert (black.state["you"]["role"], red.state["you"]["role"]) == ("second", "first")
     assert red.state["players"]["second"]["name"] == "Ada"
-    assert red.state["kind"] == "lobby" and red.state["time_control"] is not None
+    assert red.state["kind"] == "friend" and red.state["time_control"] is not None
     assert bob.wait_seeks(lambda seeks: not seeks) == []
     black.close()
     red.close()

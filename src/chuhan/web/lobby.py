@@ -581,8 +581,10 @@ class Lobby:
         seeker_seat = seek.color if seek.color != "random" else secrets.choice(("first", "second"))
         acceptor_seat = other_seat(seeker_seat)
         variant = get_variant(seek.game, seek.rules)
+        # A friend game: the chat, an absent opponent's claims and the offers work as in
+        # any game between two people; both seats are taken, so the page shows no invite.
         row, seats = await self.manager.create(
-            kind="lobby",
+            kind="friend",
             variant=variant,
             time_control=None if seek.time_control is None else TimeControl(**seek.time_control),
             level=None,

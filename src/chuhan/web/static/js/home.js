@@ -98,7 +98,6 @@ function describeListedGame(game) {
   if (game.kind === "computer") parts.push(t("computerLevel", { n: game.level }));
   else if (game.kind === "friend") parts.push(t("vsFriend"));
   else if (game.kind === "local") parts.push(t("vsHere"));
-  else if (game.kind === "lobby") parts.push(t("vsLobby"));
   if (game.time_control) parts.push(game.time_control);
   if (game.status === "over" && game.result) parts.push(game.result.result || "");
   else parts.push(game.your_turn ? t("yourMove") : t("theirMove"));

@@ -317,7 +317,6 @@ const LOBBY_STRINGS = {
     challengeName: "Player's name", challenge: "Challenge",
     challengeFrom: "{name} challenges you:", challengeTo: "Your challenge to {name}:",
     declinedBy: "{name} declined your challenge.", lobbyOffline: "The lobby is reconnecting…",
-    vsLobby: "An opponent from the lobby",
   },
   "zh-Hans": {
     lobbyTitle: "大厅", quickPair: "快速对局", postSeek: "发布约战", openSeeks: "等待中的约战",
@@ -327,7 +326,6 @@ const LOBBY_STRINGS = {
     challengeName: "棋手名", challenge: "挑战",
     challengeFrom: "{name} 向你挑战：", challengeTo: "你向 {name} 的挑战：",
     declinedBy: "{name} 拒绝了你的挑战。", lobbyOffline: "大厅正在重新连接…",
-    vsLobby: "大厅里的对手",
   },
   "zh-Hant": {
     lobbyTitle: "大廳", quickPair: "快速對局", postSeek: "發布約戰", openSeeks: "等待中的約戰",
@@ -337,7 +335,6 @@ const LOBBY_STRINGS = {
     challengeName: "棋手名稱", challenge: "挑戰",
     challengeFrom: "{name} 向你挑戰：", challengeTo: "你向 {name} 的挑戰：",
     declinedBy: "{name} 拒絕了你的挑戰。", lobbyOffline: "大廳正在重新連線…",
-    vsLobby: "大廳裡的對手",
   },
   ko: {
     lobbyTitle: "대기실", quickPair: "빠른 대국", postSeek: "대국 신청 올리기", openSeeks: "열린 대국 신청",
@@ -347,7 +344,6 @@ const LOBBY_STRINGS = {
     challengeName: "플레이어 이름", challenge: "도전",
     challengeFrom: "{name} 님의 도전:", challengeTo: "{name} 님에게 보낸 도전:",
     declinedBy: "{name} 님이 도전을 거절했습니다.", lobbyOffline: "대기실에 다시 연결하는 중…",
-    vsLobby: "대기실에서 만난 상대",
   },
 };
 for (const [code, table] of Object.entries(LOBBY_STRINGS)) Object.assign(STRINGS[code], table);

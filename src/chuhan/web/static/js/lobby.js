@@ -92,7 +92,7 @@ function receive(message) {
   } else if (message.type === "paired") {
     const seek = seeks.find((s) => s.id === message.seek);
     rememberGame({
-      game_id: message.game_id, token: message.token, seat: message.seat, kind: "lobby",
+      game_id: message.game_id, token: message.token, seat: message.seat, kind: "friend",
       variant: seek ? seek.game : undefined, watch_url: message.watch_url,
     });
     leaving = true;
