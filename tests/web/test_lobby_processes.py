@@ -61,6 +61,11 @@ class Member:
         return self.seeks
 
 
+def listing(seek_id: str) -> Callable[[list[dict[str, Any]]], bool]:
+    """Whether a seek list is that one seek alone."""
+    return lambda seeks: [seek["id"] for seek in seeks] == [seek_id]
+
+
 @pytest.fixture
 def servers(postgres_url: str) -> Iterator[list[Any]]:
     processes: list[Any] = []
@@ -102,7 +107,7 @@ def test_two_acceptors_on_two_processes_racing_exactly_one_wins(servers: Any) ->
             seeker.send("seek", variant="xiangqi")
             seek_id = seeker.until("ack")["seek"]
             for racer in racers:
-                racer.wait_seeks(lambda seeks, seek_id=seek_id: seek_id in [s["id"] for s in seeks])
+                racer.wait_seeks(listing(seek_id))
             start = threading.Barrier(2)
             answers: list[dict[str, Any]] = []
 

@@ -118,7 +118,7 @@ class LobbyMember(Connection):
         super().__init__(bucket, patience, address)
         self.owner: str | None = None
         self.account: Account | None = None
-        self.name = ""
+        self.display_name = ""
         #: ``{game: (rating, deviation)}`` of a signed-in player, read at ``hello``.
         self.ratings: dict[str, tuple[float, float]] = {}
 
@@ -405,7 +405,7 @@ class Lobby:
             owner=member.owner,
             address=member.address,
             account_id=None if member.account is None else member.account.id,
-            name=member.name,
+            name=member.display_name,
             game=variant.game,
             rules=variant.rules,
             time_control=None
@@ -472,7 +472,7 @@ class Lobby:
         if removed is None:
             raise ProtocolError("no_seek", "there is no such challenge to you (it was withdrawn)")
         self._changed(removed=[removed])
-        declined = {"seek": removed.id, "by": member.name}
+        declined = {"seek": removed.id, "by": member.display_name}
         self._tell(removed.owner, {"type": "declined", **declined})
         self._announce({"to": removed.owner, "declined": declined})
 
@@ -590,7 +590,7 @@ class Lobby:
             level=None,
             human_seat=seeker_seat,
             name=None,
-            names={seeker_seat: seek.name, acceptor_seat: member.name},
+            names={seeker_seat: seek.name, acceptor_seat: member.display_name},
         )
         if seek.rated:
             await self.store.rate_game(row.id, variant.game, row.created)

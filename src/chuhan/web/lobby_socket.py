@@ -255,18 +255,18 @@ async def _hello(context: ServerContext, member: LobbyMember, msg: ClientMessage
         )
     if account is not None:
         member.account = account
-        member.name = account.name
+        member.display_name = account.name
         ratings = await context.store.ratings_of(account.id)
         member.ratings = {game: (r.rating, r.deviation) for game, r in ratings.items()}
     else:
-        member.name = msg.get("name") or "Anonymous"
+        member.display_name = msg.get("name") or "Anonymous"
     member.owner = owner_of(account, visitor)
     member.send(
         {
             "type": "welcome",
             "seq": msg.seq,
             "you": {
-                "name": member.name,
+                "name": member.display_name,
                 "signed_in": account is not None,
                 "ratings": {
                     game: {"rating": round(rating), "provisional": is_provisional(deviation)}
