@@ -482,7 +482,11 @@ class Lobby:
         """Why ``member`` may not accept ``seek``, or None."""
         account = member.account
         if seek.owner == member.owner:
-            return ProtocolError("own_seek", "this is your own seek: cancel it instead")
+            return ProtocolError(
+                "own_seek",
+                "this is your own seek (posted by your account, or from this browser): a game "
+                "needs two different players; cancel it instead",
+            )
         if seek.target is not None and (account is None or account.id != seek.target):
             return ProtocolError("not_for_you", "this challenge is for another player")
         if seek.rated:
