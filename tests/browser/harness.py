@@ -7,6 +7,7 @@ import contextlib
 import importlib.util
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -292,6 +293,10 @@ def create_from_home(
     page.wait_for_selector("svg.board .piece")
 
 
+#: A game's websocket address (the home page's lobby socket, ``/ws/lobby``, is not one).
+GAME_SOCKET = re.compile(r"/ws/(?!lobby$)[^/?]+$")
+
+
 class SocketTap:
     """Every game websocket a page opens goes through here (Playwright's
     ``route_web_socket``) on its way to the real server. Frames pass unchanged, unless
@@ -310,7 +315,7 @@ class SocketTap:
         self.refusals: list[tuple[list[dict[str, Any]], int, str]] = []
         self.hold = False
         self.held: list[tuple[Any, list[str]]] = []
-        page.route_web_socket("**/ws/**", self._route)
+        page.route_web_socket(GAME_SOCKET, self._route)
 
     @property
     def count(self) -> int:

@@ -6,6 +6,8 @@
 - :mod:`.events`: the event bus (a state changed, a game finished);
 - :mod:`.round`: one live game each, its single writer, and the manager of them all;
 - :mod:`.accounts` and :mod:`.ratings`: accounts, sessions and Glicko-2 ratings;
+- :mod:`.lobby`: open seeks, quick pairing and challenges; :mod:`.lobby_socket` its
+  websocket;
 - :mod:`.endpoints`: the pages and the REST API; :mod:`.socket`: the game websocket,
   whose messages :mod:`.protocol` checks.
 
@@ -50,6 +52,7 @@ from chuhan.web.endpoints.games import (
 from chuhan.web.endpoints.imports import import_record
 from chuhan.web.endpoints.pages import STATIC_DIR, SecurityHeaders, not_routed, page
 from chuhan.web.events import EventBus
+from chuhan.web.lobby_socket import lobby_socket
 from chuhan.web.pool import Pool, ProcessPool
 from chuhan.web.ratings import RatingKeeper
 from chuhan.web.round.manager import GameManager
@@ -96,9 +99,11 @@ def create_app(
         ratings = RatingKeeper(store, bus, now, the_settings.rating_sweep_seconds)
         await manager.start()
         ratings.start()
+        await app.state.context.lobby.start()
         try:
             yield
         finally:
+            app.state.context.lobby.close()
             ratings.close()
             manager.close()
             the_pool.close()
@@ -127,6 +132,7 @@ def create_app(
         Route("/api/players/{name}", api(player)),
         Route("/api/leaderboard/{game}", api(leaderboard)),
         Route("/p/{name}", page),
+        WebSocketRoute("/ws/lobby", lobby_socket),  # (before the games': no game is "lobby")
         WebSocketRoute("/ws/{game_id}", game_socket),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]

@@ -12,6 +12,7 @@ from typing import Any
 from chuhan.web.accounts import AccountService
 from chuhan.web.clients import AddressLimiter, SocketCounter
 from chuhan.web.events import EventBus
+from chuhan.web.lobby import Lobby
 from chuhan.web.pool import Pool
 from chuhan.web.round.manager import GameManager
 from chuhan.web.settings import Settings
@@ -39,6 +40,8 @@ class ServerContext:
     import_limiter: AddressLimiter = field(init=False)
     #: Accounts and sessions (:mod:`chuhan.web.accounts`; started by the lifespan).
     accounts: AccountService = field(init=False)
+    #: The live lobby (:mod:`chuhan.web.lobby`; started by the lifespan).
+    lobby: Lobby = field(init=False)
 
     def __post_init__(self) -> None:
         settings = self.settings
@@ -47,6 +50,7 @@ class ServerContext:
         self.import_workers = WorkerPool(1, "import", max_waiting=settings.import_waiting)
         self.arrivals = asyncio.Semaphore(settings.arrivals_at_once)
         self.accounts = AccountService(settings, self.store)
+        self.lobby = Lobby(settings, self.store, self.manager, self.accounts, self.now)
 
 
 def context_of(connection: Any) -> ServerContext:

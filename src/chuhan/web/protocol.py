@@ -18,6 +18,7 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "MAX_NAME_CHARS",
     "PROTOCOL_VERSION",
+    "Check",
     "ClientMessage",
     "ProtocolError",
     "TokenBucket",
@@ -126,7 +127,9 @@ def _flag(value: object) -> bool:
     return value
 
 
-_Check = Callable[[object], object]
+#: A field's check: the value converted, or ``ValueError`` with the rest of a sentence.
+Check = Callable[[object], object]
+_Check = Check
 _SIDE_FIELDS: dict[str, tuple[_Check, bool]] = {
     "version": (_version, True),
     "side": (_optional_side, False),
@@ -176,8 +179,11 @@ def clean_text(text: str) -> str:
     return " ".join(kept.split())
 
 
-def parse_client_message(text: str | bytes) -> ClientMessage:
-    """Parse and check one client frame. Raises :class:`ProtocolError`."""
+def parse_client_message(
+    text: str | bytes, schemas: dict[str, dict[str, tuple[Check, bool]]] | None = None
+) -> ClientMessage:
+    """Parse and check one client frame against ``schemas`` (``{type: {field: (check,
+    required)}}``; default: the game socket's messages). Raises :class:`ProtocolError`."""
     size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "replace"))
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError(
@@ -196,7 +202,7 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     kind = data.get("type")
     if not isinstance(kind, str):
         raise ProtocolError("bad_field", "message has no 'type' string", seq)
-    schema = _SCHEMAS.get(kind)
+    schema = (_SCHEMAS if schemas is None else schemas).get(kind)
     if schema is None:
         shown = kind[:40]
         raise ProtocolError("unknown_type", f"unknown message type {shown!r}", seq)

@@ -119,3 +119,18 @@ class Settings:
     argon2_parallelism: int = 4
     #: How often each process settles the rated games left unsettled.
     rating_sweep_seconds: float = 10.0
+
+    # The lobby (chuhan.web.lobby)
+    #: Open seeks (challenges included) one player may have (an account, or an anonymous
+    #: browser), one client address, and the whole lobby; counted in the store, so they
+    #: hold across server processes.
+    lobby_seeks_per_player: int = 3
+    lobby_seeks_per_address: int = 12
+    lobby_max_seeks: int = 300
+    #: Each lobby connection's message budget: burst, then refill per second (more than
+    #: ``max_dropped`` messages dropped closes it, as on a game's socket).
+    lobby_rate_burst: float = 10
+    lobby_rate_per_second: float = 2
+    #: How often each process sweeps the lobby (the seeks of players who left, or whose
+    #: process died) and reads the seeks again (what a lost notice costs at most).
+    lobby_sweep_seconds: float = 2.0

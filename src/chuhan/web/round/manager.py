@@ -80,6 +80,9 @@ class GameManager:
         #: The rooms found behind the store at the last beat, and the revision stored then.
         self._behind: dict[str, int] = {}
         self._beat_failing = False
+        #: Who hears the notices of other kinds than the games' (``{kind: handler}``: the
+        #: lobby's); each also hears ``resync``.
+        self.listeners: dict[str, Callable[[Notice], None]] = {}
 
     def drives(self, game_id: str) -> bool:
         """Whether this process runs the game's clock, setup deadline and computer."""
@@ -277,7 +280,13 @@ class GameManager:
 
     def hear(self, notice: Notice) -> None:
         """A notice from another server process (on the event loop)."""
+        listener = self.listeners.get(notice.kind)
+        if listener is not None:
+            listener(notice)
+            return
         if notice.kind == "resync":
+            for each_listener in self.listeners.values():
+                each_listener(notice)
             for each in list(self.rooms.values()):
                 self._catch_up(each)
                 if each.local_roles():

@@ -40,6 +40,7 @@ from typing import Any, NamedTuple, Protocol
 
 from chuhan.errors import ChuhanError
 from chuhan.web.store.accounts import AccountStore
+from chuhan.web.store.seeks import SeekStore
 
 __all__ = [
     "DB_ENVIRONMENT",
@@ -167,6 +168,7 @@ class Notice:
       (or empty, when the line was too long to announce: read the chat again);
     - ``presence``: who that process has connected to the game; ``data`` is
       ``{"roles": {role: count}}`` (an empty dict: nobody any more);
+    - ``lobby``: the lobby changed (``game_id`` is empty; see :mod:`chuhan.web.lobby`);
     - ``resync``: notices may have been missed (the store lost its connection to the
       database and has it again); ``game_id`` is empty: catch up every game in memory.
     """
@@ -177,9 +179,10 @@ class Notice:
     data: dict[str, Any]
 
 
-class Store(AccountStore, Protocol):
+class Store(AccountStore, SeekStore, Protocol):
     """What the web server needs from a game database (accounts and ratings:
-    :class:`~chuhan.web.store.accounts.AccountStore`)."""
+    :class:`~chuhan.web.store.accounts.AccountStore`; the lobby's seeks:
+    :class:`~chuhan.web.store.seeks.SeekStore`)."""
 
     #: Whether other server processes may use this database at the same time.
     shared: bool

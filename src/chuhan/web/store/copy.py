@@ -5,6 +5,9 @@ server serves it, and its schema is brought up to date); the PostgreSQL database
 no games yet (its schema is made or brought up to date as a server would). Every row is
 copied in one PostgreSQL transaction, a batch at a time, and counted on both sides before
 it commits: a copy that fails, or does not add up, leaves the destination as it was.
+
+The lobby's open seeks and who is in the lobby (``seeks``, ``lobby_visitors``) are not
+copied: they are live state, gone with the server that is stopped for the copy.
 """
 
 from __future__ import annotations

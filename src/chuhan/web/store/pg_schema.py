@@ -24,6 +24,7 @@ import asyncpg  # type: ignore[import-untyped]
 
 from chuhan.web.store import StoreError
 from chuhan.web.store.accounts import ACCOUNTS_SCHEMA
+from chuhan.web.store.seeks import SEEKS_SCHEMA
 
 __all__ = ["MIGRATIONS", "MIGRATION_LOCK", "SCHEMA_VERSION", "migrate", "schema_version"]
 
@@ -96,8 +97,11 @@ CREATE TABLE servers (
 # Version 2: accounts, sessions, sign-in attempts and ratings (store/accounts.py).
 _SCHEMA_2 = ACCOUNTS_SCHEMA
 
+# Version 3: the lobby's open seeks and who is in the lobby (store/seeks.py).
+_SCHEMA_3 = SEEKS_SCHEMA
+
 #: The schema's history: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
-MIGRATIONS: tuple[str, ...] = (_SCHEMA_1, _SCHEMA_2)
+MIGRATIONS: tuple[str, ...] = (_SCHEMA_1, _SCHEMA_2, _SCHEMA_3)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -61,6 +61,7 @@ from chuhan.web.store import (
 )
 from chuhan.web.store.pg_schema import SCHEMA_VERSION, migrate
 from chuhan.web.store.postgres_accounts import PostgresAccounts
+from chuhan.web.store.postgres_seeks import PostgresSeeks
 from chuhan.web.store.rows import COLUMNS, MUTABLE, game_notice, game_row, seated_games, values
 
 __all__ = [
@@ -300,7 +301,7 @@ async def _keep_session(connection: Any) -> None:
     connections), and asyncpg's default reset costs a round trip per use."""
 
 
-class PostgresStore(PostgresAccounts):
+class PostgresStore(PostgresAccounts, PostgresSeeks):
     """The game database in PostgreSQL at ``url`` (``postgresql://USER[:PASSWORD]@HOST
     [:PORT]/DATABASE``), shared with any number of server processes (see the module's
     documentation). Making it does not connect: :meth:`open` does, on the event loop that

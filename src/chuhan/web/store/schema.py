@@ -16,6 +16,7 @@ from pathlib import Path
 
 from chuhan.web.store import StoreError
 from chuhan.web.store.accounts import ACCOUNTS_SCHEMA
+from chuhan.web.store.seeks import SEEKS_SCHEMA
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate", "schema_version"]
 
@@ -90,8 +91,11 @@ CREATE UNIQUE INDEX events_number ON events(game_id, number);
 # Version 3: accounts, sessions, sign-in attempts and ratings (store/accounts.py).
 _SCHEMA_3 = ACCOUNTS_SCHEMA
 
+# Version 4: the lobby's open seeks and who is in the lobby (store/seeks.py).
+_SCHEMA_4 = SEEKS_SCHEMA
+
 #: The schema's history: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
-MIGRATIONS: tuple[str, ...] = (_SCHEMA_1, _SCHEMA_2, _SCHEMA_3)
+MIGRATIONS: tuple[str, ...] = (_SCHEMA_1, _SCHEMA_2, _SCHEMA_3, _SCHEMA_4)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

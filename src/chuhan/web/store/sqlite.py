@@ -58,6 +58,7 @@ from chuhan.web.store.health import is_damage, readable_rows
 from chuhan.web.store.rows import COLUMNS, MUTABLE, game_row, seated_games, values
 from chuhan.web.store.schema import MIGRATIONS, SCHEMA_VERSION
 from chuhan.web.store.sqlite_accounts import SqliteAccounts
+from chuhan.web.store.sqlite_seeks import SqliteSeeks
 
 __all__ = [
     "CHECKPOINT_SECONDS",
@@ -79,7 +80,7 @@ log = logging.getLogger("chuhan.web.store")
 CHECKPOINT_SECONDS = 2.0
 
 
-class SqliteStore(SqliteAccounts):
+class SqliteStore(SqliteAccounts, SqliteSeeks):
     """The game database in one SQLite file (see the module's documentation). Opening it
     takes the owner lock, checks the file and brings the schema up to date; every other
     method is a coroutine that runs on the store's own database thread."""

@@ -7,6 +7,7 @@ import { loadOptions } from "./api.js";
 import { $, make, show } from "./dom.js";
 import { GameView } from "./game-view.js";
 import { refreshHome, startHome } from "./home.js";
+import { refreshLobbyTexts, startLobby } from "./lobby.js";
 import { LANGUAGES, detectLanguage, language, notationFor, setLanguage, t, translatePage } from "./i18n.js";
 import { loadSettings, rememberGame, saveSettings } from "./settings.js";
 import { setSoundEnabled } from "./sound.js";
@@ -69,6 +70,7 @@ function refreshTexts() {
   if (view) view.render();
   else refreshHome();
   refreshAccountTexts();
+  refreshLobbyTexts();
 }
 
 function route() {
@@ -96,6 +98,7 @@ function route() {
     showPlayer(decodeURIComponent(playerMatch[1]));
   } else {
     startHome();
+    startLobby();
     showLeaderboards();
   }
 }

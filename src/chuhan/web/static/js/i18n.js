@@ -343,6 +343,47 @@ const POLISH_STRINGS = {
   },
 };
 for (const [code, table] of Object.entries(POLISH_STRINGS)) Object.assign(STRINGS[code], table);
+// The lobby (lobby.js), kept in a block of its own.
+const LOBBY_STRINGS = {
+  en: {
+    lobbyTitle: "Lobby", quickPair: "Quick game", postSeek: "Post a seek", openSeeks: "Open seeks",
+    noSeeks: "No open seeks. Post one, or press a quick game button.",
+    ratingRange: "Opponent's rating", ratingFrom: "from", ratingTo: "to",
+    ratingRangeShown: "rating {low}–{high}", casual: "Casual", untimed: "Untimed",
+    challengeName: "Player's name", challenge: "Challenge",
+    challengeFrom: "{name} challenges you:", challengeTo: "Your challenge to {name}:",
+    declinedBy: "{name} declined your challenge.", lobbyOffline: "The lobby is reconnecting…",
+  },
+  "zh-Hans": {
+    lobbyTitle: "大厅", quickPair: "快速对局", postSeek: "发布约战", openSeeks: "等待中的约战",
+    noSeeks: "暂无约战。发布一个，或点击快速对局。",
+    ratingRange: "对手等级分", ratingFrom: "从", ratingTo: "到",
+    ratingRangeShown: "等级分 {low}–{high}", casual: "不计分", untimed: "不计时",
+    challengeName: "棋手名", challenge: "挑战",
+    challengeFrom: "{name} 向你挑战：", challengeTo: "你向 {name} 的挑战：",
+    declinedBy: "{name} 拒绝了你的挑战。", lobbyOffline: "大厅正在重新连接…",
+  },
+  "zh-Hant": {
+    lobbyTitle: "大廳", quickPair: "快速對局", postSeek: "發布約戰", openSeeks: "等待中的約戰",
+    noSeeks: "暫無約戰。發布一個，或點擊快速對局。",
+    ratingRange: "對手等級分", ratingFrom: "從", ratingTo: "到",
+    ratingRangeShown: "等級分 {low}–{high}", casual: "不計分", untimed: "不計時",
+    challengeName: "棋手名稱", challenge: "挑戰",
+    challengeFrom: "{name} 向你挑戰：", challengeTo: "你向 {name} 的挑戰：",
+    declinedBy: "{name} 拒絕了你的挑戰。", lobbyOffline: "大廳正在重新連線…",
+  },
+  ko: {
+    lobbyTitle: "대기실", quickPair: "빠른 대국", postSeek: "대국 신청 올리기", openSeeks: "열린 대국 신청",
+    noSeeks: "열린 대국 신청이 없습니다. 하나 올리거나 빠른 대국 버튼을 누르세요.",
+    ratingRange: "상대 레이팅", ratingFrom: "최소", ratingTo: "최대",
+    ratingRangeShown: "레이팅 {low}–{high}", casual: "친선", untimed: "시간 제한 없음",
+    challengeName: "플레이어 이름", challenge: "도전",
+    challengeFrom: "{name} 님의 도전:", challengeTo: "{name} 님에게 보낸 도전:",
+    declinedBy: "{name} 님이 도전을 거절했습니다.", lobbyOffline: "대기실에 다시 연결하는 중…",
+  },
+};
+for (const [code, table] of Object.entries(LOBBY_STRINGS)) Object.assign(STRINGS[code], table);
+
 
 // Piece names. English from the 001_ seed's "official" column with the usual alternative;
 // pinyin and the Korean names as that seed spells them (and in Hangul for Korean readers).

@@ -1,0 +1,632 @@
+"""The live lobby: open seeks, quick pairing and direct challenges, and the games they
+start (the socket is :mod:`chuhan.web.lobby_socket`; the protocol ``docs/web-protocol.md``).
+
+**Who.** Every lobby connection belongs to an *owner*: a signed-in player's account
+(``a:<account id>``), else an anonymous browser, known by a secret the page keeps in its
+storage and sends in ``hello`` (the owner is ``v:`` and the secret's SHA-256, so the
+store never holds the secret, and nobody can speak for another browser without it). All
+the tabs of one owner are one player: each sees its seeks, may cancel them, and is taken
+to the game when one is accepted.
+
+**Seeks live in the store** (:class:`~chuhan.web.store.seeks.SeekStore`), so every server
+process lists the same ones and any of them may accept one. Accepting takes the seek (one
+``DELETE``: of two acceptors, on one process or two, exactly one gets it) and then creates
+the game, attaches the accounts and marks it rated. The acceptor gets its seat token in the
+answer; the seeker's connections (on whatever process) are told the game and their seat,
+and their process reads the token from the store: a token travels to its own player only.
+
+**Lifetime.** A seek lives while its owner has a lobby connection on a live process. When
+an owner's last connection on this process closes, its seeks go unless another live
+process holds the owner (another tab); every ``lobby_sweep_seconds`` each process sweeps
+the seeks of owners that no live process holds (a process killed, see
+:meth:`~chuhan.web.store.Store.live_servers`) and reads the list again.
+
+**Fan-out.** A change is announced with a ``lobby`` notice (``{"changed": true}``: the
+others read the seeks again), and a message for one owner with ``{"to": owner, ...}``. The
+:class:`~chuhan.web.round.manager.GameManager` hands ``lobby`` notices to
+:meth:`Lobby.hear` (its ``listeners``).
+
+**Rules.** Rated seeks need a signed-in seeker and a signed-in acceptor of another
+account. A rating range bounds the acceptor's rating in the seek's game (an anonymous
+player has none, so a seek with a range takes signed-in players only). Quick pairing
+(:meth:`Lobby.quick`) pairs the player with the waiting quick seek of the same game, rule
+set, time control and rated choice whose rating is nearest (ranges respected both ways;
+the oldest among equals), or leaves a quick seek of its own waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import secrets
+import unicodedata
+from collections.abc import Callable, Coroutine
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from chuhan.clock import TimeControl
+from chuhan.errors import ChuhanError
+from chuhan.variants import get_variant
+from chuhan.web.connection import Connection
+from chuhan.web.protocol import ProtocolError, TokenBucket
+from chuhan.web.ratings import is_provisional
+from chuhan.web.round.seats import other_seat
+from chuhan.web.store import Notice, StoreError
+from chuhan.web.store.accounts import Account
+from chuhan.web.store.seeks import Seek, SeekLimits, SeekRefused
+
+if TYPE_CHECKING:
+    from chuhan.web.accounts import AccountService
+    from chuhan.web.round.manager import GameManager
+    from chuhan.web.settings import Settings
+    from chuhan.web.store import Store
+
+__all__ = ["Lobby", "LobbyMember", "owner_of", "short_time_control"]
+
+log = logging.getLogger("chuhan.web")
+
+#: A display name an anonymous player gives: at most this many characters.
+MAX_VISITOR_NAME = 20
+#: The lowest and highest rating a range may name.
+RATING_BOUNDS = (0, 4000)
+#: The rating quick pairing assumes for a player who has none (anonymous).
+UNRATED = 1500.0
+_encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
+
+def owner_of(account: Account | None, visitor: str | None) -> str:
+    """The owner key of a lobby connection: the account's, else the browser's secret's."""
+    if account is not None:
+        return f"a:{account.id}"
+    assert visitor is not None
+    return "v:" + hashlib.sha256(visitor.encode()).hexdigest()
+
+
+def short_time_control(control: dict[str, Any] | None) -> str | None:
+    """A time control as players write it: ``"10+5"``, ``"20 3x30"``; None: untimed."""
+    if control is None:
+        return None
+    minutes = f"{control['base'] / 60:g}"
+    if control["periods"]:
+        return f"{minutes} {control['periods']}x{control['period_seconds']:g}"
+    return f"{minutes}+{control['increment']:g}"
+
+
+def check_visitor_name(value: str) -> str:
+    """An anonymous player's name (NFKC; empty: ``Anonymous``), or ``ValueError`` naming
+    the character that is refused (by its code point: it may be a control character or a
+    right-to-left override)."""
+    kept = unicodedata.normalize("NFKC", value).strip()
+    for char in kept:
+        if unicodedata.category(char)[0] == "C" or unicodedata.category(char) in ("Zl", "Zp"):
+            raise ValueError(
+                f"has a control or formatting character (U+{ord(char):04X}); use letters, "
+                "digits, spaces and punctuation"
+            )
+    if len(kept) > MAX_VISITOR_NAME:
+        raise ValueError(f"is longer than {MAX_VISITOR_NAME} characters")
+    return kept
+
+
+class LobbyMember(Connection):
+    """One lobby websocket: a :class:`~chuhan.web.connection.Connection` (its outbox, rate
+    limit and seq) with the player it belongs to, once it said ``hello``."""
+
+    def __init__(self, bucket: TokenBucket, patience: TokenBucket, address: str = "") -> None:
+        super().__init__(bucket, patience, address)
+        self.owner: str | None = None
+        self.account: Account | None = None
+        self.display_name = ""
+        #: ``{game: (rating, deviation)}`` of a signed-in player, read at ``hello``.
+        self.ratings: dict[str, tuple[float, float]] = {}
+
+
+class Lobby:
+    """One server process's lobby: its connections by owner, the open seeks (a copy of the
+    store's, read again on every change another process announces and every sweep), and
+    the actions."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        manager: GameManager,
+        accounts: AccountService,
+        now: Callable[[], float],
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.manager = manager
+        self.accounts = accounts
+        self.now = now
+        self.limits = SeekLimits(
+            settings.lobby_seeks_per_player,
+            settings.lobby_seeks_per_address,
+            settings.lobby_max_seeks,
+        )
+        self.members: dict[str, set[LobbyMember]] = {}
+        self.seeks: dict[str, Seek] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._sweeping: asyncio.Task[None] | None = None
+        self._reading = False
+        self._read_again = False
+
+    # ------------------------------------------------------------------ life
+
+    async def start(self) -> None:
+        self.manager.listeners["lobby"] = self.hear
+        await self.sweep()
+        self._sweeping = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    def close(self) -> None:
+        if self._sweeping is not None:
+            self._sweeping.cancel()
+            self._sweeping = None
+        for task in list(self._tasks):
+            task.cancel()
+        for members in list(self.members.values()):
+            for member in list(members):
+                member.close(1001)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _alive(self) -> set[str]:
+        return await self.store.live_servers(self.manager.takeover_seconds)
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.lobby_sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:  # a sweep that fails must not stop the next one
+                log.exception("a lobby sweep failed")
+
+    async def sweep(self) -> None:
+        """Forget the seeks of owners no live process holds; read the seeks again."""
+        try:
+            alive = await self._alive()
+            removed = await self.store.sweep_lobby(
+                self.store.server_id, set(self.members), alive | {self.store.server_id}
+            )
+        except StoreError as error:
+            log.warning("cannot sweep the lobby: %s", error)
+            return
+        if removed:
+            self._announce({"changed": True})
+        await self._read_seeks()
+
+    async def _read_seeks(self) -> None:
+        try:
+            found = await self.store.open_seeks(self.settings.lobby_max_seeks)
+        except StoreError as error:
+            log.warning("cannot read the lobby's seeks: %s", error)
+            return
+        seeks = {seek.id: seek for seek in found}
+        if seeks.keys() != self.seeks.keys():
+            self.seeks = seeks
+            self._publish_locally()
+
+    def _read_soon(self) -> None:
+        """Read the seeks again (one read at a time; a change heard meanwhile asks for
+        another)."""
+        if self._reading:
+            self._read_again = True
+            return
+        self._reading = True
+
+        async def run() -> None:
+            try:
+                while True:
+                    self._read_again = False
+                    await self._read_seeks()
+                    if not self._read_again:
+                        return
+            finally:
+                self._reading = False
+
+        self._spawn(run())
+
+    # ------------------------------------------------------------------ fan-out
+
+    def _publish_locally(self) -> None:
+        for members in self.members.values():
+            for member in members:
+                member.mark("state")
+
+    def _announce(self, data: dict[str, Any]) -> None:
+        if not self.store.shared:
+            return
+
+        async def run() -> None:
+            try:
+                await self.store.notify("", "lobby", data)
+            except StoreError as error:
+                log.warning("cannot tell the other servers of a lobby change: %s", error)
+
+        self._spawn(run())
+
+    def _changed(self, added: Seek | None = None, removed: list[Seek] | None = None) -> None:
+        """The seeks changed here: the copy, this process's connections, the others."""
+        if added is not None:
+            self.seeks[added.id] = added
+        for seek in removed or []:
+            self.seeks.pop(seek.id, None)
+        self._publish_locally()
+        self._announce({"changed": True})
+
+    def hear(self, notice: Notice) -> None:
+        """A ``lobby`` notice from another process (or a ``resync``: read everything)."""
+        try:
+            if notice.kind == "resync" or notice.data.get("changed"):
+                self._read_soon()
+            owner = notice.data.get("to")
+            if owner is None:
+                return
+            if "paired" in notice.data:
+                paired = dict(notice.data["paired"])
+                self._spawn(self._tell_paired(str(owner), paired))
+            elif "declined" in notice.data:
+                self._tell(str(owner), {"type": "declined", **dict(notice.data["declined"])})
+        except (KeyError, TypeError, ValueError) as error:
+            log.warning("a malformed lobby notice from server %s: %s", notice.origin, error)
+
+    def _tell(self, owner: str, message: dict[str, Any]) -> bool:
+        """Send ``message`` to this process's connections of ``owner``; whether any."""
+        members = self.members.get(owner, set())
+        for member in members:
+            member.send(message)
+        return bool(members)
+
+    async def _tell_paired(self, owner: str, paired: dict[str, Any]) -> None:
+        """Take ``owner``'s connections here to the game: each gets its seat's token, read
+        from the store (notices never carry a token)."""
+        if owner not in self.members:
+            return
+        try:
+            tokens = await self.store.seats_of(str(paired["game_id"]))
+        except StoreError as error:
+            log.warning("cannot read the seats of a paired game: %s", error)
+            return
+        self._tell(owner, _paired(paired, tokens[str(paired["seat"])]))
+
+    # ------------------------------------------------------------------ connections
+
+    async def join(self, member: LobbyMember) -> None:
+        """``member`` said hello: it is in the lobby (and its owner, on this process)."""
+        assert member.owner is not None
+        first = member.owner not in self.members
+        self.members.setdefault(member.owner, set()).add(member)
+        if first:
+            await self.store.enter_lobby(member.owner, self.store.server_id)
+        member.mark("state")
+
+    def leave(self, member: LobbyMember) -> None:
+        """``member``'s socket closed: its owner's seeks go with its last connection, unless
+        another process holds the owner. (The store's part runs in a task of the lobby's
+        own: a socket's task may be cancelled as it ends.)"""
+        owner = member.owner
+        if owner is None:
+            return
+        members = self.members.get(owner, set())
+        members.discard(member)
+        if members:
+            return
+        self.members.pop(owner, None)
+        self._spawn(self._left(owner))
+
+    async def _left(self, owner: str) -> None:
+        try:
+            alive = await self._alive()
+        except StoreError as error:
+            log.warning("cannot tell who left the lobby (the sweep will): %s", error)
+            return
+        alive |= {self.store.server_id}
+        alive.discard(self.store.server_id)  # (this process holds the owner no more)
+        if owner in self.members:  # (back meanwhile, in another tab)
+            return
+        try:
+            removed = await self.store.leave_lobby(owner, self.store.server_id, alive)
+        except StoreError as error:
+            log.warning("cannot take a player's seeks out of the lobby (the sweep will): %s", error)
+            return
+        if removed:
+            self._changed(removed=removed)
+
+    def render(self, member: LobbyMember) -> str:
+        """The ``seeks`` message as ``member`` sees it: the open seeks, and the challenges
+        it made or was sent."""
+        account_id = member.account.id if member.account is not None else None
+        shown = [
+            self.seek_json(seek, member)
+            for seek in sorted(self.seeks.values(), key=lambda s: (s.created, s.id))
+            if seek.target is None or seek.owner == member.owner or seek.target == account_id
+        ]
+        return _encode({"type": "seeks", "seeks": shown})
+
+    def seek_json(self, seek: Seek, member: LobbyMember) -> dict[str, Any]:
+        """A seek as a client sees it (never its owner key, address or account id)."""
+        control = seek.time_control
+        return {
+            "id": seek.id,
+            "game": seek.game,
+            "rules": seek.rules,
+            "time_control": short_time_control(control),
+            "time_control_text": None if control is None else TimeControl(**control).describe(),
+            "rated": seek.rated,
+            "color": seek.color,
+            "name": seek.name,
+            "rating": None if seek.rating is None else round(seek.rating),
+            "provisional": seek.deviation is not None and is_provisional(seek.deviation),
+            "range": None
+            if seek.rating_min is None and seek.rating_max is None
+            else [seek.rating_min, seek.rating_max],
+            "quick": seek.pool is not None,
+            "challenge": None
+            if seek.target is None
+            else {"from": seek.name, "to": seek.target_name},
+            "mine": seek.owner == member.owner,
+            "created_ms": round(seek.created * 1000),
+        }
+
+    # ------------------------------------------------------------------ posting
+
+    async def _new_seek(
+        self, member: LobbyMember, fields: dict[str, Any], *, color: str | None = None
+    ) -> Seek:
+        """A seek of ``member`` from checked message fields (``time_control`` already a
+        :class:`~chuhan.clock.TimeControl` or None; raises :class:`ProtocolError` for a bad
+        value or a rule broken)."""
+        assert member.owner is not None
+        try:
+            variant = get_variant(str(fields["variant"]), fields.get("rules") or None)
+        except ChuhanError as error:
+            raise ProtocolError("bad_field", str(error)) from None
+        control: TimeControl | None = fields.get("time_control")
+        rated = bool(fields.get("rated"))
+        if rated and member.account is None:
+            raise ProtocolError(
+                "account_required", "sign in to post a rated seek (anonymous seeks are casual)"
+            )
+        low, high = fields.get("rating_min"), fields.get("rating_max")
+        if low is not None and high is not None and low > high:
+            raise ProtocolError(
+                "bad_field", f"the rating range {low}-{high} is empty: the lower bound is higher"
+            )
+        rating = member.ratings.get(variant.game) if member.account is not None else None
+        if member.account is not None and rating is None:
+            rating = (UNRATED, 350.0)
+        return Seek(
+            id=secrets.token_urlsafe(9),
+            owner=member.owner,
+            address=member.address,
+            account_id=None if member.account is None else member.account.id,
+            name=member.display_name,
+            game=variant.game,
+            rules=variant.rules,
+            time_control=None
+            if control is None
+            else {
+                "base": control.base,
+                "increment": control.increment,
+                "periods": control.periods,
+                "period_seconds": control.period_seconds,
+            },
+            rated=rated,
+            color=color or str(fields.get("color") or "random"),
+            rating=None if rating is None else rating[0],
+            deviation=None if rating is None else rating[1],
+            rating_min=low,
+            rating_max=high,
+            target=None,
+            target_name=None,
+            pool=None,
+            created=self.now(),
+        )
+
+    async def post(self, member: LobbyMember, fields: dict[str, Any]) -> Seek:
+        """Post a seek (``seek`` message)."""
+        seek = await self._new_seek(member, fields)
+        await self._add(seek)
+        return seek
+
+    async def _add(self, seek: Seek) -> None:
+        try:
+            await self.store.add_seek(seek, self.limits)
+        except SeekRefused as error:
+            raise ProtocolError("too_many_seeks", error.reason) from None
+        self._changed(added=seek)
+
+    async def challenge(self, member: LobbyMember, fields: dict[str, Any]) -> Seek:
+        """Challenge a named player who is in the lobby (``challenge`` message)."""
+        name = str(fields["to"])
+        target = await self.store.account_by_name(name)
+        if target is None:
+            raise ProtocolError("no_player", f"there is no player called {name[:40]!r}")
+        if member.account is not None and target.id == member.account.id:
+            raise ProtocolError("not_allowed", "you cannot challenge yourself")
+        if not await self.store.is_in_lobby(f"a:{target.id}", await self._alive()):
+            raise ProtocolError(
+                "not_in_lobby", f"{target.name} is not in the lobby now; try again later"
+            )
+        seek = await self._new_seek(member, fields)
+        seek = replace(seek, target=target.id, target_name=target.name)
+        await self._add(seek)
+        return seek
+
+    async def cancel(self, member: LobbyMember, seek_id: str) -> None:
+        assert member.owner is not None
+        removed = await self.store.cancel_seek(seek_id, member.owner)
+        if removed is None:
+            raise ProtocolError("no_seek", "you have no such seek (it was taken or cancelled)")
+        self._changed(removed=[removed])
+
+    async def decline(self, member: LobbyMember, seek_id: str) -> None:
+        if member.account is None:
+            raise ProtocolError("no_seek", "there is no such challenge to you")
+        removed = await self.store.decline_seek(seek_id, member.account.id)
+        if removed is None:
+            raise ProtocolError("no_seek", "there is no such challenge to you (it was withdrawn)")
+        self._changed(removed=[removed])
+        declined = {"seek": removed.id, "by": member.display_name}
+        self._tell(removed.owner, {"type": "declined", **declined})
+        self._announce({"to": removed.owner, "declined": declined})
+
+    # ------------------------------------------------------------------ accepting
+
+    def refusal(self, seek: Seek, member: LobbyMember) -> ProtocolError | None:
+        """Why ``member`` may not accept ``seek``, or None."""
+        account = member.account
+        if seek.owner == member.owner:
+            return ProtocolError(
+                "own_seek",
+                "this is your own seek (posted by your account, or from this browser): a game "
+                "needs two different players; cancel it instead",
+            )
+        if seek.target is not None and (account is None or account.id != seek.target):
+            return ProtocolError("not_for_you", "this challenge is for another player")
+        if seek.rated:
+            if account is None:
+                return ProtocolError(
+                    "account_required", "this is a rated seek: sign in to accept it"
+                )
+            if account.id == seek.account_id:
+                return ProtocolError(
+                    "same_account",
+                    "this rated seek was posted by your own account: a rated game needs two "
+                    "different players",
+                )
+        if seek.rating_min is not None or seek.rating_max is not None:
+            rating = member.ratings.get(seek.game, (UNRATED, 350.0))[0]
+            low = seek.rating_min if seek.rating_min is not None else RATING_BOUNDS[0]
+            high = seek.rating_max if seek.rating_max is not None else RATING_BOUNDS[1]
+            if account is None:
+                return ProtocolError(
+                    "out_of_range",
+                    f"this seek asks for a rating of {low} to {high}: sign in to show yours",
+                )
+            if not low <= rating <= high:
+                return ProtocolError(
+                    "out_of_range",
+                    f"this seek asks for a rating of {low} to {high}; yours is {round(rating)}",
+                )
+        return None
+
+    async def accept(self, member: LobbyMember, seek_id: str) -> None:
+        """Accept a seek: take it (exactly one acceptor does) and start the game."""
+        seek = self.seeks.get(seek_id) or await self.store.seek(seek_id)
+        if seek is None:
+            raise ProtocolError("no_seek", "this seek is gone (taken or cancelled)")
+        refused = self.refusal(seek, member)
+        if refused is not None:
+            raise refused
+        taken = await self.store.take_seek(seek_id)
+        if taken is None:
+            self._read_soon()
+            raise ProtocolError("seek_taken", "someone else accepted this seek first")
+        self._changed(removed=[taken])
+        await self._start_game(taken, member)
+
+    async def quick(self, member: LobbyMember, fields: dict[str, Any]) -> Seek | None:
+        """Quick pairing: play the nearest rating waiting in the same pool, or wait in it
+        (the seek left waiting is returned)."""
+        seek = await self._new_seek(member, fields, color="random")
+        pool = ":".join(
+            (
+                seek.game,
+                seek.rules,
+                short_time_control(seek.time_control) or "none",
+                "rated" if seek.rated else "casual",
+            )
+        )
+        seek = replace(seek, pool=pool)
+        mine = seek.rating if seek.rating is not None else UNRATED
+
+        def choose(waiting: list[Seek]) -> Seek | None:
+            if any(other.owner == member.owner for other in waiting):
+                raise ProtocolError(
+                    "already_waiting", "you are already waiting for a game like this one"
+                )
+            fitting = [
+                other
+                for other in waiting
+                if self.refusal(other, member) is None and _in_range(seek, other.rating)
+            ]
+            if not fitting:
+                return None
+            return min(
+                fitting,
+                key=lambda other: (
+                    abs((other.rating if other.rating is not None else UNRATED) - mine),
+                    other.created,
+                    other.id,
+                ),
+            )
+
+        try:
+            taken = await self.store.pair_or_add(seek, self.limits, choose)
+        except SeekRefused as error:
+            raise ProtocolError("too_many_seeks", error.reason) from None
+        if taken is None:
+            self._changed(added=seek)
+            return seek
+        self._changed(removed=[taken])
+        await self._start_game(taken, member)
+        return None
+
+    async def _start_game(self, seek: Seek, member: LobbyMember) -> None:
+        """Create the game of an accepted seek, attach the accounts (and rate it), send
+        the acceptor its seat and take the seeker's connections, wherever they are, to
+        theirs."""
+        seeker_seat = seek.color if seek.color != "random" else secrets.choice(("first", "second"))
+        acceptor_seat = other_seat(seeker_seat)
+        variant = get_variant(seek.game, seek.rules)
+        # A friend game: the chat, an absent opponent's claims and the offers work as in
+        # any game between two people; both seats are taken, so the page shows no invite.
+        row, seats = await self.manager.create(
+            kind="friend",
+            variant=variant,
+            time_control=None if seek.time_control is None else TimeControl(**seek.time_control),
+            level=None,
+            human_seat=seeker_seat,
+            name=None,
+            names={seeker_seat: seek.name, acceptor_seat: member.display_name},
+        )
+        if seek.rated:
+            await self.store.rate_game(row.id, variant.game, row.created)
+        if seek.account_id is not None:
+            await self.store.attach_account(row.id, seeker_seat, seek.account_id)
+        if member.account is not None:
+            await self.store.attach_account(row.id, acceptor_seat, member.account.id)
+        paired = {"game_id": row.id, "seek": seek.id}
+        member.send(_paired({**paired, "seat": acceptor_seat}, seats[acceptor_seat]))
+        self._tell(seek.owner, _paired({**paired, "seat": seeker_seat}, seats[seeker_seat]))
+        self._announce({"to": seek.owner, "paired": {**paired, "seat": seeker_seat}})
+
+
+def _paired(paired: dict[str, Any], token: str) -> dict[str, Any]:
+    game_id = str(paired["game_id"])
+    return {
+        "type": "paired",
+        "game_id": game_id,
+        "seek": paired.get("seek"),
+        "seat": paired["seat"],
+        "token": token,
+        "seat_url": f"/g/{game_id}?t={token}",
+        "watch_url": f"/w/{game_id}",
+    }
+
+
+def _in_range(seek: Seek, rating: float | None) -> bool:
+    """Whether an opponent of ``rating`` (None: anonymous) fits ``seek``'s range."""
+    if seek.rating_min is None and seek.rating_max is None:
+        return True
+    if rating is None:
+        return False
+    low = seek.rating_min if seek.rating_min is not None else RATING_BOUNDS[0]
+    high = seek.rating_max if seek.rating_max is not None else RATING_BOUNDS[1]
+    return low <= rating <= high

@@ -1,0 +1,312 @@
+// The live lobby on the home page: the open seeks as they come and go, quick-pairing
+// buttons, posting a seek, challenging a named player, accepting, cancelling and declining.
+// One websocket (/ws/lobby, docs/web-protocol.md); a signed-in player is known by the session
+// cookie, an anonymous one by a secret this browser keeps (never shown to anyone). When a
+// seek is accepted the server sends this page its seat, and the page goes to the game.
+
+import { currentAccount, onAccountChange } from "./account.js";
+import { $, clear, make, show, toast } from "./dom.js";
+import { sideName, t } from "./i18n.js";
+import { rememberGame } from "./settings.js";
+
+const VISITOR_KEY = "chuhan.visitor";
+const QUICK_CONTROLS = ["3+2", "5+3", "10+5", "15+10", "20 3x30"];
+const SEEK_CONTROLS = ["5+3", "10+5", "15+10", "30+20", "20 3x30", "10 5x20", "none"];
+
+let socket = null;
+let seq = 0;
+let seeks = [];
+let signedInAs = null; // the account name the socket was opened with ("" anonymous)
+let retryDelay = 500;
+let retryTimer = null;
+let leaving = false;
+
+/** This browser's lobby secret: 32 random URL-safe characters, made once. */
+function visitorSecret() {
+  let secret = null;
+  try {
+    secret = localStorage.getItem(VISITOR_KEY);
+  } catch {
+    // (private windows: a secret for this page only)
+  }
+  if (!secret || !/^[A-Za-z0-9_-]{16,100}$/.test(secret)) {
+    const bytes = crypto.getRandomValues(new Uint8Array(24));
+    secret = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    try {
+      localStorage.setItem(VISITOR_KEY, secret);
+    } catch {
+      // (as above)
+    }
+  }
+  return secret;
+}
+
+function send(type, fields = {}) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    showError(t("lobbyOffline"));
+    return;
+  }
+  socket.send(JSON.stringify({ type, seq: ++seq, ...fields }));
+}
+
+function showError(message) {
+  const line = $("lobby-error");
+  line.textContent = message;
+  show(line, Boolean(message));
+}
+
+function connect() {
+  clearTimeout(retryTimer);
+  const account = currentAccount();
+  signedInAs = account ? account.name : "";
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
+  socket = ws;
+  seq = 0;
+  ws.addEventListener("open", () => {
+    ws.send(JSON.stringify({ type: "hello", seq: ++seq, visitor: visitorSecret() }));
+  });
+  ws.addEventListener("message", (event) => {
+    if (socket !== ws) return;
+    receive(JSON.parse(event.data));
+  });
+  ws.addEventListener("close", () => {
+    if (socket !== ws || leaving) return;
+    socket = null;
+    $("lobby").classList.add("offline");
+    retryTimer = setTimeout(connect, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 8000);
+  });
+}
+
+function receive(message) {
+  if (message.type === "welcome") {
+    retryDelay = 500;
+    $("lobby").classList.remove("offline");
+    $("lobby").dataset.player = message.you.signed_in ? message.you.name : "";
+  } else if (message.type === "seeks") {
+    seeks = message.seeks;
+    drawSeeks();
+  } else if (message.type === "ack") {
+    showError("");
+  } else if (message.type === "paired") {
+    const seek = seeks.find((s) => s.id === message.seek);
+    rememberGame({
+      game_id: message.game_id, token: message.token, seat: message.seat, kind: "friend",
+      variant: seek ? seek.game : undefined, watch_url: message.watch_url,
+    });
+    leaving = true;
+    location.href = message.seat_url;
+  } else if (message.type === "declined") {
+    toast(t("declinedBy", { name: message.by }));
+  } else if (message.type === "error") {
+    // The server's sentence; other languages show their words with it on hover.
+    showError(t("error", { message: message.message }));
+  }
+}
+
+function seekText(seek) {
+  const who = seek.rating === null || seek.rating === undefined
+    ? seek.name
+    : `${seek.name} ${seek.rating}${seek.provisional ? "?" : ""}`;
+  const parts = [who, t(seek.game), t(`rules_${seek.rules}`)];
+  parts.push(seek.time_control || t("untimed"));
+  parts.push(seek.rated ? t("rated") : t("casual"));
+  parts.push(seek.color === "random" ? t("random") : sideName(seek.game, seek.color === "first"));
+  if (seek.range) parts.push(t("ratingRangeShown", { low: seek.range[0] ?? "…", high: seek.range[1] ?? "…" }));
+  if (seek.quick) parts.push(t("quickPair"));
+  return parts.join(" · ");
+}
+
+function button(text, className, action) {
+  const node = make("button", className, text);
+  node.type = "button";
+  node.addEventListener("click", action);
+  return node;
+}
+
+function drawSeeks() {
+  const list = $("lobby-seeks");
+  if (!list) return;
+  clear(list);
+  show($("lobby-empty"), seeks.length === 0);
+  for (const seek of seeks) {
+    const item = make("li", "seek");
+    item.dataset.seek = seek.id;
+    item.dataset.mine = seek.mine ? "true" : "false";
+    if (seek.challenge) {
+      item.classList.add("challenge");
+      const label = seek.mine
+        ? t("challengeTo", { name: seek.challenge.to })
+        : t("challengeFrom", { name: seek.challenge.from });
+      item.appendChild(make("strong", null, label));
+    }
+    item.appendChild(make("span", "seek-text", seekText(seek)));
+    if (seek.mine) {
+      item.classList.add("mine");
+      item.appendChild(button(t("cancel"), "seek-cancel", () => send("cancel", { seek: seek.id })));
+    } else {
+      item.appendChild(button(t("accept"), "seek-accept primary", () => send("accept", { seek: seek.id })));
+      if (seek.challenge) {
+        item.appendChild(button(t("decline"), "seek-decline", () => send("decline", { seek: seek.id })));
+      }
+    }
+    list.appendChild(item);
+  }
+}
+
+function option(value, text) {
+  const node = make("option", null, text);
+  node.value = value;
+  return node;
+}
+
+function gameFields() {
+  const fields = { variant: $("lobby-game").value };
+  const rated = Boolean(currentAccount()) && $("lobby-rated").checked;
+  if (rated) fields.rated = true;
+  for (const [id, name] of [["lobby-min", "rating_min"], ["lobby-max", "rating_max"]]) {
+    const value = $(id).value.trim();
+    if (value) fields[name] = Math.round(Number(value));
+  }
+  return fields;
+}
+
+function drawForm() {
+  const card = $("lobby");
+  clear(card);
+  card.appendChild(make("h2", null, t("lobbyTitle")));
+
+  const game = make("select");
+  game.id = "lobby-game";
+  game.appendChild(option("xiangqi", t("xiangqi")));
+  game.appendChild(option("janggi", t("janggi")));
+  const gameRow = make("label", "row");
+  gameRow.appendChild(make("span", null, t("game")));
+  gameRow.appendChild(game);
+  card.appendChild(gameRow);
+
+  const rated = make("input");
+  rated.type = "checkbox";
+  rated.id = "lobby-rated";
+  const ratedRow = make("label", "check");
+  ratedRow.id = "lobby-rated-row";
+  ratedRow.appendChild(rated);
+  ratedRow.appendChild(make("span", null, t("ratedGame")));
+  card.appendChild(ratedRow);
+
+  const quick = make("div", "quick-buttons");
+  quick.appendChild(make("span", "muted", t("quickPair")));
+  for (const control of QUICK_CONTROLS) {
+    const node = button(control, "quick-button", () => send("quick", { ...gameFields(), time_control: control }));
+    node.dataset.tc = control;
+    quick.appendChild(node);
+  }
+  card.appendChild(quick);
+
+  const form = make("div", "seek-form");
+  const tc = make("select");
+  tc.id = "lobby-tc";
+  for (const control of SEEK_CONTROLS) tc.appendChild(option(control, control === "none" ? t("untimed") : control));
+  tc.value = "10+5";
+  const colour = make("select");
+  colour.id = "lobby-colour";
+  colour.appendChild(option("random", t("random")));
+  colour.appendChild(option("first", sideName("xiangqi", true)));
+  colour.appendChild(option("second", sideName("xiangqi", false)));
+  const low = make("input");
+  low.id = "lobby-min";
+  low.type = "number";
+  low.min = "0";
+  low.max = "4000";
+  low.placeholder = t("ratingFrom");
+  const high = make("input");
+  high.id = "lobby-max";
+  high.type = "number";
+  high.min = "0";
+  high.max = "4000";
+  high.placeholder = t("ratingTo");
+  for (const [label, input] of [["timeControl", tc], ["colour", colour], ["ratingRange", low]]) {
+    const row = make("label", "row");
+    row.appendChild(make("span", null, t(label)));
+    row.appendChild(input);
+    if (input === low) row.appendChild(high);
+    form.appendChild(row);
+  }
+  const post = button(t("postSeek"), "primary", () => send("seek", {
+    ...gameFields(), time_control: tc.value, color: colour.value,
+  }));
+  post.id = "lobby-post";
+  form.appendChild(post);
+  const challengeRow = make("div", "row");
+  const name = make("input");
+  name.id = "lobby-challenge-name";
+  name.placeholder = t("challengeName");
+  name.autocomplete = "off";
+  const challenge = button(t("challenge"), null, () => send("challenge", {
+    ...gameFields(), time_control: tc.value, color: colour.value, to: name.value.trim(),
+  }));
+  challenge.id = "lobby-challenge";
+  challengeRow.appendChild(name);
+  challengeRow.appendChild(challenge);
+  form.appendChild(challengeRow);
+  card.appendChild(form);
+
+  game.addEventListener("change", () => {
+    colour.options[1].textContent = sideName(game.value, true);
+    colour.options[2].textContent = sideName(game.value, false);
+  });
+  const error = make("p", "form-error");
+  error.id = "lobby-error";
+  error.hidden = true;
+  card.appendChild(error);
+  card.appendChild(make("h3", null, t("openSeeks")));
+  const empty = make("p", "muted", t("noSeeks"));
+  empty.id = "lobby-empty";
+  card.appendChild(empty);
+  const list = make("ul", "seek-list");
+  list.id = "lobby-seeks";
+  card.appendChild(list);
+  showRated();
+  drawSeeks();
+}
+
+function showRated() {
+  show($("lobby-rated-row"), Boolean(currentAccount()));
+}
+
+/** Draw the lobby again in the language just chosen (what is typed is kept). */
+export function refreshLobbyTexts() {
+  if (!$("lobby")) return;
+  const kept = {};
+  for (const id of ["lobby-game", "lobby-tc", "lobby-colour", "lobby-min", "lobby-max", "lobby-challenge-name"]) {
+    kept[id] = $(id).value;
+  }
+  const rated = $("lobby-rated").checked;
+  drawForm();
+  for (const [id, value] of Object.entries(kept)) $(id).value = value;
+  $("lobby-rated").checked = rated;
+}
+
+/** Put the lobby on the home page and connect. */
+export function startLobby() {
+  const card = make("div", "card lobby");
+  card.id = "lobby";
+  $("home").prepend(card);
+  drawForm();
+  connect();
+  onAccountChange((account) => {
+    showRated();
+    const name = account ? account.name : "";
+    if (name !== signedInAs) { // (signed in or out: the lobby knows the player anew)
+      const old = socket;
+      socket = null;
+      if (old) old.close();
+      connect();
+    }
+  });
+  window.addEventListener("pagehide", () => {
+    leaving = true;
+    if (socket) socket.close();
+  });
+}

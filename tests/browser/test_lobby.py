@@ -1,0 +1,104 @@
+"""The lobby in a real browser: two people sign up in two browser contexts, one posts a
+rated seek, the other sees it appear and accepts, both land in the game, one resigns and
+both ratings change by Glicko-2's amounts; an anonymous third context sees the list change
+and plays a casual seek; a seek goes when its owner closes the page."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import pytest
+
+from chuhan.web.glicko2 import Glicko, rate
+
+from .harness import Player, Server, new_player
+from .test_accounts import sign_up
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+
+def in_lobby(player: Player, name: str = "") -> None:
+    """Open the home page and wait until its lobby connection knows the player."""
+    player.goto("/")
+    player.page.wait_for_selector(f'#lobby[data-player="{name}"]:not(.offline)')
+
+
+def seek_line(player: Player, text: str) -> Any:
+    line = player.page.locator("#lobby-seeks li.seek", has_text=text)
+    line.wait_for()
+    return line
+
+
+def test_players_find_each_other_in_the_lobby(
+    browser: Any, own_server: Server, players: list[Player]
+) -> None:
+    suffix = secrets.token_hex(3)
+    red_name, black_name = f"Red{suffix}", f"Black{suffix}"
+    red = new_player(players, browser, own_server)
+    black = new_player(players, browser, own_server)
+    onlooker = new_player(players, browser, own_server, locale="zh-CN")
+    sign_up(red, red_name)
+    sign_up(black, black_name)
+    in_lobby(red, red_name)
+    in_lobby(black, black_name)
+    in_lobby(onlooker)
+    assert onlooker.page.text_content("#lobby h2") == "大厅"
+
+    # Red posts a rated seek; Black and the anonymous onlooker see it come.
+    red.page.check("#lobby-rated")
+    red.page.select_option("#lobby-colour", "first")
+    red.page.select_option("#lobby-tc", "10+5")
+    red.page.click("#lobby-post")
+    line = seek_line(black, red_name)
+    assert "1500?" in (line.text_content() or "") and "Rated" in (line.text_content() or "")
+    seek_line(onlooker, red_name)
+    assert red.page.locator('#lobby-seeks li.seek[data-mine="true"]').count() == 1
+
+    # Black accepts: both pages go to the game, each on its own seat.
+    line.locator(".seek-accept").click()
+    for player in (red, black):
+        player.page.wait_for_url("**/g/**")
+        player.page.wait_for_selector("svg.board .piece")
+    assert red.state()["you"]["role"] == "first" and black.state()["you"]["role"] == "second"
+    assert red.page.url != black.page.url
+    onlooker.page.wait_for_selector("#lobby-empty:not([hidden])")
+
+    red.click_move("h2e2")
+    black.wait_ply(1)
+    black.page.on("dialog", lambda dialog: dialog.accept())
+    black.page.click("#btn-resign")
+    won = rate(Glicko(), [(Glicko(), 1.0)])
+    lost = rate(Glicko(), [(Glicko(), 0.0)])
+    for player in (red, black):
+        first = player.page.locator('#rating-card .rating-change[data-seat="first"]')
+        first.wait_for()
+        assert first.get_attribute("data-change") == str(round(won.rating) - 1500)
+        second = player.page.locator('#rating-card .rating-change[data-seat="second"]')
+        assert second.get_attribute("data-change") == str(round(lost.rating) - 1500)
+    red.screenshot("lobby-rated-game-over")
+
+    # The anonymous onlooker posts a casual seek and plays it against Red.
+    in_lobby(red, red_name)
+    onlooker.page.click("#lobby-post")
+    line = seek_line(red, "Anonymous")
+    assert "Casual" in (line.text_content() or "")
+    line.locator(".seek-accept").click()
+    for player in (red, onlooker):
+        player.page.wait_for_url("**/g/**")
+        player.page.wait_for_selector("svg.board .piece")
+    roles = {red.state()["you"]["role"], onlooker.state()["you"]["role"]}
+    assert roles == {"first", "second"}
+    mover = red if red.state()["you"]["role"] == "first" else onlooker
+    mover.click_move("h2e2")
+    (onlooker if mover is red else red).wait_ply(1)
+
+    # A seek goes when the page of its owner closes.
+    leaver = new_player(players, browser, own_server)
+    in_lobby(leaver)
+    in_lobby(black, black_name)
+    leaver.page.click("#lobby-post")
+    seek_line(black, "Anonymous")
+    leaver.page.close()
+    black.page.wait_for_selector("#lobby-empty:not([hidden])")
+    assert red.errors == [] and black.errors == [] and onlooker.errors == []
