@@ -58,6 +58,25 @@ def stored_events(url: str, game_id: str) -> list[Any]:
     return asyncio.run(read())
 
 
+def write_unannounced(url: str, game_id: str, change: Any) -> None:
+    """Write ``change(row)`` (which returns the event) to the game as a process would that
+    died between its write and its notice: the store's notices are cut off."""
+
+    async def write() -> None:
+        store = open_store(url)
+        await store.open()
+        store._announce = lambda *args, **options: None  # type: ignore[attr-defined]
+        try:
+            row = await store.load_game(game_id)
+            assert row is not None
+            event, data = change(row)
+            await store.save_game(row, event, data)
+        finally:
+            await store.close()
+
+    asyncio.run(write())
+
+
 def test_players_on_two_processes_see_each_others_moves_at_once(servers: Any) -> None:
     one, two = servers(2)
     game = create_game(one, kind="friend", time_control="10+5")
@@ -145,22 +164,14 @@ def test_a_write_whose_notice_is_lost_still_reaches_every_process(
         red.move("h2e2")
         black.wait_ply(1)
 
-        async def write_without_notice() -> None:
-            store = open_store(postgres_url)
-            await store.open()
-            store._announce = lambda *args, **options: None  # type: ignore[attr-defined]
-            try:
-                row = await store.load_game(game["game_id"])
-                assert row is not None
-                row.moves.append("h9g7")
-                row.version += 1
-                row.updated = time.time()
-                await store.save_game(row, "move", {"move": "h9g7"})
-            finally:
-                await store.close()
+        def move(row: Any) -> tuple[str, dict[str, Any]]:
+            row.moves.append("h9g7")
+            row.version += 1
+            row.updated = time.time()
+            return "move", {"move": "h9g7"}
 
         written = time.monotonic()
-        asyncio.run(write_without_notice())
+        write_unannounced(postgres_url, game["game_id"], move)
         for client in (red, black):
             assert [m["iccs"] for m in client.wait_ply(2)["moves"]] == ["h2e2", "h9g7"]
         took = time.monotonic() - written
@@ -185,19 +196,11 @@ def test_a_move_overtaken_by_a_quiet_write_of_another_process_is_made_again(
         red.move("h2e2")
         black.wait_ply(1)
 
-        async def rename_without_notice() -> None:
-            store = open_store(postgres_url)
-            await store.open()
-            store._announce = lambda *args, **options: None  # type: ignore[attr-defined]
-            try:
-                row = await store.load_game(game["game_id"])
-                assert row is not None
-                row.names = {**row.names, "first": "Renamed"}
-                await store.save_game(row, "name", {"side": "first", "name": "Renamed"})
-            finally:
-                await store.close()
+        def rename(row: Any) -> tuple[str, dict[str, Any]]:
+            row.names = {**row.names, "first": "Renamed"}
+            return "name", {"side": "first", "name": "Renamed"}
 
-        asyncio.run(rename_without_notice())
+        write_unannounced(postgres_url, game["game_id"], rename)
         seq = black.send_move("h9g7")
         ack = black.until("ack")
         assert ack["seq"] == seq
