@@ -162,8 +162,9 @@ _SAVE_TYPES = {
 assert tuple(_SAVE_TYPES) == _SAVE_COLUMNS
 #: The most saves one statement makes.
 SAVE_BATCH = 200
-#: How many batches of saves may be under way at once (of the pool's connections): while
-#: fewer are, a save goes at once, alone; batches form when the database is busy.
+#: How many batches of saves may be under way at once (of the pool's connections, leaving
+#: two for reads, notices and beats): while fewer are, a save goes at once, alone; batches
+#: form when the database is busy.
 SAVE_FLIGHTS = 6
 # One statement saves a batch of games, one array per column ($1 the ids, $2 the revisions
 # the writes were made on, then the columns, then each event's kind and data): each game is
@@ -530,7 +531,7 @@ class PostgresStore(PostgresAccounts, PostgresSeeks):
         )
         done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._saves.append((save, done))
-        if len(self._saving) < SAVE_FLIGHTS:
+        if len(self._saving) < max(1, min(SAVE_FLIGHTS, self.pool_size - 2)):
             task = asyncio.get_running_loop().create_task(self._save_batches())
             self._saving.add(task)
             task.add_done_callback(self._saving.discard)
