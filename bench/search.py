@@ -1,4 +1,5 @@
-"""Search speed: nodes per second of chuhan's engine in middlegame positions.
+"""Search speed: nodes per second of chuhan's engine in middlegame positions, as a ratio to
+a yardstick run in the same process.
 
 Run from the repository root::
 
@@ -10,12 +11,19 @@ depth, so the node counts are the same on every machine (they change only when t
 search changes); the time, and so the nodes per second, is the machine's. The positions
 are middlegames reached from common openings in both games. CPU time
 (``time.process_time``) is reported beside wall time because shared machines are noisy.
+
+Absolute speed drifts with the machine and its load, so each run also times a yardstick in
+the same process, before each round of searches: python-chess's perft(4) from the chess
+start, pushing and popping every leaf (the "full" perft of ``bench/perft.py``). The figure
+to compare between versions is the ratio of the search's nodes per second (CPU time, best
+of the runs) to the yardstick's, per game and in total.
 """
 
 from __future__ import annotations
 
 import argparse
 import platform
+import sys
 import time
 
 from chuhan.board import Board
@@ -57,19 +65,61 @@ POSITIONS = [
 ]
 
 
+YARDSTICK_DEPTH = 4
+YARDSTICK_NODES = 197_281  # chess perft(4) from the start
+
+
+def yardstick() -> tuple[float, float]:
+    """Wall and CPU seconds of python-chess's perft(4), push/pop at every leaf."""
+    import chess
+
+    def perft(board: chess.Board, depth: int) -> int:
+        moves = list(board.legal_moves)
+        if depth == 1:
+            for m in moves:
+                board.push(m)
+                board.pop()
+            return len(moves)
+        total = 0
+        for m in moves:
+            board.push(m)
+            total += perft(board, depth - 1)
+            board.pop()
+        return total
+
+    wall = time.perf_counter()
+    cpu = time.process_time()
+    nodes = perft(chess.Board(), YARDSTICK_DEPTH)
+    wall = time.perf_counter() - wall
+    cpu = time.process_time() - cpu
+    if nodes != YARDSTICK_NODES:
+        raise SystemExit(f"python-chess perft(4) gave {nodes:,d}, not {YARDSTICK_NODES:,d}")
+    return wall, cpu
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=7)
     parser.add_argument("--repeat", type=int, default=2)
     args = parser.parse_args()
+    try:
+        import chess
+    except ImportError as exc:
+        sys.exit(f"bench/search.py needs the bench extras ({exc}): pip install -e '.[bench]'")
     print(f"chuhan search speed, depth {args.depth}, best of {args.repeat}")
-    print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}")
-    total_nodes = 0
-    total_wall = 0.0
-    total_cpu = 0.0
-    for name, variant, fen in POSITIONS:
-        best: tuple[float, float, int] | None = None
-        for _ in range(args.repeat):
+    print(
+        f"{platform.processor() or platform.machine()}, Python {platform.python_version()}, "
+        f"python-chess {chess.__version__}"
+    )
+    # Per position: the best (lowest CPU time) run's wall, cpu and nodes.
+    best: list[tuple[float, float, int] | None] = [None] * len(POSITIONS)
+    yard_cpu = float("inf")
+    yard_runs: list[float] = []
+    for _ in range(args.repeat):
+        _, cpu = yardstick()
+        yard_runs.append(YARDSTICK_NODES / cpu)
+        yard_cpu = min(yard_cpu, cpu)
+        for index, (_, variant, fen) in enumerate(POSITIONS):
             board = Board(fen, variant=variant)
             searcher = Searcher(hash_mb=64)
             wall = time.perf_counter()
@@ -78,21 +128,36 @@ def main() -> int:
             wall = time.perf_counter() - wall
             cpu = time.process_time() - cpu
             nodes = result.lines[0].nodes
-            if best is None or cpu < best[1]:
-                best = (wall, cpu, nodes)
-        assert best is not None
-        wall, cpu, nodes = best
-        total_nodes += nodes
-        total_wall += wall
-        total_cpu += cpu
+            kept = best[index]
+            if kept is None or cpu < kept[1]:
+                best[index] = (wall, cpu, nodes)
+    yard_nps = YARDSTICK_NODES / yard_cpu
+    totals: dict[str, list[float]] = {
+        group: [0, 0.0, 0.0] for group in ("xiangqi", "janggi", "total")
+    }
+    for (name, variant, _), kept in zip(POSITIONS, best, strict=True):
+        assert kept is not None
+        wall, cpu, nodes = kept
+        for group in (variant, "total"):
+            sums = totals[group]
+            sums[0] += nodes
+            sums[1] += wall
+            sums[2] += cpu
         print(
             f"  {name:42s} {nodes:8,d} nodes  {wall:6.2f} s  "
             f"{nodes / wall:8,.0f} n/s (wall)  {nodes / cpu:8,.0f} n/s (cpu)"
         )
+    spread = ", ".join(f"{n:,.0f}" for n in yard_runs)
     print(
-        f"total {total_nodes:,d} nodes in {total_wall:.2f} s: {total_nodes / total_wall:,.0f} "
-        f"nodes/s wall, {total_nodes / total_cpu:,.0f} nodes/s cpu"
+        f"yardstick: python-chess perft({YARDSTICK_DEPTH}) push/pop, {yard_nps:,.0f} nodes/s cpu "
+        f"(runs: {spread})"
     )
+    for group, (group_nodes, wall, cpu) in totals.items():
+        nps = group_nodes / cpu
+        print(
+            f"{group:8s} {int(group_nodes):8,d} nodes in {cpu:6.2f} s cpu ({wall:6.2f} s wall): "
+            f"{nps:8,.0f} nodes/s cpu, {nps / yard_nps:.4f} x yardstick"
+        )
     return 0
 
 
