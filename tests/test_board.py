@@ -389,3 +389,30 @@ def test_capture_generator_matches_the_captures_among_legal_moves(variant: str) 
             positions += 1
             board.push_code(rng.choice(legal))
     assert positions > 5000
+
+
+@pytest.mark.parametrize("variant", ["xiangqi", "janggi"])
+def test_legal_among_keeps_the_legal_moves_in_the_generators_order(variant: str) -> None:
+    """``legal_among`` (the search's legality test for the few quiet checks it picks from
+    the pseudo-legal moves) gives exactly the legal moves among any subset of them, in
+    the order ``legal_move_codes`` lists them, along random games of both variants."""
+    import random
+
+    from chuhan.movegen import ALL_SQUARES, kernel_for
+
+    generate = kernel_for(variant).generate
+    rng = random.Random(11)
+    positions = 0
+    for _ in range(60):
+        board = Board(variant=variant)
+        for _ in range(160):
+            legal = board.legal_move_codes()
+            if not legal:
+                break
+            pseudo = generate(board.placement, board.turn, ALL_SQUARES, set(), None)
+            subset = [m for m in pseudo if rng.random() < 0.5]
+            assert board.legal_among(pseudo) == [m for m in legal if m >> 7 != m & 127]
+            assert board.legal_among(subset) == [m for m in legal if m in subset], board.fen()
+            positions += 1
+            board.push_code(rng.choice(legal))
+    assert positions > 5000

@@ -567,6 +567,30 @@ class Board:
             or is_safe(m, False)
         ]
 
+    def legal_among(self, codes: list[int]) -> list[int]:
+        """The legal moves among ``codes``, in the order :meth:`legal_move_codes` lists
+        them. ``codes`` must be pseudo-legal moves of the side to move (no pass) in the
+        order the kernel's ``generate`` gives them for all squares: the search tests a
+        few moves it picked from those (its quiet checks) without generating every legal
+        move. A pseudo-legal move is legal exactly when it leaves the king safe (and, in
+        bikjang, breaks it)."""
+        if self._passes < 0 or not codes:
+            return []
+        kings = self._kings
+        bikjang = self._bikjang_rule and (kings[0] - kings[1]) % FILES == 0 and self._kings_facing()
+        is_safe = self._is_safe
+        legal = [m for m in codes if is_safe(m, bikjang)]
+        if len(legal) < 2 or bikjang or self._janggi:
+            return legal
+        side = self.turn
+        check, shields, _ = self._kernel.shields(self._squares, kings[side], side)
+        if check:
+            return legal
+        # Out of check, legal_move_codes lists the moves of the pieces that shield the
+        # king last, origin by origin in the order of the shields set.
+        rank = {sq: i for i, sq in enumerate(shields)}
+        return sorted(legal, key=lambda m: rank.get(m >> 7, -1))
+
     @property
     def legal_moves(self) -> LegalMoveGenerator:
         """A lazy view of the legal moves: iterate it, take ``len()``, ask ``move in``."""

@@ -146,6 +146,10 @@ class Evaluator:
     #: the code itself: negative codes read from the second half), from the first
     #: mover's point of view (second-mover pieces negative).
     values: list[list[int]] = field(repr=False)
+    #: ``attack_values[piece][sq]``: the attack weight of the signed piece code on the
+    #: point if it stands in the zone around the enemy palace, else 0 (indexed as
+    #: ``values``; positive for both sides).
+    attack_values: list[list[int]] = field(repr=False)
 
     def __call__(self, b: list[int], turn: bool) -> int:
         return evaluate_with(self, b, turn)
@@ -165,7 +169,15 @@ def evaluator_for(game: str, weights: EvalWeights | None = None) -> Evaluator:
             values[piece][sq] = v
             # The second mover's piece on the point turned half round.
             values[15 - piece][SQUARE_COUNT - 1 - sq] = -v
-    return Evaluator(game, weights, values)
+    zone_second, zone_first = _geometry(game)[3]
+    attack_values: list[list[int]] = [[0] * SQUARE_COUNT for _ in range(15)]
+    for piece in range(1, 8):
+        for sq in range(SQUARE_COUNT):
+            if sq in zone_second:
+                attack_values[piece][sq] = weights.attack[piece]
+            if sq in zone_first:
+                attack_values[15 - piece][sq] = weights.attack[piece]
+    return Evaluator(game, weights, values, attack_values)
 
 
 @cache
@@ -207,23 +219,56 @@ def placement_score(ev: Evaluator, b: list[int]) -> int:
     return score
 
 
+@cache
+def _scan_tables(
+    game: str,
+) -> tuple[
+    tuple[tuple[tuple[int, ...], ...], ...],
+    tuple[tuple[tuple[int, int], ...], ...],
+    tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]],
+]:
+    """What :func:`positional_score` reads per piece, in its shortest form: the chariot's
+    orthogonal rays; each horse square's legs with the number of targets each serves
+    (a leg counts once per target it opens, as in :func:`features`); each elephant
+    square's eyes by side (indexed by ``piece > 0``)."""
+    rays, horse_table, elephant_table, _ = _geometry(game)
+    horse_legs = []
+    for moves in horse_table:
+        counts: dict[int, int] = {}
+        for _, leg in moves:
+            counts[leg] = counts.get(leg, 0) + 1
+        horse_legs.append(tuple(counts.items()))
+    eyes = tuple(
+        tuple(tuple(eye for _, eye, _ in moves) for moves in side_table)
+        for side_table in elephant_table
+    )
+    return rays, tuple(horse_legs), (eyes[0], eyes[1])
+
+
 def positional_score(ev: Evaluator, b: list[int]) -> int:
     """Mobility, blocking and king-safety terms, and janggi's Han bonus (first mover's
     view): everything but material and placement."""
     w = ev.weights
-    rays, horse_table, elephant_table, zones = _geometry(ev.game)
-    zone_second, zone_first = zones
+    rays, horse_legs, elephant_eyes = _scan_tables(ev.game)
+    attack_values = ev.attack_values
+    eye_weight = w.elephant_eye
     rook_free = 0
     legs = 0
     eyes = 0
-    attack = [0, 0]  # attack weight against the second mover's / first mover's palace
-    defenders = [0, 0]  # advisors + elephants of the second / first mover
-    attack_w = w.attack
+    # Attack weight of the first mover's pieces near the second mover's palace, and the
+    # reverse; advisors + elephants of each side.
+    attack_by_first = attack_by_second = 0
+    defenders_first = defenders_second = 0
     trapped = -w.horse_trapped // max(1, w.horse_leg)
-    for sq in range(SQUARE_COUNT):
-        p = b[sq]
+    for sq, p in enumerate(b):
         if not p:
             continue
+        a = attack_values[p][sq]
+        if a:
+            if p > 0:
+                attack_by_first += a
+            else:
+                attack_by_second += a
         kind = p if p > 0 else -p
         if kind == ROOK:
             n = 0
@@ -235,31 +280,28 @@ def positional_score(ev: Evaluator, b: list[int]) -> int:
             rook_free += n if p > 0 else -n
         elif kind == HORSE:
             free = 0
-            for _, leg in horse_table[sq]:
+            for leg, targets in horse_legs[sq]:
                 if not b[leg]:
-                    free += 1
+                    free += targets
             # Each leg serves two targets.
             free = free // 2 or trapped
             legs += free if p > 0 else -free
         elif kind == ADVISOR or kind == ELEPHANT:
-            defenders[p > 0] += 1
-            if kind == ELEPHANT and w.elephant_eye:
+            if p > 0:
+                defenders_first += 1
+            else:
+                defenders_second += 1
+            if kind == ELEPHANT and eye_weight:
                 blocked = 0
-                for _, eye, _ in elephant_table[p > 0][sq]:
+                for eye in elephant_eyes[p > 0][sq]:
                     if b[eye]:
                         blocked += 1
                 eyes += blocked if p > 0 else -blocked
-        if attack_w[kind]:
-            if p > 0:
-                if sq in zone_second:
-                    attack[0] += attack_w[kind]
-            elif sq in zone_first:
-                attack[1] += attack_w[kind]
-    score = rook_free * w.rook_mobility + legs * w.horse_leg - eyes * w.elephant_eye
+    score = rook_free * w.rook_mobility + legs * w.horse_leg - eyes * eye_weight
     dm = w.defender_missing
     # Attack on the second mover's palace helps the first mover, and the reverse.
-    score += attack[0] * (100 + dm * (4 - defenders[0])) // 100
-    score -= attack[1] * (100 + dm * (4 - defenders[1])) // 100
+    score += attack_by_first * (100 + dm * (4 - defenders_second)) // 100
+    score -= attack_by_second * (100 + dm * (4 - defenders_first)) // 100
     return score - w.second_player_bonus
 
 

@@ -30,14 +30,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from functools import cache
 
 from chuhan.board import Board
 from chuhan.game import Game, MoveLimitCount
-from chuhan.movegen import kernel_for
+from chuhan.movegen import ALL_SQUARES, kernel_for
 from chuhan.search.evaluate import evaluator_for, placement_score, positional_score
 from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits, SearchResult
 from chuhan.search.timeman import allocate
-from chuhan.squares import Move
+from chuhan.squares import FILES, SQUARE_COUNT, Move
 
 __all__ = ["INF", "MATE", "MATE_BOUND", "MAX_PLY", "WIN", "SearchTables", "TreeSearch"]
 
@@ -56,6 +57,9 @@ _LATE_MOVES = (0, 8, 14, 24)
 MAX_PLY = 120
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+_NONE: set[int] = set()
+#: Static evaluations a search remembers (then it starts again).
+_STATIC_CACHE = 1 << 16
 
 # MVV-LVA: victim value by type (index 1–7), attacker tie-breaker.
 _VICTIM = (0, 50, 20, 20, 40, 90, 45, 10)
@@ -145,6 +149,7 @@ class TreeSearch:
         "_control",
         "_eval",
         "_gave_check",
+        "_generate",
         "_hard_ms",
         "_history",
         "_killers",
@@ -163,6 +168,7 @@ class TreeSearch:
         "_seen",
         "_seldepth",
         "_squares",
+        "_statics",
         "_tables",
         "_tempo",
         "_tt",
@@ -182,13 +188,17 @@ class TreeSearch:
         self._control = control
         #: The board's live placement (a list changed in place by push_code/pop_code).
         self._squares = b.placement
-        self._attacked = kernel_for(b.variant.game).attacked
+        kernel = kernel_for(b.variant.game)
+        self._attacked = kernel.attacked
+        self._generate = kernel.generate
         self._eval = evaluator_for(b.variant.game)
         self._values = self._eval.values
         self._tempo = self._eval.weights.tempo
         #: The placement score of the current node, kept up to date by _make/_unmake.
         self._base = placement_score(self._eval, self._squares)
         self._bases: list[int] = []
+        #: Zobrist key -> static evaluation (see _static).
+        self._statics: dict[int, int] = {}
         self._nodes = 0
         self._seldepth = 0
         self._node_limit: int | None = None
@@ -711,10 +721,19 @@ class TreeSearch:
         self._base = self._bases.pop()
 
     def _static(self) -> int:
-        """The full evaluation for the side to move."""
+        """The full evaluation for the side to move (remembered by Zobrist key: about a
+        third of the positions evaluated come back within a search)."""
         b = self._board
-        score = self._base + positional_score(self._eval, self._squares)
-        return (score if b.turn else -score) + self._tempo
+        h = b.zobrist_hash()
+        statics = self._statics
+        score = statics.get(h)
+        if score is None:
+            score = self._base + positional_score(self._eval, self._squares)
+            score = (score if b.turn else -score) + self._tempo
+            if len(statics) >= _STATIC_CACHE:
+                statics.clear()
+            statics[h] = score
+        return score
 
     # ------------------------------------------------------------------ mate search
 
@@ -854,13 +873,17 @@ class TreeSearch:
             moves.sort(
                 key=lambda m: -_VICTIM[abs(squares[m & 127])] * 16 + _ATTACKER[abs(squares[m >> 7])]
             )
-            checks: list[int] = []
             if qply == 0 and self._qchecks:
-                checks = [
-                    m for m in b.legal_move_codes() if not squares[m & 127] and m >> 7 != m & 127
+                # The quiet checks: picked from the pseudo-legal moves, and only those
+                # that check are tested for legality.
+                quiet = [
+                    m
+                    for m in self._generate(squares, side, ALL_SQUARES, _NONE, None)
+                    if not squares[m & 127]
                 ]
-            if checks:
-                moves += self._checking(checks)
+                checks = self._checking(quiet)
+                if checks:
+                    moves += b.legal_among(checks)
         for m in moves:
             self._make(m)
             try:
@@ -882,39 +905,21 @@ class TreeSearch:
         placement only if it could: its target is on the enemy king's file or rank (a
         chariot, cannon, soldier or new cannon screen), its origin is (a line opened), it
         starts within two points of the king (a horse's or elephant's leg freed, a palace
-        diagonal), or the piece lands a horse's or janggi elephant's leap from the king."""
+        diagonal), or the piece lands a horse's or janggi elephant's leap from the king
+        (see :func:`_check_filter`)."""
         b = self._board
         squares = self._squares
         side = b.turn
         king = b.king(not side)
-        kf, kr = king % 9, king // 9
+        near, reach = _check_filter(b.variant.is_janggi, king)
         attacked = self._attacked
-        janggi = b.variant.is_janggi
         found = []
         for m in moves:
             fr = m >> 7
             to = m & 127
-            tf, tr = to % 9, to // 9
-            ff, fr_rank = fr % 9, fr // 9
-            if not (
-                tf == kf
-                or tr == kr
-                or ff == kf
-                or fr_rank == kr
-                or (abs(ff - kf) <= 2 and abs(fr_rank - kr) <= 2)
-            ):
-                piece = squares[fr]
-                kind = piece if piece > 0 else -piece
-                df, dr = abs(tf - kf), abs(tr - kr)
-                if kind == 4:
-                    if df * dr != 2:
-                        continue
-                elif kind == 3 and janggi:
-                    if df * dr != 6:
-                        continue
-                elif df > 2 or dr > 2:  # a palace diagonal or a soldier's step
-                    continue
             piece = squares[fr]
+            if not near[fr] and not reach[piece if piece > 0 else -piece][to]:
+                continue
             squares[to] = piece
             squares[fr] = 0
             check = attacked(squares, king, side)
@@ -923,3 +928,35 @@ class TreeSearch:
             if check:
                 found.append(m)
         return found
+
+
+@cache
+def _check_filter(janggi: bool, king: int) -> tuple[bytes, tuple[bytes, ...]]:
+    """Where a quiet move must start or land to be able to give check to a king on
+    ``king``: ``near[origin]`` is 1 for a point on the king's file or rank or within two
+    points of it (moving away may open a line or free a leg); ``reach[kind][target]`` is
+    1 for a point on the king's file or rank, and besides for a horse a horse's leap from
+    the king, for a janggi elephant an elephant's leap, for the other pieces a point
+    within two (a palace diagonal or a soldier's step)."""
+    kf, kr = king % FILES, king // FILES
+    near = bytes(
+        sq % FILES == kf
+        or sq // FILES == kr
+        or (abs(sq % FILES - kf) <= 2 and abs(sq // FILES - kr) <= 2)
+        for sq in range(SQUARE_COUNT)
+    )
+    reach = []
+    for kind in range(8):
+        row = []
+        for sq in range(SQUARE_COUNT):
+            df, dr = abs(sq % FILES - kf), abs(sq // FILES - kr)
+            if df == 0 or dr == 0:
+                row.append(1)
+            elif kind == 4:
+                row.append(df * dr == 2)
+            elif kind == 3 and janggi:
+                row.append(df * dr == 6)
+            else:
+                row.append(df <= 2 and dr <= 2)
+        reach.append(bytes(row))
+    return near, tuple(reach)
