@@ -14,7 +14,7 @@ from chuhan.board import Board
 from chuhan.game import Game, Termination
 from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits
 from chuhan.search.search import LEVELS, WIN, Searcher
-from chuhan.search.tree import SearchTables, TreeSearch
+from chuhan.search.tree import SearchTables, TreeSearch, _check_filter
 from chuhan.squares import Move
 
 DATA = Path(__file__).parent / "data"
@@ -333,6 +333,34 @@ def test_quiescence_finds_every_quiet_check(variant: str) -> None:
         assert set(searcher._checking(quiet)) == expected, board.fen()
         positions += 1
     assert positions > 100
+
+
+@pytest.mark.parametrize("variant", ["xiangqi", "janggi"])
+def test_a_move_outside_the_check_filter_never_gives_check(variant: str) -> None:
+    """The search tests a move for check only if it starts or lands where it could give
+    one (``_check_filter``): every legal move outside those points, captures and passes
+    included, leaves the other king unattacked, along random games."""
+    rng = random.Random(9)
+    moves_seen = filtered = 0
+    for _ in range(100):
+        board = Board(variant=variant)
+        for _ in range(rng.randrange(10, 120)):
+            legal = board.legal_move_codes()
+            if not legal:
+                break
+            near, reach = _check_filter(variant == "janggi", board.king(not board.turn))
+            squares = board.placement
+            for m in legal:
+                piece = squares[m >> 7]
+                if near[m >> 7] or reach[abs(piece)][m & 127]:
+                    continue
+                board.push_code(m)
+                assert not board.is_check(), (board.fen(), m)
+                board.pop_code()
+                filtered += 1
+            moves_seen += len(legal)
+            board.push_code(rng.choice(legal))
+    assert filtered > moves_seen // 3
 
 
 def test_rulings_cached_under_one_rule_set_are_not_used_under_another() -> None:

@@ -148,10 +148,12 @@ class TreeSearch:
         "_can_pass",
         "_control",
         "_eval",
+        "_filter_checks",
         "_gave_check",
         "_generate",
         "_hard_ms",
         "_history",
+        "_janggi",
         "_killers",
         "_limit",
         "_limit_count",
@@ -191,6 +193,10 @@ class TreeSearch:
         kernel = kernel_for(b.variant.game)
         self._attacked = kernel.attacked
         self._generate = kernel.generate
+        self._janggi = b.variant.is_janggi
+        #: Whether the side not to move is out of check at the root (so in the whole
+        #: tree): then only moves that could give check are tested for it.
+        self._filter_checks = not self._attacked(b.placement, b.king(not b.turn), b.turn)
         self._eval = evaluator_for(b.variant.game)
         self._values = self._eval.values
         self._tempo = self._eval.weights.tempo
@@ -634,13 +640,18 @@ class TreeSearch:
         best = -INF
         best_move = 0
         flag = _UPPER
+        near, reach = self._check_filter(side)
         try:
             for i, m in enumerate(moves):
+                fr = m >> 7
                 to = m & 127
-                quiet = not squares[to] or m >> 7 == to
+                piece = squares[fr]
+                quiet = not squares[to] or fr == to
+                # Only a move that starts or lands where it could check is tested.
+                may_check = near[fr] or reach[piece if piece > 0 else -piece][to]
                 self._make(m)
                 try:
-                    child_check = b.is_check()
+                    child_check = b.is_check() if may_check else False
                     if (
                         quiet
                         and i
@@ -884,10 +895,13 @@ class TreeSearch:
                 checks = self._checking(quiet)
                 if checks:
                     moves += b.legal_among(checks)
+        near, reach = self._check_filter(side)
         for m in moves:
+            piece = squares[m >> 7]
+            may_check = near[m >> 7] or reach[piece if piece > 0 else -piece][m & 127]
             self._make(m)
             try:
-                child_check = b.is_check()
+                child_check = b.is_check() if may_check else False
                 score = -self._quiesce(-beta, -alpha, ply + 1, child_check, qply + 1)
             finally:
                 self._unmake()
@@ -900,18 +914,26 @@ class TreeSearch:
                         break
         return best
 
+    def _check_filter(self, side: bool) -> tuple[bytes, tuple[bytes, ...]]:
+        """The tables of :func:`_check_filter` for a move of ``side`` here: a move that
+        starts and lands outside them cannot give check, since the side not to move is
+        never in check (when the root position had it so, every move is tested)."""
+        if not self._filter_checks:
+            return _TEST_ALL
+        return _check_filter(self._janggi, self._board.king(not side))
+
     def _checking(self, moves: list[int]) -> list[int]:
         """The quiet moves among ``moves`` that give check. A move is tried on the
-        placement only if it could: its target is on the enemy king's file or rank (a
-        chariot, cannon, soldier or new cannon screen), its origin is (a line opened), it
-        starts within two points of the king (a horse's or elephant's leg freed, a palace
-        diagonal), or the piece lands a horse's or janggi elephant's leap from the king
-        (see :func:`_check_filter`)."""
+        placement only if it could: it starts or lands on the enemy king's file or rank
+        (a line opened, a chariot, cannon or soldier's attack, a new cannon screen) or on
+        a diagonal point next to it or one further (a horse's leg or janggi elephant's
+        path freed, a palace diagonal), or the piece lands a horse's or janggi elephant's
+        leap from the king (see :func:`_check_filter`)."""
         b = self._board
         squares = self._squares
         side = b.turn
         king = b.king(not side)
-        near, reach = _check_filter(b.variant.is_janggi, king)
+        near, reach = self._check_filter(side)
         attacked = self._attacked
         found = []
         for m in moves:
@@ -930,33 +952,37 @@ class TreeSearch:
         return found
 
 
+#: A check filter that lets every move through (see TreeSearch._check_filter).
+_TEST_ALL = (b"\x01" * SQUARE_COUNT, (b"\x01" * SQUARE_COUNT,) * 8)
+
+
 @cache
 def _check_filter(janggi: bool, king: int) -> tuple[bytes, tuple[bytes, ...]]:
-    """Where a quiet move must start or land to be able to give check to a king on
-    ``king``: ``near[origin]`` is 1 for a point on the king's file or rank or within two
-    points of it (moving away may open a line or free a leg); ``reach[kind][target]`` is
-    1 for a point on the king's file or rank, and besides for a horse a horse's leap from
-    the king, for a janggi elephant an elephant's leap, for the other pieces a point
-    within two (a palace diagonal or a soldier's step)."""
+    """Where a move must start or land to be able to give check to a king on ``king``
+    (the side moving not being in check before). ``near[origin]`` is 1 on the king's
+    file or rank (moving away may open a chariot's or cannon's line) and on the two
+    diagonal points nearest it in each direction (a horse's leg, a janggi elephant's
+    path, a palace diagonal). ``reach[kind][target]`` is 1 on the king's file or rank
+    (the piece attacks along it, or becomes a cannon's screen), and besides for a horse
+    a horse's leap from the king, for a janggi elephant an elephant's leap, for the
+    other pieces the same two diagonal points (a palace diagonal)."""
     kf, kr = king % FILES, king // FILES
-    near = bytes(
-        sq % FILES == kf
-        or sq // FILES == kr
-        or (abs(sq % FILES - kf) <= 2 and abs(sq // FILES - kr) <= 2)
-        for sq in range(SQUARE_COUNT)
-    )
+
+    def line_or_diagonal(sq: int) -> bool:
+        df, dr = abs(sq % FILES - kf), abs(sq // FILES - kr)
+        return df == 0 or dr == 0 or df == dr <= 2
+
+    near = bytes(line_or_diagonal(sq) for sq in range(SQUARE_COUNT))
     reach = []
     for kind in range(8):
         row = []
         for sq in range(SQUARE_COUNT):
             df, dr = abs(sq % FILES - kf), abs(sq // FILES - kr)
-            if df == 0 or dr == 0:
-                row.append(1)
-            elif kind == 4:
-                row.append(df * dr == 2)
+            if kind == 4:
+                row.append(df == 0 or dr == 0 or df * dr == 2)
             elif kind == 3 and janggi:
-                row.append(df * dr == 6)
+                row.append(df == 0 or dr == 0 or df * dr == 6)
             else:
-                row.append(df <= 2 and dr <= 2)
+                row.append(line_or_diagonal(sq))
         reach.append(bytes(row))
     return near, tuple(reach)
