@@ -573,6 +573,42 @@ def test_no_legal_move_gives_bestmove_none() -> None:
     assert session.go("go depth 2")[-1] == "nobestmove"
 
 
+FORCED_PASS_FEN = "5k3/9/9/9/4r4/9/9/9/r8/3K5 w - - 0 1"  # janggi: Cho can only pass
+
+
+def real_engine(*lines: str) -> tuple[EngineServer, list[str]]:
+    """The server with chuhan's own searcher, after ``lines`` and ``isready`` (which
+    creates the searcher, so a ``go`` after it is timed without the import)."""
+    out: list[str] = []
+    server = EngineServer(out.append, version="9.9")
+    for line in (*lines, "isready"):
+        server.handle(line)
+    return server, out
+
+
+def test_a_forced_move_is_played_at_once_on_the_clock() -> None:
+    server, out = real_engine(
+        "uci", "setoption name UCI_Variant value janggi", f"position fen {FORCED_PASS_FEN}"
+    )
+    started = time.monotonic()
+    server.handle("go wtime 600000 btime 600000")  # a budget of many seconds a move
+    assert server.wait(10)
+    elapsed = time.monotonic() - started
+    assert out[-1].split()[:2] == ["bestmove", "d1d1"]
+    assert [line.split()[2] for line in out if line.startswith("info depth")] == ["1"]
+    assert elapsed < 2
+
+
+def test_a_forced_move_is_still_analysed_to_the_depth_asked() -> None:
+    server, out = real_engine(
+        "uci", "setoption name UCI_Variant value janggi", f"position fen {FORCED_PASS_FEN}"
+    )
+    server.handle("go depth 3")
+    assert server.wait(10)
+    assert out[-1].split()[:2] == ["bestmove", "d1d1"]
+    assert [line.split()[2] for line in out if line.startswith("info depth")] == ["1", "2", "3"]
+
+
 def test_a_failing_search_still_answers() -> None:
     session = Session(fail=True)
     out = session.go("go depth 2")

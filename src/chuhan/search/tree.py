@@ -260,6 +260,16 @@ class TreeSearch:
 
         budget = allocate(limits, b)
         max_depth = max(1, limits.depth) if limits.depth is not None else MAX_PLY - 8
+        if (
+            len(root_moves) == 1
+            and limits.depth is None
+            and limits.mate is None
+            and not limits.infinite
+            and not control.pondering
+        ):
+            # A forced move (a janggi side that can only pass, a single evasion) is
+            # played at once: one ply gives its score, more would only spend the clock.
+            max_depth = 1
         if limits.mate is not None:
             # A mate in N moves needs 2N - 1 plies (checks are extended on top).
             max_depth = min(max_depth, 2 * limits.mate - 1 + 2)
