@@ -363,6 +363,17 @@ def test_a_move_outside_the_check_filter_never_gives_check(variant: str) -> None
     assert filtered > moves_seen // 3
 
 
+def test_a_full_hash_table_forgets_its_oldest_quarter_not_everything() -> None:
+    tables = SearchTables(capacity=100)
+    board = Board("r1bakab1r/9/1cn4cn/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2")
+    TreeSearch(board, tables, SearchControl()).run(SearchLimits(nodes=4_000))
+    filled = list(tables.tt)
+    assert 75 <= len(filled) <= 100  # it overflowed, and was never emptied
+    assert tables.hashfull >= 750
+    tables.make_room()
+    assert list(tables.tt) == filled[len(filled) // 4 :]  # the newest three quarters stay
+
+
 def test_rulings_cached_under_one_rule_set_are_not_used_under_another() -> None:
     # One ply before janggi's move limit at the start: official rules settle it on points
     # (Han's 1.5 wins), traditional rules call it a draw. The same searcher searches both.

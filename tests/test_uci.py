@@ -157,7 +157,7 @@ def test_uci_handshake_lists_the_options() -> None:
         "Move Overhead",
     }
     assert options["UCI_Variant"].endswith("type combo default xiangqi var xiangqi var janggi")
-    assert options["Hash"] == "option name Hash type spin default 16 min 1 max 4096"
+    assert options["Hash"] == "option name Hash type spin default 64 min 1 max 4096"
     assert options["Skill Level"] == "option name Skill Level type spin default 8 min 1 max 8"
     assert options["Ponder"] == "option name Ponder type check default false"
     assert options["Move Overhead"].endswith("type spin default 30 min 0 max 5000")
@@ -170,7 +170,7 @@ def test_ucci_handshake() -> None:
     out = Session().send("ucci")
     assert out[0] == "id name chuhan 9.9"
     assert out[-1] == "ucciok"
-    assert "option hashsize type spin min 1 max 4096 default 16" in out
+    assert "option hashsize type spin min 1 max 4096 default 64" in out
     assert "option usemillisec type check default false" in out
     assert "option newgame type button" in out
     assert not any("option name" in line for line in out)
@@ -178,8 +178,8 @@ def test_ucci_handshake() -> None:
 
 def test_isready_creates_the_searcher_with_the_hash_size() -> None:
     session = Session()
-    assert session.send("setoption name Hash value 64", "isready") == ["readyok"]
-    assert session.fake.hash_mb == 64
+    assert session.send("setoption name Hash value 128", "isready") == ["readyok"]
+    assert session.fake.hash_mb == 128
     assert session.send("setoption name Hash value 32") == []
     assert session.fake.resized == [32]
 
@@ -240,7 +240,7 @@ def test_setoption_is_validated() -> None:
         out = session.send(line)
         assert len(out) == 1 and out[0].startswith("info string error: "), line
         assert message in out[0], (line, out)
-    assert session.server.values["Hash"] == "16"
+    assert session.server.values["Hash"] == "64"
     assert session.server.values["Skill Level"] == "8"
 
 

@@ -22,6 +22,12 @@ from dataclasses import dataclass, field
 
 from chuhan.squares import Move
 
+#: The default bound of the search's transposition table (the ``Hash`` option), in MB. A
+#: Python entry takes about 190 bytes, so 64 MB hold some 350,000 positions, about a
+#: minute of search (a search stores about one position in ten it visits); 16 MB were
+#: nearly full after a dozen one-second moves.
+DEFAULT_HASH_MB = 64
+
 
 @dataclass(slots=True)
 class SearchLimits:

@@ -15,19 +15,25 @@ from collections.abc import Callable, Collection
 
 from chuhan.board import Board
 from chuhan.search.levels import LEVEL_CHOICES, LEVELS, Level, best_line_only
-from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits, SearchResult
+from chuhan.search.limits import (
+    DEFAULT_HASH_MB,
+    SearchControl,
+    SearchInfo,
+    SearchLimits,
+    SearchResult,
+)
 from chuhan.search.tree import MATE, WIN, SearchTables, TreeSearch
 from chuhan.squares import Move
 from chuhan.variants import Variant
 
-__all__ = ["LEVELS", "MATE", "WIN", "Level", "Searcher"]
+__all__ = ["DEFAULT_HASH_MB", "LEVELS", "MATE", "WIN", "Level", "Searcher"]
 
 
 class Searcher:
     """chuhan's engine. One searcher keeps its hash table and history between moves of
     a game; ``new_game()`` clears them."""
 
-    def __init__(self, hash_mb: int = 16, *, seed: int | None = None) -> None:
+    def __init__(self, hash_mb: int = DEFAULT_HASH_MB, *, seed: int | None = None) -> None:
         self._tables = SearchTables(capacity=_capacity(hash_mb))
         #: The rule set the tables hold results of (cleared when a search changes it).
         self._variant: Variant | None = None

@@ -10,7 +10,8 @@ the tree's business: strength levels (:mod:`chuhan.search.levels`) and the wait 
 It plays on the library's board through its move codes (``Board.legal_move_codes`` /
 ``push_code`` / ``pop_code``: the same generator perft proves), with
 
-- a transposition table keyed by the board's Zobrist hash (a dict bounded by ``Hash``);
+- a transposition table keyed by the board's Zobrist hash (a dict bounded by ``Hash``,
+  which forgets its oldest entries when full);
 - quiescence search over captures, with the quiet checks at its first ply;
 - move ordering: hash move, captures by MVV-LVA, two killers per ply, history counts;
 - null-move pruning (not in check, not in a pawn-and-defender ending: the zugzwang
@@ -31,6 +32,7 @@ import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import islice
 
 from chuhan.board import Board
 from chuhan.game import Game, MoveLimitCount
@@ -92,9 +94,9 @@ _HISTORY_SIZE = 11520
 @dataclass(slots=True)
 class SearchTables:
     """What one search hands on to the next moves of a game: the transposition table
-    (bounded by ``capacity`` entries), the history counts of quiet moves that cut off, and
-    the referee's verdicts on positions that came back. ``clear()`` forgets them (a new
-    game, or other rules)."""
+    (bounded by ``capacity`` entries; when full, its oldest quarter goes), the history
+    counts of quiet moves that cut off, and the referee's verdicts on positions that came
+    back. ``clear()`` forgets them (a new game, or other rules)."""
 
     capacity: int
     #: Zobrist key -> (depth, bound flag, score, move code).
@@ -109,11 +111,19 @@ class SearchTables:
         self.verdicts.clear()
 
     def next_search(self) -> None:
-        """Before a search: a table over its bound is emptied, and the history counts are
-        aged so that old ones fade between moves."""
-        if len(self.tt) > self.capacity:
-            self.tt.clear()
+        """Before a search: a table over its bound is cut down to it, and the history
+        counts are aged so that old ones fade between moves."""
+        while len(self.tt) > self.capacity:
+            self.make_room()
         self.history = [h >> 2 for h in self.history]
+
+    def make_room(self) -> None:
+        """Forget the oldest quarter of the transposition table (a dict keeps its keys in
+        the order they came), so that a full table keeps what the last moves' searches
+        found instead of starting empty."""
+        tt = self.tt
+        for key in list(islice(tt, max(1, len(tt) // 4))):
+            del tt[key]
 
     @property
     def hashfull(self) -> int:
@@ -473,7 +483,7 @@ class TreeSearch:
             score -= ply
         tt = self._tt
         if len(tt) >= self._tt_capacity and h not in tt:
-            tt.clear()
+            self._tables.make_room()
         tt[h] = (depth, flag, score, move)
 
     def _ruling(self, ply: int) -> int:

@@ -41,7 +41,13 @@ from typing import TYPE_CHECKING, Literal, Protocol, TextIO
 
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
-from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits, SearchResult
+from chuhan.search.limits import (
+    DEFAULT_HASH_MB,
+    SearchControl,
+    SearchInfo,
+    SearchLimits,
+    SearchResult,
+)
 from chuhan.search.timeman import MOVE_OVERHEAD_MS, allocate
 from chuhan.squares import Move
 from chuhan.variants import GAMES, VARIANTS, Variant, get_variant
@@ -192,7 +198,7 @@ _RULE_NAMES = tuple(dict.fromkeys(v.rules for v in VARIANTS.values()))
 OPTIONS: tuple[EngineOption, ...] = (
     EngineOption("UCI_Variant", "variant", "combo", GAMES[0], choices=GAMES),
     EngineOption("Rules", "rules", "combo", "auto", choices=("auto", *_RULE_NAMES)),
-    EngineOption("Hash", "hashsize", "spin", "16", 1, 4096),
+    EngineOption("Hash", "hashsize", "spin", str(DEFAULT_HASH_MB), 1, 4096),
     EngineOption("MultiPV", "multipv", "spin", "1", 1, 64),
     EngineOption("Skill Level", "level", "spin", "8", 1, 8),
     EngineOption("UCI_Coordinates", None, "combo", "auto", choices=("auto", RANKS_0_9, RANKS_1_10)),
