@@ -669,18 +669,22 @@ class TreeSearch:
                 quiet = not squares[to] or fr == to
                 # Only a move that starts or lands where it could check is tested.
                 may_check = near[fr] or reach[piece if piece > 0 else -piece][to]
+                # Futility and late-move pruning of quiet moves that give no check: one
+                # that cannot give check is skipped without being made.
+                prunable = (
+                    quiet
+                    and i
+                    and not in_check
+                    and (futile or (depth <= 3 and not pv_node and i >= _LATE_MOVES[depth]))
+                    and m != k0
+                    and m != k1
+                )
+                if prunable and not may_check:
+                    continue
                 self._make(m)
                 try:
                     child_check = b.is_check() if may_check else False
-                    if (
-                        quiet
-                        and i
-                        and not child_check
-                        and not in_check
-                        and (futile or (depth <= 3 and not pv_node and i >= _LATE_MOVES[depth]))
-                        and m != k0
-                        and m != k1
-                    ):
+                    if prunable and not child_check:
                         continue
                     new_depth = depth - 1 + (1 if child_check and ply < 60 else 0)
                     if i == 0:
