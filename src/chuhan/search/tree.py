@@ -900,17 +900,11 @@ class TreeSearch:
             if stand > alpha:
                 alpha = stand
             best = stand
-            attacked = self._attacked
-            enemy = not side
-            moves = []
-            for m in b.legal_capture_codes():
-                to = m & 127
-                gain = _GAIN[abs(squares[to])]
-                if stand + gain + 150 < alpha:
-                    continue  # delta pruning: even this capture cannot reach alpha
-                if _GAIN[abs(squares[m >> 7])] > gain and attacked(squares, to, enemy):
-                    continue  # a bad capture: a piece worth more takes a defended one
-                moves.append(m)
+            moves = [
+                m
+                for m in b.legal_capture_codes()
+                if stand + _GAIN[abs(squares[m & 127])] + 150 >= alpha
+            ]
             moves.sort(
                 key=lambda m: -_VICTIM[abs(squares[m & 127])] * 16 + _ATTACKER[abs(squares[m >> 7])]
             )
