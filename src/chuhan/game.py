@@ -369,45 +369,35 @@ class Game:
         """Janggi: the result a pass by the side to move would bring at once (the second
         pass in a row, or a pass answering bikjang), or None if the game would go on after
         it, or passing is not legal now."""
-        if not self.variant.is_janggi or self.outcome() is not None:
-            return None
-        board = self.board
-        king = board.king(board.turn)
-        code = king << 7 | king
-        if code not in _legal_codes(board, self._judgment()):
-            return None
-        judged = self._judged
-        board.push_code(code)
-        try:
-            if not board.is_game_over_by_passing():
-                return None
-            return _janggi_outcome(self, [None, _UNJUDGED, None])
-        finally:
-            board.pop_code()
-            self._judged = judged
+        return self.pass_outcomes()[0]
 
     def outcome_if_passed_back(self) -> Outcome | None:
         """Janggi: the result if the side to move passed and the opponent passed back at
         once (two passes in a row end the game), or None when the first pass would end the
         game by itself (:meth:`outcome_if_passed`) or either pass is not legal."""
+        return self.pass_outcomes()[1]
+
+    def pass_outcomes(self) -> tuple[Outcome | None, Outcome | None]:
+        """(Janggi) :meth:`outcome_if_passed` and :meth:`outcome_if_passed_back` together,
+        from one pass played and taken back."""
         if not self.variant.is_janggi or self.outcome() is not None:
-            return None
+            return None, None
         board = self.board
         king = board.king(board.turn)
         code = king << 7 | king
         if code not in _legal_codes(board, self._judgment()):
-            return None
+            return None, None
         judged = self._judged
         board.push_code(code)
         try:
             if board.is_game_over_by_passing():
-                return None
+                return _janggi_outcome(self, [None, _UNJUDGED, None]), None
             answer = board.king(board.turn)
             if not board.is_legal(Move(answer, answer)):
-                return None
+                return None, None
             board.push_code(answer << 7 | answer)
             try:
-                return _janggi_outcome(self, [None, _UNJUDGED, None])
+                return None, _janggi_outcome(self, [None, _UNJUDGED, None])
             finally:
                 board.pop_code()
         finally:

@@ -155,11 +155,11 @@ def pass_endings(game: Game, variant: Variant) -> tuple[dict[str, Any] | None, .
     """How a pass by the side to move would end the game at once (janggi: the second pass
     in a row, or a pass answering bikjang), and else how the opponent could end it by
     passing back, each as ``result`` says it, or None."""
-    outcome = game.outcome_if_passed()
-    if outcome is not None:
-        return result_dict(outcome, variant), None
-    answered = game.outcome_if_passed_back()
-    return None, None if answered is None else result_dict(answered, variant)
+    at_once, answered = game.pass_outcomes()
+    return (
+        None if at_once is None else result_dict(at_once, variant),
+        None if answered is None else result_dict(answered, variant),
+    )
 
 
 def _legal_destinations(game: Game) -> tuple[dict[str, list[str]], bool]:
