@@ -6,15 +6,11 @@ list, never a backlog)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import re
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
-from chuhan.web.accounts import SESSION_COOKIE
-from chuhan.web.clients import client_address
 from chuhan.web.context import ServerContext, context_of
 from chuhan.web.endpoints.common import HTTPError
 from chuhan.web.endpoints.games import parse_time_control
@@ -23,11 +19,10 @@ from chuhan.web.protocol import (
     Check,
     ClientMessage,
     ProtocolError,
-    TokenBucket,
     parse_client_message,
 )
 from chuhan.web.ratings import is_provisional
-from chuhan.web.socket import error_message
+from chuhan.web.socket import accept_socket, error_message, new_connection, serve_socket
 from chuhan.web.store import StoreError
 
 __all__ = ["LOBBY_MESSAGES", "lobby_socket"]
@@ -108,54 +103,32 @@ LOBBY_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
 
 async def lobby_socket(websocket: WebSocket) -> None:
     context = context_of(websocket)
-    settings = context.settings
-    try:
-        async with context.arrivals:
-            await websocket.accept()
-    except Exception as error:  # the client went away while it waited its turn
-        log.debug("a lobby websocket left before its handshake: %s", error)
+    if not await accept_socket(context, websocket):
         return
-    address = client_address(websocket, settings)
-    member = LobbyMember(
-        TokenBucket(settings.lobby_rate_burst, settings.lobby_rate_per_second),
-        TokenBucket(settings.max_dropped, settings.drops_forgiven_per_second),
-        address,
+    settings = context.settings
+    member = new_connection(
+        context,
+        websocket,
+        LobbyMember,
+        settings.lobby_rate_burst,
+        settings.lobby_rate_per_second,
     )
-    member.session_cookie = websocket.cookies.get(SESSION_COOKIE)
-    loop = asyncio.get_running_loop()
-    writer = loop.create_task(_write(context, websocket, member))
-    context.sockets.opened(address)
-    silent = loop.call_later(settings.hello_timeout, _no_hello, member)
-    try:
-        if context.sockets.count(address) > settings.max_sockets_per_address:
-            most = settings.max_sockets_per_address
-            member.send(
-                error_message(
-                    "too_many_sockets",
-                    f"your address already has {most} connections open to this server; "
-                    "close some pages and try again",
-                )
-            )
-            member.close(4429)
-            return
+
+    async def body() -> None:
         try:
             await _read(context, websocket, member)
         finally:
             context.lobby.leave(member)
-    except WebSocketDisconnect:
-        pass
-    except Exception:
-        log.exception("lobby websocket error")
-        member.send(error_message("internal", "the server failed; reconnect to continue"))
-        member.close(1011)
-    finally:
-        silent.cancel()
-        context.sockets.closed(address)
-        member.close()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(writer, timeout=2)
-        if not writer.done():
-            writer.cancel()
+
+    await serve_socket(
+        context,
+        websocket,
+        member,
+        write=_write,
+        no_hello=_no_hello,
+        body=body,
+        failure="lobby websocket error",
+    )
 
 
 def _no_hello(member: LobbyMember) -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -30,6 +31,8 @@ __all__ = ["game_socket"]
 
 log = logging.getLogger("chuhan.web")
 
+C = TypeVar("C", bound=Connection)
+
 
 def error_message(code: str, message: str, seq: int | None = None) -> dict[str, Any]:
     error: dict[str, Any] = {"type": "error", "code": code, "message": message}
@@ -38,28 +41,53 @@ def error_message(code: str, message: str, seq: int | None = None) -> dict[str, 
     return error
 
 
-async def game_socket(websocket: WebSocket) -> None:
-    context = context_of(websocket)
-    settings = context.settings
+async def accept_socket(context: ServerContext, websocket: WebSocket) -> bool:
+    """Finish a websocket's handshake, a limited number at a time (``arrivals``); False if
+    the client went away while it waited its turn."""
     try:
         async with context.arrivals:
             await websocket.accept()
-    except Exception as error:  # the client went away while it waited its turn
+    except Exception as error:
         log.debug("a websocket left before its handshake: %s", error)
-        return
-    address = client_address(websocket, settings)
-    conn = Connection(
-        TokenBucket(settings.rate_burst, settings.rate_per_second),
+        return False
+    return True
+
+
+def new_connection(
+    context: ServerContext, websocket: WebSocket, kind: type[C], burst: float, per_second: float
+) -> C:
+    """The connection of an accepted websocket: its address, its rate limit (``burst``
+    messages, then ``per_second``) and the session cookie it came with."""
+    settings = context.settings
+    conn = kind(
+        TokenBucket(burst, per_second),
         TokenBucket(settings.max_dropped, settings.drops_forgiven_per_second),
-        address,
+        client_address(websocket, settings),
     )
     conn.session_cookie = websocket.cookies.get(SESSION_COOKIE)
+    return conn
+
+
+async def serve_socket(
+    context: ServerContext,
+    websocket: WebSocket,
+    conn: C,
+    *,
+    write: Callable[[ServerContext, WebSocket, C], Coroutine[Any, Any, None]],
+    no_hello: Callable[[C], None],
+    body: Callable[[], Awaitable[None]],
+    failure: str,
+) -> None:
+    """The life of an accepted websocket, whatever it serves (a game, the lobby): its
+    writer, its place in its address's count, the time it has to say hello; ``body`` reads
+    it. An error is logged (``failure``) and the client told; the writer gets two seconds
+    to send what is queued."""
+    settings = context.settings
+    address = conn.address
     loop = asyncio.get_running_loop()
-    writer = loop.create_task(_write(context, websocket, conn))
-    game_id = websocket.path_params["game_id"]
-    manager = context.manager
+    writer = loop.create_task(write(context, websocket, conn))
     context.sockets.opened(address)
-    silent = loop.call_later(settings.hello_timeout, _no_hello, conn)
+    silent = loop.call_later(settings.hello_timeout, no_hello, conn)
     try:
         if context.sockets.count(address) > settings.max_sockets_per_address:
             most = settings.max_sockets_per_address
@@ -72,6 +100,35 @@ async def game_socket(websocket: WebSocket) -> None:
             )
             conn.close(4429)
             return
+        await body()
+    except WebSocketDisconnect:
+        pass
+    except Exception:
+        log.exception("%s", failure)
+        conn.send(error_message("internal", "the server failed; reconnect to continue"))
+        conn.close(1011)
+    finally:
+        silent.cancel()
+        context.sockets.closed(address)
+        conn.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, timeout=2)
+        if not writer.done():
+            writer.cancel()
+
+
+async def game_socket(websocket: WebSocket) -> None:
+    context = context_of(websocket)
+    if not await accept_socket(context, websocket):
+        return
+    settings = context.settings
+    conn = new_connection(
+        context, websocket, Connection, settings.rate_burst, settings.rate_per_second
+    )
+    game_id = websocket.path_params["game_id"]
+    manager = context.manager
+
+    async def body() -> None:
         try:
             room = await manager.room(game_id)
         except RoomUnavailable as error:
@@ -88,20 +145,16 @@ async def game_socket(websocket: WebSocket) -> None:
             finally:
                 with contextlib.suppress(Exception):
                     await room.leave(conn)
-    except WebSocketDisconnect:
-        pass
-    except Exception:
-        log.exception("websocket error in game %s", game_id)
-        conn.send(error_message("internal", "the server failed; reconnect to continue"))
-        conn.close(1011)
-    finally:
-        silent.cancel()
-        context.sockets.closed(address)
-        conn.close()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(writer, timeout=2)
-        if not writer.done():
-            writer.cancel()
+
+    await serve_socket(
+        context,
+        websocket,
+        conn,
+        write=_write,
+        no_hello=_no_hello,
+        body=body,
+        failure=f"websocket error in game {game_id}",
+    )
 
 
 def _no_hello(conn: Connection) -> None:
