@@ -204,7 +204,8 @@ RECORDER = """() => {
   const loop = () => {
     for (const node of document.querySelectorAll('svg.board .piece[data-square]')) {
       const square = node.dataset.square;
-      (window.__seen[square] = window.__seen[square] || new Set()).add(node.getAttribute('transform'));
+      window.__seen[square] = window.__seen[square] || new Set();
+      window.__seen[square].add(node.getAttribute('transform'));
     }
     window.__ghosts += document.querySelectorAll('svg.board .piece-ghost').length;
     requestAnimationFrame(loop);
