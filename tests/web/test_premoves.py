@@ -38,18 +38,19 @@ def test_no_premoves_in_a_local_game_nor_for_the_computer(client: TestClient) ->
     player.close()
     # The computer plays Black and moves second: Red waits for it after moving, and only
     # Red is offered premoves.
-    computer = create_game(client, kind="computer", level=1, colour="first")
+    computer = create_game(client, kind="computer", level=1, color="first")
     red = Player(client, computer["game_id"], computer["token"])
     red.hello()
     assert red.state["premoves"] == {}  # the waiting side is the computer
-    red.move("h2e2")
-    state = red.wait_state(lambda s: s["ply"] == 1 and s["thinking"])
+    state = red.move("h2e2")
+    assert state["ply"] == 1 and state["thinking"]
     assert "e2" in state["premoves"]
     red.close()
 
 
 def test_the_rest_state_has_no_premoves(client: TestClient) -> None:
     game, red, black = join_friend_game(client)
+    assert red.state["premoves"]  # the players' state has them
     state = client.get(f"/api/games/{game['game_id']}").json()
     assert "premoves" not in state and "legal" not in state
     red.close()
