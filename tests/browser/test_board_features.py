@@ -343,6 +343,10 @@ def test_boards_and_piece_sets_are_chosen_and_kept_per_game(
     for pieces in ("chinese", "letters", "pictures"):
         choose_theme(page, pieces=pieces)
         assert f"pieces-{pieces}" in board_class(page)
+    # The setup choices (the game is waiting for Han's) are drawn in the same set.
+    assert page.locator("#setup-choices .rank-piece .piece-picture").count() == 4 * 8
+    assert page.locator("#setup-choices text").count() == 0
+    player.screenshot("theme-janggi-setup-pictures")
     choose_theme(page, board="paper", pieces="chinese")
     page.reload()
     page.wait_for_selector("svg.board .piece")
