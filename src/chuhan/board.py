@@ -541,6 +541,14 @@ class Board:
                 legal.append(king << 7 | king)
         return legal
 
+    def pseudo_legal_move_codes(self, side: bool | None = None) -> list[int]:
+        """The moves of ``side`` (by default the side to move) by its pieces' movement
+        alone, without asking whether they leave its own king attacked, and no pass. For
+        the side not to move these are the moves it may premove while it waits (the web
+        state's ``premoves``)."""
+        mover = self.turn if side is None else side
+        return self._kernel.generate(self._squares, mover, ALL_SQUARES, _NO_SQUARES, None)
+
     def legal_capture_codes(self) -> list[int]:
         """The legal captures as move codes: the quiescence search's generator (the same
         moves as the captures among ``legal_move_codes()``, which the tests check)."""

@@ -191,9 +191,9 @@ def test_janggi_setup_pass_and_bikjang(browser: Any, server: Server, players: li
     player.screenshot("janggi-bikjang")
     # Letters for newcomers instead of characters.
     page.click("#settings summary")
-    page.select_option("#set-labels", "letters")
+    page.select_option("#set-pieces", "letters")
     assert page.text_content('svg.board .piece[data-square="e1"] .piece-label') == "K"
-    page.select_option("#set-labels", "chinese")
+    page.select_option("#set-pieces", "chinese")
     assert page.text_content('svg.board .piece[data-square="e1"] .piece-label') == "楚"
     page.click("#settings summary")
 
@@ -354,7 +354,7 @@ def test_settings_records_and_a_phone(
     assert page.locator("#moves .move:not(.empty)").first.text_content() == "h2e2"
     page.select_option("#set-language", "en")
     assert page.locator("#moves .move:not(.empty)").first.text_content() == "h2e2"
-    page.select_option("#set-labels", "letters")
+    page.select_option("#set-pieces", "letters")
     assert page.text_content('svg.board .piece[data-square="e0"] text') == "K"
 
     # Flip, and back.

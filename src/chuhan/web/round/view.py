@@ -181,6 +181,27 @@ def _legal_destinations(game: Game) -> tuple[dict[str, list[str]], bool]:
     return legal, can_pass
 
 
+#: The kinds of game whose waiting player may premove (not a local game, where one person
+#: plays both sides, nor an imported record).
+_PREMOVE_KINDS = frozenset(("computer", "friend"))
+
+
+def _premove_destinations(room: Room) -> dict[str, list[str]]:
+    """The waiting human player's candidate premoves grouped by from-square: its pieces'
+    moves by their movement in the position as it stands (the opponent's coming move may
+    make any of them illegal, or open a line that is not offered; the page plays the
+    premove only if it is in ``legal`` when the turn comes)."""
+    board = room.game.board
+    waiting = not board.turn
+    if room.row.kind not in _PREMOVE_KINDS or room.is_computer(waiting):
+        return {}
+    premoves: dict[str, list[str]] = {}
+    names = SQUARE_NAMES
+    for code in board.pseudo_legal_move_codes(waiting):
+        premoves.setdefault(names[code >> 7], []).append(names[code & 127])
+    return premoves
+
+
 def _pieces(placement: tuple[int, ...], variant: Variant) -> list[dict[str, Any]]:
     """The pieces on the board by square, as ``state.pieces`` lists them."""
     return [
@@ -220,6 +241,7 @@ def build_snapshot(room: Room, seq: int, now: float) -> Snapshot:
     game, board, row, variant = room.game, room.game.board, room.row, room.variant
     status = room.status
     legal, can_pass = _legal_destinations(game) if status == "playing" else ({}, False)
+    premoves = _premove_destinations(room) if status == "playing" else {}
     pass_ends, pass_back_ends = pass_endings(game, variant) if can_pass else (None, None)
     last = board.peek() if board.ply else None
     pending = game.setup_pending
@@ -267,6 +289,7 @@ def build_snapshot(room: Room, seq: int, now: float) -> Snapshot:
         "turn": seat_of(board.turn),
         "ply": board.ply,
         "legal": legal,
+        "premoves": premoves,
         "can_pass": can_pass,
         "pass_ends": pass_ends,
         "pass_back_ends": pass_back_ends,
@@ -464,7 +487,7 @@ def _your_turn(room: Room, role: str) -> bool:
 
 
 def public_state(room: Room, now: float) -> dict[str, Any]:
-    """The state without ``legal`` and ``you`` (``GET /api/games/{id}``)."""
+    """The state without ``legal``, ``premoves`` and ``you`` (``GET /api/games/{id}``)."""
     snap = room.published
     state = dict(snap.public)
     state["pieces"] = _pieces(snap.placement, room.variant)
@@ -473,4 +496,5 @@ def public_state(room: Room, now: float) -> dict[str, Any]:
     state["moves"] = [json.loads(e) for e in snap.entries]
     state["clock"] = clock_json(snap.clock, now)
     del state["legal"]
+    del state["premoves"]
     return state

@@ -9,7 +9,7 @@ import { GameView } from "./game-view.js";
 import { refreshHome, startHome } from "./home.js";
 import { refreshLobbyTexts, startLobby } from "./lobby.js";
 import { LANGUAGES, detectLanguage, language, notationFor, setLanguage, t, translatePage } from "./i18n.js";
-import { loadSettings, rememberGame, saveSettings } from "./settings.js";
+import { loadSettings, rememberGame, saveSettings, syncThemeSettings, themeOf } from "./settings.js";
 import { setSoundEnabled } from "./sound.js";
 
 const settings = loadSettings();
@@ -29,13 +29,7 @@ function setUpSettings() {
     setLanguage(select.value);
     refreshTexts();
   });
-  const labels = $("set-labels");
-  labels.value = settings.labels;
-  labels.addEventListener("change", () => {
-    settings.labels = labels.value;
-    saveSettings(settings);
-    if (view) view.render();
-  });
+  setUpThemes();
   const notation = $("set-notation");
   notation.addEventListener("change", () => {
     settings.notation = notation.value;
@@ -57,10 +51,34 @@ function setUpSettings() {
     saveSettings(settings);
     if (view) view.render();
   });
+  const animation = $("set-animation");
+  animation.checked = settings.animation;
+  animation.addEventListener("change", () => {
+    settings.animation = animation.checked;
+    saveSettings(settings);
+    if (view) view.render();
+  });
   document.addEventListener("click", (event) => {
     const panel = $("settings");
     if (panel.open && !panel.contains(event.target)) panel.open = false;
   });
+}
+
+// Each game keeps its own board and piece set. The two choices edit the game named in
+// "Board and pieces for": on a game page that game (syncThemeSettings), else the one picked.
+function setUpThemes() {
+  const game = $("set-theme-game");
+  const board = $("set-board");
+  const pieces = $("set-pieces");
+  const choose = (key, value) => {
+    settings.themes[game.value] = { ...themeOf(settings, game.value), [key]: value };
+    saveSettings(settings);
+    if (view) view.render();
+  };
+  game.addEventListener("change", () => syncThemeSettings(settings, game.value));
+  board.addEventListener("change", () => choose("board", board.value));
+  pieces.addEventListener("change", () => choose("pieces", pieces.value));
+  syncThemeSettings(settings, "xiangqi");
 }
 
 function refreshTexts() {

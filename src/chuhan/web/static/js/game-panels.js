@@ -5,7 +5,7 @@
 import { serverOptions } from "./api.js";
 import { $, clear, make, show } from "./dom.js";
 import { language, notationFor, sideName, t } from "./i18n.js";
-import { gameEntry } from "./settings.js";
+import { gameEntry, themeOf } from "./settings.js";
 import { arrangementWords, backRankPicture } from "./setup-picture.js";
 
 export function otherSide(side) {
@@ -181,7 +181,8 @@ export function renderPanels(view) {
       button.type = "button";
       button.dataset.arrangement = arrangement;
       // The chooser's back rank as they see it, from their left (the card says so).
-      button.appendChild(backRankPicture(arrangement, chooserFirst));
+      button.appendChild(
+        backRankPicture(arrangement, chooserFirst, themeOf(view.settings, "janggi").pieces));
       button.setAttribute("aria-label", arrangementWords(arrangement));
       button.title = arrangementWords(arrangement);
       if (arrangement === setup.default) button.classList.add("default");

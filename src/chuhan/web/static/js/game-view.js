@@ -14,7 +14,7 @@ import {
 import { describePiece, language, notationFor, t, translatePage } from "./i18n.js";
 import { mergeMoves, renderMoves } from "./move-list.js";
 import { Connection } from "./net.js";
-import { rememberGame } from "./settings.js";
+import { rememberGame, syncThemeSettings, themeOf } from "./settings.js";
 import { playSound } from "./sound.js";
 
 // The server may name pieces as the library does (chariot, soldier, guard) or as the board
@@ -46,7 +46,8 @@ export class GameView {
    * @param {string} gameId
    * @param {string|null} token the seat token, or null to watch
    * @param {boolean} watching
-   * @param {object} settings the player's settings (labels, notation, touch-move), read live
+   * @param {object} settings the player's settings (themes, notation, touch-move, animation),
+   *   read live
    */
   constructor(gameId, token, watching, settings) {
     this.gameId = gameId;
@@ -204,7 +205,10 @@ export class GameView {
     if (state.you) this.role = state.you.role;
     if (previous && (state.ply !== previous.ply || state.version < previous.version)) {
       this.analysis = null;
-      if (state.ply < previous.ply) this.positions.clear(); // a takeback
+      if (state.ply < previous.ply) {
+        this.positions.clear(); // a takeback: the positions after it are gone,
+        this.board.cancelPremove(); // and a premove made for them is not played
+      }
     }
     if (this.viewPly !== null && this.viewPly > state.ply) this.viewPly = null;
     if (!previous || state.version !== previous.version) this.flagSent = false;
@@ -423,6 +427,10 @@ export class GameView {
     translatePage();
     $("set-notation").value = notationFor(this.settings.notation, state.variant);
     document.body.classList.toggle("janggi", state.variant === "janggi");
+    if (this.themeGame !== state.variant) { // the settings show this game's board and pieces
+      this.themeGame = state.variant;
+      syncThemeSettings(this.settings, state.variant);
+    }
     this.renderBoard();
     renderPlayers(this);
     renderStatus(this);
@@ -450,13 +458,20 @@ export class GameView {
     const ply = this.shownPly();
     const lastEntry = ply > 0 ? state.moves[ply - 1] : null;
     const kings = Object.entries(pieces).filter(([, p]) => p.kind === "king").map(([sq]) => sq);
-    const interactive = live && state.status === "playing" && this.isPlayer()
-      && Boolean(state.you && state.you.your_turn) && !state.thinking;
+    const playing = live && state.status === "playing" && this.isPlayer();
+    const interactive = playing && Boolean(state.you && state.you.your_turn) && !state.thinking;
+    // While the opponent is to move, the player may premove (not on one screen for both).
+    const premoves = playing && !interactive && this.role !== "both" && state.premoves;
+    const theme = themeOf(this.settings, state.variant);
     this.board.update({
       game: state.variant,
       pieces,
+      ply,
       flipped: this.flipped(),
-      labels: this.settings.labels,
+      pieceSet: theme.pieces,
+      boardTheme: theme.board,
+      animation: this.settings.animation,
+      premoveDests: premoves && Object.keys(premoves).length ? premoves : null,
       lastMove: lastEntry ? [lastEntry.from, lastEntry.to] : null,
       check: live ? state.check : null,
       bikjang: live && state.bikjang ? kings : null,
@@ -465,6 +480,14 @@ export class GameView {
       touchMove: this.settings.touchMove,
       hint: this.bestMove(),
     });
+    if (interactive && this.board.premove) this.playPremove();
+  }
+
+  /** The player's turn has come with a premove set: it is played at once if legal now,
+   * else dropped with a note. */
+  playPremove() {
+    const premove = this.board.playPremove();
+    if (premove && !premove.played) toast(t("premoveDropped", { move: premove.from + premove.to }));
   }
 
   /** Clocks and the setup countdown, counted down locally from the last state. */

@@ -384,6 +384,39 @@ const LOBBY_STRINGS = {
 };
 for (const [code, table] of Object.entries(LOBBY_STRINGS)) Object.assign(STRINGS[code], table);
 
+// The board's settings (themes, piece sets, animation) and premoves (board.js).
+const BOARD_STRINGS = {
+  en: {
+    themeFor: "Board and pieces for", boardTheme: "Board", pieceSet: "Pieces",
+    boardWood: "Wood", boardPaper: "Paper", boardDark: "Dark",
+    piecesChinese: "Chinese characters", piecesLetters: "Letters", piecesPictures: "Pictures",
+    animation: "Animate moves",
+    premoveDropped: "Your premove {move} was not played: it is not legal after the opponent's move.",
+  },
+  "zh-Hans": {
+    themeFor: "棋盘和棋子用于", boardTheme: "棋盘", pieceSet: "棋子",
+    boardWood: "木纹", boardPaper: "纸面", boardDark: "深色",
+    piecesChinese: "汉字", piecesLetters: "字母", piecesPictures: "图画",
+    animation: "走子动画",
+    premoveDropped: "预走 {move} 未走出：对方走棋后它已不合法。",
+  },
+  "zh-Hant": {
+    themeFor: "棋盤和棋子用於", boardTheme: "棋盤", pieceSet: "棋子",
+    boardWood: "木紋", boardPaper: "紙面", boardDark: "深色",
+    piecesChinese: "漢字", piecesLetters: "字母", piecesPictures: "圖畫",
+    animation: "走子動畫",
+    premoveDropped: "預走 {move} 未走出：對方走棋後它已不合法。",
+  },
+  ko: {
+    themeFor: "판과 기물 적용 대상", boardTheme: "판", pieceSet: "기물",
+    boardWood: "나무", boardPaper: "한지", boardDark: "어두운 판",
+    piecesChinese: "한자", piecesLetters: "알파벳", piecesPictures: "그림",
+    animation: "기물 이동 애니메이션",
+    premoveDropped: "미리 둔 수 {move}는 두어지지 않았습니다: 상대의 수 뒤에는 둘 수 없는 수입니다.",
+  },
+};
+for (const [code, table] of Object.entries(BOARD_STRINGS)) Object.assign(STRINGS[code], table);
+
 
 // Piece names. English from the 001_ seed's "official" column with the usual alternative;
 // pinyin and the Korean names as that seed spells them (and in Hangul for Korean readers).

@@ -6,11 +6,14 @@ const MAX_GAMES = 200; // the server lists at most 200 tokens
 
 const DEFAULTS = {
   language: null, // null: follow navigator.language
-  labels: "chinese",
   notation: null, // null: follow the language and the game
   sound: true,
   touchMove: false,
+  animation: true, // slide the pieces (the system's "reduce motion" turns it off too)
+  themes: {}, // each game's own: {xiangqi: {board, pieces}, janggi: {board, pieces}}
 };
+const GAMES = ["xiangqi", "janggi"];
+const DEFAULT_THEME = { board: "wood", pieces: "chinese" };
 
 function read(key, fallback) {
   try {
@@ -30,7 +33,34 @@ function write(key, value) {
 }
 
 export function loadSettings() {
-  return { ...DEFAULTS, ...read(SETTINGS_KEY, {}) };
+  const stored = read(SETTINGS_KEY, {});
+  const settings = { ...DEFAULTS, ...(stored && typeof stored === "object" ? stored : {}) };
+  const themes = settings.themes && typeof settings.themes === "object" ? settings.themes : {};
+  settings.themes = {};
+  for (const game of GAMES) {
+    const theme = themes[game] && typeof themes[game] === "object" ? themes[game] : {};
+    // Settings saved before the themes had one `labels` (chinese or letters) for both games.
+    const pieces = theme.pieces || settings.labels || DEFAULT_THEME.pieces;
+    settings.themes[game] = { ...DEFAULT_THEME, ...theme, pieces };
+  }
+  delete settings.labels;
+  return settings;
+}
+
+/** The board and piece set chosen for `game` ("xiangqi" or "janggi"). */
+export function themeOf(settings, game) {
+  return (settings.themes && settings.themes[game]) || { ...DEFAULT_THEME };
+}
+
+/** The settings panel's board and piece set choices show `game`'s (the game page calls
+ * this for its game). */
+export function syncThemeSettings(settings, game) {
+  const chooser = document.getElementById("set-theme-game");
+  if (!chooser) return;
+  const theme = themeOf(settings, game);
+  chooser.value = game;
+  document.getElementById("set-board").value = theme.board;
+  document.getElementById("set-pieces").value = theme.pieces;
 }
 
 export function saveSettings(settings) {

@@ -1,8 +1,10 @@
 // The janggi setup choices as small pictures: the chooser's back rank as they sit, from
 // their left (chariot, the two arranged pieces, guard, the empty middle, guard, the other
-// two, chariot), drawn with the board's characters on octagonal pieces.
+// two, chariot), drawn on octagonal pieces in the player's janggi piece set (characters,
+// letters or pictures).
 
-import { pieceCharacter } from "./board.js";
+import { pieceCharacter, pieceLetter } from "./board.js";
+import { drawPicture } from "./piece-pictures.js";
 import { t } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -33,8 +35,9 @@ export function backRank(arrangement) {
   return ["rook", a, b, "advisor", null, "advisor", c, d, "rook"];
 }
 
-/** The picture of an arrangement (`"마상상마"`) for the chooser (`first`: Cho). */
-export function backRankPicture(arrangement, first) {
+/** The picture of an arrangement (`"마상상마"`) for the chooser (`first`: Cho), in the
+ * piece set `pieceSet` ("chinese", "letters" or "pictures"). */
+export function backRankPicture(arrangement, first, pieceSet = "chinese") {
   const svg = document.createElementNS(SVG_NS, "svg");
   svg.setAttribute("class", "rank-picture");
   svg.setAttribute("viewBox", `0 0 ${9 * CELL} ${CELL}`);
@@ -51,8 +54,16 @@ export function backRankPicture(arrangement, first) {
       "data-kind": kind,
     }, svg);
     el("polygon", { class: "piece-body", points: octagon(RADIUS[kind]) }, g);
-    const label = el("text", { class: "piece-label", "font-size": Math.round(RADIUS[kind] * 1.2) }, g);
-    label.textContent = pieceCharacter("janggi", kind, first);
+    if (pieceSet === "pictures") {
+      drawPicture(g, kind, RADIUS[kind]);
+      return;
+    }
+    const letters = pieceSet === "letters";
+    const label = el("text", {
+      class: letters ? "piece-label piece-letter" : "piece-label",
+      "font-size": Math.round(RADIUS[kind] * (letters ? 1.05 : 1.2)),
+    }, g);
+    label.textContent = letters ? pieceLetter(kind) : pieceCharacter("janggi", kind, first);
   });
   return svg;
 }
