@@ -112,7 +112,10 @@ def test_a_wrong_move_shows_the_solution_and_ends_the_streak(
     assert play(player, losing[0])["status"] == "failed"
     assert streak(player) == 0
     assert "does not win" in (page.text_content("#puzzle-feedback") or "")
-    assert page.text_content("#puzzle-solution") == "Solution: " + " ".join(puzzle["line"])
+    solution = page.locator("#puzzle-solution")
+    assert solution.get_attribute("data-iccs") == " ".join(puzzle["line"])
+    # Written in the page's notation (janggi in English: WXF).
+    assert (solution.text_content() or "").startswith("Solution: R")
     # The solution plays out on the board, from the position before the wrong move.
     page.wait_for_function("() => window.chuhanApp.view.state.replayed === true")
     final = board.copy()

@@ -184,8 +184,12 @@ def test_a_hint_is_the_lines_next_move(client: TestClient) -> None:
 
 def test_the_solution_is_the_rest_of_the_line(client: TestClient) -> None:
     puzzle = PUZZLES.by_id["xq_shi_qing_ya_qu_014"]
-    answer = client.post(f"/api/puzzles/{puzzle.id}/solution", json={"moves": []})
-    assert answer.json() == {"line": list(puzzle.line)}
+    answer = client.post(f"/api/puzzles/{puzzle.id}/solution", json={"moves": []}).json()
+    assert answer["line"] == list(puzzle.line)
+    assert answer["notation"]["iccs"] == list(puzzle.line)
+    assert answer["notation"]["wxf"][0] == "P6+1"  # d8d9: the soldier on file 6 goes up one
+    assert len(answer["notation"]["chinese"]) == len(puzzle.line)
+    assert "korean" not in answer["notation"]
 
 
 def test_the_daily_puzzle_is_one_puzzle_a_utc_date(client: TestClient) -> None:

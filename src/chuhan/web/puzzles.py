@@ -51,6 +51,7 @@ __all__ = [
     "replay",
     "solution_from",
     "today",
+    "written",
 ]
 
 DATA = Path(__file__).parent / "data" / "puzzles.jsonl"
@@ -270,13 +271,37 @@ async def judge_move(pool: Pool, puzzle: Puzzle, played: list[str], text: object
 async def _wrong(
     pool: Pool, puzzle: Puzzle, played: list[str], iccs: str, why: str
 ) -> dict[str, Any]:
+    solution = await solution_from(pool, puzzle, played)
     return {
         "result": "wrong",
         "move": iccs,
         "why": why,
-        "solution": await solution_from(pool, puzzle, played),
+        "solution": solution,
+        "notation": written(puzzle, played, solution),
         "moves": list(played),
     }
+
+
+def written(puzzle: Puzzle, played: list[str], line: list[str]) -> dict[str, list[str]]:
+    """``line`` (from the position after ``played``) in each notation the page offers:
+    ``iccs``, ``wxf``, ``chinese`` and, for janggi, ``korean``."""
+    from chuhan.notation import to_chinese, to_korean, to_wxf
+
+    board = puzzle.board()
+    for move in played:
+        board.push_iccs(move)
+    notations: dict[str, list[str]] = {"iccs": [], "wxf": [], "chinese": []}
+    if puzzle.variant.is_janggi:
+        notations["korean"] = []
+    for text in line:
+        move = board.parse_iccs(text)
+        notations["iccs"].append(text)
+        notations["wxf"].append(to_wxf(board, move))
+        notations["chinese"].append(to_chinese(board, move))
+        if "korean" in notations:
+            notations["korean"].append(to_korean(board, move))
+        board.push(move)
+    return notations
 
 
 async def hint(pool: Pool, puzzle: Puzzle, played: object) -> str | None:

@@ -21,6 +21,7 @@ from chuhan.web.puzzles import (
     replay,
     solution_from,
     today,
+    written,
 )
 
 __all__ = ["daily_puzzle", "puzzle", "puzzle_hint", "puzzle_list", "puzzle_move", "puzzle_solution"]
@@ -109,4 +110,4 @@ async def puzzle_solution(request: Request) -> Response:
     except PuzzleInputError as error:
         raise HTTPError(400, "bad_field", str(error)) from None
     line = await _answer(solution_from(context_of(request).pool, found, played))
-    return JSONResponse({"line": line})
+    return JSONResponse({"line": line, "notation": written(found, played, line)})

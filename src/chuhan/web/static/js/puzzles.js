@@ -6,7 +6,7 @@
 import * as api from "./api.js";
 import { BoardView, parsePlacement, pieceCharacter } from "./board.js";
 import { $, clear, show, toast } from "./dom.js";
-import { describePiece, sideName, t, translatePage } from "./i18n.js";
+import { describePiece, notationFor, sideName, t, translatePage } from "./i18n.js";
 
 const STORE_KEY = "chuhan.puzzles";
 const REPLY_DELAY_MS = 350; // the defence is shown a moment after the solver's move
@@ -181,7 +181,7 @@ export class PuzzleView {
       this.render();
     } else {
       this.positions.pop();
-      this.fail(t("puzzleWrong"), answer.solution);
+      this.fail(t("puzzleWrong"), answer.solution, answer.notation);
     }
   }
 
@@ -204,12 +204,13 @@ export class PuzzleView {
 
   /** A wrong move, or the solution asked for: the streak ends, and the solution plays out
    * on the board from the position the solver was in. */
-  fail(message, solution) {
+  fail(message, solution, notation) {
     this.failed = true;
     this.record.streak = 0;
     saveRecord(this.record);
     this.feedback = message;
     this.solution = solution || [];
+    this.solutionText = notation || { iccs: this.solution };
     this.setStatus("failed");
     this.render();
     this.replaySolution();
@@ -253,14 +254,14 @@ export class PuzzleView {
 
   async giveUp() {
     if (this.state.status !== "playing") return;
-    let line;
+    let answer;
     try {
-      line = (await api.puzzleSolution(this.puzzle.id, this.state.moves)).line;
+      answer = await api.puzzleSolution(this.puzzle.id, this.state.moves);
     } catch (err) {
       toast(t("error", { message: err.message }));
       return;
     }
-    this.fail(t("puzzleGaveUp"), line);
+    this.fail(t("puzzleGaveUp"), answer.line, answer.notation);
   }
 
   retry() {
@@ -302,8 +303,13 @@ export class PuzzleView {
     feedback.className = `puzzle-feedback ${status}`;
     const solution = $("puzzle-solution");
     show(solution, Boolean(this.solution));
-    solution.textContent = this.solution
-      ? t("puzzleSolution", { moves: this.solution.join(" ") || "—" }) : "";
+    if (this.solution) {
+      const written = this.solutionText[notationFor(this.settings.notation, this.game())] || this.solution;
+      solution.textContent = t("puzzleSolution", { moves: written.join(" ") || "—" });
+      solution.dataset.iccs = this.solution.join(" ");
+    } else {
+      solution.textContent = "";
+    }
     if (!puzzle) {
       $("puzzle-title").textContent = t("puzzles");
       for (const id of ["puzzle-hint", "puzzle-show", "puzzle-retry"]) show($(id), false);
