@@ -288,14 +288,14 @@ def written(puzzle: Puzzle, played: list[str], line: list[str]) -> dict[str, lis
     from chuhan.notation import to_chinese, to_korean, to_wxf
 
     board = puzzle.board()
-    for move in played:
-        board.push_iccs(move)
+    for text in played:
+        board.push_iccs(text)
     notations: dict[str, list[str]] = {"iccs": [], "wxf": [], "chinese": []}
     if puzzle.variant.is_janggi:
         notations["korean"] = []
-    for text in line:
-        move = board.parse_iccs(text)
-        notations["iccs"].append(text)
+    for entry in line:
+        move = board.parse_iccs(entry)
+        notations["iccs"].append(entry)
         notations["wxf"].append(to_wxf(board, move))
         notations["chinese"].append(to_chinese(board, move))
         if "korean" in notations:
