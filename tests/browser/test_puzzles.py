@@ -91,6 +91,27 @@ def test_solving_a_xiangqi_and_a_janggi_puzzle_by_clicking(
     assert player.errors == []
 
 
+def test_a_mined_puzzle_with_han_to_move_is_solved_from_han_s_side(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    mined = next(
+        row
+        for row in PUZZLES.values()
+        if row["source"].get("mined") and " b " in row["fen"] and row["game"] == "janggi"
+    )
+    player = new_player(players, browser, server)
+    page = player.page
+    open_puzzle(player, mined["id"])
+    assert player.flipped()  # Han, to move, sits at the bottom
+    assert page.text_content("#puzzle-task") == f"Han to move: mate in {(mined['plies'] + 1) // 2}"
+    assert "self-play" in (page.text_content("#puzzle-source") or "")
+    line = mined["line"]
+    for ply in range(0, len(line) - 1, 2):
+        assert play(player, line[ply])["moves"] == line[: ply + 2]
+    assert play(player, line[-1])["status"] == "solved"
+    assert player.errors == []
+
+
 def test_a_wrong_move_shows_the_solution_and_ends_the_streak(
     browser: Any, server: Server, players: list[Player]
 ) -> None:
@@ -175,9 +196,9 @@ def test_the_daily_puzzle_on_the_home_page_opens(
     page.click("#daily")
     page.wait_for_url(f"**/puzzles/{daily['id']}")
     page.wait_for_function("() => window.chuhanApp.view.state.status === 'playing'")
-    assert page.text_content("#puzzle-task") == (
-        f"{'Red' if daily['game'] == 'xiangqi' else 'Cho'} to move: mate in {daily['mate_in']}"
-    )
+    sides = {"xiangqi": ("Red", "Black"), "janggi": ("Cho", "Han")}[daily["game"]]
+    side = sides[0] if daily["turn"] == "first" else sides[1]
+    assert page.text_content("#puzzle-task") == f"{side} to move: mate in {daily['mate_in']}"
     assert player.errors == []
 
 
