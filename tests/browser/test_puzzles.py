@@ -167,6 +167,14 @@ def test_a_hint_shows_the_piece_then_the_move(
     page.click("#puzzle-hint")
     page.wait_for_function("() => document.querySelector('svg.board rect.selected') !== null")
     assert page.text_content("#puzzle-feedback") == "Hint: move this piece."
+    # The page's words follow the language, the feedback included.
+    page.click("#settings summary")
+    page.select_option("#set-language", "zh-Hans")
+    assert page.text_content("#puzzle-feedback") == "提示：走这个棋子。"
+    assert page.text_content("#puzzle-task") == "楚先走：2 步杀"
+    page.select_option("#set-language", "en")
+    page.click("#settings summary")
+    assert page.text_content("#puzzle-feedback") == "Hint: move this piece."
     # The piece is picked: its destinations are shown, the winning one among them.
     assert page.locator(f'svg.board .dest[data-square="{first[2:]}"]').count() == 1
     assert page.locator("svg.board .hint").count() == 0

@@ -63,6 +63,11 @@ function played(pieces, move) {
   return next;
 }
 
+/** A sentence to show, as its key and parameters (so a change of language rewrites it). */
+function say(key, params = {}) {
+  return [key, params];
+}
+
 function pause(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -80,7 +85,7 @@ export class PuzzleView {
     this.hintMove = null;
     this.usedHint = false;
     this.failed = false; // a wrong move or the solution shown: no streak for this one
-    this.feedback = "";
+    this.feedback = null; // [key, params]: written in the language of the moment
     this.solution = null;
     this.replaying = 0; // counts solution replays, so an old one stops
     this.board = new BoardView($("puzzle-board"), {
@@ -117,7 +122,7 @@ export class PuzzleView {
       if (!id) id = await this.pick(null);
       this.puzzle = await api.puzzle(id);
     } catch (err) {
-      this.feedback = t("error", { message: err.message });
+      this.feedback = say("error", { message: err.message });
       this.setStatus("missing");
       this.render();
       return;
@@ -135,7 +140,7 @@ export class PuzzleView {
     this.hintMove = null;
     this.solution = null;
     this.state = { ...this.state, moves: [] };
-    this.feedback = t("puzzleYourTurn");
+    this.feedback = say("puzzleYourTurn");
     this.setStatus("playing");
     this.render();
   }
@@ -151,7 +156,7 @@ export class PuzzleView {
     this.lastMove = [move.slice(0, 2), move.slice(2, 4)];
     this.hintStage = 0;
     this.hintMove = null;
-    this.feedback = t("puzzleChecking");
+    this.feedback = say("puzzleChecking");
     this.setStatus("checking");
     this.render();
     let answer;
@@ -160,7 +165,7 @@ export class PuzzleView {
     } catch (err) {
       this.positions.pop(); // not judged: the player may try again
       this.lastMove = null;
-      this.feedback = t("error", { message: err.message });
+      this.feedback = say("error", { message: err.message });
       this.setStatus("playing");
       this.render();
       return;
@@ -169,19 +174,19 @@ export class PuzzleView {
       this.state = { ...this.state, moves: answer.moves };
       this.solved();
     } else if (answer.result === "right") {
-      this.feedback = t("puzzleRight");
+      this.feedback = say("puzzleRight");
       this.render();
       await pause(REPLY_DELAY_MS);
       this.positions.push(played(this.pieces(), answer.reply));
       this.lastMove = [answer.reply.slice(0, 2), answer.reply.slice(2, 4)];
       this.legal = answer.legal;
       this.state = { ...this.state, moves: answer.moves };
-      this.feedback = t("puzzleRightGoOn");
+      this.feedback = say("puzzleRightGoOn");
       this.setStatus("playing");
       this.render();
     } else {
       this.positions.pop();
-      this.fail(t("puzzleWrong"), answer.solution, answer.notation);
+      this.fail(say("puzzleWrong"), answer.solution, answer.notation);
     }
   }
 
@@ -189,13 +194,13 @@ export class PuzzleView {
     const record = this.record;
     if (!record.solved.includes(this.puzzle.id)) record.solved.push(this.puzzle.id);
     if (this.failed) {
-      this.feedback = t("puzzleSolvedAfterFailing");
+      this.feedback = say("puzzleSolvedAfterFailing");
     } else if (this.usedHint) {
-      this.feedback = t("puzzleSolvedWithHint");
+      this.feedback = say("puzzleSolvedWithHint");
     } else {
       record.streak += 1;
       record.best = Math.max(record.best, record.streak);
-      this.feedback = t("puzzleSolved");
+      this.feedback = say("puzzleSolved");
     }
     saveRecord(record);
     this.setStatus("solved");
@@ -246,7 +251,7 @@ export class PuzzleView {
     if (!this.hintMove) return;
     this.usedHint = true;
     this.hintStage = Math.min(2, this.hintStage + 1);
-    this.feedback = t(this.hintStage === 1 ? "hintPiece" : "hintMove");
+    this.feedback = say(this.hintStage === 1 ? "hintPiece" : "hintMove");
     this.setStatus("playing");
     this.render();
     if (this.hintStage === 1) this.board.select(this.hintMove.slice(0, 2));
@@ -261,7 +266,7 @@ export class PuzzleView {
       toast(t("error", { message: err.message }));
       return;
     }
-    this.fail(t("puzzleGaveUp"), answer.line, answer.notation);
+    this.fail(say("puzzleGaveUp"), answer.line, answer.notation);
   }
 
   retry() {
@@ -299,7 +304,7 @@ export class PuzzleView {
     const gameInput = document.querySelector(`input[name="puzzle-game"][value="${record.game || this.game()}"]`);
     if (gameInput) gameInput.checked = true;
     const feedback = $("puzzle-feedback");
-    feedback.textContent = this.feedback;
+    feedback.textContent = this.feedback ? t(...this.feedback) : "";
     feedback.className = `puzzle-feedback ${status}`;
     const solution = $("puzzle-solution");
     show(solution, Boolean(this.solution));
