@@ -8,7 +8,7 @@ import { BoardView, parsePlacement } from "./board.js";
 import { $, clear, make, show, toast } from "./dom.js";
 import { sideName, t } from "./i18n.js";
 import { puzzleTask } from "./puzzles.js";
-import { loadSettings, myGames, rememberGame } from "./settings.js";
+import { loadSettings, myGames, rememberGame, themeOf } from "./settings.js";
 
 const QUICK_GAME_KEY = "chuhan.quickGame";
 const LEVELS = [1, 2, 3, 4, 5, 6, 7, 8];
@@ -151,10 +151,10 @@ function refreshQuick() {
 
 function refreshDaily() {
   if (!daily) return;
-  const settings = loadSettings();
+  const theme = themeOf(loadSettings(), daily.game);
   dailyBoard.update({
-    game: daily.game, pieces: parsePlacement(daily.fen), labels: settings.labels,
-    flipped: daily.turn === "second", interactive: false,
+    game: daily.game, pieces: parsePlacement(daily.fen), pieceSet: theme.pieces,
+    boardTheme: theme.board, flipped: daily.turn === "second", interactive: false,
   });
   $("daily").href = `/puzzles/${encodeURIComponent(daily.id)}`;
   $("daily-text").textContent = `${daily.date} · ${puzzleTask(daily)}`;

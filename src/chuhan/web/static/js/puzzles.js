@@ -7,6 +7,7 @@ import * as api from "./api.js";
 import { BoardView, parsePlacement, pieceCharacter } from "./board.js";
 import { $, clear, show, toast } from "./dom.js";
 import { describePiece, notationFor, sideName, t, translatePage } from "./i18n.js";
+import { syncThemeSettings, themeOf } from "./settings.js";
 
 const STORE_KEY = "chuhan.puzzles";
 const REPLY_DELAY_MS = 350; // the defence is shown a moment after the solver's move
@@ -127,6 +128,7 @@ export class PuzzleView {
       this.render();
       return;
     }
+    syncThemeSettings(this.settings, this.puzzle.game); // the settings edit this game's look
     if (location.pathname !== `/puzzles/${id}`) history.replaceState(null, "", `/puzzles/${encodeURIComponent(id)}`);
     this.start();
   }
@@ -330,11 +332,14 @@ export class PuzzleView {
     show($("puzzle-retry"), status === "failed" || status === "solved");
     $("puzzle-hint").disabled = !playing || this.hintStage >= 2;
     $("puzzle-show").disabled = !playing;
+    const theme = themeOf(this.settings, puzzle.game);
     this.board.update({
       game: puzzle.game,
       pieces: this.pieces(),
       flipped: this.flipped(),
-      labels: this.settings.labels,
+      pieceSet: theme.pieces,
+      boardTheme: theme.board,
+      animation: this.settings.animation,
       lastMove: this.lastMove,
       dests: playing ? this.legal : null,
       interactive: playing,
