@@ -284,6 +284,7 @@ def create_from_home(
     page = player.page
     if reload:
         player.goto("/")
+    open_custom_game(page)
     page.check(f'input[name="variant"][value="{variant}"]')
     page.check(f'input[name="kind"][value="{kind}"]')
     for selector, value in fields.items():
@@ -291,6 +292,12 @@ def create_from_home(
     page.click("#create")
     page.wait_for_url("**/g/**")
     page.wait_for_selector("svg.board .piece")
+
+
+def open_custom_game(page: Any) -> None:
+    """Open the home page's "Custom game" disclosure, where the full new-game form is."""
+    page.wait_for_selector("#custom-game", state="attached")
+    page.evaluate("document.getElementById('custom-game').open = true")
 
 
 #: A game's websocket address (the home page's lobby socket, ``/ws/lobby``, is not one).

@@ -11,7 +11,7 @@ import pytest
 
 from chuhan.web.glicko2 import Glicko, rate
 
-from .harness import Player, Server, new_player
+from .harness import Player, Server, new_player, open_custom_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -40,6 +40,7 @@ def test_a_rated_game_between_two_accounts(
 
     page = red.page
     page.click("body")  # (closes the account menu)
+    open_custom_game(page)
     page.check('input[name="kind"][value="friend"]')
     page.wait_for_selector("#rated-row:not([hidden])")
     page.check("#rated")

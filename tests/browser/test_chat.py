@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .harness import Player, Server, create_from_home, new_player
+from .harness import Player, Server, create_from_home, new_player, open_custom_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -35,6 +35,7 @@ def friend_game(
     red = new_player(players, browser, server)
     red.goto("/")
     if timed:
+        open_custom_game(red.page)
         red.page.check('input[name="tc"][value="fischer"]')  # 10 min + 5 s
     create_from_home(red, variant="xiangqi", kind="friend", reload=False, colour="first")
     red.page.wait_for_selector("#invite:not([hidden])")

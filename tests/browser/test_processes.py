@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .harness import Player, ServerGroup, create_from_home, new_player
+from .harness import Player, ServerGroup, create_from_home, new_player, open_custom_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -31,6 +31,7 @@ def test_a_game_across_two_processes_survives_one_of_them_killed(
 ) -> None:
     red = new_player(players, browser, group)
     red.goto("/")
+    open_custom_game(red.page)
     red.page.check('input[name="tc"][value="fischer"]')  # 10 minutes + 5 s
     create_from_home(red, variant="xiangqi", kind="friend", colour="first", reload=False)
     invite = red.page.input_value("#invite-url")

@@ -10,7 +10,7 @@ import pytest
 import chuhan
 from chuhan.search import Searcher, SearchLimits
 
-from .harness import Player, Server, create_from_home, new_player
+from .harness import Player, Server, create_from_home, new_player, open_custom_game
 
 # One worker runs them all, one after another: Playwright's sync API keeps an event loop
 # running while the browser is open, which asyncio.run() elsewhere cannot share.
@@ -420,6 +420,7 @@ def test_home_page_before_its_answers_arrive(
     held: list[Any] = []
     page.route("**/api/options", lambda route: held.append(route))  # answered when let go
     player.goto("/")
+    open_custom_game(page)
     page.check('input[name="variant"][value="xiangqi"]')
     page.check('input[name="kind"][value="local"]')
     page.click("#create")
@@ -460,6 +461,7 @@ def test_home_page_before_its_answers_arrive(
 
     # A rule set chosen on the form survives a change of language; a change of game does not.
     player.goto("/")
+    open_custom_game(page)
     page.check('input[name="variant"][value="janggi"]')
     page.wait_for_function("() => document.getElementById('rules').options.length > 1")
     page.select_option("#rules", "modern")

@@ -8,6 +8,7 @@
 - :mod:`.accounts` and :mod:`.ratings`: accounts, sessions and Glicko-2 ratings;
 - :mod:`.lobby`: open seeks, quick pairing and challenges; :mod:`.lobby_socket` its
   websocket;
+- :mod:`.puzzles`: the puzzle set and the judging of a solver's moves;
 - :mod:`.endpoints`: the pages and the REST API; :mod:`.socket`: the game websocket,
   whose messages :mod:`.protocol` checks.
 
@@ -51,6 +52,14 @@ from chuhan.web.endpoints.games import (
 )
 from chuhan.web.endpoints.imports import import_record
 from chuhan.web.endpoints.pages import STATIC_DIR, SecurityHeaders, not_routed, page
+from chuhan.web.endpoints.puzzles import (
+    daily_puzzle,
+    puzzle,
+    puzzle_hint,
+    puzzle_list,
+    puzzle_move,
+    puzzle_solution,
+)
 from chuhan.web.events import EventBus
 from chuhan.web.lobby_socket import lobby_socket
 from chuhan.web.pool import Pool, ProcessPool
@@ -132,6 +141,14 @@ def create_app(
         Route("/api/players/{name}", api(player)),
         Route("/api/leaderboard/{game}", api(leaderboard)),
         Route("/p/{name}", page),
+        Route("/puzzles", page),
+        Route("/puzzles/{puzzle_id}", page),
+        Route("/api/puzzles", api(puzzle_list)),
+        Route("/api/puzzles/daily", api(daily_puzzle)),
+        Route("/api/puzzles/{puzzle_id}", api(puzzle)),
+        Route("/api/puzzles/{puzzle_id}/move", api(puzzle_move), methods=["POST"]),
+        Route("/api/puzzles/{puzzle_id}/hint", api(puzzle_hint), methods=["POST"]),
+        Route("/api/puzzles/{puzzle_id}/solution", api(puzzle_solution), methods=["POST"]),
         WebSocketRoute("/ws/lobby", lobby_socket),  # (before the games': no game is "lobby")
         WebSocketRoute("/ws/{game_id}", game_socket),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),

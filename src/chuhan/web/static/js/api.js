@@ -126,3 +126,35 @@ export function playerProfile(name) {
 export function leaderboard(game) {
   return api(`/api/leaderboard/${encodeURIComponent(game)}`);
 }
+
+// ---- puzzles (puzzles.js) ----
+
+/** GET /api/puzzles: {puzzles: [{id, game, plies}], daily}. */
+export function puzzleList() {
+  return api("/api/puzzles");
+}
+
+/** GET /api/puzzles/daily: today's puzzle (UTC), with its date. */
+export function dailyPuzzle() {
+  return api("/api/puzzles/daily");
+}
+
+/** GET /api/puzzles/{id}: {id, game, rules, fen, plies, mate_in, turn, legal, source}. */
+export function puzzle(id) {
+  return api(`/api/puzzles/${encodeURIComponent(id)}`);
+}
+
+/** POST /api/puzzles/{id}/move {moves, move}: {result: solved|right|wrong, ...}. */
+export function puzzleMove(id, moves, move) {
+  return postJson(`/api/puzzles/${encodeURIComponent(id)}/move`, { moves, move });
+}
+
+/** POST /api/puzzles/{id}/hint {moves}: {move}. */
+export function puzzleHint(id, moves) {
+  return postJson(`/api/puzzles/${encodeURIComponent(id)}/hint`, { moves });
+}
+
+/** POST /api/puzzles/{id}/solution {moves}: {line}. */
+export function puzzleSolution(id, moves) {
+  return postJson(`/api/puzzles/${encodeURIComponent(id)}/solution`, { moves });
+}

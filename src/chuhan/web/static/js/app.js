@@ -1,6 +1,7 @@
 // The entry point: the settings panel in the top bar, and the router. "/" is the home page
 // (home.js); "/g/{id}?t={token}" plays a game and "/w/{id}" watches or replays one
-// (game-view.js); "/p/{name}" is a player's page (account.js).
+// (game-view.js); "/p/{name}" is a player's page (account.js); "/puzzles" and
+// "/puzzles/{id}" are the puzzles (puzzles.js).
 
 import { refreshAccountTexts, showLeaderboards, showPlayer, startAccount, watchGameRating } from "./account.js";
 import { loadOptions } from "./api.js";
@@ -8,6 +9,7 @@ import { $, make, show } from "./dom.js";
 import { GameView } from "./game-view.js";
 import { refreshHome, startHome } from "./home.js";
 import { refreshLobbyTexts, startLobby } from "./lobby.js";
+import { startPuzzles } from "./puzzles.js";
 import { LANGUAGES, detectLanguage, language, notationFor, setLanguage, t, translatePage } from "./i18n.js";
 import { loadSettings, rememberGame, saveSettings, syncThemeSettings, themeOf } from "./settings.js";
 import { setSoundEnabled } from "./sound.js";
@@ -96,6 +98,7 @@ function route() {
   const playMatch = path.match(/^\/g\/([A-Za-z0-9_-]+)\/?$/);
   const watchMatch = path.match(/^\/w\/([A-Za-z0-9_-]+)\/?$/);
   const playerMatch = path.match(/^\/p\/([^/]+)\/?$/);
+  const puzzleMatch = path.match(/^\/puzzles(?:\/([A-Za-z0-9_-]+))?\/?$/);
   if (playMatch || watchMatch) {
     // The game page needs the options only for the invite links and the analysis button.
     loadOptions().then(() => {
@@ -112,6 +115,8 @@ function route() {
     show($("game"), true);
     view = new GameView(watchMatch[1], null, true, settings);
     watchGameRating(watchMatch[1]);
+  } else if (puzzleMatch) {
+    view = startPuzzles(puzzleMatch[1] || null, settings);
   } else if (playerMatch) {
     showPlayer(decodeURIComponent(playerMatch[1]));
   } else {

@@ -1,11 +1,19 @@
-// The home page: the new-game form, my games (the seats this browser keeps) and replaying a
-// record file.
+// The home page: one-click starts (the computer at each level, a friend, both sides here)
+// beside the daily puzzle's board, the full new-game form behind "Custom game", my games
+// (the seats this browser keeps) and replaying a record file.
 
 import { currentAccount, onAccountChange } from "./account.js";
 import * as api from "./api.js";
+import { BoardView, parsePlacement } from "./board.js";
 import { $, clear, make, show, toast } from "./dom.js";
 import { sideName, t } from "./i18n.js";
-import { myGames, rememberGame } from "./settings.js";
+import { puzzleTask } from "./puzzles.js";
+import { loadSettings, myGames, rememberGame, themeOf } from "./settings.js";
+
+const QUICK_GAME_KEY = "chuhan.quickGame";
+const LEVELS = [1, 2, 3, 4, 5, 6, 7, 8];
+let dailyBoard = null;
+let daily = null; // the daily puzzle once it has arrived
 
 let optionsLoaded = Promise.resolve(); // settles when the home page has asked for them
 
@@ -93,6 +101,98 @@ async function startGameFromForm(form) {
   }
 }
 
+function quickGame() {
+  const checked = document.querySelector('input[name="quick-game"]:checked');
+  return checked ? checked.value : "xiangqi";
+}
+
+/** One click, one game: the computer at `level`, a friend, or both sides here, with the
+ * game chosen by the toggle, its default rules, no clock and a random side. */
+async function quickStart(kind, level) {
+  const error = $("quick-error");
+  const buttons = $("home-start").querySelectorAll("button");
+  show(error, false);
+  for (const button of buttons) button.disabled = true;
+  try {
+    const variant = quickGame();
+    const request = { kind, variant, time_control: "none" };
+    if (kind === "computer") request.level = level;
+    if (kind !== "local") request.color = kind === "computer" ? "random" : "first";
+    const created = await api.createGame(request);
+    rememberGame({
+      game_id: created.game_id, token: created.token, seat: created.seat, kind, variant,
+      invite_url: created.invite_url || null, watch_url: created.watch_url,
+    });
+    location.href = created.seat_url;
+  } catch (err) {
+    error.textContent = t("error", { message: err.message });
+    show(error, true);
+    refreshQuick();
+  }
+}
+
+function refreshQuick() {
+  const options = api.serverOptions();
+  const levels = $("quick-levels");
+  clear(levels);
+  const engine = !options || options.engine_available !== false;
+  for (const level of (options && options.levels) || LEVELS) {
+    const button = make("button", "level", String(level));
+    button.type = "button";
+    button.dataset.level = String(level);
+    button.title = t("computerLevel", { n: level });
+    button.disabled = !engine;
+    button.addEventListener("click", () => quickStart("computer", level));
+    levels.appendChild(button);
+  }
+  for (const id of ["quick-friend", "quick-local"]) $(id).disabled = false;
+  refreshDaily();
+}
+
+function refreshDaily() {
+  if (!daily) return;
+  const theme = themeOf(loadSettings(), daily.game);
+  dailyBoard.update({
+    game: daily.game, pieces: parsePlacement(daily.fen), pieceSet: theme.pieces,
+    boardTheme: theme.board, flipped: daily.turn === "second", interactive: false,
+  });
+  $("daily").href = `/puzzles/${encodeURIComponent(daily.id)}`;
+  $("daily-text").textContent = `${daily.date} · ${puzzleTask(daily)}`;
+}
+
+async function loadDaily() {
+  try {
+    daily = await api.dailyPuzzle();
+  } catch (err) {
+    $("daily-text").textContent = t("error", { message: err.message });
+    return;
+  }
+  refreshDaily();
+}
+
+function startQuick() {
+  let saved = null;
+  try {
+    saved = localStorage.getItem(QUICK_GAME_KEY);
+  } catch {
+    saved = null;
+  }
+  const toggle = document.querySelector(`input[name="quick-game"][value="${saved === "janggi" ? "janggi" : "xiangqi"}"]`);
+  toggle.checked = true;
+  $("quick-game").addEventListener("change", () => {
+    try {
+      localStorage.setItem(QUICK_GAME_KEY, quickGame());
+    } catch {
+      // (private windows: the choice lasts for this page)
+    }
+  });
+  $("quick-friend").addEventListener("click", () => quickStart("friend"));
+  $("quick-local").addEventListener("click", () => quickStart("local"));
+  dailyBoard = new BoardView($("daily-board"));
+  refreshQuick();
+  loadDaily();
+}
+
 function describeListedGame(game) {
   const parts = [t(game.variant)];
   if (game.kind === "computer") parts.push(t("computerLevel", { n: game.level }));
@@ -167,6 +267,7 @@ async function openRecordFile(file) {
 /** Draw the form and the list again (the options arrived, the language changed). */
 export function refreshHome() {
   refreshForm();
+  refreshQuick();
   refreshMyGames();
 }
 
@@ -188,6 +289,7 @@ function refreshForm() {
 
 export function startHome() {
   show($("home"), true);
+  startQuick();
   const form = $("new-game");
   // The form works from the first moment: a click on Start before the options arrive must
   // not fall through to the browser's own form submission (a reload of the home page).
@@ -211,6 +313,7 @@ export function startHome() {
       form.querySelector('input[name="kind"][value="friend"]').checked = true;
     }
     refreshForm();
+    refreshQuick();
   }).catch((err) => {
     toast(t("error", { message: err.message }));
   });

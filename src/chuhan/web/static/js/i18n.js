@@ -417,6 +417,74 @@ const BOARD_STRINGS = {
 };
 for (const [code, table] of Object.entries(BOARD_STRINGS)) Object.assign(STRINGS[code], table);
 
+// The puzzles (puzzles.js) and the home page's one-click starts (home.js).
+const PUZZLE_STRINGS = {
+  en: {
+    playComputer: "Play the computer", inviteFriend: "Invite a friend", bothSidesHere: "Both sides here",
+    customGame: "Custom game (time control, rules, position, rated)", puzzles: "Puzzles",
+    dailyPuzzle: "Daily puzzle", puzzleTitle: "{game} puzzle", puzzleTask: "{side} to move: mate in {n}",
+    puzzleYourTurn: "Your move: find the winning move.", puzzleChecking: "Checking your move…",
+    puzzleRight: "Right!", puzzleRightGoOn: "Right! Keep going.", puzzleSolved: "Solved! The streak grows.",
+    puzzleSolvedWithHint: "Solved, with a hint: the streak stays as it was.",
+    puzzleSolvedAfterFailing: "Solved, on a second try: the streak starts again from the next one.",
+    puzzleWrong: "That move does not win: the streak ends. Here is the solution.",
+    puzzleGaveUp: "The solution: the streak ends.", puzzleSolution: "Solution: {moves}",
+    hint: "Hint", hintPiece: "Hint: move this piece.", hintMove: "Hint: play the move the arrow shows.",
+    showSolution: "Show the solution", tryAgain: "Try again", nextPuzzle: "Next puzzle",
+    streak: "Streak", bestStreak: "(best {n})", puzzlesSolved: "Puzzles solved in this browser: {n}",
+    nextPuzzleGame: "Next puzzles from", puzzleSource: "Source: {source}",
+    puzzleMined: "chuhan's own self-play, game {game}, ply {ply} (verified by a deeper search)",
+  },
+  "zh-Hans": {
+    playComputer: "与电脑对弈", inviteFriend: "邀请朋友", bothSidesHere: "同屏双人",
+    customGame: "自定义对局（计时、规则、局面、计分）", puzzles: "杀棋练习",
+    dailyPuzzle: "每日一题", puzzleTitle: "{game}练习", puzzleTask: "{side}先走：{n} 步杀",
+    puzzleYourTurn: "轮到你：找出制胜的一着。", puzzleChecking: "正在检查你的着法…",
+    puzzleRight: "正确！", puzzleRightGoOn: "正确！继续。", puzzleSolved: "解开了！连胜加一。",
+    puzzleSolvedWithHint: "借助提示解开：连胜不变。",
+    puzzleSolvedAfterFailing: "第二次解开：连胜从下一题重新开始。",
+    puzzleWrong: "这一着不能取胜：连胜中断。下面是答案。",
+    puzzleGaveUp: "答案如下：连胜中断。", puzzleSolution: "答案：{moves}",
+    hint: "提示", hintPiece: "提示：走这个棋子。", hintMove: "提示：按箭头走。",
+    showSolution: "看答案", tryAgain: "再试一次", nextPuzzle: "下一题",
+    streak: "连胜", bestStreak: "（最佳 {n}）", puzzlesSolved: "本浏览器已解题数：{n}",
+    nextPuzzleGame: "下一题来自", puzzleSource: "出处：{source}",
+    puzzleMined: "chuhan 引擎自弈，第 {game} 局第 {ply} 手（经更深的搜索验证）",
+  },
+  "zh-Hant": {
+    playComputer: "與電腦對弈", inviteFriend: "邀請朋友", bothSidesHere: "同屏雙人",
+    customGame: "自訂對局（計時、規則、局面、計分）", puzzles: "殺棋練習",
+    dailyPuzzle: "每日一題", puzzleTitle: "{game}練習", puzzleTask: "{side}先走：{n} 步殺",
+    puzzleYourTurn: "輪到你：找出制勝的一著。", puzzleChecking: "正在檢查你的著法…",
+    puzzleRight: "正確！", puzzleRightGoOn: "正確！繼續。", puzzleSolved: "解開了！連勝加一。",
+    puzzleSolvedWithHint: "藉助提示解開：連勝不變。",
+    puzzleSolvedAfterFailing: "第二次解開：連勝從下一題重新開始。",
+    puzzleWrong: "這一著不能取勝：連勝中斷。下面是答案。",
+    puzzleGaveUp: "答案如下：連勝中斷。", puzzleSolution: "答案：{moves}",
+    hint: "提示", hintPiece: "提示：走這個棋子。", hintMove: "提示：按箭頭走。",
+    showSolution: "看答案", tryAgain: "再試一次", nextPuzzle: "下一題",
+    streak: "連勝", bestStreak: "（最佳 {n}）", puzzlesSolved: "本瀏覽器已解題數：{n}",
+    nextPuzzleGame: "下一題來自", puzzleSource: "出處：{source}",
+    puzzleMined: "chuhan 引擎自弈，第 {game} 局第 {ply} 手（經更深的搜尋驗證）",
+  },
+  ko: {
+    playComputer: "컴퓨터와 두기", inviteFriend: "친구 초대", bothSidesHere: "한 화면에서 둘이",
+    customGame: "직접 설정 (시간, 규칙, 국면, 레이팅)", puzzles: "박보 문제",
+    dailyPuzzle: "오늘의 문제", puzzleTitle: "{game} 문제", puzzleTask: "{side} 차례: {n}수 외통",
+    puzzleYourTurn: "당신 차례: 이기는 수를 찾으세요.", puzzleChecking: "수를 확인하는 중…",
+    puzzleRight: "정답!", puzzleRightGoOn: "정답! 계속하세요.", puzzleSolved: "풀었습니다! 연승이 늘었습니다.",
+    puzzleSolvedWithHint: "힌트로 풀었습니다: 연승은 그대로입니다.",
+    puzzleSolvedAfterFailing: "두 번째에 풀었습니다: 연승은 다음 문제부터 다시 시작합니다.",
+    puzzleWrong: "이 수로는 이기지 못합니다: 연승이 끝났습니다. 정답은 이렇습니다.",
+    puzzleGaveUp: "정답입니다: 연승이 끝났습니다.", puzzleSolution: "정답: {moves}",
+    hint: "힌트", hintPiece: "힌트: 이 기물을 움직이세요.", hintMove: "힌트: 화살표대로 두세요.",
+    showSolution: "정답 보기", tryAgain: "다시 풀기", nextPuzzle: "다음 문제",
+    streak: "연승", bestStreak: "(최고 {n})", puzzlesSolved: "이 브라우저에서 푼 문제: {n}",
+    nextPuzzleGame: "다음 문제의 게임", puzzleSource: "출처: {source}",
+    puzzleMined: "chuhan 엔진 자체 대국 {game}번째 판 {ply}수째 (더 깊은 탐색으로 검증)",
+  },
+};
+for (const [code, table] of Object.entries(PUZZLE_STRINGS)) Object.assign(STRINGS[code], table);
 
 // Piece names. English from the 001_ seed's "official" column with the usual alternative;
 // pinyin and the Korean names as that seed spells them (and in Hangul for Korean readers).

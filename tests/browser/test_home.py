@@ -1,0 +1,72 @@
+"""The home page's one-click starts: the computer at a level, a friend, both sides here, in
+the game the toggle picks; the full form stays behind "Custom game"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .harness import Player, Server, new_player
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+
+def test_one_click_plays_the_computer_at_the_level_clicked(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    player = new_player(players, browser, server)
+    page = player.page
+    player.goto("/")
+    # The form is not the first thing: it waits, closed, behind "Custom game".
+    assert page.is_hidden("#new-game")
+    page.click('#quick-levels button[data-level="3"]')
+    page.wait_for_url("**/g/**")
+    page.wait_for_selector("svg.board .piece")
+    page.wait_for_function("() => window.chuhanApp.view && window.chuhanApp.view.state")
+    state = player.state()
+    assert state["variant"] == "xiangqi"
+    assert state["kind"] == "computer" and state["level"] == 3
+    assert state["time_control"] is None
+    assert player.errors == []
+
+
+def test_one_click_starts_janggi_games_and_remembers_the_game(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    player = new_player(players, browser, server)
+    page = player.page
+    player.goto("/")
+    page.check('input[name="quick-game"][value="janggi"]')
+    page.click('#quick-levels button[data-level="1"]')
+    page.wait_for_url("**/g/**")
+    page.wait_for_function("() => window.chuhanApp.view && window.chuhanApp.view.state")
+    assert player.state()["variant"] == "janggi" and player.state()["level"] == 1
+
+    # The toggle stays on janggi: "Both sides here" starts a janggi game on this screen.
+    player.goto("/")
+    assert page.is_checked('input[name="quick-game"][value="janggi"]')
+    page.click("#quick-local")
+    page.wait_for_url("**/g/**")
+    page.wait_for_function("() => window.chuhanApp.view && window.chuhanApp.view.state")
+    assert player.state()["variant"] == "janggi" and player.state()["kind"] == "local"
+    assert player.errors == []
+
+
+def test_one_click_invites_a_friend(browser: Any, server: Server, players: list[Player]) -> None:
+    host = new_player(players, browser, server)
+    page = host.page
+    host.goto("/")
+    page.check('input[name="quick-game"][value="xiangqi"]')
+    page.click("#quick-friend")
+    page.wait_for_url("**/g/**")
+    page.wait_for_selector("#invite:not([hidden])")
+    invite = page.input_value("#invite-url")
+    assert "/g/" in invite and "?t=" in invite
+    friend = new_player(players, browser, server)
+    friend.page.goto(invite)
+    friend.page.wait_for_selector("svg.board .piece")
+    host.click_move("h2e2")
+    friend.wait_ply(1)
+    assert friend.state()["kind"] == "friend"
+    assert host.errors == [] and friend.errors == []
