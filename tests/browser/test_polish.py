@@ -231,3 +231,19 @@ def test_the_setup_choices_are_pictures_of_the_choosers_back_rank(
         {"cho"},
     )
     assert player.errors == []
+
+
+@pytest.mark.parametrize("width", [840, 900, 960, 1280])
+def test_the_side_column_never_covers_the_board(
+    browser: Any, server: Server, players: list[Player], width: int
+) -> None:
+    """Between the phone layout (820 px) and about 980 px, the side column was drawn over
+    the board's right files: the board kept its width and the grid let it overflow."""
+    player = new_player(players, browser, server, viewport={"width": width, "height": 860})
+    start_local_game(player)
+    board = player.page.locator("#game svg.board").bounding_box()
+    side = player.page.locator("#game .side-column").bounding_box()
+    assert board is not None and side is not None
+    assert board["x"] + board["width"] <= side["x"], (board, side)
+    assert side["x"] + side["width"] <= width
+    assert side["width"] >= 16 * 16 - 1  # the side column keeps its narrowest (16rem)
