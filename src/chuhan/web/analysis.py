@@ -128,8 +128,8 @@ def describe_position(line: Line, *, all_moves: bool) -> dict[str, Any]:
     """The position at the end of ``line`` as the analysis board shows it: its FEN, the
     side to move, the legal destinations (``dests``, from-square to squares), whether a
     janggi pass is legal, the checked king's square, the ending if the rules ended the
-    game (``over``, as a game's result), and the moves in every notation (all of them with
-    ``all_moves``, else the last one only)."""
+    game (``over``, as a game's result), and the moves in every notation with the FEN
+    after each (all of them with ``all_moves``, else the last one only)."""
     game = line.game
     board = game.board
     over = game.outcome()
@@ -143,6 +143,7 @@ def describe_position(line: Line, *, all_moves: bool) -> dict[str, Any]:
             entry = move_entry(replay, move)
             replay.push(move)
             entry["check"] = replay.is_check()
+            entry["fen"] = replay.fen()
             entries.append(entry)
         else:
             replay.push(move)

@@ -194,11 +194,11 @@ class AnalysisService:
             self.reviews.move_to_end(game_id)
             member.send({**kept, "seq": seq})
             return
-        if self.pool is None:
-            raise ProtocolError("engine_unavailable", "the engine is not available")
         running = self.running.get(game_id)
         if running is None:
             line = await self._finished_line(game_id)
+            if self.pool is None:
+                raise ProtocolError("engine_unavailable", "the engine is not available")
             if len(line.moves) > self.settings.review_max_plies:
                 raise ProtocolError(
                     "too_many_moves",

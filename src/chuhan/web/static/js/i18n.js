@@ -416,6 +416,58 @@ const BOARD_STRINGS = {
   },
 };
 for (const [code, table] of Object.entries(BOARD_STRINGS)) Object.assign(STRINGS[code], table);
+// The analysis board and the game review (analysis.js, move-tree.js, review.js).
+const ANALYSIS_STRINGS = {
+  en: {
+    analysisBoard: "Analysis board", openAnalysisBoard: "Analysis board", engineOn: "Engine",
+    engineLines: "Lines", engineOff: "The engine is off (L turns it on).",
+    engineDone: "done", promoteVariation: "Promote variation", makeMainLine: "Make main line",
+    deleteFromHere: "Delete from here", gameReview: "Game review", reviewStart: "Review the game",
+    loadPosition: "Load", reviewGraph: "The evaluation after each move",
+    inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder",
+    inaccuracyPlural: "Inaccuracies", mistakePlural: "Mistakes", blunderPlural: "Blunders",
+    averageLoss: "Average loss", reviewing: "Reviewing… {n} / {total} positions",
+    reviewDone: "Review complete.", bestWas: "best was {move}",
+    analysisGameInProgress: "This game is still being played: it can be analysed once it is over.",
+  },
+  "zh-Hans": {
+    analysisBoard: "分析棋盘", openAnalysisBoard: "分析棋盘", engineOn: "引擎",
+    engineLines: "变例数", engineOff: "引擎已关闭（按 L 打开）。",
+    engineDone: "完成", promoteVariation: "提升变例", makeMainLine: "设为主线",
+    deleteFromHere: "从此处删除", gameReview: "对局复盘", reviewStart: "复盘全局",
+    loadPosition: "载入", reviewGraph: "每步之后的局面评估",
+    inaccuracy: "欠佳", mistake: "错着", blunder: "败着",
+    inaccuracyPlural: "欠佳", mistakePlural: "错着", blunderPlural: "败着",
+    averageLoss: "平均损失", reviewing: "复盘中…… {n} / {total} 个局面",
+    reviewDone: "复盘完成。", bestWas: "最佳着法为 {move}",
+    analysisGameInProgress: "这盘棋仍在进行中：结束后才能分析。",
+  },
+  "zh-Hant": {
+    analysisBoard: "分析棋盤", openAnalysisBoard: "分析棋盤", engineOn: "引擎",
+    engineLines: "變例數", engineOff: "引擎已關閉（按 L 開啟）。",
+    engineDone: "完成", promoteVariation: "提升變例", makeMainLine: "設為主線",
+    deleteFromHere: "從此處刪除", gameReview: "對局復盤", reviewStart: "復盤全局",
+    loadPosition: "載入", reviewGraph: "每步之後的局面評估",
+    inaccuracy: "欠佳", mistake: "錯著", blunder: "敗著",
+    inaccuracyPlural: "欠佳", mistakePlural: "錯著", blunderPlural: "敗著",
+    averageLoss: "平均損失", reviewing: "復盤中…… {n} / {total} 個局面",
+    reviewDone: "復盤完成。", bestWas: "最佳著法為 {move}",
+    analysisGameInProgress: "這盤棋仍在進行中：結束後才能分析。",
+  },
+  ko: {
+    analysisBoard: "분석판", openAnalysisBoard: "분석판", engineOn: "엔진",
+    engineLines: "수순 수", engineOff: "엔진이 꺼져 있습니다 (L 키로 켭니다).",
+    engineDone: "완료", promoteVariation: "변화 올리기", makeMainLine: "본수순으로",
+    deleteFromHere: "여기부터 삭제", gameReview: "대국 복기", reviewStart: "대국 복기하기",
+    loadPosition: "불러오기", reviewGraph: "수마다의 형세 평가",
+    inaccuracy: "부정확", mistake: "실수", blunder: "악수",
+    inaccuracyPlural: "부정확", mistakePlural: "실수", blunderPlural: "악수",
+    averageLoss: "평균 손실", reviewing: "복기 중… {n} / {total} 국면",
+    reviewDone: "복기가 끝났습니다.", bestWas: "최선수는 {move}",
+    analysisGameInProgress: "아직 진행 중인 대국입니다. 끝난 뒤에 분석할 수 있습니다.",
+  },
+};
+for (const [code, table] of Object.entries(ANALYSIS_STRINGS)) Object.assign(STRINGS[code], table);
 
 // The puzzles (puzzles.js) and the home page's one-click starts (home.js).
 const PUZZLE_STRINGS = {
