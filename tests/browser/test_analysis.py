@@ -78,10 +78,10 @@ def test_the_board_opens_at_the_ply_viewed_in_a_finished_game(
     player = new_player(players, browser, server)
     player.goto("/")
     created = player.page.evaluate(
-        """async () => (await fetch("/api/games", {method: "POST",
+        """async (fen) => (await fetch("/api/games", {method: "POST",
             headers: {"Content-Type": "application/json"},
-            body: JSON.stringify({kind: "local", fen: "%s"})})).json()"""
-        % MATE_FEN
+            body: JSON.stringify({kind: "local", fen})})).json()""",
+        MATE_FEN,
     )
     player.goto(created["seat_url"])
     player.page.wait_for_selector("svg.board .piece")

@@ -389,12 +389,16 @@ def test_an_external_uci_engine_analyses_when_the_operator_names_one(tmp_path: P
             assert board.welcome["engine"] == Path(sys.executable).name
             board.ask("position", variant="xiangqi", moves=["h2e2"], engine=True, multipv=2)
             seen = board.lines(6)
+            # A new position stops the engine's search (asked for 30 s) at once.
+            moved = board.ask("position", variant="xiangqi", moves=["b0c2"], engine=True)
+            after = [message for _, message in board.lines(2) if message["seq"] == moved["seq"]]
     finally:
         stop(process)
     depths = deepening(seen)
     assert len(set(depths)) >= 2, depths
     assert len(seen[-1][1]["lines"]) == 2
     assert seen[-1][1]["lines"][0]["pv"]["chinese"]
+    assert after and after[0]["lines"][0]["pv"]["iccs"]
 
 
 def test_serve_refuses_an_analysis_engine_it_cannot_find(tmp_path: Path) -> None:

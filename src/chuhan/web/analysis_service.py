@@ -55,6 +55,9 @@ class _Review:
     evaluations: list[dict[str, Any]] = field(default_factory=list)
     listeners: set[AnalysisMember] = field(default_factory=set)
     task: asyncio.Task[None] | None = None
+    #: Nobody waits for it any more: it stops after the position being evaluated (a
+    #: cancelled job would cost its worker process).
+    abandoned: bool = False
 
 
 class AnalysisService:
@@ -231,6 +234,8 @@ class AnalysisService:
         game = Game(line.variant, replay, repetitions=line.game.repetitions)
         try:
             for ply in range(len(moves) + 1):
+                if review.abandoned:
+                    return
                 if ply:
                     game.push(replay.parse_iccs(moves[ply - 1]))
                 evaluation: dict[str, Any] = {"ply": ply, "turn": seat_of(replay.turn)}
@@ -290,8 +295,8 @@ class AnalysisService:
             if review is None:
                 continue
             review.listeners.discard(member)
-            if not review.listeners and review.task is not None:
-                review.task.cancel()
+            if not review.listeners:
+                review.abandoned = True
 
     # ------------------------------------------------------------------ games
 

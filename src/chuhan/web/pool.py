@@ -288,7 +288,8 @@ def analyse_position(request: AnalysisRequest) -> list[dict[str, Any]]:
     """Analyse the position (in a worker): each line's depth, score and best line in every
     notation."""
     board = _board(request.variant, request.fen, request.moves)
-    result = _searcher().search(board, request.limits, multipv=request.multipv)
+    searcher = _analysis_searcher(request.variant)
+    result = searcher.search(board, request.limits, multipv=request.multipv)
     return [_info_line(board, info) for info in result.lines]
 
 
