@@ -153,6 +153,12 @@ def test_free_moves_make_a_tree_with_a_side_line_to_promote_and_delete(
     page.click("#an-delete")
     assert tree_moves(player) == ["h2e2", "b9c7"]
     page.wait_for_selector('#move-tree .tree-move.current[data-iccs="h2e2"]')
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector('#move-tree .tree-move.current[data-iccs="b9c7"]')
+    assert "moves=h2e2%2Cb9c7" in page.url
+    page.reload()  # the address keeps the line shown
+    page.wait_for_selector('#move-tree .tree-move.current[data-iccs="b9c7"]')
+    assert tree_moves(player) == ["h2e2", "b9c7"]
     assert player.errors == []
 
 

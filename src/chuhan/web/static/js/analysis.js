@@ -191,7 +191,9 @@ export class AnalysisBoard {
   onGame(message) {
     this.players = message.players;
     show($("review-card"), true);
-    this.start(message.position, this.params.get("ply"));
+    const line = (this.params.get("moves") || "").split(/[\s,]+/).filter(Boolean);
+    this.start(message.position, line.length ? 0 : this.params.get("ply"));
+    if (line.length) this.play(line); // a line of one's own from the game's start
   }
 
   onPosition(message) {
@@ -257,6 +259,7 @@ export class AnalysisBoard {
     if (!node) return;
     this.current = node;
     clearTimeout(this.timer);
+    this.remember();
     this.render();
     this.timer = setTimeout(() => this.ask(this.current), node.position ? 0 : DEBOUNCE_MS);
   }
@@ -289,8 +292,30 @@ export class AnalysisBoard {
       end.position = answer;
       this.current = end;
       this.engineDone = false;
+      this.remember();
       this.render();
     });
+  }
+
+  /** Keep the address in step with the board, so that a reload or a shared link opens
+   * the same position: a game's ply, or the line from the start. */
+  remember() {
+    const query = new URLSearchParams();
+    if (this.gameId) {
+      query.set("game", this.gameId);
+      const ply = this.gameNodes.indexOf(this.current) + 1;
+      if (ply > 0 || this.current === this.tree.root) query.set("ply", String(ply));
+      else query.set("moves", this.tree.moves(this.current).join(","));
+    } else {
+      if (this.variant !== "xiangqi") query.set("variant", this.variant);
+      if (this.params.get("fen")) query.set("fen", this.startFen);
+      const moves = this.tree.moves(this.current);
+      if (moves.length) query.set("moves", moves.join(","));
+    }
+    if (this.multipv > 1) query.set("multipv", String(this.multipv));
+    if (!this.engineOn) query.set("engine", "off");
+    const text = query.toString();
+    history.replaceState(null, "", `/analysis${text ? `?${text}` : ""}`);
   }
 
   step(delta) {
@@ -319,6 +344,7 @@ export class AnalysisBoard {
     $("engine-on").checked = this.engineOn;
     $("engine-on").addEventListener("change", () => {
       this.engineOn = $("engine-on").checked;
+      this.remember();
       if (this.engineOn) this.ask(this.current);
       else this.socket.send("stop");
       this.renderEngine();
@@ -326,6 +352,7 @@ export class AnalysisBoard {
     $("engine-multipv").value = String(this.multipv);
     $("engine-multipv").addEventListener("change", () => {
       this.multipv = Number($("engine-multipv").value);
+      this.remember();
       this.current.lines = null;
       this.ask(this.current);
       this.renderEngine();
