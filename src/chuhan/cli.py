@@ -101,6 +101,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.analysis_engine is not None:
         limits["analysis_engine"] = _engine_command(args.analysis_engine)
         limits["analysis_engine_protocol"] = args.analysis_engine_protocol
+    if args.analysis_seconds is not None:
+        limits["analysis_seconds"] = args.analysis_seconds
     return serve(args.host, args.port, args.db, limits=limits)
 
 
@@ -466,6 +468,13 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["uci", "ucci"],
         default="uci",
         help="the protocol the --analysis-engine speaks (default uci)",
+    )
+    p.add_argument(
+        "--analysis-seconds",
+        type=_positive_seconds,
+        default=None,
+        help="engine time the analysis board gives a position before it waits to be asked "
+        "for more (default 30)",
     )
     p.set_defaults(func=_cmd_serve)
 

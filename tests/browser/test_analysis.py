@@ -7,6 +7,7 @@ marks the blunder with the better move; a player of a game in play cannot analys
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -221,4 +222,31 @@ def test_the_top_bar_opens_the_analysis_board_in_the_pages_language(
     page.wait_for_url("**/analysis")
     page.wait_for_selector("#engine-lines .engine-line")
     assert page.text_content("#an-promote") == "변화 올리기"
+    assert player.errors == []
+
+
+@pytest.fixture
+def brief_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose analysis board gives each position 2 s of engine time."""
+    folder = tmp_path_factory.mktemp("brief")
+    server = Server(folder / "games.db", folder / "server.log", ("--analysis-seconds", "2"))
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_the_engine_thinks_longer_when_asked_after_its_time(
+    browser: Any, brief_server: Server, players: list[Player]
+) -> None:
+    player = new_player(players, browser, brief_server)
+    player.goto("/analysis?moves=h2e2")
+    page = player.page
+    page.wait_for_selector("#engine-more:not([hidden])", timeout=20000)
+    assert (page.text_content("#engine-status") or "").endswith("done")
+    before = int(re.sub(r"\D", "", page.text_content("#engine-depth") or ""))
+    page.click("#engine-more")
+    page.wait_for_selector("#engine-more", state="hidden")
+    page.wait_for_selector("#engine-more:not([hidden])", timeout=20000)
+    after = int(re.sub(r"\D", "", page.text_content("#engine-depth") or ""))
+    assert after > before  # its hash table kept what the first 2 s found
     assert player.errors == []

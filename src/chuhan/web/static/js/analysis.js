@@ -357,6 +357,7 @@ export class AnalysisBoard {
       this.ask(this.current);
       this.renderEngine();
     });
+    $("engine-more").addEventListener("click", () => this.ask(this.current));
     $("review-start").addEventListener("click", () => {
       if (!this.gameId) return;
       $("review-start").disabled = true;
@@ -524,6 +525,9 @@ export class AnalysisBoard {
     const position = node.position;
     const over = position && position.over;
     const status = $("engine-status");
+    // The engine gave the position its time (or is sure): more time is one click away.
+    show($("engine-more"), Boolean(this.engineOn && message && message.done && !over
+      && message.lines.length && message.lines[0].first_mate === null));
     $("engine-eval").textContent = message && message.lines.length ? formatScore(message.lines[0]) : "";
     $("engine-depth").textContent = message && message.depth ? t("depth", { n: message.depth }) : "";
     if (!this.engineOn) {

@@ -428,6 +428,7 @@ const ANALYSIS_STRINGS = {
     inaccuracyPlural: "Inaccuracies", mistakePlural: "Mistakes", blunderPlural: "Blunders",
     averageLoss: "Average loss", reviewing: "Reviewing… {n} / {total} positions",
     reviewDone: "Review complete.", bestWas: "best was {move}",
+    thinkLonger: "Think longer",
     analysisGameInProgress: "This game is still being played: it can be analysed once it is over.",
   },
   "zh-Hans": {
@@ -440,6 +441,7 @@ const ANALYSIS_STRINGS = {
     inaccuracyPlural: "欠佳", mistakePlural: "错着", blunderPlural: "败着",
     averageLoss: "平均损失", reviewing: "复盘中…… {n} / {total} 个局面",
     reviewDone: "复盘完成。", bestWas: "最佳着法为 {move}",
+    thinkLonger: "继续思考",
     analysisGameInProgress: "这盘棋仍在进行中：结束后才能分析。",
   },
   "zh-Hant": {
@@ -452,6 +454,7 @@ const ANALYSIS_STRINGS = {
     inaccuracyPlural: "欠佳", mistakePlural: "錯著", blunderPlural: "敗著",
     averageLoss: "平均損失", reviewing: "復盤中…… {n} / {total} 個局面",
     reviewDone: "復盤完成。", bestWas: "最佳著法為 {move}",
+    thinkLonger: "繼續思考",
     analysisGameInProgress: "這盤棋仍在進行中：結束後才能分析。",
   },
   ko: {
@@ -464,6 +467,7 @@ const ANALYSIS_STRINGS = {
     inaccuracyPlural: "부정확", mistakePlural: "실수", blunderPlural: "악수",
     averageLoss: "평균 손실", reviewing: "복기 중… {n} / {total} 국면",
     reviewDone: "복기가 끝났습니다.", bestWas: "최선수는 {move}",
+    thinkLonger: "더 생각하기",
     analysisGameInProgress: "아직 진행 중인 대국입니다. 끝난 뒤에 분석할 수 있습니다.",
   },
 };
