@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import shlex
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from chuhan.game import Game
@@ -84,7 +86,7 @@ class AnalysisService:
         if pool is None:
             return ""
         if pool.analysis_engine is not None:
-            return pool.analysis_engine.command.split()[0].rsplit("/", 1)[-1]
+            return Path(shlex.split(pool.analysis_engine.command)[0]).name
         return "chuhan"
 
     # ------------------------------------------------------------------ thinking
@@ -122,7 +124,6 @@ class AnalysisService:
             )
             return
         loop = asyncio.get_running_loop()
-        request = AnalysisRequest(line.variant.name, line.fen, line.moves, SearchLimits(), multipv)
         shown = {"depth": 0, "turn": 0}
         last: dict[str, Any] = {}
         spent = 0.0
@@ -145,17 +146,14 @@ class AnalysisService:
             while spent < settings.analysis_seconds:
                 turn += 1
                 movetime = max(100, round((settings.analysis_seconds - spent) * 1000))
-                stream = pool.analysis_stream(
-                    AnalysisRequest(
-                        request.variant,
-                        request.fen,
-                        request.moves,
-                        SearchLimits(movetime=movetime),
-                        multipv,
-                    ),
-                    reported,
-                    order=loop.time(),
+                request = AnalysisRequest(
+                    line.variant.name,
+                    line.fen,
+                    line.moves,
+                    SearchLimits(movetime=movetime),
+                    multipv,
                 )
+                stream = pool.analysis_stream(request, reported, order=loop.time())
                 member.stream = stream
                 yielded = False
                 task = stream.task
