@@ -181,7 +181,6 @@ export class AnalysisBoard {
     else end.position = answer;
     this.gameNodes = this.tree.path(end);
     $("an-variant").value = this.variant;
-    $("an-fen").value = answer.start_fen;
     const wanted = ply === null || ply === undefined || ply === "" ? null : Number(ply);
     const target = wanted === null || !Number.isFinite(wanted)
       ? end : (wanted <= 0 ? this.tree.root : this.gameNodes[Math.min(wanted, this.gameNodes.length) - 1]);
@@ -211,7 +210,13 @@ export class AnalysisBoard {
 
   onLines(message) {
     const node = this.current;
-    node.lines = message;
+    const known = node.lines;
+    // What was found before (an earlier visit, a first look) stays until the engine goes
+    // deeper: the depth shown for a position never goes back.
+    const shallower = known && known.lines.length === message.lines.length
+      && known.depth > message.depth;
+    if (shallower && !message.done) return;
+    node.lines = shallower ? { ...known, done: true } : message;
     this.engineDone = message.done;
     this.renderEngine();
     this.renderBoard();
@@ -488,6 +493,8 @@ export class AnalysisBoard {
     const fen = node.position ? node.position.fen : (node.entry ? node.entry.fen : node.fen);
     if (!fen) return;
     const position = node.position;
+    // The FEN box shows the position on the board (to copy, or to edit and load).
+    if (document.activeElement !== $("an-fen")) $("an-fen").value = fen;
     const best = this.bestLine(node);
     const first = best && best.pv && best.pv.iccs && best.pv.iccs[0];
     this.board.update({
