@@ -48,14 +48,16 @@ def play(player: Player, move: str) -> None:
     page.wait_for_selector(f'#move-tree .tree-move.current[data-iccs="{move}"]')
 
 
-def depths_seen(player: Player, seconds: float) -> list[int]:
-    """The depths the engine panel shows over ``seconds``."""
+def depths_seen(player: Player, want: int, seconds: float = 20) -> list[int]:
+    """The depths the engine panel shows, until ``want`` different ones (or ``seconds``)."""
     seen: list[int] = []
     for _ in range(int(seconds / 0.25)):
         text = player.page.text_content("#engine-depth") or ""
         match = re.search(r"\d+", text)
         if match and (not seen or seen[-1] != int(match.group())):
             seen.append(int(match.group()))
+        if len(seen) >= want:
+            break
         player.page.wait_for_timeout(250)
     return seen
 
@@ -117,8 +119,8 @@ def test_a_fen_opens_on_the_board_and_the_engine_streams_three_deepening_lines(
     assert page.get_attribute('svg.board .piece[data-square="e2"]', "data-piece") == "C"
     page.select_option("#engine-multipv", "3")
     page.wait_for_function("() => document.querySelectorAll('#engine-lines li').length === 3")
-    depths = depths_seen(player, 5)
-    assert len(depths) >= 2 and depths == sorted(depths), depths
+    depths = depths_seen(player, 3)
+    assert len(depths) >= 3 and depths == sorted(depths), depths
     scores = page.eval_on_selector_all(".line-score", "nodes => nodes.map(n => n.textContent)")
     assert all(re.fullmatch(r"[+−]\d+\.\d\d|#-?\d+", score) for score in scores), scores
     height = page.eval_on_selector("#eval-fill", "node => node.style.height")
@@ -252,4 +254,24 @@ def test_the_engine_thinks_longer_when_asked_after_its_time(
         if depths[-1] > depths[0]:
             break
     assert depths == sorted(depths) and depths[-1] > depths[0], depths
+    assert player.errors == []
+
+
+@pytest.mark.parametrize(
+    ("locale", "said", "hover"),
+    [
+        ("en-US", "the FEN 'rnbakabnr/9 w' is not a position", ""),
+        ("zh-CN", "无法读取该 FEN。", "the FEN 'rnbakabnr/9 w' is not a position"),
+    ],
+)
+def test_a_fen_that_cannot_be_read_is_named_and_the_board_starts_from_the_start(
+    browser: Any, server: Server, players: list[Player], locale: str, said: str, hover: str
+) -> None:
+    player = new_player(players, browser, server, locale=locale)
+    player.goto("/analysis?fen=rnbakabnr/9%20w&engine=off")
+    page = player.page
+    page.wait_for_selector("#an-error:not([hidden])")
+    assert said in (page.text_content("#an-error") or "")
+    assert hover in (page.get_attribute("#an-error", "title") or "")
+    page.wait_for_selector('svg.board .piece[data-square="h2"]')  # the start position
     assert player.errors == []

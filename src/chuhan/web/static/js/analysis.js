@@ -231,7 +231,11 @@ export class AnalysisBoard {
     }
     if (!this.loaded && message.seq) {
       // The address's position cannot be read: say why, and start from the game's start.
-      this.showError(message.message);
+      // The server's sentence (which move, which FEN) is English: other languages say it in
+      // their own words, the sentence on hover.
+      const own = `analysis_${message.code}`;
+      const english = language() === "en" || t(own) === own;
+      this.showError(english ? message.message : t(own), english ? "" : message.message);
       this.loaded = true;
       const seq = this.socket.send("position", { variant: this.variant, moves: [], all_moves: true });
       this.pending.set(seq, (answer) => this.start(answer, null));

@@ -429,6 +429,9 @@ const ANALYSIS_STRINGS = {
     averageLoss: "Average loss", reviewing: "Reviewing… {n} / {total} positions",
     reviewDone: "Review complete.", bestWas: "best was {move}",
     thinkLonger: "Think longer",
+    analysis_bad_fen: "The FEN cannot be read.", analysis_illegal_move: "A move of the line is not legal.",
+    analysis_bad_move: "A move of the line is not written like 'h2e2'.", analysis_too_many_moves: "The line is too long (600 moves at most).",
+    analysis_bad_variant: "Unknown game or rule set.",
     analysisGameInProgress: "This game is still being played: it can be analysed once it is over.",
   },
   "zh-Hans": {
@@ -442,6 +445,9 @@ const ANALYSIS_STRINGS = {
     averageLoss: "平均损失", reviewing: "复盘中…… {n} / {total} 个局面",
     reviewDone: "复盘完成。", bestWas: "最佳着法为 {move}",
     thinkLonger: "继续思考",
+    analysis_bad_fen: "无法读取该 FEN。", analysis_illegal_move: "该着法序列中有不合规则的着法。",
+    analysis_bad_move: "该着法序列中有着法不是 'h2e2' 的格式。", analysis_too_many_moves: "着法序列太长（最多 600 步）。",
+    analysis_bad_variant: "未知的棋种或规则。",
     analysisGameInProgress: "这盘棋仍在进行中：结束后才能分析。",
   },
   "zh-Hant": {
@@ -455,6 +461,9 @@ const ANALYSIS_STRINGS = {
     averageLoss: "平均損失", reviewing: "復盤中…… {n} / {total} 個局面",
     reviewDone: "復盤完成。", bestWas: "最佳著法為 {move}",
     thinkLonger: "繼續思考",
+    analysis_bad_fen: "無法讀取該 FEN。", analysis_illegal_move: "該著法序列中有不合規則的著法。",
+    analysis_bad_move: "該著法序列中有著法不是 'h2e2' 的格式。", analysis_too_many_moves: "著法序列太長（最多 600 步）。",
+    analysis_bad_variant: "未知的棋種或規則。",
     analysisGameInProgress: "這盤棋仍在進行中：結束後才能分析。",
   },
   ko: {
@@ -468,6 +477,9 @@ const ANALYSIS_STRINGS = {
     averageLoss: "평균 손실", reviewing: "복기 중… {n} / {total} 국면",
     reviewDone: "복기가 끝났습니다.", bestWas: "최선수는 {move}",
     thinkLonger: "더 생각하기",
+    analysis_bad_fen: "FEN을 읽을 수 없습니다.", analysis_illegal_move: "수순에 규칙에 맞지 않는 수가 있습니다.",
+    analysis_bad_move: "수순에 'h2e2' 형식이 아닌 수가 있습니다.", analysis_too_many_moves: "수순이 너무 깁니다 (최대 600수).",
+    analysis_bad_variant: "알 수 없는 게임 또는 규칙입니다.",
     analysisGameInProgress: "아직 진행 중인 대국입니다. 끝난 뒤에 분석할 수 있습니다.",
   },
 };
