@@ -270,7 +270,7 @@ export class AnalysisBoard {
     clearTimeout(this.timer);
     this.remember();
     this.render();
-    this.timer = setTimeout(() => this.ask(this.current), node.position ? 0 : DEBOUNCE_MS);
+    this.timer = setTimeout(() => this.ask(this.current), DEBOUNCE_MS);
   }
 
   /** Play moves from the current node (the board's move, an engine line's moves): known
