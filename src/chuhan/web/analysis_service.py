@@ -91,12 +91,15 @@ class AnalysisService:
 
     # ------------------------------------------------------------------ thinking
 
-    def think(self, member: AnalysisMember, line: Line, multipv: int, seq: int) -> None:
-        """Start the engine on ``line`` for ``member`` (stopping what it did before)."""
+    def think(
+        self, member: AnalysisMember, line: Line, multipv: int, seq: int, seconds: float
+    ) -> None:
+        """Start the engine on ``line`` for ``member`` for ``seconds`` of its time
+        (stopping what it did before)."""
         self.stop(member)
         member.position_seq = seq
         member.thinking = asyncio.get_running_loop().create_task(
-            self._think(member, line, multipv, seq)
+            self._think(member, line, multipv, seq, seconds)
         )
 
     def stop(self, member: AnalysisMember) -> None:
@@ -107,7 +110,9 @@ class AnalysisService:
             member.thinking.cancel()
             member.thinking = None
 
-    async def _think(self, member: AnalysisMember, line: Line, multipv: int, seq: int) -> None:
+    async def _think(
+        self, member: AnalysisMember, line: Line, multipv: int, seq: int, budget: float
+    ) -> None:
         pool = self.pool
         settings = self.settings
         if pool is None:
@@ -143,9 +148,9 @@ class AnalysisService:
             member.send(lines_message(seq, data, done=False))
 
         try:
-            while spent < settings.analysis_seconds:
+            while spent < budget:
                 turn += 1
-                movetime = max(100, round((settings.analysis_seconds - spent) * 1000))
+                movetime = max(100, round((budget - spent) * 1000))
                 request = AnalysisRequest(
                     line.variant.name,
                     line.fen,

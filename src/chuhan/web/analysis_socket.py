@@ -44,6 +44,9 @@ log = logging.getLogger("chuhan.web")
 
 #: The largest analysis message: a line of 600 moves is about 4,300 bytes.
 MAX_ANALYSIS_BYTES = 16 * 1024
+#: "Think longer" at most this many times over: a position's engine time is
+#: ``Settings.analysis_seconds`` times one more than ``longer``.
+MAX_LONGER = 9
 
 
 def _text(most: int) -> Check:
@@ -79,6 +82,12 @@ def _ply(value: object) -> int:
     return value
 
 
+def _longer(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_LONGER:
+        raise ValueError(f"must be a whole number from 0 to {MAX_LONGER}")
+    return value
+
+
 _POSITION: dict[str, tuple[Check, bool]] = {
     "variant": (_text(20), True),
     "rules": (_text(20), False),
@@ -87,6 +96,7 @@ _POSITION: dict[str, tuple[Check, bool]] = {
     "all_moves": (_flag, False),
     "engine": (_flag, False),
     "multipv": (_multipv, False),
+    "longer": (_longer, False),
 }
 
 #: The analysis socket's client messages: ``{type: {field: (check, required)}}``.
@@ -224,7 +234,8 @@ async def _dispatch(
                     member.position_seq = msg.seq
                     member.send(lines_message(msg.seq, {"depth": 0, "lines": []}, done=True))
                 else:
-                    service.think(member, line, msg.get("multipv") or 1, msg.seq)
+                    seconds = context.settings.analysis_seconds * (1 + (msg.get("longer") or 0))
+                    service.think(member, line, msg.get("multipv") or 1, msg.seq, seconds)
             else:
                 service.stop(member)
         elif msg.type == "stop":

@@ -95,7 +95,10 @@ export class AnalysisBoard {
     this.loaded = false;
     this.engineOn = params.get("engine") !== "off";
     this.multipv = Math.max(1, Math.min(5, Number(params.get("multipv")) || 1));
-    this.positionSeq = 0; // the position request whose answer and lines are current
+    // The position request whose answer and lines are current, and the node it is about
+    // (answers can cross: each goes to the node it was asked for).
+    this.positionSeq = 0;
+    this.positionNode = null;
     this.pending = new Map(); // seq -> callback(answer) for requests that add moves
     this.engineName = "";
     this.engineDone = false;
@@ -202,14 +205,14 @@ export class AnalysisBoard {
       callback(message);
       return;
     }
-    if (message.seq !== this.positionSeq) return;
-    const node = this.current;
-    node.position = message;
-    this.render();
+    if (message.seq !== this.positionSeq || !this.positionNode) return;
+    this.positionNode.position = message;
+    if (this.positionNode === this.current) this.render();
   }
 
   onLines(message) {
-    const node = this.current;
+    const node = this.positionNode;
+    if (!node) return;
     const known = node.lines;
     // What was found before (an earlier visit, a first look) stays until the engine goes
     // deeper: the depth shown for a position never goes back.
@@ -217,6 +220,7 @@ export class AnalysisBoard {
       && known.depth > message.depth;
     if (shallower && !message.done) return;
     node.lines = shallower ? { ...known, done: true } : message;
+    if (node !== this.current) return;
     this.engineDone = message.done;
     this.renderEngine();
     this.renderBoard();
@@ -258,9 +262,12 @@ export class AnalysisBoard {
   ask(node) {
     const seq = this.socket.send("position", {
       variant: this.variant, rules: this.rules, fen: this.startFen, moves: this.tree.moves(node),
-      engine: this.engineOn, multipv: this.multipv,
+      engine: this.engineOn, multipv: this.multipv, longer: node.longer || 0,
     });
-    if (seq && node === this.current) this.positionSeq = seq;
+    if (seq) {
+      this.positionSeq = seq;
+      this.positionNode = node;
+    }
     this.engineDone = false;
   }
 
@@ -295,11 +302,15 @@ export class AnalysisBoard {
       engine: this.engineOn, multipv: this.multipv,
     });
     if (!seq) return;
+    clearTimeout(this.timer); // the board goes to the new move: no question about the old
     this.positionSeq = seq;
+    this.positionNode = null; // until the answer says which node
     this.pending.set(seq, (answer) => {
       const end = this.tree.addLine(from, answer.moves.slice(this.tree.moves(from).length));
       end.position = answer;
       this.current = end;
+      if (this.positionSeq === seq) this.positionNode = end;
+      else this.ask(end); // a later question about the old node crossed this one
       this.engineDone = false;
       this.remember();
       this.render();
@@ -366,7 +377,12 @@ export class AnalysisBoard {
       this.ask(this.current);
       this.renderEngine();
     });
-    $("engine-more").addEventListener("click", () => this.ask(this.current));
+    $("engine-more").addEventListener("click", () => {
+      // Each time as long again as the first look: the search starts from depth 1 (its
+      // hash table warm), so it goes deeper only with more time than before.
+      this.current.longer = Math.min(9, (this.current.longer || 0) + 1);
+      this.ask(this.current);
+    });
     $("review-start").addEventListener("click", () => {
       if (!this.gameId) return;
       $("review-start").disabled = true;
