@@ -125,7 +125,8 @@ def test_a_fen_opens_on_the_board_and_the_engine_streams_three_deepening_lines(
     assert all(re.fullmatch(r"[+−]\d+\.\d\d|#-?\d+", score) for score in scores), scores
     height = page.eval_on_selector("#eval-fill", "node => node.style.height")
     assert height.endswith("%") and 0 < float(height[:-1]) < 100
-    assert page.query_selector("svg.board g.hint") is not None  # the best move's arrow
+    assert page.query_selector("svg.board .hint") is not None  # the best move's arrow
+    assert len(page.query_selector_all("svg.board .brush-engine-other")) == 2  # the others
     player.screenshot("analysis-board")
     assert player.errors == []
 

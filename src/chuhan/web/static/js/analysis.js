@@ -11,6 +11,7 @@ import { $, make, show, toast } from "./dom.js";
 import { describePiece, language, notationFor, sideName, t, translatePage } from "./i18n.js";
 import { MoveTree, renderTree } from "./move-tree.js";
 import { MARK_GLYPHS, renderGraph, renderSummary } from "./review.js";
+import { syncThemeSettings, themeOf } from "./settings.js";
 
 const RETRY_MS = 1000;
 const DEBOUNCE_MS = 120; // stepping through moves quickly asks the server once at the end
@@ -480,6 +481,10 @@ export class AnalysisBoard {
   render() {
     translatePage();
     document.body.classList.toggle("janggi", this.variant === "janggi");
+    if (this.syncedTheme !== this.variant) {
+      this.syncedTheme = this.variant; // the settings' board and pieces edit this game's
+      syncThemeSettings(this.settings, this.variant);
+    }
     $("set-notation").value = this.notation();
     this.renderBoard();
     this.renderPlayers();
@@ -513,6 +518,7 @@ export class AnalysisBoard {
     const fen = node.position ? node.position.fen : (node.entry ? node.entry.fen : node.fen);
     if (!fen) return;
     const position = node.position;
+    const theme = themeOf(this.settings, this.variant);
     // The FEN box shows the position on the board (to copy, or to edit and load).
     if (document.activeElement !== $("an-fen")) $("an-fen").value = fen;
     const best = this.bestLine(node);
@@ -521,7 +527,10 @@ export class AnalysisBoard {
       game: this.variant,
       pieces: parsePlacement(fen),
       flipped: this.flipped(),
-      labels: this.settings.labels,
+      pieceSet: theme.pieces,
+      boardTheme: theme.board,
+      animation: this.settings.animation,
+      ply: node.ply,
       lastMove: node.entry ? [node.entry.from, node.entry.to] : null,
       check: position ? position.check : null,
       dests: position ? position.dests : null,
@@ -529,6 +538,11 @@ export class AnalysisBoard {
       touchMove: false,
       hint: this.engineOn && first ? [first.slice(0, 2), first.slice(2, 4)] : null,
     });
+    // The other lines' first moves as fainter arrows (the best one is the hint's).
+    const others = this.engineOn && node.lines ? node.lines.lines.slice(1) : [];
+    this.board.setAutoShapes(others.map((line) => line.pv.iccs[0]).filter(Boolean).map((move) => ({
+      orig: move.slice(0, 2), dest: move.slice(2, 4), brush: "engine-other",
+    })));
     show($("an-pass"), Boolean(position && position.can_pass));
     // The evaluation bar: the first mover's chance, its side at the bottom unless flipped.
     const chance = this.engineOn && best ? chanceOf(best) : 0.5;
