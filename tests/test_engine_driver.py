@@ -422,3 +422,26 @@ def test_async_engine_reports_death() -> None:
 
     with pytest.raises(EngineTerminatedError, match="exit code 3"):
         asyncio.run(run())
+
+
+def test_analyse_streams_each_info_and_stops_when_told() -> None:
+    """The analysis board's use of the driver: chuhan's own engine as a UCI process tells
+    each depth as it completes, and a search asked for 30 s ends when ``stop`` is set."""
+    import threading
+    import time
+
+    stop = threading.Event()
+    heard: list[int] = []
+
+    def on_info(info: chuhan.engine.InfoDict) -> None:
+        heard.append(info.get("depth", 0))
+        if info.get("depth", 0) >= 4:
+            stop.set()
+
+    with SimpleEngine.popen_uci([sys.executable, "-m", "chuhan", "engine"]) as engine:
+        started = time.monotonic()
+        lines = engine.analyse(Board(), Limit(time=30), multipv=2, on_info=on_info, stop=stop)
+        took = time.monotonic() - started
+    assert heard[:4] == [1, 1, 2, 2] and max(heard) >= 4
+    assert len(lines) == 2 and lines[0]["pv"]
+    assert took < 5

@@ -98,7 +98,31 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         limits["setup_seconds"] = args.setup_seconds
     if args.abandon_seconds is not None:
         limits["abandon_seconds"] = args.abandon_seconds
+    if args.analysis_engine is not None:
+        limits["analysis_engine"] = _engine_command(args.analysis_engine)
+        limits["analysis_engine_protocol"] = args.analysis_engine_protocol
+    if args.analysis_seconds is not None:
+        limits["analysis_seconds"] = args.analysis_seconds
     return serve(args.host, args.port, args.db, limits=limits)
+
+
+def _engine_command(text: str) -> str:
+    """The ``--analysis-engine`` command, checked: it splits like a shell line and names a
+    program that can be found (else the error says which)."""
+    import shlex
+    import shutil
+
+    from chuhan.web.server import ServeError
+
+    try:
+        words = shlex.split(text)
+    except ValueError as error:
+        raise ServeError(f"--analysis-engine {text!r} cannot be read: {error}") from None
+    if not words:
+        raise ServeError("--analysis-engine is empty: give the engine's command line")
+    if shutil.which(words[0]) is None:
+        raise ServeError(f"--analysis-engine: no program {words[0]!r} found (give its path)")
+    return text
 
 
 def _cmd_backup(args: argparse.Namespace) -> int:
@@ -431,6 +455,26 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="seconds a player must be gone from a timed game before the opponent may "
         "claim the win or a draw (default 30)",
+    )
+    p.add_argument(
+        "--analysis-engine",
+        metavar="CMD",
+        default=None,
+        help="an external UCI/UCCI engine for the analysis board and game reviews (a command "
+        "line, e.g. 'pikafish' or 'fairy-stockfish'); default: chuhan's own engine",
+    )
+    p.add_argument(
+        "--analysis-engine-protocol",
+        choices=["uci", "ucci"],
+        default="uci",
+        help="the protocol the --analysis-engine speaks (default uci)",
+    )
+    p.add_argument(
+        "--analysis-seconds",
+        type=_positive_seconds,
+        default=None,
+        help="engine time the analysis board gives a position before it waits to be asked "
+        "for more (default 30)",
     )
     p.set_defaults(func=_cmd_serve)
 

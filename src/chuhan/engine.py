@@ -38,7 +38,7 @@ import shlex
 import subprocess
 import threading
 import time
-from collections.abc import Coroutine, Generator, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypedDict, TypeVar, cast, overload
 
@@ -825,9 +825,12 @@ class _Session:
         multipv: int,
         ban_moves: Sequence[Move],
         timeout: float | None,
+        on_info: Callable[[InfoDict], object] | None = None,
+        stop: threading.Event | None = None,
     ) -> _Conversation[tuple[PlayResult, dict[int, InfoDict]]]:
         """Send the position and ``go``, collect info, and return the best move and the
-        latest info of each PV line."""
+        latest info of each PV line. ``on_info`` hears each info line with a score or a
+        line as it comes; setting ``stop`` (from another thread) sends ``stop``."""
         if not isinstance(limit, Limit):
             raise EngineError(f"expected a chuhan.engine.Limit, got {limit!r}")
         if isinstance(multipv, bool) or not isinstance(multipv, int) or multipv < 1:
@@ -849,7 +852,14 @@ class _Session:
         lines: dict[int, InfoDict] = {}
         last = InfoDict()
         while True:
-            line = yield _Receive(deadline, "bestmove")
+            wait_until = deadline if stop is None else min(deadline, time.monotonic() + 0.05)
+            line = yield _Receive(wait_until, "bestmove")
+            if line is None and stop is not None and time.monotonic() < deadline:
+                if stop.is_set() and not stopped:
+                    yield _Send("stop")
+                    stopped = True
+                    deadline = time.monotonic() + GRACE
+                continue
             if line is None:
                 if stopped:
                     self.unresponsive = True
@@ -872,6 +882,8 @@ class _Session:
                     lines[index] = info
                     if index == 1:
                         last = info
+                    if on_info is not None:
+                        on_info(info)
                 continue
             if tokens[0] == "nobestmove" or (
                 tokens[0] == "bestmove" and (len(tokens) < 2 or tokens[1] == "(none)")
@@ -918,11 +930,19 @@ class _Session:
         multipv: int | None,
         ban_moves: Sequence[Move],
         timeout: float | None,
+        on_info: Callable[[InfoDict], object] | None = None,
+        stop: threading.Event | None = None,
     ) -> _Conversation[InfoDict | list[InfoDict]]:
         """The final info of the search: of its best line, or with ``multipv`` a list of
         up to that many, best first."""
         _, lines = yield from self.search(
-            board, limit, multipv=multipv or 1, ban_moves=ban_moves, timeout=timeout
+            board,
+            limit,
+            multipv=multipv or 1,
+            ban_moves=ban_moves,
+            timeout=timeout,
+            on_info=on_info,
+            stop=stop,
         )
         if multipv is None:
             return lines.get(1, InfoDict())
@@ -1233,6 +1253,8 @@ class SimpleEngine(_Driver["SimpleEngine"]):
         multipv: None = None,
         ban_moves: Sequence[Move] = (),
         timeout: float | None = None,
+        on_info: Callable[[InfoDict], object] | None = None,
+        stop: threading.Event | None = None,
     ) -> InfoDict: ...
 
     @overload
@@ -1244,6 +1266,8 @@ class SimpleEngine(_Driver["SimpleEngine"]):
         multipv: int,
         ban_moves: Sequence[Move] = (),
         timeout: float | None = None,
+        on_info: Callable[[InfoDict], object] | None = None,
+        stop: threading.Event | None = None,
     ) -> list[InfoDict]: ...
 
     def analyse(
@@ -1254,12 +1278,23 @@ class SimpleEngine(_Driver["SimpleEngine"]):
         multipv: int | None = None,
         ban_moves: Sequence[Move] = (),
         timeout: float | None = None,
+        on_info: Callable[[InfoDict], object] | None = None,
+        stop: threading.Event | None = None,
     ) -> InfoDict | list[InfoDict]:
         """Search and return the final info: one :class:`InfoDict`, or with ``multipv=N``
-        a list of up to N, best line first."""
+        a list of up to N, best line first. ``on_info`` hears each info line as the engine
+        sends it (a line's score and moves as it deepens); setting the event ``stop`` from
+        another thread ends the search early (``stop`` is sent; the answer is the lines so
+        far)."""
         return self._run(
             self._session.analyse(
-                board, limit, multipv=multipv, ban_moves=ban_moves, timeout=timeout
+                board,
+                limit,
+                multipv=multipv,
+                ban_moves=ban_moves,
+                timeout=timeout,
+                on_info=on_info,
+                stop=stop,
             )
         )
 

@@ -300,8 +300,9 @@ def open_custom_game(page: Any) -> None:
     page.evaluate("document.getElementById('custom-game').open = true")
 
 
-#: A game's websocket address (the home page's lobby socket, ``/ws/lobby``, is not one).
-GAME_SOCKET = re.compile(r"/ws/(?!lobby$)[^/?]+$")
+#: A game's websocket address (the lobby's ``/ws/lobby`` and the analysis board's
+#: ``/ws/analysis`` are not).
+GAME_SOCKET = re.compile(r"/ws/(?!lobby$|analysis$)[^/?]+$")
 
 
 class SocketTap:

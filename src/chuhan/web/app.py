@@ -28,6 +28,7 @@ from starlette.applications import Starlette
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from chuhan.web.analysis_socket import analysis_socket
 from chuhan.web.context import ServerContext
 from chuhan.web.endpoints.accounts import (
     account,
@@ -113,6 +114,7 @@ def create_app(
             yield
         finally:
             app.state.context.lobby.close()
+            app.state.context.analysis.close()
             ratings.close()
             manager.close()
             the_pool.close()
@@ -149,7 +151,9 @@ def create_app(
         Route("/api/puzzles/{puzzle_id}/move", api(puzzle_move), methods=["POST"]),
         Route("/api/puzzles/{puzzle_id}/hint", api(puzzle_hint), methods=["POST"]),
         Route("/api/puzzles/{puzzle_id}/solution", api(puzzle_solution), methods=["POST"]),
+        Route("/analysis", page),
         WebSocketRoute("/ws/lobby", lobby_socket),  # (before the games': no game is "lobby")
+        WebSocketRoute("/ws/analysis", analysis_socket),  # (nor "analysis")
         WebSocketRoute("/ws/{game_id}", game_socket),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]

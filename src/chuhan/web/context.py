@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chuhan.web.accounts import AccountService
+from chuhan.web.analysis_service import AnalysisService
 from chuhan.web.clients import AddressLimiter, SocketCounter
 from chuhan.web.events import EventBus
 from chuhan.web.lobby import Lobby
@@ -42,6 +43,8 @@ class ServerContext:
     accounts: AccountService = field(init=False)
     #: The live lobby (:mod:`chuhan.web.lobby`; started by the lifespan).
     lobby: Lobby = field(init=False)
+    #: The analysis boards' engine and the game reviews (:mod:`chuhan.web.analysis_service`).
+    analysis: AnalysisService = field(init=False)
 
     def __post_init__(self) -> None:
         settings = self.settings
@@ -51,6 +54,7 @@ class ServerContext:
         self.arrivals = asyncio.Semaphore(settings.arrivals_at_once)
         self.accounts = AccountService(settings, self.store)
         self.lobby = Lobby(settings, self.store, self.manager, self.accounts, self.now)
+        self.analysis = AnalysisService(settings, self.pool, self.manager)
 
 
 def context_of(connection: Any) -> ServerContext:

@@ -4,7 +4,16 @@ worker processes (:class:`~chuhan.web.workers.WorkerPool`).
 A search is CPU-bound and blocking, so it never runs on the server's event loop: a worker
 gets the start FEN and the ICCS moves (plain strings, never Board objects) and rebuilds
 the position, history included. Each worker keeps one
-:class:`~chuhan.search.search.Searcher`.
+:class:`~chuhan.search.search.Searcher` (an analysis worker one per rule set, so that
+analysts of xiangqi and janggi taking turns do not empty each other's hash table).
+
+Analyses stream: :meth:`ProcessPool.analysis_stream` runs :func:`stream_analysis` as a
+streaming job of the analysis workers (:meth:`~chuhan.web.workers.WorkerPool.stream`),
+which reports the lines of each completed depth and stops within milliseconds when asked.
+The analysis workers run at a lower CPU priority than the computer players' (``nice``),
+so an analysis never slows a computer's move. The server's operator may name an external
+UCI/UCCI engine for analyses (``chuhan serve --analysis-engine CMD``): the analysis worker
+then drives it with :class:`chuhan.engine.SimpleEngine` instead of chuhan's own search.
 
 What one computer may take of the server is bounded, whatever its clock says: each move's
 thinking time is capped by level (``Settings.computer_move_ms``), a worker that has not
@@ -15,6 +24,7 @@ but one, so a quick level never waits behind them (see :class:`ProcessPool`).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import time
@@ -23,17 +33,21 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
-from chuhan.search.limits import SearchLimits
+from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits
+from chuhan.squares import Move
 from chuhan.web.settings import Settings
-from chuhan.web.workers import PoolBusy, PoolError, WorkerPool
+from chuhan.web.workers import JobChannel, PoolBusy, PoolError, Stream, WorkerPool
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
+    from chuhan.engine import InfoDict, SimpleEngine
     from chuhan.search.search import Searcher
 
 __all__ = [
+    "ANALYSIS_NICE",
     "AnalysisRequest",
+    "ExternalEngine",
     "MoveRequest",
     "Pool",
     "PoolBusy",
@@ -42,7 +56,9 @@ __all__ = [
     "analyse_position",
     "choose_move",
     "engine_available",
+    "evaluate_position",
     "limits_for",
+    "stream_analysis",
 ]
 
 T = TypeVar("T")
@@ -60,15 +76,29 @@ class MoveRequest:
     limits: SearchLimits
 
 
+#: How much lower the analysis workers' CPU priority is than the server's (``nice``).
+ANALYSIS_NICE = 10
+
+
+@dataclass(frozen=True, slots=True)
+class ExternalEngine:
+    """An external engine for analyses: its command line and protocol (``uci``/``ucci``)."""
+
+    command: str
+    protocol: str = "uci"
+
+
 @dataclass(frozen=True, slots=True)
 class AnalysisRequest:
-    """An analysis: the position, its limits (a movetime) and the number of lines."""
+    """An analysis: the position, its limits (a movetime, or nodes) and the number of
+    lines; ``engine`` an external engine to ask instead of chuhan's own."""
 
     variant: str
     fen: str
     moves: tuple[str, ...]
     limits: SearchLimits
     multipv: int
+    engine: ExternalEngine | None = None
 
 
 class Pool(Protocol):
@@ -104,6 +134,41 @@ def _searcher() -> Searcher:
     return _SEARCHER
 
 
+#: An analysis worker's searchers, by rule set (the newest last; a few are kept).
+_ANALYSIS_SEARCHERS: dict[str, Searcher] = {}
+_KEPT_SEARCHERS = 3
+#: An analysis worker's external engine, started on first use and kept.
+_EXTERNAL: dict[ExternalEngine, SimpleEngine] = {}
+
+
+def _analysis_searcher(variant: str) -> Searcher:
+    searcher = _ANALYSIS_SEARCHERS.pop(variant, None)
+    if searcher is None:
+        from chuhan.search.search import Searcher
+
+        if len(_ANALYSIS_SEARCHERS) >= _KEPT_SEARCHERS:
+            del _ANALYSIS_SEARCHERS[next(iter(_ANALYSIS_SEARCHERS))]
+        searcher = Searcher(hash_mb=16)
+    _ANALYSIS_SEARCHERS[variant] = searcher
+    return searcher
+
+
+def _external(engine: ExternalEngine) -> SimpleEngine:
+    from chuhan.engine import SimpleEngine
+
+    running = _EXTERNAL.get(engine)
+    if running is not None and running.returncode is None:
+        return running
+    if running is not None:
+        running.close()
+    if engine.protocol == "ucci":
+        started = SimpleEngine.popen_ucci(engine.command)
+    else:
+        started = SimpleEngine.popen_uci(engine.command)
+    _EXTERNAL[engine] = started
+    return started
+
+
 def _board(variant: str, fen: str, moves: tuple[str, ...]) -> Board:
     game, _, rules = variant.partition(":")
     board = Board(fen, variant=game, rules=rules or None)
@@ -116,6 +181,15 @@ def _warm_up() -> None:
     """A worker's start: import the engine and make its searcher."""
     if engine_available():
         _searcher()
+
+
+def _warm_up_analysis() -> None:
+    """An analysis worker's start: a lower CPU priority than the computer players', and
+    the engine imported."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(ANALYSIS_NICE)
+    if engine_available():
+        import chuhan.search.search  # noqa: F401
 
 
 def limits_for(request: MoveRequest, *, turn: bool, waited_ms: int = 0) -> SearchLimits:
@@ -146,39 +220,176 @@ def _choose_asked_move(asked: tuple[MoveRequest, float]) -> str | None:
     return choose_move(request, waited_ms=round(max(0.0, time.time() - asked_at) * 1000))
 
 
+def line_dict(
+    board: Board,
+    *,
+    multipv: int,
+    depth: int,
+    score_cp: int | None,
+    mate: int | None,
+    pv: Sequence[Move],
+) -> dict[str, Any]:
+    """One analysis line: its depth, its score from the side to move's view (``score_cp``,
+    ``mate``) and from the first mover's (``first_cp``, ``first_mate``: xiangqi Red,
+    janggi Cho, as the analysis board shows it), and its moves in every notation."""
+    from chuhan.notation import to_chinese, to_korean, to_wxf
+
+    janggi = board.variant.is_janggi
+    notations: dict[str, list[str] | None] = {"iccs": [], "wxf": [], "chinese": [], "korean": []}
+    replay = board.copy()
+    for move in pv:
+        if not replay.is_legal(move):
+            break
+        for name, writer in (("wxf", to_wxf), ("chinese", to_chinese)):
+            notations[name].append(writer(replay, move))  # type: ignore[union-attr]
+        if janggi:
+            notations["korean"].append(to_korean(replay, move))  # type: ignore[union-attr]
+        notations["iccs"].append(move.iccs())  # type: ignore[union-attr]
+        replay.push(move)
+    if not janggi:
+        notations["korean"] = None
+    sign = 1 if board.turn else -1
+    return {
+        "multipv": multipv,
+        "depth": depth,
+        "score_cp": score_cp,
+        "mate": mate,
+        "first_cp": None if score_cp is None else sign * score_cp,
+        "first_mate": None if mate is None else sign * mate,
+        "pv": notations,
+    }
+
+
+def _info_line(board: Board, info: SearchInfo) -> dict[str, Any]:
+    return line_dict(
+        board,
+        multipv=info.multipv,
+        depth=info.depth,
+        score_cp=info.score_cp,
+        mate=info.mate,
+        pv=info.pv,
+    )
+
+
+def _external_line(board: Board, info: InfoDict) -> dict[str, Any]:
+    score = info.get("score")
+    relative = None if score is None else score.pov(board.turn)
+    return line_dict(
+        board,
+        multipv=info.get("multipv", 1),
+        depth=info.get("depth", 0),
+        score_cp=None if relative is None else relative.cp,
+        mate=None if relative is None else relative.mate,
+        pv=info.get("pv", []),
+    )
+
+
 def analyse_position(request: AnalysisRequest) -> list[dict[str, Any]]:
     """Analyse the position (in a worker): each line's depth, score and best line in every
     notation."""
-    from chuhan.notation import to_chinese, to_korean, to_wxf
-
     board = _board(request.variant, request.fen, request.moves)
-    result = _searcher().search(board, request.limits, multipv=request.multipv)
-    janggi = board.variant.is_janggi
-    lines: list[dict[str, Any]] = []
-    for info in result.lines:
-        pv: dict[str, list[str] | None] = {"iccs": [], "wxf": [], "chinese": [], "korean": []}
-        replay = board.copy()
-        for move in info.pv:
-            if not replay.is_legal(move):
-                break
-            for name, writer in (("wxf", to_wxf), ("chinese", to_chinese)):
-                pv[name].append(writer(replay, move))  # type: ignore[union-attr]
-            if janggi:
-                pv["korean"].append(to_korean(replay, move))  # type: ignore[union-attr]
-            pv["iccs"].append(move.iccs())  # type: ignore[union-attr]
-            replay.push(move)
-        if not janggi:
-            pv["korean"] = None
-        lines.append(
-            {
-                "multipv": info.multipv,
-                "depth": info.depth,
-                "score_cp": info.score_cp,
-                "mate": info.mate,
-                "pv": pv,
-            }
+    searcher = _analysis_searcher(request.variant)
+    result = searcher.search(board, request.limits, multipv=request.multipv)
+    return [_info_line(board, info) for info in result.lines]
+
+
+def stream_analysis(request: AnalysisRequest, channel: JobChannel) -> dict[str, Any]:
+    """Analyse the position as a streaming job (in an analysis worker): after each depth
+    completes, report ``{"depth", "nodes", "time_ms", "lines"}`` (``lines``: the
+    ``multipv`` best lines, best first, as :func:`line_dict` gives them); stop when the
+    channel says so or the limits are reached, and answer with the last report (None when
+    the side to move has no move)."""
+    board = _board(request.variant, request.fen, request.moves)
+    if not board.legal_moves:
+        return {"depth": 0, "nodes": 0, "time_ms": 0, "lines": []}
+    if request.engine is not None:
+        return _stream_external(board, request, channel)
+    expected = min(request.multipv, len(board.legal_moves))
+    control = SearchControl()
+    channel.on_stop(control.stop)
+    last: dict[str, Any] = {"depth": 0, "nodes": 0, "time_ms": 0, "lines": []}
+    group: list[SearchInfo] = []
+
+    def on_info(info: SearchInfo) -> None:
+        if info.multipv == 1:
+            group.clear()
+        group.append(info)
+        if len(group) == expected or (info.multipv == 1 and info.mate is not None):
+            last.update(
+                depth=info.depth,
+                nodes=info.nodes,
+                time_ms=info.time_ms,
+                lines=[_info_line(board, line) for line in group],
+            )
+            channel.report(dict(last))
+
+    searcher = _analysis_searcher(request.variant)
+    searcher.search(
+        board, request.limits, control=control, multipv=request.multipv, on_info=on_info
+    )
+    return last
+
+
+def _stream_external(board: Board, request: AnalysisRequest, channel: JobChannel) -> dict[str, Any]:
+    """:func:`stream_analysis` by the operator's external engine, through the driver."""
+    import threading
+
+    from chuhan.engine import Limit
+
+    assert request.engine is not None
+    engine = _external(request.engine)
+    stop = threading.Event()
+    channel.on_stop(stop.set)
+    expected = min(request.multipv, len(board.legal_moves))
+    latest: dict[int, InfoDict] = {}
+    last: dict[str, Any] = {"depth": 0, "nodes": 0, "time_ms": 0, "lines": []}
+
+    def on_info(info: InfoDict) -> None:
+        if "pv" not in info or "score" not in info:
+            return
+        index = info.get("multipv", 1)
+        if index == 1:
+            latest.clear()
+        latest[index] = info
+        if len(latest) == expected:
+            last.update(
+                depth=info.get("depth", 0),
+                nodes=info.get("nodes", 0),
+                time_ms=round(info.get("time", 0.0) * 1000),
+                lines=[_external_line(board, latest[i]) for i in sorted(latest)],
+            )
+            channel.report(dict(last))
+
+    limits = request.limits
+    limit = Limit(
+        time=None if limits.movetime is None else limits.movetime / 1000,
+        nodes=limits.nodes,
+        depth=limits.depth,
+    )
+    engine.analyse(board, limit, multipv=request.multipv, on_info=on_info, stop=stop)
+    return last
+
+
+def evaluate_position(request: AnalysisRequest) -> dict[str, Any]:
+    """One position of a game review (in an analysis worker): the best line at the
+    request's limits (a node budget), ``{"line": line_dict or None}``."""
+    board = _board(request.variant, request.fen, request.moves)
+    if not board.legal_moves:
+        return {"line": None}
+    if request.engine is not None:
+        from chuhan.engine import Limit
+
+        limits = request.limits
+        info = _external(request.engine).analyse(
+            board,
+            Limit(
+                nodes=limits.nodes,
+                time=None if limits.movetime is None else limits.movetime / 1000,
+            ),
         )
-    return lines
+        return {"line": _external_line(board, info) if "score" in info else None}
+    result = _analysis_searcher(request.variant).search(board, request.limits)
+    return {"line": _info_line(board, result.lines[0]) if result.lines else None}
 
 
 class ProcessPool:
@@ -218,9 +429,19 @@ class ProcessPool:
             max_waiting=settings.computer_max_waiting,
             initializer=_warm_up,
         )
-        self._analysis = WorkerPool(analysis_workers, "analysis", initializer=_warm_up)
+        self._analysis = WorkerPool(
+            settings.analysis_workers or analysis_workers,
+            "analysis",
+            initializer=_warm_up_analysis,
+        )
         self._available: bool | None = None
         self._analyses = 0
+        #: The external engine analyses are asked of (None: chuhan's own).
+        self.analysis_engine = (
+            None
+            if settings.analysis_engine is None
+            else ExternalEngine(settings.analysis_engine, settings.analysis_engine_protocol)
+        )
 
     def available(self) -> bool:
         if self._available is None:
@@ -283,6 +504,44 @@ class ProcessPool:
             )
         finally:
             self._analyses -= 1
+
+    def analysis_stream(
+        self, request: AnalysisRequest, on_report: Callable[[Any], None], *, order: float
+    ) -> Stream:
+        """Start a streaming analysis (:func:`stream_analysis`) on the analysis workers;
+        ``order`` is its place in their queue (the time it asked: first come, first
+        served). Its limits must bound its time (a movetime)."""
+        if not self.available():
+            raise PoolError("the engine (chuhan.search) is not available in this install")
+        request = dataclasses.replace(request, engine=self.analysis_engine)
+        seconds = (request.limits.movetime or 0) / 1000
+        return self._analysis.stream(
+            stream_analysis,
+            request,
+            on_report=on_report,
+            timeout=seconds + self._grace + (10 if request.engine else 0),
+            order=order,
+        )
+
+    def analysis_waiting(self) -> int:
+        """How many analysis jobs wait for an analysis worker."""
+        return self._analysis.waiting()
+
+    async def evaluate(self, request: AnalysisRequest, *, order: float) -> dict[str, Any]:
+        """One position of a game review (:func:`evaluate_position`) on the analysis
+        workers, in turn with the analyses (``order`` as in :meth:`analysis_stream`)."""
+        if not self.available():
+            raise PoolError("the engine (chuhan.search) is not available in this install")
+        request = dataclasses.replace(request, engine=self.analysis_engine)
+        try:
+            result: dict[str, Any] = await self._analysis.run(
+                evaluate_position, request, timeout=30 + self._grace, order=order
+            )
+        except PoolError:
+            raise
+        except ChuhanError as error:
+            raise PoolError(f"the engine rejected the position: {error}") from None
+        return result
 
     def close(self) -> None:
         self._moves.close()

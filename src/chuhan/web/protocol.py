@@ -180,14 +180,18 @@ def clean_text(text: str) -> str:
 
 
 def parse_client_message(
-    text: str | bytes, schemas: dict[str, dict[str, tuple[Check, bool]]] | None = None
+    text: str | bytes,
+    schemas: dict[str, dict[str, tuple[Check, bool]]] | None = None,
+    *,
+    max_bytes: int = MAX_MESSAGE_BYTES,
 ) -> ClientMessage:
-    """Parse and check one client frame against ``schemas`` (``{type: {field: (check,
-    required)}}``; default: the game socket's messages). Raises :class:`ProtocolError`."""
+    """Parse and check one client frame of at most ``max_bytes`` against ``schemas``
+    (``{type: {field: (check, required)}}``; default: the game socket's messages). Raises
+    :class:`ProtocolError`."""
     size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "replace"))
-    if size > MAX_MESSAGE_BYTES:
+    if size > max_bytes:
         raise ProtocolError(
-            "too_large", f"message of {size} bytes is over the {MAX_MESSAGE_BYTES}-byte limit"
+            "too_large", f"message of {size} bytes is over the {max_bytes}-byte limit"
         )
     try:
         data = json.loads(text)

@@ -103,6 +103,30 @@ class Settings:
     max_period_seconds: float = 300.0
     min_main_seconds: float = 10.0
 
+    # The analysis board and game reviews (chuhan.web.analysis)
+    #: An external UCI/UCCI engine for analyses (a command line, ``chuhan serve
+    #: --analysis-engine``), spoken to in ``analysis_engine_protocol``; None: chuhan's own.
+    analysis_engine: str | None = None
+    analysis_engine_protocol: str = "uci"
+    #: Worker processes for analyses and reviews (``None``: one). They run at a lower CPU
+    #: priority than the computer players', and apart from them: a computer's move never
+    #: waits behind an analysis.
+    analysis_workers: int | None = None
+    #: Engine time one position of the analysis board gets (then the lines stay as they
+    #: are until the analyst asks for more), and the longest turn on a worker while other
+    #: analyses wait (then it goes to the back of the queue: time slices, round robin).
+    analysis_seconds: float = 30.0
+    analysis_slice_seconds: float = 2.0
+    #: Analysis sockets one client address may hold open; analyses waiting for a worker
+    #: (one more is told the engine is busy).
+    analysis_sockets_per_address: int = 6
+    analysis_max_waiting: int = 24
+    #: The longest line the analysis board takes (plies from its start position).
+    analysis_max_plies: int = 600
+    #: A game review: the search of each position (nodes), and the longest game reviewed.
+    review_nodes: int = 8000
+    review_max_plies: int = 600
+
     # Accounts (chuhan.web.accounts) and ratings (chuhan.web.ratings)
     #: Sign-in attempts that may fail within ``attempt_window_seconds``, per name and per
     #: client address; sign-ups per address and per name in the same window.

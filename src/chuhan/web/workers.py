@@ -18,6 +18,14 @@ its argument must be picklable: a module-level function and plain data.
   at once; jobs without a lane may use any worker. With ``size`` one more than the lane's
   cap, a job outside the lane never waits behind the lane's jobs. ``max_waiting`` bounds
   how many jobs of each lane wait: one more is refused at once with :class:`PoolBusy`.
+- **Streaming jobs.** ``WorkerPool.stream(function, argument, on_report=..., timeout=...)``
+  runs ``function(argument, channel)``: the job sends what it has found so far with
+  ``channel.report(data)`` (each report reaches ``on_report`` on the event loop, in order)
+  and hears a :meth:`Stream.stop` through ``channel.on_stop`` / ``channel.stopped``: a
+  search asked to stop returns within milliseconds and its worker stays, warm, for the next
+  job (a stopped job that does not end within ``STOP_GRACE`` seconds is killed). A job's
+  place in the queue may be given (``order``: the time it asked, for first come first
+  served) instead of its deadline.
 - **No orphans.** Each worker runs a watchdog thread that ends the process (``os._exit``,
   a search in progress included) within a second of its parent's death, however the
   parent died: it waits on a pipe whose only writing end the parent holds, and checks
@@ -51,8 +59,10 @@ from typing import Any, TypeVar
 from chuhan.errors import ChuhanError
 
 __all__ = [
+    "JobChannel",
     "PoolBusy",
     "PoolError",
+    "Stream",
     "WorkerCrashed",
     "WorkerPool",
     "WorkerTimeout",
@@ -67,6 +77,8 @@ R = TypeVar("R")
 WATCH_SECONDS = 0.5
 #: The exit status of a worker whose parent has gone.
 ORPHAN_EXIT = 70
+#: Seconds a streaming job asked to stop has to end before its worker is killed.
+STOP_GRACE = 2.0
 
 
 class PoolError(ChuhanError):
@@ -115,6 +127,55 @@ def _portable(error: BaseException) -> BaseException:
     return PoolError(f"the job failed: {type(error).__name__}: {error}")
 
 
+class JobChannel:
+    """A streaming job's line to the server (in the worker): :meth:`report` sends what the
+    job has found so far; :attr:`stopped` and :meth:`on_stop` say when the server wants it
+    to end (its ``function`` should then return soon, with what it has)."""
+
+    def __init__(self, jobs: Connection) -> None:
+        self._jobs = jobs
+        self._stopped = threading.Event()
+        self._callbacks: list[Callable[[], object]] = []
+        self._lock = threading.Lock()
+
+    def report(self, data: object) -> None:
+        self._jobs.send(("report", data))
+
+    @property
+    def stopped(self) -> bool:
+        return self._stopped.is_set()
+
+    def on_stop(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` (in another thread) when the server asks the job to stop; at
+        once if it already has."""
+        with self._lock:
+            if not self._stopped.is_set():
+                self._callbacks.append(callback)
+                return
+        callback()
+
+    def _stop(self) -> None:
+        with self._lock:
+            self._stopped.set()
+            callbacks, self._callbacks = self._callbacks, []
+        for callback in callbacks:
+            callback()
+
+    def _listen(self) -> None:
+        """Read the server's word during the job (in a thread): ``stop``, then ``end``
+        once the server has read the job's answer."""
+        while True:
+            try:
+                message = self._jobs.recv()
+            except (EOFError, OSError):
+                self._stop()
+                return
+            if message == ("stop",):
+                self._stop()
+            elif message == ("end",):
+                return
+
+
 def _serve(
     jobs: Connection,
     alive: Connection,
@@ -132,11 +193,23 @@ def _serve(
     jobs.send(("ready", os.getpid()))
     while True:
         try:
-            function, argument = pickle.loads(jobs.recv_bytes())
+            job = pickle.loads(jobs.recv_bytes())
         except (EOFError, OSError):
             return  # the pool closed its end
+        if not (isinstance(job, tuple) and len(job) == 3):
+            continue  # a stop that came after its job's end
+        function, argument, streaming = job
+        listener: threading.Thread | None = None
         try:
-            reply: tuple[str, Any] = ("ok", function(argument))
+            if streaming:
+                channel = JobChannel(jobs)
+                listener = threading.Thread(
+                    target=channel._listen, name="chuhan-job-listener", daemon=True
+                )
+                listener.start()
+                reply: tuple[str, Any] = ("ok", function(argument, channel))
+            else:
+                reply = ("ok", function(argument))
         except BaseException as error:  # carried back to the caller
             reply = ("error", _portable(error))
         try:
@@ -144,6 +217,8 @@ def _serve(
         except Exception as error:  # a result that cannot be pickled
             name = getattr(function, "__qualname__", repr(function))
             jobs.send(("error", PoolError(f"the result of {name} cannot be sent back: {error}")))
+        if listener is not None:
+            listener.join()  # the server's "end": the connection is the main loop's again
 
 
 # ---------------------------------------------------------------------- in the server
@@ -162,6 +237,9 @@ class _Slot:
     exchange: concurrent.futures.Future[tuple[str, Any]] | None = None
     busy: bool = False
     lane: str | None = None
+    #: Held while writing to the process: a stop (event loop) and the exchange's own
+    #: writes (its thread) never interleave.
+    sending: threading.Lock = field(default_factory=threading.Lock)
 
 
 @dataclass(order=True)
@@ -170,6 +248,91 @@ class _Waiter:
     sequence: int
     lane: str | None = field(compare=False)
     granted: asyncio.Future[_Slot] = field(compare=False)
+
+
+def _stream_exchange(
+    connection: Connection,
+    process: BaseProcess,
+    payload: bytes,
+    sending: threading.Lock,
+    reported: Callable[[Any], None],
+    flags: _StreamFlags,
+) -> tuple[str, Any]:
+    """Send a streaming job, hand each report to ``reported`` and return the answer (in a
+    thread); then tell the worker its job is over (``end``: no stop is sent after it)."""
+    try:
+        with sending:
+            connection.send_bytes(payload)
+            flags.sent.set()
+            if flags.wanted.is_set():  # stopped while the job was on its way
+                connection.send(("stop",))
+        while True:
+            reply: tuple[str, Any] = connection.recv()
+            if reply[0] != "report":
+                break
+            reported(reply[1])
+        with sending:
+            flags.ended.set()
+            connection.send(("end",))
+    except (EOFError, OSError):
+        process.join(2)
+        return ("crashed", process.exitcode)
+    return reply
+
+
+@dataclass
+class _StreamFlags:
+    """Where a streaming job's exchange is (set under its slot's ``sending`` lock): a stop
+    is sent only between the job and its ``end``."""
+
+    wanted: threading.Event = field(default_factory=threading.Event)
+    sent: threading.Event = field(default_factory=threading.Event)
+    ended: threading.Event = field(default_factory=threading.Event)
+
+
+class Stream:
+    """A streaming job's handle in the server (:meth:`WorkerPool.stream`): ``await
+    stream.result()`` for its answer (None when it was stopped before a worker took it),
+    :meth:`stop` to ask it to end."""
+
+    def __init__(self) -> None:
+        self.task: asyncio.Task[Any] | None = None
+        #: When a worker took the job (the event loop's time), None while it waits.
+        self.running_since: float | None = None
+        self.stop_asked: float | None = None
+        self._slot: _Slot | None = None
+        self._pool: WorkerPool | None = None
+        self._flags = _StreamFlags()
+
+    def stop(self) -> None:
+        """Ask the job to end: a waiting job is dropped, a running one told (it answers
+        with what it has; one that does not within ``STOP_GRACE`` seconds is killed)."""
+        if self.stop_asked is not None or self.task is None or self.task.done():
+            return
+        self.stop_asked = asyncio.get_running_loop().time()
+        self._flags.wanted.set()
+        slot, pool = self._slot, self._pool
+        if slot is None or pool is None:
+            self.task.cancel()  # still waiting (or its worker starting): it leaves the queue
+            return
+        connection = slot.connection
+        if connection is not None:
+            pool._thread_pool().submit(_send_stop, connection, slot.sending, self._flags)
+
+    async def result(self) -> Any:
+        assert self.task is not None
+        try:
+            return await asyncio.shield(self.task)
+        except asyncio.CancelledError:
+            if self.task.cancelled() and self.stop_asked is not None:
+                return None  # stopped before a worker took it
+            raise
+
+
+def _send_stop(connection: Connection, sending: threading.Lock, flags: _StreamFlags) -> None:
+    with contextlib.suppress(OSError, ValueError), sending:
+        if flags.sent.is_set() and not flags.ended.is_set():
+            connection.send(("stop",))
 
 
 def _exchange(connection: Connection, process: BaseProcess, payload: bytes) -> tuple[str, Any]:
@@ -221,22 +384,88 @@ class WorkerPool:
         *,
         timeout: float,
         lane: str | None = None,
+        order: float | None = None,
     ) -> R:
         """``function(argument)`` in a worker; see the module docstring. Raises
         :class:`PoolBusy` at once when ``max_waiting`` jobs of ``lane`` already wait,
         :class:`WorkerTimeout` (the worker was killed) when the job takes longer than
         ``timeout`` seconds, :class:`WorkerCrashed` when its worker dies, and the
         function's own exception when it raises one."""
-        try:
-            payload = pickle.dumps((function, argument))
-        except (pickle.PicklingError, TypeError, AttributeError) as error:
-            raise PoolError(f"a {self.name} job cannot be sent to a worker: {error}") from None
-        slot = await self._acquire(lane, timeout)
+        payload = self._payload(function, argument, streaming=False)
+        slot = await self._acquire(lane, timeout, order)
         try:
             result: R = await self._run_on(slot, payload, timeout)
         finally:
             self._release(slot)
         return result
+
+    def stream(
+        self,
+        function: Callable[[A, JobChannel], R],
+        argument: A,
+        *,
+        on_report: Callable[[Any], None],
+        timeout: float,
+        lane: str | None = None,
+        order: float | None = None,
+    ) -> Stream:
+        """Start ``function(argument, channel)`` in a worker as a streaming job (see the
+        module docstring) and return its handle at once. Errors as :meth:`run`, raised by
+        ``await stream.result()``."""
+        payload = self._payload(function, argument, streaming=True)
+        stream = Stream()
+        stream.task = asyncio.get_running_loop().create_task(
+            self._run_stream(stream, payload, on_report, timeout, lane, order)
+        )
+        return stream
+
+    def waiting(self) -> int:
+        """How many jobs wait for a worker."""
+        return sum(1 for waiter in self._waiters if not waiter.granted.done())
+
+    def _payload(self, function: Callable[..., Any], argument: object, *, streaming: bool) -> bytes:
+        try:
+            return pickle.dumps((function, argument, streaming))
+        except (pickle.PicklingError, TypeError, AttributeError) as error:
+            raise PoolError(f"a {self.name} job cannot be sent to a worker: {error}") from None
+
+    async def _run_stream(
+        self,
+        stream: Stream,
+        payload: bytes,
+        on_report: Callable[[Any], None],
+        timeout: float,
+        lane: str | None,
+        order: float | None,
+    ) -> Any:
+        slot = await self._acquire(lane, timeout, order)
+        try:
+            if stream.stop_asked is not None:
+                return None
+            process, connection = await self._started(slot)
+            if stream.stop_asked is not None:
+                return None
+            loop = asyncio.get_running_loop()
+            stream.running_since = loop.time()
+            stream._slot, stream._pool = slot, self
+
+            def reported(data: Any) -> None:
+                loop.call_soon_threadsafe(on_report, data)
+
+            exchange = self._thread_pool().submit(
+                _stream_exchange,
+                connection,
+                process,
+                payload,
+                slot.sending,
+                reported,
+                stream._flags,
+            )
+            slot.exchange = exchange
+            return await self._answer(slot, exchange, timeout, stream)
+        finally:
+            stream._slot = None
+            self._release(slot)
 
     def pids(self) -> list[int]:
         """The process ids of the workers started so far."""
@@ -285,7 +514,7 @@ class WorkerPool:
         slot.lane = lane
         return slot
 
-    async def _acquire(self, lane: str | None, timeout: float) -> _Slot:
+    async def _acquire(self, lane: str | None, timeout: float, order: float | None = None) -> _Slot:
         self._start_idle()
         slot = self._free_slot(lane)
         if slot is not None:
@@ -297,7 +526,8 @@ class WorkerPool:
                 f"the {self.name} workers are busy: {waiting} {self.name} {jobs} waiting"
             )
         loop = asyncio.get_running_loop()
-        waiter = _Waiter(loop.time() + timeout, next(self._sequence), lane, loop.create_future())
+        place = loop.time() + timeout if order is None else order
+        waiter = _Waiter(place, next(self._sequence), lane, loop.create_future())
         self._waiters.append(waiter)
         try:
             return await waiter.granted
@@ -417,8 +647,33 @@ class WorkerPool:
         process, connection = await self._started(slot)
         exchange = self._thread_pool().submit(_exchange, connection, process, payload)
         slot.exchange = exchange
+        return await self._answer(slot, exchange, timeout, None)
+
+    async def _answer(
+        self,
+        slot: _Slot,
+        exchange: concurrent.futures.Future[tuple[str, Any]],
+        timeout: float,
+        stream: Stream | None,
+    ) -> Any:
+        """The answer of the job in flight on ``slot``, within ``timeout`` seconds (and
+        within ``STOP_GRACE`` of a stream's stop)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        answer = asyncio.wrap_future(exchange)
         try:
-            status, value = await asyncio.wait_for(asyncio.wrap_future(exchange), timeout)
+            while True:
+                limit = deadline
+                if stream is not None and stream.stop_asked is not None:
+                    limit = min(limit, stream.stop_asked + STOP_GRACE)
+                wait = limit - loop.time()
+                if wait <= 0:
+                    raise TimeoutError
+                step = wait if stream is None else min(wait, 0.1)
+                done, _ = await asyncio.wait({answer}, timeout=step)
+                if done:
+                    status, value = answer.result()
+                    break
         except TimeoutError:
             log.warning("a %s job ran past %g s: its worker was killed", self.name, timeout)
             self._kill(slot, replace=True)

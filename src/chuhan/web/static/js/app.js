@@ -1,8 +1,10 @@
 // The entry point: the settings panel in the top bar, and the router. "/" is the home page
 // (home.js); "/g/{id}?t={token}" plays a game and "/w/{id}" watches or replays one
 // (game-view.js); "/p/{name}" is a player's page (account.js); "/puzzles" and
-// "/puzzles/{id}" are the puzzles (puzzles.js).
+// "/puzzles/{id}" are the puzzles (puzzles.js); "/analysis" is the analysis board
+// (analysis.js).
 
+import { AnalysisBoard } from "./analysis.js";
 import { refreshAccountTexts, showLeaderboards, showPlayer, startAccount, watchGameRating } from "./account.js";
 import { loadOptions } from "./api.js";
 import { $, make, show } from "./dom.js";
@@ -119,6 +121,9 @@ function route() {
     view = startPuzzles(puzzleMatch[1] || null, settings);
   } else if (playerMatch) {
     showPlayer(decodeURIComponent(playerMatch[1]));
+  } else if (/^\/analysis\/?$/.test(path)) {
+    show($("analysis-page"), true);
+    view = new AnalysisBoard(settings);
   } else {
     startHome();
     startLobby();

@@ -230,6 +230,12 @@ export function renderPanels(view) {
 /** The engine's evaluation and best line of the analysed position, or why there is none
  * (a position the rules ended: the server names the ending). */
 export function renderAnalysis(view) {
+  // The analysis board, at the position shown: for a finished game only (never for its
+  // players while it runs).
+  const board = $("btn-analysis-board");
+  const over = view.state.status === "over";
+  show(board, over);
+  if (over) board.href = `/analysis?game=${encodeURIComponent(view.gameId)}&ply=${view.shownPly()}`;
   const analysis = view.analysis;
   if (!analysis) {
     const waiting = $("analysis-score").textContent === t("analysing");

@@ -1,0 +1,377 @@
+"""What the analysis sockets of one server share (:class:`AnalysisService`): the engine's
+thinking for each analysis board, in turn on the analysis workers, and game reviews. The
+socket itself is :mod:`chuhan.web.analysis_socket`, whose docstring says how it behaves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shlex
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from chuhan.game import Game
+from chuhan.search.limits import SearchLimits
+from chuhan.web.analysis import Line, describe_position, judge_review, read_line
+from chuhan.web.connection import Connection
+from chuhan.web.pool import AnalysisRequest, Pool, PoolError, ProcessPool
+from chuhan.web.protocol import ProtocolError
+from chuhan.web.round.manager import GameManager, RoomUnavailable
+from chuhan.web.round.seats import seat_of
+from chuhan.web.round.view import result_dict
+from chuhan.web.settings import Settings
+from chuhan.web.workers import Stream
+
+__all__ = ["MAX_MULTIPV", "AnalysisMember", "AnalysisService", "error_message", "lines_message"]
+
+log = logging.getLogger("chuhan.web")
+
+#: Lines shown at once (MultiPV).
+MAX_MULTIPV = 5
+#: Finished reviews kept in memory.
+KEPT_REVIEWS = 200
+
+
+class AnalysisMember(Connection):
+    """One analysis websocket: its connection, and what its engine is doing."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.greeted = False
+        #: The thinking under way (a task), and the seq of the position it is about.
+        self.thinking: asyncio.Task[None] | None = None
+        self.stream: Stream | None = None
+        self.position_seq = 0
+        self.reviews: set[str] = set()
+
+
+@dataclass(eq=False)
+class _Review:
+    """A review under way: the game's line, what is evaluated so far, who listens."""
+
+    game_id: str
+    line: Line
+    evaluations: list[dict[str, Any]] = field(default_factory=list)
+    listeners: set[AnalysisMember] = field(default_factory=set)
+    task: asyncio.Task[None] | None = None
+    #: Nobody waits for it any more: it stops after the position being evaluated (a
+    #: cancelled job would cost its worker process).
+    abandoned: bool = False
+
+
+class AnalysisService:
+    """What the analysis sockets of one server share: the pool, each address's count,
+    the reviews made and under way."""
+
+    def __init__(self, settings: Settings, pool: Pool, manager: GameManager) -> None:
+        self._pool = pool
+        self.manager = manager
+        self.settings = settings
+        self.sockets: dict[str, int] = {}
+        self.reviews: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self.running: dict[str, _Review] = {}
+
+    @property
+    def pool(self) -> ProcessPool | None:
+        pool = self._pool
+        if isinstance(pool, ProcessPool) and pool.available():
+            return pool
+        return None
+
+    def engine_name(self) -> str:
+        pool = self.pool
+        if pool is None:
+            return ""
+        if pool.analysis_engine is not None:
+            return Path(shlex.split(pool.analysis_engine.command)[0]).name
+        return "chuhan"
+
+    # ------------------------------------------------------------------ thinking
+
+    def think(
+        self, member: AnalysisMember, line: Line, multipv: int, seq: int, seconds: float
+    ) -> None:
+        """Start the engine on ``line`` for ``member`` for ``seconds`` of its time
+        (stopping what it did before)."""
+        self.stop(member)
+        member.position_seq = seq
+        member.thinking = asyncio.get_running_loop().create_task(
+            self._think(member, line, multipv, seq, seconds)
+        )
+
+    def stop(self, member: AnalysisMember) -> None:
+        if member.stream is not None:
+            member.stream.stop()
+            member.stream = None
+        if member.thinking is not None:
+            member.thinking.cancel()
+            member.thinking = None
+
+    async def _think(
+        self, member: AnalysisMember, line: Line, multipv: int, seq: int, budget: float
+    ) -> None:
+        pool = self.pool
+        settings = self.settings
+        if pool is None:
+            member.send(error_message("engine_unavailable", "the engine is not available", seq))
+            return
+        if pool.analysis_waiting() >= settings.analysis_max_waiting:
+            member.send(
+                error_message(
+                    "engine_busy",
+                    f"the engine is busy: {pool.analysis_waiting()} analyses are waiting "
+                    "for it; try again in a few seconds",
+                    seq,
+                )
+            )
+            return
+        loop = asyncio.get_running_loop()
+        shown = {"depth": 0, "turn": 0}
+        last: dict[str, Any] = {}
+        spent = 0.0
+        turn = 0
+
+        def reported(data: dict[str, Any]) -> None:
+            if member.position_seq != seq:
+                return
+            depth = data["depth"]
+            # A resumed search starts again from depth 1 (its hash table warm): the lines
+            # shown never go back to a shallower depth.
+            if depth < shown["depth"] or (depth == shown["depth"] and shown["turn"] != turn):
+                return
+            shown.update(depth=depth, turn=turn)
+            last.clear()
+            last.update(data)
+            member.send(lines_message(seq, data, done=False))
+
+        try:
+            while spent < budget:
+                turn += 1
+                movetime = max(100, round((budget - spent) * 1000))
+                request = AnalysisRequest(
+                    line.variant.name,
+                    line.fen,
+                    line.moves,
+                    SearchLimits(movetime=movetime),
+                    multipv,
+                )
+                stream = pool.analysis_stream(request, reported, order=loop.time())
+                member.stream = stream
+                yielded = False
+                task = stream.task
+                assert task is not None
+                while not task.done():
+                    await asyncio.wait({task}, timeout=0.1)
+                    since = stream.running_since
+                    if (
+                        since is not None
+                        and stream.stop_asked is None
+                        and loop.time() - since >= settings.analysis_slice_seconds
+                        and pool.analysis_waiting() > 0
+                    ):
+                        stream.stop()  # another analyst's turn
+                        yielded = True
+                answer = await stream.result()
+                if stream.running_since is not None:
+                    spent += loop.time() - stream.running_since
+                if answer is not None and answer.get("depth", 0) >= shown["depth"]:
+                    if not last or answer["depth"] > last.get("depth", 0):
+                        last.clear()
+                        last.update(answer)
+                if not yielded:
+                    break
+        except PoolError as error:
+            member.send(error_message("engine_failed", str(error), seq))
+            return
+        finally:
+            if member.position_seq == seq:
+                member.stream = None
+        if member.position_seq == seq:
+            member.send(lines_message(seq, last or {"depth": 0, "lines": []}, done=True))
+
+    # ------------------------------------------------------------------ reviews
+
+    async def review(self, member: AnalysisMember, game_id: str, seq: int) -> None:
+        kept = self.reviews.get(game_id)
+        if kept is not None:
+            self.reviews.move_to_end(game_id)
+            member.send({**kept, "seq": seq})
+            return
+        running = self.running.get(game_id)
+        if running is None:
+            line = await self._finished_line(game_id)
+            if self.pool is None:
+                raise ProtocolError("engine_unavailable", "the engine is not available")
+            if len(line.moves) > self.settings.review_max_plies:
+                raise ProtocolError(
+                    "too_many_moves",
+                    f"the game has {len(line.moves)} moves; a review takes at most "
+                    f"{self.settings.review_max_plies}",
+                )
+            running = _Review(game_id, line)
+            self.running[game_id] = running
+            running.task = asyncio.get_running_loop().create_task(self._review(running))
+        running.listeners.add(member)
+        member.reviews.add(game_id)
+        member.send(
+            {
+                "type": "review_started",
+                "seq": seq,
+                "game": game_id,
+                "plies": len(running.line.moves),
+            }
+        )
+        for evaluation in running.evaluations:  # what was done before this one came
+            member.send(_progress(running, evaluation))
+
+    async def _review(self, review: _Review) -> None:
+        pool = self.pool
+        assert pool is not None
+        loop = asyncio.get_running_loop()
+        line = review.line
+        moves = line.moves
+        replay = line.game.board.root()
+        game = Game(line.variant, replay, repetitions=line.game.repetitions)
+        try:
+            for ply in range(len(moves) + 1):
+                if review.abandoned:
+                    return
+                if ply:
+                    game.push(replay.parse_iccs(moves[ply - 1]))
+                evaluation: dict[str, Any] = {"ply": ply, "turn": seat_of(replay.turn)}
+                over = game.outcome()
+                if over is not None:
+                    evaluation["over"] = result_dict(over, line.variant)
+                    evaluation["line"] = None
+                else:
+                    answer = await pool.evaluate(
+                        AnalysisRequest(
+                            line.variant.name,
+                            line.fen,
+                            moves[:ply],
+                            SearchLimits(nodes=self.settings.review_nodes),
+                            1,
+                        ),
+                        order=loop.time(),
+                    )
+                    evaluation["line"] = answer["line"]
+                review.evaluations.append(evaluation)
+                for member in list(review.listeners):
+                    member.send(_progress(review, evaluation))
+            judged = judge_review(review.evaluations, list(moves))
+            done = {
+                "type": "review_done",
+                "game": review.game_id,
+                "plies": len(moves),
+                "evaluations": review.evaluations,
+                **judged,
+            }
+            self.reviews[review.game_id] = done
+            while len(self.reviews) > KEPT_REVIEWS:
+                self.reviews.popitem(last=False)
+            for member in list(review.listeners):
+                member.send(done)
+        except PoolError as error:
+            for member in list(review.listeners):
+                member.send(error_message("engine_failed", f"the review stopped: {error}"))
+        finally:
+            self.running.pop(review.game_id, None)
+            for member in review.listeners:
+                member.reviews.discard(review.game_id)
+
+    def close(self) -> None:
+        """The server stops: the reviews under way are given up."""
+        for review in list(self.running.values()):
+            if review.task is not None:
+                review.task.cancel()
+
+    def leave(self, member: AnalysisMember) -> None:
+        """A connection closed: its engine stops at once, and a review nobody else
+        waits for is given up."""
+        self.stop(member)
+        member.position_seq = -1
+        for game_id in list(member.reviews):
+            review = self.running.get(game_id)
+            if review is None:
+                continue
+            review.listeners.discard(member)
+            if not review.listeners:
+                review.abandoned = True
+
+    # ------------------------------------------------------------------ games
+
+    async def _finished_line(self, game_id: str) -> Line:
+        room = await self._room(game_id)
+        if room.status != "over":
+            raise ProtocolError(
+                "game_in_progress",
+                "this game is still being played: it can be analysed once it is over",
+            )
+        board = room.game.board
+        line = read_line(
+            room.variant.game,
+            room.variant.rules,
+            board.root().fen(),
+            [m.iccs() for m in board.move_stack],
+            max_plies=max(self.settings.analysis_max_plies, len(board.move_stack)),
+        )
+        line.game.repetitions = room.game.repetitions
+        return line
+
+    async def _room(self, game_id: str) -> Any:
+        manager = self.manager
+        try:
+            room = await manager.room(game_id)
+        except RoomUnavailable as error:
+            raise ProtocolError("internal", str(error)) from None
+        if room is None:
+            raise ProtocolError("no_game", f"there is no game {game_id[:40]!r}")
+        return room
+
+    async def open_game(self, member: AnalysisMember, game_id: str, seq: int) -> None:
+        line = await self._finished_line(game_id)
+        room = await self._room(game_id)
+        players = {seat: room.published.players[seat].get("name") for seat in ("first", "second")}
+        member.send(
+            {
+                "type": "game",
+                "seq": seq,
+                "game": game_id,
+                "players": players,
+                "result": room.result(),
+                "position": describe_position(line, all_moves=True),
+            }
+        )
+
+
+def _progress(review: _Review, evaluation: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "review",
+        "game": review.game_id,
+        "plies": len(review.line.moves),
+        "evaluation": evaluation,
+    }
+
+
+def error_message(code: str, message: str, seq: int | None = None) -> dict[str, Any]:
+    error: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if seq is not None:
+        error["seq"] = seq
+    return error
+
+
+def lines_message(seq: int, data: dict[str, Any], *, done: bool) -> dict[str, Any]:
+    time_ms = data.get("time_ms") or 0
+    nodes = data.get("nodes") or 0
+    return {
+        "type": "lines",
+        "seq": seq,
+        "depth": data.get("depth", 0),
+        "nodes": nodes,
+        "nps": nodes * 1000 // time_ms if time_ms else 0,
+        "lines": data.get("lines", []),
+        "done": done,
+    }

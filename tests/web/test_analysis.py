@@ -1,0 +1,408 @@
+"""The analysis board's server: positions answered by the rules (and bad input named), the
+engine's lines streamed as it deepens on a real ``chuhan serve``, shared fairly between
+analysts and never delaying a computer player, stopped when a page closes; game reviews
+with their marks; an external engine (chuhan's own, run as a UCI process) for analyses."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shlex
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from process_helpers import create_game, start_server, stop
+from starlette.testclient import TestClient
+from test_pool_server import cpu_ticks, is_running, searching_worker
+from web_helpers import Player
+from websockets.sync.client import ClientConnection, connect
+
+from chuhan.records import GameRecord, write_pgn
+from chuhan.squares import Move
+from chuhan.web.analysis import BLUNDER, INACCURACY, MISTAKE, judge_review, win_chance
+from chuhan.web.server import free_port
+
+MATE_FEN = "3k5/R8/3R5/9/9/9/9/9/9/4K4 w"
+#: A blunder on the first move: the chariot's step lets the cannon take the horse on b0.
+BLUNDER_LINE = ["a0a2", "b7b0"]
+
+
+class Analyst:
+    """One analysis board's websocket."""
+
+    def __init__(self, stack: contextlib.ExitStack, port: int) -> None:
+        self.ws: ClientConnection = stack.enter_context(
+            connect(f"ws://127.0.0.1:{port}/ws/analysis")
+        )
+        self.seq = 0
+        self.welcome = self.ask("hello")
+
+    def send(self, kind: str, **fields: Any) -> int:
+        self.seq += 1
+        self.ws.send(json.dumps({"type": kind, "seq": self.seq, **fields}))
+        return self.seq
+
+    def receive(self, timeout: float = 20) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        return message
+
+    def ask(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """Send a message and return the first answer to it (an error included)."""
+        seq = self.send(kind, **fields)
+        while True:
+            message = self.receive()
+            if message.get("seq") == seq and message["type"] != "lines":
+                return message
+
+    def lines(self, seconds: float) -> list[tuple[float, dict[str, Any]]]:
+        """The ``lines`` messages of the next ``seconds`` (with when each came)."""
+        seen = []
+        start = time.monotonic()
+        deadline = start + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                message = self.receive(timeout=left)
+            except TimeoutError:
+                break
+            if message["type"] == "lines":
+                seen.append((time.monotonic() - start, message))
+        return seen
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[int, int]]:
+    """A real ``chuhan serve``: its port and process id."""
+    port = free_port()
+    process = start_server(port, tmp_path / "games.sqlite3")
+    try:
+        yield port, process.pid
+    finally:
+        stop(process)
+
+
+@pytest.fixture
+def server(served: tuple[int, int]) -> int:
+    return served[0]
+
+
+# ---------------------------------------------------------------------- the judgments
+
+
+def test_a_score_is_a_chance_of_winning_on_the_elo_curve() -> None:
+    assert win_chance(0, None) == 0.5
+    assert round(win_chance(400, None), 2) == 0.91
+    assert win_chance(None, 3) == 1.0 and win_chance(None, -2) == 0.0
+
+
+def evaluation(ply: int, turn: str, first_cp: int, best: str) -> dict[str, Any]:
+    pv = {"iccs": [best], "wxf": [best], "chinese": [best], "korean": None}
+    line = {"first_cp": first_cp, "first_mate": None, "pv": pv}
+    return {"ply": ply, "turn": turn, "line": line}
+
+
+@pytest.mark.parametrize(
+    ("after", "mark"),
+    [(-60, None), (-115, "inaccuracy"), (-190, "mistake"), (-450, "blunder")],
+)
+def test_a_move_is_marked_by_how_much_it_lowers_its_players_chance(
+    after: int, mark: str | None
+) -> None:
+    evaluations = [evaluation(0, "first", 0, "h2e2"), evaluation(1, "second", after, "h9g7")]
+    judged = judge_review(evaluations, ["a0a1"])
+    assert judged["moves"][0]["mark"] == mark
+    assert judged["summary"]["first"]["blunder"] == (mark == "blunder")
+    assert INACCURACY < MISTAKE < BLUNDER
+
+
+def test_the_engines_own_choice_is_never_marked_and_the_mark_shows_the_better_move() -> None:
+    evaluations = [evaluation(0, "first", 0, "h2e2"), evaluation(1, "second", -450, "h9g7")]
+    assert judge_review(evaluations, ["h2e2"])["moves"][0]["mark"] is None
+    blunder = judge_review(evaluations, ["a0a1"])["moves"][0]
+    assert blunder["best"]["iccs"] == "h2e2"
+
+
+def test_black_is_judged_from_blacks_side() -> None:
+    evaluations = [
+        evaluation(0, "first", 0, "h2e2"),
+        evaluation(1, "second", 0, "h9g7"),
+        evaluation(2, "first", 450, "h0g2"),
+    ]
+    judged = judge_review(evaluations, ["h2e2", "a9a8"])
+    assert [m["mark"] for m in judged["moves"]] == [None, "blunder"]
+    assert judged["summary"]["second"]["blunder"] == 1
+
+
+# ---------------------------------------------------------------------- positions (the rules)
+
+
+@pytest.fixture
+def analysis_client(make_client: Any) -> TestClient:
+    return make_client()  # type: ignore[no-any-return]
+
+
+class SocketAnalyst:
+    """An analysis websocket on the test app."""
+
+    def __init__(self, client: TestClient) -> None:
+        self._context = client.websocket_connect("/ws/analysis")
+        self.ws = self._context.__enter__()
+        self.seq = 0
+
+    def ask(self, kind: str, **fields: Any) -> dict[str, Any]:
+        self.seq += 1
+        self.ws.send_text(json.dumps({"type": kind, "seq": self.seq, **fields}))
+        while True:
+            message: dict[str, Any] = self.ws.receive_json()
+            if message.get("seq") == self.seq and message["type"] != "lines":
+                return message
+
+    def close(self) -> None:
+        self._context.__exit__(None, None, None)
+
+
+@pytest.fixture
+def analyst(analysis_client: TestClient) -> Iterator[SocketAnalyst]:
+    board = SocketAnalyst(analysis_client)
+    board.ask("hello")
+    yield board
+    board.close()
+
+
+@pytest.mark.sqlite_only
+def test_a_position_comes_with_its_legal_moves_and_each_move_in_every_notation(
+    analyst: SocketAnalyst,
+) -> None:
+    answer = analyst.ask("position", variant="xiangqi", moves=["h2e2", "h9g7"], all_moves=True)
+    assert answer["type"] == "position"
+    assert answer["turn"] == "first" and answer["ply"] == 2
+    assert "e2" in answer["dests"] and "e6" in answer["dests"]["e2"]
+    assert [m["wxf"] for m in answer["moves"]] == ["C2.5", "H8+7"]
+    assert [m["chinese"] for m in answer["moves"]] == ["炮二平五", "馬８進７"]
+    assert answer["moves"][1]["fen"] == answer["fen"]
+
+
+@pytest.mark.sqlite_only
+def test_a_mated_position_says_how_the_game_ended_and_has_no_moves(
+    analyst: SocketAnalyst,
+) -> None:
+    answer = analyst.ask("position", variant="xiangqi", fen=MATE_FEN, moves=["a8d8"])
+    assert answer["dests"] == {}
+    assert answer["over"]["termination"] == "checkmate"
+    assert answer["check"] == "d9"
+
+
+@pytest.mark.sqlite_only
+def test_a_janggi_position_offers_the_pass_and_korean_notation(analyst: SocketAnalyst) -> None:
+    answer = analyst.ask("position", variant="janggi", moves=["b0c2"])
+    assert answer["can_pass"] and answer["pass_move"] == "e8e8"
+    assert answer["moves"][0]["korean"]
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize(
+    ("fields", "code", "said"),
+    [
+        ({"fen": "rnbakabnr/9/9 w"}, "bad_fen", "the FEN 'rnbakabnr/9/9 w' is not a position"),
+        ({"moves": ["h2e2", "h2e2"]}, "illegal_move", "move 2 'h2e2' is not legal in"),
+        ({"moves": ["h2"]}, "bad_move", "move 1 'h2' is not an ICCS move like 'h2e2'"),
+        ({"moves": ["h0g2", "h9g7", "g2h0", "g7h9"] * 151}, "too_many_moves", "at most 600"),
+        ({"variant": "chess"}, "bad_variant", "chess"),
+        ({"moves": "h2e2"}, "bad_field", "'moves' must be a list of ICCS moves"),
+    ],
+)
+def test_bad_input_gets_an_error_naming_it(
+    analyst: SocketAnalyst, fields: dict[str, Any], code: str, said: str
+) -> None:
+    answer = analyst.ask("position", **{"variant": "xiangqi", **fields})
+    assert answer["type"] == "error", answer
+    assert answer["code"] == code
+    assert said in answer["message"]
+
+
+@pytest.mark.sqlite_only
+def test_a_flood_of_messages_is_slowed_down(analysis_client: TestClient) -> None:
+    board = SocketAnalyst(analysis_client)
+    try:
+        board.ask("hello")
+        for _ in range(50):
+            board.seq += 1
+            board.ws.send_text(json.dumps({"type": "ping", "seq": board.seq}))
+        while (message := board.ws.receive_json())["type"] == "pong":
+            pass
+        assert message["code"] == "rate_limited"
+    finally:
+        board.close()
+
+
+@pytest.mark.sqlite_only
+def test_a_game_in_play_is_not_opened_on_the_analysis_board(
+    analysis_client: TestClient, analyst: SocketAnalyst
+) -> None:
+    game = analysis_client.post("/api/games", json={"kind": "friend"}).json()
+    answer = analyst.ask("game", game=game["game_id"])
+    assert answer["type"] == "error" and answer["code"] == "game_in_progress"
+    assert "still being played" in answer["message"]
+    review = analyst.ask("review", game=game["game_id"])
+    assert review["code"] == "game_in_progress"
+
+
+@pytest.mark.sqlite_only
+def test_a_finished_game_opens_with_its_moves_and_players(
+    analysis_client: TestClient, analyst: SocketAnalyst
+) -> None:
+    game = analysis_client.post(
+        "/api/games", json={"kind": "local", "fen": MATE_FEN, "name": "Ann"}
+    ).json()
+    hands = Player(analysis_client, game["game_id"], game["token"])
+    hands.hello()
+    hands.move("a8d8")
+    hands.close()
+    answer = analyst.ask("game", game=game["game_id"])
+    assert answer["type"] == "game"
+    assert [m["iccs"] for m in answer["position"]["moves"]] == ["a8d8"]
+    assert answer["position"]["start_fen"].startswith("3k5/R8/3R5")
+    assert answer["result"]["termination"] == "checkmate"
+
+
+# ---------------------------------------------------------------------- the engine (real server)
+
+
+def deepening(seen: list[tuple[float, dict[str, Any]]]) -> list[int]:
+    return [message["depth"] for _, message in seen]
+
+
+def test_the_engines_lines_stream_and_deepen_with_three_lines(server: int) -> None:
+    with contextlib.ExitStack() as stack:
+        board = Analyst(stack, server)
+        assert board.welcome["engine"] == "chuhan"
+        answer = board.ask("position", variant="xiangqi", engine=True, multipv=3)
+        assert answer["type"] == "position"
+        seen = board.lines(6)
+    depths = deepening(seen)
+    assert len(depths) >= 3 and depths == sorted(depths) and depths[-1] > depths[0]
+    last = seen[-1][1]
+    assert len(last["lines"]) == 3
+    assert all(line["pv"]["wxf"] and line["first_cp"] is not None for line in last["lines"])
+
+
+def test_two_analysts_at_once_both_get_deepening_lines(server: int) -> None:
+    with contextlib.ExitStack() as stack:
+        first, second = Analyst(stack, server), Analyst(stack, server)
+        first.ask("position", variant="xiangqi", engine=True, multipv=2)
+        time.sleep(0.5)
+        second.ask("position", variant="janggi", moves=["b0c2"], engine=True)
+        seen = {first: [], second: []}  # type: dict[Analyst, list[tuple[float, dict[str, Any]]]]
+        deadline = time.monotonic() + 14
+        while time.monotonic() < deadline:
+            for board in (first, second):
+                seen[board] += board.lines(0.2)
+    for board in (first, second):
+        depths = deepening(seen[board])
+        assert len(set(depths)) >= 3, depths
+        assert depths == sorted(depths), depths
+    # The second analyst did not wait for the first one's whole budget (30 s): its turn
+    # came after the first one's slice (2 s).
+    assert seen[second][0][0] < 4
+
+
+def test_a_closed_page_stops_its_search_at_once_and_the_worker_stays(
+    served: tuple[int, int],
+) -> None:
+    port, pid = served
+    with contextlib.ExitStack() as stack:
+        board = Analyst(stack, port)
+        board.ask("position", variant="xiangqi", engine=True)
+        assert board.lines(1)  # it has the worker, for 30 s if nobody else asks
+        worker = searching_worker(pid)
+    time.sleep(0.3)  # the page is closed
+    before = cpu_ticks(worker)
+    time.sleep(1)
+    assert cpu_ticks(worker) - before < 10  # under a tenth of a core: not searching
+    assert is_running(worker)  # kept, warm, for the next analysis
+
+
+def play_first_computer_move(port: int, stack: contextlib.ExitStack) -> float:
+    """Start a level-1 computer game (the computer moves first); seconds to its move."""
+    game = create_game(port, kind="computer", level=1, color="second")
+    ws = stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws/{game['game_id']}"))
+    start = time.monotonic()
+    ws.send(json.dumps({"type": "hello", "seq": 1, "token": game["token"], "protocol": 2}))
+    while True:
+        message = json.loads(ws.recv(timeout=20))
+        if message["type"] == "state" and message["ply"] == 1:
+            return time.monotonic() - start
+
+
+def test_a_computer_move_is_not_delayed_by_analyses(server: int) -> None:
+    with contextlib.ExitStack() as stack:
+        play_first_computer_move(server, stack)  # the computer's workers started
+        for moves in ([], ["h2e2"]):
+            Analyst(stack, server).ask("position", variant="xiangqi", moves=moves, engine=True)
+        time.sleep(1)
+        waited = play_first_computer_move(server, stack)
+    # Level 1 thinks at most a second; two analyses running do not make it wait longer.
+    assert waited < 1.8
+
+
+def test_a_finished_games_review_marks_the_blunder_with_the_better_move(server: int) -> None:
+    record = GameRecord.from_moves([Move.from_iccs(m) for m in BLUNDER_LINE])
+    record.result = "0-1"
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{server}/api/import", data=write_pgn(record).encode()
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        game_id = json.loads(response.read())["games"][0]["game_id"]
+    with contextlib.ExitStack() as stack:
+        board = Analyst(stack, server)
+        started = board.ask("review", game=game_id)
+        assert started["type"] == "review_started" and started["plies"] == 2
+        progress = []
+        while True:
+            message = board.receive(60)
+            if message["type"] == "review":
+                progress.append(message["evaluation"]["ply"])
+            if message["type"] == "review_done":
+                break
+        again = Analyst(stack, server).ask("review", game=game_id)  # kept: answered at once
+    assert progress == [0, 1, 2]
+    assert [e["ply"] for e in message["evaluations"]] == [0, 1, 2]
+    first, second = message["moves"]
+    assert first["mark"] == "blunder" and first["best"]["iccs"] != "a0a2"
+    assert first["best"]["wxf"]
+    assert second["mark"] is None
+    assert message["summary"]["first"]["blunder"] == 1
+    assert again["type"] == "review_done" and again["moves"] == message["moves"]
+
+
+def test_an_external_uci_engine_analyses_when_the_operator_names_one(tmp_path: Path) -> None:
+    port = free_port()
+    command = shlex.join([sys.executable, "-m", "chuhan", "engine"])
+    process = start_server(port, tmp_path / "games.sqlite3", "--analysis-engine", command)
+    try:
+        with contextlib.ExitStack() as stack:
+            board = Analyst(stack, port)
+            assert board.welcome["engine"] == Path(sys.executable).name
+            board.ask("position", variant="xiangqi", moves=["h2e2"], engine=True, multipv=2)
+            seen = board.lines(6)
+            # A new position stops the engine's search (asked for 30 s) at once.
+            moved = board.ask("position", variant="xiangqi", moves=["b0c2"], engine=True)
+            after = [message for _, message in board.lines(2) if message["seq"] == moved["seq"]]
+    finally:
+        stop(process)
+    depths = deepening(seen)
+    assert len(set(depths)) >= 2, depths
+    assert len(seen[-1][1]["lines"]) == 2
+    assert seen[-1][1]["lines"][0]["pv"]["chinese"]
+    assert after and after[0]["lines"][0]["pv"]["iccs"]
+
+
+def test_serve_refuses_an_analysis_engine_it_cannot_find(tmp_path: Path) -> None:
+    from chuhan.cli import main
+
+    code = main(["serve", "--db", str(tmp_path / "g.db"), "--analysis-engine", "no-such-engine-x"])
+    assert code == 2
