@@ -183,7 +183,7 @@ def test_an_imported_record_is_reviewed_with_a_graph_and_its_blunder_marked(
     assert blunder is not None and blunder.get_attribute("data-iccs") == "a0a2"
     assert (blunder.text_content() or "").endswith("??")
     assert page.query_selector(".graph-mark.mark-blunder") is not None
-    assert page.text_content(".summary-first .summary-blunder") == "1"
+    assert page.text_content(".summary-blunder[data-side=first]") == "1"
     blunder.click()
     comment = page.text_content("#review-comment") or ""
     assert comment.startswith("Blunder (??) — best was ")

@@ -78,7 +78,9 @@ export function renderGraph(game, evaluations, plies, judged, currentPly, onPick
   });
 }
 
-/** Each side's marks and average loss, as a small table. */
+/** Each side's marks and average loss, as a small table: a row for each kind of mark, a
+ * column for each side (a side's name is short, a kind's name may be long: the card is
+ * narrow). A cell is `.summary-{kind}[data-side=first|second]`. */
 export function renderSummary(game, judged) {
   const table = $("review-summary");
   clear(table);
@@ -86,16 +88,15 @@ export function renderSummary(game, judged) {
   if (!judged) return;
   const head = make("tr");
   head.appendChild(make("th", null, ""));
-  for (const key of ["inaccuracy", "mistake", "blunder", "acpl"]) {
-    head.appendChild(make("th", `summary-${key}`, key === "acpl" ? t("averageLoss") : t(`${key}Plural`)));
+  for (const side of ["first", "second"]) {
+    head.appendChild(make("th", `summary-${side}`, sideName(game, side === "first")));
   }
   table.appendChild(head);
-  for (const side of ["first", "second"]) {
-    const row = make("tr", `summary-${side}`);
-    row.appendChild(make("th", null, sideName(game, side === "first")));
-    const counts = judged.summary[side];
-    for (const key of ["inaccuracy", "mistake", "blunder", "acpl"]) {
-      const cell = make("td", `summary-${key}`, counts[key]);
+  for (const key of ["inaccuracy", "mistake", "blunder", "acpl"]) {
+    const row = make("tr", `summary-row-${key}`);
+    row.appendChild(make("th", null, key === "acpl" ? t("averageLoss") : t(`${key}Plural`)));
+    for (const side of ["first", "second"]) {
+      const cell = make("td", `summary-${key}`, judged.summary[side][key]);
       cell.dataset.side = side;
       row.appendChild(cell);
     }
