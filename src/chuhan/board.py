@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from chuhan.errors import IllegalMoveError
 from chuhan.fen import PALACE, Setup, board_fen, parse_fen, piece_letter
@@ -137,16 +138,19 @@ class Board:
 
     def __init__(
         self,
-        fen: str | None = None,
+        fen: str | None | Any = None,
         *,
-        variant: str | Variant = "xiangqi",
-        rules: str | None = None,
+        variant: str | Variant | Any = "xiangqi",
+        rules: str | None | Any = None,
     ) -> None:
+        # The arguments' types include Any so that mypyc, compiling this module, does not
+        # check them on the way in: a FEN, variant or rule set of the wrong type is for
+        # parse_fen and get_variant to refuse with a chuhan error, as in pure Python.
         self.variant = get_variant(variant, rules)
         self._kernel = kernel_for(self.variant.game)
         self._bikjang_rule = self.variant.bikjang
         self._janggi = self.variant.is_janggi
-        self.set_fen(self.variant.start_fen if fen is None else fen)
+        self._set_setup(parse_fen(self.variant.start_fen if fen is None else fen))
 
     # ------------------------------------------------------------------ setup
 
@@ -209,6 +213,11 @@ class Board:
         return board
 
     def __copy__(self) -> Board:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Board:
+        # A copy shares nothing mutable (compiled by mypyc, the kernel's functions could
+        # not be deep-copied one by one).
         return self.copy()
 
     def root(self) -> Board:
