@@ -36,8 +36,8 @@ play: native
 	$(BIN)/chuhan play
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench tools
-	$(BIN)/ruff format --check src tests bench tools
+	$(BIN)/ruff check src tests bench tools setup.py
+	$(BIN)/ruff format --check src tests bench tools setup.py
 	$(BIN)/mypy
 
 # Browser tests drive Debian's chromium through Playwright (which cannot download its own);

@@ -138,10 +138,10 @@ class Board:
 
     def __init__(
         self,
-        fen: str | None | Any = None,
+        fen: str | Any | None = None,
         *,
         variant: str | Variant | Any = "xiangqi",
-        rules: str | None | Any = None,
+        rules: str | Any | None = None,
     ) -> None:
         # The arguments' types include Any so that mypyc, compiling this module, does not
         # check them on the way in: a FEN, variant or rule set of the wrong type is for
