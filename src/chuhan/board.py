@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Final
 
 from chuhan.errors import IllegalMoveError
 from chuhan.fen import PALACE, Setup, board_fen, parse_fen, piece_letter
@@ -60,17 +60,17 @@ _START_COUNTS = {KING: 1, ADVISOR: 2, ELEPHANT: 2, HORSE: 2, ROOK: 2, CANNON: 2,
 # hashes are the same in every process (the opening book and the server can store them).
 _rng = random.Random(0x636875_68616E)
 _ZOBRIST = [_rng.getrandbits(64) for _ in range(15 * SQUARE_COUNT)]
-_ZOBRIST_TURN = _rng.getrandbits(64)
+_ZOBRIST_TURN: Final = _rng.getrandbits(64)
 del _rng
 # The keys of each piece code, indexed so that ``_ZOBRIST_BY_PIECE[piece]`` works for
 # negative codes too (Python's negative indexing reaches the second half).
-_ZOBRIST_BY_PIECE = [
+_ZOBRIST_BY_PIECE: Final = [
     _ZOBRIST[(code + 7) * SQUARE_COUNT : (code + 8) * SQUARE_COUNT]
     for code in (*range(0, 8), *range(-7, 0))
 ]
 
 
-_NO_SQUARES: set[int] = set()
+_NO_SQUARES: Final[set[int]] = set()
 
 
 def _piece_key(piece: int, sq: int) -> int:
