@@ -4,20 +4,40 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.chuhan-installed
 
-.PHONY: play test test-slow lint bench clean chromium postgresql
+.PHONY: play test test-slow lint bench clean chromium postgresql compiler native
 
-$(STAMP): pyproject.toml
+# The install compiles the engine's hot modules with mypyc where a C compiler and the
+# Python headers are found (setup.py), and leaves pure Python where they are not.
+$(STAMP): pyproject.toml setup.py | compiler
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-play: $(STAMP)
+# A C compiler and Python's headers for mypyc. pyenv's and python.org's Pythons carry their
+# headers; Debian's python3 needs python3-dev. Installed when missing and we are root on
+# Debian; otherwise (or if that fails) chuhan installs as pure Python and says so.
+compiler:
+	@(command -v cc >/dev/null && $(PYTHON) -c "import os, sys, sysconfig; \
+	  sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))") || \
+	  ([ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && apt-get update -q && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends gcc python3-dev) || \
+	  echo "no C compiler or Python headers: chuhan will be pure Python (slower search)"
+
+# The compiled modules are rebuilt whenever chuhan would not load them (a source changed
+# since they were built, or none were): what the tests and benchmarks run is what an
+# install of these sources runs. CHUHAN_PURE=1 asks for pure Python instead.
+native: $(STAMP)
+	@CHUHAN_PURE= $(BIN)/python -c "import chuhan, sys; sys.exit(not chuhan.BUILD.compiled)" || \
+	  $(BIN)/python setup.py --quiet build_ext --inplace
+	@$(BIN)/python -c "import chuhan; print('chuhan', chuhan.__version__ + ',', chuhan.BUILD.describe())"
+
+play: native
 	$(BIN)/chuhan play
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench tools
-	$(BIN)/ruff format --check src tests bench tools
+	$(BIN)/ruff check src tests bench tools setup.py
+	$(BIN)/ruff format --check src tests bench tools setup.py
 	$(BIN)/mypy
 
 # Browser tests drive Debian's chromium through Playwright (which cannot download its own);
@@ -35,14 +55,21 @@ postgresql:
 	  (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 	    --no-install-recommends postgresql)
 
-test: lint chromium postgresql
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not slow"
+# Every test runs on the build an install gives (compiled where it can be); then the rules,
+# the search and the engine's UCI front run again on pure Python, which an install without
+# a C compiler gives.
+PURE_TESTS := tests/test_perft.py tests/test_search.py tests/test_uci.py tests/test_native.py
 
-test-slow: $(STAMP) postgresql
+test: lint chromium postgresql native
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not slow"
+	CHUHAN_PURE=1 $(BIN)/python -m pytest -n 2 --dist loadgroup -m "not slow" $(PURE_TESTS)
+
+test-slow: native postgresql
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -m slow
 
-bench: $(STAMP)
+bench: native
 	$(BIN)/python bench/perft.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info
+	rm -f src/chuhan/_native.json src/chuhan/*.so src/chuhan/*/*.so

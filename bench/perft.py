@@ -104,6 +104,7 @@ def machine_info() -> dict[str, Any]:
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "platform": platform.platform(),
         "chuhan": chuhan.__version__ + (f" (git {git})" if git else ""),
+        "build": chuhan.BUILD.describe(),
         "cchess": metadata.version("cchess"),
         "python-chess": chess.__version__,
     }
@@ -470,6 +471,7 @@ def main(argv: list[str] | None = None) -> int:
     cpus = f"{info['logical_cpus']} logical CPUs ({info['usable_cpus']} usable)"
     say(f"machine: {info['cpu']}, {cpus}")
     say(f"python:  {info['python']} on {info['platform']}")
+    say(f"build:   chuhan {info['build']}")
     say(
         f"libs:    chuhan {info['chuhan']}, cchess {info['cchess']}, "
         f"python-chess {info['python-chess']}"

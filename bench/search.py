@@ -17,6 +17,9 @@ the same process, before each round of searches: python-chess's perft(4) from th
 start, pushing and popping every leaf (the "full" perft of ``bench/perft.py``). The figure
 to compare between versions is the ratio of the search's nodes per second (CPU time, best
 of the runs) to the yardstick's, per game and in total.
+
+The build runs as installed: compiled by mypyc where it was built (see the README), and
+``CHUHAN_PURE=1`` for pure Python; the second line of the output says which.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import platform
 import sys
 import time
 
+import chuhan
 from chuhan.board import Board
 from chuhan.search.limits import SearchLimits
 from chuhan.search.search import Searcher
@@ -107,6 +111,7 @@ def main() -> int:
     except ImportError as exc:
         sys.exit(f"bench/search.py needs the bench extras ({exc}): pip install -e '.[bench]'")
     print(f"chuhan search speed, depth {args.depth}, best of {args.repeat}")
+    print(f"build: {chuhan.BUILD.describe()}")
     print(
         f"{platform.processor() or platform.machine()}, Python {platform.python_version()}, "
         f"python-chess {chess.__version__}"

@@ -151,11 +151,12 @@ def test_terminal_undo_and_end_of_input() -> None:
     assert "Nothing to take back." in transcript
 
 
-def test_version_names_the_package() -> None:
+def test_version_names_the_package_and_its_build() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "chuhan", "--version"], capture_output=True, text=True, timeout=60
     )
-    assert result.returncode == 0 and result.stdout.strip() == f"chuhan {chuhan.__version__}"
+    expected = f"chuhan {chuhan.__version__}, {chuhan.BUILD.describe()}"
+    assert result.returncode == 0 and result.stdout.strip() == expected
 
 
 # The web extra's modules, made unimportable as they are when only `pip install chuhan` ran.

@@ -1,5 +1,7 @@
 """chuhan: xiangqi (Chinese chess) and janggi (Korean chess) for Python."""
 
+# First: whether the compiled modules may load, or their sources (see chuhan._native).
+from chuhan._native import BUILD, Build
 from chuhan.board import Board, LegalMoveGenerator, Status
 from chuhan.errors import (
     AmbiguousMoveError,
@@ -36,6 +38,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ADVISOR",
     "BLACK",
+    "BUILD",
     "CANNON",
     "CHO",
     "ELEPHANT",
@@ -51,6 +54,7 @@ __all__ = [
     "XIANGQI_START_FEN",
     "AmbiguousMoveError",
     "Board",
+    "Build",
     "ChuhanError",
     "IllegalMoveError",
     "InvalidFenError",

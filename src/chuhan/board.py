@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Iterable, Iterator
+from typing import Any, Final
 
 from chuhan.errors import IllegalMoveError
 from chuhan.fen import PALACE, Setup, board_fen, parse_fen, piece_letter
@@ -59,17 +60,17 @@ _START_COUNTS = {KING: 1, ADVISOR: 2, ELEPHANT: 2, HORSE: 2, ROOK: 2, CANNON: 2,
 # hashes are the same in every process (the opening book and the server can store them).
 _rng = random.Random(0x636875_68616E)
 _ZOBRIST = [_rng.getrandbits(64) for _ in range(15 * SQUARE_COUNT)]
-_ZOBRIST_TURN = _rng.getrandbits(64)
+_ZOBRIST_TURN: Final = _rng.getrandbits(64)
 del _rng
 # The keys of each piece code, indexed so that ``_ZOBRIST_BY_PIECE[piece]`` works for
 # negative codes too (Python's negative indexing reaches the second half).
-_ZOBRIST_BY_PIECE = [
+_ZOBRIST_BY_PIECE: Final = [
     _ZOBRIST[(code + 7) * SQUARE_COUNT : (code + 8) * SQUARE_COUNT]
     for code in (*range(0, 8), *range(-7, 0))
 ]
 
 
-_NO_SQUARES: set[int] = set()
+_NO_SQUARES: Final[set[int]] = set()
 
 
 def _piece_key(piece: int, sq: int) -> int:
@@ -137,16 +138,19 @@ class Board:
 
     def __init__(
         self,
-        fen: str | None = None,
+        fen: str | Any | None = None,
         *,
-        variant: str | Variant = "xiangqi",
-        rules: str | None = None,
+        variant: str | Variant | Any = "xiangqi",
+        rules: str | Any | None = None,
     ) -> None:
+        # The arguments' types include Any so that mypyc, compiling this module, does not
+        # check them on the way in: a FEN, variant or rule set of the wrong type is for
+        # parse_fen and get_variant to refuse with a chuhan error, as in pure Python.
         self.variant = get_variant(variant, rules)
         self._kernel = kernel_for(self.variant.game)
         self._bikjang_rule = self.variant.bikjang
         self._janggi = self.variant.is_janggi
-        self.set_fen(self.variant.start_fen if fen is None else fen)
+        self._set_setup(parse_fen(self.variant.start_fen if fen is None else fen))
 
     # ------------------------------------------------------------------ setup
 
@@ -209,6 +213,11 @@ class Board:
         return board
 
     def __copy__(self) -> Board:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Board:
+        # A copy shares nothing mutable (compiled by mypyc, the kernel's functions could
+        # not be deep-copied one by one).
         return self.copy()
 
     def root(self) -> Board:

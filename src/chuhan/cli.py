@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from chuhan import __version__
+from chuhan import BUILD, __version__
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
 from chuhan.perft import divide, perft
@@ -272,7 +272,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="chuhan", description="Xiangqi and janggi: rules, perft and play."
     )
-    parser.add_argument("--version", action="version", version=f"chuhan {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"chuhan {__version__}, {BUILD.describe()}"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
 
     p = commands.add_parser("perft", help="count the leaves of the legal-move tree")

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import Final
 
 from chuhan.squares import FILES, RANKS, SQUARE_COUNT
 
@@ -253,7 +254,14 @@ ALL_SQUARES = range(SQUARE_COUNT)
 
 # Piece types, repeated here as plain constants so the kernels need no import from
 # chuhan.variants (which imports nothing from here either).
-_KING, _ADVISOR, _ELEPHANT, _HORSE, _ROOK, _CANNON, _PAWN = 1, 2, 3, 4, 5, 6, 7
+# Final: mypyc, compiling this module, puts their values in the code, not a dict lookup.
+_KING: Final = 1
+_ADVISOR: Final = 2
+_ELEPHANT: Final = 3
+_HORSE: Final = 4
+_ROOK: Final = 5
+_CANNON: Final = 6
+_PAWN: Final = 7
 
 
 AttackedFn = Callable[[Placement, int, bool], bool]

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Final
 
 from chuhan.errors import InvalidMoveError
 
-FILES = 9
-RANKS = 10
-SQUARE_COUNT = FILES * RANKS
+# Final: the compiled modules (chuhan._native) use the values, not a lookup of the names.
+FILES: Final = 9
+RANKS: Final = 10
+SQUARE_COUNT: Final = 90  # FILES * RANKS
 FILE_NAMES = "abcdefghi"
 SQUARES = range(SQUARE_COUNT)
 SQUARE_NAMES = [f + str(r) for r in range(RANKS) for f in FILE_NAMES]

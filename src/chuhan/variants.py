@@ -11,19 +11,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Literal
+from typing import Final, Literal
 
 from chuhan.errors import UnknownVariantError
 
 # Piece types. A piece on the board is ``+type`` for the side that moves first (xiangqi
 # red, janggi Cho) and ``-type`` for the other side.
-KING = 1
-ADVISOR = 2
-ELEPHANT = 3
-HORSE = 4
-ROOK = 5
-CANNON = 6
-PAWN = 7
+# Final: the compiled modules (chuhan._native) use the values, not a lookup of the names.
+KING: Final = 1
+ADVISOR: Final = 2
+ELEPHANT: Final = 3
+HORSE: Final = 4
+ROOK: Final = 5
+CANNON: Final = 6
+PAWN: Final = 7
 PIECE_TYPES = (KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN)
 
 #: English names of the piece types, as messages and referee reasons use them (a janggi

@@ -7,9 +7,31 @@ import asyncio
 
 import pytest
 
+import chuhan
+from chuhan._native import COMPILED_MODULES, modules_in_use
 from chuhan.search.limits import SearchLimits
 from chuhan.variants import XIANGQI_START_FEN as START
-from chuhan.web.pool import AnalysisRequest, MoveRequest, PoolBusy, ProcessPool
+from chuhan.web.pool import AnalysisRequest, MoveRequest, PoolBusy, ProcessPool, choose_move
+from chuhan.web.workers import WorkerPool
+
+
+def test_the_computer_searches_with_the_build_the_server_runs() -> None:
+    """A worker process that has just chosen a computer move (the job ProcessPool gives its
+    workers) ran the same build as this process: the compiled engine where it is built."""
+    workers = WorkerPool(1, "computer move")
+    request = MoveRequest("janggi:official", chuhan.JANGGI_START_FEN, (), 8, SearchLimits(depth=3))
+
+    async def run() -> tuple[str | None, dict[str, str]]:
+        best = await workers.run(choose_move, request, timeout=60)
+        return best, await workers.run(modules_in_use, COMPILED_MODULES, timeout=60)
+
+    try:
+        best, in_use = asyncio.run(run())
+    finally:
+        workers.close()
+    assert best is not None
+    build = "compiled" if chuhan.BUILD.compiled else "source"
+    assert in_use == dict.fromkeys(COMPILED_MODULES, build)
 
 
 def test_a_computer_move_does_not_wait_behind_analyses() -> None:

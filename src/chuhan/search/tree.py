@@ -682,10 +682,12 @@ class TreeSearch:
                 if prunable and not may_check:
                     continue
                 self._make(m)
+                child_check = b.is_check() if may_check else False
+                if prunable and not child_check:
+                    # (Taken back here: mypyc cannot compile a continue inside try/finally.)
+                    self._unmake()
+                    continue
                 try:
-                    child_check = b.is_check() if may_check else False
-                    if prunable and not child_check:
-                        continue
                     new_depth = depth - 1 + (1 if child_check and ply < 60 else 0)
                     if i == 0:
                         score = -self._pvs(new_depth, -beta, -alpha, ply + 1, child_check, True)
