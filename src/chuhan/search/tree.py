@@ -13,7 +13,8 @@ It plays on the library's board through its move codes (``Board.legal_move_codes
 - a transposition table keyed by the board's Zobrist hash (a dict bounded by ``Hash``,
   which forgets its oldest entries when full);
 - quiescence search over captures, with the quiet checks at its first ply;
-- move ordering: hash move, captures by MVV-LVA, two killers per ply, then captures
+- move ordering: hash move, captures by MVV-LVA, two killers per ply, the counter-move
+  (the quiet move that last cut off in reply to the move just played), then captures
   that give more than they take onto a defended point, then quiet moves by their history
   counts (per side, bounded), a janggi pass last;
 - null-move pruning (not in check, not in a pawn-and-defender ending: the zugzwang
@@ -127,12 +128,16 @@ class SearchTables:
     #: Zobrist key -> (depth, bound flag, score, move code).
     tt: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
     history: list[int] = field(default_factory=lambda: [0] * _HISTORY_SIZE)
+    #: The quiet move that last cut off in reply to each move (indexed like history by
+    #: the move answered and the side answering): the counter-move heuristic.
+    counters: list[int] = field(default_factory=lambda: [0] * _HISTORY_SIZE)
     #: What decides a ruling (see ``TreeSearch._ruling``) -> the referee's verdict.
     verdicts: dict[tuple[int, ...], int | None] = field(default_factory=dict)
 
     def clear(self) -> None:
         self.tt.clear()
         self.history = [0] * _HISTORY_SIZE
+        self.counters = [0] * _HISTORY_SIZE
         self.verdicts.clear()
 
     def next_search(self) -> None:
@@ -182,6 +187,7 @@ class TreeSearch:
         "_board",
         "_can_pass",
         "_control",
+        "_counters",
         "_eval",
         "_filter_checks",
         "_gave_check",
@@ -193,6 +199,7 @@ class TreeSearch:
         "_limit",
         "_limit_count",
         "_limit_ply",
+        "_line",
         "_mate_budget",
         "_mate_tt",
         "_node_limit",
@@ -238,6 +245,9 @@ class TreeSearch:
         #: The placement score of the current node, kept up to date by _make/_unmake.
         self._base = placement_score(self._eval, self._squares)
         self._bases: list[int] = []
+        #: The moves from the root to the current node (0 for a null move).
+        self._line: list[int] = []
+        self._counters = tables.counters
         #: Zobrist key -> static evaluation (see _static).
         self._statics: dict[int, int] = {}
         self._nodes = 0
@@ -651,9 +661,11 @@ class TreeSearch:
                 r = 3 if depth >= 6 else 2
                 b.swap_turn()
                 self._null_moves += 1
+                self._line.append(0)
                 try:
                     score = -self._pvs(depth - 1 - r, -beta, -beta + 1, ply + 1, False, False)
                 finally:
+                    self._line.pop()
                     self._null_moves -= 1
                     b.swap_turn()
                 if score >= beta:
@@ -673,6 +685,10 @@ class TreeSearch:
         attacked = self._attacked
         foe = not side
         offset = 0 if side else _HISTORY_SIDE
+        line = self._line
+        answered = line[-1] + offset if line and line[-1] else -1
+        counters = self._counters
+        counter = counters[answered] if answered >= 0 else 0
 
         def order(m: int) -> int:
             if m == tt_move:
@@ -692,6 +708,8 @@ class TreeSearch:
                 return -900_000
             if m == k1:
                 return -800_000
+            if m == counter:
+                return -700_000
             if fr == to:  # a pass, after everything else
                 return 1_000_000
             return -history[m + offset]
@@ -777,6 +795,8 @@ class TreeSearch:
                                 if bonus > _HISTORY_BONUS:
                                     bonus = _HISTORY_BONUS
                                 _reward(history, m + offset, bonus)
+                                if answered >= 0:
+                                    counters[answered] = m
                             break
         finally:
             seen[h] -= 1
@@ -788,6 +808,7 @@ class TreeSearch:
         fr = m >> 7
         to = m & 127
         self._bases.append(self._base)
+        self._line.append(m)
         if fr != to:
             squares = self._squares
             values = self._values
@@ -803,6 +824,7 @@ class TreeSearch:
     def _unmake(self) -> None:
         self._board.pop_code()
         self._base = self._bases.pop()
+        self._line.pop()
 
     def _static(self) -> int:
         """The full evaluation for the side to move (remembered by Zobrist key: about a
