@@ -436,15 +436,12 @@ def test_null_moves_prune_the_middlegame(monkeypatch: pytest.MonkeyPatch) -> Non
     for text in ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]:
         board.push_iccs(text)
     movers = _null_movers(monkeypatch)
-    with_null = Searcher().search(board, SearchLimits(depth=7))
+    with_null = Searcher().search(board, SearchLimits(depth=6))
     assert movers  # null moves were tried
     monkeypatch.setattr(TreeSearch, "_has_heavy", lambda self, side: False)
     movers.clear()
-    without = Searcher().search(board, SearchLimits(depth=7))
+    without = Searcher().search(board, SearchLimits(depth=6))
     assert movers == []
-    # Depth 7 (it was 6): since the late-move reductions grow with depth and move number
-    # and a node without a hash move is searched a ply shallower, they take part of what
-    # the null move took alone, and at depth 6 it saves only 7 % here (25 % at depth 7).
     assert with_null.lines[0].nodes * 1.2 < without.lines[0].nodes
 
 
@@ -456,8 +453,6 @@ def test_no_null_move_for_a_side_without_chariot_horse_or_cannon(
     # a loss, so passing its turn would prove nothing; Red (a cannon more) may still try one.
     board = Board("2bak4/4a4/4b4/p1p1p1p1p/9/9/P1P1P1P1P/4B4/4C4/2BAKA3 w - - 0 1")
     movers = _null_movers(monkeypatch)
-    # Depth 8: with the late-move reductions that grow with depth and move number, no
-    # node of Red's at depth 3 or more before a null move is tried comes up at depth 7.
-    result = Searcher().search(board, SearchLimits(depth=8))
+    result = Searcher().search(board, SearchLimits(depth=7))
     assert result.best is not None
     assert True in movers and False not in movers

@@ -13,14 +13,10 @@ It plays on the library's board through its move codes (``Board.legal_move_codes
 - a transposition table keyed by the board's Zobrist hash (a dict bounded by ``Hash``,
   which forgets its oldest entries when full);
 - quiescence search over captures, with the quiet checks at its first ply;
-- move ordering: hash move, captures by MVV-LVA, two killers per ply, the counter-move
-  (the quiet move that last cut off in reply to the move just played), then captures
-  that give more than they take onto a defended point, then quiet moves by their history
-  counts (per side, bounded), a janggi pass last;
+- move ordering: hash move, captures by MVV-LVA, two killers per ply, history counts;
 - null-move pruning (not in check, not in a pawn-and-defender ending: the zugzwang
-  guard), late-move reductions growing with the depth and the move's number, a node
-  without a hash move searched a ply shallower, check extensions, aspiration windows,
-  mate-distance scoring and pruning;
+  guard), late-move reductions, check extensions, aspiration windows, mate-distance
+  scoring and pruning;
 - the referee's rulings inside the tree: a position that comes back is judged by
   :class:`chuhan.game.Game` itself (xiangqi: the AXF perpetual check/chase rules, so the
   search never walks into a perpetual the referee would rule a loss, and claims the win
@@ -32,7 +28,6 @@ It plays on the library's board through its move codes (``Board.legal_move_codes
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -92,29 +87,8 @@ def _mate_moves(score: int) -> int | None:
     return None
 
 
-#: Size of the history table: one count per move code (``from_square << 7 | to_square``)
-#: and side (the second mover's from ``_HISTORY_SIDE`` on).
-_HISTORY_SIDE = 11520
-_HISTORY_SIZE = 2 * _HISTORY_SIDE
-#: History counts stay within +/- this: each update moves a count towards the bound by
-#: a share of the distance ("gravity"), so old successes fade as new ones come.
-_HISTORY_MAX = 16384
-#: The largest history bonus (a cut-off at depth d earns d*d, at most this).
-_HISTORY_BONUS = 1200
-#: Late-move reductions by remaining depth and move number (both up to 63).
-_REDUCTIONS = tuple(
-    tuple(0 if d < 3 or i < 3 else int(0.5 + math.log(d) * math.log(i) / 2.2) for i in range(64))
-    for d in range(64)
-)
-
-
-def _reward(history: list[int], m: int, bonus: int) -> None:
-    """Raise the history count of ``m`` by ``bonus``, less the share of it that the count
-    already has of _HISTORY_MAX (so counts never pass it). Lowering the counts of the
-    quiet moves tried before a cut-off (a "malus") was measured too: it made the depth-7
-    trees of bench/search.py larger (244 k -> 305 k nodes), so it is not done."""
-    h = history[m]
-    history[m] = h + bonus - h * bonus // _HISTORY_MAX
+#: Size of the history table: one count per move code (``from_square << 7 | to_square``).
+_HISTORY_SIZE = 11520
 
 
 @dataclass(slots=True)
@@ -128,16 +102,12 @@ class SearchTables:
     #: Zobrist key -> (depth, bound flag, score, move code).
     tt: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
     history: list[int] = field(default_factory=lambda: [0] * _HISTORY_SIZE)
-    #: The quiet move that last cut off in reply to each move (indexed like history by
-    #: the move answered and the side answering): the counter-move heuristic.
-    counters: list[int] = field(default_factory=lambda: [0] * _HISTORY_SIZE)
     #: What decides a ruling (see ``TreeSearch._ruling``) -> the referee's verdict.
     verdicts: dict[tuple[int, ...], int | None] = field(default_factory=dict)
 
     def clear(self) -> None:
         self.tt.clear()
         self.history = [0] * _HISTORY_SIZE
-        self.counters = [0] * _HISTORY_SIZE
         self.verdicts.clear()
 
     def next_search(self) -> None:
@@ -187,7 +157,6 @@ class TreeSearch:
         "_board",
         "_can_pass",
         "_control",
-        "_counters",
         "_eval",
         "_filter_checks",
         "_gave_check",
@@ -199,7 +168,6 @@ class TreeSearch:
         "_limit",
         "_limit_count",
         "_limit_ply",
-        "_line",
         "_mate_budget",
         "_mate_tt",
         "_node_limit",
@@ -245,9 +213,6 @@ class TreeSearch:
         #: The placement score of the current node, kept up to date by _make/_unmake.
         self._base = placement_score(self._eval, self._squares)
         self._bases: list[int] = []
-        #: The moves from the root to the current node (0 for a null move).
-        self._line: list[int] = []
-        self._counters = tables.counters
         #: Zobrist key -> static evaluation (see _static).
         self._statics: dict[int, int] = {}
         self._nodes = 0
@@ -424,15 +389,13 @@ class TreeSearch:
         entry = self._tt.get(self._board.zobrist_hash())
         tt_move = entry[3] if entry else 0
 
-        offset = 0 if self._board.turn else _HISTORY_SIDE
-
         def key(m: int) -> int:
             if m == tt_move:
                 return -1_000_000
             victim = b[m & 127]
             if victim and m >> 7 != m & 127:
                 return -10_000 - _VICTIM[abs(victim)] * 10 + _ATTACKER[abs(b[m >> 7])]
-            return -self._history[m + offset]
+            return -self._history[m]
 
         return sorted(moves, key=key)
 
@@ -661,20 +624,14 @@ class TreeSearch:
                 r = 3 if depth >= 6 else 2
                 b.swap_turn()
                 self._null_moves += 1
-                self._line.append(0)
                 try:
                     score = -self._pvs(depth - 1 - r, -beta, -beta + 1, ply + 1, False, False)
                 finally:
-                    self._line.pop()
                     self._null_moves -= 1
                     b.swap_turn()
                 if score >= beta:
                     return beta if score > MATE_BOUND else score
 
-        if depth >= 4 and not tt_move:
-            # No move from the table (internal iterative reduction): a search a ply
-            # shallower costs less, and the next iteration finds its move in the table.
-            depth -= 1
         moves = b.legal_move_codes()
         if not moves:
             return self._no_moves(ply, in_check)
@@ -682,37 +639,20 @@ class TreeSearch:
         history = self._history
         k0, k1 = killers
 
-        attacked = self._attacked
-        foe = not side
-        offset = 0 if side else _HISTORY_SIDE
-        line = self._line
-        answered = line[-1] + offset if line and line[-1] else -1
-        counters = self._counters
-        counter = counters[answered] if answered >= 0 else 0
-
         def order(m: int) -> int:
             if m == tt_move:
                 return -10_000_000
-            fr = m >> 7
             to = m & 127
             victim = squares[to]
-            if victim and fr != to:
-                kind = abs(squares[fr])
-                victim = abs(victim)
-                if _GAIN[kind] > _GAIN[victim] + 100 and attacked(squares, to, foe):
-                    # A capture that gives more than it takes where the victim is
-                    # defended: after the killers, before the quiet moves.
-                    return -500_000 - _VICTIM[victim] * 16 + _ATTACKER[kind]
-                return -1_000_000 - _VICTIM[victim] * 16 + _ATTACKER[kind]
+            if victim and m >> 7 != to:
+                return -1_000_000 - _VICTIM[abs(victim)] * 16 + _ATTACKER[abs(squares[m >> 7])]
             if m == k0:
                 return -900_000
             if m == k1:
                 return -800_000
-            if m == counter:
-                return -700_000
-            if fr == to:  # a pass, after everything else
-                return 1_000_000
-            return -history[m + offset]
+            if m >> 7 == to:  # a pass, after everything else
+                return 1
+            return -history[m]
 
         moves.sort(key=order)
         seen = self._seen
@@ -762,11 +702,9 @@ class TreeSearch:
                             and m != k0
                             and m != k1
                         ):
-                            # More for a later move and a deeper search.
-                            row = _REDUCTIONS[depth if depth < 64 else 63]
-                            reduction = row[i if i < 64 else 63]
-                            if reduction >= new_depth:
-                                reduction = new_depth - 1
+                            reduction = 1 if i < 10 else 2
+                            if depth >= 6 and not pv_node:
+                                reduction += 1
                         score = -self._pvs(
                             new_depth - reduction, -alpha - 1, -alpha, ply + 1, child_check, True
                         )
@@ -791,12 +729,7 @@ class TreeSearch:
                                 if m != k0:
                                     killers[1] = k0
                                     killers[0] = m
-                                bonus = depth * depth
-                                if bonus > _HISTORY_BONUS:
-                                    bonus = _HISTORY_BONUS
-                                _reward(history, m + offset, bonus)
-                                if answered >= 0:
-                                    counters[answered] = m
+                                history[m] += depth * depth
                             break
         finally:
             seen[h] -= 1
@@ -808,7 +741,6 @@ class TreeSearch:
         fr = m >> 7
         to = m & 127
         self._bases.append(self._base)
-        self._line.append(m)
         if fr != to:
             squares = self._squares
             values = self._values
@@ -824,7 +756,6 @@ class TreeSearch:
     def _unmake(self) -> None:
         self._board.pop_code()
         self._base = self._bases.pop()
-        self._line.pop()
 
     def _static(self) -> int:
         """The full evaluation for the side to move (remembered by Zobrist key: about a
