@@ -50,12 +50,13 @@ except ImportError:  # run from a checkout without ``pip install -e .``
 #: the exhaustive prover of tools/make_janggi_mates.py (MateProver.solve) finds these
 #: further first moves that mate just as fast (and no other problem of that length has
 #: any); for xq_shi_qing_ya_qu_451 (9 plies) the engine found e1e6, which the prover then
-#: confirmed (MateProver.move_wins, 40 s). Checked by tests/test_mate_sets.py (slow).
+#: confirmed (MateProver.move_wins, 40 s), and after the search changes of issue 15 e1e3
+#: (confirmed the same way, 22 s). Checked by tests/test_mate_sets.py (slow).
 XIANGQI_MORE_WINNERS: dict[str, tuple[str, ...]] = {
     "xq_jianghu_endgames_084": ("h5h9",),
     "xq_shi_qing_ya_qu_067": ("f8f9",),
     "xq_shi_qing_ya_qu_282": ("g8f8",),
-    "xq_shi_qing_ya_qu_451": ("e1e6",),
+    "xq_shi_qing_ya_qu_451": ("e1e6", "e1e3"),
     # Found by the engine's mate attempt: a mate in 6 by checks, every reply's legal move
     # set and every final mate confirmed by Fairy-Stockfish (pyffish) as well.
     "xq_shi_qing_ya_qu_014": ("h5h9",),

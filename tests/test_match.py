@@ -349,3 +349,38 @@ def test_chuhan_engine_against_the_fake_at_depth_1() -> None:
     match, _ = play(config)
     assert match.names[0].startswith("chuhan")
     assert all(g.termination not in ("illegal_move", "engine_error") for g in match.games)
+
+
+def test_each_engine_searches_under_its_own_limit_with_tc2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A handicap match (chuhan at 55,000 nodes against Fairy-Stockfish at 16,000 in
+    # bench/strength.md): each engine is sent its own limit, whichever colour it has.
+    first_log, second_log = tmp_path / "first.log", tmp_path / "second.log"
+    command = shlex.join(FAKE)
+    code = main(
+        [
+            "match",
+            f"{command} --log {first_log}",
+            f"{command} --name Other --log {second_log}",
+            "--games",
+            "2",
+            "--tc",
+            "nodes:55000",
+            "--tc2",
+            "nodes:16000",
+            "--seed",
+            "1",
+        ]
+    )
+    assert code == 0
+    assert "nodes 55000 against nodes 16000" in capsys.readouterr().out
+    first = [line for line in first_log.read_text().splitlines() if line.startswith("go")]
+    second = [line for line in second_log.read_text().splitlines() if line.startswith("go")]
+    assert first and set(first) == {"go nodes 55000"}
+    assert second and set(second) == {"go nodes 16000"}
+
+
+def test_tc2_with_a_clock_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "a", "b", "--tc", "10+0.1", "--tc2", "nodes:100"]) == 2
+    assert "the engines can play under different limits only" in capsys.readouterr().err

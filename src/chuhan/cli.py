@@ -361,6 +361,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="movetime:S | depth:N | nodes:N | [M/]BASE[+INC][|PxS], BASE in seconds "
         "(or 5m), byo-yomi P periods of S seconds (default movetime:0.1)",
     )
+    p.add_argument(
+        "--tc2",
+        default=None,
+        help="engine 2's own movetime:S | depth:N | nodes:N (a handicap; default: --tc)",
+    )
     source = p.add_mutually_exclusive_group()
     source.add_argument("--openings", help="openings file: .pgn, or FEN / ICCS moves a line")
     source.add_argument(

@@ -313,6 +313,20 @@ class MatchConfig:
     max_plies: int = DEFAULT_MAX_PLIES
     #: movetime matches: seconds over the movetime after which a move loses on time.
     time_margin: float = 1.0
+    #: The second engine's own limit (a handicap match, e.g. nodes against nodes); None:
+    #: both play under ``time_control``. Only fixed limits (movetime, depth, nodes) differ.
+    time_control2: MatchTimeControl | None = None
+
+    def control_of(self, engine: int) -> MatchTimeControl:
+        """The time control engine ``engine`` (0 or 1) plays under."""
+        if engine == 1 and self.time_control2 is not None:
+            return self.time_control2
+        return self.time_control
+
+    def describe_control(self) -> str:
+        if self.time_control2 is None or self.time_control2 == self.time_control:
+            return self.time_control.describe()
+        return f"{self.time_control.describe()} against {self.time_control2.describe()}"
 
 
 @dataclass(frozen=True)
@@ -474,12 +488,12 @@ class _Referee:
             index = players[side]
             who = f"{variant.side_name(side).capitalize()} ({self.names[index]})"
             started = Clock.now()
-            limit, timeout = self._limit(clock, side, moved, started)
+            limit, timeout = self._limit(config.control_of(index), clock, side, moved, started)
             try:
                 result = engines[index].play(game.board, limit, timeout=timeout)
             except EngineTimeoutError as error:
                 broken.add(index)
-                if clock is not None or control.kind == "movetime":
+                if clock is not None or config.control_of(index).kind == "movetime":
                     game.flag(side)
                 else:
                     fault = _Fault(side, "engine_timeout", f"{who} loses: {error}")
@@ -500,8 +514,8 @@ class _Referee:
                 if control.moves and (moved[side] + 1) % control.moves == 0:
                     clock = _new_session(clock, control, side, finished)
             elif (
-                control.kind == "movetime"
-                and finished - started > control.value + config.time_margin
+                config.control_of(index).kind == "movetime"
+                and finished - started > config.control_of(index).value + config.time_margin
             ):
                 game.flag(side)
                 break
@@ -512,10 +526,15 @@ class _Referee:
         return self._finish(job, game, fault, adjudication), broken
 
     def _limit(
-        self, clock: Clock | None, side: bool, moved: dict[bool, int], now: float
+        self,
+        control: MatchTimeControl,
+        clock: Clock | None,
+        side: bool,
+        moved: dict[bool, int],
+        now: float,
     ) -> tuple[Limit, float | None]:
-        """The search limit for ``side`` and how long to wait for its move."""
-        control = self.config.time_control
+        """The search limit for ``side`` (playing under ``control``) and how long to wait
+        for its move."""
         if control.kind == "movetime":
             return Limit(time=control.value), control.value + self.config.time_margin
         if control.kind == "depth":
@@ -641,7 +660,7 @@ def run_match(config: MatchConfig, *, out: Callable[[str], None] = print) -> Mat
     result = MatchResult(names)
     out(
         f"Match {names[0]} vs {names[1]}: {config.games} game{'s' if config.games != 1 else ''} "
-        f"of {config.variant.name}, {config.time_control.describe()}, "
+        f"of {config.variant.name}, {config.describe_control()}, "
         f"concurrency {config.concurrency}, seed {seed}"
     )
     pending = list(reversed(jobs))
@@ -721,6 +740,12 @@ def match_from_arguments(args: argparse.Namespace) -> int:
     """``chuhan match``: build the configuration from the parsed arguments and play."""
     variant = get_variant(args.variant, args.rules)
     control = MatchTimeControl.parse(args.tc)
+    control2 = MatchTimeControl.parse(args.tc2) if args.tc2 is not None else None
+    if control2 is not None and "clock" in (control.kind, control2.kind):
+        raise MatchError(
+            f"invalid --tc2 {args.tc2!r}: the engines can play under different limits only "
+            "when both are fixed (movetime, depth or nodes), not a clock"
+        )
     if args.random_plies is None:
         args.random_plies = 0 if args.openings else DEFAULT_RANDOM_PLIES
     if args.random_plies < 0:
@@ -754,6 +779,7 @@ def match_from_arguments(args: argparse.Namespace) -> int:
         seed=args.seed,
         max_plies=args.max_plies,
         time_margin=args.time_margin,
+        time_control2=control2,
     )
     try:
         run_match(config, out=lambda line: print(line, flush=True))
