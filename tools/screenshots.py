@@ -81,7 +81,7 @@ def shoot_themes(camera: Camera, games: dict[str, dict[str, Any]]) -> None:
         page = camera.page({"themes": {game: {"board": board, "pieces": pieces}}}, width=900)
         page.goto(camera.server.url + games[game]["watch_url"])
         page.wait_for_selector("svg.board .piece")
-        at_ply(page, 24)
+        at_ply(page, 24)  # past the end: the records are shorter, the last move shows
         page.wait_for_timeout(400)  # the last slide
         camera.shoot(page, f"theme-{game}-{board}-{pieces}", "svg.board")
 
