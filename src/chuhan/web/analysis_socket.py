@@ -36,7 +36,14 @@ from chuhan.web.analysis_service import (
 )
 from chuhan.web.context import ServerContext, context_of
 from chuhan.web.protocol import Check, ClientMessage, ProtocolError, parse_client_message
-from chuhan.web.socket import accept_socket, error_message, new_connection, serve_socket
+from chuhan.web.socket import (
+    accept_socket,
+    error_message,
+    frames,
+    new_connection,
+    serve_socket,
+    take_seq,
+)
 
 __all__ = ["ANALYSIS_MESSAGES", "analysis_socket"]
 
@@ -167,28 +174,10 @@ def _no_hello(member: AnalysisMember) -> None:
 async def _read(
     context: ServerContext, service: AnalysisService, websocket: WebSocket, member: AnalysisMember
 ) -> None:
-    while True:
-        message = await websocket.receive()
-        if message["type"] == "websocket.disconnect" or member.overflowed:
-            return
-        if not member.bucket.take():
-            member.send(error_message("rate_limited", "too many messages; slow down"))
-            if not member.patience.take():
-                member.close(1008)
-                return
-            continue
-        text = message.get("text")
-        if text is None:
-            text = message.get("bytes") or b""
+    async for text in frames(websocket, member):
         try:
             msg = parse_client_message(text, ANALYSIS_MESSAGES, max_bytes=MAX_ANALYSIS_BYTES)
-            if msg.seq <= member.last_seq:
-                raise ProtocolError(
-                    "replayed_seq",
-                    f"seq {msg.seq} is not after the last one ({member.last_seq})",
-                    msg.seq,
-                )
-            member.last_seq = msg.seq
+            take_seq(member, msg)
             await _dispatch(context, service, member, msg)
         except ProtocolError as error:
             member.send(error_message(error.code, error.message, error.seq))

@@ -22,7 +22,14 @@ from chuhan.web.protocol import (
     parse_client_message,
 )
 from chuhan.web.ratings import is_provisional
-from chuhan.web.socket import accept_socket, error_message, new_connection, serve_socket
+from chuhan.web.socket import (
+    accept_socket,
+    error_message,
+    frames,
+    new_connection,
+    serve_socket,
+    take_seq,
+)
 from chuhan.web.store import StoreError
 
 __all__ = ["LOBBY_MESSAGES", "lobby_socket"]
@@ -138,32 +145,14 @@ def _no_hello(member: LobbyMember) -> None:
 
 
 async def _read(context: ServerContext, websocket: WebSocket, member: LobbyMember) -> None:
-    while True:
-        message = await websocket.receive()
-        if message["type"] == "websocket.disconnect" or member.overflowed:
-            return
-        if not member.bucket.take():
-            member.send(error_message("rate_limited", "too many messages; slow down"))
-            if not member.patience.take():
-                member.close(1008)
-                return
-            continue
-        text = message.get("text")
-        if text is None:
-            text = message.get("bytes") or b""
+    async for text in frames(websocket, member):
         try:
             msg = parse_client_message(text, LOBBY_MESSAGES)
         except ProtocolError as error:
             member.send(error_message(error.code, error.message, error.seq))
             continue
         try:
-            if msg.seq <= member.last_seq:
-                raise ProtocolError(
-                    "replayed_seq",
-                    f"seq {msg.seq} is not after the last one ({member.last_seq})",
-                    msg.seq,
-                )
-            member.last_seq = msg.seq
+            take_seq(member, msg)
             await _dispatch(context, member, msg)
         except ProtocolError as error:
             member.send(error_message(error.code, error.message, error.seq))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -117,6 +117,37 @@ async def serve_socket(
             writer.cancel()
 
 
+async def frames(websocket: WebSocket, conn: Connection) -> AsyncIterator[str | bytes]:
+    """The frames a websocket sends, each let through by its rate limit (``conn.bucket``):
+    a frame over the limit is answered ``rate_limited`` and dropped, and a client that
+    keeps sending past it (``conn.patience``) is closed (1008). Ends when the client leaves
+    or its outbox overflowed."""
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect" or conn.overflowed:
+            return
+        if not conn.bucket.take():
+            conn.send(error_message("rate_limited", "too many messages; slow down"))
+            if not conn.patience.take():
+                conn.close(1008)
+                return
+            continue
+        text = message.get("text")
+        yield text if text is not None else (message.get("bytes") or b"")
+
+
+def take_seq(conn: Connection, msg: ClientMessage, note: str = "") -> None:
+    """Accept ``msg``'s seq as the connection's last, or raise ``replayed_seq`` (with
+    ``note`` after the reason) if it is not after the last one."""
+    if msg.seq <= conn.last_seq:
+        raise ProtocolError(
+            "replayed_seq",
+            f"seq {msg.seq} is not after the last one ({conn.last_seq}){note}",
+            msg.seq,
+        )
+    conn.last_seq = msg.seq
+
+
 async def game_socket(websocket: WebSocket) -> None:
     context = context_of(websocket)
     if not await accept_socket(context, websocket):
@@ -166,21 +197,7 @@ def _no_hello(conn: Connection) -> None:
 
 
 async def _read(context: ServerContext, websocket: WebSocket, conn: Connection, room: Room) -> None:
-    while True:
-        message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
-            return
-        if conn.overflowed:
-            return
-        if not conn.bucket.take():
-            conn.send(error_message("rate_limited", "too many messages; slow down"))
-            if not conn.patience.take():
-                conn.close(1008)
-                return
-            continue
-        text = message.get("text")
-        if text is None:
-            text = message.get("bytes") or b""
+    async for text in frames(websocket, conn):
         try:
             msg = parse_client_message(text)
         except ProtocolError as error:
@@ -195,14 +212,7 @@ async def _dispatch(
 ) -> bool:
     """Handle one checked message; False when the connection must close."""
     try:
-        if msg.seq <= conn.last_seq:
-            raise ProtocolError(
-                "replayed_seq",
-                f"seq {msg.seq} is not after the last one ({conn.last_seq}); "
-                "here is the current state",
-                msg.seq,
-            )
-        conn.last_seq = msg.seq
+        take_seq(conn, msg, "; here is the current state")
         if msg.type == "hello":
             return await _hello(context, conn, room, msg)
         if conn.role is None:
