@@ -16,6 +16,7 @@ from typing import Any
 from chuhan.game import Game
 from chuhan.search.limits import SearchLimits
 from chuhan.web.analysis import Line, describe_position, judge_review, read_line
+from chuhan.web.clients import SocketCounter
 from chuhan.web.connection import Connection
 from chuhan.web.pool import AnalysisRequest, Pool, PoolError, ProcessPool
 from chuhan.web.protocol import ProtocolError
@@ -70,7 +71,7 @@ class AnalysisService:
         self._pool = pool
         self.manager = manager
         self.settings = settings
-        self.sockets: dict[str, int] = {}
+        self.sockets = SocketCounter()
         self.reviews: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.running: dict[str, _Review] = {}
 

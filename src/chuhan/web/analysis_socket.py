@@ -132,7 +132,7 @@ async def analysis_socket(websocket: WebSocket) -> None:
     address = member.address
 
     async def body() -> None:
-        count = service.sockets.get(address, 0)
+        count = service.sockets.count(address)
         if count >= settings.analysis_sockets_per_address:
             member.send(
                 error_message(
@@ -143,16 +143,12 @@ async def analysis_socket(websocket: WebSocket) -> None:
             )
             member.close(4429)
             return
-        service.sockets[address] = count + 1
+        service.sockets.opened(address)
         try:
             await _read(context, service, websocket, member)
         finally:
             service.leave(member)
-            left = service.sockets.get(address, 1) - 1
-            if left > 0:
-                service.sockets[address] = left
-            else:
-                service.sockets.pop(address, None)
+            service.sockets.closed(address)
 
     await serve_socket(
         context,
