@@ -39,6 +39,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench tools setup.py
 	$(BIN)/ruff format --check src tests bench tools setup.py
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # Browser tests drive Debian's chromium through Playwright (which cannot download its own);
 # the CJK fonts draw the pieces' characters in the screenshots.

@@ -14,7 +14,7 @@ from typing import Any
 
 from chuhan.search.limits import SearchLimits
 from chuhan.variants import XIANGQI_START_FEN
-from chuhan.web.pool import AnalysisRequest, ProcessPool
+from chuhan.web.compute.service import AnalysisRequest, ProcessPool
 from chuhan.web.settings import Settings
 
 #: A game of chuhan's engine (Red) against random moves, mate on ply 63 (tests/web).

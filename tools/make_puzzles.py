@@ -1,4 +1,4 @@
-"""Make the web app's puzzle set, ``src/chuhan/web/data/puzzles.jsonl``, from the two mate
+"""Make the web app's puzzle set, ``src/chuhan/web/puzzles/data/puzzles.jsonl``, from the two mate
 sets in ``tests/data`` (and keep the mined puzzles already in it).
 
 Usage::
@@ -18,7 +18,7 @@ plays the engine's best defence (the longest resistance: a full search to the pu
 remaining depth), the attacker the engine's mating move; the line must end in mate within
 the puzzle's length, or the problem is left out (the run says which). The web app shows
 this line as the solution and plays its defences; a move off it is checked by a search
-when it is played (:mod:`chuhan.web.puzzles`).
+when it is played (:mod:`chuhan.web.puzzles.service`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
-OUT = ROOT / "src" / "chuhan" / "web" / "data" / "puzzles.jsonl"
+OUT = ROOT / "src" / "chuhan" / "web" / "puzzles" / "data" / "puzzles.jsonl"
 
 try:
     import chuhan

@@ -1,5 +1,6 @@
 """Mine puzzles from chuhan's own self-play: positions with one clearly winning move, a mate,
-verified by a deeper search; added to ``src/chuhan/web/data/puzzles.jsonl`` with their source.
+verified by a deeper search; added to ``src/chuhan/web/puzzles/data/puzzles.jsonl`` with their
+source.
 
 Usage::
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from chuhan.web.glicko2 import Glicko, rate
+from chuhan.web.accounts.glicko2 import Glicko, rate
 
 from .harness import Player, Server, new_player, open_custom_game
 

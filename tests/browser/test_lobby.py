@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from chuhan.web.glicko2 import Glicko, rate
+from chuhan.web.accounts.glicko2 import Glicko, rate
 
 from .harness import Player, Server, new_player
 from .test_accounts import sign_up

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import chuhan
-from chuhan.web.puzzles import DATA, defender_lost
+from chuhan.web.puzzles.service import DATA, defender_lost
 
 from .harness import Player, Server, new_player
 

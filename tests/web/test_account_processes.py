@@ -119,7 +119,7 @@ def test_a_rated_game_across_two_processes_is_settled_once(
 _SETTLER = textwrap.dedent(
     """
     import asyncio, json, sys, time
-    from chuhan.web.ratings import settle_game
+    from chuhan.web.accounts.ratings import settle_game
     from chuhan.web.store import open_store
 
     async def main():

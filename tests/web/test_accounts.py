@@ -10,8 +10,8 @@ import pytest
 from starlette.testclient import TestClient
 from web_helpers import FakeClock, Player, create_game, expect_error, token_of
 
-from chuhan.web.glicko2 import Glicko, rate
-from chuhan.web.ratings import settle_game
+from chuhan.web.accounts.glicko2 import Glicko, rate
+from chuhan.web.accounts.ratings import settle_game
 
 #: Cheap Argon2 for the tests (the hashes say their costs; verification follows them).
 CHEAP = {"argon2_time_cost": 1, "argon2_memory_kib": 8192, "argon2_parallelism": 1}

@@ -24,7 +24,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from chuhan.records import GameRecord, write_pgn
 from chuhan.squares import Move
-from chuhan.web.analysis import BLUNDER, INACCURACY, MISTAKE, judge_review, win_chance
+from chuhan.web.analysis.rules import BLUNDER, INACCURACY, MISTAKE, judge_review, win_chance
 from chuhan.web.server import free_port
 
 MATE_FEN = "3k5/R8/3R5/9/9/9/9/9/9/4K4 w"

@@ -13,9 +13,9 @@ import pytest
 from starlette.testclient import TestClient
 from web_helpers import Player, create_game, expect_error, join_friend_game
 
-from chuhan.web.connection import PRESENCE, STATE, Connection
 from chuhan.web.events import GameFinished, StateChanged
-from chuhan.web.protocol import TokenBucket
+from chuhan.web.sockets.connection import PRESENCE, STATE, Connection
+from chuhan.web.sockets.protocol import TokenBucket
 from chuhan.web.store.sqlite import SqliteStore
 
 

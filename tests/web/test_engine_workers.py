@@ -11,8 +11,14 @@ import chuhan
 from chuhan._native import COMPILED_MODULES, modules_in_use
 from chuhan.search.limits import SearchLimits
 from chuhan.variants import XIANGQI_START_FEN as START
-from chuhan.web.pool import AnalysisRequest, MoveRequest, PoolBusy, ProcessPool, choose_move
-from chuhan.web.workers import WorkerPool
+from chuhan.web.compute.service import (
+    AnalysisRequest,
+    MoveRequest,
+    PoolBusy,
+    ProcessPool,
+    choose_move,
+)
+from chuhan.web.compute.workers import WorkerPool
 
 
 def test_the_computer_searches_with_the_build_the_server_runs() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from chuhan.web.glicko2 import Glicko, rate
-from chuhan.web.ratings import decide, is_provisional
+from chuhan.web.accounts.glicko2 import Glicko, rate
+from chuhan.web.accounts.ratings import decide, is_provisional
 from chuhan.web.store.accounts import Account, Rating, RatingInput
 
 

@@ -17,8 +17,8 @@ from starlette.websockets import WebSocketDisconnect
 from test_accounts import CHEAP, Seat, as_, sign_up
 from web_helpers import Player
 
-from chuhan.web.glicko2 import Glicko, rate
-from chuhan.web.lobby import owner_of
+from chuhan.web.accounts.glicko2 import Glicko, rate
+from chuhan.web.lobby.service import owner_of
 from chuhan.web.store.seeks import Seek, SeekLimits
 
 

@@ -1,5 +1,5 @@
-"""Worker processes with deadlines (:class:`chuhan.web.workers.WorkerPool`) and the
-computer's moves on them (:class:`chuhan.web.pool.ProcessPool`): a job past its deadline
+"""Worker processes with deadlines (:class:`chuhan.web.compute.workers.WorkerPool`) and the
+computer's moves on them (:class:`chuhan.web.compute.service.ProcessPool`): a job past its deadline
 is killed and its worker replaced, a deep search never holds the last worker, waiting is
 bounded, and the computer's thinking time is capped whatever its clock says.
 
@@ -24,9 +24,9 @@ from web_helpers import FakeEngine, Player, create_game, expect_error
 
 from chuhan.search.limits import SearchLimits
 from chuhan.variants import XIANGQI_START_FEN as START
-from chuhan.web.pool import MoveRequest, PoolBusy, PoolError, ProcessPool, limits_for
+from chuhan.web.compute.service import MoveRequest, PoolBusy, PoolError, ProcessPool, limits_for
+from chuhan.web.compute.workers import WorkerCrashed, WorkerPool, WorkerTimeout
 from chuhan.web.settings import Settings
-from chuhan.web.workers import WorkerCrashed, WorkerPool, WorkerTimeout
 
 T = TypeVar("T")
 
@@ -244,7 +244,7 @@ def test_workers_die_with_their_parent_process(tmp_path: Path) -> None:
     script = textwrap.dedent(
         """
         import asyncio, time
-        from chuhan.web.workers import WorkerPool
+        from chuhan.web.compute.workers import WorkerPool
 
         async def main():
             pool = WorkerPool(2, "orphan test")

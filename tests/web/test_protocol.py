@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from chuhan.web.protocol import (
+from chuhan.web.sockets.protocol import (
     MAX_MESSAGE_BYTES,
     ProtocolError,
     TokenBucket,

@@ -1,4 +1,4 @@
-"""Puzzles on the server (:mod:`chuhan.web.puzzles`): the set as shipped, the judging of a
+"""Puzzles on the server (:mod:`chuhan.web.puzzles.service`): the set as shipped, the judging of a
 solver's moves by chuhan's real engine in its worker processes, hints, solutions, the
 daily puzzle, and requests that are not attempts at all."""
 
@@ -22,8 +22,8 @@ from web_helpers import FakeClock
 
 import chuhan
 from chuhan.web.app import create_app
-from chuhan.web.pool import ProcessPool
-from chuhan.web.puzzles import DATA, Puzzle, defender_lost, judge_move, load_puzzles
+from chuhan.web.compute.service import ProcessPool
+from chuhan.web.puzzles.service import DATA, Puzzle, defender_lost, judge_move, load_puzzles
 from chuhan.web.settings import Settings
 
 PUZZLES = load_puzzles()

@@ -16,7 +16,7 @@ from test_store_schema import release_1_database
 from web_helpers import stored_game
 
 from chuhan.cli import main
-from chuhan.web.ratings import settle_game
+from chuhan.web.accounts.ratings import settle_game
 from chuhan.web.store import Store, open_store
 from chuhan.web.store.accounts import Account, NameTaken
 from chuhan.web.store.pg_schema import MIGRATIONS as PG_MIGRATIONS

@@ -1,5 +1,5 @@
-"""Streaming jobs on the worker pool (:meth:`chuhan.web.workers.WorkerPool.stream`), as the
-analysis board uses them (:meth:`chuhan.web.pool.ProcessPool.analysis_stream`): reports
+"""Streaming jobs on the worker pool (:meth:`chuhan.web.compute.workers.WorkerPool.stream`), as the
+analysis board uses them (:meth:`chuhan.web.compute.service.ProcessPool.analysis_stream`): reports
 arrive as the search deepens, a stop ends the search at once and keeps its worker, a
 stream stopped while it waits leaves the queue, and waiting streams are served first come,
 first served."""
@@ -12,7 +12,7 @@ from typing import Any
 
 from chuhan.search.limits import SearchLimits
 from chuhan.variants import XIANGQI_START_FEN as START
-from chuhan.web.pool import AnalysisRequest, ProcessPool
+from chuhan.web.compute.service import AnalysisRequest, ProcessPool
 
 
 def request(seconds: float, moves: tuple[str, ...] = ()) -> AnalysisRequest:

@@ -9,7 +9,7 @@ from typing import Any
 from starlette.websockets import WebSocketDisconnect
 
 from chuhan.board import Board
-from chuhan.web.pool import AnalysisRequest, MoveRequest
+from chuhan.web.compute.service import AnalysisRequest, MoveRequest
 from chuhan.web.store import GameRow
 
 with warnings.catch_warnings():

@@ -28,9 +28,8 @@ from starlette.applications import Starlette
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from chuhan.web.analysis_socket import analysis_socket
-from chuhan.web.context import ServerContext
-from chuhan.web.endpoints.accounts import (
+from chuhan.web.accounts.ratings import RatingKeeper
+from chuhan.web.accounts.routes import (
     account,
     change_password,
     delete_account,
@@ -41,8 +40,27 @@ from chuhan.web.endpoints.accounts import (
     sign_out,
     sign_up,
 )
-from chuhan.web.endpoints.common import api
-from chuhan.web.endpoints.games import (
+from chuhan.web.accounts.service import AccountService
+from chuhan.web.analysis.service import AnalysisService
+from chuhan.web.analysis.socket import analysis_socket
+from chuhan.web.compute.service import Pool, ProcessPool
+from chuhan.web.context import ServerContext
+from chuhan.web.events import EventBus
+from chuhan.web.http.common import api
+from chuhan.web.http.pages import STATIC_DIR, SecurityHeaders, not_routed, page
+from chuhan.web.imports.routes import import_record
+from chuhan.web.lobby.service import Lobby
+from chuhan.web.lobby.socket import lobby_socket
+from chuhan.web.puzzles.routes import (
+    daily_puzzle,
+    puzzle,
+    puzzle_hint,
+    puzzle_list,
+    puzzle_move,
+    puzzle_solution,
+)
+from chuhan.web.round.manager import GameManager
+from chuhan.web.round.routes import (
     analysis,
     create_game,
     export_fen,
@@ -51,23 +69,8 @@ from chuhan.web.endpoints.games import (
     my_games,
     options,
 )
-from chuhan.web.endpoints.imports import import_record
-from chuhan.web.endpoints.pages import STATIC_DIR, SecurityHeaders, not_routed, page
-from chuhan.web.endpoints.puzzles import (
-    daily_puzzle,
-    puzzle,
-    puzzle_hint,
-    puzzle_list,
-    puzzle_move,
-    puzzle_solution,
-)
-from chuhan.web.events import EventBus
-from chuhan.web.lobby_socket import lobby_socket
-from chuhan.web.pool import Pool, ProcessPool
-from chuhan.web.ratings import RatingKeeper
-from chuhan.web.round.manager import GameManager
+from chuhan.web.round.socket import game_socket
 from chuhan.web.settings import Settings
-from chuhan.web.socket import game_socket
 from chuhan.web.store import Store, open_store
 
 __all__ = ["STATIC_DIR", "create_app"]
@@ -103,7 +106,11 @@ def create_app(
             now,
             the_settings,
         )
-        app.state.context = ServerContext(the_settings, store, the_pool, bus, manager, now)
+        context = ServerContext(the_settings, store, the_pool, bus, manager, now)
+        context.accounts = AccountService(the_settings, store)
+        context.lobby = Lobby(the_settings, store, manager, context.accounts, now)
+        context.analysis = AnalysisService(the_settings, the_pool, manager)
+        app.state.context = context
         app.state.manager = manager
         await app.state.context.accounts.start()
         ratings = RatingKeeper(store, bus, now, the_settings.rating_sweep_seconds)

@@ -7,18 +7,20 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from chuhan.web.accounts import AccountService
-from chuhan.web.analysis_service import AnalysisService
-from chuhan.web.clients import AddressLimiter, SocketCounter
+from chuhan.web.compute.service import Pool
+from chuhan.web.compute.workers import WorkerPool
 from chuhan.web.events import EventBus
-from chuhan.web.lobby import Lobby
-from chuhan.web.pool import Pool
-from chuhan.web.round.manager import GameManager
+from chuhan.web.http.clients import AddressLimiter, SocketCounter
 from chuhan.web.settings import Settings
 from chuhan.web.store import Store
-from chuhan.web.workers import WorkerPool
+
+if TYPE_CHECKING:  # the features are built by create_app; this module imports none of them
+    from chuhan.web.accounts.service import AccountService
+    from chuhan.web.analysis.service import AnalysisService
+    from chuhan.web.lobby.service import Lobby
+    from chuhan.web.round.manager import GameManager
 
 __all__ = ["ServerContext", "context_of"]
 
@@ -35,15 +37,15 @@ class ServerContext:
     #: New sockets being taken in at once: a crowd arriving together is taken in a few at
     #: a time, so the games already being played keep their turns of the event loop.
     arrivals: asyncio.Semaphore = field(init=False)
-    #: The worker that reads uploaded records (:mod:`chuhan.web.uploads`).
+    #: The worker that reads uploaded records (:mod:`chuhan.web.imports.uploads`).
     import_workers: WorkerPool = field(init=False)
     create_limiter: AddressLimiter = field(init=False)
     import_limiter: AddressLimiter = field(init=False)
-    #: Accounts and sessions (:mod:`chuhan.web.accounts`; started by the lifespan).
+    #: Accounts and sessions (:mod:`chuhan.web.accounts.service`; started by the lifespan).
     accounts: AccountService = field(init=False)
-    #: The live lobby (:mod:`chuhan.web.lobby`; started by the lifespan).
+    #: The live lobby (:mod:`chuhan.web.lobby.service`; started by the lifespan).
     lobby: Lobby = field(init=False)
-    #: The analysis boards' engine and the game reviews (:mod:`chuhan.web.analysis_service`).
+    #: The analysis boards' engine and the game reviews (:mod:`chuhan.web.analysis.service`).
     analysis: AnalysisService = field(init=False)
 
     def __post_init__(self) -> None:
@@ -52,9 +54,6 @@ class ServerContext:
         self.import_limiter = AddressLimiter(settings.import_burst, settings.import_every_seconds)
         self.import_workers = WorkerPool(1, "import", max_waiting=settings.import_waiting)
         self.arrivals = asyncio.Semaphore(settings.arrivals_at_once)
-        self.accounts = AccountService(settings, self.store)
-        self.lobby = Lobby(settings, self.store, self.manager, self.accounts, self.now)
-        self.analysis = AnalysisService(settings, self.pool, self.manager)
 
 
 def context_of(connection: Any) -> ServerContext:

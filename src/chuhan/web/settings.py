@@ -103,7 +103,7 @@ class Settings:
     max_period_seconds: float = 300.0
     min_main_seconds: float = 10.0
 
-    # The analysis board and game reviews (chuhan.web.analysis)
+    # The analysis board and game reviews (chuhan.web.analysis.rules)
     #: An external UCI/UCCI engine for analyses (a command line, ``chuhan serve
     #: --analysis-engine``), spoken to in ``analysis_engine_protocol``; None: chuhan's own.
     analysis_engine: str | None = None
@@ -127,7 +127,7 @@ class Settings:
     review_nodes: int = 8000
     review_max_plies: int = 600
 
-    # Accounts (chuhan.web.accounts) and ratings (chuhan.web.ratings)
+    # Accounts (chuhan.web.accounts.service) and ratings (chuhan.web.accounts.ratings)
     #: Sign-in attempts that may fail within ``attempt_window_seconds``, per name and per
     #: client address; sign-ups per address and per name in the same window.
     signin_per_name: int = 10
@@ -144,7 +144,7 @@ class Settings:
     #: How often each process settles the rated games left unsettled.
     rating_sweep_seconds: float = 10.0
 
-    # The lobby (chuhan.web.lobby)
+    # The lobby (chuhan.web.lobby.service)
     #: Open seeks (challenges included) one player may have (an account, or an anonymous
     #: browser), one client address, and the whole lobby; counted in the store, so they
     #: hold across server processes.

@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any
 from chuhan.errors import ChuhanError
 from chuhan.squares import Move
 from chuhan.variants import normalize_arrangement
-from chuhan.web.connection import Connection
-from chuhan.web.protocol import ClientMessage, ProtocolError
 from chuhan.web.round import timers
 from chuhan.web.round.replay import apply_event
 from chuhan.web.round.seats import SEATS, other_seat, seat_of, side_of
 from chuhan.web.round.view import SPECTATORS_ROOM, chat_room, default_name
+from chuhan.web.sockets.connection import Connection
+from chuhan.web.sockets.protocol import ClientMessage, ProtocolError
 from chuhan.web.store import ChatLine
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ def require_player(conn: Connection) -> None:
 
 def _require_side(room: Room, conn: Connection, side: bool) -> None:
     require_player(conn)
-    if not conn.acts_for(side) or room.is_computer(side):
+    if conn.role not in ("both", seat_of(side)) or room.is_computer(side):
         raise ProtocolError(
             "not_your_turn",
             f"it is {room.variant.side_name(side).capitalize()}'s turn, not yours",

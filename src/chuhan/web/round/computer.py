@@ -1,5 +1,5 @@
 """The computer player in a room: its janggi setup choice and its moves, searched by the
-server's computer pool (:mod:`chuhan.web.pool`) while the room stays free for others."""
+server's computer pool (:mod:`chuhan.web.compute.service`) while the room stays free for others."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 from chuhan.errors import ChuhanError
 from chuhan.search.limits import SearchLimits
 from chuhan.variants import JANGGI_ARRANGEMENTS
-from chuhan.web.pool import MoveRequest, PoolError
-from chuhan.web.protocol import ProtocolError
+from chuhan.web.compute.service import MoveRequest, PoolError
 from chuhan.web.round import timers
 from chuhan.web.round.replay import apply_event
+from chuhan.web.sockets.protocol import ProtocolError
 
 if TYPE_CHECKING:
     from chuhan.web.round.room import Room

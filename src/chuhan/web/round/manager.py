@@ -19,13 +19,13 @@ from typing import Any
 from chuhan.clock import TimeControl
 from chuhan.errors import ChuhanError
 from chuhan.variants import Variant, get_variant
+from chuhan.web.compute.service import Pool
 from chuhan.web.events import EventBus
-from chuhan.web.pool import Pool
-from chuhan.web.protocol import ProtocolError
 from chuhan.web.round import timers
 from chuhan.web.round.room import Room
 from chuhan.web.round.seats import new_game_id, new_token, other_seat
 from chuhan.web.settings import Settings
+from chuhan.web.sockets.protocol import ProtocolError
 from chuhan.web.store import (
     ChatLine,
     GameRow,

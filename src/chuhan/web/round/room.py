@@ -25,9 +25,7 @@ from chuhan.clock import Clock, TimeControl
 from chuhan.errors import ChuhanError
 from chuhan.game import Game, GameError, Outcome
 from chuhan.squares import Move
-from chuhan.web.connection import PRESENCE, STATE, Connection
 from chuhan.web.events import GameFinished, StateChanged
-from chuhan.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, TokenBucket
 from chuhan.web.round import actions, computer, timers
 from chuhan.web.round.replay import ReplayError, apply_event, rebuild
 from chuhan.web.round.seats import SEATS, seat_of
@@ -42,6 +40,8 @@ from chuhan.web.round.view import (
     render_presence,
     result_dict,
 )
+from chuhan.web.sockets.connection import PRESENCE, STATE, Connection
+from chuhan.web.sockets.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, TokenBucket
 from chuhan.web.store import (
     QUIET_EVENTS,
     ChatLine,

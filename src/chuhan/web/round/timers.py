@@ -6,11 +6,11 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from chuhan.web.connection import Connection
-from chuhan.web.protocol import ProtocolError
 from chuhan.web.round.replay import apply_event
 from chuhan.web.round.seats import seat_of
 from chuhan.web.round.view import DEFAULT_ARRANGEMENT
+from chuhan.web.sockets.connection import Connection
+from chuhan.web.sockets.protocol import ProtocolError
 
 if TYPE_CHECKING:
     from chuhan.web.round.room import Room

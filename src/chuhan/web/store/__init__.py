@@ -168,7 +168,7 @@ class Notice:
       (or empty, when the line was too long to announce: read the chat again);
     - ``presence``: who that process has connected to the game; ``data`` is
       ``{"roles": {role: count}}`` (an empty dict: nobody any more);
-    - ``lobby``: the lobby changed (``game_id`` is empty; see :mod:`chuhan.web.lobby`);
+    - ``lobby``: the lobby changed (``game_id`` is empty; see :mod:`chuhan.web.lobby.service`);
     - ``resync``: notices may have been missed (the store lost its connection to the
       database and has it again); ``game_id`` is empty: catch up every game in memory.
     """

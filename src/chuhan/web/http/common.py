@@ -3,20 +3,17 @@ typed fields, and the room of the request's game."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import math
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from chuhan.web.clients import AddressLimiter, client_address
 from chuhan.web.context import context_of
-from chuhan.web.round.manager import RoomUnavailable
-from chuhan.web.round.room import Room
+from chuhan.web.http.clients import AddressLimiter, client_address
 
 __all__ = [
     "HTTPError",
@@ -27,7 +24,6 @@ __all__ = [
     "ply_param",
     "read_body",
     "read_json",
-    "request_room",
 ]
 
 log = logging.getLogger("chuhan.web")
@@ -134,19 +130,3 @@ def limit_rate(request: Request, limiter: AddressLimiter, what: str) -> None:
             f"too many {what} from your address; try again in {seconds} s",
             {"retry-after": str(seconds)},
         )
-
-
-@contextlib.asynccontextmanager
-async def request_room(request: Request) -> AsyncIterator[Room]:
-    """The room of the request's game, held for the request and let go after it if
-    nobody else needs it in memory (rooms a request loads are not kept for ever)."""
-    manager = context_of(request).manager
-    game_id = request.path_params["game_id"]
-    try:
-        room = await manager.room(game_id)
-    except RoomUnavailable as error:
-        raise HTTPError(500, "internal", str(error)) from None
-    if room is None:
-        raise HTTPError(404, "no_game", f"there is no game {game_id[:40]!r}")
-    with manager.hold(room):
-        yield room

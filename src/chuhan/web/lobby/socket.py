@@ -1,6 +1,6 @@
 """The lobby websocket (``/ws/lobby``): one reader that checks every frame (the lobby's
-messages, with :mod:`chuhan.web.protocol`'s parser, rate limit and text rules) and hands it
-to the :class:`~chuhan.web.lobby.Lobby`, and one writer that sends the connection's queued
+messages, with :mod:`chuhan.web.sockets.protocol`'s parser, rate limit and text rules) and hands it
+to the :class:`~chuhan.web.lobby.service.Lobby`, and one writer that sends the connection's queued
 frames, the seek list rendered when the writer reaches it (so a slow reader gets the newest
 list, never a backlog)."""
 
@@ -11,18 +11,18 @@ import re
 
 from starlette.websockets import WebSocket
 
+from chuhan.web.accounts.ratings import is_provisional
 from chuhan.web.context import ServerContext, context_of
-from chuhan.web.endpoints.common import HTTPError
-from chuhan.web.endpoints.games import parse_time_control
-from chuhan.web.lobby import RATING_BOUNDS, LobbyMember, check_visitor_name, owner_of
-from chuhan.web.protocol import (
+from chuhan.web.http.common import HTTPError
+from chuhan.web.lobby.service import RATING_BOUNDS, LobbyMember, check_visitor_name, owner_of
+from chuhan.web.round.routes import parse_time_control
+from chuhan.web.sockets.protocol import (
     Check,
     ClientMessage,
     ProtocolError,
     parse_client_message,
 )
-from chuhan.web.ratings import is_provisional
-from chuhan.web.socket import (
+from chuhan.web.sockets.serve import (
     accept_socket,
     error_message,
     frames,

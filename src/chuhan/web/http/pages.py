@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from chuhan.web.endpoints.common import error_response
+from chuhan.web.http.common import error_response
 
 __all__ = ["CSP", "STATIC_DIR", "SecurityHeaders", "not_routed", "page"]
 

@@ -1,6 +1,6 @@
 """The Glicko-2 rating system, from Mark Glickman's paper "Example of the Glicko-2 system"
 (http://www.glicko.net/glicko/glicko2.pdf): steps 1 to 8, with the Illinois algorithm of
-step 5 for the new volatility. No I/O; :mod:`chuhan.web.ratings` applies it to games.
+step 5 for the new volatility. No I/O; :mod:`chuhan.web.accounts.ratings` applies it to games.
 
 (PyPI has a ``glicko2`` package, last released in January 2024 and not checked against
 the paper here; the algorithm is seventy lines, tested with the paper's worked example, so

@@ -3,8 +3,10 @@ a game's state, its PGN and FEN, and the analysis of a finished game's position.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,21 +27,21 @@ from chuhan.variants import (
     Variant,
     get_variant,
 )
+from chuhan.web.compute.service import AnalysisRequest, PoolBusy, PoolError
 from chuhan.web.context import context_of
-from chuhan.web.endpoints.common import (
+from chuhan.web.http.common import (
     HTTPError,
     field,
     limit_rate,
     ply_param,
     read_json,
-    request_room,
 )
-from chuhan.web.pool import AnalysisRequest, PoolBusy, PoolError
-from chuhan.web.protocol import MAX_NAME_CHARS, clean_text
+from chuhan.web.round.manager import RoomUnavailable
 from chuhan.web.round.room import Room
 from chuhan.web.round.seats import other_seat, seat_of
 from chuhan.web.round.view import public_state, result_dict
 from chuhan.web.settings import TIME_CONTROL_EXAMPLES, Settings
+from chuhan.web.sockets.protocol import MAX_NAME_CHARS, clean_text
 
 __all__ = [
     "NewGame",
@@ -373,3 +375,19 @@ def _record_of(room: Room) -> GameRecord:
     if room.outcome is None and row.result is not None:
         record.result = row.result["result"]
     return record
+
+
+@contextlib.asynccontextmanager
+async def request_room(request: Request) -> AsyncIterator[Room]:
+    """The room of the request's game, held for the request and let go after it if
+    nobody else needs it in memory (rooms a request loads are not kept for ever)."""
+    manager = context_of(request).manager
+    game_id = request.path_params["game_id"]
+    try:
+        room = await manager.room(game_id)
+    except RoomUnavailable as error:
+        raise HTTPError(500, "internal", str(error)) from None
+    if room is None:
+        raise HTTPError(404, "no_game", f"there is no game {game_id[:40]!r}")
+    with manager.hold(room):
+        yield room

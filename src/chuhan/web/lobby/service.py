@@ -1,5 +1,5 @@
 """The live lobby: open seeks, quick pairing and direct challenges, and the games they
-start (the socket is :mod:`chuhan.web.lobby_socket`; the protocol ``docs/web-protocol.md``).
+start (the socket is :mod:`chuhan.web.lobby.socket`; the protocol ``docs/web-protocol.md``).
 
 **Who.** Every lobby connection belongs to an *owner*: a signed-in player's account
 (``a:<account id>``), else an anonymous browser, known by a secret the page keeps in its
@@ -49,16 +49,16 @@ from typing import TYPE_CHECKING, Any
 from chuhan.clock import TimeControl
 from chuhan.errors import ChuhanError
 from chuhan.variants import get_variant
-from chuhan.web.connection import Connection
-from chuhan.web.protocol import ProtocolError, TokenBucket
-from chuhan.web.ratings import is_provisional
+from chuhan.web.accounts.ratings import is_provisional
 from chuhan.web.round.seats import other_seat
+from chuhan.web.sockets.connection import Connection
+from chuhan.web.sockets.protocol import ProtocolError, TokenBucket
 from chuhan.web.store import Notice, StoreError
 from chuhan.web.store.accounts import Account
 from chuhan.web.store.seeks import Seek, SeekLimits, SeekRefused
 
 if TYPE_CHECKING:
-    from chuhan.web.accounts import AccountService
+    from chuhan.web.accounts.service import AccountService
     from chuhan.web.round.manager import GameManager
     from chuhan.web.settings import Settings
     from chuhan.web.store import Store
@@ -111,7 +111,7 @@ def check_visitor_name(value: str) -> str:
 
 
 class LobbyMember(Connection):
-    """One lobby websocket: a :class:`~chuhan.web.connection.Connection` (its outbox, rate
+    """One lobby websocket: a :class:`~chuhan.web.sockets.connection.Connection` (its outbox, rate
     limit and seq) with the player it belongs to, once it said ``hello``."""
 
     def __init__(self, bucket: TokenBucket, patience: TokenBucket, address: str = "") -> None:

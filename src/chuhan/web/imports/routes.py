@@ -1,6 +1,6 @@
 """``POST /api/import``: a PGN, XQF, GIB or DhtmlXQ file stored as finished games to
 replay. ``?format=`` names the format; without it the worker tells it from the bytes. The
-file is read in a worker process with a deadline (:mod:`chuhan.web.uploads`), never on the
+file is read in a worker process with a deadline (:mod:`chuhan.web.imports.uploads`), never on the
 event loop."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from chuhan.variants import get_variant
+from chuhan.web.compute.workers import PoolBusy, PoolError, WorkerTimeout
 from chuhan.web.context import context_of
-from chuhan.web.endpoints.common import HTTPError, limit_rate, read_body
-from chuhan.web.protocol import clean_text
-from chuhan.web.uploads import UPLOAD_FORMATS, Upload, UploadRefused, read_upload
-from chuhan.web.workers import PoolBusy, PoolError, WorkerTimeout
+from chuhan.web.http.common import HTTPError, limit_rate, read_body
+from chuhan.web.imports.uploads import UPLOAD_FORMATS, Upload, UploadRefused, read_upload
+from chuhan.web.sockets.protocol import clean_text
 
 __all__ = ["import_record"]
 

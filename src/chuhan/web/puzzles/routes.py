@@ -1,4 +1,4 @@
-"""The REST endpoints of puzzles (:mod:`chuhan.web.puzzles`): the list, the daily puzzle,
+"""The REST endpoints of puzzles (:mod:`chuhan.web.puzzles.service`): the list, the daily puzzle,
 one puzzle, and a move, a hint or the solution for an attempt (the moves played so far)."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from chuhan.web.clients import AddressLimiter
+from chuhan.web.compute.service import PoolBusy, PoolError
 from chuhan.web.context import context_of
-from chuhan.web.endpoints.common import HTTPError, limit_rate, read_json
-from chuhan.web.pool import PoolBusy, PoolError
-from chuhan.web.puzzles import (
+from chuhan.web.http.clients import AddressLimiter
+from chuhan.web.http.common import HTTPError, limit_rate, read_json
+from chuhan.web.puzzles.service import (
     Puzzle,
     PuzzleInputError,
     hint,

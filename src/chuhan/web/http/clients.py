@@ -10,10 +10,15 @@ from collections.abc import Callable
 
 from starlette.requests import HTTPConnection
 
-from chuhan.web.protocol import TokenBucket
 from chuhan.web.settings import Settings
+from chuhan.web.sockets.protocol import TokenBucket
 
-__all__ = ["AddressLimiter", "SocketCounter", "client_address"]
+__all__ = ["SESSION_COOKIE", "AddressLimiter", "SocketCounter", "client_address"]
+
+
+#: The cookie that carries a signed-in browser's session (made and checked by
+#: :mod:`chuhan.web.accounts`; every socket reads it when it opens).
+SESSION_COOKIE = "chuhan_session"
 
 
 def client_address(connection: HTTPConnection, settings: Settings) -> str:
@@ -29,7 +34,7 @@ def client_address(connection: HTTPConnection, settings: Settings) -> str:
 
 
 class AddressLimiter:
-    """A :class:`~chuhan.web.protocol.TokenBucket` per address: ``burst`` requests at
+    """A :class:`~chuhan.web.sockets.protocol.TokenBucket` per address: ``burst`` requests at
     once, then one every ``every_seconds``. Remembers at most ``max_addresses`` (the least
     recently seen are forgotten, which only ever gives them a fresh burst)."""
 

@@ -35,7 +35,7 @@ from chuhan.errors import ChuhanError
 from chuhan.search.limits import SearchLimits
 from chuhan.squares import SQUARE_NAMES, Move
 from chuhan.variants import Variant, get_variant
-from chuhan.web.pool import AnalysisRequest, Pool
+from chuhan.web.compute.service import AnalysisRequest, Pool
 
 __all__ = [
     "CHECK_MOVE_MS",

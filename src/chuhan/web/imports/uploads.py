@@ -1,7 +1,7 @@
 """Reading an uploaded record (PGN, XQF, GIB or DhtmlXQ), in a worker process.
 
 Parsing is CPU work proportional to the upload, so the server never does it on its event
-loop: :func:`read_upload` runs in a worker (:mod:`chuhan.web.workers`) with a deadline,
+loop: :func:`read_upload` runs in a worker (:mod:`chuhan.web.compute.workers`) with a deadline,
 and sends back plain data, each game's moves and result ready to store. This module
 imports only the rules library and the record readers, so a worker starts quickly.
 """

@@ -1,5 +1,5 @@
 """The server's computer pool: the computer players' moves and analyses, searched in
-worker processes (:class:`~chuhan.web.workers.WorkerPool`).
+worker processes (:class:`~chuhan.web.compute.workers.WorkerPool`).
 
 A search is CPU-bound and blocking, so it never runs on the server's event loop: a worker
 gets the start FEN and the ICCS moves (plain strings, never Board objects) and rebuilds
@@ -8,7 +8,7 @@ the position, history included. Each worker keeps one
 analysts of xiangqi and janggi taking turns do not empty each other's hash table).
 
 Analyses stream: :meth:`ProcessPool.analysis_stream` runs :func:`stream_analysis` as a
-streaming job of the analysis workers (:meth:`~chuhan.web.workers.WorkerPool.stream`),
+streaming job of the analysis workers (:meth:`~chuhan.web.compute.workers.WorkerPool.stream`),
 which reports the lines of each completed depth and stops within milliseconds when asked.
 The analysis workers run at a lower CPU priority than the computer players' (``nice``),
 so an analysis never slows a computer's move. The server's operator may name an external
@@ -35,8 +35,8 @@ from chuhan.board import Board
 from chuhan.errors import ChuhanError
 from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits
 from chuhan.squares import Move
+from chuhan.web.compute.workers import JobChannel, PoolBusy, PoolError, Stream, WorkerPool
 from chuhan.web.settings import Settings
-from chuhan.web.workers import JobChannel, PoolBusy, PoolError, Stream, WorkerPool
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence

@@ -1,4 +1,4 @@
-"""Ratings: Glicko-2 (:mod:`chuhan.web.glicko2`) per game (xiangqi, janggi) for rated
+"""Ratings: Glicko-2 (:mod:`chuhan.web.accounts.glicko2`) per game (xiangqi, janggi) for rated
 games between two accounts, settled once when the game is over.
 
 **The one function.** :func:`settle_game` settles a rated game: whoever calls it (the
@@ -24,7 +24,7 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from chuhan.web import glicko2
+from chuhan.web.accounts import glicko2
 from chuhan.web.events import EventBus, GameFinished
 from chuhan.web.store import Store, StoreError
 from chuhan.web.store.accounts import Rating, RatingChange, RatingInput, Settlement

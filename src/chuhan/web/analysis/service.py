@@ -1,6 +1,6 @@
 """What the analysis sockets of one server share (:class:`AnalysisService`): the engine's
 thinking for each analysis board, in turn on the analysis workers, and game reviews. The
-socket itself is :mod:`chuhan.web.analysis_socket`, whose docstring says how it behaves.
+socket itself is :mod:`chuhan.web.analysis.socket`, whose docstring says how it behaves.
 """
 
 from __future__ import annotations
@@ -15,16 +15,16 @@ from typing import Any
 
 from chuhan.game import Game
 from chuhan.search.limits import SearchLimits
-from chuhan.web.analysis import Line, describe_position, judge_review, read_line
-from chuhan.web.clients import SocketCounter
-from chuhan.web.connection import Connection
-from chuhan.web.pool import AnalysisRequest, Pool, PoolError, ProcessPool
-from chuhan.web.protocol import ProtocolError
+from chuhan.web.analysis.rules import Line, describe_position, judge_review, read_line
+from chuhan.web.compute.service import AnalysisRequest, Pool, PoolError, ProcessPool
+from chuhan.web.compute.workers import Stream
+from chuhan.web.http.clients import SocketCounter
 from chuhan.web.round.manager import GameManager, RoomUnavailable
 from chuhan.web.round.seats import seat_of
 from chuhan.web.round.view import result_dict
 from chuhan.web.settings import Settings
-from chuhan.web.workers import Stream
+from chuhan.web.sockets.connection import Connection
+from chuhan.web.sockets.protocol import ProtocolError
 
 __all__ = ["MAX_MULTIPV", "AnalysisMember", "AnalysisService", "error_message", "lines_message"]
 

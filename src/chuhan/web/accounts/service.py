@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection
 
+from chuhan.web.http.clients import SESSION_COOKIE
 from chuhan.web.settings import Settings
 from chuhan.web.store import Store
 from chuhan.web.store.accounts import Account
@@ -49,8 +50,6 @@ __all__ = [
     "check_password",
 ]
 
-#: The session cookie's name.
-SESSION_COOKIE = "chuhan_session"
 #: A name: 3 to 20 letters (any script), digits, ``_`` or ``-``.
 MIN_NAME_CHARS = 3
 MAX_NAME_CHARS = 20

@@ -2,7 +2,7 @@
 as they deepen, and game reviews (``docs/web-protocol.md``, "The analysis socket").
 
 - ``position`` (a game, start FEN and ICCS moves) is answered at once with what the board
-  needs (:func:`~chuhan.web.analysis.describe_position`); with ``engine: true`` the engine
+  needs (:func:`~chuhan.web.analysis.rules.describe_position`); with ``engine: true`` the engine
   then thinks about it and ``lines`` messages follow, one per depth, until the position's
   budget (``Settings.analysis_seconds``) is spent, the engine is sure (a mate), or the
   analyst moves on (a new ``position`` or ``stop``: the search stops at once, its worker
@@ -12,12 +12,12 @@ as they deepen, and game reviews (``docs/web-protocol.md``, "The analysis socket
   the back of the queue (first come, first served) and resumes where it was (the lines
   shown never go back to a shallower depth). One connection has one analysis at a time;
   one address a few connections. The computer players have workers of their own, and the
-  analysis workers a lower CPU priority (:mod:`chuhan.web.pool`).
+  analysis workers a lower CPU priority (:mod:`chuhan.web.compute.service`).
 - ``game`` opens a finished game (or an imported record) on the board; a game still in
   play is refused: analysis is not offered to its players while it runs.
 - ``review`` evaluates every position of a finished game at a fixed node budget, in turn
   with the analyses, streaming ``review`` progress, then the marks
-  (:func:`~chuhan.web.analysis.judge_review`). A review is made once per game and kept;
+  (:func:`~chuhan.web.analysis.rules.judge_review`). A review is made once per game and kept;
   connections asking for the same game share it.
 """
 
@@ -27,16 +27,16 @@ import logging
 
 from starlette.websockets import WebSocket
 
-from chuhan.web.analysis import AnalysisInputError, describe_position, read_line
-from chuhan.web.analysis_service import (
+from chuhan.web.analysis.rules import AnalysisInputError, describe_position, read_line
+from chuhan.web.analysis.service import (
     MAX_MULTIPV,
     AnalysisMember,
     AnalysisService,
     lines_message,
 )
 from chuhan.web.context import ServerContext, context_of
-from chuhan.web.protocol import Check, ClientMessage, ProtocolError, parse_client_message
-from chuhan.web.socket import (
+from chuhan.web.sockets.protocol import Check, ClientMessage, ProtocolError, parse_client_message
+from chuhan.web.sockets.serve import (
     accept_socket,
     error_message,
     frames,

@@ -17,8 +17,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
-from chuhan.web.protocol import TokenBucket
-from chuhan.web.round.seats import seat_of
+from chuhan.web.sockets.protocol import TokenBucket
 
 if TYPE_CHECKING:
     from chuhan.web.round.room import Room
@@ -44,7 +43,7 @@ class Connection:
     def __init__(self, bucket: TokenBucket, patience: TokenBucket, address: str = "") -> None:
         self.role: str | None = None  # first | second | both | watcher, after hello
         self.token: str | None = None
-        #: The session cookie the websocket came with (chuhan.web.accounts), if any.
+        #: The session cookie the websocket came with (chuhan.web.accounts.service), if any.
         self.session_cookie: str | None = None
         #: The name a spectator gave in its hello (shown with its chat lines).
         self.name: str | None = None
@@ -140,6 +139,3 @@ class Connection:
                 assert text is not None
                 yield text
             self._ready.clear()
-
-    def acts_for(self, side: bool) -> bool:
-        return self.role == "both" or self.role == seat_of(side)

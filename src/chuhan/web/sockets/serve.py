@@ -1,0 +1,140 @@
+"""What every websocket of the server shares, whatever it serves (a game, the lobby, the
+analysis board): the handshake a limited number at a time, a connection with its address,
+rate limit and session cookie, the life of an accepted socket (its writer, its place in its
+address's count, the time it has to say hello), a reader of rate-limited frames, the
+sequence numbers of client messages, and the error frame."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from chuhan.web.context import ServerContext
+from chuhan.web.http.clients import SESSION_COOKIE, client_address
+from chuhan.web.sockets.connection import Connection
+from chuhan.web.sockets.protocol import ClientMessage, ProtocolError, TokenBucket
+
+__all__ = ["accept_socket", "error_message", "frames", "new_connection", "serve_socket", "take_seq"]
+
+log = logging.getLogger("chuhan.web")
+
+C = TypeVar("C", bound=Connection)
+
+
+def error_message(code: str, message: str, seq: int | None = None) -> dict[str, Any]:
+    error: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if seq is not None:
+        error["seq"] = seq
+    return error
+
+
+async def accept_socket(context: ServerContext, websocket: WebSocket) -> bool:
+    """Finish a websocket's handshake, a limited number at a time (``arrivals``); False if
+    the client went away while it waited its turn."""
+    try:
+        async with context.arrivals:
+            await websocket.accept()
+    except Exception as error:
+        log.debug("a websocket left before its handshake: %s", error)
+        return False
+    return True
+
+
+def new_connection(
+    context: ServerContext, websocket: WebSocket, kind: type[C], burst: float, per_second: float
+) -> C:
+    """The connection of an accepted websocket: its address, its rate limit (``burst``
+    messages, then ``per_second``) and the session cookie it came with."""
+    settings = context.settings
+    conn = kind(
+        TokenBucket(burst, per_second),
+        TokenBucket(settings.max_dropped, settings.drops_forgiven_per_second),
+        client_address(websocket, settings),
+    )
+    conn.session_cookie = websocket.cookies.get(SESSION_COOKIE)
+    return conn
+
+
+async def serve_socket(
+    context: ServerContext,
+    websocket: WebSocket,
+    conn: C,
+    *,
+    write: Callable[[ServerContext, WebSocket, C], Coroutine[Any, Any, None]],
+    no_hello: Callable[[C], None],
+    body: Callable[[], Awaitable[None]],
+    failure: str,
+) -> None:
+    """The life of an accepted websocket, whatever it serves (a game, the lobby): its
+    writer, its place in its address's count, the time it has to say hello; ``body`` reads
+    it. An error is logged (``failure``) and the client told; the writer gets two seconds
+    to send what is queued."""
+    settings = context.settings
+    address = conn.address
+    loop = asyncio.get_running_loop()
+    writer = loop.create_task(write(context, websocket, conn))
+    context.sockets.opened(address)
+    silent = loop.call_later(settings.hello_timeout, no_hello, conn)
+    try:
+        if context.sockets.count(address) > settings.max_sockets_per_address:
+            most = settings.max_sockets_per_address
+            conn.send(
+                error_message(
+                    "too_many_sockets",
+                    f"your address already has {most} connections open to this server; "
+                    "close some pages and try again",
+                )
+            )
+            conn.close(4429)
+            return
+        await body()
+    except WebSocketDisconnect:
+        pass
+    except Exception:
+        log.exception("%s", failure)
+        conn.send(error_message("internal", "the server failed; reconnect to continue"))
+        conn.close(1011)
+    finally:
+        silent.cancel()
+        context.sockets.closed(address)
+        conn.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, timeout=2)
+        if not writer.done():
+            writer.cancel()
+
+
+async def frames(websocket: WebSocket, conn: Connection) -> AsyncIterator[str | bytes]:
+    """The frames a websocket sends, each let through by its rate limit (``conn.bucket``):
+    a frame over the limit is answered ``rate_limited`` and dropped, and a client that
+    keeps sending past it (``conn.patience``) is closed (1008). Ends when the client leaves
+    or its outbox overflowed."""
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect" or conn.overflowed:
+            return
+        if not conn.bucket.take():
+            conn.send(error_message("rate_limited", "too many messages; slow down"))
+            if not conn.patience.take():
+                conn.close(1008)
+                return
+            continue
+        text = message.get("text")
+        yield text if text is not None else (message.get("bytes") or b"")
+
+
+def take_seq(conn: Connection, msg: ClientMessage, note: str = "") -> None:
+    """Accept ``msg``'s seq as the connection's last, or raise ``replayed_seq`` (with
+    ``note`` after the reason) if it is not after the last one."""
+    if msg.seq <= conn.last_seq:
+        raise ProtocolError(
+            "replayed_seq",
+            f"seq {msg.seq} is not after the last one ({conn.last_seq}){note}",
+            msg.seq,
+        )
+    conn.last_seq = msg.seq
