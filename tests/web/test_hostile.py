@@ -171,11 +171,12 @@ def test_rest_rejects_bad_input(client: TestClient) -> None:
         response = client.post("/api/games", json=body)
         assert response.status_code == 400, body
         assert response.json()["error"]["code"] == code
-    response = client.post("/api/games", content=b"{nope")
+    as_json = {"content-type": "application/json"}
+    response = client.post("/api/games", content=b"{nope", headers=as_json)
     assert response.json()["error"]["code"] == "bad_json"
-    response = client.post("/api/games", content=b"[]")
+    response = client.post("/api/games", content=b"[]", headers=as_json)
     assert response.json()["error"]["code"] == "not_object"
-    response = client.post("/api/games", content=b"{" + b" " * 20000 + b"}")
+    response = client.post("/api/games", content=b"{" + b" " * 20000 + b"}", headers=as_json)
     assert response.status_code == 413
     assert client.get("/api/games/nope").status_code == 404
     assert client.get("/api/games/nope/pgn").json()["error"]["code"] == "no_game"

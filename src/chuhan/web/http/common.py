@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from chuhan.web.context import context_of
-from chuhan.web.http.clients import AddressLimiter, client_address
+from chuhan.web.http.clients import AddressLimiter, client_address, foreign_origin
 
 __all__ = [
     "HTTPError",
@@ -56,10 +56,16 @@ def api(
     handler: Callable[[Request], Awaitable[Response]],
 ) -> Callable[[Request], Awaitable[Response]]:
     """An endpoint whose :class:`HTTPError` becomes its JSON error, and whose unexpected
-    failure is logged and answered with a sentence, never a traceback."""
+    failure is logged and answered with a sentence, never a traceback. A request that
+    changes anything (any method but ``GET`` and ``HEAD``) from another site's page is
+    refused (403 ``cross_site``): it would act with the visitor's session cookie."""
 
     async def wrapped(request: Request) -> Response:
         try:
+            if request.method not in ("GET", "HEAD"):
+                refusal = foreign_origin(request, context_of(request).settings)
+                if refusal is not None:
+                    raise HTTPError(403, "cross_site", refusal)
             return await handler(request)
         except HTTPError as error:
             return error_response(error.status, error.code, error.message, error.headers)
@@ -86,6 +92,16 @@ async def read_body(request: Request, limit: int) -> bytes:
 
 
 async def read_json(request: Request) -> dict[str, Any]:
+    """The request's JSON object. Only a body sent as ``application/json`` is read: a
+    browser sends that type to another site only after asking it first (CORS), which this
+    server never allows, so a form or a ``text/plain`` body from another site's page is
+    refused (415) before anything is done."""
+    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if kind != "application/json":
+        shown = kind[:60] or "none"
+        raise HTTPError(
+            415, "not_json", f"request body must be sent as application/json, not {shown}"
+        )
     body = await read_body(request, context_of(request).settings.max_json_bytes)
     try:
         data = json.loads(body or b"{}")

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from chuhan.web.context import ServerContext
-from chuhan.web.http.clients import SESSION_COOKIE, client_address
+from chuhan.web.http.clients import SESSION_COOKIE, client_address, foreign_origin
 from chuhan.web.sockets.connection import Connection
 from chuhan.web.sockets.protocol import ClientMessage, ProtocolError, TokenBucket
 
@@ -35,7 +35,14 @@ def error_message(code: str, message: str, seq: int | None = None) -> dict[str, 
 
 async def accept_socket(context: ServerContext, websocket: WebSocket) -> bool:
     """Finish a websocket's handshake, a limited number at a time (``arrivals``); False if
-    the client went away while it waited its turn."""
+    the client went away while it waited its turn, or if the page that opened it is another
+    site's (refused before the handshake: the socket would act with the session cookie)."""
+    refusal = foreign_origin(websocket, context.settings)
+    if refusal is not None:
+        log.info("a websocket refused: %s", refusal)
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1008)
+        return False
     try:
         async with context.arrivals:
             await websocket.accept()
