@@ -241,14 +241,15 @@ def test_unknown_puzzles_and_bodies_are_refused(client: TestClient) -> None:
     assert client.get("/api/puzzles/nothing-here").status_code == 404
     answer = client.post("/api/puzzles/../../etc/passwd/move", json={"moves": []})
     assert answer.status_code == 404
-    answer = client.post("/api/puzzles/janggi-m1-01/move", content=b"[1, 2]")
+    as_json = {"content-type": "application/json"}
+    answer = client.post("/api/puzzles/janggi-m1-01/move", content=b"[1, 2]", headers=as_json)
     assert answer.json()["error"]["code"] == "not_object"
-    answer = client.post("/api/puzzles/janggi-m1-01/move", content=b"{" * 100_000)
+    answer = client.post("/api/puzzles/janggi-m1-01/move", content=b"{" * 100_000, headers=as_json)
     assert answer.status_code in (400, 413)
 
 
 def test_the_search_budget_is_per_address(tmp_path: Path, static_dir: Path) -> None:
-    from chuhan.web.endpoints import puzzles as endpoints
+    from chuhan.web.puzzles import routes as endpoints
 
     app = create_app(
         tmp_path / "games.db",

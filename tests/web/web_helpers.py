@@ -58,7 +58,9 @@ class FakeEngine:
         moves = sorted(m.iccs() for m in board.legal_moves if not m.is_pass())
         return moves[0] if moves else None
 
-    async def analyse(self, request: AnalysisRequest) -> list[dict[str, Any]]:
+    async def analyse(
+        self, request: AnalysisRequest, *, first: bool = False
+    ) -> list[dict[str, Any]]:
         board = self._board(request.variant, request.fen, request.moves)
         moves = sorted(m.iccs() for m in board.legal_moves)[: request.multipv]
         return [

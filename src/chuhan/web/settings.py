@@ -126,6 +126,12 @@ class Settings:
     #: A game review: the search of each position (nodes), and the longest game reviewed.
     review_nodes: int = 8000
     review_max_plies: int = 600
+    #: Reviews under way at once: for one connection, for one address (its connections
+    #: together), and on the server (at most half the analyses that may wait, so reviews
+    #: never fill the queue the analysis boards wait in). Reviews already made are free.
+    reviews_per_connection: int = 2
+    reviews_per_address: int = 3
+    reviews_at_once: int = 12
 
     # Accounts (chuhan.web.accounts.service) and ratings (chuhan.web.accounts.ratings)
     #: Sign-in attempts that may fail within ``attempt_window_seconds``, per name and per

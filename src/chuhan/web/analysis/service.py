@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import shlex
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,7 +16,7 @@ from typing import Any
 from chuhan.game import Game
 from chuhan.search.limits import SearchLimits
 from chuhan.web.analysis.rules import Line, describe_position, judge_review, read_line
-from chuhan.web.compute.service import AnalysisRequest, Pool, PoolError, ProcessPool
+from chuhan.web.compute.service import AnalysisRequest, Pool, PoolBusy, PoolError, ProcessPool
 from chuhan.web.compute.workers import Stream
 from chuhan.web.http.clients import SocketCounter
 from chuhan.web.round.manager import GameManager, RoomUnavailable
@@ -55,6 +55,8 @@ class _Review:
 
     game_id: str
     line: Line
+    #: The address of the connection that started it (counted against its reviews).
+    address: str
     evaluations: list[dict[str, Any]] = field(default_factory=list)
     listeners: set[AnalysisMember] = field(default_factory=set)
     task: asyncio.Task[None] | None = None
@@ -74,6 +76,8 @@ class AnalysisService:
         self.sockets = SocketCounter()
         self.reviews: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.running: dict[str, _Review] = {}
+        #: Reviews under way by the address that started them.
+        self.review_addresses: Counter[str] = Counter()
 
     @property
     def pool(self) -> ProcessPool | None:
@@ -119,16 +123,6 @@ class AnalysisService:
         if pool is None:
             member.send(error_message("engine_unavailable", "the engine is not available", seq))
             return
-        if pool.analysis_waiting() >= settings.analysis_max_waiting:
-            member.send(
-                error_message(
-                    "engine_busy",
-                    f"the engine is busy: {pool.analysis_waiting()} analyses are waiting "
-                    "for it; try again in a few seconds",
-                    seq,
-                )
-            )
-            return
         loop = asyncio.get_running_loop()
         shown = {"depth": 0, "turn": 0}
         last: dict[str, Any] = {}
@@ -159,7 +153,20 @@ class AnalysisService:
                     SearchLimits(movetime=movetime),
                     multipv,
                 )
-                stream = pool.analysis_stream(request, reported, order=loop.time())
+                try:  # the first turn takes a place in the queue; the others come back
+                    stream = pool.analysis_stream(
+                        request, reported, order=loop.time(), bounded=turn == 1
+                    )
+                except PoolBusy:
+                    member.send(
+                        error_message(
+                            "engine_busy",
+                            f"the engine is busy: {pool.analysis_waiting()} analyses are "
+                            "waiting for it; try again in a few seconds",
+                            seq,
+                        )
+                    )
+                    return
                 member.stream = stream
                 yielded = False
                 task = stream.task
@@ -201,19 +208,41 @@ class AnalysisService:
             self.reviews.move_to_end(game_id)
             member.send({**kept, "seq": seq})
             return
+        settings = self.settings
+        if game_id not in member.reviews and len(member.reviews) >= settings.reviews_per_connection:
+            raise ProtocolError(
+                "too_many_reviews",
+                f"this board already has {len(member.reviews)} reviews under way; "
+                "wait for one to finish",
+            )
         running = self.running.get(game_id)
         if running is None:
             line = await self._finished_line(game_id)
             if self.pool is None:
                 raise ProtocolError("engine_unavailable", "the engine is not available")
-            if len(line.moves) > self.settings.review_max_plies:
+            if len(line.moves) > settings.review_max_plies:
                 raise ProtocolError(
                     "too_many_moves",
                     f"the game has {len(line.moves)} moves; a review takes at most "
-                    f"{self.settings.review_max_plies}",
+                    f"{settings.review_max_plies}",
                 )
-            running = _Review(game_id, line)
+            address = member.address
+            if self.review_addresses[address] >= settings.reviews_per_address:
+                raise ProtocolError(
+                    "too_many_reviews",
+                    f"your address already has {self.review_addresses[address]} reviews "
+                    "under way; wait for one to finish",
+                )
+            if len(self.running) >= settings.reviews_at_once:
+                raise ProtocolError(
+                    "engine_busy",
+                    f"the engine is busy with {len(self.running)} reviews; try again in a minute",
+                )
+            if game_id in self.running or game_id in self.reviews:  # made meanwhile
+                return await self.review(member, game_id, seq)
+            running = _Review(game_id, line, address)
             self.running[game_id] = running
+            self.review_addresses[address] += 1
             running.task = asyncio.get_running_loop().create_task(self._review(running))
         running.listeners.add(member)
         member.reviews.add(game_id)
@@ -280,6 +309,9 @@ class AnalysisService:
                 member.send(error_message("engine_failed", f"the review stopped: {error}"))
         finally:
             self.running.pop(review.game_id, None)
+            self.review_addresses[review.address] -= 1
+            if self.review_addresses[review.address] <= 0:
+                del self.review_addresses[review.address]
             for member in review.listeners:
                 member.reviews.discard(review.game_id)
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import os
 import time
 from dataclasses import dataclass
@@ -108,7 +109,9 @@ class Pool(Protocol):
 
     async def best_move(self, request: MoveRequest) -> str | None: ...
 
-    async def analyse(self, request: AnalysisRequest) -> list[dict[str, Any]]: ...
+    async def analyse(
+        self, request: AnalysisRequest, *, first: bool = False
+    ) -> list[dict[str, Any]]: ...
 
     def close(self) -> None: ...
 
@@ -429,9 +432,12 @@ class ProcessPool:
             max_waiting=settings.computer_max_waiting,
             initializer=_warm_up,
         )
+        # The bound on waiting analyses is checked as each job takes its place, however
+        # many arrive at once; the reviews' positions are bounded by the analysis service.
         self._analysis = WorkerPool(
             settings.analysis_workers or analysis_workers,
             "analysis",
+            max_waiting=settings.analysis_max_waiting,
             initializer=_warm_up_analysis,
         )
         self._available: bool | None = None
@@ -461,11 +467,12 @@ class ProcessPool:
         *,
         timeout: float,
         lane: str | None = None,
+        order: float | None = None,
     ) -> T:
         if not self.available():
             raise PoolError("the engine (chuhan.search) is not available in this install")
         try:
-            return await workers.run(function, argument, timeout=timeout, lane=lane)
+            return await workers.run(function, argument, timeout=timeout, lane=lane, order=order)
         except PoolError:
             raise
         except ChuhanError as error:
@@ -488,7 +495,13 @@ class ProcessPool:
             lane="deep" if request.level >= self._deep_level else None,
         )
 
-    async def analyse(self, request: AnalysisRequest) -> list[dict[str, Any]]:
+    async def analyse(
+        self, request: AnalysisRequest, *, first: bool = False
+    ) -> list[dict[str, Any]]:
+        """The engine's lines for one position, on the analysis workers. ``first``: ahead
+        of every analysis board and review waiting (a puzzle's reply, which its solver
+        waits for: at most :attr:`MAX_ANALYSES` of these run or wait at once, so they keep
+        their share of the workers without taking all of it)."""
         if self._analyses >= self.MAX_ANALYSES:
             raise PoolBusy(
                 f"the engine is busy with {self._analyses} other analyses; "
@@ -501,16 +514,24 @@ class ProcessPool:
                 analyse_position,
                 request,
                 timeout=(request.limits.movetime or 0) / 1000 + self._grace,
+                order=-math.inf if first else None,
             )
         finally:
             self._analyses -= 1
 
     def analysis_stream(
-        self, request: AnalysisRequest, on_report: Callable[[Any], None], *, order: float
+        self,
+        request: AnalysisRequest,
+        on_report: Callable[[Any], None],
+        *,
+        order: float,
+        bounded: bool = True,
     ) -> Stream:
         """Start a streaming analysis (:func:`stream_analysis`) on the analysis workers;
         ``order`` is its place in their queue (the time it asked: first come, first
-        served). Its limits must bound its time (a movetime)."""
+        served). Its limits must bound its time (a movetime). Raises :class:`PoolBusy`
+        when ``Settings.analysis_max_waiting`` jobs wait (``bounded`` False: an analysis
+        coming back after giving its worker up for another's turn)."""
         if not self.available():
             raise PoolError("the engine (chuhan.search) is not available in this install")
         request = dataclasses.replace(request, engine=self.analysis_engine)
@@ -521,6 +542,7 @@ class ProcessPool:
             on_report=on_report,
             timeout=seconds + self._grace + (10 if request.engine else 0),
             order=order,
+            bounded=bounded,
         )
 
     def analysis_waiting(self) -> int:
@@ -529,13 +551,15 @@ class ProcessPool:
 
     async def evaluate(self, request: AnalysisRequest, *, order: float) -> dict[str, Any]:
         """One position of a game review (:func:`evaluate_position`) on the analysis
-        workers, in turn with the analyses (``order`` as in :meth:`analysis_stream`)."""
+        workers, in turn with the analyses (``order`` as in :meth:`analysis_stream`). Not
+        refused for a full queue: a review waits with one position at a time, and the
+        analysis service bounds the reviews under way (``Settings.reviews_at_once``)."""
         if not self.available():
             raise PoolError("the engine (chuhan.search) is not available in this install")
         request = dataclasses.replace(request, engine=self.analysis_engine)
         try:
             result: dict[str, Any] = await self._analysis.run(
-                evaluate_position, request, timeout=30 + self._grace, order=order
+                evaluate_position, request, timeout=30 + self._grace, order=order, bounded=False
             )
         except PoolError:
             raise

@@ -297,6 +297,9 @@ class Stream:
 
     def __init__(self) -> None:
         self.task: asyncio.Task[Any] | None = None
+        #: Its task has taken over its place (or the place was given back).
+        self._started = False
+        self._give_back: Callable[[], None] | None = None
         #: When a worker took the job (the event loop's time), None while it waits.
         self.running_since: float | None = None
         self.stop_asked: float | None = None
@@ -314,6 +317,8 @@ class Stream:
         slot, pool = self._slot, self._pool
         if slot is None or pool is None:
             self.task.cancel()  # still waiting (or its worker starting): it leaves the queue
+            if self._give_back is not None:
+                self._give_back()  # now, if its task never ran: the place is free at once
             return
         connection = slot.connection
         if connection is not None:
@@ -385,14 +390,16 @@ class WorkerPool:
         timeout: float,
         lane: str | None = None,
         order: float | None = None,
+        bounded: bool = True,
     ) -> R:
         """``function(argument)`` in a worker; see the module docstring. Raises
-        :class:`PoolBusy` at once when ``max_waiting`` jobs of ``lane`` already wait,
+        :class:`PoolBusy` at once when ``max_waiting`` jobs of ``lane`` already wait (unless
+        ``bounded`` is False: the caller bounds its own jobs),
         :class:`WorkerTimeout` (the worker was killed) when the job takes longer than
         ``timeout`` seconds, :class:`WorkerCrashed` when its worker dies, and the
         function's own exception when it raises one."""
         payload = self._payload(function, argument, streaming=False)
-        slot = await self._acquire(lane, timeout, order)
+        slot = await self._acquire(lane, timeout, order, bounded=bounded)
         try:
             result: R = await self._run_on(slot, payload, timeout)
         finally:
@@ -408,16 +415,37 @@ class WorkerPool:
         timeout: float,
         lane: str | None = None,
         order: float | None = None,
+        bounded: bool = True,
     ) -> Stream:
         """Start ``function(argument, channel)`` in a worker as a streaming job (see the
-        module docstring) and return its handle at once. Errors as :meth:`run`, raised by
-        ``await stream.result()``."""
+        module docstring) and return its handle at once. The job takes its worker or its
+        place in the queue before this returns, so :meth:`waiting` counts it at once and
+        :class:`PoolBusy` is raised here when ``max_waiting`` jobs already wait (``bounded``
+        False: a job that gave its worker up for its turn comes back whatever the queue).
+        Other errors as :meth:`run`, raised by ``await stream.result()``."""
         payload = self._payload(function, argument, streaming=True)
+        place = self._enqueue(lane, timeout, order, bounded=bounded)
         stream = Stream()
         stream.task = asyncio.get_running_loop().create_task(
-            self._run_stream(stream, payload, on_report, timeout, lane, order)
+            self._run_stream(stream, payload, on_report, timeout, lane, place)
         )
+        stream._give_back = lambda: self._unstarted(stream, place)
+        stream.task.add_done_callback(lambda _: self._unstarted(stream, place))
         return stream
+
+    def _unstarted(self, stream: Stream, place: _Slot | _Waiter) -> None:
+        """A stream stopped before its task ever ran gives back the worker or the place
+        in the queue it took (a task cancelled before its first step runs none of it)."""
+        if stream._started:
+            return
+        stream._started = True  # (once)
+        if isinstance(place, _Slot):
+            self._release(place)
+        elif place in self._waiters:
+            self._waiters.remove(place)
+        elif place.granted.done() and not place.granted.cancelled():
+            if place.granted.exception() is None:
+                self._release(place.granted.result())
 
     def waiting(self) -> int:
         """How many jobs wait for a worker."""
@@ -436,9 +464,10 @@ class WorkerPool:
         on_report: Callable[[Any], None],
         timeout: float,
         lane: str | None,
-        order: float | None,
+        place: _Slot | _Waiter,
     ) -> Any:
-        slot = await self._acquire(lane, timeout, order)
+        stream._started = True
+        slot = await self._granted(place)
         try:
             if stream.stop_asked is not None:
                 return None
@@ -514,13 +543,22 @@ class WorkerPool:
         slot.lane = lane
         return slot
 
-    async def _acquire(self, lane: str | None, timeout: float, order: float | None = None) -> _Slot:
+    async def _acquire(
+        self, lane: str | None, timeout: float, order: float | None = None, *, bounded: bool = True
+    ) -> _Slot:
+        return await self._granted(self._enqueue(lane, timeout, order, bounded=bounded))
+
+    def _enqueue(
+        self, lane: str | None, timeout: float, order: float | None, *, bounded: bool = True
+    ) -> _Slot | _Waiter:
+        """A free worker held for the job, or the job's place in the queue (taken now, so
+        that the bound on waiting jobs holds however many jobs arrive at once)."""
         self._start_idle()
         slot = self._free_slot(lane)
         if slot is not None:
             return self._hold(slot, lane)
-        waiting = sum(1 for w in self._waiters if w.lane == lane)
-        if self._max_waiting is not None and waiting >= self._max_waiting:
+        waiting = sum(1 for w in self._waiters if w.lane == lane and not w.granted.done())
+        if bounded and self._max_waiting is not None and waiting >= self._max_waiting:
             jobs = "job is" if waiting == 1 else "jobs are"
             raise PoolBusy(
                 f"the {self.name} workers are busy: {waiting} {self.name} {jobs} waiting"
@@ -529,6 +567,12 @@ class WorkerPool:
         place = loop.time() + timeout if order is None else order
         waiter = _Waiter(place, next(self._sequence), lane, loop.create_future())
         self._waiters.append(waiter)
+        return waiter
+
+    async def _granted(self, place: _Slot | _Waiter) -> _Slot:
+        if isinstance(place, _Slot):
+            return place
+        waiter = place
         try:
             return await waiter.granted
         except asyncio.CancelledError:

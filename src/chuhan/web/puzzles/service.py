@@ -205,7 +205,7 @@ async def _search(
         SearchLimits(depth=depth, movetime=movetime),
         1,
     )
-    lines = await pool.analyse(request)
+    lines = await pool.analyse(request, first=True)  # a solver waits for it
     return lines[0] if lines else None
 
 
