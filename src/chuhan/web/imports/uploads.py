@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from chuhan.errors import ChuhanError
+from chuhan.game import Game
 from chuhan.records import (
     GameRecord,
     ReadLimits,
@@ -76,6 +78,9 @@ def read_upload(upload: Upload) -> tuple[list[ReadGame], list[str]]:
         moves = [m.iccs() for m in record.main_line_moves()]
         if not moves and record.errors:
             continue
+        moves, cut = _until_the_end(record, moves)
+        if cut is not None:
+            errors.append(f"{label}: {cut}")
         games.append(
             ReadGame(
                 label,
@@ -87,6 +92,28 @@ def read_upload(upload: Upload) -> tuple[list[ReadGame], list[str]]:
             )
         )
     return games, errors
+
+
+def _until_the_end(record: GameRecord, moves: list[str]) -> tuple[list[str], str | None]:
+    """The moves the referee lets be played, as the server replays the stored game (the
+    same :class:`~chuhan.game.Game`, from the same start): a record that goes on after
+    the game ended (a repetition, the move limit) keeps its moves up to the end, and says
+    what was left out. A stored game then always opens, move for move as imported."""
+    game = Game.new(record.variant, fen=record.fen)
+    for ply, text in enumerate(moves):
+        outcome = game.outcome()
+        if outcome is not None:
+            left = len(moves) - ply
+            after = "move" if left == 1 else "moves"
+            return moves[:ply], (
+                f"the game ended after ply {ply} ({outcome.reason}); "
+                f"the {left} {after} after it from {text} on were left out"
+            )
+        try:
+            game.push(game.board.parse_iccs(text))
+        except ChuhanError as error:  # the reader let it through; the referee has the say
+            return moves[:ply], f"ply {ply + 1} ({text}) cannot be played: {error}"
+    return moves, None
 
 
 def _result(record: GameRecord) -> dict[str, Any]:
