@@ -15,6 +15,7 @@ from starlette.responses import JSONResponse, Response
 from chuhan.variants import GAMES
 from chuhan.web.accounts.ratings import PROVISIONAL_DEVIATION, rating_json, settlement_json
 from chuhan.web.accounts.service import (
+    KNOWN_COOKIE,
     SESSION_COOKIE,
     AccountRuleError,
     AccountService,
@@ -81,15 +82,37 @@ async def _take_attempt(request: Request, limits: dict[str, int], what: str) -> 
     return attempt
 
 
+async def _check_current_password(request: Request, account: Account, password: str) -> None:
+    """The current password, asked before a change or a deletion: counted like a sign-in
+    (per account and per address, forgiven when right), so a session left open somewhere
+    cannot be used to guess it."""
+    context = context_of(request)
+    settings = context.settings
+    address = client_address(request, settings)
+    attempt = await _take_attempt(
+        request,
+        {
+            f"signin address {address}": settings.signin_per_address,
+            f"password account {account.id}": settings.signin_per_name,
+        },
+        "wrong passwords",
+    )
+    if not await service_of(request).verify_password(account, password):
+        raise HTTPError(401, "wrong_password", "'password' is not your current password")
+    await context.store.forgive_attempt(attempt)
+
+
 def _signed_in(request: Request, account: Account, cookie: str, status: int = 200) -> Response:
     response = JSONResponse({"account": _public(account)}, status_code=status)
     service = service_of(request)
+    options = service.cookie_options(request)
     response.set_cookie(
-        SESSION_COOKIE,
-        cookie,
-        max_age=round(service.settings.session_days * 86400),
-        **service.cookie_options(request),
+        SESSION_COOKIE, cookie, max_age=round(service.settings.session_days * 86400), **options
     )
+    if service.known_tag(request, account) is None:
+        response.set_cookie(
+            KNOWN_COOKIE, service.known_browser(account), max_age=365 * 86400, **options
+        )
     return response
 
 
@@ -148,15 +171,16 @@ async def sign_in(request: Request) -> Response:
         raise HTTPError(401, "wrong_password", "the name or the password is wrong")
     settings = context.settings
     address = client_address(request, settings)
+    account = await context.store.account_by_name(name)
+    # A browser that has held a session of this account is counted by itself, so the
+    # guesses of others at the name never lock its owner out.
+    known = service.known_tag(request, account)
+    who = f"signin browser {known}" if known else f"signin name {name_key(name)}"
     attempt = await _take_attempt(
         request,
-        {
-            f"signin address {address}": settings.signin_per_address,
-            f"signin name {name_key(name)}": settings.signin_per_name,
-        },
+        {f"signin address {address}": settings.signin_per_address, who: settings.signin_per_name},
         "failed sign-ins",
     )
-    account = await context.store.account_by_name(name)
     if not await service.verify_password(account, password) or account is None:
         raise HTTPError(401, "wrong_password", "the name or the password is wrong")
     await context.store.forgive_attempt(attempt)
@@ -195,8 +219,7 @@ async def change_password(request: Request) -> Response:
         check_password(new_password, "new_password")
     except AccountRuleError as error:
         raise HTTPError(400, "bad_field", str(error)) from None
-    if not await service.verify_password(found, password):
-        raise HTTPError(401, "wrong_password", "'password' is not your current password")
+    await _check_current_password(request, found, password)
     key = service.session_of(request) or ""
     await context.store.set_password(found.id, await service.hash_password(new_password), key)
     return JSONResponse({"account": _public(found)})
@@ -208,8 +231,7 @@ async def delete_account(request: Request) -> Response:
     context = context_of(request)
     found = await _current(request)
     data = await read_json(request)
-    if not await service_of(request).verify_password(found, _text(data, "password")):
-        raise HTTPError(401, "wrong_password", "'password' is not your current password")
+    await _check_current_password(request, found, _text(data, "password"))
     await context.store.delete_account(found.id)
     return _signed_out({"account": None, "deleted": found.name})
 

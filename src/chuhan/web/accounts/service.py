@@ -14,7 +14,10 @@ form cannot post with it; the account endpoints also refuse a foreign ``Origin``
 **Limits.** Sign-ins are counted per name and per address, sign-ups per address and per
 name, in the store (:meth:`Store.take_attempt`), so they hold across processes: a
 sign-in that succeeds is forgiven, so only failures and attempts in flight use up the
-limit.
+limit. The owner is not locked out by someone else's guesses: a browser that has held a
+session of the account (its signed ``chuhan_known`` cookie) is counted by itself instead
+of by the name. The current password asked before a password change or a deletion is
+counted like a sign-in (per account and per address).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ if TYPE_CHECKING:
     from argon2 import PasswordHasher
 
 __all__ = [
+    "KNOWN_COOKIE",
     "MAX_NAME_CHARS",
     "MAX_PASSWORD_CHARS",
     "MIN_NAME_CHARS",
@@ -50,6 +54,9 @@ __all__ = [
     "check_password",
 ]
 
+#: The cookie of a browser that has held a session of an account (see
+#: :meth:`AccountService.known_browser`): kept for a year, across sign-outs.
+KNOWN_COOKIE = "chuhan_known"
 #: A name: 3 to 20 letters (any script), digits, ``_`` or ``-``.
 MIN_NAME_CHARS = 3
 MAX_NAME_CHARS = 20
@@ -198,6 +205,27 @@ class AccountService:
         """The store key of the request's session (signature checked), or None."""
         session_id = self.session_id(connection.cookies.get(SESSION_COOKIE))
         return None if session_id is None else session_key(session_id)
+
+    # ------------------------------------------------------------------ known browsers
+
+    def known_browser(self, account: Account) -> str:
+        """The value of the cookie a browser keeps once it has held a session of
+        ``account`` (``KNOWN_COOKIE``): the account's id, a random tag and their
+        signature. The sign-in limit per name does not lock that browser out."""
+        tag = secrets.token_urlsafe(12)
+        return f"{account.id}~{tag}.{self._signature(f'known:{account.id}~{tag}')}"
+
+    def known_tag(self, connection: HTTPConnection, account: Account | None) -> str | None:
+        """The browser's tag when it has held a session of ``account`` (its known-browser
+        cookie is signed and names that account), else None."""
+        cookie = connection.cookies.get(KNOWN_COOKIE)
+        if account is None or not cookie or len(cookie) > 200 or cookie.count(".") != 1:
+            return None
+        body, signature = cookie.split(".")
+        if not hmac.compare_digest(signature, self._signature(f"known:{body}")):
+            return None
+        owner, _, tag = body.partition("~")
+        return tag if owner == account.id and tag else None
 
     def cookie_options(self, connection: HTTPConnection) -> dict[str, Any]:
         secure = connection.url.scheme in ("https", "wss")
