@@ -190,7 +190,7 @@ export class GameView {
       // A state that adds to more moves than we hold: ask for the whole state; if that
       // cannot be used either, a new connection brings it.
       if (this.resyncAsked) this.connection.restart();
-      else this.resyncAsked = this.connection.send("resync");
+      else this.resyncAsked = this.connection.send("resync") > 0;
       return;
     }
     this.resyncAsked = false;

@@ -7,19 +7,17 @@
 import { currentAccount, onAccountChange } from "./account.js";
 import { $, clear, make, show, toast } from "./dom.js";
 import { sideName, t } from "./i18n.js";
+import { Socket } from "./net.js";
 import { rememberGame } from "./settings.js";
 
 const VISITOR_KEY = "chuhan.visitor";
 const QUICK_CONTROLS = ["3+2", "5+3", "10+5", "15+10", "20 3x30"];
 const SEEK_CONTROLS = ["5+3", "10+5", "15+10", "30+20", "20 3x30", "10 5x20", "none"];
 
+/** @type {Socket | null} */
 let socket = null;
-let seq = 0;
 let seeks = [];
 let signedInAs = null; // the account name the socket was opened with ("" anonymous)
-let retryDelay = 500;
-let retryTimer = null;
-let leaving = false;
 
 /** This browser's lobby secret: 32 random URL-safe characters, made once. */
 function visitorSecret() {
@@ -42,11 +40,7 @@ function visitorSecret() {
 }
 
 function send(type, fields = {}) {
-  if (!socket || socket.readyState !== WebSocket.OPEN) {
-    showError(t("lobbyOffline"));
-    return;
-  }
-  socket.send(JSON.stringify({ type, seq: ++seq, ...fields }));
+  if (!socket || !socket.send(type, fields)) showError(t("lobbyOffline"));
 }
 
 function showError(message) {
@@ -55,33 +49,26 @@ function showError(message) {
   show(line, Boolean(message));
 }
 
+/** The lobby's socket: the hello names this browser; the seek list comes after each
+ * welcome, so a reconnected lobby is whole again. */
 function connect() {
-  clearTimeout(retryTimer);
-  const account = currentAccount();
-  signedInAs = account ? account.name : "";
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
-  socket = ws;
-  seq = 0;
-  ws.addEventListener("open", () => {
-    ws.send(JSON.stringify({ type: "hello", seq: ++seq, visitor: visitorSecret() }));
+  socket = new Socket("/ws/lobby", {
+    hello: () => ({ visitor: visitorSecret() }),
+    onMessage: receive,
+    onStatus: (status) => {
+      if (status === "connecting") { // (the session cookie goes with the new socket)
+        const account = currentAccount();
+        signedInAs = account ? account.name : "";
+      } else if (status !== "open") {
+        $("lobby").classList.add("offline");
+      }
+    },
   });
-  ws.addEventListener("message", (event) => {
-    if (socket !== ws) return;
-    receive(JSON.parse(event.data));
-  });
-  ws.addEventListener("close", () => {
-    if (socket !== ws || leaving) return;
-    socket = null;
-    $("lobby").classList.add("offline");
-    retryTimer = setTimeout(connect, retryDelay);
-    retryDelay = Math.min(retryDelay * 2, 8000);
-  });
+  socket.connect();
 }
 
 function receive(message) {
   if (message.type === "welcome") {
-    retryDelay = 500;
     $("lobby").classList.remove("offline");
     $("lobby").dataset.player = message.you.signed_in ? message.you.name : "";
   } else if (message.type === "seeks") {
@@ -95,7 +82,7 @@ function receive(message) {
       game_id: message.game_id, token: message.token, seat: message.seat, kind: "friend",
       variant: seek ? seek.game : undefined, watch_url: message.watch_url,
     });
-    leaving = true;
+    socket.close(); // the page goes to the game
     location.href = message.seat_url;
   } else if (message.type === "declined") {
     toast(t("declinedBy", { name: message.by }));
@@ -298,15 +285,7 @@ export function startLobby() {
   onAccountChange((account) => {
     showRated();
     const name = account ? account.name : "";
-    if (name !== signedInAs) { // (signed in or out: the lobby knows the player anew)
-      const old = socket;
-      socket = null;
-      if (old) old.close();
-      connect();
-    }
+    if (name !== signedInAs) socket.reopen(); // (signed in or out: the lobby knows the player anew)
   });
-  window.addEventListener("pagehide", () => {
-    leaving = true;
-    if (socket) socket.close();
-  });
+  window.addEventListener("pagehide", () => socket.close());
 }
