@@ -487,7 +487,7 @@ export class AnalysisBoard {
     const first = best && best.pv && best.pv.iccs && best.pv.iccs[0];
     this.board.update({
       game: this.variant,
-      pieces: parsePlacement(fen),
+      pieces: parsePlacement(fen, this.variant),
       flipped: this.flipped(),
       pieceSet: theme.pieces,
       boardTheme: theme.board,

@@ -5,6 +5,9 @@
 // waiting player's candidate premoves as `premoveDests` (the state's `premoves`).
 
 import { drawPicture } from "./piece-pictures.js";
+import { pieceCharacter, pieceLetter } from "./pieces.js";
+
+export { parsePlacement, pieceCharacter, pieceLetter } from "./pieces.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const STEP = 100; // distance between two lines
@@ -14,64 +17,11 @@ const HEIGHT = 9 * STEP + 2 * MARGIN;
 const FILES = "abcdefghi";
 const DRAG_THRESHOLD = 6; // board units a press must travel to become a drag
 
-// FEN letters to piece kinds (the project writes the elephant b and the horse n; WXF's e and h
-// are read too).
-const KIND_OF_LETTER = {
-  k: "king", a: "advisor", b: "elephant", e: "elephant", n: "horse", h: "horse",
-  r: "rook", c: "cannon", p: "pawn",
-};
-
-// Characters on the pieces: [first mover (red / Cho), second mover (black / Han)].
-const CHARACTERS = {
-  xiangqi: {
-    king: ["帥", "將"], advisor: ["仕", "士"], elephant: ["相", "象"], horse: ["傌", "馬"],
-    rook: ["俥", "車"], cannon: ["炮", "砲"], pawn: ["兵", "卒"],
-  },
-  janggi: {
-    king: ["楚", "漢"], advisor: ["士", "士"], elephant: ["象", "象"], horse: ["馬", "馬"],
-    rook: ["車", "車"], cannon: ["包", "包"], pawn: ["卒", "兵"],
-  },
-};
-// Letters for newcomers: the WXF letters the notation uses.
-const LETTERS = {
-  king: "K", advisor: "A", elephant: "E", horse: "H", rook: "R", cannon: "C", pawn: "P",
-};
 // Janggi pieces come in three sizes: the general biggest, guards and soldiers smallest.
 const JANGGI_RADIUS = {
-  king: 47, advisor: 33, pawn: 33, elephant: 40, horse: 40, rook: 40, cannon: 40,
+  king: 47, guard: 33, soldier: 33, elephant: 40, horse: 40, chariot: 40, cannon: 40,
 };
 const XIANGQI_RADIUS = 44;
-
-/** Parse the placement field of a FEN into {square: {kind, first, letter}}. */
-export function parsePlacement(fen) {
-  const placement = fen.trim().split(/\s+/)[0];
-  const rows = placement.split("/");
-  const pieces = {};
-  rows.forEach((row, index) => {
-    const rank = 9 - index;
-    let file = 0;
-    for (const ch of row) {
-      if (ch >= "0" && ch <= "9") {
-        file += Number(ch);
-        continue;
-      }
-      const kind = KIND_OF_LETTER[ch.toLowerCase()];
-      if (kind && file < 9) {
-        pieces[FILES[file] + rank] = { kind, first: ch === ch.toUpperCase(), letter: ch };
-      }
-      file += 1;
-    }
-  });
-  return pieces;
-}
-
-export function pieceCharacter(game, kind, first) {
-  return CHARACTERS[game][kind][first ? 0 : 1];
-}
-
-export function pieceLetter(kind) {
-  return LETTERS[kind];
-}
 
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(SVG_NS, name);
@@ -464,7 +414,7 @@ export class BoardView {
     }, parent);
     const title = el("title", {}, g);
     title.textContent = this.hooks.describePiece ? this.hooks.describePiece(piece) : piece.kind;
-    const radius = janggi ? JANGGI_RADIUS[piece.kind] : XIANGQI_RADIUS;
+    const radius = janggi ? JANGGI_RADIUS[piece.kind] || XIANGQI_RADIUS : XIANGQI_RADIUS;
     if (janggi) {
       el("polygon", { class: "piece-body", points: octagon(radius) }, g);
       el("polygon", { class: "piece-rim", points: octagon(radius - 5) }, g);
@@ -478,7 +428,7 @@ export class BoardView {
       drawPicture(g, piece.kind, radius);
     } else {
       const letters = set === "letters";
-      const label = letters ? LETTERS[piece.kind] : pieceCharacter(this.state.game, piece.kind, piece.first);
+      const label = letters ? pieceLetter(piece.kind) : pieceCharacter(this.state.game, piece.kind, piece.first);
       const text = el("text", {
         class: letters ? "piece-label piece-letter" : "piece-label",
         "font-size": Math.round(radius * (letters ? 1.05 : 1.2)),
