@@ -1,3 +1,4 @@
+// @ts-check
 // The live lobby on the home page: the open seeks as they come and go, quick-pairing
 // buttons, posting a seek, challenging a named player, accepting, cancelling and declining.
 // One websocket (/ws/lobby, docs/web-protocol.md); a signed-in player is known by the session
@@ -16,8 +17,15 @@ const SEEK_CONTROLS = ["5+3", "10+5", "15+10", "30+20", "20 3x30", "10 5x20", "n
 
 /** @type {Socket | null} */
 let socket = null;
+/**
+ * An open seek as the server lists it (docs/web-protocol.md, the lobby).
+ * @typedef {{id: string, game: string, rules: string, name: string, mine: boolean,
+ *   [field: string]: any}} Seek
+ */
+/** @type {Seek[]} */
 let seeks = [];
-let signedInAs = null; // the account name the socket was opened with ("" anonymous)
+/** @type {string | null} the account name the socket was opened with ("" anonymous) */
+let signedInAs = null;
 
 /** This browser's lobby secret: 32 random URL-safe characters, made once. */
 function visitorSecret() {
@@ -39,10 +47,12 @@ function visitorSecret() {
   return secret;
 }
 
+/** @param {string} type @param {Record<string, unknown>} [fields] */
 function send(type, fields = {}) {
   if (!socket || !socket.send(type, fields)) showError(t("lobbyOffline"));
 }
 
+/** @param {string} message */
 function showError(message) {
   const line = $("lobby-error");
   line.textContent = message;
@@ -67,6 +77,7 @@ function connect() {
   socket.connect();
 }
 
+/** @param {import("./net.js").ServerMessage} message */
 function receive(message) {
   if (message.type === "welcome") {
     $("lobby").classList.remove("offline");
@@ -82,7 +93,7 @@ function receive(message) {
       game_id: message.game_id, token: message.token, seat: message.seat, kind: "friend",
       variant: seek ? seek.game : undefined, watch_url: message.watch_url,
     });
-    socket.close(); // the page goes to the game
+    if (socket) socket.close(); // the page goes to the game
     location.href = message.seat_url;
   } else if (message.type === "declined") {
     toast(t("declinedBy", { name: message.by }));
@@ -92,6 +103,7 @@ function receive(message) {
   }
 }
 
+/** @param {Seek} seek */
 function seekText(seek) {
   const who = seek.rating === null || seek.rating === undefined
     ? seek.name
@@ -105,6 +117,7 @@ function seekText(seek) {
   return parts.join(" · ");
 }
 
+/** @param {string} text @param {string | null} className @param {() => void} action */
 function button(text, className, action) {
   const node = make("button", className, text);
   node.type = "button";
@@ -142,13 +155,16 @@ function drawSeeks() {
   }
 }
 
+/** @param {string} value @param {string} text */
 function option(value, text) {
   const node = make("option", null, text);
   node.value = value;
   return node;
 }
 
+/** @returns {Record<string, unknown>} */
 function gameFields() {
+  /** @type {Record<string, unknown>} */
   const fields = { variant: $("lobby-game").value };
   const rated = Boolean(currentAccount()) && $("lobby-rated").checked;
   if (rated) fields.rated = true;
@@ -265,6 +281,7 @@ function showRated() {
 /** Draw the lobby again in the language just chosen (what is typed is kept). */
 export function refreshLobbyTexts() {
   if (!$("lobby")) return;
+  /** @type {Record<string, string>} */
   const kept = {};
   for (const id of ["lobby-game", "lobby-tc", "lobby-colour", "lobby-min", "lobby-max", "lobby-challenge-name"]) {
     kept[id] = $(id).value;
@@ -282,10 +299,13 @@ export function startLobby() {
   $("home").prepend(card);
   drawForm();
   connect();
-  onAccountChange((account) => {
+  onAccountChange((/** @type {{name: string} | null} */ account) => {
     showRated();
     const name = account ? account.name : "";
-    if (name !== signedInAs) socket.reopen(); // (signed in or out: the lobby knows the player anew)
+    // (signed in or out: the lobby knows the player anew)
+    if (name !== signedInAs && socket) socket.reopen();
   });
-  window.addEventListener("pagehide", () => socket.close());
+  window.addEventListener("pagehide", () => {
+    if (socket) socket.close();
+  });
 }
