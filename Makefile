@@ -35,11 +35,20 @@ native: $(STAMP)
 play: native
 	$(BIN)/chuhan play
 
-lint: $(STAMP)
+lint: $(STAMP) js-check
 	$(BIN)/ruff check src tests bench tools setup.py
 	$(BIN)/ruff format --check src tests bench tools setup.py
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+
+# The browser code's JSDoc types, checked by TypeScript's checker with no build and no npm:
+# Debian's node-typescript, over the modules that start with // @ts-check
+# (jsconfig.json says how strictly).
+.PHONY: js-check
+js-check:
+	command -v tsc >/dev/null || \
+	  (apt-get update -q && apt-get install -y -q --no-install-recommends node-typescript)
+	tsc -p jsconfig.json
 
 # Browser tests drive Debian's chromium through Playwright (which cannot download its own);
 # the CJK fonts draw the pieces' characters in the screenshots.

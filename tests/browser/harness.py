@@ -306,7 +306,7 @@ GAME_SOCKET = re.compile(r"/ws/(?!lobby$|analysis$)[^/?]+$")
 
 
 class SocketTap:
-    """Every game websocket a page opens goes through here (Playwright's
+    """Every game websocket a page opens (or every one at `address`) goes through here (Playwright's
     ``route_web_socket``) on its way to the real server. Frames pass unchanged, unless
     ``rewrite`` turns each server frame into the frames the page gets instead (none, one, or
     several: a stand-in for another server version). The test can close the page's socket
@@ -314,7 +314,11 @@ class SocketTap:
     with frames and a close code of its own."""
 
     def __init__(
-        self, page: Any, rewrite: Callable[[Any, dict[str, Any]], list[Any]] | None = None
+        self,
+        page: Any,
+        rewrite: Callable[[Any, dict[str, Any]], list[Any]] | None = None,
+        *,
+        address: re.Pattern[str] = GAME_SOCKET,
     ) -> None:
         self.rewrite = rewrite
         self.sockets: list[Any] = []  # the page's end of each connection, oldest first
@@ -323,7 +327,7 @@ class SocketTap:
         self.refusals: list[tuple[list[dict[str, Any]], int, str]] = []
         self.hold = False
         self.held: list[tuple[Any, list[str]]] = []
-        page.route_web_socket(GAME_SOCKET, self._route)
+        page.route_web_socket(address, self._route)
 
     @property
     def count(self) -> int:

@@ -10,10 +10,10 @@ import { BoardView, parsePlacement, pieceCharacter } from "./board.js";
 import { $, make, show, toast } from "./dom.js";
 import { describePiece, language, notationFor, sideName, t, translatePage } from "./i18n.js";
 import { MoveTree, renderTree } from "./move-tree.js";
+import { Socket } from "./net.js";
 import { MARK_GLYPHS, renderGraph, renderSummary } from "./review.js";
 import { syncThemeSettings, themeOf } from "./settings.js";
 
-const RETRY_MS = 1000;
 const DEBOUNCE_MS = 120; // stepping through moves quickly asks the server once at the end
 const PV_SHOWN = 12; // moves of each engine line shown
 
@@ -34,48 +34,6 @@ function chanceOf(line) {
   if (line.first_mate !== null && line.first_mate !== undefined) return line.first_mate > 0 ? 1 : 0;
   const cp = Math.max(-4000, Math.min(4000, line.first_cp || 0));
   return 1 / (1 + 10 ** (-cp / 400));
-}
-
-class AnalysisSocket {
-  constructor(hooks) {
-    this.hooks = hooks;
-    this.socket = null;
-    this.seq = 0;
-    this.stopped = false;
-  }
-
-  connect() {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const socket = new WebSocket(`${scheme}//${location.host}/ws/analysis`);
-    this.socket = socket;
-    socket.addEventListener("open", () => {
-      this.seq = 0;
-      this.send("hello");
-    });
-    socket.addEventListener("message", (event) => {
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      this.hooks.onMessage(message);
-    });
-    socket.addEventListener("close", () => {
-      if (socket !== this.socket || this.stopped) return;
-      this.socket = null;
-      this.hooks.onClose();
-      setTimeout(() => this.connect(), RETRY_MS);
-    });
-  }
-
-  /** Send a message; its seq, or 0 when the socket is not open. */
-  send(type, fields = {}) {
-    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return 0;
-    this.seq += 1;
-    this.socket.send(JSON.stringify({ type, seq: this.seq, ...fields }));
-    return this.seq;
-  }
 }
 
 export class AnalysisBoard {
@@ -110,9 +68,12 @@ export class AnalysisBoard {
       describePiece: (piece) => describePiece(
         this.variant, piece, pieceCharacter(this.variant, piece.kind, piece.first)),
     });
-    this.socket = new AnalysisSocket({
+    // The hello needs no field; after each welcome the board asks again for what it shows.
+    this.socket = new Socket("/ws/analysis", {
       onMessage: (message) => this.onMessage(message),
-      onClose: () => this.setStatus(t("reconnecting")),
+      onStatus: (status) => {
+        if (status === "reconnecting" || status === "busy") this.setStatus(t("reconnecting"));
+      },
     });
     this.wire();
     this.socket.connect();
@@ -131,6 +92,7 @@ export class AnalysisBoard {
   onMessage(message) {
     switch (message.type) {
       case "welcome":
+        this.pending.clear(); // (a new connection numbers its requests from 1 again)
         this.engineName = message.engine || "";
         this.setStatus("");
         if (!this.loaded) this.load();
@@ -525,7 +487,7 @@ export class AnalysisBoard {
     const first = best && best.pv && best.pv.iccs && best.pv.iccs[0];
     this.board.update({
       game: this.variant,
-      pieces: parsePlacement(fen),
+      pieces: parsePlacement(fen, this.variant),
       flipped: this.flipped(),
       pieceSet: theme.pieces,
       boardTheme: theme.board,

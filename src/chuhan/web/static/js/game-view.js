@@ -14,29 +14,23 @@ import {
 import { describePiece, language, notationFor, t, translatePage } from "./i18n.js";
 import { mergeMoves, renderMoves } from "./move-list.js";
 import { Connection } from "./net.js";
+import { fenLetter, isPieceKind } from "./pieces.js";
 import { rememberGame, syncThemeSettings, themeOf } from "./settings.js";
 import { playSound } from "./sound.js";
 
-// The server may name pieces as the library does (chariot, soldier, guard) or as the board
-// module does (rook, pawn, advisor).
-const KIND_ALIASES = { chariot: "rook", soldier: "pawn", guard: "advisor" };
-const FEN_LETTERS = {
-  king: "k", advisor: "a", elephant: "b", horse: "n", rook: "r", cannon: "c", pawn: "p",
-};
 const SEATS = ["first", "second"];
 // A server with too many connections says why with one of these before it closes (4429).
 const TOO_MANY_CODES = new Set(["too_many_watchers", "too_many_sockets"]);
 // An opponent's answer to an offer, shown to the one who made it.
 const DECLINED = { draw_declined: "drawDeclined", takeback_declined: "takebackDeclined" };
 
+/** The state's pieces, by the server's names for them, as the board takes them. */
 function piecesFromState(list) {
   const pieces = {};
   for (const piece of list) {
     const first = piece.side === "first";
-    const kind = KIND_ALIASES[piece.kind] || piece.kind;
-    const letter = FEN_LETTERS[kind];
-    if (!letter) continue;
-    pieces[piece.square] = { kind, first, letter: first ? letter.toUpperCase() : letter };
+    if (!isPieceKind(piece.kind)) continue;
+    pieces[piece.square] = { kind: piece.kind, first, letter: fenLetter(piece.kind, first) };
   }
   return pieces;
 }
@@ -190,7 +184,7 @@ export class GameView {
       // A state that adds to more moves than we hold: ask for the whole state; if that
       // cannot be used either, a new connection brings it.
       if (this.resyncAsked) this.connection.restart();
-      else this.resyncAsked = this.connection.send("resync");
+      else this.resyncAsked = this.connection.send("resync") > 0;
       return;
     }
     this.resyncAsked = false;
@@ -405,7 +399,7 @@ export class GameView {
     if (!this.positions.has(target)) {
       try {
         const body = await api.fenAt(this.gameId, target);
-        this.positions.set(target, parsePlacement(body.fen));
+        this.positions.set(target, parsePlacement(body.fen, this.game()));
       } catch (err) {
         toast(t("error", { message: err.message }));
         return;

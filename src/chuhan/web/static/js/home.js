@@ -153,7 +153,7 @@ function refreshDaily() {
   if (!daily) return;
   const theme = themeOf(loadSettings(), daily.game);
   dailyBoard.update({
-    game: daily.game, pieces: parsePlacement(daily.fen), pieceSet: theme.pieces,
+    game: daily.game, pieces: parsePlacement(daily.fen, daily.game), pieceSet: theme.pieces,
     boardTheme: theme.board, flipped: daily.turn === "second", interactive: false,
   });
   $("daily").href = `/puzzles/${encodeURIComponent(daily.id)}`;

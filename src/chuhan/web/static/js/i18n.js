@@ -558,31 +558,32 @@ for (const [code, table] of Object.entries(PUZZLE_STRINGS)) Object.assign(STRING
 // pinyin and the Korean names as that seed spells them (and in Hangul for Korean readers).
 const PIECE_NAMES = {
   en: {
-    king: "King (General)", advisor: "Guard (Advisor)", elephant: "Bishop (Elephant)",
-    horse: "Knight (Horse)", rook: "Rook (Chariot)", cannon: "Cannon", pawn: "Pawn (Soldier)",
+    king: "King (General)", advisor: "Guard (Advisor)", guard: "Guard (Advisor)",
+    elephant: "Bishop (Elephant)", horse: "Knight (Horse)", chariot: "Rook (Chariot)", cannon: "Cannon",
+    soldier: "Pawn (Soldier)",
   },
   "zh-Hans": {
-    king: ["帅", "将"], advisor: ["仕", "士"], elephant: ["相", "象"], horse: ["马", "马"],
-    rook: ["车", "车"], cannon: ["炮", "炮"], pawn: ["兵", "卒"],
+    king: ["帅", "将"], advisor: ["仕", "士"], guard: ["仕", "士"], elephant: ["相", "象"],
+    horse: ["马", "马"], chariot: ["车", "车"], cannon: ["炮", "炮"], soldier: ["兵", "卒"],
   },
   "zh-Hant": {
-    king: ["帥", "將"], advisor: ["仕", "士"], elephant: ["相", "象"], horse: ["馬", "馬"],
-    rook: ["車", "車"], cannon: ["炮", "炮"], pawn: ["兵", "卒"],
+    king: ["帥", "將"], advisor: ["仕", "士"], guard: ["仕", "士"], elephant: ["相", "象"],
+    horse: ["馬", "馬"], chariot: ["車", "車"], cannon: ["炮", "炮"], soldier: ["兵", "卒"],
   },
   ko: {
-    king: "궁(장)", advisor: "사", elephant: "상", horse: "마", rook: "차", cannon: "포",
-    pawn: ["졸", "병"],
+    king: "궁(장)", advisor: "사", guard: "사", elephant: "상", horse: "마", chariot: "차",
+    cannon: "포", soldier: ["졸", "병"],
   },
 };
 // [first mover, second mover]: red's general is Shuai, black's Jiang; red's soldier Bing,
 // black's Zu. In janggi, Cho's soldier is 卒 (Jol) and Han's 兵 (Byung).
 const PINYIN = {
   king: ["Shuai", "Jiang"], advisor: ["Shi", "Shi"], elephant: ["Xiang", "Xiang"],
-  horse: ["Ma", "Ma"], rook: ["Ju", "Ju"], cannon: ["Pao", "Pao"], pawn: ["Bing", "Zu"],
+  horse: ["Ma", "Ma"], chariot: ["Ju", "Ju"], cannon: ["Pao", "Pao"], soldier: ["Bing", "Zu"],
 };
 const KOREAN_ROMAN = {
-  king: ["Jang", "Jang"], advisor: ["Sa", "Sa"], elephant: ["Sang", "Sang"], horse: ["Ma", "Ma"],
-  rook: ["Cha", "Cha"], cannon: ["Po", "Po"], pawn: ["Jol", "Byung"],
+  king: ["Jang", "Jang"], guard: ["Sa", "Sa"], elephant: ["Sang", "Sang"], horse: ["Ma", "Ma"],
+  chariot: ["Cha", "Cha"], cannon: ["Po", "Po"], soldier: ["Jol", "Byung"],
 };
 
 let current = "en";
@@ -631,15 +632,15 @@ export function describePiece(game, piece, character) {
   // A soldier is named by its character: 兵 (Bing, Byung) or 卒 (Zu, Jol), in either game.
   const pawnIndex = character === "兵" ? 1 : 0;
   let native = game === "janggi" ? KOREAN_ROMAN[piece.kind][index] : PINYIN[piece.kind][index];
-  if (piece.kind === "pawn") {
+  if (piece.kind === "soldier") {
     native = game === "janggi" ? ["Jol", "Byung"][pawnIndex] : ["Zu", "Bing"][pawnIndex];
   }
   const names = PIECE_NAMES[current][piece.kind];
   // In Chinese, janggi's generals are both 将 (楚 and 漢 are the sides written on them).
   const nameIndex = game === "janggi" && piece.kind === "king" ? 1 : index;
   let name = Array.isArray(names) ? names[nameIndex] : names;
-  if (piece.kind === "pawn" && current === "ko") name = pawnIndex ? "병" : "졸";
-  else if (piece.kind === "pawn" && current !== "en") name = character;
+  if (piece.kind === "soldier" && current === "ko") name = pawnIndex ? "병" : "졸";
+  else if (piece.kind === "soldier" && current !== "en") name = character;
   if (current === "en") return `${side} ${name} — ${native} ${character}`;
   if (current === "ko") return `${side} ${name} (${character}, ${native})`;
   return `${side}${name}（${character}，${native}）`;

@@ -1,3 +1,4 @@
+// @ts-check
 // The live lobby on the home page: the open seeks as they come and go, quick-pairing
 // buttons, posting a seek, challenging a named player, accepting, cancelling and declining.
 // One websocket (/ws/lobby, docs/web-protocol.md); a signed-in player is known by the session
@@ -7,19 +8,24 @@
 import { currentAccount, onAccountChange } from "./account.js";
 import { $, clear, make, show, toast } from "./dom.js";
 import { sideName, t } from "./i18n.js";
+import { Socket } from "./net.js";
 import { rememberGame } from "./settings.js";
 
 const VISITOR_KEY = "chuhan.visitor";
 const QUICK_CONTROLS = ["3+2", "5+3", "10+5", "15+10", "20 3x30"];
 const SEEK_CONTROLS = ["5+3", "10+5", "15+10", "30+20", "20 3x30", "10 5x20", "none"];
 
+/** @type {Socket | null} */
 let socket = null;
-let seq = 0;
+/**
+ * An open seek as the server lists it (docs/web-protocol.md, the lobby).
+ * @typedef {{id: string, game: string, rules: string, name: string, mine: boolean,
+ *   [field: string]: any}} Seek
+ */
+/** @type {Seek[]} */
 let seeks = [];
-let signedInAs = null; // the account name the socket was opened with ("" anonymous)
-let retryDelay = 500;
-let retryTimer = null;
-let leaving = false;
+/** @type {string | null} the account name the socket was opened with ("" anonymous) */
+let signedInAs = null;
 
 /** This browser's lobby secret: 32 random URL-safe characters, made once. */
 function visitorSecret() {
@@ -41,47 +47,39 @@ function visitorSecret() {
   return secret;
 }
 
+/** @param {string} type @param {Record<string, unknown>} [fields] */
 function send(type, fields = {}) {
-  if (!socket || socket.readyState !== WebSocket.OPEN) {
-    showError(t("lobbyOffline"));
-    return;
-  }
-  socket.send(JSON.stringify({ type, seq: ++seq, ...fields }));
+  if (!socket || !socket.send(type, fields)) showError(t("lobbyOffline"));
 }
 
+/** @param {string} message */
 function showError(message) {
   const line = $("lobby-error");
   line.textContent = message;
   show(line, Boolean(message));
 }
 
+/** The lobby's socket: the hello names this browser; the seek list comes after each
+ * welcome, so a reconnected lobby is whole again. */
 function connect() {
-  clearTimeout(retryTimer);
-  const account = currentAccount();
-  signedInAs = account ? account.name : "";
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
-  socket = ws;
-  seq = 0;
-  ws.addEventListener("open", () => {
-    ws.send(JSON.stringify({ type: "hello", seq: ++seq, visitor: visitorSecret() }));
+  socket = new Socket("/ws/lobby", {
+    hello: () => ({ visitor: visitorSecret() }),
+    onMessage: receive,
+    onStatus: (status) => {
+      if (status === "connecting") { // (the session cookie goes with the new socket)
+        const account = currentAccount();
+        signedInAs = account ? account.name : "";
+      } else if (status !== "open") {
+        $("lobby").classList.add("offline");
+      }
+    },
   });
-  ws.addEventListener("message", (event) => {
-    if (socket !== ws) return;
-    receive(JSON.parse(event.data));
-  });
-  ws.addEventListener("close", () => {
-    if (socket !== ws || leaving) return;
-    socket = null;
-    $("lobby").classList.add("offline");
-    retryTimer = setTimeout(connect, retryDelay);
-    retryDelay = Math.min(retryDelay * 2, 8000);
-  });
+  socket.connect();
 }
 
+/** @param {import("./net.js").ServerMessage} message */
 function receive(message) {
   if (message.type === "welcome") {
-    retryDelay = 500;
     $("lobby").classList.remove("offline");
     $("lobby").dataset.player = message.you.signed_in ? message.you.name : "";
   } else if (message.type === "seeks") {
@@ -95,7 +93,7 @@ function receive(message) {
       game_id: message.game_id, token: message.token, seat: message.seat, kind: "friend",
       variant: seek ? seek.game : undefined, watch_url: message.watch_url,
     });
-    leaving = true;
+    if (socket) socket.close(); // the page goes to the game
     location.href = message.seat_url;
   } else if (message.type === "declined") {
     toast(t("declinedBy", { name: message.by }));
@@ -105,6 +103,7 @@ function receive(message) {
   }
 }
 
+/** @param {Seek} seek */
 function seekText(seek) {
   const who = seek.rating === null || seek.rating === undefined
     ? seek.name
@@ -118,6 +117,7 @@ function seekText(seek) {
   return parts.join(" · ");
 }
 
+/** @param {string} text @param {string | null} className @param {() => void} action */
 function button(text, className, action) {
   const node = make("button", className, text);
   node.type = "button";
@@ -155,13 +155,16 @@ function drawSeeks() {
   }
 }
 
+/** @param {string} value @param {string} text */
 function option(value, text) {
   const node = make("option", null, text);
   node.value = value;
   return node;
 }
 
+/** @returns {Record<string, unknown>} */
 function gameFields() {
+  /** @type {Record<string, unknown>} */
   const fields = { variant: $("lobby-game").value };
   const rated = Boolean(currentAccount()) && $("lobby-rated").checked;
   if (rated) fields.rated = true;
@@ -278,6 +281,7 @@ function showRated() {
 /** Draw the lobby again in the language just chosen (what is typed is kept). */
 export function refreshLobbyTexts() {
   if (!$("lobby")) return;
+  /** @type {Record<string, string>} */
   const kept = {};
   for (const id of ["lobby-game", "lobby-tc", "lobby-colour", "lobby-min", "lobby-max", "lobby-challenge-name"]) {
     kept[id] = $(id).value;
@@ -295,18 +299,13 @@ export function startLobby() {
   $("home").prepend(card);
   drawForm();
   connect();
-  onAccountChange((account) => {
+  onAccountChange((/** @type {{name: string} | null} */ account) => {
     showRated();
     const name = account ? account.name : "";
-    if (name !== signedInAs) { // (signed in or out: the lobby knows the player anew)
-      const old = socket;
-      socket = null;
-      if (old) old.close();
-      connect();
-    }
+    // (signed in or out: the lobby knows the player anew)
+    if (name !== signedInAs && socket) socket.reopen();
   });
   window.addEventListener("pagehide", () => {
-    leaving = true;
     if (socket) socket.close();
   });
 }

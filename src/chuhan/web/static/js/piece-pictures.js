@@ -1,3 +1,4 @@
+// @ts-check
 // The "pictures" piece set: a small drawing of what each piece is (a chariot, a horse, an
 // elephant, a guard's shield, the general's crown, a cannon, a soldier's helmet),
 // for players who do not read the characters. Drawn in a box of about ±28 units around the
@@ -7,6 +8,14 @@
 // Each drawing is a list of [element, attributes]; `class` says how it is painted:
 // "pic-fill" (solid in the side's colour), "pic-line" (a stroke in that colour) or
 // "pic-cut" (the face colour, cut out of a solid part).
+/** @typedef {[string, Record<string, string | number>][]} Drawing */
+
+/** @type {Drawing} */
+const SHIELD = [
+  ["path", { class: "pic-fill", d: "M0,-25 L21,-17 Q22,8 0,25 Q-22,8 -21,-17 Z" }],
+  ["path", { class: "pic-cut", d: "M-3,-16 H3 V-6 H12 V0 H3 V14 H-3 V0 H-12 V-6 H-3 Z" }],
+];
+/** @type {Record<import("./pieces.js").PieceKind, Drawing>} */
 const PICTURES = {
   king: [ // a crown on a band
     ["path", { class: "pic-fill", d: "M-24,12 L-27,-12 L-13,-1 L0,-21 L13,-1 L27,-12 L24,12 Z" }],
@@ -18,10 +27,8 @@ const PICTURES = {
     ["circle", { class: "pic-cut", cx: -13, cy: 6, r: 3 }],
     ["circle", { class: "pic-cut", cx: 13, cy: 6, r: 3 }],
   ],
-  advisor: [ // a guard's shield with a cross
-    ["path", { class: "pic-fill", d: "M0,-25 L21,-17 Q22,8 0,25 Q-22,8 -21,-17 Z" }],
-    ["path", { class: "pic-cut", d: "M-3,-16 H3 V-6 H12 V0 H3 V14 H-3 V0 H-12 V-6 H-3 Z" }],
-  ],
+  advisor: SHIELD, // a guard's shield with a cross
+  guard: SHIELD,
   elephant: [ // standing, facing right, trunk down
     ["ellipse", { class: "pic-fill", cx: -6, cy: 0, rx: 18, ry: 13 }],
     ["circle", { class: "pic-fill", cx: 12, cy: -7, r: 11 }],
@@ -42,7 +49,7 @@ const PICTURES = {
     ["path", { class: "pic-line pic-cut-line", d: "M12,-15 Q17,-2 13,16", "stroke-width": 2.5 }],
     ["circle", { class: "pic-cut", cx: -20, cy: -1, r: 1.6 }],
   ],
-  rook: [ // a war chariot: the box on two spoked wheels, and its pole
+  chariot: [ // a war chariot: the box on two spoked wheels, and its pole
     ["rect", { class: "pic-fill", x: -22, y: -20, width: 40, height: 20, rx: 3 }],
     ["path", { class: "pic-line", d: "M18,-6 L28,-12", "stroke-width": 4, "stroke-linecap": "round" }],
     ["circle", { class: "pic-line pic-wheel", cx: -11, cy: 11, r: 10, "stroke-width": 4 }],
@@ -56,7 +63,7 @@ const PICTURES = {
     ["circle", { class: "pic-fill", cx: -5, cy: 12, r: 3 }],
     ["circle", { class: "pic-fill", cx: 20, cy: 16, r: 6 }],
   ],
-  pawn: [ // a foot soldier's helmet with its crest
+  soldier: [ // a foot soldier's helmet with its crest
     ["path", { class: "pic-fill", d: "M-19,9 Q-20,-17 0,-18 Q20,-17 19,9 Z" }],
     ["rect", { class: "pic-fill", x: -25, y: 9, width: 50, height: 7, rx: 3 }],
     ["path", { class: "pic-line", d: "M0,-18 Q3,-27 15,-27", "stroke-width": 5, "stroke-linecap": "round" }],
@@ -69,7 +76,13 @@ const PICTURES = {
 const SVG_NS = "http://www.w3.org/2000/svg";
 const FULL_RADIUS = 44; // the piece size the drawings are made for
 
-/** Draw the picture of `kind` into the piece's group `parent`, sized for `radius`. */
+/**
+ * Draw the picture of `kind` into the piece's group `parent`, sized for `radius`.
+ * @param {Element} parent
+ * @param {import("./pieces.js").PieceKind} kind
+ * @param {number} radius
+ * @returns {Element}
+ */
 export function drawPicture(parent, kind, radius) {
   const g = document.createElementNS(SVG_NS, "g");
   g.setAttribute("class", "piece-picture");

@@ -135,7 +135,7 @@ export class PuzzleView {
 
   start() {
     this.replaying += 1;
-    this.positions = [parsePlacement(this.puzzle.fen)];
+    this.positions = [parsePlacement(this.puzzle.fen, this.game())];
     this.legal = this.puzzle.legal;
     this.lastMove = null;
     this.hintStage = 0;
