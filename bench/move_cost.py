@@ -42,7 +42,7 @@ from chuhan.web.round import manager as manager_module
 from chuhan.web.round.manager import GameManager
 from chuhan.web.round.room import Room
 from chuhan.web.round.view import render_state
-from chuhan.web.store.sqlite import SqliteStore
+from chuhan.web.db.sqlite import SqliteStore
 
 ARRANGEMENT = "마상상마"
 

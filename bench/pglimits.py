@@ -34,10 +34,10 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
-from chuhan.web.store import GameRow
-from chuhan.web.store import postgres as pg
-from chuhan.web.store.pg_schema import migrate
-from chuhan.web.store.postgres import PostgresStore
+from chuhan.web.db import GameRow
+from chuhan.web.db import postgres as pg
+from chuhan.web.db.pg_schema import migrate
+from chuhan.web.db.postgres import PostgresStore
 from load import Database, children, tree_cpu_seconds
 
 #: A move's notice, as the store sends it (game id, origin, revision).

@@ -23,7 +23,7 @@ from test_store_accounts import account, finished_game
 from websockets.sync.client import connect
 
 from chuhan.web.server import free_port
-from chuhan.web.store import Store, open_store
+from chuhan.web.db import Store, open_store
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX processes")
 
@@ -120,7 +120,7 @@ _SETTLER = textwrap.dedent(
     """
     import asyncio, json, sys, time
     from chuhan.web.ratings import settle_game
-    from chuhan.web.store import open_store
+    from chuhan.web.db import open_store
 
     async def main():
         store = open_store(sys.argv[1])

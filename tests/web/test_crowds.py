@@ -16,7 +16,7 @@ from web_helpers import Player, create_game, expect_error, join_friend_game
 from chuhan.web.connection import PRESENCE, STATE, Connection
 from chuhan.web.events import GameFinished, StateChanged
 from chuhan.web.protocol import TokenBucket
-from chuhan.web.store.sqlite import SqliteStore
+from chuhan.web.db.sqlite import SqliteStore
 
 
 def _states(player: Player) -> list[dict[str, Any]]:

@@ -18,8 +18,8 @@ from test_accounts import CHEAP, Seat, as_, sign_up
 from web_helpers import Player
 
 from chuhan.web.glicko2 import Glicko, rate
-from chuhan.web.lobby import owner_of
-from chuhan.web.store.seeks import Seek, SeekLimits
+from chuhan.web.lobby.service import owner_of
+from chuhan.web.db.seeks import Seek, SeekLimits
 
 
 class LobbyClient:
@@ -206,7 +206,7 @@ def test_two_acceptors_racing_in_the_store_exactly_one_takes_the_seek(
 ) -> None:
     """Two takes of one seek at the same moment, twenty times over: on PostgreSQL from two
     stores (as two server processes are), on SQLite from one (its one writer)."""
-    from chuhan.web.store import open_store
+    from chuhan.web.db import open_store
 
     store = client.app.state.context.store  # type: ignore[attr-defined]
     limits = SeekLimits(100, 100, 100)

@@ -21,7 +21,7 @@ from process_helpers import Client, create_game, invite_token, start_server, sto
 from websockets.sync.client import connect
 
 from chuhan.web.server import free_port
-from chuhan.web.store import open_store
+from chuhan.web.db import open_store
 from relay import Relay
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL")

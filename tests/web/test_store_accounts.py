@@ -17,12 +17,12 @@ from web_helpers import stored_game
 
 from chuhan.cli import main
 from chuhan.web.ratings import settle_game
-from chuhan.web.store import Store, open_store
-from chuhan.web.store.accounts import Account, NameTaken
-from chuhan.web.store.pg_schema import MIGRATIONS as PG_MIGRATIONS
-from chuhan.web.store.pg_schema import SCHEMA_VERSION as PG_VERSION
-from chuhan.web.store.pg_schema import migrate as pg_migrate
-from chuhan.web.store.schema import SCHEMA_VERSION
+from chuhan.web.db import Store, open_store
+from chuhan.web.db.accounts import Account, NameTaken
+from chuhan.web.db.pg_schema import MIGRATIONS as PG_MIGRATIONS
+from chuhan.web.db.pg_schema import SCHEMA_VERSION as PG_VERSION
+from chuhan.web.db.pg_schema import migrate as pg_migrate
+from chuhan.web.db.schema import SCHEMA_VERSION
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 

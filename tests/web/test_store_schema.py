@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from chuhan.cli import main
-from chuhan.web.store import QUIET_EVENTS, StoreError
-from chuhan.web.store import schema as schema_module
-from chuhan.web.store.schema import MIGRATIONS, SCHEMA_VERSION
-from chuhan.web.store.sqlite import SqliteStore
+from chuhan.web.db import QUIET_EVENTS, StoreError
+from chuhan.web.db import schema as schema_module
+from chuhan.web.db.schema import MIGRATIONS, SCHEMA_VERSION
+from chuhan.web.db.sqlite import SqliteStore
 
 #: The schema the first release wrote (version 1), frozen here: a release appends steps,
 #: it never edits one that has shipped, so this must keep opening.

@@ -68,7 +68,7 @@ from chuhan.web.ratings import RatingKeeper
 from chuhan.web.round.manager import GameManager
 from chuhan.web.settings import Settings
 from chuhan.web.socket import game_socket
-from chuhan.web.store import Store, open_store
+from chuhan.web.db import Store, open_store
 
 __all__ = ["STATIC_DIR", "create_app"]
 

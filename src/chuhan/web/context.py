@@ -9,15 +9,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from chuhan.web.accounts import AccountService
+from chuhan.web.accounts.service import AccountService
 from chuhan.web.analysis_service import AnalysisService
 from chuhan.web.clients import AddressLimiter, SocketCounter
 from chuhan.web.events import EventBus
-from chuhan.web.lobby import Lobby
+from chuhan.web.lobby.service import Lobby
 from chuhan.web.pool import Pool
 from chuhan.web.round.manager import GameManager
 from chuhan.web.settings import Settings
-from chuhan.web.store import Store
+from chuhan.web.db import Store
 from chuhan.web.workers import WorkerPool
 
 __all__ = ["ServerContext", "context_of"]

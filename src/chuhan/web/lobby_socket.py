@@ -14,7 +14,7 @@ from starlette.websockets import WebSocket
 from chuhan.web.context import ServerContext, context_of
 from chuhan.web.endpoints.common import HTTPError
 from chuhan.web.endpoints.games import parse_time_control
-from chuhan.web.lobby import RATING_BOUNDS, LobbyMember, check_visitor_name, owner_of
+from chuhan.web.lobby.service import RATING_BOUNDS, LobbyMember, check_visitor_name, owner_of
 from chuhan.web.protocol import (
     Check,
     ClientMessage,
@@ -30,7 +30,7 @@ from chuhan.web.socket import (
     serve_socket,
     take_seq,
 )
-from chuhan.web.store import StoreError
+from chuhan.web.db import StoreError
 
 __all__ = ["LOBBY_MESSAGES", "lobby_socket"]
 

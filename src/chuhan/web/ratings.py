@@ -5,7 +5,7 @@ games between two accounts, settled once when the game is over.
 :class:`RatingKeeper` when it hears :class:`~chuhan.web.events.GameFinished`, its sweep
 of games a stopped process left unsettled, or a lobby) gets the same settlement, and the
 ratings change once: the store settles in one transaction that first locks the game's
-``rated_games`` row (:meth:`~chuhan.web.store.accounts.AccountStore.settle_rated_game`).
+``rated_games`` row (:meth:`~chuhan.web.db.accounts.AccountStore.settle_rated_game`).
 
 **The rules.** Each game is a rating period of its own (as on lichess): both players are
 rated against the other's rating before the game. A new player starts at 1500, deviation
@@ -26,8 +26,8 @@ from typing import Any
 
 from chuhan.web import glicko2
 from chuhan.web.events import EventBus, GameFinished
-from chuhan.web.store import Store, StoreError
-from chuhan.web.store.accounts import Rating, RatingChange, RatingInput, Settlement
+from chuhan.web.db import Store, StoreError
+from chuhan.web.db.accounts import Rating, RatingChange, RatingInput, Settlement
 
 __all__ = [
     "PAIR_WINDOW_SECONDS",

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from chuhan.web.accounts import SESSION_COOKIE
+from chuhan.web.accounts.service import SESSION_COOKIE
 from chuhan.web.clients import client_address
 from chuhan.web.connection import STATE, Connection
 from chuhan.web.context import ServerContext, context_of

@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from chuhan.variants import GAMES
-from chuhan.web.accounts import (
+from chuhan.web.accounts.service import (
     SESSION_COOKIE,
     AccountRuleError,
     AccountService,
@@ -25,7 +25,7 @@ from chuhan.web.clients import client_address
 from chuhan.web.context import context_of
 from chuhan.web.endpoints.common import HTTPError, field, read_json
 from chuhan.web.ratings import PROVISIONAL_DEVIATION, rating_json, settlement_json
-from chuhan.web.store.accounts import Account, NameTaken, name_key
+from chuhan.web.db.accounts import Account, NameTaken, name_key
 
 __all__ = [
     "account",

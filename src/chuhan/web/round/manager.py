@@ -26,7 +26,7 @@ from chuhan.web.round import timers
 from chuhan.web.round.room import Room
 from chuhan.web.round.seats import new_game_id, new_token, other_seat
 from chuhan.web.settings import Settings
-from chuhan.web.store import (
+from chuhan.web.db import (
     ChatLine,
     GameRow,
     GameUnreadable,

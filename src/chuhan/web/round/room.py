@@ -42,7 +42,7 @@ from chuhan.web.round.view import (
     render_presence,
     result_dict,
 )
-from chuhan.web.store import (
+from chuhan.web.db import (
     QUIET_EVENTS,
     ChatLine,
     GameRow,
@@ -51,7 +51,7 @@ from chuhan.web.store import (
     StoredEvent,
     StoreError,
 )
-from chuhan.web.store.rows import noticed_change
+from chuhan.web.db.rows import noticed_change
 
 if TYPE_CHECKING:
     from chuhan.web.round.manager import GameManager

@@ -18,7 +18,7 @@ from chuhan.squares import SQUARE_NAMES, Move
 from chuhan.variants import JANGGI_ARRANGEMENTS, Variant
 from chuhan.web.protocol import MAX_NAME_CHARS
 from chuhan.web.round.seats import SEATS, seat_of, side_of
-from chuhan.web.store import ChatLine
+from chuhan.web.db import ChatLine
 
 if TYPE_CHECKING:
     from chuhan.web.connection import Connection

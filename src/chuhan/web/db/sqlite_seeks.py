@@ -1,5 +1,5 @@
-"""The lobby's seeks in the SQLite store (the :class:`~chuhan.web.store.seeks.SeekStore`
-contract): a base class of :class:`~chuhan.web.store.sqlite.SqliteStore`, on its database
+"""The lobby's seeks in the SQLite store (the :class:`~chuhan.web.db.seeks.SeekStore`
+contract): a base class of :class:`~chuhan.web.db.sqlite.SqliteStore`, on its database
 thread and its group commits. One thread writes, so counting and inserting, or choosing
 and taking, are never interleaved with another write."""
 
@@ -9,9 +9,9 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from chuhan.web.store import seeks as sql
-from chuhan.web.store.account_sql import sqlite
-from chuhan.web.store.seeks import Seek, SeekLimits, SeekRefused
+from chuhan.web.db import seeks as sql
+from chuhan.web.db.account_sql import sqlite
+from chuhan.web.db.seeks import Seek, SeekLimits, SeekRefused
 
 __all__ = ["SqliteSeeks"]
 

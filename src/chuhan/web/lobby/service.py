@@ -8,7 +8,7 @@ store never holds the secret, and nobody can speak for another browser without i
 the tabs of one owner are one player: each sees its seeks, may cancel them, and is taken
 to the game when one is accepted.
 
-**Seeks live in the store** (:class:`~chuhan.web.store.seeks.SeekStore`), so every server
+**Seeks live in the store** (:class:`~chuhan.web.db.seeks.SeekStore`), so every server
 process lists the same ones and any of them may accept one. Accepting takes the seek (one
 ``DELETE``: of two acceptors, on one process or two, exactly one gets it) and then creates
 the game, attaches the accounts and marks it rated. The acceptor gets its seat token in the
@@ -19,7 +19,7 @@ and their process reads the token from the store: a token travels to its own pla
 an owner's last connection on this process closes, its seeks go unless another live
 process holds the owner (another tab); every ``lobby_sweep_seconds`` each process sweeps
 the seeks of owners that no live process holds (a process killed, see
-:meth:`~chuhan.web.store.Store.live_servers`) and reads the list again.
+:meth:`~chuhan.web.db.Store.live_servers`) and reads the list again.
 
 **Fan-out.** A change is announced with a ``lobby`` notice (``{"changed": true}``: the
 others read the seeks again), and a message for one owner with ``{"to": owner, ...}``. The
@@ -53,15 +53,15 @@ from chuhan.web.connection import Connection
 from chuhan.web.protocol import ProtocolError, TokenBucket
 from chuhan.web.ratings import is_provisional
 from chuhan.web.round.seats import other_seat
-from chuhan.web.store import Notice, StoreError
-from chuhan.web.store.accounts import Account
-from chuhan.web.store.seeks import Seek, SeekLimits, SeekRefused
+from chuhan.web.db import Notice, StoreError
+from chuhan.web.db.accounts import Account
+from chuhan.web.db.seeks import Seek, SeekLimits, SeekRefused
 
 if TYPE_CHECKING:
-    from chuhan.web.accounts import AccountService
+    from chuhan.web.accounts.service import AccountService
     from chuhan.web.round.manager import GameManager
     from chuhan.web.settings import Settings
-    from chuhan.web.store import Store
+    from chuhan.web.db import Store
 
 __all__ = ["Lobby", "LobbyMember", "owner_of", "short_time_control"]
 

@@ -9,7 +9,7 @@ one migrates and the others, waiting on the lock, then find the work done. A rel
 changes the schema appends a step; it never edits one that has shipped.
 
 The games' structured values are JSON text, as in the SQLite store, so both stores share
-:mod:`chuhan.web.store.rows`. Times are ``double precision`` seconds of the servers' wall
+:mod:`chuhan.web.db.rows`. Times are ``double precision`` seconds of the servers' wall
 clocks (Python's ``time.time()``), except the servers' heartbeats, which are the
 database's own clock (``clock_timestamp()``) so that the machines' clocks may disagree.
 """
@@ -22,13 +22,13 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
-from chuhan.web.store import StoreError
-from chuhan.web.store.accounts import ACCOUNTS_SCHEMA
-from chuhan.web.store.seeks import SEEKS_SCHEMA
+from chuhan.web.db import StoreError
+from chuhan.web.db.accounts import ACCOUNTS_SCHEMA
+from chuhan.web.db.seeks import SEEKS_SCHEMA
 
 __all__ = ["MIGRATIONS", "MIGRATION_LOCK", "SCHEMA_VERSION", "migrate", "schema_version"]
 
-log = logging.getLogger("chuhan.web.store")
+log = logging.getLogger("chuhan.web.db")
 
 #: The advisory lock key every migration transaction takes ("chuhan" in ASCII).
 MIGRATION_LOCK = 0x63687568616E

@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from chuhan.web.store.accounts import Account, AccountGame, Rating, Settlement
+from chuhan.web.db.accounts import Account, AccountGame, Rating, Settlement
 
 __all__ = [
     "account_game",

@@ -1,6 +1,6 @@
 """Accounts, sessions, attempts and ratings in the SQLite store (the
-:class:`~chuhan.web.store.accounts.AccountStore` contract): a base class of
-:class:`~chuhan.web.store.sqlite.SqliteStore`, on its database thread and its group
+:class:`~chuhan.web.db.accounts.AccountStore` contract): a base class of
+:class:`~chuhan.web.db.sqlite.SqliteStore`, on its database thread and its group
 commits. One thread writes, so a write's reads and its statements are never interleaved
 with another's."""
 
@@ -11,8 +11,8 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from chuhan.web.store import account_sql as sql
-from chuhan.web.store.accounts import (
+from chuhan.web.db import account_sql as sql
+from chuhan.web.db.accounts import (
     Account,
     AccountGame,
     NameTaken,

@@ -49,8 +49,9 @@ from urllib.parse import urlsplit
 
 import asyncpg  # type: ignore[import-untyped]
 
-from chuhan.web.store import (
+from chuhan.web.db import (
     ChatLine,
+    Duplicate,
     GameRow,
     GameUnreadable,
     Notice,
@@ -59,10 +60,11 @@ from chuhan.web.store import (
     StoreError,
     shown_location,
 )
-from chuhan.web.store.pg_schema import SCHEMA_VERSION, migrate
-from chuhan.web.store.postgres_accounts import PostgresAccounts
-from chuhan.web.store.postgres_seeks import PostgresSeeks
-from chuhan.web.store.rows import COLUMNS, MUTABLE, game_notice, game_row, seated_games, values
+from chuhan.web.db.pg_schema import SCHEMA_VERSION, migrate
+from chuhan.web.db.postgres_accounts import PostgresAccounts
+from chuhan.web.db.postgres_seeks import PostgresSeeks
+from chuhan.web.db.statements import All, Body, Lock, One, Statement, numbered, text_for
+from chuhan.web.db.rows import COLUMNS, MUTABLE, game_notice, game_row, seated_games, values
 
 __all__ = [
     "CHANNEL",
@@ -75,7 +77,7 @@ __all__ = [
 
 T = TypeVar("T")
 
-log = logging.getLogger("chuhan.web.store")
+log = logging.getLogger("chuhan.web.db")
 
 #: The ``LISTEN``/``NOTIFY`` channel of every notice.
 CHANNEL = "chuhan"
@@ -494,6 +496,41 @@ class PostgresStore(PostgresAccounts, PostgresSeeks):
             except _FAILURES as error:
                 raise self._failed(what, error) from None
         raise AssertionError("unreachable")
+
+    # ------------------------------------------------------------------ bodies
+
+    async def write(self, body: Body[T], what: str) -> T:
+        """Run the transaction ``body`` (:mod:`chuhan.web.db.statements`) in one
+        transaction, with the row and advisory locks it asks for; its result once it is
+        committed. ``what`` names it in an error. Never tried again (see the module's
+        documentation)."""
+
+        async def work(connection: Any) -> T:
+            async with connection.transaction():
+                return await _drive(connection, body)
+
+        return await self._write(what, work)
+
+    async def read(self, body: Body[T], what: str) -> T:
+        """Run the reading ``body`` (no transaction of its own); tried once more on another
+        connection when the connection is lost at its first statement (the body has had
+        no answer yet, so its first statement is simply sent again)."""
+        try:
+            first = next(body)
+        except StopIteration as stop:
+            result: T = stop.value
+            return result
+        answered = False
+
+        async def work(connection: Any) -> T:
+            nonlocal answered
+            if answered:  # (a retry after the body had answers: it cannot start again)
+                raise StoreError(f"the game database {self.shown} failed while {what}")
+            found = await _execute(connection, first)
+            answered = True
+            return await _drive(connection, body, sent=found)
+
+        return await self._read(what, work)
 
     # ------------------------------------------------------------------ writes
 
@@ -944,3 +981,41 @@ async def _close_quietly(connection: Any) -> None:
         await connection.close(timeout=1.0)
     except _FAILURES:
         connection.terminate()
+
+
+_NOT_GIVEN: Any = object()
+_LOCK = "SELECT pg_advisory_xact_lock(hashtext($1))"
+
+
+async def _execute(connection: Any, statement: Statement) -> Any:
+    """One statement of a body on ``connection``: its result as the body expects it."""
+    if isinstance(statement, Lock):
+        await connection.execute(_LOCK, statement.key)
+        return None
+    sql = numbered(text_for(statement.sql, "postgresql"))
+    if isinstance(statement, One):
+        if statement.for_update:
+            sql += " FOR UPDATE"
+        return await connection.fetchrow(sql, *statement.args)
+    if isinstance(statement, All):
+        return await connection.fetch(sql, *statement.args)
+    status = await connection.execute(sql, *statement.args)
+    last = str(status).rsplit(" ", 1)[-1]  # ("UPDATE 3", "INSERT 0 1", "DELETE 0")
+    return int(last) if last.isdigit() else 0
+
+
+async def _drive(connection: Any, body: Body[T], *, sent: Any = _NOT_GIVEN) -> T:
+    """Run ``body``'s statements on ``connection`` as it yields them (``sent``: the answer
+    to the statement it has yielded already)."""
+    try:
+        statement = next(body) if sent is _NOT_GIVEN else body.send(sent)
+        while True:
+            try:
+                result = await _execute(connection, statement)
+            except asyncpg.UniqueViolationError as error:
+                statement = body.throw(Duplicate(str(error)))
+            else:
+                statement = body.send(result)
+    except StopIteration as stop:
+        result_value: T = stop.value
+        return result_value

@@ -14,13 +14,13 @@ import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
-from chuhan.web.store import StoreError
-from chuhan.web.store.accounts import ACCOUNTS_SCHEMA
-from chuhan.web.store.seeks import SEEKS_SCHEMA
+from chuhan.web.db import StoreError
+from chuhan.web.db.accounts import ACCOUNTS_SCHEMA
+from chuhan.web.db.seeks import SEEKS_SCHEMA
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate", "schema_version"]
 
-log = logging.getLogger("chuhan.web.store")
+log = logging.getLogger("chuhan.web.db")
 
 _SCHEMA_1 = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any
 from starlette.requests import HTTPConnection
 
 from chuhan.web.settings import Settings
-from chuhan.web.store import Store
-from chuhan.web.store.accounts import Account
+from chuhan.web.db import Store
+from chuhan.web.db.accounts import Account
 
 if TYPE_CHECKING:
     from argon2 import PasswordHasher

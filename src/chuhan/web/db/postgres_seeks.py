@@ -1,5 +1,5 @@
-"""The lobby's seeks in the PostgreSQL store (the :class:`~chuhan.web.store.seeks.SeekStore`
-contract): a base class of :class:`~chuhan.web.store.postgres.PostgresStore`, on its pool
+"""The lobby's seeks in the PostgreSQL store (the :class:`~chuhan.web.db.seeks.SeekStore`
+contract): a base class of :class:`~chuhan.web.db.postgres.PostgresStore`, on its pool
 and its error handling.
 
 Several processes write these tables at once. Taking a seek is one ``DELETE ...
@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from chuhan.web.store import seeks as sql
-from chuhan.web.store.seeks import Seek, SeekLimits, SeekRefused
+from chuhan.web.db import seeks as sql
+from chuhan.web.db.seeks import Seek, SeekLimits, SeekRefused
 
 __all__ = ["PostgresSeeks"]
 

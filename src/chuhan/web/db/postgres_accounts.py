@@ -1,6 +1,6 @@
 """Accounts, sessions, attempts and ratings in the PostgreSQL store (the
-:class:`~chuhan.web.store.accounts.AccountStore` contract): a base class of
-:class:`~chuhan.web.store.postgres.PostgresStore`, on its pool and its error handling.
+:class:`~chuhan.web.db.accounts.AccountStore` contract): a base class of
+:class:`~chuhan.web.db.postgres.PostgresStore`, on its pool and its error handling.
 
 Several processes write these tables at once, so the writes that read before they write
 hold locks for their transaction: the attempts of one key take an advisory lock on that
@@ -19,8 +19,8 @@ from typing import Any, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
 
-from chuhan.web.store import account_sql as sql
-from chuhan.web.store.accounts import (
+from chuhan.web.db import account_sql as sql
+from chuhan.web.db.accounts import (
     Account,
     AccountGame,
     NameTaken,
