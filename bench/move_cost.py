@@ -36,13 +36,13 @@ from chuhan.clock import TimeControl
 from chuhan.game import Game
 from chuhan.variants import get_variant
 from chuhan.web.connection import STATE, Connection
+from chuhan.web.db.sqlite import SqliteStore
 from chuhan.web.events import EventBus
 from chuhan.web.protocol import TokenBucket, parse_client_message
 from chuhan.web.round import manager as manager_module
 from chuhan.web.round.manager import GameManager
 from chuhan.web.round.room import Room
 from chuhan.web.round.view import render_state
-from chuhan.web.db.sqlite import SqliteStore
 
 ARRANGEMENT = "마상상마"
 

@@ -126,9 +126,9 @@ def _engine_command(text: str) -> str:
 
 
 def _cmd_backup(args: argparse.Namespace) -> int:
-    from chuhan.web.server import database_location
     from chuhan.web.db import StoreError, is_database_url, shown_location
     from chuhan.web.db.backup import backup_database
+    from chuhan.web.server import database_location
 
     source = database_location(args.db)
     if is_database_url(source):

@@ -14,9 +14,9 @@ from starlette.testclient import TestClient
 from web_helpers import Player, create_game, expect_error, join_friend_game
 
 from chuhan.web.connection import PRESENCE, STATE, Connection
+from chuhan.web.db.sqlite import SqliteStore
 from chuhan.web.events import GameFinished, StateChanged
 from chuhan.web.protocol import TokenBucket
-from chuhan.web.db.sqlite import SqliteStore
 
 
 def _states(player: Player) -> list[dict[str, Any]]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from chuhan.web.accounts.repository import Account, Rating, RatingInput
 from chuhan.web.glicko2 import Glicko, rate
 from chuhan.web.ratings import decide, is_provisional
-from chuhan.web.db.accounts import Account, Rating, RatingInput
 
 
 def test_the_papers_worked_example() -> None:

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 from web_helpers import stored_game
 
-from chuhan.web.server import free_port
 from chuhan.web.db.sqlite import CHECKPOINT_SECONDS, SqliteStore
+from chuhan.web.server import free_port
 
 #: Long enough that no checkpoint runs unless a test asks for one.
 NEVER = 3600.0

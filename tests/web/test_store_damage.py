@@ -24,10 +24,10 @@ from web_helpers import FakeClock, FakeEngine, Player, create_game, expect_error
 
 from chuhan.cli import main
 from chuhan.web.app import create_app
-from chuhan.web.server import free_port
-from chuhan.web.settings import Settings
 from chuhan.web.db.backup import backup_database
 from chuhan.web.db.health import readable_rows
+from chuhan.web.server import free_port
+from chuhan.web.settings import Settings
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -16,7 +16,6 @@ import asyncpg
 import pytest
 from web_helpers import stored_game
 
-from chuhan.web.server import free_port
 from chuhan.web.db import (
     ChatLine,
     GameRow,
@@ -29,6 +28,7 @@ from chuhan.web.db import (
 from chuhan.web.db.pg_schema import SCHEMA_VERSION
 from chuhan.web.db.postgres import PostgresStore
 from chuhan.web.db.rows import noticed_change
+from chuhan.web.server import free_port
 
 
 def run(url: str, work: Callable[..., Awaitable[Any]], *, stores: int = 1, **options: Any) -> Any:

@@ -9,8 +9,8 @@ from typing import Any
 from starlette.websockets import WebSocketDisconnect
 
 from chuhan.board import Board
-from chuhan.web.pool import AnalysisRequest, MoveRequest
 from chuhan.web.db import GameRow
+from chuhan.web.pool import AnalysisRequest, MoveRequest
 
 with warnings.catch_warnings():
     # Starlette's TestClient warns that it will move from httpx to httpx2.

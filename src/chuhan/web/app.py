@@ -30,6 +30,7 @@ from starlette.staticfiles import StaticFiles
 
 from chuhan.web.analysis_socket import analysis_socket
 from chuhan.web.context import ServerContext
+from chuhan.web.db import Store, open_store
 from chuhan.web.endpoints.accounts import (
     account,
     change_password,
@@ -68,7 +69,6 @@ from chuhan.web.ratings import RatingKeeper
 from chuhan.web.round.manager import GameManager
 from chuhan.web.settings import Settings
 from chuhan.web.socket import game_socket
-from chuhan.web.db import Store, open_store
 
 __all__ = ["STATIC_DIR", "create_app"]
 

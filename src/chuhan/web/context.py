@@ -12,12 +12,12 @@ from typing import Any
 from chuhan.web.accounts.service import AccountService
 from chuhan.web.analysis_service import AnalysisService
 from chuhan.web.clients import AddressLimiter, SocketCounter
+from chuhan.web.db import Store
 from chuhan.web.events import EventBus
 from chuhan.web.lobby.service import Lobby
 from chuhan.web.pool import Pool
 from chuhan.web.round.manager import GameManager
 from chuhan.web.settings import Settings
-from chuhan.web.db import Store
 from chuhan.web.workers import WorkerPool
 
 __all__ = ["ServerContext", "context_of"]

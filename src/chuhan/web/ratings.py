@@ -5,7 +5,7 @@ games between two accounts, settled once when the game is over.
 :class:`RatingKeeper` when it hears :class:`~chuhan.web.events.GameFinished`, its sweep
 of games a stopped process left unsettled, or a lobby) gets the same settlement, and the
 ratings change once: the store settles in one transaction that first locks the game's
-``rated_games`` row (:meth:`~chuhan.web.db.accounts.AccountStore.settle_rated_game`).
+``rated_games`` row (:meth:`~chuhan.web.accounts.repository.AccountRepository.settle_rated_game`).
 
 **The rules.** Each game is a rating period of its own (as on lichess): both players are
 rated against the other's rating before the game. A new player starts at 1500, deviation
@@ -25,9 +25,15 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from chuhan.web import glicko2
-from chuhan.web.events import EventBus, GameFinished
+from chuhan.web.accounts.repository import (
+    AccountRepository,
+    Rating,
+    RatingChange,
+    RatingInput,
+    Settlement,
+)
 from chuhan.web.db import Store, StoreError
-from chuhan.web.db.accounts import Rating, RatingChange, RatingInput, Settlement
+from chuhan.web.events import EventBus, GameFinished
 
 __all__ = [
     "PAIR_WINDOW_SECONDS",
@@ -102,7 +108,8 @@ def decide(given: RatingInput) -> Settlement:
 async def settle_game(store: Store, game_id: str, now: float) -> Settlement | None:
     """Settle the rated game ``game_id`` if it is over (exactly once, whoever calls and
     however often); the settlement, or None when the game is not rated or not over."""
-    return await store.settle_rated_game(game_id, now, PAIR_WINDOW_SECONDS, decide)
+    repository = AccountRepository(store)
+    return await repository.settle_rated_game(game_id, now, PAIR_WINDOW_SECONDS, decide)
 
 
 def is_provisional(deviation: float) -> bool:
@@ -186,7 +193,7 @@ class RatingKeeper:
 
     async def sweep(self) -> None:
         """Settle the rated games that are over and not settled."""
-        for game_id in await self.store.unsettled_rated_games(50):
+        for game_id in await AccountRepository(self.store).unsettled_rated_games(50):
             await self._settle(game_id)
 
     async def _sweep_forever(self) -> None:

@@ -198,8 +198,8 @@ def _serve(
         ) from None
 
     from chuhan.web.app import create_app
-    from chuhan.web.settings import Settings
     from chuhan.web.db import is_database_url, open_store, shown_location
+    from chuhan.web.settings import Settings
 
     location = database_location(db)
     if is_database_url(location):

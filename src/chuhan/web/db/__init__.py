@@ -38,9 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, TypeVar
 
-from chuhan.web.db.accounts import AccountStore
 from chuhan.web.db.errors import DatabaseInUse, Duplicate, GameUnreadable, StoreConflict, StoreError
-from chuhan.web.db.seeks import SeekStore
 from chuhan.web.db.statements import Body
 
 T = TypeVar("T")
@@ -139,10 +137,11 @@ class Notice:
     data: dict[str, Any]
 
 
-class Store(AccountStore, SeekStore, Protocol):
-    """What the web server needs from a game database (accounts and ratings:
-    :class:`~chuhan.web.db.accounts.AccountStore`; the lobby's seeks:
-    :class:`~chuhan.web.db.seeks.SeekStore`)."""
+class Store(Protocol):
+    """What the web server needs from a game database: a driver that runs transaction
+    bodies (:meth:`write`, :meth:`read`; each feature's repository writes its own, such as
+    :class:`~chuhan.web.accounts.repository.AccountRepository`), hears the other processes
+    (:meth:`listen`, :meth:`notify`) and beats; and the games' tuned paths."""
 
     #: Whether other server processes may use this database at the same time.
     shared: bool

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from chuhan.web.db import StoreError, shown_location
-from chuhan.web.db.accounts import ACCOUNT_TABLES
+from chuhan.web.db.migrations import ACCOUNT_TABLES
 from chuhan.web.db.rows import COLUMNS
 
 __all__ = ["CopyReport", "copy_database"]

@@ -55,8 +55,6 @@ class GameUnreadable(StoreError):
         super().__init__(f"game {game_id[:40]!r} cannot be read from the database: {reason}")
 
 
-
-
 class Duplicate(StoreError):
     """(Thrown into a transaction body, at the statement that met it) a row with the same
     unique key is already there. On PostgreSQL the transaction can do nothing more after

@@ -23,8 +23,7 @@ from typing import Any
 import asyncpg  # type: ignore[import-untyped]
 
 from chuhan.web.db import StoreError
-from chuhan.web.db.accounts import ACCOUNTS_SCHEMA
-from chuhan.web.db.seeks import SEEKS_SCHEMA
+from chuhan.web.db.migrations import ACCOUNTS_SCHEMA, SEEKS_SCHEMA
 
 __all__ = ["MIGRATIONS", "MIGRATION_LOCK", "SCHEMA_VERSION", "migrate", "schema_version"]
 

@@ -61,10 +61,8 @@ from chuhan.web.db import (
     shown_location,
 )
 from chuhan.web.db.pg_schema import SCHEMA_VERSION, migrate
-from chuhan.web.db.postgres_accounts import PostgresAccounts
-from chuhan.web.db.postgres_seeks import PostgresSeeks
-from chuhan.web.db.statements import All, Body, Lock, One, Statement, numbered, text_for
 from chuhan.web.db.rows import COLUMNS, MUTABLE, game_notice, game_row, seated_games, values
+from chuhan.web.db.statements import All, Body, Lock, One, Statement, numbered, text_for
 
 __all__ = [
     "CHANNEL",
@@ -304,7 +302,7 @@ async def _keep_session(connection: Any) -> None:
     connections), and asyncpg's default reset costs a round trip per use."""
 
 
-class PostgresStore(PostgresAccounts, PostgresSeeks):
+class PostgresStore:
     """The game database in PostgreSQL at ``url`` (``postgresql://USER[:PASSWORD]@HOST
     [:PORT]/DATABASE``), shared with any number of server processes (see the module's
     documentation). Making it does not connect: :meth:`open` does, on the event loop that

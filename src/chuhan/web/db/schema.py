@@ -15,8 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from chuhan.web.db import StoreError
-from chuhan.web.db.accounts import ACCOUNTS_SCHEMA
-from chuhan.web.db.seeks import SEEKS_SCHEMA
+from chuhan.web.db.migrations import ACCOUNTS_SCHEMA, SEEKS_SCHEMA
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate", "schema_version"]
 

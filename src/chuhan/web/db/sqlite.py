@@ -52,14 +52,12 @@ from chuhan.web.db import (
     StoredEvent,
     StoreError,
 )
-from chuhan.web.db.accounts import ACCOUNT_TABLES
 from chuhan.web.db.connection import checkpoint, close_cleanly, open_database
 from chuhan.web.db.files import OwnerLock, database_owner, default_db_path, lock_path
 from chuhan.web.db.health import is_damage, readable_rows
+from chuhan.web.db.migrations import ACCOUNT_TABLES
 from chuhan.web.db.rows import COLUMNS, MUTABLE, game_row, seated_games, values
 from chuhan.web.db.schema import MIGRATIONS, SCHEMA_VERSION
-from chuhan.web.db.sqlite_accounts import SqliteAccounts
-from chuhan.web.db.sqlite_seeks import SqliteSeeks
 from chuhan.web.db.statements import All, Body, Lock, One, Statement, text_for
 
 __all__ = [
@@ -82,7 +80,7 @@ log = logging.getLogger("chuhan.web.db")
 CHECKPOINT_SECONDS = 2.0
 
 
-class SqliteStore(SqliteAccounts, SqliteSeeks):
+class SqliteStore:
     """The game database in one SQLite file (see the module's documentation). Opening it
     takes the owner lock, checks the file and brings the schema up to date; every other
     method is a coroutine that runs on the store's own database thread."""

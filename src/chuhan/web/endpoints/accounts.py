@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from chuhan.variants import GAMES
+from chuhan.web.accounts.repository import Account, NameTaken, name_key
 from chuhan.web.accounts.service import (
     SESSION_COOKIE,
     AccountRuleError,
@@ -25,7 +26,6 @@ from chuhan.web.clients import client_address
 from chuhan.web.context import context_of
 from chuhan.web.endpoints.common import HTTPError, field, read_json
 from chuhan.web.ratings import PROVISIONAL_DEVIATION, rating_json, settlement_json
-from chuhan.web.db.accounts import Account, NameTaken, name_key
 
 __all__ = [
     "account",
@@ -79,7 +79,7 @@ async def _take_attempt(request: Request, limits: dict[str, int], what: str) -> 
     """Count an attempt against its limits; 429 with a sentence when one is spent."""
     context = context_of(request)
     attempt = secrets.token_hex(12)
-    wait = await context.store.take_attempt(
+    wait = await context.accounts.repository.take_attempt(
         attempt, limits, context.settings.attempt_window_seconds, context.now()
     )
     if wait > 0:
@@ -145,7 +145,7 @@ async def sign_up(request: Request) -> Response:
     now = context.now()
     account = Account(secrets.token_urlsafe(12), name, now, await service.hash_password(password))
     try:
-        await context.store.create_account(account)
+        await context.accounts.repository.create_account(account)
     except NameTaken:
         raise HTTPError(409, "name_taken", f"the name {name!r} is taken; choose another") from None
     cookie = await service.start_session(account, now)
@@ -172,10 +172,10 @@ async def sign_in(request: Request) -> Response:
         },
         "failed sign-ins",
     )
-    account = await context.store.account_by_name(name)
+    account = await context.accounts.repository.account_by_name(name)
     if not await service.verify_password(account, password) or account is None:
         raise HTTPError(401, "wrong_password", "the name or the password is wrong")
-    await context.store.forgive_attempt(attempt)
+    await context.accounts.repository.forgive_attempt(attempt)
     cookie = await service.start_session(account, context.now())
     return _signed_in(request, account, cookie)
 
@@ -185,7 +185,7 @@ async def sign_out(request: Request) -> Response:
     _check_origin(request)
     key = service_of(request).session_of(request)
     if key is not None:
-        await context_of(request).store.end_session(key)
+        await context_of(request).accounts.repository.end_session(key)
     return _signed_out({"account": None})
 
 
@@ -194,7 +194,7 @@ async def account(request: Request) -> Response:
     found = await service_of(request).account_of(request, context_of(request).now())
     if found is None:
         return JSONResponse({"account": None})
-    ratings = await context_of(request).store.ratings_of(found.id)
+    ratings = await context_of(request).accounts.repository.ratings_of(found.id)
     body = _public(found) | {"ratings": {g: rating_json(r) for g, r in ratings.items()}}
     return JSONResponse({"account": body})
 
@@ -216,7 +216,9 @@ async def change_password(request: Request) -> Response:
     if not await service.verify_password(found, password):
         raise HTTPError(401, "wrong_password", "'password' is not your current password")
     key = service.session_of(request) or ""
-    await context.store.set_password(found.id, await service.hash_password(new_password), key)
+    await context.accounts.repository.set_password(
+        found.id, await service.hash_password(new_password), key
+    )
     return JSONResponse({"account": _public(found)})
 
 
@@ -229,14 +231,14 @@ async def delete_account(request: Request) -> Response:
     data = await read_json(request)
     if not await service_of(request).verify_password(found, _text(data, "password")):
         raise HTTPError(401, "wrong_password", "'password' is not your current password")
-    await context.store.delete_account(found.id)
+    await context.accounts.repository.delete_account(found.id)
     return _signed_out({"account": None, "deleted": found.name})
 
 
 async def player(request: Request) -> Response:
     """``GET /api/players/{name}``: ratings per game, results, rating history and recent
     games (with watch links only)."""
-    store = context_of(request).store
+    store = context_of(request).accounts.repository
     name = request.path_params["name"]
     found = await store.account_by_name(name[:100])
     if found is None:
@@ -284,7 +286,7 @@ async def leaderboard(request: Request) -> Response:
     game = request.path_params["game"]
     if game not in GAMES:
         raise HTTPError(404, "no_game_kind", f"there is no game {game[:20]!r}: xiangqi or janggi")
-    best = await context_of(request).store.leaderboard(
+    best = await context_of(request).accounts.repository.leaderboard(
         game, PROVISIONAL_DEVIATION, LEADERBOARD_SIZE
     )
     return JSONResponse(
@@ -301,7 +303,7 @@ async def leaderboard(request: Request) -> Response:
 async def game_rating(request: Request) -> Response:
     """``GET /api/games/{game_id}/rating``: whether the game is rated, its players'
     accounts, and once it is settled the rating changes."""
-    store = context_of(request).store
+    store = context_of(request).accounts.repository
     game_id = request.path_params["game_id"][:40]
     rated = await store.is_rated(game_id)
     holders = await store.game_accounts(game_id)

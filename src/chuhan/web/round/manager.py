@@ -19,13 +19,6 @@ from typing import Any
 from chuhan.clock import TimeControl
 from chuhan.errors import ChuhanError
 from chuhan.variants import Variant, get_variant
-from chuhan.web.events import EventBus
-from chuhan.web.pool import Pool
-from chuhan.web.protocol import ProtocolError
-from chuhan.web.round import timers
-from chuhan.web.round.room import Room
-from chuhan.web.round.seats import new_game_id, new_token, other_seat
-from chuhan.web.settings import Settings
 from chuhan.web.db import (
     ChatLine,
     GameRow,
@@ -35,6 +28,13 @@ from chuhan.web.db import (
     StoredEvent,
     StoreError,
 )
+from chuhan.web.events import EventBus
+from chuhan.web.pool import Pool
+from chuhan.web.protocol import ProtocolError
+from chuhan.web.round import timers
+from chuhan.web.round.room import Room
+from chuhan.web.round.seats import new_game_id, new_token, other_seat
+from chuhan.web.settings import Settings
 
 __all__ = ["GameManager", "RoomUnavailable"]
 

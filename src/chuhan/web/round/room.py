@@ -26,6 +26,16 @@ from chuhan.errors import ChuhanError
 from chuhan.game import Game, GameError, Outcome
 from chuhan.squares import Move
 from chuhan.web.connection import PRESENCE, STATE, Connection
+from chuhan.web.db import (
+    QUIET_EVENTS,
+    ChatLine,
+    GameRow,
+    Notice,
+    StoreConflict,
+    StoredEvent,
+    StoreError,
+)
+from chuhan.web.db.rows import noticed_change
 from chuhan.web.events import GameFinished, StateChanged
 from chuhan.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, TokenBucket
 from chuhan.web.round import actions, computer, timers
@@ -42,16 +52,6 @@ from chuhan.web.round.view import (
     render_presence,
     result_dict,
 )
-from chuhan.web.db import (
-    QUIET_EVENTS,
-    ChatLine,
-    GameRow,
-    Notice,
-    StoreConflict,
-    StoredEvent,
-    StoreError,
-)
-from chuhan.web.db.rows import noticed_change
 
 if TYPE_CHECKING:
     from chuhan.web.round.manager import GameManager
