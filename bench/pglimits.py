@@ -36,7 +36,7 @@ import asyncpg  # type: ignore[import-untyped]
 
 from chuhan.web.db import GameRow
 from chuhan.web.db import postgres as pg
-from chuhan.web.db.pg_schema import migrate
+from chuhan.web.db.migrations import migrate_postgresql
 from chuhan.web.db.postgres import PostgresStore
 from load import Database, children, tree_cpu_seconds
 
@@ -171,7 +171,7 @@ def prepare(url: str) -> None:
     async def run() -> None:
         connection = await asyncpg.connect(url)
         try:
-            await migrate(connection, url)
+            await migrate_postgresql(connection, url)
         finally:
             await connection.close()
 

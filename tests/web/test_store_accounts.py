@@ -12,16 +12,14 @@ from typing import Any
 
 import asyncpg
 import pytest
+from test_store_migrations import old_postgresql_database
 from test_store_schema import release_1_database
 from web_helpers import stored_game
 
 from chuhan.cli import main
 from chuhan.web.accounts.repository import Account, AccountRepository, NameTaken
 from chuhan.web.db import Store, open_store
-from chuhan.web.db.pg_schema import MIGRATIONS as PG_MIGRATIONS
-from chuhan.web.db.pg_schema import SCHEMA_VERSION as PG_VERSION
-from chuhan.web.db.pg_schema import migrate as pg_migrate
-from chuhan.web.db.schema import SCHEMA_VERSION
+from chuhan.web.db.migrations import SCHEMA_VERSION
 from chuhan.web.ratings import settle_game
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
@@ -256,14 +254,7 @@ def test_a_sqlite_database_of_an_earlier_release_gains_accounts(tmp_path: Path) 
 
 
 def test_a_postgresql_database_of_an_earlier_release_gains_accounts(postgres_url: str) -> None:
-    async def first_release() -> None:
-        connection = await asyncpg.connect(postgres_url)
-        try:
-            await pg_migrate(connection, "test", PG_MIGRATIONS[:1])
-        finally:
-            await connection.close()
-
-    asyncio.run(first_release())
+    asyncio.run(old_postgresql_database(postgres_url, 1))  # (games only, numbered the old way)
 
     async def work(store: Store) -> None:
         await AccountRepository(store).create_account(account(1))
@@ -278,7 +269,7 @@ def test_a_postgresql_database_of_an_earlier_release_gains_accounts(postgres_url
         finally:
             await connection.close()
 
-    assert asyncio.run(version()) == str(PG_VERSION)
+    assert asyncio.run(version()) == str(SCHEMA_VERSION)
 
 
 def test_db_copy_carries_accounts_ratings_and_seats_over(

@@ -25,7 +25,7 @@ from chuhan.web.db import (
     StoredEvent,
     StoreError,
 )
-from chuhan.web.db.pg_schema import SCHEMA_VERSION
+from chuhan.web.db.migrations import SCHEMA_VERSION
 from chuhan.web.db.postgres import PostgresStore
 from chuhan.web.db.rows import noticed_change
 from chuhan.web.server import free_port

@@ -29,7 +29,7 @@ from chuhan.web.db.health import (
     set_marker,
     wal_problem_sentence,
 )
-from chuhan.web.db.schema import migrate
+from chuhan.web.db.migrations import migrate_sqlite
 
 __all__ = ["BUSY_MS", "checkpoint", "close_cleanly", "open_database"]
 
@@ -63,7 +63,7 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, set[str]]:
         damaged = damaged_tables(db)
         unindexed = {t for t in damaged or () if t != UNUSED_PAGES and rows_readable(db, t)}
         what = "its schema version cannot be read or brought up to date"
-        migrate(db, path)
+        migrate_sqlite(db, path)
         if not in_memory:
             _report(db, path, wal, damaged, unindexed)
             what = "it cannot be written"

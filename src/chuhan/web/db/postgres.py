@@ -60,7 +60,7 @@ from chuhan.web.db import (
     StoreError,
     shown_location,
 )
-from chuhan.web.db.pg_schema import SCHEMA_VERSION, migrate
+from chuhan.web.db.migrations import SCHEMA_VERSION, migrate_postgresql
 from chuhan.web.db.rows import COLUMNS, MUTABLE, game_notice, game_row, seated_games, values
 from chuhan.web.db.statements import All, Body, Lock, One, Statement, numbered, text_for
 
@@ -356,7 +356,7 @@ class PostgresStore:
             ) from None
         try:
             async with pool.acquire(timeout=COMMAND_TIMEOUT) as connection:
-                await migrate(connection, self.shown)
+                await migrate_postgresql(connection, self.shown)
                 await connection.execute(_REGISTER, self.server_id)
             self._listener = await self._connect_listener()
         except _FAILURES as error:

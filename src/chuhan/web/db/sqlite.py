@@ -21,7 +21,7 @@ a damaged log (:mod:`chuhan.web.db.connection`). A game whose rows cannot be rea
 One server owns a database at a time: :class:`SqliteStore` holds an exclusive lock on
 ``<database>.lock`` (:class:`~chuhan.web.db.files.OwnerLock`) for as long as it is open,
 and a second server on the same file is refused with :class:`DatabaseInUse` naming the
-first. The schema is versioned (:mod:`chuhan.web.db.schema`).
+first. The schema is versioned (:mod:`chuhan.web.db.migrations`).
 """
 
 from __future__ import annotations
@@ -55,9 +55,8 @@ from chuhan.web.db import (
 from chuhan.web.db.connection import checkpoint, close_cleanly, open_database
 from chuhan.web.db.files import OwnerLock, database_owner, default_db_path, lock_path
 from chuhan.web.db.health import is_damage, readable_rows
-from chuhan.web.db.migrations import ACCOUNT_TABLES
+from chuhan.web.db.migrations import ACCOUNT_TABLES, MIGRATIONS, SCHEMA_VERSION
 from chuhan.web.db.rows import COLUMNS, MUTABLE, game_row, seated_games, values
-from chuhan.web.db.schema import MIGRATIONS, SCHEMA_VERSION
 from chuhan.web.db.statements import All, Body, Lock, One, Statement, text_for
 
 __all__ = [
