@@ -37,6 +37,7 @@ import asyncpg  # type: ignore[import-untyped]
 from chuhan.web.db import GameRow
 from chuhan.web.db import postgres as pg
 from chuhan.web.db.migrations import migrate_postgresql
+from chuhan.web.db.notices import NOTIFY
 from chuhan.web.db.postgres import PostgresStore
 from load import Database, children, tree_cpu_seconds
 
@@ -123,7 +124,7 @@ async def notify_loop(url: str, start_at: float, seconds: float) -> dict[str, An
         nonlocal sent
         async with pool.acquire() as connection:
             while time.perf_counter() < stop:
-                await connection.execute(pg._NOTIFY, NOTICE)
+                await connection.execute(NOTIFY, NOTICE)
                 sent += 1
 
     await asyncio.gather(*(worker() for _ in range(POOL)))
