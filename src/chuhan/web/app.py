@@ -29,6 +29,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from chuhan.web.analysis_socket import analysis_socket
+from chuhan.web.bus import Bus
 from chuhan.web.context import ServerContext
 from chuhan.web.db import Store, open_store
 from chuhan.web.endpoints.accounts import (
@@ -62,7 +63,6 @@ from chuhan.web.endpoints.puzzles import (
     puzzle_move,
     puzzle_solution,
 )
-from chuhan.web.events import EventBus
 from chuhan.web.lobby_socket import lobby_socket
 from chuhan.web.pool import Pool, ProcessPool
 from chuhan.web.ratings import RatingKeeper
@@ -95,7 +95,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = db if not isinstance(db, (str, Path)) else open_store(db)
         await store.open()
-        bus = EventBus()
+        bus = Bus(store)
         manager = GameManager(
             store,
             the_pool,

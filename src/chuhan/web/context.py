@@ -11,9 +11,9 @@ from typing import Any
 
 from chuhan.web.accounts.service import AccountService
 from chuhan.web.analysis_service import AnalysisService
+from chuhan.web.bus import Bus
 from chuhan.web.clients import AddressLimiter, SocketCounter
 from chuhan.web.db import Store
-from chuhan.web.events import EventBus
 from chuhan.web.lobby.service import Lobby
 from chuhan.web.pool import Pool
 from chuhan.web.round.manager import GameManager
@@ -28,7 +28,7 @@ class ServerContext:
     settings: Settings
     store: Store
     pool: Pool
-    bus: EventBus
+    bus: Bus
     manager: GameManager
     now: Callable[[], float]
     sockets: SocketCounter = field(default_factory=SocketCounter)

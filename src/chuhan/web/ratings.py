@@ -2,7 +2,7 @@
 games between two accounts, settled once when the game is over.
 
 **The one function.** :func:`settle_game` settles a rated game: whoever calls it (the
-:class:`RatingKeeper` when it hears :class:`~chuhan.web.events.GameFinished`, its sweep
+:class:`RatingKeeper` when it hears :class:`~chuhan.web.bus.GameFinished`, its sweep
 of games a stopped process left unsettled, or a lobby) gets the same settlement, and the
 ratings change once: the store settles in one transaction that first locks the game's
 ``rated_games`` row (:meth:`~chuhan.web.accounts.repository.AccountRepository.settle_rated_game`).
@@ -32,8 +32,8 @@ from chuhan.web.accounts.repository import (
     RatingInput,
     Settlement,
 )
+from chuhan.web.bus import Bus, GameFinished
 from chuhan.web.db import Store, StoreError
-from chuhan.web.events import EventBus, GameFinished
 
 __all__ = [
     "PAIR_WINDOW_SECONDS",
@@ -155,7 +155,7 @@ class RatingKeeper:
     and its settlement; a game another process finished)."""
 
     def __init__(
-        self, store: Store, bus: EventBus, now: Callable[[], float], sweep_seconds: float
+        self, store: Store, bus: Bus, now: Callable[[], float], sweep_seconds: float
     ) -> None:
         self.store = store
         self.now = now

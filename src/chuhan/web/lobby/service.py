@@ -245,7 +245,7 @@ class Lobby:
 
         async def run() -> None:
             try:
-                await self.store.notify("", "lobby", data)
+                await self.manager.bus.notify("", "lobby", data)
             except StoreError as error:
                 log.warning("cannot tell the other servers of a lobby change: %s", error)
 

@@ -25,6 +25,7 @@ from chuhan.clock import Clock, TimeControl
 from chuhan.errors import ChuhanError
 from chuhan.game import Game, GameError, Outcome
 from chuhan.squares import Move
+from chuhan.web.bus import GameFinished, StateChanged
 from chuhan.web.connection import PRESENCE, STATE, Connection
 from chuhan.web.db import (
     QUIET_EVENTS,
@@ -36,7 +37,6 @@ from chuhan.web.db import (
     StoreError,
 )
 from chuhan.web.db.rows import noticed_change
-from chuhan.web.events import GameFinished, StateChanged
 from chuhan.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, TokenBucket
 from chuhan.web.round import actions, computer, timers
 from chuhan.web.round.replay import ReplayError, apply_event, rebuild
