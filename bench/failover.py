@@ -28,8 +28,8 @@ import sys
 import time
 from pathlib import Path
 
+from chuhan.web.db import open_store
 from chuhan.web.server import free_port
-from chuhan.web.store import open_store
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))

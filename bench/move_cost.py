@@ -35,14 +35,14 @@ from pathlib import Path
 from chuhan.clock import TimeControl
 from chuhan.game import Game
 from chuhan.variants import get_variant
-from chuhan.web.events import EventBus
+from chuhan.web.bus import Bus
+from chuhan.web.db.sqlite import SqliteStore
 from chuhan.web.round import manager as manager_module
 from chuhan.web.round.manager import GameManager
 from chuhan.web.round.room import Room
 from chuhan.web.round.view import render_state
 from chuhan.web.sockets.connection import STATE, Connection
 from chuhan.web.sockets.protocol import TokenBucket, parse_client_message
-from chuhan.web.store.sqlite import SqliteStore
 
 ARRANGEMENT = "마상상마"
 
@@ -104,7 +104,7 @@ async def run(args: argparse.Namespace, sequences: list[list[str]]) -> tuple[int
     with tempfile.TemporaryDirectory() as tmp:
         store = SqliteStore(Path(tmp) / "bench.sqlite3")
         await store.open()
-        manager = GameManager(store, None, EventBus(), clock)  # type: ignore[arg-type]
+        manager = GameManager(store, None, Bus(store), clock)  # type: ignore[arg-type]
         await manager.start()
         players: list[tuple[Room, dict[str, Connection]]] = []
         for number in range(len(sequences)):

@@ -34,10 +34,11 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
-from chuhan.web.store import GameRow
-from chuhan.web.store import postgres as pg
-from chuhan.web.store.pg_schema import migrate
-from chuhan.web.store.postgres import PostgresStore
+from chuhan.web.db import GameRow
+from chuhan.web.db import postgres as pg
+from chuhan.web.db.migrations import migrate_postgresql
+from chuhan.web.db.notices import NOTIFY
+from chuhan.web.db.postgres import PostgresStore
 from load import Database, children, tree_cpu_seconds
 
 #: A move's notice, as the store sends it (game id, origin, revision).
@@ -123,7 +124,7 @@ async def notify_loop(url: str, start_at: float, seconds: float) -> dict[str, An
         nonlocal sent
         async with pool.acquire() as connection:
             while time.perf_counter() < stop:
-                await connection.execute(pg._NOTIFY, NOTICE)
+                await connection.execute(NOTIFY, NOTICE)
                 sent += 1
 
     await asyncio.gather(*(worker() for _ in range(POOL)))
@@ -171,7 +172,7 @@ def prepare(url: str) -> None:
     async def run() -> None:
         connection = await asyncpg.connect(url)
         try:
-            await migrate(connection, url)
+            await migrate_postgresql(connection, url)
         finally:
             await connection.close()
 

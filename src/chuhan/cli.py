@@ -126,9 +126,9 @@ def _engine_command(text: str) -> str:
 
 
 def _cmd_backup(args: argparse.Namespace) -> int:
+    from chuhan.web.db import StoreError, is_database_url, shown_location
+    from chuhan.web.db.backup import backup_database
     from chuhan.web.server import database_location
-    from chuhan.web.store import StoreError, is_database_url, shown_location
-    from chuhan.web.store.backup import backup_database
 
     source = database_location(args.db)
     if is_database_url(source):
@@ -143,8 +143,8 @@ def _cmd_backup(args: argparse.Namespace) -> int:
 def _cmd_db_copy(args: argparse.Namespace) -> int:
     import asyncio
 
-    from chuhan.web.store import StoreError, is_database_url
-    from chuhan.web.store.copy import copy_database
+    from chuhan.web.db import StoreError, is_database_url
+    from chuhan.web.db.copy import copy_database
 
     if is_database_url(args.source):
         raise StoreError(f"SOURCE must be a SQLite game database file, got {args.source!r}")
@@ -552,6 +552,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result: int = args.func(args)
     except ChuhanError as error:
+        print(f"chuhan: error: {error}", file=sys.stderr)
+        return 2
+    except RuntimeError as error:
+        # A game database that cannot be used (a service error, not bad input) is one
+        # sentence too; its module is loaded if it raised one.
+        store = sys.modules.get("chuhan.web.db.errors")
+        if store is None or not isinstance(error, store.StoreError):
+            raise
         print(f"chuhan: error: {error}", file=sys.stderr)
         return 2
     except ImportError as error:

@@ -22,8 +22,9 @@ from process_helpers import Client, invite_token, start_server, stop
 from test_store_accounts import account, finished_game
 from websockets.sync.client import connect
 
+from chuhan.web.accounts.repository import AccountRepository
+from chuhan.web.db import Store, open_store
 from chuhan.web.server import free_port
-from chuhan.web.store import Store, open_store
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX processes")
 
@@ -120,7 +121,7 @@ _SETTLER = textwrap.dedent(
     """
     import asyncio, json, sys, time
     from chuhan.web.accounts.ratings import settle_game
-    from chuhan.web.store import open_store
+    from chuhan.web.db import open_store
 
     async def main():
         store = open_store(sys.argv[1])
@@ -145,7 +146,7 @@ def test_two_processes_settling_the_same_games_at_once_rate_each_once(
 
     async def fill(store: Store) -> list[str]:
         for number in range(5):
-            await store.create_account(account(number))
+            await AccountRepository(store).create_account(account(number))
         return [await finished_game(store, n, a, b, "first") for n, (a, b) in enumerate(pairs)]
 
     async def opened(work: Any) -> Any:
@@ -171,8 +172,10 @@ def test_two_processes_settling_the_same_games_at_once_rate_each_once(
 
     async def check(store: Store) -> None:
         for number in range(5):
-            rating = (await store.ratings_of(f"account-{number}"))["xiangqi"]
-            history = await store.rating_history(f"account-{number}", "xiangqi", 100)
+            rating = (await AccountRepository(store).ratings_of(f"account-{number}"))["xiangqi"]
+            history = await AccountRepository(store).rating_history(
+                f"account-{number}", "xiangqi", 100
+            )
             assert rating.games == len(history) == 4
 
     asyncio.run(opened(check))

@@ -13,10 +13,10 @@ import pytest
 from starlette.testclient import TestClient
 from web_helpers import Player, create_game, expect_error, join_friend_game
 
-from chuhan.web.events import GameFinished, StateChanged
+from chuhan.web.bus import GameFinished, StateChanged
+from chuhan.web.db.sqlite import SqliteStore
 from chuhan.web.sockets.connection import PRESENCE, STATE, Connection
 from chuhan.web.sockets.protocol import TokenBucket
-from chuhan.web.store.sqlite import SqliteStore
 
 
 def _states(player: Player) -> list[dict[str, Any]]:

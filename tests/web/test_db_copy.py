@@ -13,7 +13,7 @@ from web_helpers import FakeClock, FakeEngine, Player, create_game, join_friend_
 
 from chuhan.cli import main
 from chuhan.web.app import create_app
-from chuhan.web.store import open_store
+from chuhan.web.db import open_store
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -6,7 +6,7 @@ import pytest
 
 from chuhan.web.accounts.glicko2 import Glicko, rate
 from chuhan.web.accounts.ratings import decide, is_provisional
-from chuhan.web.store.accounts import Account, Rating, RatingInput
+from chuhan.web.accounts.repository import Account, Rating, RatingInput
 
 
 def test_the_papers_worked_example() -> None:

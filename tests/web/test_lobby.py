@@ -18,8 +18,8 @@ from test_accounts import CHEAP, Seat, as_, sign_up
 from web_helpers import Player
 
 from chuhan.web.accounts.glicko2 import Glicko, rate
+from chuhan.web.lobby.repository import Seek, SeekLimits, SeekRepository
 from chuhan.web.lobby.service import owner_of
-from chuhan.web.store.seeks import Seek, SeekLimits
 
 
 class LobbyClient:
@@ -206,7 +206,7 @@ def test_two_acceptors_racing_in_the_store_exactly_one_takes_the_seek(
 ) -> None:
     """Two takes of one seek at the same moment, twenty times over: on PostgreSQL from two
     stores (as two server processes are), on SQLite from one (its one writer)."""
-    from chuhan.web.store import open_store
+    from chuhan.web.db import open_store
 
     store = client.app.state.context.store  # type: ignore[attr-defined]
     limits = SeekLimits(100, 100, 100)
@@ -218,8 +218,11 @@ def test_two_acceptors_racing_in_the_store_exactly_one_takes_the_seek(
             wins = []
             for number in range(20):
                 seek = _seek(f"race-{number}", f"v:owner{number}")
-                await store.add_seek(seek, limits)
-                taken = await asyncio.gather(store.take_seek(seek.id), other.take_seek(seek.id))
+                await SeekRepository(store).add_seek(seek, limits)
+                taken = await asyncio.gather(
+                    SeekRepository(store).take_seek(seek.id),
+                    SeekRepository(other).take_seek(seek.id),
+                )
                 wins.append(sum(found is not None for found in taken))
             return wins
         finally:
@@ -284,15 +287,15 @@ def test_the_seeks_of_a_process_that_stopped_beating_are_swept(
     bob = lobby()
 
     async def posted_on_a_dead_process() -> None:
-        await context.store.enter_lobby("v:ghost", "a-process-that-died")
-        await context.store.add_seek(_seek("ghost", "v:ghost"), context.lobby.limits)
+        await context.lobby.repository.enter_lobby("v:ghost", "a-process-that-died")
+        await context.lobby.repository.add_seek(_seek("ghost", "v:ghost"), context.lobby.limits)
 
     client.portal.call(posted_on_a_dead_process)  # type: ignore[union-attr]
     client.portal.call(context.lobby.sweep)  # type: ignore[union-attr]
     bob.send("ping")
     bob.expect("pong")
     assert bob.seeks == []
-    assert client.portal.call(context.store.seek, "ghost") is None  # type: ignore[union-attr]
+    assert client.portal.call(context.lobby.repository.seek, "ghost") is None  # type: ignore[union-attr]
 
 
 # ---------------------------------------------------------------------------- rated
@@ -405,7 +408,7 @@ def test_quick_pairing_pairs_the_nearest_rating_waiting(client: TestClient, lobb
                 pool="xiangqi:asian:10+5:rated",
                 created=1.0 if name == "older" else 2.0,
             )
-            await context.store.add_seek(seek, context.lobby.limits)
+            await context.lobby.repository.add_seek(seek, context.lobby.limits)
         await context.lobby.sweep()
 
     client.portal.call(wait_in_the_pool)  # type: ignore[union-attr]
@@ -575,6 +578,6 @@ def test_the_seek_list_never_carries_an_owner_key_an_address_or_an_account_id(
     bob = lobby(visitor=visitor)
     bob.post()
     text = json.dumps(lobby().wait_seeks(lambda seeks: len(seeks) == 2))
-    store = client.app.state.context.store  # type: ignore[attr-defined]
-    account_id = client.portal.call(store.account_by_name, "Ada").id  # type: ignore[union-attr]
+    accounts = client.app.state.context.accounts.repository  # type: ignore[attr-defined]
+    account_id = client.portal.call(accounts.account_by_name, "Ada").id  # type: ignore[union-attr]
     assert visitor not in text and account_id not in text and "testclient" not in text

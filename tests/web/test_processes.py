@@ -20,8 +20,8 @@ import pytest
 from process_helpers import Client, create_game, invite_token, start_server, stop
 from websockets.sync.client import connect
 
+from chuhan.web.db import open_store
 from chuhan.web.server import free_port
-from chuhan.web.store import open_store
 from relay import Relay
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL")

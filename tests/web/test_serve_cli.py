@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from chuhan.cli import build_parser, main
+from chuhan.web.db import DatabaseInUse
+from chuhan.web.db.files import database_owner, default_db_path
+from chuhan.web.db.sqlite import SqliteStore
 from chuhan.web.server import is_loopback, lan_address, share_origin
-from chuhan.web.store import DatabaseInUse
-from chuhan.web.store.files import database_owner, default_db_path
-from chuhan.web.store.sqlite import SqliteStore
 
 
 def test_default_db_path_follows_the_platform(

@@ -12,17 +12,15 @@ from typing import Any
 
 import asyncpg
 import pytest
+from test_store_migrations import old_postgresql_database
 from test_store_schema import release_1_database
 from web_helpers import stored_game
 
 from chuhan.cli import main
 from chuhan.web.accounts.ratings import settle_game
-from chuhan.web.store import Store, open_store
-from chuhan.web.store.accounts import Account, NameTaken
-from chuhan.web.store.pg_schema import MIGRATIONS as PG_MIGRATIONS
-from chuhan.web.store.pg_schema import SCHEMA_VERSION as PG_VERSION
-from chuhan.web.store.pg_schema import migrate as pg_migrate
-from chuhan.web.store.schema import SCHEMA_VERSION
+from chuhan.web.accounts.repository import Account, AccountRepository, NameTaken
+from chuhan.web.db import Store, open_store
+from chuhan.web.db.migrations import SCHEMA_VERSION
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
@@ -54,9 +52,9 @@ async def finished_game(store: Store, number: int, first: int, second: int, winn
     """A finished game ``number`` between two accounts, rated."""
     row = stored_game(number, kind="friend")
     await store.create_game(row, {f"t{number}a": "first", f"t{number}b": "second"})
-    await store.rate_game(row.id, "xiangqi", row.created)
-    await store.attach_account(row.id, "first", f"account-{first}")
-    await store.attach_account(row.id, "second", f"account-{second}")
+    await AccountRepository(store).rate_game(row.id, "xiangqi", row.created)
+    await AccountRepository(store).attach_account(row.id, "first", f"account-{first}")
+    await AccountRepository(store).attach_account(row.id, "second", f"account-{second}")
     row.status = "over"
     row.version += 1
     row.result = {"winner": winner, "termination": "resignation", "result": "1-0"}
@@ -66,10 +64,10 @@ async def finished_game(store: Store, number: int, first: int, second: int, winn
 
 def test_a_name_is_one_account_whatever_its_case(database: str | Path) -> None:
     async def work(store: Store) -> None:
-        await store.create_account(account(1))
+        await AccountRepository(store).create_account(account(1))
         with pytest.raises(NameTaken):
-            await store.create_account(Account("other", "PLAYER1", 1.8e9, "-"))
-        found = await store.account_by_name("Player1")
+            await AccountRepository(store).create_account(Account("other", "PLAYER1", 1.8e9, "-"))
+        found = await AccountRepository(store).account_by_name("Player1")
         assert found is not None and found.id == "account-1"
 
     run(database, work)
@@ -77,18 +75,18 @@ def test_a_name_is_one_account_whatever_its_case(database: str | Path) -> None:
 
 def test_the_session_secret_is_the_first_one_kept(database: str | Path) -> None:
     async def work(store: Store) -> None:
-        assert await store.shared_secret("s", "first") == "first"
-        assert await store.shared_secret("s", "second") == "first"
+        assert await AccountRepository(store).shared_secret("s", "first") == "first"
+        assert await AccountRepository(store).shared_secret("s", "second") == "first"
 
     run(database, work)
 
 
 def test_a_session_expires(database: str | Path) -> None:
     async def work(store: Store) -> None:
-        await store.create_account(account(1))
-        await store.create_session("key", "account-1", 100.0, 200.0)
-        assert await store.session_account("key", 199.0) is not None
-        assert await store.session_account("key", 200.0) is None
+        await AccountRepository(store).create_account(account(1))
+        await AccountRepository(store).create_session("key", "account-1", 100.0, 200.0)
+        assert await AccountRepository(store).session_account("key", 199.0) is not None
+        assert await AccountRepository(store).session_account("key", 200.0) is None
 
     run(database, work)
 
@@ -96,12 +94,18 @@ def test_a_session_expires(database: str | Path) -> None:
 def test_a_seat_keeps_the_first_account_that_takes_it(database: str | Path) -> None:
     async def work(store: Store) -> None:
         for number in (1, 2):
-            await store.create_account(account(number))
+            await AccountRepository(store).create_account(account(number))
         row = stored_game(1, kind="friend")
         await store.create_game(row, {"a": "first", "b": "second"})
-        assert await store.attach_account(row.id, "first", "account-1") == "account-1"
-        assert await store.attach_account(row.id, "first", "account-2") == "account-1"
-        assert set(await store.game_accounts(row.id)) == {"first"}
+        assert (
+            await AccountRepository(store).attach_account(row.id, "first", "account-1")
+            == "account-1"
+        )
+        assert (
+            await AccountRepository(store).attach_account(row.id, "first", "account-2")
+            == "account-1"
+        )
+        assert set(await AccountRepository(store).game_accounts(row.id)) == {"first"}
 
     run(database, work)
 
@@ -111,9 +115,9 @@ def test_an_unrated_or_unfinished_game_is_not_settled(database: str | Path) -> N
         row = stored_game(1, kind="friend")
         await store.create_game(row, {"a": "first", "b": "second"})
         assert await settle_game(store, row.id, 1e9) is None
-        await store.rate_game(row.id, "xiangqi", row.created)
+        await AccountRepository(store).rate_game(row.id, "xiangqi", row.created)
         assert await settle_game(store, row.id, 1e9) is None
-        assert await store.unsettled_rated_games(10) == []
+        assert await AccountRepository(store).unsettled_rated_games(10) == []
 
     run(database, work)
 
@@ -122,16 +126,16 @@ def test_a_rated_game_without_two_accounts_is_settled_as_not_counted(
     database: str | Path,
 ) -> None:
     async def work(store: Store) -> None:
-        await store.create_account(account(1))
+        await AccountRepository(store).create_account(account(1))
         row = stored_game(1, kind="friend", status="over", result={"winner": "first"})
         await store.create_game(row, {"a": "first", "b": "second"})
-        await store.rate_game(row.id, "xiangqi", row.created)
-        await store.attach_account(row.id, "first", "account-1")
-        assert await store.unsettled_rated_games(10) == [row.id]
+        await AccountRepository(store).rate_game(row.id, "xiangqi", row.created)
+        await AccountRepository(store).attach_account(row.id, "first", "account-1")
+        assert await AccountRepository(store).unsettled_rated_games(10) == [row.id]
         settled = await settle_game(store, row.id, 1e9)
         assert settled is not None and not settled.counted
-        assert await store.ratings_of("account-1") == {}
-        assert await store.unsettled_rated_games(10) == []
+        assert await AccountRepository(store).ratings_of("account-1") == {}
+        assert await AccountRepository(store).unsettled_rated_games(10) == []
 
     run(database, work)
 
@@ -141,15 +145,15 @@ def test_deleting_an_account_leaves_its_games_and_the_opponents_rating(
 ) -> None:
     async def work(store: Store) -> None:
         for number in (1, 2):
-            await store.create_account(account(number))
+            await AccountRepository(store).create_account(account(number))
         game_id = await finished_game(store, 1, 1, 2, "first")
         await settle_game(store, game_id, 1e9)
-        await store.delete_account("account-1")
-        assert await store.account_by_id("account-1") is None
-        assert await store.ratings_of("account-1") == {}
-        assert (await store.ratings_of("account-2"))["xiangqi"].losses == 1
+        await AccountRepository(store).delete_account("account-1")
+        assert await AccountRepository(store).account_by_id("account-1") is None
+        assert await AccountRepository(store).ratings_of("account-1") == {}
+        assert (await AccountRepository(store).ratings_of("account-2"))["xiangqi"].losses == 1
         assert await store.load_game(game_id) is not None
-        assert set(await store.game_accounts(game_id)) == {"second"}
+        assert set(await AccountRepository(store).game_accounts(game_id)) == {"second"}
 
     run(database, work)
 
@@ -159,11 +163,11 @@ def test_deleting_an_account_leaves_its_games_and_the_opponents_rating(
 
 def test_a_session_ended_on_one_process_is_gone_on_the_other(postgres_url: str) -> None:
     async def work(one: Store, other: Store) -> None:
-        await one.create_account(account(1))
-        await one.create_session("key", "account-1", 100.0, 1e10)
-        assert await other.session_account("key", 101.0) is not None
-        await other.end_session("key")
-        assert await one.session_account("key", 102.0) is None
+        await AccountRepository(one).create_account(account(1))
+        await AccountRepository(one).create_session("key", "account-1", 100.0, 1e10)
+        assert await AccountRepository(other).session_account("key", 101.0) is not None
+        await AccountRepository(other).end_session("key")
+        assert await AccountRepository(one).session_account("key", 102.0) is None
 
     run(postgres_url, work, stores=2)
 
@@ -171,7 +175,9 @@ def test_a_session_ended_on_one_process_is_gone_on_the_other(postgres_url: str) 
 def test_attempts_racing_on_two_processes_stop_at_the_limit(postgres_url: str) -> None:
     async def work(one: Store, other: Store) -> None:
         tries = [
-            store.take_attempt(f"try-{n}", {"name x": 5, f"address {n % 3}": 100}, 60.0, 1e9)
+            AccountRepository(store).take_attempt(
+                f"try-{n}", {"name x": 5, f"address {n % 3}": 100}, 60.0, 1e9
+            )
             for n, store in enumerate([one, other] * 10)
         ]
         waits = await asyncio.gather(*tries)
@@ -190,7 +196,7 @@ def test_rated_games_settled_by_two_processes_at_once_count_exactly_once(
 
     async def work(one: Store, other: Store) -> None:
         for number in range(6):
-            await one.create_account(account(number))
+            await AccountRepository(one).create_account(account(number))
         games = [
             await finished_game(one, n, a, b, "first" if n % 2 else "second")
             for n, (a, b) in enumerate(pairs)
@@ -202,8 +208,10 @@ def test_rated_games_settled_by_two_processes_at_once_count_exactly_once(
             assert first is not None and first == second, game_id
             assert first.counted
         for number in range(6):
-            rating = (await one.ratings_of(f"account-{number}"))["xiangqi"]
-            history = await one.rating_history(f"account-{number}", "xiangqi", 100)
+            rating = (await AccountRepository(one).ratings_of(f"account-{number}"))["xiangqi"]
+            history = await AccountRepository(one).rating_history(
+                f"account-{number}", "xiangqi", 100
+            )
             assert rating.games == len(history) == 5  # no change lost, none twice
             assert rating.rating == pytest.approx(history[-1][1])
 
@@ -213,13 +221,13 @@ def test_rated_games_settled_by_two_processes_at_once_count_exactly_once(
 def test_rated_games_of_one_pair_settled_at_once_count_once_a_day(postgres_url: str) -> None:
     async def work(one: Store, other: Store) -> None:
         for number in (1, 2):
-            await one.create_account(account(number))
+            await AccountRepository(one).create_account(account(number))
         games = [await finished_game(one, n, 1, 2, "first") for n in range(6)]
         settled = await asyncio.gather(
             *(settle_game((one, other)[n % 2], game_id, 1e9) for n, game_id in enumerate(games))
         )
         assert sum(1 for s in settled if s is not None and s.counted) == 1
-        assert (await one.ratings_of("account-1"))["xiangqi"].games == 1
+        assert (await AccountRepository(one).ratings_of("account-1"))["xiangqi"].games == 1
 
     run(postgres_url, work, stores=2)
 
@@ -231,9 +239,14 @@ def test_a_sqlite_database_of_an_earlier_release_gains_accounts(tmp_path: Path) 
     db = release_1_database(tmp_path / "games.sqlite3")
 
     async def work(store: Store) -> None:
-        await store.create_account(account(1))
-        assert await store.attach_account("old-game", "first", "account-1") == "account-1"
-        assert (await store.account_games("account-1", 10))[0].game_id == "old-game"
+        await AccountRepository(store).create_account(account(1))
+        assert (
+            await AccountRepository(store).attach_account("old-game", "first", "account-1")
+            == "account-1"
+        )
+        assert (await AccountRepository(store).account_games("account-1", 10))[
+            0
+        ].game_id == "old-game"
 
     run(db, work)
     found = sqlite3.connect(db).execute("SELECT value FROM meta WHERE key='schema'").fetchone()
@@ -241,18 +254,11 @@ def test_a_sqlite_database_of_an_earlier_release_gains_accounts(tmp_path: Path) 
 
 
 def test_a_postgresql_database_of_an_earlier_release_gains_accounts(postgres_url: str) -> None:
-    async def first_release() -> None:
-        connection = await asyncpg.connect(postgres_url)
-        try:
-            await pg_migrate(connection, "test", PG_MIGRATIONS[:1])
-        finally:
-            await connection.close()
-
-    asyncio.run(first_release())
+    asyncio.run(old_postgresql_database(postgres_url, 1))  # (games only, numbered the old way)
 
     async def work(store: Store) -> None:
-        await store.create_account(account(1))
-        assert await store.account_by_name("PLAYER1") is not None
+        await AccountRepository(store).create_account(account(1))
+        assert await AccountRepository(store).account_by_name("PLAYER1") is not None
 
     run(postgres_url, work)
 
@@ -263,7 +269,7 @@ def test_a_postgresql_database_of_an_earlier_release_gains_accounts(postgres_url
         finally:
             await connection.close()
 
-    assert asyncio.run(version()) == str(PG_VERSION)
+    assert asyncio.run(version()) == str(SCHEMA_VERSION)
 
 
 def test_db_copy_carries_accounts_ratings_and_seats_over(
@@ -273,10 +279,10 @@ def test_db_copy_carries_accounts_ratings_and_seats_over(
 
     async def fill(store: Store) -> None:
         for number in (1, 2):
-            await store.create_account(account(number))
+            await AccountRepository(store).create_account(account(number))
         game_id = await finished_game(store, 1, 1, 2, "first")
         await settle_game(store, game_id, 1e9)
-        await store.create_session("key", "account-1", 100.0, 1e10)
+        await AccountRepository(store).create_session("key", "account-1", 100.0, 1e10)
 
     run(db, fill)
     assert main(["db", "copy", str(db), postgres_url]) == 0
@@ -284,12 +290,12 @@ def test_db_copy_carries_accounts_ratings_and_seats_over(
 
     async def read(store: Store) -> tuple[Any, ...]:
         return (
-            await store.account_by_name("player1"),
-            await store.ratings_of("account-1"),
-            await store.rating_history("account-2", "xiangqi", 10),
-            await store.game_accounts("game-0001"),
-            await store.settlement("game-0001"),
-            await store.session_account("key", 101.0),
+            await AccountRepository(store).account_by_name("player1"),
+            await AccountRepository(store).ratings_of("account-1"),
+            await AccountRepository(store).rating_history("account-2", "xiangqi", 10),
+            await AccountRepository(store).game_accounts("game-0001"),
+            await AccountRepository(store).settlement("game-0001"),
+            await AccountRepository(store).session_account("key", 101.0),
         )
 
     copied = run(postgres_url, read)

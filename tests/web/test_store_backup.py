@@ -13,9 +13,9 @@ import pytest
 from test_store_checkpoint import NEVER, crash_copy, save_games, stored_games
 
 from chuhan.cli import build_parser, main
-from chuhan.web.store import StoreError
-from chuhan.web.store.backup import backup_database
-from chuhan.web.store.sqlite import SqliteStore
+from chuhan.web.db import StoreError
+from chuhan.web.db.backup import backup_database
+from chuhan.web.db.sqlite import SqliteStore
 
 
 def served_database(db: Path, games: int) -> SqliteStore:
@@ -50,7 +50,7 @@ def test_a_backup_made_while_served_is_complete_and_one_file(
     assert stored_games(dest) == 6
     with caplog.at_level(logging.INFO):  # the copy does not look like a server's open file
         asyncio.run(SqliteStore(dest).close())
-    assert not [r for r in caplog.records if r.name == "chuhan.web.store"]
+    assert not [r for r in caplog.records if r.name == "chuhan.web.db"]
 
 
 def test_a_backup_is_one_snapshot_while_the_server_writes(tmp_path: Path) -> None:

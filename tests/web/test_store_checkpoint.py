@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 from web_helpers import stored_game
 
+from chuhan.web.db.sqlite import CHECKPOINT_SECONDS, SqliteStore
 from chuhan.web.server import free_port
-from chuhan.web.store.sqlite import CHECKPOINT_SECONDS, SqliteStore
 
 #: Long enough that no checkpoint runs unless a test asks for one.
 NEVER = 3600.0
@@ -57,7 +57,7 @@ def stored_games(db: Path) -> int:
 
 
 def said(caplog: pytest.LogCaptureFixture) -> str:
-    return "\n".join(r.getMessage() for r in caplog.records if r.name == "chuhan.web.store")
+    return "\n".join(r.getMessage() for r in caplog.records if r.name == "chuhan.web.db")
 
 
 def open_and_count(db: Path) -> int:
@@ -349,7 +349,7 @@ def test_a_store_left_open_when_the_program_ends_is_closed_cleanly(
     db = tmp_path / "games.sqlite3"
     script = (
         "import asyncio, sys\n"
-        "from chuhan.web.store.sqlite import SqliteStore\n"
+        "from chuhan.web.db.sqlite import SqliteStore\n"
         "from test_store_checkpoint import save_games\n"
         "store = SqliteStore(sys.argv[1], checkpoint_seconds=3600)\n"
         "asyncio.run(save_games(store, 0, 2))\n"  # and never closed

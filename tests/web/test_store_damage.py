@@ -24,10 +24,10 @@ from web_helpers import FakeClock, FakeEngine, Player, create_game, expect_error
 
 from chuhan.cli import main
 from chuhan.web.app import create_app
+from chuhan.web.db.backup import backup_database
+from chuhan.web.db.health import readable_rows
 from chuhan.web.server import free_port
 from chuhan.web.settings import Settings
-from chuhan.web.store.backup import backup_database
-from chuhan.web.store.health import readable_rows
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -319,8 +319,8 @@ def test_chuhan_serve_on_a_damaged_database_says_so_and_serves_the_other_games(
 def test_a_save_that_finds_no_row_is_an_error_not_a_silent_success(tmp_path: Path) -> None:
     from web_helpers import stored_game
 
-    from chuhan.web.store import StoreError
-    from chuhan.web.store.sqlite import SqliteStore
+    from chuhan.web.db import StoreError
+    from chuhan.web.db.sqlite import SqliteStore
 
     async def run() -> None:
         store = SqliteStore(tmp_path / "games.sqlite3")

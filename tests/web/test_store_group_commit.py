@@ -11,8 +11,8 @@ import pytest
 from test_store_checkpoint import NEVER
 from web_helpers import stored_game
 
-from chuhan.web.store import StoreError
-from chuhan.web.store.sqlite import SqliteStore
+from chuhan.web.db import StoreError
+from chuhan.web.db.sqlite import SqliteStore
 
 
 def test_writes_arriving_together_are_kept_apart_by_savepoints(tmp_path: Path) -> None:

@@ -16,8 +16,7 @@ import asyncpg
 import pytest
 from web_helpers import stored_game
 
-from chuhan.web.server import free_port
-from chuhan.web.store import (
+from chuhan.web.db import (
     ChatLine,
     GameRow,
     GameUnreadable,
@@ -26,9 +25,10 @@ from chuhan.web.store import (
     StoredEvent,
     StoreError,
 )
-from chuhan.web.store.pg_schema import SCHEMA_VERSION
-from chuhan.web.store.postgres import PostgresStore
-from chuhan.web.store.rows import noticed_change
+from chuhan.web.db.migrations import SCHEMA_VERSION
+from chuhan.web.db.postgres import PostgresStore
+from chuhan.web.db.rows import noticed_change
+from chuhan.web.server import free_port
 
 
 def run(url: str, work: Callable[..., Awaitable[Any]], *, stores: int = 1, **options: Any) -> Any:
@@ -733,9 +733,9 @@ def test_a_database_that_goes_away_fails_fast_and_is_used_again_when_back(
 
 _KILLED_SERVER = """
 import asyncio, sys, time
-from chuhan.web.store.postgres import PostgresStore
-from chuhan.web.store.rows import noticed_change
-from chuhan.web.store import GameRow
+from chuhan.web.db.postgres import PostgresStore
+from chuhan.web.db.rows import noticed_change
+from chuhan.web.db import GameRow
 
 async def main():
     store = PostgresStore(sys.argv[1])

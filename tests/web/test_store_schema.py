@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 
 from chuhan.cli import main
-from chuhan.web.store import QUIET_EVENTS, StoreError
-from chuhan.web.store import schema as schema_module
-from chuhan.web.store.schema import MIGRATIONS, SCHEMA_VERSION
-from chuhan.web.store.sqlite import SqliteStore
+from chuhan.web.db import QUIET_EVENTS, StoreError, migrations
+from chuhan.web.db.migrations import MIGRATIONS, SCHEMA_VERSION, Migration
+from chuhan.web.db.sqlite import SqliteStore
 
 #: The schema the first release wrote (version 1), frozen here: a release appends steps,
 #: it never edits one that has shipped, so this must keep opening.
@@ -59,7 +58,9 @@ INSERT INTO chat VALUES ('old-game', 1800000001.0, 'first', 'Ada', 'hello');
 """
 
 #: A step a later release might append.
-NOTES_STEP = "ALTER TABLE games ADD COLUMN notes TEXT"
+NOTES_STEP = Migration(
+    "notes", "ALTER TABLE games ADD COLUMN notes TEXT", "ALTER TABLE games ADD COLUMN notes text"
+)
 
 
 def release_1_database(path: Path) -> Path:
@@ -123,7 +124,7 @@ def test_a_new_step_is_applied_once_and_recorded(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     db = release_1_database(tmp_path / "games.sqlite3")
-    monkeypatch.setattr(schema_module, "MIGRATIONS", (*MIGRATIONS, NOTES_STEP))
+    monkeypatch.setattr(migrations, "MIGRATIONS", (*MIGRATIONS, NOTES_STEP))
     with caplog.at_level(logging.INFO):
         asyncio.run(SqliteStore(db).close())
     assert version_of(db) == str(SCHEMA_VERSION + 1) and columns_of(db, "games")[-1] == "notes"
@@ -145,7 +146,7 @@ def test_a_new_step_is_applied_once_and_recorded(
 
 
 def test_a_new_database_gets_every_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(schema_module, "MIGRATIONS", (*MIGRATIONS, NOTES_STEP))
+    monkeypatch.setattr(migrations, "MIGRATIONS", (*MIGRATIONS, NOTES_STEP))
     db = tmp_path / "games.sqlite3"
     asyncio.run(SqliteStore(db).close())
     assert version_of(db) == str(SCHEMA_VERSION + 1) and "notes" in columns_of(db, "games")
@@ -155,8 +156,9 @@ def test_a_step_that_fails_leaves_the_database_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = release_1_database(tmp_path / "games.sqlite3")
-    steps = (*MIGRATIONS, "ALTER TABLE games ADD COLUMN notes TEXT; CREATE TABLE games (x)")
-    monkeypatch.setattr(schema_module, "MIGRATIONS", steps)
+    failing = "ALTER TABLE games ADD COLUMN notes TEXT; CREATE TABLE games (x)"
+    steps = (*MIGRATIONS, Migration("notes, then a mistake", failing, failing))
+    monkeypatch.setattr(migrations, "MIGRATIONS", steps)
     with pytest.raises(
         StoreError,
         match=rf"cannot bring the game database .* from schema version {SCHEMA_VERSION} to "

@@ -10,7 +10,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from chuhan.board import Board
 from chuhan.web.compute.service import AnalysisRequest, MoveRequest
-from chuhan.web.store import GameRow
+from chuhan.web.db import GameRow
 
 with warnings.catch_warnings():
     # Starlette's TestClient warns that it will move from httpx to httpx2.

@@ -43,9 +43,10 @@ from chuhan.web.accounts.routes import (
 from chuhan.web.accounts.service import AccountService
 from chuhan.web.analysis.service import AnalysisService
 from chuhan.web.analysis.socket import analysis_socket
+from chuhan.web.bus import Bus
 from chuhan.web.compute.service import Pool, ProcessPool
 from chuhan.web.context import ServerContext
-from chuhan.web.events import EventBus
+from chuhan.web.db import Store, open_store
 from chuhan.web.http.common import api
 from chuhan.web.http.pages import STATIC_DIR, SecurityHeaders, not_routed, page
 from chuhan.web.imports.routes import import_record
@@ -71,7 +72,6 @@ from chuhan.web.round.routes import (
 )
 from chuhan.web.round.socket import game_socket
 from chuhan.web.settings import Settings
-from chuhan.web.store import Store, open_store
 
 __all__ = ["STATIC_DIR", "create_app"]
 
@@ -98,7 +98,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = db if not isinstance(db, (str, Path)) else open_store(db)
         await store.open()
-        bus = EventBus()
+        bus = Bus(store)
         manager = GameManager(
             store,
             the_pool,

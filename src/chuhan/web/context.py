@@ -9,12 +9,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from chuhan.web.bus import Bus
 from chuhan.web.compute.service import Pool
 from chuhan.web.compute.workers import WorkerPool
-from chuhan.web.events import EventBus
+from chuhan.web.db import Store
 from chuhan.web.http.clients import AddressLimiter, SocketCounter
 from chuhan.web.settings import Settings
-from chuhan.web.store import Store
 
 if TYPE_CHECKING:  # the features are built by create_app; this module imports none of them
     from chuhan.web.accounts.service import AccountService
@@ -30,7 +30,7 @@ class ServerContext:
     settings: Settings
     store: Store
     pool: Pool
-    bus: EventBus
+    bus: Bus
     manager: GameManager
     now: Callable[[], float]
     sockets: SocketCounter = field(default_factory=SocketCounter)

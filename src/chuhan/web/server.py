@@ -135,8 +135,8 @@ def database_location(db: str | Path | None) -> str | Path:
     ``CHUHAN_DB``, else the SQLite file in the user data directory."""
     import os
 
-    from chuhan.web.store import DB_ENVIRONMENT
-    from chuhan.web.store.files import default_db_path
+    from chuhan.web.db import DB_ENVIRONMENT
+    from chuhan.web.db.files import default_db_path
 
     if db is not None and str(db) != "":
         return db
@@ -147,8 +147,8 @@ def play(port: int = 8000, db: str | Path | None = None, *, open_browser: bool =
     """``chuhan play``: serve on loopback (on ``port``, or a free one if it is taken) and
     open the browser; when a server already has these games open, open that one instead of
     starting a second."""
-    from chuhan.web.store import is_database_url
-    from chuhan.web.store.files import database_owner
+    from chuhan.web.db import is_database_url
+    from chuhan.web.db.files import database_owner
 
     location = database_location(db)
     if not is_database_url(location):
@@ -198,8 +198,8 @@ def _serve(
         ) from None
 
     from chuhan.web.app import create_app
+    from chuhan.web.db import is_database_url, open_store, shown_location
     from chuhan.web.settings import Settings
-    from chuhan.web.store import is_database_url, open_store, shown_location
 
     location = database_location(db)
     if is_database_url(location):
@@ -275,7 +275,7 @@ def loop_factory() -> Any:
 
 async def _try_database(url: str) -> None:
     """Connect to the PostgreSQL database at ``url`` once (bringing its schema up to date)
-    and let it go: raises :class:`~chuhan.web.store.StoreError` saying why it cannot be
+    and let it go: raises :class:`~chuhan.web.db.StoreError` saying why it cannot be
     used."""
     import importlib.util
 
@@ -284,7 +284,7 @@ async def _try_database(url: str) -> None:
             "a PostgreSQL game database needs asyncpg, which this install lacks: "
             "pip install 'chuhan[web,postgresql]'"
         )
-    from chuhan.web.store import open_store
+    from chuhan.web.db import open_store
 
     store = open_store(url)
     try:

@@ -2,10 +2,10 @@
 games between two accounts, settled once when the game is over.
 
 **The one function.** :func:`settle_game` settles a rated game: whoever calls it (the
-:class:`RatingKeeper` when it hears :class:`~chuhan.web.events.GameFinished`, its sweep
+:class:`RatingKeeper` when it hears :class:`~chuhan.web.bus.GameFinished`, its sweep
 of games a stopped process left unsettled, or a lobby) gets the same settlement, and the
 ratings change once: the store settles in one transaction that first locks the game's
-``rated_games`` row (:meth:`~chuhan.web.store.accounts.AccountStore.settle_rated_game`).
+``rated_games`` row (:meth:`~chuhan.web.accounts.repository.AccountRepository.settle_rated_game`).
 
 **The rules.** Each game is a rating period of its own (as on lichess): both players are
 rated against the other's rating before the game. A new player starts at 1500, deviation
@@ -25,9 +25,15 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from chuhan.web.accounts import glicko2
-from chuhan.web.events import EventBus, GameFinished
-from chuhan.web.store import Store, StoreError
-from chuhan.web.store.accounts import Rating, RatingChange, RatingInput, Settlement
+from chuhan.web.accounts.repository import (
+    AccountRepository,
+    Rating,
+    RatingChange,
+    RatingInput,
+    Settlement,
+)
+from chuhan.web.bus import Bus, GameFinished
+from chuhan.web.db import Store, StoreError
 
 __all__ = [
     "PAIR_WINDOW_SECONDS",
@@ -102,7 +108,8 @@ def decide(given: RatingInput) -> Settlement:
 async def settle_game(store: Store, game_id: str, now: float) -> Settlement | None:
     """Settle the rated game ``game_id`` if it is over (exactly once, whoever calls and
     however often); the settlement, or None when the game is not rated or not over."""
-    return await store.settle_rated_game(game_id, now, PAIR_WINDOW_SECONDS, decide)
+    repository = AccountRepository(store)
+    return await repository.settle_rated_game(game_id, now, PAIR_WINDOW_SECONDS, decide)
 
 
 def is_provisional(deviation: float) -> bool:
@@ -148,7 +155,7 @@ class RatingKeeper:
     and its settlement; a game another process finished)."""
 
     def __init__(
-        self, store: Store, bus: EventBus, now: Callable[[], float], sweep_seconds: float
+        self, store: Store, bus: Bus, now: Callable[[], float], sweep_seconds: float
     ) -> None:
         self.store = store
         self.now = now
@@ -186,7 +193,7 @@ class RatingKeeper:
 
     async def sweep(self) -> None:
         """Settle the rated games that are over and not settled."""
-        for game_id in await self.store.unsettled_rated_games(50):
+        for game_id in await AccountRepository(self.store).unsettled_rated_games(50):
             await self._settle(game_id)
 
     async def _sweep_forever(self) -> None:

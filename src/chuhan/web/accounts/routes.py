@@ -14,6 +14,7 @@ from starlette.responses import JSONResponse, Response
 
 from chuhan.variants import GAMES
 from chuhan.web.accounts.ratings import PROVISIONAL_DEVIATION, rating_json, settlement_json
+from chuhan.web.accounts.repository import Account, NameTaken, name_key
 from chuhan.web.accounts.service import (
     KNOWN_COOKIE,
     SESSION_COOKIE,
@@ -25,7 +26,6 @@ from chuhan.web.accounts.service import (
 from chuhan.web.context import context_of
 from chuhan.web.http.clients import client_address
 from chuhan.web.http.common import HTTPError, field, read_json
-from chuhan.web.store.accounts import Account, NameTaken, name_key
 
 __all__ = [
     "account",
@@ -66,7 +66,7 @@ async def _take_attempt(request: Request, limits: dict[str, int], what: str) -> 
     """Count an attempt against its limits; 429 with a sentence when one is spent."""
     context = context_of(request)
     attempt = secrets.token_hex(12)
-    wait = await context.store.take_attempt(
+    wait = await context.accounts.repository.take_attempt(
         attempt, limits, context.settings.attempt_window_seconds, context.now()
     )
     if wait > 0:
@@ -99,7 +99,7 @@ async def _check_current_password(request: Request, account: Account, password: 
     )
     if not await service_of(request).verify_password(account, password):
         raise HTTPError(401, "wrong_password", "'password' is not your current password")
-    await context.store.forgive_attempt(attempt)
+    await context.accounts.repository.forgive_attempt(attempt)
 
 
 def _signed_in(request: Request, account: Account, cookie: str, status: int = 200) -> Response:
@@ -153,7 +153,7 @@ async def sign_up(request: Request) -> Response:
     now = context.now()
     account = Account(secrets.token_urlsafe(12), name, now, await service.hash_password(password))
     try:
-        await context.store.create_account(account)
+        await context.accounts.repository.create_account(account)
     except NameTaken:
         raise HTTPError(409, "name_taken", f"the name {name!r} is taken; choose another") from None
     cookie = await service.start_session(account, now)
@@ -171,7 +171,7 @@ async def sign_in(request: Request) -> Response:
         raise HTTPError(401, "wrong_password", "the name or the password is wrong")
     settings = context.settings
     address = client_address(request, settings)
-    account = await context.store.account_by_name(name)
+    account = await context.accounts.repository.account_by_name(name)
     # A browser that has held a session of this account is counted by itself, so the
     # guesses of others at the name never lock its owner out.
     known = service.known_tag(request, account)
@@ -183,7 +183,7 @@ async def sign_in(request: Request) -> Response:
     )
     if not await service.verify_password(account, password) or account is None:
         raise HTTPError(401, "wrong_password", "the name or the password is wrong")
-    await context.store.forgive_attempt(attempt)
+    await context.accounts.repository.forgive_attempt(attempt)
     cookie = await service.start_session(account, context.now())
     return _signed_in(request, account, cookie)
 
@@ -192,7 +192,7 @@ async def sign_out(request: Request) -> Response:
     """``POST /api/account/signout``: the session ends (on every server process)."""
     key = service_of(request).session_of(request)
     if key is not None:
-        await context_of(request).store.end_session(key)
+        await context_of(request).accounts.repository.end_session(key)
     return _signed_out({"account": None})
 
 
@@ -201,7 +201,7 @@ async def account(request: Request) -> Response:
     found = await service_of(request).account_of(request, context_of(request).now())
     if found is None:
         return JSONResponse({"account": None})
-    ratings = await context_of(request).store.ratings_of(found.id)
+    ratings = await context_of(request).accounts.repository.ratings_of(found.id)
     body = _public(found) | {"ratings": {g: rating_json(r) for g, r in ratings.items()}}
     return JSONResponse({"account": body})
 
@@ -221,7 +221,9 @@ async def change_password(request: Request) -> Response:
         raise HTTPError(400, "bad_field", str(error)) from None
     await _check_current_password(request, found, password)
     key = service.session_of(request) or ""
-    await context.store.set_password(found.id, await service.hash_password(new_password), key)
+    await context.accounts.repository.set_password(
+        found.id, await service.hash_password(new_password), key
+    )
     return JSONResponse({"account": _public(found)})
 
 
@@ -232,14 +234,14 @@ async def delete_account(request: Request) -> Response:
     found = await _current(request)
     data = await read_json(request)
     await _check_current_password(request, found, _text(data, "password"))
-    await context.store.delete_account(found.id)
+    await context.accounts.repository.delete_account(found.id)
     return _signed_out({"account": None, "deleted": found.name})
 
 
 async def player(request: Request) -> Response:
     """``GET /api/players/{name}``: ratings per game, results, rating history and recent
     games (with watch links only)."""
-    store = context_of(request).store
+    store = context_of(request).accounts.repository
     name = request.path_params["name"]
     found = await store.account_by_name(name[:100])
     if found is None:
@@ -287,7 +289,7 @@ async def leaderboard(request: Request) -> Response:
     game = request.path_params["game"]
     if game not in GAMES:
         raise HTTPError(404, "no_game_kind", f"there is no game {game[:20]!r}: xiangqi or janggi")
-    best = await context_of(request).store.leaderboard(
+    best = await context_of(request).accounts.repository.leaderboard(
         game, PROVISIONAL_DEVIATION, LEADERBOARD_SIZE
     )
     return JSONResponse(
@@ -304,7 +306,7 @@ async def leaderboard(request: Request) -> Response:
 async def game_rating(request: Request) -> Response:
     """``GET /api/games/{game_id}/rating``: whether the game is rated, its players'
     accounts, and once it is settled the rating changes."""
-    store = context_of(request).store
+    store = context_of(request).accounts.repository
     game_id = request.path_params["game_id"][:40]
     rated = await store.is_rated(game_id)
     holders = await store.game_accounts(game_id)

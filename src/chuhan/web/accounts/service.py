@@ -2,7 +2,8 @@
 loop), the session cookie, sign-in limits, and the seat a signed-in player takes.
 
 **Sessions.** Signing in makes a random session id (256 bits); the cookie carries it with
-an HMAC-SHA-256 signature made with a secret kept in the store (:meth:`Store.shared_secret`,
+an HMAC-SHA-256 signature made with a secret kept in the store
+(:meth:`AccountRepository.shared_secret`,
 so every server process on one database signs and checks alike), and the store keeps the
 session under the SHA-256 of the id. A request's account is found by checking the
 signature (a tampered cookie is refused before the store is asked) and then reading the
@@ -12,7 +13,7 @@ form cannot post with it; the account endpoints also refuse a foreign ``Origin``
 ``Secure`` when the page came over HTTPS.
 
 **Limits.** Sign-ins are counted per name and per address, sign-ups per address and per
-name, in the store (:meth:`Store.take_attempt`), so they hold across processes: a
+name, in the store (:meth:`AccountRepository.take_attempt`), so they hold across processes: a
 sign-in that succeeds is forgiven, so only failures and attempts in flight use up the
 limit. The owner is not locked out by someone else's guesses: a browser that has held a
 session of the account (its signed ``chuhan_known`` cookie) is counted by itself instead
@@ -33,10 +34,10 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection
 
+from chuhan.web.accounts.repository import Account, AccountRepository
+from chuhan.web.db import Store
 from chuhan.web.http.clients import SESSION_COOKIE
 from chuhan.web.settings import Settings
-from chuhan.web.store import Store
-from chuhan.web.store.accounts import Account
 
 if TYPE_CHECKING:
     from argon2 import PasswordHasher
@@ -129,6 +130,11 @@ class AccountService:
     #: Hashes computed at once (each takes ``argon2_memory_kib`` of memory).
     _hashing: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(2))
     _dummy_hash: str = ""
+    #: The accounts' transactions (:mod:`chuhan.web.accounts.repository`).
+    repository: AccountRepository = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.repository = AccountRepository(self.store)
 
     async def start(self) -> None:
         from argon2 import PasswordHasher
@@ -139,7 +145,7 @@ class AccountService:
             memory_cost=settings.argon2_memory_kib,
             parallelism=settings.argon2_parallelism,
         )
-        secret = await self.store.shared_secret(SECRET_NAME, secrets.token_hex(32))
+        secret = await self.repository.shared_secret(SECRET_NAME, secrets.token_hex(32))
         self._secret = secret.encode()
         self._dummy_hash = await self.hash_password(secrets.token_hex(16))
 
@@ -187,7 +193,7 @@ class AccountService:
         """Store a new session of the account; the cookie value that carries it."""
         session_id = secrets.token_urlsafe(32)
         expires = now + self.settings.session_days * 86400
-        await self.store.create_session(session_key(session_id), account.id, now, expires)
+        await self.repository.create_session(session_key(session_id), account.id, now, expires)
         return f"{session_id}.{self._signature(session_id)}"
 
     async def account_of(self, connection: HTTPConnection, now: float) -> Account | None:
@@ -199,7 +205,7 @@ class AccountService:
         session_id = self.session_id(cookie)
         if session_id is None:
             return None
-        return await self.store.session_account(session_key(session_id), now)
+        return await self.repository.session_account(session_key(session_id), now)
 
     def session_of(self, connection: HTTPConnection) -> str | None:
         """The store key of the request's session (signature checked), or None."""
@@ -250,10 +256,10 @@ class AccountService:
         other than the opponent's, and its seats once taken need their accounts) or None,
         and the name of the account that took the seat now (for the seat's name), or
         None."""
-        holders = await self.store.game_accounts(game_id)
+        holders = await self.repository.game_accounts(game_id)
         holder = holders.get(seat)
         if holder is not None:
-            if not await self.store.is_rated(game_id):
+            if not await self.repository.is_rated(game_id):
                 return None, None  # (the token opens the seat, as it always did)
             # A rated game's seat is its account's: a seat link that leaked (or a shared
             # computer's history) must not let someone else play, or lose, its rating.
@@ -269,9 +275,9 @@ class AccountService:
         other = holders.get("second" if seat == "first" else "first")
         allowed = account is not None and (other is None or other.id != account.id)
         if allowed and account is not None:
-            taker = await self.store.attach_account(game_id, seat, account.id)
+            taker = await self.repository.attach_account(game_id, seat, account.id)
             return None, account.name if taker == account.id else None
-        if not await self.store.is_rated(game_id):
+        if not await self.repository.is_rated(game_id):
             return None, None
         if account is None:
             return "this is a rated game: sign in to take your seat", None

@@ -8,7 +8,7 @@ store never holds the secret, and nobody can speak for another browser without i
 the tabs of one owner are one player: each sees its seeks, may cancel them, and is taken
 to the game when one is accepted.
 
-**Seeks live in the store** (:class:`~chuhan.web.store.seeks.SeekStore`), so every server
+**Seeks live in the store** (:class:`~chuhan.web.lobby.repository.SeekRepository`), so every server
 process lists the same ones and any of them may accept one. Accepting takes the seek (one
 ``DELETE``: of two acceptors, on one process or two, exactly one gets it) and then creates
 the game, attaches the accounts and marks it rated. The acceptor gets its seat token in the
@@ -19,7 +19,7 @@ and their process reads the token from the store: a token travels to its own pla
 an owner's last connection on this process closes, its seeks go unless another live
 process holds the owner (another tab); every ``lobby_sweep_seconds`` each process sweeps
 the seeks of owners that no live process holds (a process killed, see
-:meth:`~chuhan.web.store.Store.live_servers`) and reads the list again.
+:meth:`~chuhan.web.db.Store.live_servers`) and reads the list again.
 
 **Fan-out.** A change is announced with a ``lobby`` notice (``{"changed": true}``: the
 others read the seeks again), and a message for one owner with ``{"to": owner, ...}``. The
@@ -50,18 +50,18 @@ from chuhan.clock import TimeControl
 from chuhan.errors import ChuhanError
 from chuhan.variants import get_variant
 from chuhan.web.accounts.ratings import is_provisional
+from chuhan.web.accounts.repository import Account
+from chuhan.web.db import Notice, StoreError
+from chuhan.web.lobby.repository import Seek, SeekLimits, SeekRefused, SeekRepository
 from chuhan.web.round.seats import other_seat
 from chuhan.web.sockets.connection import Connection
 from chuhan.web.sockets.protocol import ProtocolError, TokenBucket
-from chuhan.web.store import Notice, StoreError
-from chuhan.web.store.accounts import Account
-from chuhan.web.store.seeks import Seek, SeekLimits, SeekRefused
 
 if TYPE_CHECKING:
     from chuhan.web.accounts.service import AccountService
+    from chuhan.web.db import Store
     from chuhan.web.round.manager import GameManager
     from chuhan.web.settings import Settings
-    from chuhan.web.store import Store
 
 __all__ = ["Lobby", "LobbyMember", "owner_of", "short_time_control"]
 
@@ -138,6 +138,7 @@ class Lobby:
     ) -> None:
         self.settings = settings
         self.store = store
+        self.repository = SeekRepository(store)
         self.manager = manager
         self.accounts = accounts
         self.now = now
@@ -190,7 +191,7 @@ class Lobby:
         """Forget the seeks of owners no live process holds; read the seeks again."""
         try:
             alive = await self._alive()
-            removed = await self.store.sweep_lobby(
+            removed = await self.repository.sweep_lobby(
                 self.store.server_id, set(self.members), alive | {self.store.server_id}
             )
         except StoreError as error:
@@ -202,7 +203,7 @@ class Lobby:
 
     async def _read_seeks(self) -> None:
         try:
-            found = await self.store.open_seeks(self.settings.lobby_max_seeks)
+            found = await self.repository.open_seeks(self.settings.lobby_max_seeks)
         except StoreError as error:
             log.warning("cannot read the lobby's seeks: %s", error)
             return
@@ -244,7 +245,7 @@ class Lobby:
 
         async def run() -> None:
             try:
-                await self.store.notify("", "lobby", data)
+                await self.manager.bus.notify("", "lobby", data)
             except StoreError as error:
                 log.warning("cannot tell the other servers of a lobby change: %s", error)
 
@@ -302,7 +303,7 @@ class Lobby:
         first = member.owner not in self.members
         self.members.setdefault(member.owner, set()).add(member)
         if first:
-            await self.store.enter_lobby(member.owner, self.store.server_id)
+            await self.repository.enter_lobby(member.owner, self.store.server_id)
         member.mark("state")
 
     def leave(self, member: LobbyMember) -> None:
@@ -330,7 +331,7 @@ class Lobby:
         if owner in self.members:  # (back meanwhile, in another tab)
             return
         try:
-            removed = await self.store.leave_lobby(owner, self.store.server_id, alive)
+            removed = await self.repository.leave_lobby(owner, self.store.server_id, alive)
         except StoreError as error:
             log.warning("cannot take a player's seeks out of the lobby (the sweep will): %s", error)
             return
@@ -436,7 +437,7 @@ class Lobby:
 
     async def _add(self, seek: Seek) -> None:
         try:
-            await self.store.add_seek(seek, self.limits)
+            await self.repository.add_seek(seek, self.limits)
         except SeekRefused as error:
             raise ProtocolError("too_many_seeks", error.reason) from None
         self._changed(added=seek)
@@ -444,12 +445,12 @@ class Lobby:
     async def challenge(self, member: LobbyMember, fields: dict[str, Any]) -> Seek:
         """Challenge a named player who is in the lobby (``challenge`` message)."""
         name = str(fields["to"])
-        target = await self.store.account_by_name(name)
+        target = await self.accounts.repository.account_by_name(name)
         if target is None:
             raise ProtocolError("no_player", f"there is no player called {name[:40]!r}")
         if member.account is not None and target.id == member.account.id:
             raise ProtocolError("not_allowed", "you cannot challenge yourself")
-        if not await self.store.is_in_lobby(f"a:{target.id}", await self._alive()):
+        if not await self.repository.is_in_lobby(f"a:{target.id}", await self._alive()):
             raise ProtocolError(
                 "not_in_lobby", f"{target.name} is not in the lobby now; try again later"
             )
@@ -460,7 +461,7 @@ class Lobby:
 
     async def cancel(self, member: LobbyMember, seek_id: str) -> None:
         assert member.owner is not None
-        removed = await self.store.cancel_seek(seek_id, member.owner)
+        removed = await self.repository.cancel_seek(seek_id, member.owner)
         if removed is None:
             raise ProtocolError("no_seek", "you have no such seek (it was taken or cancelled)")
         self._changed(removed=[removed])
@@ -468,7 +469,7 @@ class Lobby:
     async def decline(self, member: LobbyMember, seek_id: str) -> None:
         if member.account is None:
             raise ProtocolError("no_seek", "there is no such challenge to you")
-        removed = await self.store.decline_seek(seek_id, member.account.id)
+        removed = await self.repository.decline_seek(seek_id, member.account.id)
         if removed is None:
             raise ProtocolError("no_seek", "there is no such challenge to you (it was withdrawn)")
         self._changed(removed=[removed])
@@ -518,13 +519,13 @@ class Lobby:
 
     async def accept(self, member: LobbyMember, seek_id: str) -> None:
         """Accept a seek: take it (exactly one acceptor does) and start the game."""
-        seek = self.seeks.get(seek_id) or await self.store.seek(seek_id)
+        seek = self.seeks.get(seek_id) or await self.repository.seek(seek_id)
         if seek is None:
             raise ProtocolError("no_seek", "this seek is gone (taken or cancelled)")
         refused = self.refusal(seek, member)
         if refused is not None:
             raise refused
-        taken = await self.store.take_seek(seek_id)
+        taken = await self.repository.take_seek(seek_id)
         if taken is None:
             self._read_soon()
             raise ProtocolError("seek_taken", "someone else accepted this seek first")
@@ -568,7 +569,7 @@ class Lobby:
             )
 
         try:
-            taken = await self.store.pair_or_add(seek, self.limits, choose)
+            taken = await self.repository.pair_or_add(seek, self.limits, choose)
         except SeekRefused as error:
             raise ProtocolError("too_many_seeks", error.reason) from None
         if taken is None:
@@ -597,11 +598,11 @@ class Lobby:
             names={seeker_seat: seek.name, acceptor_seat: member.display_name},
         )
         if seek.rated:
-            await self.store.rate_game(row.id, variant.game, row.created)
+            await self.accounts.repository.rate_game(row.id, variant.game, row.created)
         if seek.account_id is not None:
-            await self.store.attach_account(row.id, seeker_seat, seek.account_id)
+            await self.accounts.repository.attach_account(row.id, seeker_seat, seek.account_id)
         if member.account is not None:
-            await self.store.attach_account(row.id, acceptor_seat, member.account.id)
+            await self.accounts.repository.attach_account(row.id, acceptor_seat, member.account.id)
         paired = {"game_id": row.id, "seek": seek.id}
         member.send(_paired({**paired, "seat": acceptor_seat}, seats[acceptor_seat]))
         self._tell(seek.owner, _paired({**paired, "seat": seeker_seat}, seats[seeker_seat]))

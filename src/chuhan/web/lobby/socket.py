@@ -13,6 +13,7 @@ from starlette.websockets import WebSocket
 
 from chuhan.web.accounts.ratings import is_provisional
 from chuhan.web.context import ServerContext, context_of
+from chuhan.web.db import StoreError
 from chuhan.web.http.common import HTTPError
 from chuhan.web.lobby.service import RATING_BOUNDS, LobbyMember, check_visitor_name, owner_of
 from chuhan.web.round.routes import parse_time_control
@@ -30,7 +31,6 @@ from chuhan.web.sockets.serve import (
     serve_socket,
     take_seq,
 )
-from chuhan.web.store import StoreError
 
 __all__ = ["LOBBY_MESSAGES", "lobby_socket"]
 
@@ -218,7 +218,7 @@ async def _hello(context: ServerContext, member: LobbyMember, msg: ClientMessage
     if account is not None:
         member.account = account
         member.display_name = account.name
-        ratings = await context.store.ratings_of(account.id)
+        ratings = await context.accounts.repository.ratings_of(account.id)
         member.ratings = {game: (r.rating, r.deviation) for game, r in ratings.items()}
     else:
         member.display_name = msg.get("name") or "Anonymous"

@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any
 from chuhan.errors import ChuhanError
 from chuhan.squares import Move
 from chuhan.variants import normalize_arrangement
+from chuhan.web.db import ChatLine
 from chuhan.web.round import timers
 from chuhan.web.round.replay import apply_event
 from chuhan.web.round.seats import SEATS, other_seat, seat_of, side_of
 from chuhan.web.round.view import SPECTATORS_ROOM, chat_room, default_name
 from chuhan.web.sockets.connection import Connection
 from chuhan.web.sockets.protocol import ClientMessage, ProtocolError
-from chuhan.web.store import ChatLine
 
 if TYPE_CHECKING:
     from chuhan.web.round.room import Room

@@ -19,14 +19,9 @@ from typing import Any
 from chuhan.clock import TimeControl
 from chuhan.errors import ChuhanError
 from chuhan.variants import Variant, get_variant
+from chuhan.web.bus import Bus
 from chuhan.web.compute.service import Pool
-from chuhan.web.events import EventBus
-from chuhan.web.round import timers
-from chuhan.web.round.room import Room
-from chuhan.web.round.seats import new_game_id, new_token, other_seat
-from chuhan.web.settings import Settings
-from chuhan.web.sockets.protocol import ProtocolError
-from chuhan.web.store import (
+from chuhan.web.db import (
     ChatLine,
     GameRow,
     GameUnreadable,
@@ -35,6 +30,11 @@ from chuhan.web.store import (
     StoredEvent,
     StoreError,
 )
+from chuhan.web.round import timers
+from chuhan.web.round.room import Room
+from chuhan.web.round.seats import new_game_id, new_token, other_seat
+from chuhan.web.settings import Settings
+from chuhan.web.sockets.protocol import ProtocolError
 
 __all__ = ["GameManager", "RoomUnavailable"]
 
@@ -54,7 +54,7 @@ class GameManager:
         self,
         store: Store,
         pool: Pool,
-        bus: EventBus,
+        bus: Bus,
         now: Callable[[], float],
         settings: Settings | None = None,
     ) -> None:
@@ -166,7 +166,8 @@ class GameManager:
         """After the store is open: on a shared store, listen to the other processes and
         start beating; then resume the games this process drives."""
         if self.store.shared:
-            await self.store.listen(self.hear)
+            self.bus.subscribe(Notice, self.hear)
+            await self.bus.hear_other_processes()
             try:
                 self.driving = await self.store.beat(self.takeover_seconds)
             except StoreError as error:
@@ -356,7 +357,7 @@ class GameManager:
 
         async def run() -> None:
             try:
-                await self.store.notify(room.row.id, "presence", {"roles": room.local_roles()})
+                await self.bus.notify(room.row.id, "presence", {"roles": room.local_roles()})
             except StoreError as error:
                 log.warning(
                     "cannot tell the other servers who is in game %s: %s", room.row.id, error

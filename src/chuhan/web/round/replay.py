@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any
 from chuhan.errors import ChuhanError
 from chuhan.squares import Move
 from chuhan.variants import normalize_arrangement
+from chuhan.web.db import QUIET_EVENTS, StoredEvent
 from chuhan.web.round.seats import seat_of, side_of
-from chuhan.web.store import QUIET_EVENTS, StoredEvent
 
 if TYPE_CHECKING:
     from chuhan.web.round.room import Room

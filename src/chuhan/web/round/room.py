@@ -25,7 +25,17 @@ from chuhan.clock import Clock, TimeControl
 from chuhan.errors import ChuhanError
 from chuhan.game import Game, GameError, Outcome
 from chuhan.squares import Move
-from chuhan.web.events import GameFinished, StateChanged
+from chuhan.web.bus import GameFinished, StateChanged
+from chuhan.web.db import (
+    QUIET_EVENTS,
+    ChatLine,
+    GameRow,
+    Notice,
+    StoreConflict,
+    StoredEvent,
+    StoreError,
+)
+from chuhan.web.db.rows import noticed_change
 from chuhan.web.round import actions, computer, timers
 from chuhan.web.round.replay import ReplayError, apply_event, rebuild
 from chuhan.web.round.seats import SEATS, seat_of
@@ -42,16 +52,6 @@ from chuhan.web.round.view import (
 )
 from chuhan.web.sockets.connection import PRESENCE, STATE, Connection
 from chuhan.web.sockets.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, TokenBucket
-from chuhan.web.store import (
-    QUIET_EVENTS,
-    ChatLine,
-    GameRow,
-    Notice,
-    StoreConflict,
-    StoredEvent,
-    StoreError,
-)
-from chuhan.web.store.rows import noticed_change
 
 if TYPE_CHECKING:
     from chuhan.web.round.manager import GameManager

@@ -190,8 +190,8 @@ async def create_game(request: Request) -> Response:
     token = seats[seat]
     if player is not None and new.kind != "local":  # the game is the account's too
         if new.rated:
-            await context.store.rate_game(row.id, new.variant.game, row.created)
-        await context.store.attach_account(row.id, seat, player.id)
+            await context.accounts.repository.rate_game(row.id, new.variant.game, row.created)
+        await context.accounts.repository.attach_account(row.id, seat, player.id)
     body: dict[str, Any] = {
         "game_id": row.id,
         "seat": seat,

@@ -16,9 +16,9 @@ from chuhan.game import Game, Outcome
 from chuhan.notation import to_chinese, to_korean, to_wxf
 from chuhan.squares import SQUARE_NAMES, Move
 from chuhan.variants import JANGGI_ARRANGEMENTS, Variant
+from chuhan.web.db import ChatLine
 from chuhan.web.round.seats import SEATS, seat_of, side_of
 from chuhan.web.sockets.protocol import MAX_NAME_CHARS
-from chuhan.web.store import ChatLine
 
 if TYPE_CHECKING:
     from chuhan.web.round.room import Room

@@ -8,20 +8,20 @@ returns. All database work runs on one thread of the store's own, never on the e
 The main file alone is never far behind: a few seconds after a write
 (``checkpoint_seconds``) the store copies the log into the main file and empties it, and it
 does so again at a clean close, so a copy of the main file without its log (or a log cut
-short) loses at most those seconds; :func:`~chuhan.web.store.backup.backup_database`
+short) loses at most those seconds; :func:`~chuhan.web.db.backup.backup_database`
 (``chuhan backup``) makes a complete copy at any time.
 
-Opening a database says what it finds (in the ``chuhan.web.store`` log; ``chuhan serve``
+Opening a database says what it finds (in the ``chuhan.web.db`` log; ``chuhan serve``
 prints it): damage found by SQLite's quick check, a file copied without the log it needed,
-a damaged log (:mod:`chuhan.web.store.connection`). A game whose rows cannot be read raises
+a damaged log (:mod:`chuhan.web.db.connection`). A game whose rows cannot be read raises
 :class:`GameUnreadable` and the others are served; only a file that cannot be used at all
 (not a database, its schema unreadable, a newer schema) is refused, with a
 :class:`StoreError` that says why.
 
 One server owns a database at a time: :class:`SqliteStore` holds an exclusive lock on
-``<database>.lock`` (:class:`~chuhan.web.store.files.OwnerLock`) for as long as it is open,
+``<database>.lock`` (:class:`~chuhan.web.db.files.OwnerLock`) for as long as it is open,
 and a second server on the same file is refused with :class:`DatabaseInUse` naming the
-first. The schema is versioned (:mod:`chuhan.web.store.schema`).
+first. The schema is versioned (:mod:`chuhan.web.db.migrations`).
 """
 
 from __future__ import annotations
@@ -41,9 +41,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from chuhan.web.store import (
+from chuhan.web.db import (
     ChatLine,
     DatabaseInUse,
+    Duplicate,
     GameRow,
     GameUnreadable,
     Notice,
@@ -51,14 +52,12 @@ from chuhan.web.store import (
     StoredEvent,
     StoreError,
 )
-from chuhan.web.store.accounts import ACCOUNT_TABLES
-from chuhan.web.store.connection import checkpoint, close_cleanly, open_database
-from chuhan.web.store.files import OwnerLock, database_owner, default_db_path, lock_path
-from chuhan.web.store.health import is_damage, readable_rows
-from chuhan.web.store.rows import COLUMNS, MUTABLE, game_row, seated_games, values
-from chuhan.web.store.schema import MIGRATIONS, SCHEMA_VERSION
-from chuhan.web.store.sqlite_accounts import SqliteAccounts
-from chuhan.web.store.sqlite_seeks import SqliteSeeks
+from chuhan.web.db.connection import checkpoint, close_cleanly, open_database
+from chuhan.web.db.files import OwnerLock, database_owner, default_db_path, lock_path
+from chuhan.web.db.health import is_damage, readable_rows
+from chuhan.web.db.migrations import ACCOUNT_TABLES, MIGRATIONS, SCHEMA_VERSION
+from chuhan.web.db.rows import COLUMNS, MUTABLE, game_row, seated_games, values
+from chuhan.web.db.statements import All, Body, Lock, One, Statement, text_for
 
 __all__ = [
     "CHECKPOINT_SECONDS",
@@ -74,13 +73,13 @@ T = TypeVar("T")
 
 ACCOUNT_TABLE_NAMES = tuple(name for name, _ in ACCOUNT_TABLES)
 
-log = logging.getLogger("chuhan.web.store")
+log = logging.getLogger("chuhan.web.db")
 
 #: How long after a write the store copies the write-ahead log into the main file.
 CHECKPOINT_SECONDS = 2.0
 
 
-class SqliteStore(SqliteAccounts, SqliteSeeks):
+class SqliteStore:
     """The game database in one SQLite file (see the module's documentation). Opening it
     takes the owner lock, checks the file and brings the schema up to date; every other
     method is a coroutine that runs on the store's own database thread."""
@@ -256,6 +255,49 @@ class SqliteStore(SqliteAccounts, SqliteSeeks):
         atexit.unregister(self._close_at_exit)
         if self._owner is not None:
             self._owner.release()
+
+    # ------------------------------------------------------------------ bodies
+
+    async def write(self, body: Body[T], what: str = "") -> T:
+        """Run the transaction ``body`` (:mod:`chuhan.web.db.statements`) in the next group
+        commit, on the database thread; its result once it is committed. (``what`` is
+        the PostgreSQL driver's; the database's own error says enough here.)"""
+        box: list[T] = []
+        await self._write(lambda: box.append(self._drive(body)))
+        return box[0]
+
+    async def read(self, body: Body[T], what: str = "") -> T:
+        """Run the reading ``body`` on the database thread (between group commits: one
+        thread writes, so a body never sees half of a write)."""
+        return await self._run(lambda: self._drive(body))
+
+    def _drive(self, body: Body[T]) -> T:
+        """(On the database thread) run ``body``'s statements as it yields them."""
+        try:
+            statement = next(body)
+            while True:
+                try:
+                    result = self._execute(statement)
+                except sqlite3.IntegrityError as error:
+                    if "UNIQUE" not in str(error):
+                        raise
+                    statement = body.throw(Duplicate(str(error)))
+                else:
+                    statement = body.send(result)
+        except StopIteration as stop:
+            result_value: T = stop.value
+            return result_value
+
+    def _execute(self, statement: Statement) -> Any:
+        if isinstance(statement, Lock):
+            return None  # (one thread writes: the body runs alone already)
+        cursor = self._db.execute(text_for(statement.sql, "sqlite"), tuple(statement.args))
+        if isinstance(statement, One):
+            found = cursor.fetchall()  # (to the end: a RETURNING statement completes)
+            return found[0] if found else None
+        if isinstance(statement, All):
+            return cursor.fetchall()
+        return cursor.rowcount
 
     # ------------------------------------------------------------------ writes
 

@@ -6,8 +6,8 @@ method is a coroutine, so no implementation ever blocks the event loop, and ever
 one transaction, committed before the coroutine returns: the server acknowledges an action
 only after the store has it.
 
-Implementations: :class:`~chuhan.web.store.sqlite.SqliteStore` (one file, one server; the
-default) and :class:`~chuhan.web.store.postgres.PostgresStore` (one database shared by any
+Implementations: :class:`~chuhan.web.db.sqlite.SqliteStore` (one file, one server; the
+default) and :class:`~chuhan.web.db.postgres.PostgresStore` (one database shared by any
 number of server processes, on one machine or many). Game logic catches
 :class:`StoreError` only, never a driver's own exceptions.
 
@@ -16,8 +16,8 @@ write names the revision it was made on (:attr:`GameRow.revision`, the number of
 logged) and is refused with :class:`StoreConflict` when another process wrote first. Every
 committed write is announced to the other processes (:class:`Notice`, delivered to the
 handler given to :meth:`Store.listen`), right after it commits, with the write itself when
-it fits (:func:`~chuhan.web.store.rows.game_notice`), so they catch up from the notice
-(:func:`~chuhan.web.store.rows.noticed_change`) or,
+it fits (:func:`~chuhan.web.db.rows.game_notice`), so they catch up from the notice
+(:func:`~chuhan.web.db.rows.noticed_change`) or,
 when one is missing, with :meth:`Store.game_since`; every second each process also compares
 its games' revisions with the store's (:meth:`Store.newer_revisions`), so a notice lost
 in a crash costs two seconds at most. Clocks, setup deadlines and computer moves of an unfinished
@@ -27,7 +27,7 @@ database and hands it the games of processes that stopped beating.
 Damage stays with the games it touches: a game whose rows cannot be read raises
 :class:`GameUnreadable` when it is asked for, is left out of lists (and logged), and
 every other game is served. A store that finds damage, or data that may be missing, when
-it opens says so in sentences on the ``chuhan.web.store`` log; it refuses to open (with a
+it opens says so in sentences on the ``chuhan.web.db`` log; it refuses to open (with a
 :class:`StoreError` that says why) only a database it cannot use at all.
 """
 
@@ -36,17 +36,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TypeVar
 
-from chuhan.errors import ChuhanError
-from chuhan.web.store.accounts import AccountStore
-from chuhan.web.store.seeks import SeekStore
+from chuhan.web.db.errors import DatabaseInUse, Duplicate, GameUnreadable, StoreConflict, StoreError
+from chuhan.web.db.statements import Body
+
+T = TypeVar("T")
 
 __all__ = [
     "DB_ENVIRONMENT",
     "QUIET_EVENTS",
     "ChatLine",
     "DatabaseInUse",
+    "Duplicate",
     "GameRow",
     "GameUnreadable",
     "Notice",
@@ -61,50 +63,6 @@ __all__ = [
 
 #: Events logged without changing the game's state version.
 QUIET_EVENTS = ("create", "import", "name", "setup_timer")
-
-
-class StoreError(ChuhanError):
-    """The store cannot do what was asked: it cannot be opened, is not a chuhan database,
-    or a read or write failed (the message says which, naming the database)."""
-
-
-class DatabaseInUse(StoreError):
-    """Another chuhan server has the game database open. ``owner`` is what it wrote in
-    the lock file: its ``pid`` and, once it listens, its ``url``."""
-
-    def __init__(self, path: Path, owner: dict[str, Any]) -> None:
-        self.path = path
-        self.owner = owner
-        who = f"process {owner.get('pid', '?')}"
-        if owner.get("url"):
-            who += f", serving {owner['url']}"
-        super().__init__(
-            f"the game database {path} is in use by another chuhan server ({who}); "
-            "stop that server or choose another --db"
-        )
-
-
-class StoreConflict(StoreError):
-    """Another server process changed the game first: the stored game is no longer at the
-    revision the write was made on, and nothing was written. The writer catches up
-    (:meth:`Store.game_since`) and decides again."""
-
-    def __init__(self, game_id: str, revision: int) -> None:
-        self.game_id = game_id
-        self.revision = revision
-        super().__init__(
-            f"game {game_id[:40]!r} was changed by another server process (the write was "
-            f"made on revision {revision}); nothing was written"
-        )
-
-
-class GameUnreadable(StoreError):
-    """One game's stored rows cannot be read (a damaged database page, a value that is
-    not what this version wrote); the other games are unaffected."""
-
-    def __init__(self, game_id: str, reason: str) -> None:
-        self.game_id = game_id
-        super().__init__(f"game {game_id[:40]!r} cannot be read from the database: {reason}")
 
 
 @dataclass
@@ -163,7 +121,7 @@ class Notice:
 
     - ``game``: a write committed; ``data`` is ``{"revision": r}``, the game's new revision,
       and (when it fits) the write itself, ``event`` and ``row``: see
-      :func:`~chuhan.web.store.rows.game_notice`;
+      :func:`~chuhan.web.db.rows.game_notice`;
     - ``chat``: a chat line was stored; ``data`` is ``{"line": [at, sender, name, text]}``
       (or empty, when the line was too long to announce: read the chat again);
     - ``presence``: who that process has connected to the game; ``data`` is
@@ -179,10 +137,11 @@ class Notice:
     data: dict[str, Any]
 
 
-class Store(AccountStore, SeekStore, Protocol):
-    """What the web server needs from a game database (accounts and ratings:
-    :class:`~chuhan.web.store.accounts.AccountStore`; the lobby's seeks:
-    :class:`~chuhan.web.store.seeks.SeekStore`)."""
+class Store(Protocol):
+    """What the web server needs from a game database: a driver that runs transaction
+    bodies (:meth:`write`, :meth:`read`; each feature's repository writes its own, such as
+    :class:`~chuhan.web.accounts.repository.AccountRepository`), hears the other processes
+    (:meth:`listen`, :meth:`notify`) and beats; and the games' tuned paths."""
 
     #: Whether other server processes may use this database at the same time.
     shared: bool
@@ -197,6 +156,15 @@ class Store(AccountStore, SeekStore, Protocol):
 
     def announce(self, url: str) -> None:
         """Say where this server listens (for ``chuhan play`` to find it)."""
+
+    async def write(self, body: Body[T], what: str) -> T:
+        """Run the transaction ``body`` (:mod:`chuhan.web.db.statements`): the SQLite
+        store in its next group commit, the PostgreSQL store in a transaction with the
+        locks the body asks for; its result, once committed. ``what`` names it in an
+        error."""
+
+    async def read(self, body: Body[T], what: str) -> T:
+        """Run a body that only reads (no transaction of its own)."""
 
     async def close(self) -> None:
         """Let the database go, complete: nothing committed is left only in a place a copy
@@ -311,9 +279,9 @@ def open_store(location: str | Path) -> Store:
     not yet connected: :meth:`Store.open` connects) or a SQLite file path (the default
     kind, open at once)."""
     if is_database_url(location):
-        from chuhan.web.store.postgres import PostgresStore
+        from chuhan.web.db.postgres import PostgresStore
 
         return PostgresStore(str(location))
-    from chuhan.web.store.sqlite import SqliteStore
+    from chuhan.web.db.sqlite import SqliteStore
 
     return SqliteStore(location)

@@ -15,9 +15,9 @@ import os
 import sqlite3
 from pathlib import Path
 
-from chuhan.web.store import StoreError
-from chuhan.web.store.files import WalFile, inspect_wal
-from chuhan.web.store.health import (
+from chuhan.web.db import StoreError
+from chuhan.web.db.files import WalFile, inspect_wal
+from chuhan.web.db.health import (
     UNUSED_PAGES,
     clear_marker,
     damage_sentence,
@@ -29,11 +29,11 @@ from chuhan.web.store.health import (
     set_marker,
     wal_problem_sentence,
 )
-from chuhan.web.store.schema import migrate
+from chuhan.web.db.migrations import migrate_sqlite
 
 __all__ = ["BUSY_MS", "checkpoint", "close_cleanly", "open_database"]
 
-log = logging.getLogger("chuhan.web.store")
+log = logging.getLogger("chuhan.web.db")
 
 #: How long a statement waits for a lock another connection (a backup) holds.
 BUSY_MS = 5000
@@ -63,7 +63,7 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, set[str]]:
         damaged = damaged_tables(db)
         unindexed = {t for t in damaged or () if t != UNUSED_PAGES and rows_readable(db, t)}
         what = "its schema version cannot be read or brought up to date"
-        migrate(db, path)
+        migrate_sqlite(db, path)
         if not in_memory:
             _report(db, path, wal, damaged, unindexed)
             what = "it cannot be written"

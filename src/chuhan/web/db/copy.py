@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chuhan.web.store import StoreError, shown_location
-from chuhan.web.store.accounts import ACCOUNT_TABLES
-from chuhan.web.store.rows import COLUMNS
+from chuhan.web.db import StoreError, shown_location
+from chuhan.web.db.migrations import ACCOUNT_TABLES
+from chuhan.web.db.rows import COLUMNS
 
 __all__ = ["CopyReport", "copy_database"]
 
@@ -78,8 +78,8 @@ async def copy_database(source: str | Path, destination: str) -> CopyReport:
     why when it cannot)."""
     import asyncpg  # type: ignore[import-untyped]
 
-    from chuhan.web.store.postgres import PostgresStore
-    from chuhan.web.store.sqlite import SqliteStore
+    from chuhan.web.db.postgres import PostgresStore
+    from chuhan.web.db.sqlite import SqliteStore
 
     started = time.monotonic()
     shown = shown_location(destination)

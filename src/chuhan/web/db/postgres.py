@@ -7,23 +7,11 @@ event it logs takes the next number under the primary key ``(game_id, number)``,
 processes writing the same revision exactly one succeeds and the other gets
 :class:`StoreConflict`, having written nothing.
 
-Notices go through PostgreSQL's ``LISTEN``/``NOTIFY`` on one channel (:data:`CHANNEL`),
-after the writes they announce have committed, in batches: a transaction that notifies
-holds a database-wide lock while it commits, so a notice in every write's own transaction
-made all the processes' writes commit one at a time. A process sends one batch at a time
-(what is written meanwhile goes in the next), each payload JSON
-``{"origin", "notices": [[kind, game, data], ...]}`` under :data:`NOTICE_LIMIT` bytes
-(PostgreSQL refuses 8000 or more): a notice too long even alone goes with empty ``data`` (a
-``chat`` notice without its ``line``: receivers read the chat). A notice lost (the process
-died between its write and its batch) is made up by the others' comparison of revisions
-at their next beat. One connection of its own (not from the pool) listens; when it is lost a
-background task connects again, backing off from 0.1 s to 2 s, and then hands the handler
-a ``resync`` notice, since notices sent meanwhile are gone.
-
-Drivers: each process registers itself in ``servers`` when it opens and beats there
-(:meth:`PostgresStore.beat`), with the database's clock, so the machines' clocks need not
-agree. A game whose driver stopped beating is taken over with a compare-and-set on its
-``driver`` column, so of several survivors claiming at once exactly one gets it.
+Notices to the other processes (:mod:`chuhan.web.db.notices`) go after the writes they
+announce have committed, in batches; which process drives which game is settled by the
+beats (:mod:`chuhan.web.db.beats`). This module is the driver (transaction bodies,
+:meth:`PostgresStore.write`) and the games' tuned paths (batched saves, one-statement
+reads).
 
 Faults: every driver error becomes :class:`StoreError` naming the database (without its
 password) and what failed. Connecting gives up after :data:`CONNECT_TIMEOUT` seconds and a
@@ -49,20 +37,28 @@ from urllib.parse import urlsplit
 
 import asyncpg  # type: ignore[import-untyped]
 
-from chuhan.web.store import (
+from chuhan.web.db import (
     ChatLine,
+    Duplicate,
     GameRow,
     GameUnreadable,
     Notice,
     StoreConflict,
     StoredEvent,
     StoreError,
+    beats,
     shown_location,
 )
-from chuhan.web.store.pg_schema import SCHEMA_VERSION, migrate
-from chuhan.web.store.postgres_accounts import PostgresAccounts
-from chuhan.web.store.postgres_seeks import PostgresSeeks
-from chuhan.web.store.rows import COLUMNS, MUTABLE, game_notice, game_row, seated_games, values
+from chuhan.web.db.migrations import SCHEMA_VERSION, migrate_postgresql
+from chuhan.web.db.notices import CHANNEL, NOTICE_LIMIT, NOTIFY, Notices
+from chuhan.web.db.pg_calls import COMMAND_TIMEOUT, CONNECT_TIMEOUT
+from chuhan.web.db.pg_calls import FAILURES as _FAILURES
+from chuhan.web.db.pg_calls import OPEN_FAILURES as _OPEN_FAILURES
+from chuhan.web.db.pg_calls import Lost as _Lost
+from chuhan.web.db.pg_calls import is_closed as _closed
+from chuhan.web.db.pg_calls import is_lost as _is_lost
+from chuhan.web.db.rows import COLUMNS, MUTABLE, game_notice, game_row, seated_games, values
+from chuhan.web.db.statements import All, Body, Lock, One, Statement, numbered, text_for
 
 __all__ = [
     "CHANNEL",
@@ -75,47 +71,7 @@ __all__ = [
 
 T = TypeVar("T")
 
-log = logging.getLogger("chuhan.web.store")
-
-#: The ``LISTEN``/``NOTIFY`` channel of every notice.
-CHANNEL = "chuhan"
-#: The longest notice payload sent whole, in bytes (PostgreSQL's limit is 8000).
-NOTICE_LIMIT = 7900
-#: Seconds to wait for a connection to the database.
-CONNECT_TIMEOUT = 5.0
-#: Seconds to wait for one statement's answer (and for a connection from the pool).
-COMMAND_TIMEOUT = 10.0
-#: How often the listening connection is checked when it is quiet, and how long a check
-#: may take (a connection cut without a word, such as a network partition, is found so).
-PING_SECONDS = 5.0
-#: The listening connection's reconnection delays: the first, doubling up to the last.
-RECONNECT_FIRST = 0.1
-RECONNECT_LAST = 2.0
-#: A server row that has not beaten for this long (or ten takeover delays, if longer) is
-#: deleted by the next beat of any process.
-FORGET_SECONDS = 3600.0
-
-#: The errors a database call can end with (all become :class:`StoreError`).
-_FAILURES: tuple[type[BaseException], ...] = (
-    asyncpg.PostgresError,
-    asyncpg.InterfaceError,
-    asyncpg.InternalClientError,
-    OSError,
-    TimeoutError,
-)
-#: What opening can end with besides (a malformed address).
-_OPEN_FAILURES: tuple[type[BaseException], ...] = (*_FAILURES, ValueError)
-#: Among them, those that mean the connection went away (a read is tried once more).
-_LOST: tuple[type[BaseException], ...] = (
-    asyncpg.PostgresConnectionError,
-    asyncpg.AdminShutdownError,
-    asyncpg.CannotConnectNowError,
-    asyncpg.ConnectionDoesNotExistError,
-    ConnectionError,
-)
-
-#: One encoder for every notice (``json.dumps`` with options makes one per call).
-_ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=(",", ":")).encode
+log = logging.getLogger("chuhan.web.db")
 
 # ---------------------------------------------------------------------- statements
 
@@ -199,77 +155,6 @@ FROM given g
 """
 _CHAT = "INSERT INTO chat (game_id, at, sender, name, text) VALUES ($1, $2, $3, $4, $5)"
 
-_NOTIFY = f"SELECT pg_notify('{CHANNEL}', $1)"
-
-_REGISTER = """
-INSERT INTO servers (id, started, heartbeat) VALUES ($1, clock_timestamp(), clock_timestamp())
-ON CONFLICT (id) DO UPDATE SET heartbeat = excluded.heartbeat
-"""
-
-# $1 this server, $2 the takeover delay in seconds, $3 how long before a dead server's row
-# is deleted. A game is claimed only if its driver is still the one found stale (the
-# compare-and-set that leaves each game with one driver when several claim at once).
-_BEAT = """
-WITH alive AS (
-    INSERT INTO servers (id, started, heartbeat)
-    VALUES ($1, clock_timestamp(), clock_timestamp())
-    ON CONFLICT (id) DO UPDATE SET heartbeat = excluded.heartbeat
-    RETURNING id
-), forgotten AS (
-    DELETE FROM servers
-    WHERE id <> $1 AND heartbeat < clock_timestamp() - make_interval(secs => $3)
-), stale AS MATERIALIZED (
-    SELECT g.id, g.driver
-    FROM games g LEFT JOIN servers s ON s.id = g.driver
-    WHERE g.status <> 'over' AND g.kind <> 'imported' AND g.driver IS DISTINCT FROM $1
-      AND (
-        s.id IS NULL OR s.heartbeat < clock_timestamp() - make_interval(secs => $2)
-        -- A process killed on a machine whose connections the database saw close (no
-        -- session of it left) is dead once it has missed a beat, without waiting $2.
-        OR (
-          s.heartbeat < clock_timestamp() - interval '1.5 seconds'
-          AND NOT EXISTS (
-            SELECT 1 FROM pg_stat_activity a
-            WHERE a.application_name IN ('chuhan ' || g.driver, 'chuhan-listen ' || g.driver)
-          )
-        )
-      )
-    ORDER BY g.id
-    FOR UPDATE OF g SKIP LOCKED  -- (in the order of ids; a game being written waits a beat)
-), claimed AS (
-    UPDATE games g SET driver = $1
-    FROM stale
-    WHERE g.id = stale.id AND g.driver IS NOT DISTINCT FROM stale.driver
-      AND g.status <> 'over'
-    RETURNING g.id
-)
-SELECT id FROM claimed
-UNION
-SELECT id FROM games WHERE driver = $1 AND status <> 'over' AND kind <> 'imported'
-"""
-
-#: The servers alive: beating within the takeover time, and (after one missed beat) still
-#: connected (the same test as the beat's takeover).
-_LIVE = """
-SELECT s.id FROM servers s
-WHERE s.heartbeat >= clock_timestamp() - make_interval(secs => $1)
-  AND (
-    s.heartbeat >= clock_timestamp() - interval '1.5 seconds'
-    OR EXISTS (
-      SELECT 1 FROM pg_stat_activity a
-      WHERE a.application_name IN ('chuhan ' || s.id, 'chuhan-listen ' || s.id)
-    )
-  )
-"""
-
-_RELEASE = """
-WITH gone AS (DELETE FROM servers WHERE id = $1), mine AS MATERIALIZED (
-    SELECT id FROM games WHERE driver = $1 AND status <> 'over' AND kind <> 'imported'
-    ORDER BY id FOR UPDATE
-)
-UPDATE games SET driver = NULL FROM mine WHERE games.id = mine.id
-"""
-
 _LOAD = f"SELECT {_COLUMN_LIST} FROM games WHERE id = $1"
 _SINCE = f"""
 SELECT {_COLUMN_LIST}, later.versions, later.ats, later.kinds, later.datas
@@ -302,7 +187,7 @@ async def _keep_session(connection: Any) -> None:
     connections), and asyncpg's default reset costs a round trip per use."""
 
 
-class PostgresStore(PostgresAccounts, PostgresSeeks):
+class PostgresStore:
     """The game database in PostgreSQL at ``url`` (``postgresql://USER[:PASSWORD]@HOST
     [:PORT]/DATABASE``), shared with any number of server processes (see the module's
     documentation). Making it does not connect: :meth:`open` does, on the event loop that
@@ -317,16 +202,17 @@ class PostgresStore(PostgresAccounts, PostgresSeeks):
         self.shown = shown_location(url)
         self.pool_size = pool_size
         self.server_id = secrets.token_hex(8)
-        self._payload_head = f'{{"origin":{json.dumps(self.server_id)},"notices":['
         self._password = urlsplit(url).password or ""
         self._pool: Any = None
-        #: The listening connection and the event set when it is lost.
-        self._listener: tuple[Any, asyncio.Event] | None = None
-        self._listening: asyncio.Task[None] | None = None
-        self._handler: Callable[[Notice], None] | None = None
-        #: Notices waiting to be sent, and the task sending them.
-        self._outbox: list[str] = []  # notices encoded (see _announce)
-        self._sending: asyncio.Task[None] | None = None
+        #: The notices sent and heard (:mod:`chuhan.web.db.notices`).
+        self.notices = Notices(
+            url,
+            self.server_id,
+            self.shown,
+            send=self._send_notice,
+            is_open=lambda: self._pool is not None,
+            why_not=self._why_not,
+        )
         #: Saves waiting for a batch (the statement's arguments, and the future told the
         #: outcome), and how many batches are under way.
         self._saves: list[tuple[tuple[Any, ...], asyncio.Future[str]]] = []
@@ -356,9 +242,9 @@ class PostgresStore(PostgresAccounts, PostgresSeeks):
             ) from None
         try:
             async with pool.acquire(timeout=COMMAND_TIMEOUT) as connection:
-                await migrate(connection, self.shown)
-                await connection.execute(_REGISTER, self.server_id)
-            self._listener = await self._connect_listener()
+                await migrate_postgresql(connection, self.shown)
+                await connection.execute(beats.REGISTER, self.server_id)
+            await self.notices.start()
         except _FAILURES as error:
             pool.terminate()
             raise StoreError(
@@ -368,9 +254,6 @@ class PostgresStore(PostgresAccounts, PostgresSeeks):
             pool.terminate()
             raise
         self._pool = pool
-        self._listening = asyncio.get_running_loop().create_task(
-            self._keep_listening(), name=f"chuhan-listen {self.server_id}"
-        )
 
     def announce(self, url: str) -> None:
         """Nothing to record: several servers share this database, and none owns it."""
@@ -387,22 +270,13 @@ class PostgresStore(PostgresAccounts, PostgresSeeks):
                     asyncio.gather(*map(asyncio.shield, list(self._saving))), CONNECT_TIMEOUT
                 )
             await asyncio.sleep(0)  # (and announce them)
-        if self._sending is not None and not self._sending.done():
-            with contextlib.suppress(Exception):  # (the last notices, if they can go)
-                await asyncio.wait_for(asyncio.shield(self._sending), CONNECT_TIMEOUT)
-        if self._listening is not None:
-            self._listening.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listening
-            self._listening = None
-        if self._listener is not None:
-            await _close_quietly(self._listener[0])
-            self._listener = None
+        await self.notices.finish_sending()  # (the last notices, if they can go)
+        await self.notices.close()
         pool, self._pool = self._pool, None
         if pool is None:
             return
         try:
-            await pool.execute(_RELEASE, self.server_id, timeout=CONNECT_TIMEOUT)
+            await pool.execute(beats.RELEASE, self.server_id, timeout=CONNECT_TIMEOUT)
         except _FAILURES as error:
             log.warning(
                 "the game database %s: could not hand this server's games over at close "
@@ -494,6 +368,41 @@ class PostgresStore(PostgresAccounts, PostgresSeeks):
             except _FAILURES as error:
                 raise self._failed(what, error) from None
         raise AssertionError("unreachable")
+
+    # ------------------------------------------------------------------ bodies
+
+    async def write(self, body: Body[T], what: str) -> T:
+        """Run the transaction ``body`` (:mod:`chuhan.web.db.statements`) in one
+        transaction, with the row and advisory locks it asks for; its result once it is
+        committed. ``what`` names it in an error. Never tried again (see the module's
+        documentation)."""
+
+        async def work(connection: Any) -> T:
+            async with connection.transaction():
+                return await _drive(connection, body)
+
+        return await self._write(what, work)
+
+    async def read(self, body: Body[T], what: str) -> T:
+        """Run the reading ``body`` (no transaction of its own); tried once more on another
+        connection when the connection is lost at its first statement (the body has had
+        no answer yet, so its first statement is simply sent again)."""
+        try:
+            first = next(body)
+        except StopIteration as stop:
+            result: T = stop.value
+            return result
+        answered = False
+
+        async def work(connection: Any) -> T:
+            nonlocal answered
+            if answered:  # (a retry after the body had answers: it cannot start again)
+                raise StoreError(f"the game database {self.shown} failed while {what}")
+            found = await _execute(connection, first)
+            answered = True
+            return await _drive(connection, body, sent=found)
+
+        return await self._read(what, work)
 
     # ------------------------------------------------------------------ writes
 
@@ -630,58 +539,29 @@ class PostgresStore(PostgresAccounts, PostgresSeeks):
     async def notify(self, game_id: str, kind: str, data: dict[str, Any]) -> None:
         self._announce(kind, game_id, data)
 
-    # ------------------------------------------------------------------ notices
-
     def _announce(
         self, kind: str, game_id: str, data: dict[str, Any], *, short: dict[str, Any] | None = None
     ) -> None:
-        """Queue a notice for the other processes; what is queued while a batch is being
-        sent goes in the next one. (A transaction that notifies holds a lock shared by
-        the whole database while it commits, so one notice per write made every write
-        of every process wait in line for it: measured, two processes on this store
-        topped out at about 420 moves a second with most backends waiting on that lock.
-        Batches are sent after the writes commit, by a statement of their own.)
+        """Queue a notice for the other processes (:meth:`Notices.announce
+        <chuhan.web.db.notices.Notices.announce>`)."""
+        self.notices.announce(kind, game_id, data, short=short)
 
-        The notice is encoded at once (its data may be the row's own values, which change
-        with the next action); one that does not fit in a payload alone goes with ``short``
-        instead (or empty data)."""
-        item = _ENCODE([kind, game_id, data])
-        if len(self._payload_head) + 2 + len(item.encode()) > NOTICE_LIMIT:
-            item = _ENCODE([kind, game_id, short or {}])
-        self._outbox.append(item)
-        if self._sending is None or self._sending.done():
-            self._sending = asyncio.get_running_loop().create_task(self._send_notices())
+    async def _send_notice(self, payload: str) -> None:
+        await self._write("sending notices", lambda c: c.execute(NOTIFY, payload))
 
-    async def _send_notices(self) -> None:
-        while self._outbox and self._pool is not None:
-            batch, self._outbox = self._outbox, []
-            for payload in self._payloads(batch):
+    async def listen(self, handler: Callable[[Notice], None]) -> None:
+        """From now on hand ``handler`` the notices of the other processes (the store
+        listens from :meth:`open` on; the notices before this are not kept)."""
+        self.notices.listen(handler)
 
-                async def send(connection: Any, payload: str = payload) -> None:
-                    await connection.execute(_NOTIFY, payload)
+    async def beat(self, takeover_seconds: float) -> set[str]:
+        """Mark this process alive and take over the games of processes that stopped
+        beating (:func:`chuhan.web.db.beats.beat`); the games this process drives."""
+        return await self.write(
+            beats.beat(self.server_id, takeover_seconds), "marking this server alive"
+        )
 
-                try:
-                    await self._write("sending notices", send)
-                except StoreError as error:
-                    # The writes are committed; the others find them at their next beat.
-                    log.warning("%s", error)
-
-    def _payloads(self, batch: list[str]) -> list[str]:
-        """The encoded notices as payloads, each within :data:`NOTICE_LIMIT` bytes."""
-        payloads: list[str] = []
-        head = self._payload_head
-        items: list[str] = []
-        size = len(head) + 2
-        for item in batch:
-            length = len(item.encode())
-            if items and size + length + 1 > NOTICE_LIMIT:
-                payloads.append(head + ",".join(items) + "]}")
-                items, size = [], len(head) + 2
-            items.append(item)
-            size += length + 1
-        if items:
-            payloads.append(head + ",".join(items) + "]}")
-        return payloads
+    # ------------------------------------------------------------------ notices
 
     # ------------------------------------------------------------------ reads
 
@@ -770,119 +650,6 @@ class PostgresStore(PostgresAccounts, PostgresSeeks):
 
     # ------------------------------------------------------------ several processes
 
-    async def listen(self, handler: Callable[[Notice], None]) -> None:
-        """From now on hand ``handler`` the notices of the other processes (the store
-        listens from :meth:`open` on; the notices before this are not kept)."""
-        self._handler = handler
-
-    def _deliver(self, notice: Notice) -> None:
-        handler = self._handler
-        if handler is None:
-            return
-        try:
-            handler(notice)
-        except Exception:
-            log.exception("the handler of a %s notice failed", notice.kind)
-
-    def _heard(self, connection: Any, pid: int, channel: str, payload: str) -> None:
-        """(asyncpg's callback, on the event loop) one notice arrived."""
-        try:
-            found = json.loads(payload)
-            origin = str(found["origin"])
-            notices = []
-            for kind, game_id, data in found["notices"]:
-                if not isinstance(data, dict):
-                    raise TypeError("its data is not an object")
-                notices.append(Notice(str(kind), str(game_id), origin, data))
-        except (ValueError, TypeError, KeyError) as error:
-            log.warning(
-                "the game database %s: a malformed notice is ignored (%s)", self.shown, error
-            )
-            return
-        if origin != self.server_id:
-            for notice in notices:
-                self._deliver(notice)
-
-    async def _connect_listener(self) -> tuple[Any, asyncio.Event]:
-        """A connection of its own that listens on :data:`CHANNEL`, and the event set
-        when it is lost."""
-        connection = await asyncpg.connect(
-            self.url,
-            timeout=CONNECT_TIMEOUT,
-            command_timeout=COMMAND_TIMEOUT,
-            server_settings={"application_name": f"chuhan-listen {self.server_id}"},
-        )
-        lost = asyncio.Event()
-        try:
-            connection.add_termination_listener(lambda _connection: lost.set())
-            await connection.add_listener(CHANNEL, self._heard)
-        except BaseException:
-            await _close_quietly(connection)
-            raise
-        return connection, lost
-
-    async def _keep_listening(self) -> None:
-        """(A task from :meth:`open` to :meth:`close`) watch the listening connection;
-        when it is lost, connect again (backing off) and send the handler a ``resync``."""
-        delay = RECONNECT_FIRST
-        failing = False
-        while True:
-            if self._listener is not None:
-                connection, lost = self._listener
-                await self._until_lost(connection, lost)
-                self._listener = None
-                await _close_quietly(connection)
-                log.warning(
-                    "the game database %s: the connection that hears other servers was "
-                    "lost; connecting again",
-                    self.shown,
-                )
-            try:
-                self._listener = await self._connect_listener()
-            except _FAILURES as error:
-                if not failing:
-                    log.warning(
-                        "the game database %s cannot be reached to hear other servers (%s); "
-                        "trying again",
-                        self.shown,
-                        self._why_not(error),
-                    )
-                failing = True
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, RECONNECT_LAST)
-                continue
-            delay = RECONNECT_FIRST
-            failing = False
-            log.info("the game database %s: hearing other servers again", self.shown)
-            self._deliver(Notice("resync", "", self.server_id, {}))
-
-    async def _until_lost(self, connection: Any, lost: asyncio.Event) -> None:
-        """Return once ``connection`` is lost: closed, or not answering a check."""
-        while not connection.is_closed():
-            try:
-                await asyncio.wait_for(lost.wait(), PING_SECONDS)
-                return
-            except TimeoutError:
-                pass
-            try:
-                await connection.fetchval("SELECT 1", timeout=PING_SECONDS)
-            except _FAILURES:
-                return
-
-    async def beat(self, takeover_seconds: float) -> set[str]:
-        """Mark this process alive (with the database's clock); take over the unfinished
-        games (not imported ones, which have nothing to drive) whose driver has not beaten
-        for ``takeover_seconds``, is gone, or was never set; return the ids of every such
-        game this process drives now. One statement."""
-        forget = max(FORGET_SECONDS, 10 * takeover_seconds)
-        found = await self._write(
-            "marking this server alive",
-            lambda connection: connection.fetch(
-                _BEAT, self.server_id, float(takeover_seconds), float(forget)
-            ),
-        )
-        return {str(r["id"]) for r in found}
-
     async def newer_revisions(self, held: dict[str, int]) -> dict[str, int]:
         ids = list(held)
         found = await self._read(
@@ -892,40 +659,7 @@ class PostgresStore(PostgresAccounts, PostgresSeeks):
         return {str(r["id"]): int(r["revision"]) for r in found}
 
     async def live_servers(self, takeover_seconds: float) -> set[str]:
-        found = await self._read(
-            "listing the servers alive",
-            lambda connection: connection.fetch(
-                _LIVE,
-                float(takeover_seconds),
-            ),
-        )
-        return {str(r["id"]) for r in found}
-
-
-class _Lost(Exception):
-    """(Inside :meth:`PostgresStore._call`) the connection went away under ``error``."""
-
-    def __init__(self, error: BaseException) -> None:
-        super().__init__(str(error))
-        self.error = error
-
-
-def _is_lost(error: BaseException) -> bool:
-    """Whether ``error`` means the connection went away (rather than a refused query)."""
-    if isinstance(error, _LOST):
-        return True
-    if isinstance(error, asyncpg.InternalClientError):
-        return True  # (asyncpg's state after its server process was terminated under it)
-    return isinstance(error, asyncpg.InterfaceError) and "closed" in str(error)
-
-
-def _closed(connection: Any) -> bool:
-    """Whether the pooled ``connection`` is closed (or already taken back by the pool,
-    which it is once it closes)."""
-    try:
-        return bool(connection.is_closed())
-    except asyncpg.InterfaceError:
-        return True
+        return await self.read(beats.live_servers(takeover_seconds), "listing the servers alive")
 
 
 def _stored_event(game_id: str, version: Any, at: Any, kind: Any, text: Any) -> StoredEvent:
@@ -938,9 +672,39 @@ def _stored_event(game_id: str, version: Any, at: Any, kind: Any, text: Any) -> 
     return StoredEvent(int(version), float(at), str(kind), data)
 
 
-async def _close_quietly(connection: Any) -> None:
-    """Close a connection that may be dead already, without waiting long."""
+_NOT_GIVEN: Any = object()
+_LOCK = "SELECT pg_advisory_xact_lock(hashtext($1))"
+
+
+async def _execute(connection: Any, statement: Statement) -> Any:
+    """One statement of a body on ``connection``: its result as the body expects it."""
+    if isinstance(statement, Lock):
+        await connection.execute(_LOCK, statement.key)
+        return None
+    sql = numbered(text_for(statement.sql, "postgresql"))
+    if isinstance(statement, One):
+        if statement.for_update:
+            sql += " FOR UPDATE"
+        return await connection.fetchrow(sql, *statement.args)
+    if isinstance(statement, All):
+        return await connection.fetch(sql, *statement.args)
+    status = await connection.execute(sql, *statement.args)
+    last = str(status).rsplit(" ", 1)[-1]  # ("UPDATE 3", "INSERT 0 1", "DELETE 0")
+    return int(last) if last.isdigit() else 0
+
+
+async def _drive(connection: Any, body: Body[T], *, sent: Any = _NOT_GIVEN) -> T:
+    """Run ``body``'s statements on ``connection`` as it yields them (``sent``: the answer
+    to the statement it has yielded already)."""
     try:
-        await connection.close(timeout=1.0)
-    except _FAILURES:
-        connection.terminate()
+        statement = next(body) if sent is _NOT_GIVEN else body.send(sent)
+        while True:
+            try:
+                result = await _execute(connection, statement)
+            except asyncpg.UniqueViolationError as error:
+                statement = body.throw(Duplicate(str(error)))
+            else:
+                statement = body.send(result)
+    except StopIteration as stop:
+        result_value: T = stop.value
+        return result_value

@@ -19,9 +19,9 @@ import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
-from chuhan.web.store import StoreError
-from chuhan.web.store.files import companion_files, database_owner, lock_path
-from chuhan.web.store.health import clear_marker, damaged_tables, is_damage
+from chuhan.web.db import StoreError
+from chuhan.web.db.files import companion_files, database_owner, lock_path
+from chuhan.web.db.health import clear_marker, damaged_tables, is_damage
 
 __all__ = ["Backup", "backup_database"]
 

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from chuhan.web.store.files import WalFile
+from chuhan.web.db.files import WalFile
 
 __all__ = [
     "UNUSED_PAGES",

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chuhan.web.store import DatabaseInUse
+from chuhan.web.db import DatabaseInUse
 
 __all__ = [
     "OwnerLock",

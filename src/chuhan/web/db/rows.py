@@ -1,4 +1,4 @@
-"""A :class:`~chuhan.web.store.GameRow` as the stores' columns, and back (both the SQLite
+"""A :class:`~chuhan.web.db.GameRow` as the stores' columns, and back (both the SQLite
 and the PostgreSQL store keep structured values as JSON text)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from chuhan.web.store import GameRow, GameUnreadable, Notice, StoredEvent
+from chuhan.web.db import GameRow, GameUnreadable, Notice, StoredEvent
 
 __all__ = [
     "COLUMNS",
@@ -138,7 +138,7 @@ def seated_games(found: Iterable[Mapping[str, Any]]) -> list[tuple[str, str, Gam
         try:
             games.append((str(r["seat_token"]), str(r["seat_name"]), game_row(r)))
         except GameUnreadable as unreadable:
-            logging.getLogger("chuhan.web.store").error("%s", unreadable)
+            logging.getLogger("chuhan.web.db").error("%s", unreadable)
     return games
 
 

@@ -1,0 +1,687 @@
+"""Accounts, sessions, sign-in attempts and ratings as stored: their transactions, each
+written once as a body (:mod:`chuhan.web.db.statements`) that both databases run, and
+:class:`AccountRepository`, which hands them to the store.
+
+What is kept (the tables are in :mod:`chuhan.web.db.migrations`):
+
+- ``accounts``: a name as the player typed it, its key (:func:`name_key`, so that names
+  differing only in case or in a compatibility form are one name) and the Argon2 hash of
+  the password. The hash never leaves the server: :class:`Account` carries it for the
+  password check alone, and nothing that builds a response reads it.
+- ``sessions``: one row per signed-in browser, keyed by the SHA-256 of the session id
+  its cookie carries (a copy of the database holds no usable session). Signing out
+  deletes the row, so a cookie replayed afterwards finds nothing, on every server process.
+- ``attempts``: sign-in and sign-up attempts per key (an address, a name) within a
+  window, counted and taken in one transaction (:func:`take_attempt`), so the limit
+  holds across server processes.
+- ``game_accounts``: which account holds which seat of a game (a seat has its token as
+  before; the account is beside it).
+- ``rated_games``, ``ratings`` and ``rating_history``: a rated game, settled once
+  (:func:`settle_rated_game`), each account's rating per game (xiangqi, janggi) and
+  every rating it had.
+
+Several processes write these tables at once on PostgreSQL, so the bodies that read
+before they write ask for locks: the attempts of one key take an advisory lock on that key
+(counting and taking are one step for every process); settling a game locks its
+``rated_games`` row (of two processes settling the same game, the second waits and then
+finds it settled) and then both accounts' advisory locks, in a fixed order (two games of
+the same account, or of the same pair, settle one after the other, so neither loses the
+other's rating change and the once-a-day rule sees the earlier game). On SQLite one thread
+writes, so the same bodies run alone.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from chuhan.errors import ChuhanError
+from chuhan.web.db import Store
+from chuhan.web.db.errors import Duplicate
+from chuhan.web.db.statements import All, Body, Do, Lock, One, Row
+
+__all__ = [
+    "Account",
+    "AccountGame",
+    "AccountRepository",
+    "NameTaken",
+    "Rating",
+    "RatingChange",
+    "RatingInput",
+    "Settlement",
+    "name_key",
+]
+
+
+class NameTaken(ChuhanError):
+    """An account already has this name (names are compared by :func:`name_key`)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(f"the name {name!r} is taken")
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same: compatibility forms folded (full-width letters)
+    and case ignored."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """A player's account. ``password_hash`` is for the password check only: it is never
+    put in a response."""
+
+    id: str
+    name: str
+    created: float
+    password_hash: str = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """One account's Glicko-2 rating in one game, and the rated games it counts."""
+
+    rating: float
+    deviation: float
+    volatility: float
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    updated: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """What a settled game did to one player's rating (``after == before`` when the game
+    did not count)."""
+
+    account_id: str
+    name: str
+    before: float
+    after: float
+    deviation: float
+    volatility: float
+
+    @property
+    def change(self) -> float:
+        return self.after - self.before
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The outcome of settling a rated game: whether it counted (``reason`` says why
+    not), the winner's seat (None: a draw) and each seat's rating change."""
+
+    game_id: str
+    game: str
+    counted: bool
+    reason: str | None
+    winner: str | None
+    at: float
+    changes: dict[str, RatingChange]
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> Settlement:
+        data = json.loads(text)
+        changes = {seat: RatingChange(**change) for seat, change in data["changes"].items()}
+        return cls(**{**data, "changes": changes})
+
+
+@dataclass(frozen=True, slots=True)
+class RatingInput:
+    """What the rating rule decides a settlement from (inside the store's transaction):
+    the game, the winner's seat (None: a draw), each seat's account and its rating (None:
+    its first rated game of this kind), and when the last rated game between the same two
+    accounts in this game counted (None: not within the window the caller gave)."""
+
+    game_id: str
+    game: str
+    winner: str | None
+    accounts: dict[str, Account]
+    ratings: dict[str, Rating | None]
+    pair_counted_at: float | None
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
+class AccountGame:
+    """One game an account played, for its profile (never a seat token)."""
+
+    game_id: str
+    seat: str
+    variant: str
+    rules: str
+    kind: str
+    status: str
+    result: dict[str, Any] | None
+    names: dict[str, str]
+    opponent: str | None
+    rated: bool
+    created: float
+    updated: float
+
+
+# ---------------------------------------------------------------------- statements
+
+SECRET_KEEP = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING"
+SECRET_READ = "SELECT value FROM meta WHERE key = ?"
+
+_ACCOUNT = "id, name, created, password_hash"
+ACCOUNT_INSERT = (
+    "INSERT INTO accounts (id, name, name_key, password_hash, created) VALUES (?, ?, ?, ?, ?)"
+)
+ACCOUNT_BY_KEY = f"SELECT {_ACCOUNT} FROM accounts WHERE name_key = ?"
+ACCOUNT_BY_ID = f"SELECT {_ACCOUNT} FROM accounts WHERE id = ?"
+PASSWORD_SET = "UPDATE accounts SET password_hash = ? WHERE id = ?"
+SESSIONS_END_OTHERS = "DELETE FROM sessions WHERE account_id = ? AND key <> ?"
+#: Deleting an account: every row that names it (games stay, without it).
+ACCOUNT_DELETE = (
+    "DELETE FROM sessions WHERE account_id = ?",
+    "DELETE FROM ratings WHERE account_id = ?",
+    "DELETE FROM rating_history WHERE account_id = ?",
+    "DELETE FROM game_accounts WHERE account_id = ?",
+    "DELETE FROM accounts WHERE id = ?",
+)
+
+SESSION_INSERT = "INSERT INTO sessions (key, account_id, created, expires) VALUES (?, ?, ?, ?)"
+SESSIONS_EXPIRED = "DELETE FROM sessions WHERE account_id = ? AND expires <= ?"
+SESSION_ACCOUNT = (
+    "SELECT a.id, a.name, a.created, a.password_hash FROM sessions s "
+    "JOIN accounts a ON a.id = s.account_id WHERE s.key = ? AND s.expires > ?"
+)
+SESSION_END = "DELETE FROM sessions WHERE key = ?"
+
+ATTEMPTS_FORGET = "DELETE FROM attempts WHERE at <= ?"
+ATTEMPTS_COUNT = "SELECT count(*) AS n, min(at) AS first FROM attempts WHERE key = ?"
+ATTEMPT_INSERT = "INSERT INTO attempts (id, key, at) VALUES (?, ?, ?)"
+ATTEMPTS_FORGIVE = "DELETE FROM attempts WHERE id LIKE ?"
+
+SEAT_ATTACH = (
+    "INSERT INTO game_accounts (game_id, seat, account_id) VALUES (?, ?, ?) "
+    "ON CONFLICT (game_id, seat) DO NOTHING"
+)
+SEAT_HOLDER = "SELECT account_id FROM game_accounts WHERE game_id = ? AND seat = ?"
+GAME_ACCOUNTS = (
+    "SELECT g.seat, a.id, a.name, a.created, a.password_hash FROM game_accounts g "
+    "JOIN accounts a ON a.id = g.account_id WHERE g.game_id = ?"
+)
+
+RATED_INSERT = (
+    "INSERT INTO rated_games (game_id, game, created) VALUES (?, ?, ?) "
+    "ON CONFLICT (game_id) DO NOTHING"
+)
+RATED_READ = "SELECT game, settled, settlement FROM rated_games WHERE game_id = ?"
+GAME_OUTCOME = "SELECT status, result FROM games WHERE id = ?"
+_RATING = "rating, deviation, volatility, games, wins, losses, draws, updated"
+RATING_READ = f"SELECT {_RATING} FROM ratings WHERE account_id = ? AND game = ?"
+#: When the last rated game of this pair in this game counted, within the window.
+PAIR_COUNTED = (
+    "SELECT max(settled) AS at FROM rated_games WHERE game = ? AND counted = 1 "
+    "AND settled > ? AND ((first_account = ? AND second_account = ?) "
+    "OR (first_account = ? AND second_account = ?))"
+)
+RATING_WRITE = (
+    f"INSERT INTO ratings (account_id, game, {_RATING}) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (account_id, game) DO UPDATE SET rating = excluded.rating, "
+    "deviation = excluded.deviation, volatility = excluded.volatility, "
+    "games = excluded.games, wins = excluded.wins, losses = excluded.losses, "
+    "draws = excluded.draws, updated = excluded.updated"
+)
+HISTORY_INSERT = (
+    "INSERT INTO rating_history (account_id, game, game_id, at, rating, deviation, volatility) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, game_id) DO NOTHING"
+)
+RATED_SETTLE = (
+    "UPDATE rated_games SET settled = ?, first_account = ?, second_account = ?, "
+    "counted = ?, settlement = ? WHERE game_id = ?"
+)
+UNSETTLED = (
+    "SELECT r.game_id FROM rated_games r JOIN games g ON g.id = r.game_id "
+    "WHERE r.settled IS NULL AND g.status = 'over' ORDER BY r.created LIMIT ?"
+)
+RATINGS_OF = f"SELECT game, {_RATING} FROM ratings WHERE account_id = ?"
+HISTORY = (
+    "SELECT at, rating, deviation FROM rating_history WHERE account_id = ? AND game = ? "
+    "ORDER BY at DESC LIMIT ?"
+)
+LEADERBOARD = (
+    f"SELECT a.name, {', '.join('r.' + c for c in _RATING.split(', '))} FROM ratings r "
+    "JOIN accounts a ON a.id = r.account_id WHERE r.game = ? AND r.deviation <= ? "
+    "ORDER BY r.rating DESC, a.name_key LIMIT ?"
+)
+ACCOUNT_GAMES = """
+SELECT ga.seat, g.id, g.variant, g.rules, g.kind, g.status, g.result, g.names, g.created,
+       g.updated,
+       (SELECT a.name FROM game_accounts o JOIN accounts a ON a.id = o.account_id
+        WHERE o.game_id = g.id AND o.seat <> ga.seat) AS opponent,
+       (SELECT count(*) FROM rated_games r WHERE r.game_id = g.id) AS rated
+FROM game_accounts ga JOIN games g ON g.id = ga.game_id
+WHERE ga.account_id = ?
+ORDER BY g.updated DESC
+LIMIT ?
+"""
+ACCOUNT_RESULTS = """
+SELECT ga.seat, g.status, g.result FROM game_accounts ga JOIN games g ON g.id = ga.game_id
+WHERE ga.account_id = ?
+"""
+
+
+# ---------------------------------------------------------------------- rows
+
+
+def account_of(found: Mapping[str, Any]) -> Account:
+    return Account(
+        str(found["id"]), str(found["name"]), float(found["created"]), str(found["password_hash"])
+    )
+
+
+def rating_of(found: Mapping[str, Any]) -> Rating:
+    return Rating(
+        float(found["rating"]),
+        float(found["deviation"]),
+        float(found["volatility"]),
+        int(found["games"]),
+        int(found["wins"]),
+        int(found["losses"]),
+        int(found["draws"]),
+        float(found["updated"]),
+    )
+
+
+def rating_values(account_id: str, game: str, rating: Rating) -> tuple[Any, ...]:
+    """The parameters of :data:`RATING_WRITE`."""
+    return (
+        account_id,
+        game,
+        rating.rating,
+        rating.deviation,
+        rating.volatility,
+        rating.games,
+        rating.wins,
+        rating.losses,
+        rating.draws,
+        rating.updated,
+    )
+
+
+def _load(text: Any) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def account_game(found: Mapping[str, Any]) -> AccountGame:
+    return AccountGame(
+        game_id=str(found["id"]),
+        seat=str(found["seat"]),
+        variant=str(found["variant"]),
+        rules=str(found["rules"]),
+        kind=str(found["kind"]),
+        status=str(found["status"]),
+        result=_load(found["result"]),
+        names=_load(found["names"]) or {},
+        opponent=None if found["opponent"] is None else str(found["opponent"]),
+        rated=bool(found["rated"]),
+        created=float(found["created"]),
+        updated=float(found["updated"]),
+    )
+
+
+def count_results(found: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """``{"wins", "losses", "draws", "playing"}`` of :data:`ACCOUNT_RESULTS` rows."""
+    counts = {"wins": 0, "losses": 0, "draws": 0, "playing": 0}
+    for row in found:
+        if row["status"] != "over" or row["result"] is None:
+            counts["playing"] += 1
+            continue
+        try:
+            winner = json.loads(row["result"]).get("winner")
+        except (ValueError, AttributeError):
+            continue
+        if winner is None:
+            counts["draws"] += 1
+        elif winner == row["seat"]:
+            counts["wins"] += 1
+        else:
+            counts["losses"] += 1
+    return counts
+
+
+def unrated(
+    game_id: str, game: str, winner: str | None, accounts: dict[str, Account], now: float
+) -> Settlement:
+    """The settlement of a rated game whose seats are not two different accounts."""
+    return Settlement(
+        game_id,
+        game,
+        False,
+        "the game was not rated: both seats must be held by two different accounts",
+        winner,
+        now,
+        {},
+    )
+
+
+def settled_rows(
+    settlement: Settlement, ratings: dict[str, Rating | None]
+) -> list[tuple[tuple[Any, ...], tuple[Any, ...]]]:
+    """The ``ratings`` and ``rating_history`` rows a counted settlement writes, per seat."""
+    rows = []
+    for seat, change in settlement.changes.items():
+        before = ratings.get(seat)
+        games, wins, losses, draws = (
+            (0, 0, 0, 0)
+            if before is None
+            else (before.games, before.wins, before.losses, before.draws)
+        )
+        if settlement.winner is None:
+            draws += 1
+        elif settlement.winner == seat:
+            wins += 1
+        else:
+            losses += 1
+        rating = Rating(
+            change.after,
+            change.deviation,
+            change.volatility,
+            games + 1,
+            wins,
+            losses,
+            draws,
+            settlement.at,
+        )
+        rows.append(
+            (
+                rating_values(change.account_id, settlement.game, rating),
+                (
+                    change.account_id,
+                    settlement.game,
+                    settlement.game_id,
+                    settlement.at,
+                    change.after,
+                    change.deviation,
+                    change.volatility,
+                ),
+            )
+        )
+    return rows
+
+
+# ---------------------------------------------------------------------- bodies
+
+
+def shared_secret(name: str, candidate: str) -> Body[str]:
+    yield Do(SECRET_KEEP, (name, candidate))
+    found = yield One(SECRET_READ, (name,))
+    return str(found["value"])
+
+
+def create_account(account: Account) -> Body[None]:
+    values = (account.id, account.name, name_key(account.name), account.password_hash)
+    try:
+        yield Do(ACCOUNT_INSERT, (*values, account.created))
+    except Duplicate:
+        raise NameTaken(account.name) from None
+
+
+def account_where(statement: str, *args: Any) -> Body[Account | None]:
+    found = yield One(statement, args)
+    return None if found is None else account_of(found)
+
+
+def set_password(account_id: str, password_hash: str, keep_session: str) -> Body[None]:
+    yield Do(PASSWORD_SET, (password_hash, account_id))
+    yield Do(SESSIONS_END_OTHERS, (account_id, keep_session))
+
+
+def delete_account(account_id: str) -> Body[None]:
+    for statement in ACCOUNT_DELETE:
+        yield Do(statement, (account_id,))
+
+
+def create_session(key: str, account_id: str, created: float, expires: float) -> Body[None]:
+    yield Do(SESSIONS_EXPIRED, (account_id, created))
+    yield Do(SESSION_INSERT, (key, account_id, created, expires))
+
+
+def do(statement: str, *args: Any) -> Body[int]:
+    """One statement run for its effect."""
+    changed = yield Do(statement, args)
+    return int(changed)
+
+
+def take_attempt(attempt_id: str, limits: dict[str, int], window: float, now: float) -> Body[float]:
+    for key in sorted(limits):
+        yield Lock(f"attempts {key}")
+    yield Do(ATTEMPTS_FORGET, (now - window,))
+    wait = 0.0
+    for key, most in limits.items():
+        found = yield One(ATTEMPTS_COUNT, (key,))
+        if int(found["n"]) >= most:
+            wait = max(wait, float(found["first"]) + window - now)
+    if wait > 0:
+        return wait
+    for key in limits:
+        yield Do(ATTEMPT_INSERT, (f"{attempt_id}:{key}", key, now))
+    return 0.0
+
+
+def attach_account(game_id: str, seat: str, account_id: str) -> Body[str]:
+    yield Do(SEAT_ATTACH, (game_id, seat, account_id))
+    found = yield One(SEAT_HOLDER, (game_id, seat))
+    return str(found["account_id"])
+
+
+def game_accounts(game_id: str) -> Body[dict[str, Account]]:
+    found = yield All(GAME_ACCOUNTS, (game_id,))
+    return {str(r["seat"]): account_of(r) for r in found}
+
+
+def settle_rated_game(
+    game_id: str, now: float, pair_window: float, rate: Callable[[RatingInput], Settlement]
+) -> Body[Settlement | None]:
+    rated = yield One(RATED_READ, (game_id,), for_update=True)
+    if rated is None:
+        return None
+    if rated["settled"] is not None:
+        return Settlement.from_json(rated["settlement"])
+    game = str(rated["game"])
+    outcome = yield One(GAME_OUTCOME, (game_id,))
+    if outcome is None or outcome["status"] != "over" or outcome["result"] is None:
+        return None
+    winner = json.loads(outcome["result"]).get("winner")
+    accounts = yield from game_accounts(game_id)
+    first, second = accounts.get("first"), accounts.get("second")
+    if first is None or second is None or first.id == second.id:
+        settlement = unrated(game_id, game, winner, accounts, now)
+    else:
+        for account_id in sorted({first.id, second.id}):
+            yield Lock(f"rating {account_id}")
+        ratings: dict[str, Rating | None] = {}
+        for seat, account in accounts.items():
+            found = yield One(RATING_READ, (account.id, game))
+            ratings[seat] = None if found is None else rating_of(found)
+        pair = yield One(
+            PAIR_COUNTED, (game, now - pair_window, first.id, second.id, second.id, first.id)
+        )
+        pair_at = None if pair is None or pair["at"] is None else float(pair["at"])
+        settlement = rate(RatingInput(game_id, game, winner, accounts, ratings, pair_at, now))
+        if settlement.counted:
+            for rating_row, history_row in settled_rows(settlement, ratings):
+                yield Do(RATING_WRITE, rating_row)
+                yield Do(HISTORY_INSERT, history_row)
+    first_id = None if first is None else first.id
+    second_id = None if second is None else second.id
+    yield Do(
+        RATED_SETTLE,
+        (now, first_id, second_id, int(settlement.counted), settlement.to_json(), game_id),
+    )
+    return settlement
+
+
+def settlement(game_id: str) -> Body[Settlement | None]:
+    found = yield One(RATED_READ, (game_id,))
+    if found is None or found["settlement"] is None:
+        return None
+    return Settlement.from_json(found["settlement"])
+
+
+def rows(statement: str, *args: Any) -> Body[Sequence[Row]]:
+    found = yield All(statement, args)
+    return list(found)
+
+
+# ---------------------------------------------------------------------- the repository
+
+
+class AccountRepository:
+    """Accounts and ratings in the game database ``db`` (either store): each method one
+    transaction (a body above), or one read."""
+
+    def __init__(self, db: Store) -> None:
+        self.db = db
+
+    async def shared_secret(self, name: str, candidate: str) -> str:
+        """The secret called ``name`` that every server process on this database uses:
+        ``candidate`` if none was kept yet (it is kept now), else the one kept."""
+        return await self.db.write(shared_secret(name, candidate), "reading the session secret")
+
+    async def create_account(self, account: Account) -> None:
+        """Add an account; raises :class:`NameTaken` when its name's key is taken."""
+        await self.db.write(create_account(account), "creating an account")
+
+    async def account_by_name(self, name: str) -> Account | None:
+        """The account whose name has the key of ``name``, or None."""
+        return await self.db.read(
+            account_where(ACCOUNT_BY_KEY, name_key(name)), "reading an account"
+        )
+
+    async def account_by_id(self, account_id: str) -> Account | None:
+        return await self.db.read(account_where(ACCOUNT_BY_ID, account_id), "reading an account")
+
+    async def set_password(self, account_id: str, password_hash: str, keep_session: str) -> None:
+        """Replace the password hash and end every session of the account but
+        ``keep_session`` (a session key)."""
+        body = set_password(account_id, password_hash, keep_session)
+        await self.db.write(body, "changing a password")
+
+    async def delete_account(self, account_id: str) -> None:
+        """Delete the account, its sessions, ratings and rating history; its games stay,
+        no longer attached to it (their rated settlements keep the name they showed)."""
+        await self.db.write(delete_account(account_id), "deleting an account")
+
+    async def create_session(
+        self, key: str, account_id: str, created: float, expires: float
+    ) -> None:
+        body = create_session(key, account_id, created, expires)
+        await self.db.write(body, "starting a session")
+
+    async def session_account(self, key: str, now: float) -> Account | None:
+        """The account signed in by the session ``key``, if it exists and has not
+        expired."""
+        return await self.db.read(account_where(SESSION_ACCOUNT, key, now), "reading a session")
+
+    async def end_session(self, key: str) -> None:
+        await self.db.write(do(SESSION_END, key), "ending a session")
+
+    async def take_attempt(
+        self, attempt_id: str, limits: dict[str, int], window: float, now: float
+    ) -> float:
+        """Count one attempt against each key of ``limits`` (``{key: most attempts within
+        window seconds}``), all or none: 0 when it is taken, else the seconds until the
+        fullest key has room again (nothing is recorded then). Old attempts are
+        forgotten."""
+        body = take_attempt(attempt_id, limits, window, now)
+        return await self.db.write(body, "counting an attempt")
+
+    async def forgive_attempt(self, attempt_id: str) -> None:
+        """Take back an attempt (a successful sign-in does not count against the
+        limits)."""
+        await self.db.write(do(ATTEMPTS_FORGIVE, f"{attempt_id}:%"), "forgiving an attempt")
+
+    async def attach_account(self, game_id: str, seat: str, account_id: str) -> str:
+        """Give ``seat`` of the game to the account if no account holds it; return the
+        account that holds it now."""
+        body = attach_account(game_id, seat, account_id)
+        return await self.db.write(body, "attaching an account to a seat")
+
+    async def game_accounts(self, game_id: str) -> dict[str, Account]:
+        """``{seat: account}`` of a game (seats of deleted accounts are left out)."""
+        return await self.db.read(game_accounts(game_id), "reading a game's accounts")
+
+    async def rate_game(self, game_id: str, game: str, created: float) -> None:
+        """Mark the game as rated (settled once it is over: :meth:`settle_rated_game`)."""
+        await self.db.write(do(RATED_INSERT, game_id, game, created), "marking a game rated")
+
+    async def is_rated(self, game_id: str) -> bool:
+        found = await self.db.read(rows(RATED_READ, game_id), "reading a rated game")
+        return bool(found)
+
+    async def settle_rated_game(
+        self,
+        game_id: str,
+        now: float,
+        pair_window: float,
+        rate: Callable[[RatingInput], Settlement],
+    ) -> Settlement | None:
+        """Settle a rated game that is over, exactly once whatever the number of
+        processes and calls: the first call decides with ``rate`` and writes the new
+        ratings, their history and the settlement in one transaction; every later call
+        returns the stored settlement. None when the game is not rated or not over.
+        When both seats are not held by two different accounts, ``rate`` is not asked:
+        the settlement says the game did not count."""
+        body = settle_rated_game(game_id, now, pair_window, rate)
+        return await self.db.write(body, f"settling the rated game {game_id[:40]!r}")
+
+    async def settlement(self, game_id: str) -> Settlement | None:
+        """The stored settlement of a rated game, or None."""
+        return await self.db.read(settlement(game_id), "reading a rated game")
+
+    async def unsettled_rated_games(self, limit: int) -> list[str]:
+        """Rated games that are over and not settled yet (a process that stopped between
+        a game's end and its settlement leaves them to the others)."""
+        found = await self.db.read(rows(UNSETTLED, limit), "listing the rated games to settle")
+        return [str(r["game_id"]) for r in found]
+
+    async def ratings_of(self, account_id: str) -> dict[str, Rating]:
+        """``{game: rating}`` of the account's rated games."""
+        found = await self.db.read(rows(RATINGS_OF, account_id), "reading ratings")
+        return {str(r["game"]): rating_of(r) for r in found}
+
+    async def rating_history(
+        self, account_id: str, game: str, limit: int
+    ) -> list[tuple[float, float, float]]:
+        """The account's last ``limit`` ratings in ``game``, oldest first: ``(at,
+        rating, deviation)`` each."""
+        body = rows(HISTORY, account_id, game, limit)
+        found = await self.db.read(body, "reading a rating history")
+        return [(float(r["at"]), float(r["rating"]), float(r["deviation"])) for r in found[::-1]]
+
+    async def leaderboard(
+        self, game: str, max_deviation: float, limit: int
+    ) -> list[tuple[str, Rating]]:
+        """``(name, rating)`` of the best rated accounts in ``game`` whose deviation is
+        at most ``max_deviation``, best first."""
+        body = rows(LEADERBOARD, game, max_deviation, limit)
+        found = await self.db.read(body, "reading the leaderboard")
+        return [(str(r["name"]), rating_of(r)) for r in found]
+
+    async def account_games(self, account_id: str, limit: int) -> list[AccountGame]:
+        """The account's games, most recently updated first."""
+        found = await self.db.read(
+            rows(ACCOUNT_GAMES, account_id, limit), "reading a player's games"
+        )
+        return [account_game(r) for r in found]
+
+    async def account_record(self, account_id: str) -> dict[str, int]:
+        """``{"wins", "losses", "draws", "playing"}`` over every game attached to the
+        account."""
+        body = rows(ACCOUNT_RESULTS, account_id)
+        return count_results(await self.db.read(body, "reading an account's results"))

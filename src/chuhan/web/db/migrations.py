@@ -1,0 +1,506 @@
+"""The game database's schema: one numbered list of migrations for both databases.
+
+:data:`MIGRATIONS` lists the steps from an empty database to the current version:
+``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``, with the DDL of each
+dialect (:class:`Migration`; a step may have nothing to do in one of them). Each step is
+applied once, in its own transaction together with the new version number in ``meta``, so
+a step that fails leaves the database as it was. On PostgreSQL every such transaction
+first takes a transaction-level advisory lock, so of several server processes starting
+at the same moment one migrates and the others, waiting on the lock, then find the work
+done. A release that changes the schema appends a step; it never edits one that has
+shipped.
+
+The numbers are SQLite's as they always were. PostgreSQL's own list used to be one step
+shorter (its first step already had the revisions SQLite gained in its second): a
+PostgreSQL database numbered that way (no ``numbering`` row in ``meta``) is renumbered
+when it is opened, in the migration lock, and nothing in it changes but the number.
+
+The games' structured values are JSON text on both, so both stores share
+:mod:`chuhan.web.db.rows`. Times are ``double precision`` seconds of the servers' wall
+clocks (Python's ``time.time()``), except PostgreSQL's server heartbeats, which are the
+database's own clock (``clock_timestamp()``) so that the machines' clocks may disagree.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from chuhan.web.db.errors import StoreError
+
+__all__ = [
+    "ACCOUNTS_SCHEMA",
+    "ACCOUNT_TABLES",
+    "MIGRATIONS",
+    "MIGRATION_LOCK",
+    "NUMBERING",
+    "SCHEMA_VERSION",
+    "SEEKS_SCHEMA",
+    "Migration",
+    "migrate_postgresql",
+    "migrate_sqlite",
+    "postgresql_version",
+    "sqlite_version",
+]
+
+log = logging.getLogger("chuhan.web.db")
+
+#: The advisory lock key every PostgreSQL migration transaction takes ("chuhan" in ASCII).
+MIGRATION_LOCK = 0x63687568616E
+#: The ``meta`` row that says a PostgreSQL database is numbered by :data:`MIGRATIONS`.
+NUMBERING = "one list"
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One step of the schema: what it adds, and its DDL in each dialect (statements
+    separated by ``;``; empty: nothing to do there)."""
+
+    about: str
+    sqlite: str
+    postgresql: str
+
+
+_SQLITE_1 = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE games (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    start_fen TEXT,
+    time_control TEXT,
+    level INTEGER,
+    computer_side TEXT,
+    names TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    version INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    setup TEXT NOT NULL,
+    setup_deadline REAL,
+    moves TEXT NOT NULL,
+    clock TEXT,
+    clock_at REAL,
+    offers TEXT NOT NULL,
+    ending TEXT,
+    result TEXT,
+    headers TEXT NOT NULL,
+    rematch TEXT
+);
+CREATE TABLE seats (
+    token TEXT PRIMARY KEY,
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seat TEXT NOT NULL
+);
+CREATE INDEX seats_game ON seats(game_id);
+CREATE TABLE events (
+    game_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    at REAL NOT NULL,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE INDEX events_game ON events(game_id, version);
+CREATE TABLE chat (
+    game_id TEXT NOT NULL,
+    at REAL NOT NULL,
+    sender TEXT NOT NULL,
+    name TEXT NOT NULL,
+    text TEXT NOT NULL
+);
+CREATE INDEX chat_game ON chat(game_id, at);
+"""
+
+
+# Version 2: games record their revision (how many events their log holds) and events
+# their number in it, which every write names (several processes share a PostgreSQL store
+# this way; the SQLite store keeps the same contract).
+_SQLITE_2 = """
+ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE events ADD COLUMN number INTEGER;
+UPDATE events SET number = numbered.n FROM (
+    SELECT rowid AS id, row_number() OVER (PARTITION BY game_id ORDER BY rowid) AS n
+    FROM events
+) AS numbered WHERE events.rowid = numbered.id;
+UPDATE games SET revision = (SELECT count(*) FROM events WHERE events.game_id = games.id);
+CREATE UNIQUE INDEX events_number ON events(game_id, number);
+"""
+
+# (PostgreSQL's first step: SQLite's first two, the servers' heartbeats and each game's
+# driver.)
+_POSTGRESQL_1 = """
+CREATE TABLE IF NOT EXISTS meta (key text PRIMARY KEY, value text NOT NULL);
+CREATE TABLE games (
+    id text PRIMARY KEY,
+    kind text NOT NULL,
+    variant text NOT NULL,
+    rules text NOT NULL,
+    start_fen text,
+    time_control text,
+    level integer,
+    computer_side text,
+    names text NOT NULL,
+    created double precision NOT NULL,
+    updated double precision NOT NULL,
+    version integer NOT NULL,
+    status text NOT NULL,
+    setup text NOT NULL,
+    setup_deadline double precision,
+    moves text NOT NULL,
+    clock text,
+    clock_at double precision,
+    offers text NOT NULL,
+    ending text,
+    result text,
+    headers text NOT NULL,
+    rematch text,
+    revision integer NOT NULL DEFAULT 0,
+    driver text
+);
+CREATE INDEX games_driver ON games (driver) WHERE status <> 'over' AND kind <> 'imported';
+CREATE TABLE seats (
+    token text PRIMARY KEY,
+    game_id text NOT NULL REFERENCES games (id),
+    seat text NOT NULL
+);
+CREATE INDEX seats_game ON seats (game_id);
+CREATE TABLE events (
+    game_id text NOT NULL,
+    number integer NOT NULL,
+    version integer NOT NULL,
+    at double precision NOT NULL,
+    kind text NOT NULL,
+    data text NOT NULL,
+    PRIMARY KEY (game_id, number)
+);
+CREATE TABLE chat (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    game_id text NOT NULL,
+    at double precision NOT NULL,
+    sender text NOT NULL,
+    name text NOT NULL,
+    text text NOT NULL
+);
+CREATE INDEX chat_game ON chat (game_id, id);
+CREATE TABLE servers (
+    id text PRIMARY KEY,
+    started timestamptz NOT NULL DEFAULT clock_timestamp(),
+    heartbeat timestamptz NOT NULL DEFAULT clock_timestamp()
+);
+"""
+
+#: The accounts' tables (one migration of each store: the same text on both).
+ACCOUNTS_SCHEMA = """
+CREATE TABLE accounts (
+    id text PRIMARY KEY,
+    name text NOT NULL,
+    name_key text NOT NULL UNIQUE,
+    password_hash text NOT NULL,
+    created double precision NOT NULL
+);
+CREATE TABLE sessions (
+    key text PRIMARY KEY,
+    account_id text NOT NULL,
+    created double precision NOT NULL,
+    expires double precision NOT NULL
+);
+CREATE INDEX sessions_account ON sessions (account_id);
+CREATE TABLE attempts (
+    id text PRIMARY KEY,
+    key text NOT NULL,
+    at double precision NOT NULL
+);
+CREATE INDEX attempts_key ON attempts (key, at);
+CREATE TABLE game_accounts (
+    game_id text NOT NULL,
+    seat text NOT NULL,
+    account_id text NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX game_accounts_account ON game_accounts (account_id);
+CREATE TABLE rated_games (
+    game_id text PRIMARY KEY,
+    game text NOT NULL,
+    created double precision NOT NULL,
+    settled double precision,
+    first_account text,
+    second_account text,
+    counted integer,
+    settlement text
+);
+CREATE INDEX rated_games_unsettled ON rated_games (created) WHERE settled IS NULL;
+CREATE INDEX rated_games_pair ON rated_games (first_account, second_account, game, settled);
+CREATE TABLE ratings (
+    account_id text NOT NULL,
+    game text NOT NULL,
+    rating double precision NOT NULL,
+    deviation double precision NOT NULL,
+    volatility double precision NOT NULL,
+    games integer NOT NULL,
+    wins integer NOT NULL,
+    losses integer NOT NULL,
+    draws integer NOT NULL,
+    updated double precision NOT NULL,
+    PRIMARY KEY (account_id, game)
+);
+CREATE INDEX ratings_board ON ratings (game, rating);
+CREATE TABLE rating_history (
+    account_id text NOT NULL,
+    game text NOT NULL,
+    game_id text NOT NULL,
+    at double precision NOT NULL,
+    rating double precision NOT NULL,
+    deviation double precision NOT NULL,
+    volatility double precision NOT NULL,
+    PRIMARY KEY (account_id, game_id)
+);
+CREATE INDEX rating_history_account ON rating_history (account_id, game, at)
+"""
+
+#: The accounts' tables and their columns, in the order ``chuhan db copy`` copies them
+#: (sessions and attempts are not copied: a copy signs everyone out).
+ACCOUNT_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("accounts", ("id", "name", "name_key", "password_hash", "created")),
+    ("game_accounts", ("game_id", "seat", "account_id")),
+    (
+        "rated_games",
+        (
+            "game_id",
+            "game",
+            "created",
+            "settled",
+            "first_account",
+            "second_account",
+            "counted",
+            "settlement",
+        ),
+    ),
+    (
+        "ratings",
+        (
+            "account_id",
+            "game",
+            "rating",
+            "deviation",
+            "volatility",
+            "games",
+            "wins",
+            "losses",
+            "draws",
+            "updated",
+        ),
+    ),
+    (
+        "rating_history",
+        ("account_id", "game", "game_id", "at", "rating", "deviation", "volatility"),
+    ),
+)
+
+#: The lobby's tables (one migration of each store: the same text on both).
+SEEKS_SCHEMA = """
+CREATE TABLE seeks (
+    id text PRIMARY KEY,
+    owner text NOT NULL,
+    address text NOT NULL,
+    account_id text,
+    target text,
+    pool text,
+    created double precision NOT NULL,
+    data text NOT NULL
+);
+CREATE INDEX seeks_owner ON seeks (owner);
+CREATE INDEX seeks_address ON seeks (address);
+CREATE INDEX seeks_pool ON seeks (pool, created) WHERE pool IS NOT NULL;
+CREATE TABLE lobby_visitors (
+    owner text NOT NULL,
+    server_id text NOT NULL,
+    PRIMARY KEY (owner, server_id)
+);
+CREATE INDEX lobby_visitors_server ON lobby_visitors (server_id)
+"""
+
+
+#: The schema's history: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration("games, seats, events and chat", _SQLITE_1, _POSTGRESQL_1),
+    Migration("each game's revision and each event's number", _SQLITE_2, ""),
+    Migration("accounts, sessions, sign-in attempts and ratings", ACCOUNTS_SCHEMA, ACCOUNTS_SCHEMA),
+    Migration("the lobby's open seeks and who is in the lobby", SEEKS_SCHEMA, SEEKS_SCHEMA),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+# ---------------------------------------------------------------------- SQLite
+
+
+def sqlite_version(db: sqlite3.Connection, path: Path) -> int:
+    """The schema version recorded in the database (0 for an empty one); raises
+    :class:`StoreError` for a SQLite file that is not a chuhan game database."""
+    tables = {str(name) for (name,) in db.execute("SELECT name FROM sqlite_master")}
+    if "meta" not in tables:
+        foreign = sorted(t for t in tables if not t.startswith("sqlite_"))
+        if foreign:
+            shown = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
+            raise StoreError(
+                f"{path} is a SQLite database but not a chuhan game database "
+                f"(it has the tables {shown}); choose another --db"
+            )
+        return 0
+    found = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    if found is None:
+        return 0
+    text = str(found[0])
+    if not text.isdigit():
+        raise StoreError(
+            f"the game database {path} records a schema version chuhan cannot read ({text[:20]!r})"
+        )
+    return int(text)
+
+
+def migrate_sqlite(
+    db: sqlite3.Connection, path: Path, steps: Sequence[Migration] | None = None
+) -> int:
+    """Apply the ``steps`` (default :data:`MIGRATIONS`) this database has not had, each in
+    one transaction; return the version it had before. Raises :class:`StoreError` for a
+    database written by a newer chuhan (whose schema this one does not know) and for a
+    step that fails."""
+    steps = MIGRATIONS if steps is None else steps
+    version = sqlite_version(db, path)  # (the first step makes the table meta)
+    if version > len(steps):
+        raise StoreError(
+            f"the game database {path} has schema version {version}, newer than this "
+            f"chuhan's ({len(steps)}): it was written by a newer chuhan; upgrade chuhan to "
+            "open it"
+        )
+    for number in range(version, len(steps)):
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            for statement in steps[number].sqlite.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute(
+                "INSERT INTO meta(key, value) VALUES ('schema', ?) "
+                "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                (str(number + 1),),
+            )
+            db.execute("COMMIT")
+        except sqlite3.Error as error:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise StoreError(
+                f"cannot bring the game database {path} from schema version {number} to "
+                f"{number + 1}: {error}; it is left at version {number}"
+            ) from None
+    if version and version < len(steps):
+        log.info(
+            "the game database %s was brought from schema version %d to %d",
+            path,
+            version,
+            len(steps),
+        )
+    return version
+
+
+# ---------------------------------------------------------------------- PostgreSQL
+
+
+async def postgresql_version(db: Any, shown: str) -> int:
+    """The schema version of the database in :data:`MIGRATIONS`' numbers (0 for an empty
+    one); raises :class:`StoreError` for a database that holds other tables but is not a
+    chuhan game database. ``db`` is an ``asyncpg`` connection; ``shown`` names the
+    database."""
+    version, _ = await _postgresql_version(db, shown)
+    return version
+
+
+async def _postgresql_version(db: Any, shown: str) -> tuple[int, bool]:
+    """The version, and whether the database is numbered by PostgreSQL's old list (one
+    step shorter: its version 1 is this list's 2)."""
+    if await db.fetchval("SELECT to_regclass('meta') IS NOT NULL"):
+        found = {
+            str(r["key"]): str(r["value"])
+            for r in await db.fetch(
+                "SELECT key, value FROM meta WHERE key IN ('schema', 'numbering')"
+            )
+        }
+        text = found.get("schema")
+        if text is None:
+            return 0, False
+        if not text.isdigit():
+            raise StoreError(
+                f"the game database {shown} records a schema version chuhan cannot read "
+                f"({text[:20]!r})"
+            )
+        if int(text) == 0 or found.get("numbering") == NUMBERING:
+            return int(text), False
+        return int(text) + 1, True
+    foreign = [
+        str(name)
+        for (name,) in await db.fetch(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
+        )
+    ]
+    if foreign:
+        shown_tables = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
+        raise StoreError(
+            f"{shown} is a PostgreSQL database but not a chuhan game database (it has the "
+            f"tables {shown_tables}); give chuhan a database of its own"
+        )
+    return 0, False
+
+
+async def _record_version(db: Any, version: int) -> None:
+    await db.executemany(
+        "INSERT INTO meta (key, value) VALUES ($1, $2) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        [("schema", str(version)), ("numbering", NUMBERING)],
+    )
+
+
+async def migrate_postgresql(db: Any, shown: str, steps: Sequence[Migration] | None = None) -> int:
+    """Apply the ``steps`` (default :data:`MIGRATIONS`) this database has not had, each in
+    one transaction that holds the migration lock; return the version it had before.
+    Raises :class:`StoreError` for a database written by a newer chuhan (whose schema this
+    one does not know) and for a step that fails."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    steps = MIGRATIONS if steps is None else steps
+    before: int | None = None
+    while True:
+        async with db.transaction():
+            await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            version, old_numbers = await _postgresql_version(db, shown)
+            if before is None:
+                before = version
+            if old_numbers:
+                await _record_version(db, version)
+            if version > len(steps):
+                raise StoreError(
+                    f"the game database {shown} has schema version {version}, newer than "
+                    f"this chuhan's ({len(steps)}): it was written by a newer chuhan; "
+                    "upgrade chuhan to open it"
+                )
+            if version == len(steps):
+                break
+            try:
+                if steps[version].postgresql.strip():
+                    await db.execute(steps[version].postgresql)
+                await _record_version(db, version + 1)
+            except asyncpg.PostgresError as error:
+                raise StoreError(
+                    f"cannot bring the game database {shown} from schema version {version} "
+                    f"to {version + 1}: {error}; it is left at version {version}"
+                ) from None
+    if before and before < len(steps):
+        log.info(
+            "the game database %s was brought from schema version %d to %d",
+            shown,
+            before,
+            len(steps),
+        )
+    return before

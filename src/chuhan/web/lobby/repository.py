@@ -1,0 +1,316 @@
+"""The lobby's open seeks (and direct challenges, which are seeks addressed to one
+account), and who is in the lobby, as stored: their transactions, each written once as a
+body (:mod:`chuhan.web.db.statements`) that both databases run, and
+:class:`SeekRepository`, which hands them to the store. Seeks are live state, not a
+record: ``chuhan db copy`` does not copy them.
+
+What is kept (the tables are in :mod:`chuhan.web.db.migrations`):
+
+- ``seeks``: one row per open seek. ``owner`` is who posted it (``a:<account id>`` for
+  a signed-in player, ``v:<SHA-256 of the visitor's secret>`` for an anonymous one: the
+  secret never reaches the store); ``address`` is the client address it came from (for
+  the per-address limit); ``target`` the challenged account (a challenge), ``pool`` the
+  quick-pairing pool of a quick seek; ``data`` the rest as JSON (:class:`Seek`). A seek
+  is taken (accepted) by deleting its row: of two acceptors exactly one deletes it.
+- ``lobby_visitors``: which server process holds at least one lobby connection of an
+  owner. A seek lives while its owner is in the lobby on a process that is alive: when
+  an owner's last connection on a process closes, that process removes its row and, if
+  no live process holds the owner any more, the owner's seeks (:func:`leave_lobby`);
+  rows and seeks of processes that stopped beating are swept by the survivors
+  (:func:`sweep_lobby`).
+
+Several processes write these tables at once on PostgreSQL. Taking a seek is one
+``DELETE ... RETURNING``: of two processes taking it, one deletes the row and the other
+finds none. What reads before it writes asks for advisory locks: a new seek locks its
+client address and its owner (counting and inserting are one step for every process);
+quick pairing first locks its pool (two players pressing the same button on two processes
+at once are paired with each other, never left both waiting); entering and leaving the
+lobby and the sweep lock the owner, so a sweep never deletes the seek of an owner who has
+just arrived on another process. Locks are taken in one order (pool, address, owner). On
+SQLite one thread writes, so the same bodies run alone.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from chuhan.web.db import Store
+from chuhan.web.db.statements import All, Body, Do, Lock, One
+
+__all__ = ["Seek", "SeekLimits", "SeekRefused", "SeekRepository"]
+
+
+class SeekRefused(Exception):
+    """A seek the store will not keep: its owner or address already has as many open
+    seeks as allowed, or the lobby is full (``reason`` is a sentence)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class SeekLimits:
+    """How many open seeks one owner, one client address and the whole lobby may hold."""
+
+    per_owner: int
+    per_address: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class Seek:
+    """An open seek. ``owner`` and ``address`` are never shown to anyone; ``color`` is
+    the side the seeker plays (``first``, ``second`` or ``random``); ``rating`` and
+    ``deviation`` are the seeker's in ``game`` when posted (None: anonymous);
+    ``rating_min``/``rating_max`` bound the opponent's rating; ``target`` is the account a
+    challenge is addressed to; ``pool`` the quick-pairing pool of a quick seek."""
+
+    id: str
+    owner: str
+    address: str
+    account_id: str | None
+    name: str
+    game: str
+    rules: str
+    time_control: dict[str, Any] | None
+    rated: bool
+    color: str
+    rating: float | None
+    deviation: float | None
+    rating_min: int | None
+    rating_max: int | None
+    target: str | None
+    target_name: str | None
+    pool: str | None
+    created: float
+
+    #: Columns of their own (the rest is ``data``).
+    _COLUMNS = ("id", "owner", "address", "account_id", "target", "pool", "created")
+
+    def data_json(self) -> str:
+        values = asdict(self)
+        for name in self._COLUMNS:
+            del values[name]
+        return json.dumps(values, ensure_ascii=False)
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Seek:
+        data = json.loads(row["data"])
+        columns = {name: row[name] for name in cls._COLUMNS}
+        columns["created"] = float(columns["created"])
+        return cls(**columns, **data)
+
+    def columns(self) -> tuple[Any, ...]:
+        """The row's values, in :data:`SEEK_INSERT`'s order."""
+        return (
+            self.id,
+            self.owner,
+            self.address,
+            self.account_id,
+            self.target,
+            self.pool,
+            self.created,
+            self.data_json(),
+        )
+
+
+# ---------------------------------------------------------------------- statements
+
+_SEEK = "id, owner, address, account_id, target, pool, created, data"
+SEEK_INSERT = f"INSERT INTO seeks ({_SEEK}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+SEEK_READ = f"SELECT {_SEEK} FROM seeks WHERE id = ?"
+SEEK_TAKE = f"DELETE FROM seeks WHERE id = ? RETURNING {_SEEK}"
+SEEK_CANCEL = f"DELETE FROM seeks WHERE id = ? AND owner = ? RETURNING {_SEEK}"
+SEEK_DECLINE = f"DELETE FROM seeks WHERE id = ? AND target = ? RETURNING {_SEEK}"
+SEEKS_OPEN = f"SELECT {_SEEK} FROM seeks ORDER BY created, id LIMIT ?"
+SEEKS_POOL = f"SELECT {_SEEK} FROM seeks WHERE pool = ? ORDER BY created, id"
+SEEKS_COUNT = (
+    "SELECT (SELECT count(*) FROM seeks WHERE owner = ?) AS owner_seeks, "
+    "(SELECT count(*) FROM seeks WHERE address = ?) AS address_seeks, "
+    "(SELECT count(*) FROM seeks) AS all_seeks"
+)
+VISITOR_ENTER = (
+    "INSERT INTO lobby_visitors (owner, server_id) VALUES (?, ?) "
+    "ON CONFLICT (owner, server_id) DO NOTHING"
+)
+VISITOR_LEAVE = "DELETE FROM lobby_visitors WHERE owner = ? AND server_id = ?"
+VISITOR_SERVERS = "SELECT server_id FROM lobby_visitors WHERE owner = ?"
+VISITORS_ALL = "SELECT owner, server_id FROM lobby_visitors"
+VISITORS_FORGET = "DELETE FROM lobby_visitors WHERE server_id = ?"
+SEEKS_OF_OWNER = f"DELETE FROM seeks WHERE owner = ? RETURNING {_SEEK}"
+SEEK_OWNERS = "SELECT DISTINCT owner FROM seeks"
+
+
+def refusal(counts: Mapping[str, Any], limits: SeekLimits) -> str | None:
+    """Why a new seek is refused given the counts of :data:`SEEKS_COUNT`, or None."""
+    if int(counts["owner_seeks"]) >= limits.per_owner:
+        return (
+            f"you already have {limits.per_owner} open seeks, the most one player may have; "
+            "cancel one first"
+        )
+    if int(counts["address_seeks"]) >= limits.per_address:
+        return (
+            f"your address already has {limits.per_address} open seeks, the most one "
+            "address may have"
+        )
+    if int(counts["all_seeks"]) >= limits.total:
+        return f"the lobby is full ({limits.total} open seeks); try again in a moment"
+    return None
+
+
+# ---------------------------------------------------------------------- bodies
+
+
+def _owner_lock(owner: str) -> Lock:
+    return Lock(f"lobby owner {owner}")
+
+
+def add_seek(seek: Seek, limits: SeekLimits) -> Body[None]:
+    yield Lock(f"lobby address {seek.address}")
+    yield _owner_lock(seek.owner)
+    counts = yield One(SEEKS_COUNT, (seek.owner, seek.address))
+    reason = refusal(counts, limits)
+    if reason is not None:
+        raise SeekRefused(reason)
+    yield Do(SEEK_INSERT, seek.columns())
+
+
+def pair_or_add(
+    seek: Seek, limits: SeekLimits, choose: Callable[[list[Seek]], Seek | None]
+) -> Body[Seek | None]:
+    yield Lock(f"lobby pool {seek.pool}")
+    waiting = yield All(SEEKS_POOL, (seek.pool,))
+    chosen = choose([Seek.from_row(r) for r in waiting])
+    if chosen is not None:
+        taken = yield One(SEEK_TAKE, (chosen.id,))
+        if taken is not None:
+            return Seek.from_row(taken)
+    yield from add_seek(seek, limits)
+    return None
+
+
+def one_seek(statement: str, *args: Any) -> Body[Seek | None]:
+    found = yield One(statement, args)
+    return None if found is None else Seek.from_row(found)
+
+
+def open_seeks(limit: int) -> Body[list[Seek]]:
+    found = yield All(SEEKS_OPEN, (limit,))
+    return [Seek.from_row(r) for r in found]
+
+
+def enter_lobby(owner: str, server_id: str) -> Body[None]:
+    yield _owner_lock(owner)
+    yield Do(VISITOR_ENTER, (owner, server_id))
+
+
+def is_in_lobby(owner: str, alive: set[str]) -> Body[bool]:
+    servers = yield All(VISITOR_SERVERS, (owner,))
+    return any(str(r["server_id"]) in alive for r in servers)
+
+
+def leave_lobby(owner: str, server_id: str, alive: set[str]) -> Body[list[Seek]]:
+    yield _owner_lock(owner)
+    yield Do(VISITOR_LEAVE, (owner, server_id))
+    if (yield from is_in_lobby(owner, alive)):
+        return []
+    found = yield All(SEEKS_OF_OWNER, (owner,))
+    return [Seek.from_row(r) for r in found]
+
+
+def sweep_lobby(server_id: str, here: set[str], alive: set[str]) -> Body[list[Seek]]:
+    visitors = {(str(r["owner"]), str(r["server_id"])) for r in (yield All(VISITORS_ALL))}
+    for owner, server in sorted(visitors):
+        if server == server_id and owner not in here:
+            yield Do(VISITOR_LEAVE, (owner, server_id))
+            visitors.discard((owner, server))
+    for owner in sorted(here):
+        yield Do(VISITOR_ENTER, (owner, server_id))
+        visitors.add((owner, server_id))
+    for dead in sorted({server for _, server in visitors} - alive):
+        yield Do(VISITORS_FORGET, (dead,))
+    present = {owner for owner, server in visitors if server in alive}
+    owners = {str(r["owner"]) for r in (yield All(SEEK_OWNERS))}
+    removed: list[Seek] = []
+    for owner in sorted(owners - present):
+        # (locked, then asked again: the owner may have just come in elsewhere)
+        yield _owner_lock(owner)
+        if (yield from is_in_lobby(owner, alive)):
+            continue
+        found = yield All(SEEKS_OF_OWNER, (owner,))
+        removed += [Seek.from_row(r) for r in found]
+    return removed
+
+
+# ---------------------------------------------------------------------- the repository
+
+
+class SeekRepository:
+    """The lobby's seeks in the game database ``db`` (either store): each method one
+    transaction (a body above), or one read."""
+
+    def __init__(self, db: Store) -> None:
+        self.db = db
+
+    async def add_seek(self, seek: Seek, limits: SeekLimits) -> None:
+        """Keep ``seek``; raises :class:`SeekRefused` (nothing kept) when its owner or
+        address already holds as many seeks as ``limits`` allow, or the lobby is full.
+        The counting and the insert are one step for every process."""
+        await self.db.write(add_seek(seek, limits), "posting a seek")
+
+    async def pair_or_add(
+        self, seek: Seek, limits: SeekLimits, choose: Callable[[list[Seek]], Seek | None]
+    ) -> Seek | None:
+        """Quick pairing, one step for every process that pairs in the same pool: the
+        seeks waiting in ``seek.pool`` are handed to ``choose``; the one it picks is taken
+        (deleted) and returned, or, when it picks none, ``seek`` is kept (as
+        :meth:`add_seek`: :class:`SeekRefused` over a limit) and None returned."""
+        return await self.db.write(pair_or_add(seek, limits, choose), "pairing")
+
+    async def take_seek(self, seek_id: str) -> Seek | None:
+        """Delete the seek and return it, or None when it is gone (taken, cancelled):
+        of two processes taking one seek exactly one gets it."""
+        return await self.db.write(one_seek(SEEK_TAKE, seek_id), "taking a seek")
+
+    async def cancel_seek(self, seek_id: str, owner: str) -> Seek | None:
+        """Delete the seek if ``owner`` posted it; the seek, or None."""
+        return await self.db.write(one_seek(SEEK_CANCEL, seek_id, owner), "cancelling a seek")
+
+    async def decline_seek(self, seek_id: str, target: str) -> Seek | None:
+        """Delete the challenge if it is addressed to the account ``target``; the seek,
+        or None."""
+        body = one_seek(SEEK_DECLINE, seek_id, target)
+        return await self.db.write(body, "declining a challenge")
+
+    async def seek(self, seek_id: str) -> Seek | None:
+        return await self.db.read(one_seek(SEEK_READ, seek_id), "reading a seek")
+
+    async def open_seeks(self, limit: int) -> list[Seek]:
+        """The open seeks, oldest first."""
+        return await self.db.read(open_seeks(limit), "listing the seeks")
+
+    async def enter_lobby(self, owner: str, server_id: str) -> None:
+        """Record that the process ``server_id`` holds a lobby connection of ``owner``."""
+        await self.db.write(enter_lobby(owner, server_id), "entering the lobby")
+
+    async def leave_lobby(self, owner: str, server_id: str, alive: set[str]) -> list[Seek]:
+        """``owner`` has no lobby connection left on ``server_id``: forget that, and when
+        no process in ``alive`` holds the owner any more, delete its seeks; return the seeks
+        deleted."""
+        return await self.db.write(leave_lobby(owner, server_id, alive), "leaving the lobby")
+
+    async def is_in_lobby(self, owner: str, alive: set[str]) -> bool:
+        """Whether a process in ``alive`` holds a lobby connection of ``owner``."""
+        return await self.db.read(is_in_lobby(owner, alive), "reading who is in the lobby")
+
+    async def sweep_lobby(self, server_id: str, here: set[str], alive: set[str]) -> list[Seek]:
+        """Keep the lobby true: ``here`` are the owners ``server_id`` holds connections of
+        (recorded again, in case another process swept them while this one seemed dead);
+        the rows of processes not in ``alive`` are forgotten and the seeks of owners no
+        live process holds are deleted. Returns the seeks deleted."""
+        body = sweep_lobby(server_id, here, alive)
+        return await self.db.write(body, "sweeping the lobby")

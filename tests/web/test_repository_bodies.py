@@ -1,0 +1,98 @@
+"""The accounts' and the lobby's transactions as bodies fed rows: what they read, lock and
+write, decided without a database."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from chuhan.web.accounts import repository as accounts
+from chuhan.web.accounts.repository import Account, NameTaken
+from chuhan.web.db.errors import Duplicate
+from chuhan.web.db.statements import Do, Lock, One, Statement, run_fed
+from chuhan.web.lobby import repository as lobby
+from chuhan.web.lobby.repository import Seek, SeekLimits, SeekRefused
+
+
+def test_a_full_attempt_key_takes_nothing_and_says_how_long_to_wait() -> None:
+    seen: list[Statement] = []
+
+    def answer(statement: Statement) -> Any:
+        seen.append(statement)
+        if isinstance(statement, One):  # (key "name x" is full since 1e9 - 50)
+            return {"n": 5, "first": 1e9 - 50} if statement.args == ("name x",) else {"n": 0}
+        return None if isinstance(statement, Lock) else 1
+
+    body = accounts.take_attempt("try", {"name x": 5, "address y": 100}, 60.0, 1e9)
+    assert run_fed(body, answer) == pytest.approx(10.0)
+    # The keys are locked in one order, and nothing is inserted.
+    assert seen[:2] == [Lock("attempts address y"), Lock("attempts name x")]
+    assert not [s for s in seen if isinstance(s, Do) and s.sql == accounts.ATTEMPT_INSERT]
+
+
+def test_a_taken_name_key_is_name_taken() -> None:
+    ada = Account("a1", "Ada", 1.0, "hash")
+    with pytest.raises(NameTaken, match="'Ada' is taken"):
+        run_fed(accounts.create_account(ada), lambda statement: Duplicate("unique"))
+
+
+def test_a_rated_game_already_settled_is_returned_as_stored_and_nothing_is_written() -> None:
+    stored = accounts.unrated("g1", "xiangqi", None, {}, 5.0)
+    seen: list[Statement] = []
+
+    def answer(statement: Statement) -> Any:
+        seen.append(statement)
+        return {"game": "xiangqi", "settled": 5.0, "settlement": stored.to_json()}
+
+    def never(given: Any) -> Any:
+        raise AssertionError("the rating rule is not asked again")
+
+    assert run_fed(accounts.settle_rated_game("g1", 9.0, 86400.0, never), answer) == stored
+    assert len(seen) == 1 and isinstance(seen[0], One) and seen[0].for_update
+
+
+def _seek(seek_id: str, owner: str) -> Seek:
+    return Seek(
+        seek_id, owner, "10.0.0.1", None, "Ada", "xiangqi", "asian", None, False,
+        "random", None, None, None, None, None, None, None, 1.0,
+    )  # fmt: skip
+
+
+def test_a_seek_over_its_owners_limit_is_refused_after_the_locks() -> None:
+    seen: list[Statement] = []
+
+    def answer(statement: Statement) -> Any:
+        seen.append(statement)
+        return {"owner_seeks": 3, "address_seeks": 3, "all_seeks": 3}
+
+    with pytest.raises(SeekRefused, match="already have 3 open seeks"):
+        run_fed(lobby.add_seek(_seek("s1", "v:x"), SeekLimits(3, 10, 100)), answer)
+    assert seen[:2] == [Lock("lobby address 10.0.0.1"), Lock("lobby owner v:x")]
+
+
+def test_the_sweep_deletes_the_seeks_of_owners_no_live_process_holds() -> None:
+    ghost = _seek("s1", "v:ghost")
+    row = dict(zip(lobby.Seek._COLUMNS, ghost.columns()[:-1], strict=True))
+    row["data"] = ghost.data_json()
+    answers = {
+        lobby.VISITORS_ALL: [
+            {"owner": "v:ghost", "server_id": "dead"},
+            {"owner": "v:here", "server_id": "me"},
+        ],
+        lobby.SEEK_OWNERS: [{"owner": "v:ghost"}, {"owner": "v:here"}],
+        lobby.VISITOR_SERVERS: [{"server_id": "dead"}],
+        lobby.SEEKS_OF_OWNER: [row],
+    }
+    done: list[Statement] = []
+
+    def answer(statement: Statement) -> Any:
+        done.append(statement)
+        if isinstance(statement, (Do, Lock)):
+            return 1
+        return answers[str(statement.sql)]
+
+    removed = run_fed(lobby.sweep_lobby("me", {"v:here"}, {"me"}), answer)
+    assert removed == [ghost]
+    assert Do(lobby.VISITORS_FORGET, ("dead",)) in done
+    assert Lock("lobby owner v:ghost") in done and Lock("lobby owner v:here") not in done
