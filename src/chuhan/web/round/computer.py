@@ -31,9 +31,9 @@ UNTIMED_MOVETIME = {level: 200 + 150 * level for level in range(1, 9)}
 
 async def choose_setups(room: Room, now: float) -> None:
     """A computer whose janggi setup choice is due chooses at once."""
-    while (
+    while room.state.status == "setup" and (
         event := computer_setup(room.state, secrets.choice(JANGGI_ARRANGEMENTS), now)
-    ) is not None:
+    ):
         await room.write(event)
         room.broadcast_state()
 
@@ -100,10 +100,18 @@ async def _play(room: Room) -> None:
                 if not room.state.game.is_legal(Move.from_iccs(answer)):
                     raise ChuhanError(f"{answer} is not legal here")
                 await room.commit(
-                    [Event("move", {"move": answer, "computer": True}, now)], now, None, 0
+                    [Event("move", {"move": answer, "computer": True}, now)],
+                    now,
+                    None,
+                    0,
                 )
             except ChuhanError as error:
-                log.error("game %s: computer move %s rejected: %s", room.game_id, answer, error)
+                log.error(
+                    "game %s: computer move %s rejected: %s",
+                    room.game_id,
+                    answer,
+                    error,
+                )
             except ProtocolError:
                 pass
             return

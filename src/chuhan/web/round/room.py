@@ -23,7 +23,6 @@ import json
 import logging
 import math
 from collections import Counter, deque
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from chuhan.errors import ChuhanError
@@ -31,7 +30,12 @@ from chuhan.game import Game, GameError, Outcome
 from chuhan.variants import Variant
 from chuhan.web.connection import PRESENCE, STATE, Connection
 from chuhan.web.events import GameFinished, StateChanged
-from chuhan.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, TokenBucket
+from chuhan.web.protocol import (
+    PROTOCOL_VERSION,
+    ClientMessage,
+    ProtocolError,
+    TokenBucket,
+)
 from chuhan.web.round import computer
 from chuhan.web.round.rules import (
     COMMANDS,
@@ -54,12 +58,12 @@ from chuhan.web.round.state import (
     row_of,
 )
 from chuhan.web.round.view import (
-    PLAYERS_ROOM,
-    SPECTATORS_ROOM,
+    PLAYERS_AUDIENCE,
+    SPECTATORS_AUDIENCE,
     Snapshot,
     build_snapshot,
+    chat_audience,
     chat_message,
-    chat_room,
     default_name,
     render_presence,
 )
@@ -88,7 +92,7 @@ log = logging.getLogger("chuhan.web")
 
 #: Seconds over which arrivals and departures are gathered into one ``presence`` update.
 PRESENCE_DELAY = 0.25
-#: Chat lines a newcomer is shown, of the chat room they see (the players' or the
+#: Chat lines a newcomer is shown, of the chat audience they see (the players' or the
 #: spectators').
 CHAT_HISTORY = 50
 #: Chat lines of both rooms together read from the store to find each room's last ones.
@@ -144,9 +148,9 @@ class Room:
         #: The game notices heard from other processes and not yet applied, by revision.
         self.heard: dict[int, Notice] = {}
         self.catch_up_again = False
-        #: The last chat lines of each chat room (None until first read from the store).
+        #: The last chat lines of each chat audience (None until first read from the store).
         self._chat_lines: dict[str, deque[ChatLine]] | None = None
-        #: The ``chat_history`` message of each chat room (built when first asked for).
+        #: The ``chat_history`` message of each chat audience (built when first asked for).
         self._chat_texts: dict[str, str] = {}
         #: Each chat sender's budget (a seat, or a spectator's address): flood limits.
         self.chat_budgets: dict[str, TokenBucket] = {}
@@ -261,11 +265,11 @@ class Room:
         self.broadcast_chat(line)
 
     def broadcast_chat(self, line: ChatLine) -> None:
-        """A chat line to the connections of its chat room (players' or spectators')."""
-        audience = chat_room(line.sender)
+        """A chat line to the connections of its chat audience (players' or spectators')."""
+        audience = chat_audience(line.sender)
         text = json.dumps(chat_message(line), ensure_ascii=False)
         for conn in list(self.connections):
-            if chat_room(conn.role) == audience:
+            if chat_audience(conn.role) == audience:
                 conn.push(text, droppable=True)
 
     def _add(self, conn: Connection) -> None:
@@ -392,7 +396,7 @@ class Room:
             self.presence_changed()
             if role == "watcher" and name:
                 conn.name = name  # (a spectator's name in the spectators' chat)
-            conn.push(await self._chat_history(chat_room(role)))
+            conn.push(await self._chat_history(chat_audience(role)))
             if self.state.rematch is not None:
                 self.send_rematch(conn)
             await self.after_change(now)
@@ -411,16 +415,17 @@ class Room:
             conn.mark(STATE)
 
     async def _chat_history(self, audience: str) -> str:
-        """The ``chat_history`` message of one chat room: read from the store once, then
+        """The ``chat_history`` message of one chat audience: read from the store once, then
         kept up to date in memory (a crowd arriving costs the store nothing)."""
         if self._chat_lines is None:
             stored = await self.manager.store.chat_history(self.state.id, _CHAT_READ)
             if self._chat_lines is None:  # (not read meanwhile by another arrival)
                 rooms: dict[str, deque[ChatLine]] = {
-                    room: deque(maxlen=CHAT_HISTORY) for room in (PLAYERS_ROOM, SPECTATORS_ROOM)
+                    room: deque(maxlen=CHAT_HISTORY)
+                    for room in (PLAYERS_AUDIENCE, SPECTATORS_AUDIENCE)
                 }
                 for line in stored:
-                    rooms[chat_room(line.sender)].append(line)
+                    rooms[chat_audience(line.sender)].append(line)
                 self._chat_lines = rooms
                 self._chat_texts.clear()
         text = self._chat_texts.get(audience)
@@ -433,7 +438,7 @@ class Room:
 
     def _keep_chat(self, line: ChatLine) -> None:
         if self._chat_lines is not None:
-            audience = chat_room(line.sender)
+            audience = chat_audience(line.sender)
             self._chat_lines[audience].append(line)
             self._chat_texts.pop(audience, None)
 
@@ -445,7 +450,9 @@ class Room:
                 self.chat_budgets.clear()
             settings = self.manager.settings
             budget = self.chat_budgets[sender] = TokenBucket(
-                settings.chat_burst, 1 / settings.chat_every_seconds, now=self.manager.now
+                settings.chat_burst,
+                1 / settings.chat_every_seconds,
+                now=self.manager.now,
             )
         return budget
 
@@ -482,7 +489,7 @@ class Room:
         except StoreError as error:
             log.error("cannot save game %s: %s", state.id, error)
             raise self._fail_unsaved() from None
-        self.state = replace(state, revision=row.revision)
+        self.state = state._replace(revision=row.revision)
         self.publish(event.at)
         if event.kind == "setup":
             await self.arm_setup_deadline(event.at)
@@ -716,7 +723,10 @@ class Room:
                     raise ProtocolError(decided.code, decided.message, msg.seq)
                 try:
                     if decided[-1].kind == "rematch":
-                        decided = [*decided[:-1], await self._start_rematch(decided[-1])]
+                        decided = [
+                            *decided[:-1],
+                            await self._start_rematch(decided[-1]),
+                        ]
                     await self.commit(decided, now, conn, msg.seq)
                 except Overtaken:
                     # Another process wrote first. If all it wrote leaves the game's
@@ -749,7 +759,7 @@ class Room:
             elif other_seat(seat) in seats:
                 mapping[token] = seats[other_seat(seat)]
         link = {"game_id": new_row.id, "tokens": mapping, "seats": by_token}
-        self.state = replace(state, rematch=link)
+        self.state = state._replace(rematch=link)
         return Event("rematch", {"game_id": new_row.id, **event.data}, event.at)
 
     def send_rematch(self, conn: Connection) -> None:
@@ -773,8 +783,12 @@ class Room:
         spectators' room), within the sender's flood limit."""
         if conn.role is None:
             raise ProtocolError("hello_first", "send 'hello' first")
-        if chat_room(conn.role) == SPECTATORS_ROOM:
-            sender, name, budget_key = "watcher", conn.name or "Spectator", f"@{conn.address}"
+        if chat_audience(conn.role) == SPECTATORS_AUDIENCE:
+            sender, name, budget_key = (
+                "watcher",
+                conn.name or "Spectator",
+                f"@{conn.address}",
+            )
         else:
             state = self.state
             seat = conn.role if conn.role in SEATS else seat_of(state.game.board.turn)

@@ -27,12 +27,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_ARRANGEMENT",
-    "PLAYERS_ROOM",
-    "SPECTATORS_ROOM",
+    "PLAYERS_AUDIENCE",
+    "SPECTATORS_AUDIENCE",
     "Snapshot",
     "build_snapshot",
+    "chat_audience",
     "chat_message",
-    "chat_room",
     "clock_json",
     "default_name",
     "move_entry",
@@ -138,7 +138,10 @@ def default_name(state: RoundState, seat: str) -> str:
 
 
 #: The tags that name each seat's player (xiangqi, chess-style, janggi, GIB's Korean ones).
-_NAME_TAGS = {"first": ("Red", "White", "Cho", "초대국자"), "second": ("Black", "Han", "한대국자")}
+_NAME_TAGS = {
+    "first": ("Red", "White", "Cho", "초대국자"),
+    "second": ("Black", "Han", "한대국자"),
+}
 #: Tag values that name nobody.
 _NO_NAMES = frozenset(("", "?", "-", "*"))
 
@@ -227,7 +230,11 @@ def _pieces_text(placement: list[int], variant: Variant) -> str:
         texts = _PIECE_TEXTS[variant.game] = {
             piece: [
                 _dumps(
-                    {"square": name, "side": seat_of(piece > 0), "kind": variant.piece_name(kind)}
+                    {
+                        "square": name,
+                        "side": seat_of(piece > 0),
+                        "kind": variant.piece_name(kind),
+                    }
                 )
                 for name in SQUARE_NAMES
             ]
@@ -280,7 +287,10 @@ def build_snapshot(state: RoundState, seq: int, now: float) -> Snapshot:
         "kind": state.kind,
         "variant": variant.game,
         "rules": variant.rules,
-        "side_names": {"first": variant.side_name(True), "second": variant.side_name(False)},
+        "side_names": {
+            "first": variant.side_name(True),
+            "second": variant.side_name(False),
+        },
         "level": state.level,
         "time_control": None
         if state.time_control is None
@@ -298,7 +308,10 @@ def build_snapshot(state: RoundState, seq: int, now: float) -> Snapshot:
         "pass_back_ends": pass_back_ends,
         "last_move": None
         if last is None
-        else {"from": SQUARE_NAMES[last.from_square], "to": SQUARE_NAMES[last.to_square]},
+        else {
+            "from": SQUARE_NAMES[last.from_square],
+            "to": SQUARE_NAMES[last.to_square],
+        },
         "check": SQUARE_NAMES[board.king(board.turn)] if board.is_check() else None,
         "bikjang": variant.is_janggi and board.is_bikjang(),
         "thinking": status == "playing" and state.is_computer(board.turn),
@@ -420,24 +433,25 @@ def render_state(room: Room, conn: Connection, now: float) -> str:
     return text
 
 
-#: The chat room of the players (both seats) and the spectators' own; a line's sender is
+#: The chat audience of the players (both seats) and the spectators' own (a chat
+#: message's ``room``, in the protocol's word; "room" here is a live game); a line's sender is
 #: its seat, or ``watcher`` for a spectator's.
-PLAYERS_ROOM = "players"
-SPECTATORS_ROOM = "spectators"
+PLAYERS_AUDIENCE = "players"
+SPECTATORS_AUDIENCE = "spectators"
 
 
-def chat_room(role: str | None) -> str:
-    """The chat room a connection of ``role`` (or a line from ``sender``) belongs to: the
-    players never see the spectators' room, nor the spectators the players' (as on
+def chat_audience(role: str | None) -> str:
+    """The chat audience a connection of ``role`` (or a line from ``sender``) belongs to:
+    the players never see the spectators' chat, nor the spectators the players' (as on
     lichess)."""
-    return SPECTATORS_ROOM if role in (None, "watcher") else PLAYERS_ROOM
+    return SPECTATORS_AUDIENCE if role in (None, "watcher") else PLAYERS_AUDIENCE
 
 
 def chat_message(line: ChatLine) -> dict[str, Any]:
     """A stored chat line as the ``chat`` message."""
     return {
         "type": "chat",
-        "room": chat_room(line.sender),
+        "room": chat_audience(line.sender),
         "from": line.sender,
         "name": line.name,
         "text": line.text,
