@@ -139,6 +139,8 @@ class Room:
         #: Sockets and requests holding this room (:meth:`GameManager.hold`); a socket holds
         #: it from the moment it opens, before its hello.
         self.attached = 0
+        #: The next flag fall or setup deadline, when one is due, and the check it starts.
+        self._timer_due: asyncio.TimerHandle | None = None
         self.timer: asyncio.Task[None] | None = None
         self.computer: asyncio.Task[None] | None = None
         self._presence_due: asyncio.TimerHandle | None = None
@@ -543,6 +545,8 @@ class Room:
     def idle(self) -> bool:
         """Whether nothing in the room waits for time to pass: no clock or setup timer
         armed, no computer thinking (an idle room can be rebuilt from its event log later)."""
+        if self._timer_due is not None:
+            return False
         return all(task is None or task.done() for task in (self.timer, self.computer))
 
     def stop_tasks(self) -> None:
@@ -553,6 +557,9 @@ class Room:
 
     def stop_driving(self) -> None:
         """Stop the timer and the computer (another process drives the game now)."""
+        if self._timer_due is not None:
+            self._timer_due.cancel()
+            self._timer_due = None
         for task in (self.timer, self.computer):
             if task is not None:
                 task.cancel()
@@ -582,25 +589,29 @@ class Room:
             await self.write(event)
 
     def arm_timer(self, now: float) -> None:
-        """(Re)start the room's timer for its next deadline, if it has one."""
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
+        """(Re)set the room's timer for its next deadline, if it has one (a timer handle,
+        not a task: most are set again by the next move before they are due)."""
+        if self._timer_due is not None:
+            self._timer_due.cancel()
+            self._timer_due = None
         deadline = next_deadline(self.state, now)
         if deadline is not None:
-            self.timer = asyncio.get_running_loop().create_task(
-                self._wake_at(deadline - now + 0.005)
+            self._timer_due = asyncio.get_running_loop().call_later(
+                max(0.0, deadline - now + 0.005), self._timer_fired
             )
 
-    async def _wake_at(self, delay: float) -> None:
-        await asyncio.sleep(max(0.0, delay))
+    def _timer_fired(self) -> None:
+        self._timer_due = None
+        self.timer = asyncio.get_running_loop().create_task(self._wake())
+
+    async def _wake(self) -> None:
         async with self.lock:
             self.timer = None
             try:
                 await self.check_time(self.manager.now())
             except ProtocolError:
                 return
-            if self.timer is None:
+            if self._timer_due is None:
                 self.arm_timer(self.manager.now())
 
     # ------------------------------------------------------------------ other processes
