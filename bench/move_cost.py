@@ -153,7 +153,7 @@ async def run(args: argparse.Namespace, sequences: list[list[str]]) -> tuple[int
             for _ in range(2):
                 work = []
                 for room, conns in players:
-                    pending = room.game.setup_pending
+                    pending = room.state.game.setup_pending
                     if pending is not None:
                         seat = "first" if pending else "second"
                         work.append(
@@ -161,7 +161,7 @@ async def run(args: argparse.Namespace, sequences: list[list[str]]) -> tuple[int
                                 room,
                                 conns[seat],
                                 "setup",
-                                version=room.row.version,
+                                version=room.state.version,
                                 arrangement=ARRANGEMENT,
                             )
                         )
@@ -171,17 +171,17 @@ async def run(args: argparse.Namespace, sequences: list[list[str]]) -> tuple[int
                 work = []
                 for (room, conns), sequence in zip(players, sequences, strict=True):
                     if ply < len(sequence):
-                        seat = "first" if room.game.board.turn else "second"
+                        seat = "first" if room.state.game.board.turn else "second"
                         move = sequence[ply]
                         if move[:2] == move[2:]:
-                            work.append(act(room, conns[seat], "pass", version=room.row.version))
+                            work.append(act(room, conns[seat], "pass", version=room.state.version))
                         else:
                             work.append(
                                 act(
                                     room,
                                     conns[seat],
                                     "move",
-                                    version=room.row.version,
+                                    version=room.state.version,
                                     **{"from": move[:2], "to": move[2:]},
                                 )
                             )

@@ -40,3 +40,28 @@ def test_a_record_that_ends_where_the_referee_ends_it_loses_nothing(client: Test
     assert answer["errors"] == []
     state = client.get(f"/api/games/{answer['games'][0]['game_id']}").json()
     assert len(state["moves"]) == 6
+
+
+def test_a_record_stored_past_its_end_by_an_earlier_version_still_opens(
+    client: TestClient,
+) -> None:
+    """An import made before the import stopped at the referee's end: the stored game
+    opens, shown up to the end."""
+    from chuhan.variants import get_variant
+
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    moves = (SHUFFLE * 3 + "h2e2 h7e7").split()
+    result = {"winner": None, "termination": "imported", "reason": "Draw.", "result": "1/2-1/2"}
+    row = client.portal.call(  # type: ignore[union-attr]
+        manager.store_imported,
+        get_variant("xiangqi"),
+        get_variant("xiangqi").start_fen,
+        moves,
+        result,
+        {},
+    )
+    manager.rooms.pop(row.id, None)  # read back from the store, as after a restart
+    state = client.get(f"/api/games/{row.id}")
+    assert state.status_code == 200, state.text
+    assert len(state.json()["moves"]) == 8
+    assert client.get(f"/api/games/{row.id}/pgn").status_code == 200

@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING
 
 from chuhan.errors import ChuhanError
 from chuhan.search.limits import SearchLimits
+from chuhan.squares import Move
 from chuhan.variants import JANGGI_ARRANGEMENTS
 from chuhan.web.compute.service import MoveRequest, PoolError
-from chuhan.web.round import timers
-from chuhan.web.round.replay import apply_event
+from chuhan.web.round.rules import computer_setup, computer_to_move
+from chuhan.web.round.state import Event, RoundState
 from chuhan.web.sockets.protocol import ProtocolError
 
 if TYPE_CHECKING:
@@ -30,32 +31,24 @@ UNTIMED_MOVETIME = {level: 200 + 150 * level for level in range(1, 9)}
 
 async def choose_setups(room: Room, now: float) -> None:
     """A computer whose janggi setup choice is due chooses at once."""
-    while room.status == "setup":
-        pending = room.game.setup_pending
-        if pending is None or not room.is_computer(pending):
-            break
-        kind, data = await timers.choose_setup(
-            room, pending, secrets.choice(JANGGI_ARRANGEMENTS), now
-        )
-        await room.save(kind, data, now)
+    while room.state.status == "setup" and (
+        event := computer_setup(room.state, secrets.choice(JANGGI_ARRANGEMENTS), now)
+    ):
+        await room.write(event)
         room.broadcast_state()
 
 
 def start_thinking(room: Room) -> None:
     """Start the computer's search when it is to move and not already thinking."""
-    if (
-        room.status == "playing"
-        and room.is_computer(room.game.board.turn)
-        and (room.computer is None or room.computer.done())
-    ):
+    if computer_to_move(room.state) and (room.computer is None or room.computer.done()):
         room.computer = asyncio.get_running_loop().create_task(_play(room))
 
 
-def move_request(room: Room, now: float) -> MoveRequest:
-    board = room.game.board
-    moves = tuple(m.iccs() for m in board.move_stack)
-    level = room.row.level or 3
-    clock = room.clock
+def move_request(state: RoundState, now: float) -> MoveRequest:
+    board = state.game.board
+    moves = state.moves
+    level = state.level or 3
+    clock = state.clock
     if clock is None or clock.running is None:
         limits = SearchLimits(movetime=UNTIMED_MOVETIME[level])
     else:
@@ -70,7 +63,7 @@ def move_request(room: Room, now: float) -> MoveRequest:
             wperiods=clock.periods_left(True, now) if control.periods else None,
             bperiods=clock.periods_left(False, now) if control.periods else None,
         )
-    return MoveRequest(room.variant.name, board.root().fen(), moves, level, limits)
+    return MoveRequest(state.variant.name, board.root().fen(), moves, level, limits)
 
 
 async def _play(room: Room) -> None:
@@ -78,14 +71,14 @@ async def _play(room: Room) -> None:
     meanwhile (a takeback, a resignation): then think again about the new position."""
     while True:
         async with room.lock:
-            if room.status != "playing" or not room.is_computer(room.game.board.turn):
+            if not computer_to_move(room.state):
                 return
-            version = room.row.version
-            request = move_request(room, room.manager.now())
+            version = room.state.version
+            request = move_request(room.state, room.manager.now())
         try:
             answer = await room.manager.pool.best_move(request)
         except PoolError as error:
-            log.error("game %s: %s", room.row.id, error)
+            log.error("game %s: %s", room.game_id, error)
             room.broadcast(
                 {
                     "type": "error",
@@ -95,20 +88,30 @@ async def _play(room: Room) -> None:
             )
             return
         async with room.lock:
-            if room.row.version != version:
+            if room.state.version != version:
                 continue
-            if room.status != "playing" or answer is None:
+            if room.state.status != "playing" or answer is None:
                 return
             now = room.manager.now()
             try:
-                await timers.check_time(room, now)
-                if room.row.version != version:
+                await room.check_time(now)
+                if room.state.version != version:
                     return
-                data = {"move": answer, "computer": True}
-                apply_event(room, "move", data, now)
-                await room.commit("move", data, now, None, 0)
+                if not room.state.game.is_legal(Move.from_iccs(answer)):
+                    raise ChuhanError(f"{answer} is not legal here")
+                await room.commit(
+                    [Event("move", {"move": answer, "computer": True}, now)],
+                    now,
+                    None,
+                    0,
+                )
             except ChuhanError as error:
-                log.error("game %s: computer move %s rejected: %s", room.row.id, answer, error)
+                log.error(
+                    "game %s: computer move %s rejected: %s",
+                    room.game_id,
+                    answer,
+                    error,
+                )
             except ProtocolError:
                 pass
             return

@@ -30,7 +30,6 @@ from chuhan.web.db import (
     StoredEvent,
     StoreError,
 )
-from chuhan.web.round import timers
 from chuhan.web.round.room import Room
 from chuhan.web.round.seats import new_game_id, new_token, other_seat
 from chuhan.web.settings import Settings
@@ -142,8 +141,8 @@ class GameManager:
 
     def drop(self, room: Room) -> None:
         room.stop_tasks()
-        if self.rooms.get(room.row.id) is room:
-            del self.rooms[room.row.id]
+        if self.rooms.get(room.game_id) is room:
+            del self.rooms[room.game_id]
 
     @contextlib.contextmanager
     def hold(self, room: Room) -> Iterator[None]:
@@ -205,7 +204,7 @@ class GameManager:
             try:
                 if self.store.shared:  # (a room in memory may have missed a notice)
                     await room.catch_up(now)
-                await timers.check_time(room, now)
+                await room.check_time(now)
                 await room.after_change(now)
             except (ProtocolError, StoreError):
                 pass
@@ -254,14 +253,14 @@ class GameManager:
             return
         try:
             newer = await self.store.newer_revisions(
-                {game_id: room.row.revision for game_id, room in self.rooms.items()}
+                {game_id: room.state.revision for game_id, room in self.rooms.items()}
             )
         except StoreError:
             return
         before, self._behind = self._behind, newer
         for game_id, revision in before.items():
             room = self.rooms.get(game_id)
-            if room is not None and room.row.revision < revision:
+            if room is not None and room.state.revision < revision:
                 self._catch_up(room)
 
     async def _forget_the_dead(self) -> None:
@@ -298,7 +297,7 @@ class GameManager:
             if notice.kind == "game":
                 if room is not None:
                     revision = int(notice.data["revision"])
-                    if revision > room.row.revision:
+                    if revision > room.state.revision:
                         room.heard[revision] = notice
                         self._catch_up(room)
                 elif self.driving is not None and notice.game_id in self.driving:
@@ -317,9 +316,9 @@ class GameManager:
 
     async def _hear_chat_from_store(self, room: Room) -> None:
         try:
-            lines = await self.store.chat_history(room.row.id, 1)
+            lines = await self.store.chat_history(room.game_id, 1)
         except StoreError as error:
-            log.warning("cannot read the chat of game %s: %s", room.row.id, error)
+            log.warning("cannot read the chat of game %s: %s", room.game_id, error)
             return
         if lines:
             room.hear_chat(lines[-1])
@@ -338,7 +337,7 @@ class GameManager:
                 while True:
                     room.catch_up_again = False
                     async with room.lock:
-                        if self.rooms.get(room.row.id) is not room:
+                        if self.rooms.get(room.game_id) is not room:
                             return
                         await room.catch_up(self.now())
                     if not room.catch_up_again:
@@ -357,10 +356,10 @@ class GameManager:
 
         async def run() -> None:
             try:
-                await self.bus.notify(room.row.id, "presence", {"roles": room.local_roles()})
+                await self.bus.notify(room.game_id, "presence", {"roles": room.local_roles()})
             except StoreError as error:
                 log.warning(
-                    "cannot tell the other servers who is in game %s: %s", room.row.id, error
+                    "cannot tell the other servers who is in game %s: %s", room.game_id, error
                 )
 
         self._spawn(run())

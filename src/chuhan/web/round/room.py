@@ -1,16 +1,19 @@
 """A room: one live game with one writer.
 
-Every action runs under the room's :class:`asyncio.Lock`, is applied to the
-:class:`~chuhan.game.Game` (the referee), written to the store, and only then acknowledged,
-broadcast and published on the event bus (:meth:`Room.commit`). A room is rebuilt from the
-game's stored event log (:mod:`~chuhan.web.round.replay`) whenever it is loaded: after a
-restart, or when a game nobody watched is visited again.
+The game is kept as one value, the room's :class:`~chuhan.web.round.state.RoundState`.
+Every action runs under the room's :class:`asyncio.Lock`: the rules
+(:func:`~chuhan.web.round.rules.decide`) read the state and say which events happen, the
+room applies them (:func:`~chuhan.web.round.state.evolve`), writes each to the store with
+the row computed from the state (:func:`~chuhan.web.round.state.row_of`), and only then
+acknowledges, broadcasts and publishes on the event bus (:meth:`Room.commit`). A room is
+rebuilt from the game's stored event log (:func:`~chuhan.web.round.state.replay`) whenever
+it is loaded: after a restart, or when a game nobody watched is visited again.
 
 Clocks use the server's wall clock (``now`` in seconds since the epoch), so they keep
 running while the server is down: a restart cannot give anyone time (see
-``docs/web-protocol.md``). The actions are in :mod:`~chuhan.web.round.actions`, the
-timers in :mod:`~chuhan.web.round.timers`, the computer player in
-:mod:`~chuhan.web.round.computer` and what is shown in :mod:`~chuhan.web.round.view`.
+``docs/web-protocol.md``). The timers (flag falls, the janggi setup deadline) are here, the
+computer player in :mod:`~chuhan.web.round.computer` and what is shown in
+:mod:`~chuhan.web.round.view`.
 """
 
 from __future__ import annotations
@@ -18,16 +21,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 from collections import Counter, deque
 from typing import TYPE_CHECKING, Any
 
-from chuhan.clock import Clock, TimeControl
 from chuhan.errors import ChuhanError
 from chuhan.game import Game, GameError, Outcome
-from chuhan.squares import Move
+from chuhan.variants import Variant
 from chuhan.web.bus import GameFinished, StateChanged
 from chuhan.web.db import (
-    QUIET_EVENTS,
     ChatLine,
     GameRow,
     Notice,
@@ -36,22 +38,44 @@ from chuhan.web.db import (
     StoreError,
 )
 from chuhan.web.db.rows import noticed_change
-from chuhan.web.round import actions, computer, timers
-from chuhan.web.round.replay import ReplayError, apply_event, rebuild
-from chuhan.web.round.seats import SEATS, seat_of
+from chuhan.web.round import computer
+from chuhan.web.round.rules import (
+    COMMANDS,
+    PLAYER_ROLES,
+    Command,
+    Rejection,
+    decide,
+    due_events,
+    next_deadline,
+    setup_timer_event,
+)
+from chuhan.web.round.seats import SEATS, other_seat, seat_of
+from chuhan.web.round.state import (
+    Event,
+    ReplayError,
+    RoundState,
+    adopt,
+    evolve,
+    replay,
+    row_of,
+)
 from chuhan.web.round.view import (
-    PLAYERS_ROOM,
-    SPECTATORS_ROOM,
+    PLAYERS_AUDIENCE,
+    SPECTATORS_AUDIENCE,
     Snapshot,
     build_snapshot,
+    chat_audience,
     chat_message,
-    chat_room,
-    move_entry,
+    default_name,
     render_presence,
-    result_dict,
 )
 from chuhan.web.sockets.connection import PRESENCE, STATE, Connection
-from chuhan.web.sockets.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, TokenBucket
+from chuhan.web.sockets.protocol import (
+    PROTOCOL_VERSION,
+    ClientMessage,
+    ProtocolError,
+    TokenBucket,
+)
 
 if TYPE_CHECKING:
     from chuhan.web.round.manager import GameManager
@@ -68,7 +92,7 @@ log = logging.getLogger("chuhan.web")
 
 #: Seconds over which arrivals and departures are gathered into one ``presence`` update.
 PRESENCE_DELAY = 0.25
-#: Chat lines a newcomer is shown, of the chat room they see (the players' or the
+#: Chat lines a newcomer is shown, of the chat audience they see (the players' or the
 #: spectators').
 CHAT_HISTORY = 50
 #: Chat lines of both rooms together read from the store to find each room's last ones.
@@ -78,6 +102,19 @@ _CHAT_READ = 500
 _CHAT_BUDGETS_KEPT = 512
 #: Takebacks remembered for sending move lists as changes (older clients get them whole).
 _TRUNCATIONS_KEPT = 32
+
+
+def _kept_entries(before: tuple[str, ...], after: tuple[str, ...]) -> int:
+    """How many of the move list entries ``before`` are still in ``after``: the entries
+    are only ever appended or taken back, and an entry made again (after a takeback, or a
+    rebuild) is a new text, so the entries kept are those that are the same objects."""
+    common = min(len(before), len(after))
+    if common == 0 or before[common - 1] is after[common - 1]:
+        return common
+    kept = 0
+    while kept < common and before[kept] is after[kept]:
+        kept += 1
+    return kept
 
 
 class Room:
@@ -90,7 +127,7 @@ class Room:
         tokens: dict[str, str],
         events: list[StoredEvent],
     ) -> None:
-        """The room of a stored game, rebuilt from its event log (:mod:`.replay`)."""
+        """The room of a stored game, rebuilt from its event log."""
         self.manager = manager
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
@@ -102,6 +139,8 @@ class Room:
         #: Sockets and requests holding this room (:meth:`GameManager.hold`); a socket holds
         #: it from the moment it opens, before its hello.
         self.attached = 0
+        #: The next flag fall or setup deadline, when one is due, and the check it starts.
+        self._timer_due: asyncio.TimerHandle | None = None
         self.timer: asyncio.Task[None] | None = None
         self.computer: asyncio.Task[None] | None = None
         self._presence_due: asyncio.TimerHandle | None = None
@@ -111,62 +150,73 @@ class Room:
         #: The game notices heard from other processes and not yet applied, by revision.
         self.heard: dict[int, Notice] = {}
         self.catch_up_again = False
-        #: The last chat lines of each chat room (None until first read from the store).
+        #: The last chat lines of each chat audience (None until first read from the store).
         self._chat_lines: dict[str, deque[ChatLine]] | None = None
-        #: The ``chat_history`` message of each chat room (built when first asked for).
+        #: The ``chat_history`` message of each chat audience (built when first asked for).
         self._chat_texts: dict[str, str] = {}
         #: Each chat sender's budget (a seat, or a spectator's address): flood limits.
         self.chat_budgets: dict[str, TokenBucket] = {}
         #: Since when each seat's player has been gone (the server's clock); a player
         #: here, or the computer, is not in it. An opponent gone long enough from a timed
-        #: game may be claimed against (:mod:`.actions`).
+        #: game may be claimed against (:mod:`.rules`).
         self.absent_since: dict[str, float] = {}
         #: Takebacks as ``(publication, entries kept)``; publications before
         #: ``_truncations_from`` may have had takebacks that are no longer listed.
         self._truncations: deque[tuple[int, int]] = deque(maxlen=_TRUNCATIONS_KEPT)
         self._truncations_from = 0
-        self._rebuild(row, tokens, events)
+        #: The seat tokens (seat -> token), for the rematch's links.
+        self.tokens = tokens
+        #: The game, the one place it is kept.
+        self.state: RoundState = self._replayed(row, events)
         self._note_absences()
-        self.published: Snapshot = build_snapshot(self, 0, manager.now())
+        self.published: Snapshot = build_snapshot(self.state, 0, manager.now())
 
-    def _rebuild(self, row: GameRow, tokens: dict[str, str], events: list[StoredEvent]) -> None:
-        """(Re)make the game from its stored row and event log."""
-        self.row = row
-        self.tokens = tokens  # seat -> token
-        self.variant = self.manager.variant_of(row)
-        self.game = Game.new(self.variant, fen=row.start_fen)
-        self.clock = None if row.time_control is None else Clock(TimeControl(**row.time_control))
-        self.entries: list[str] = []
-        self.outcome: Outcome | None = None
-        #: The last event that changed the game (what ``state.last_event`` shows).
-        self.last_event: dict[str, Any] | None = None
-        self._shortest = 0
-        rebuild(self, events)
-        self.outcome = self.game.outcome()
-        self._shortest = len(self.entries)
+    def _replayed(self, row: GameRow, events: list[StoredEvent]) -> RoundState:
+        return replay(
+            row,
+            events,
+            setup_seconds=self.manager.setup_seconds,
+            abandon_seconds=self.manager.settings.abandon_seconds,
+        )
 
     # ------------------------------------------------------------------ state
 
     @property
+    def game_id(self) -> str:
+        return self.state.id
+
+    @property
+    def row(self) -> GameRow:
+        """The game's stored row, as computed from the state (for readers outside the
+        round: listing, records)."""
+        return row_of(self.state)
+
+    @property
+    def game(self) -> Game:
+        return self.state.game
+
+    @property
+    def variant(self) -> Variant:
+        return self.state.variant
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.state.outcome
+
+    @property
     def status(self) -> str:
-        if self.outcome is not None or self.row.kind == "imported":
-            return "over"
-        if self.game.setup_pending is not None:
-            return "setup"
-        return "playing"
+        return self.state.status
 
     def result(self) -> dict[str, Any] | None:
-        if self.outcome is not None:
-            return result_dict(self.outcome, self.variant)
-        return self.row.result  # imported records keep the result they were given
+        return self.state.result()
 
     def is_computer(self, side: bool) -> bool:
-        return self.row.computer_side == seat_of(side)
+        return self.state.is_computer(side)
 
     def is_connected(self, seat: str) -> bool:
         """Whether the seat's player is here (connected to this server process or, on a
         shared store, to another one)."""
-        if self.row.computer_side == seat:
+        if self.state.computer_side == seat:
             return True
         if self._roles[seat] + self._roles["both"] > 0:
             return True
@@ -178,7 +228,7 @@ class Room:
 
     def abandon_seconds(self) -> float:
         """How long a player must be gone before the opponent may claim the game."""
-        return self.manager.settings.abandon_seconds
+        return self.state.abandon_seconds
 
     def _note_absences(self) -> None:
         """Who is here may have changed: note when each seat's player went (or that they
@@ -217,11 +267,11 @@ class Room:
         self.broadcast_chat(line)
 
     def broadcast_chat(self, line: ChatLine) -> None:
-        """A chat line to the connections of its chat room (players' or spectators')."""
-        audience = chat_room(line.sender)
+        """A chat line to the connections of its chat audience (players' or spectators')."""
+        audience = chat_audience(line.sender)
         text = json.dumps(chat_message(line), ensure_ascii=False)
         for conn in list(self.connections):
-            if chat_room(conn.role) == audience:
+            if chat_audience(conn.role) == audience:
                 conn.push(text, droppable=True)
 
     def _add(self, conn: Connection) -> None:
@@ -246,18 +296,12 @@ class Room:
         """Make what was just stored the state everyone is shown from now on."""
         previous = self.published
         seq = previous.seq + 1
-        kept = min(len(previous.entries), self._shortest)
+        kept = _kept_entries(previous.entries, self.state.entries)
         if kept < len(previous.entries):
             if len(self._truncations) == self._truncations.maxlen:
                 self._truncations_from = self._truncations[0][0]
             self._truncations.append((seq, kept))
-        self._shortest = len(self.entries)
-        self.published = build_snapshot(self, seq, now)
-
-    def truncate_entries(self, length: int) -> None:
-        """Drop the move list entries after ``length`` (a takeback)."""
-        del self.entries[length:]
-        self._shortest = min(self._shortest, length)
+        self.published = build_snapshot(self.state, seq, now)
 
     def kept_entries(self, sent_seq: int, sent_moves: int) -> int:
         """How many of the ``sent_moves`` entries a connection last sent publication
@@ -323,7 +367,7 @@ class Room:
         conn.send(
             {
                 "type": "welcome",
-                "game_id": self.row.id,
+                "game_id": self.state.id,
                 "role": role,
                 "protocol": PROTOCOL_VERSION,
                 "server_time_ms": round(self.manager.now() * 1000),
@@ -338,11 +382,10 @@ class Room:
             role = conn.role
             published = self.published.seq
             try:
-                if name and role in ("first", "second") and self.row.names.get(role) != name:
-                    self.row.names[role] = name
-                    await self.save("name", {"seat": role, "name": name}, now, bump=False)
-                await timers.check_time(self, now)
-                await timers.arm_setup_deadline(self, now)
+                if name and role in ("first", "second") and self.state.names.get(role) != name:
+                    await self.write(Event("name", {"seat": role, "name": name}, now))
+                await self.check_time(now)
+                await self.arm_setup_deadline(now)
             except ProtocolError as error:
                 if error.code != "stale_version":
                     raise
@@ -355,9 +398,9 @@ class Room:
             self.presence_changed()
             if role == "watcher" and name:
                 conn.name = name  # (a spectator's name in the spectators' chat)
-            conn.push(await self._chat_history(chat_room(role)))
-            if self.row.rematch is not None:
-                actions.send_rematch(self, conn)
+            conn.push(await self._chat_history(chat_audience(role)))
+            if self.state.rematch is not None:
+                self.send_rematch(conn)
             await self.after_change(now)
 
     async def leave(self, conn: Connection) -> None:
@@ -369,21 +412,22 @@ class Room:
     async def resync(self, conn: Connection) -> None:
         async with self.lock:
             now = self.manager.now()
-            await timers.check_time(self, now)
+            await self.check_time(now)
             conn.sent_seq = -1  # the whole state
             conn.mark(STATE)
 
     async def _chat_history(self, audience: str) -> str:
-        """The ``chat_history`` message of one chat room: read from the store once, then
+        """The ``chat_history`` message of one chat audience: read from the store once, then
         kept up to date in memory (a crowd arriving costs the store nothing)."""
         if self._chat_lines is None:
-            stored = await self.manager.store.chat_history(self.row.id, _CHAT_READ)
+            stored = await self.manager.store.chat_history(self.state.id, _CHAT_READ)
             if self._chat_lines is None:  # (not read meanwhile by another arrival)
                 rooms: dict[str, deque[ChatLine]] = {
-                    room: deque(maxlen=CHAT_HISTORY) for room in (PLAYERS_ROOM, SPECTATORS_ROOM)
+                    room: deque(maxlen=CHAT_HISTORY)
+                    for room in (PLAYERS_AUDIENCE, SPECTATORS_AUDIENCE)
                 }
                 for line in stored:
-                    rooms[chat_room(line.sender)].append(line)
+                    rooms[chat_audience(line.sender)].append(line)
                 self._chat_lines = rooms
                 self._chat_texts.clear()
         text = self._chat_texts.get(audience)
@@ -396,7 +440,7 @@ class Room:
 
     def _keep_chat(self, line: ChatLine) -> None:
         if self._chat_lines is not None:
-            audience = chat_room(line.sender)
+            audience = chat_audience(line.sender)
             self._chat_lines[audience].append(line)
             self._chat_texts.pop(audience, None)
 
@@ -408,28 +452,13 @@ class Room:
                 self.chat_budgets.clear()
             settings = self.manager.settings
             budget = self.chat_budgets[sender] = TokenBucket(
-                settings.chat_burst, 1 / settings.chat_every_seconds, now=self.manager.now
+                settings.chat_burst,
+                1 / settings.chat_every_seconds,
+                now=self.manager.now,
             )
         return budget
 
     # ------------------------------------------------------------------ saving
-
-    def _sync_row(self, now: float) -> None:
-        row, game = self.row, self.game
-        row.updated = now
-        if len(row.moves) != game.board.ply:  # moves are appended as played
-            row.moves = [m.iccs() for m in game.board.move_stack]
-        row.offers = {
-            "draw": None if game.draw_offer is None else seat_of(game.draw_offer),
-            "takeback": None if game.takeback_request is None else seat_of(game.takeback_request),
-            "rematch": row.offers.get("rematch"),
-        }
-        if self.clock is not None:
-            row.clock = self.clock.to_dict(now)
-            row.clock_at = now
-        row.status = self.status
-        if self.outcome is not None:
-            row.result = result_dict(self.outcome, self.variant)
 
     def _fail_unsaved(self) -> ProtocolError:
         """The store refused a write: the room is dropped (the next access rebuilds it
@@ -441,89 +470,68 @@ class Room:
             conn.close()
         return ProtocolError("internal", message)
 
-    async def save(
-        self, event: str, data: dict[str, Any], now: float, *, bump: bool = True
-    ) -> None:
-        """Write the room to the store (raises ProtocolError 'internal' if it cannot,
-        after dropping the in-memory room so the next access rebuilds it from disk)."""
-        if bump:
-            self.row.version += 1
-        self._sync_row(now)
+    async def write(self, event: Event) -> None:
+        """Apply ``event`` to the state and write it to the store with the row computed
+        from the new state, then publish it (raises ProtocolError 'internal' if it cannot
+        be stored, after dropping the in-memory room so the next access rebuilds it from
+        disk; :class:`Overtaken` when another process wrote the game first)."""
+        self.state = state = evolve(self.state, event)
+        row = row_of(state)
         try:
-            await self.manager.store.save_game(self.row, event, data)
+            await self.manager.store.save_game(row, event.kind, event.data)
         except StoreConflict:
             # Another server process wrote this game first: what was applied here is
             # undone by rebuilding the game as it is stored, and the action is refused.
-            await self.reload(now)
+            await self.reload(event.at)
             raise Overtaken(
                 "stale_version",
                 "another action reached the game first (through another server): here is "
                 "the current state",
             ) from None
         except StoreError as error:
-            log.error("cannot save game %s: %s", self.row.id, error)
+            log.error("cannot save game %s: %s", state.id, error)
             raise self._fail_unsaved() from None
-        if bump:
-            self.last_event = {"kind": event, **data}
-        self.publish(now)
+        self.state = state._replace(revision=row.revision)
+        self.publish(event.at)
+        if event.kind == "setup":
+            await self.arm_setup_deadline(event.at)
 
     async def save_chat(self, line: ChatLine) -> None:
         """Store a chat line (before anyone sees it) and add it to the history shown to
         newcomers."""
         try:
-            await self.manager.store.add_chat(self.row.id, line)
+            await self.manager.store.add_chat(self.state.id, line)
         except StoreError as error:
-            log.error("cannot save chat of %s: %s", self.row.id, error)
+            log.error("cannot save chat of %s: %s", self.state.id, error)
             raise ProtocolError("internal", "the chat message could not be saved") from None
         self._keep_chat(line)
 
     async def commit(
-        self, event: str, data: dict[str, Any], now: float, actor: Connection | None, seq: int
+        self, events: list[Event], now: float, actor: Connection | None, seq: int
     ) -> None:
-        """Persist, then acknowledge, broadcast and publish a change already applied to the
-        game."""
-        finished_before = self.row.status == "over"
-        await self.save(event, data, now)
+        """Store the events (each applied, then written), then acknowledge, broadcast and
+        publish them."""
+        finished_before = self.state.status == "over"
+        for event in events:
+            await self.write(event)
+        state = self.state
+        if state.rematch is not None and any(event.kind == "rematch" for event in events):
+            for each in list(self.connections):
+                self.send_rematch(each)
         if actor is not None:
-            actor.send({"type": "ack", "seq": seq, "version": self.row.version})
+            actor.send({"type": "ack", "seq": seq, "version": state.version})
         self.broadcast_state()
         bus = self.manager.bus
-        bus.publish(StateChanged(self.row.id, self.row.version, event))
-        if not finished_before and self.row.status == "over" and self.row.result is not None:
-            bus.publish(
-                GameFinished(self.row.id, self.variant.name, self.row.kind, dict(self.row.result))
-            )
+        bus.publish(StateChanged(state.id, state.version, events[-1].kind))
+        result = state.result()
+        if not finished_before and state.status == "over" and result is not None:
+            bus.publish(GameFinished(state.id, state.variant.name, state.kind, dict(result)))
         await self.after_change(now)
-
-    def refresh_outcome(self, now: float) -> None:
-        self.outcome = self.game.outcome()
-        if self.outcome is not None and self.clock is not None:
-            self.clock.stop(now)
-
-    def apply_move(self, move: Move, now: float) -> None:
-        """Play a move on the game (raises the referee's error naming why it is illegal),
-        its list entry and its clock press."""
-        board = self.game.board
-        if not self.game.is_legal(move):
-            self.game.push(move)  # raises the referee's error, naming why
-            raise AssertionError(f"{move.iccs()} is not legal, yet it was played")
-        entry = move_entry(board, move)
-        self.game.push(move)
-        entry["check"] = board.is_check()
-        self.entries.append(json.dumps(entry, ensure_ascii=False))
-        self.row.moves.append(move.iccs())
-        clock = self.clock
-        if clock is not None:
-            if clock.running is None:
-                clock.start(board.turn, now)
-            else:
-                clock.press(now)
-        self.refresh_outcome(now)
 
     async def after_change(self, now: float) -> None:
         """After any change: computers choose setups or moves, and the timer is re-armed
         (by the game's driver: on a shared store, one server process drives each game)."""
-        if not self.manager.drives(self.row.id):
+        if not self.manager.drives(self.state.id):
             return
         try:
             await computer.choose_setups(self, now)
@@ -532,11 +540,13 @@ class Room:
                 raise
             return  # (the room was rebuilt from the store, and this ran again then)
         computer.start_thinking(self)
-        timers.arm_timer(self, now)
+        self.arm_timer(now)
 
     def idle(self) -> bool:
         """Whether nothing in the room waits for time to pass: no clock or setup timer
         armed, no computer thinking (an idle room can be rebuilt from its event log later)."""
+        if self._timer_due is not None:
+            return False
         return all(task is None or task.done() for task in (self.timer, self.computer))
 
     def stop_tasks(self) -> None:
@@ -547,18 +557,70 @@ class Room:
 
     def stop_driving(self) -> None:
         """Stop the timer and the computer (another process drives the game now)."""
+        if self._timer_due is not None:
+            self._timer_due.cancel()
+            self._timer_due = None
         for task in (self.timer, self.computer):
             if task is not None:
                 task.cancel()
         self.timer = self.computer = None
 
+    # ------------------------------------------------------------------ time
+
+    async def check_time(self, now: float, actor: Connection | None = None, seq: int = 0) -> bool:
+        """End the game on a flag fall, or take the default janggi arrangement once the
+        deadline has passed (:func:`~chuhan.web.round.rules.due_events`). Called under the
+        lock before every action and by the timer; ``actor`` (a flag claim) gets the ack.
+        True if a flag fell."""
+        events = due_events(self.state, now)
+        if not events:
+            return False
+        if events[0].kind == "flag":
+            await self.commit(events, now, actor, seq)
+            return True
+        await self.commit(events, now, None, 0)
+        return False
+
+    async def arm_setup_deadline(self, now: float) -> None:
+        """Start the chooser's setup time once the chooser is here (computers choose at
+        once)."""
+        event = setup_timer_event(self.state, now, self.is_connected)
+        if event is not None:
+            await self.write(event)
+
+    def arm_timer(self, now: float) -> None:
+        """(Re)set the room's timer for its next deadline, if it has one (a timer handle,
+        not a task: most are set again by the next move before they are due)."""
+        if self._timer_due is not None:
+            self._timer_due.cancel()
+            self._timer_due = None
+        deadline = next_deadline(self.state, now)
+        if deadline is not None:
+            self._timer_due = asyncio.get_running_loop().call_later(
+                max(0.0, deadline - now + 0.005), self._timer_fired
+            )
+
+    def _timer_fired(self) -> None:
+        self._timer_due = None
+        self.timer = asyncio.get_running_loop().create_task(self._wake())
+
+    async def _wake(self) -> None:
+        async with self.lock:
+            self.timer = None
+            try:
+                await self.check_time(self.manager.now())
+            except ProtocolError:
+                return
+            if self._timer_due is None:
+                self.arm_timer(self.manager.now())
+
     # ------------------------------------------------------------------ other processes
 
-    def _heard_changes(self) -> tuple[GameRow, list[StoredEvent]] | None:
+    def _heard_changes(self, before: GameRow) -> tuple[GameRow, list[StoredEvent]] | None:
         """The row and events that the notices heard carry, from the room's revision on
         without a gap up to the newest heard; None when they do not (the store is read)."""
         heard, self.heard = self.heard, {}
-        row, events = self.row, []
+        row, events = before, []
         try:
             while (notice := heard.get(row.revision + 1)) is not None:
                 change = noticed_change(notice, row)
@@ -567,7 +629,7 @@ class Room:
                 row = change[0]
                 events.append(change[1])
         except (KeyError, TypeError, ValueError) as error:
-            log.warning("game %s: a malformed notice (%s); reading the store", self.row.id, error)
+            log.warning("game %s: a malformed notice (%s); reading the store", before.id, error)
             return None
         if not events or max(heard) > row.revision:
             return None
@@ -579,39 +641,36 @@ class Room:
         from the store: their events are applied as a rebuild applies them, then the new
         state is published to this process's connections. Whatever does not fit rebuilds
         the room from the store."""
-        revision = self.row.revision
-        found = self._heard_changes() if self.heard else None
+        revision = self.state.revision
+        found = self._heard_changes(row_of(self.state)) if self.heard else None
         if found is None:
             try:
-                found = await self.manager.store.game_since(self.row.id, revision)
+                found = await self.manager.store.game_since(self.state.id, revision)
             except StoreError as error:
-                log.error("cannot catch up with game %s: %s", self.row.id, error)
+                log.error("cannot catch up with game %s: %s", self.state.id, error)
                 return
         if found is None or not found[1]:
             return
         row, events = found
-        rematch_before = self.row.rematch
+        rematch_before = self.state.rematch
         try:
             if row.revision != revision + len(events):
                 raise ReplayError("the row and its events disagree")
             for event in events:
-                apply_event(self, event.kind, event.data, event.at)
-                if event.kind not in QUIET_EVENTS:
-                    self.last_event = {"kind": event.kind, **event.data}
-            board = self.game.board  # (the row's moves are a projection of the events)
-            if board.ply != len(row.moves) or (board.ply and board.peek().iccs() != row.moves[-1]):
+                self.state = evolve(self.state, Event(event.kind, event.data, event.at))
+            moves = self.state.moves  # (the row's moves are a projection of the events)
+            if len(moves) != len(row.moves) or (moves and moves[-1] != row.moves[-1]):
                 raise ReplayError("the moves do not end where the row says")
         except (ChuhanError, KeyError, TypeError, ValueError) as error:
-            log.warning("game %s: rebuilt from the store (%s)", self.row.id, error)
+            log.warning("game %s: rebuilt from the store (%s)", self.state.id, error)
             await self.reload(now)
             return
-        self.row = row
-        self.outcome = self.game.outcome()  # (an ending stopped the clock when it came)
+        self.state = adopt(self.state, row)
         self.publish(now)
         self.broadcast_state()
         if row.rematch is not None and rematch_before is None:
             for conn in list(self.connections):
-                actions.send_rematch(self, conn)
+                self.send_rematch(conn)
         await self.after_change(now)
 
     async def reload(self, now: float) -> None:
@@ -619,14 +678,15 @@ class Room:
         send everyone the whole state; a game that cannot be read any more closes the
         room as a failed save does."""
         try:
-            found = await self.manager.read(self.row.id)
+            found = await self.manager.read(self.state.id)
             if found is None:
-                raise StoreError(f"game {self.row.id!r} is no longer in the database")
-            self._rebuild(*found)
+                raise StoreError(f"game {self.state.id!r} is no longer in the database")
+            row, tokens, events = found
+            self.state = self._replayed(row, events)  # (new entries: every list sent again)
+            self.tokens = tokens
         except (StoreError, ChuhanError, KeyError, TypeError, ValueError) as error:
-            log.error("cannot reload game %s: %s", self.row.id, error)
+            log.error("cannot reload game %s: %s", self.state.id, error)
             raise self._fail_unsaved() from None
-        self._shortest = 0  # every list is sent again in full
         self.publish(now)
         self.broadcast_state()
         await self.after_change(now)
@@ -636,55 +696,123 @@ class Room:
     async def act(self, conn: Connection, msg: ClientMessage) -> None:
         """Apply one checked player action. Raises :class:`ProtocolError` to reject it."""
         async with self.lock:
-            if self.manager.rooms.get(self.row.id) is not self:
+            if self.manager.rooms.get(self.state.id) is not self:
                 raise ProtocolError("internal", "the game was reloaded; reconnect", msg.seq)
             now = self.manager.now()
             if msg.type == "chat":  # players and spectators, each in their own room
                 try:
-                    await actions.chat(self, conn, msg, now)
+                    await self._chat(conn, msg, now)
                 except ProtocolError as error:
                     error.seq = msg.seq
                     raise
                 return
-            try:
-                actions.require_player(conn)
-            except ProtocolError as error:
-                error.seq = msg.seq
-                raise
+            if conn.role not in PLAYER_ROLES:
+                raise ProtocolError("watcher", "watchers cannot act in the game", msg.seq)
             if msg.type == "flag":
-                if await timers.check_time(self, now, conn, msg.seq):
+                if await self.check_time(now, conn, msg.seq):
                     return
-                if self.status == "over":
+                if self.state.status == "over":
                     raise ProtocolError("game_over", "the game is over", msg.seq)
                 raise ProtocolError("not_flagged", "no one has run out of time", msg.seq)
+            if msg.type not in COMMANDS:
+                raise ProtocolError("unknown_type", f"unknown message type {msg.type!r}", msg.seq)
+            command = Command(msg.type, msg.fields)
             for attempt in (1, 2):
-                await timers.check_time(self, now)
-                if msg.get("version") != self.row.version:
+                await self.check_time(now)
+                version = self.state.version
+                if msg.get("version") != version:
                     raise ProtocolError(
                         "stale_version",
-                        f"the game has changed (version {self.row.version}, your message "
+                        f"the game has changed (version {version}, your message "
                         f"had {msg.get('version')}): here is the current state",
                         msg.seq,
                     )
-                handler = actions.HANDLERS[msg.type]
+                decided = decide(
+                    self.state, conn.role, command, now, absent_since=self.absent_since
+                )
+                if isinstance(decided, Rejection):
+                    raise ProtocolError(decided.code, decided.message, msg.seq)
                 try:
-                    event, data = await handler(self, conn, msg, now)
-                except ProtocolError as error:
-                    error.seq = msg.seq
-                    raise
-                except GameError as error:
-                    code = "game_over" if self.outcome is not None else "not_allowed"
-                    raise ProtocolError(code, str(error), msg.seq) from None
-                except ChuhanError as error:
-                    raise ProtocolError("illegal_move", str(error), msg.seq) from None
-                try:
-                    await self.commit(event, data, now, conn, msg.seq)
+                    if decided[-1].kind == "rematch":
+                        decided = [
+                            *decided[:-1],
+                            await self._start_rematch(decided[-1]),
+                        ]
+                    await self.commit(decided, now, conn, msg.seq)
                 except Overtaken:
                     # Another process wrote first. If all it wrote leaves the game's
                     # version as the player saw it (a name, a setup timer), the action is
                     # made again on the game as stored, once; otherwise it is refused.
-                    if attempt == 2 or self.manager.rooms.get(self.row.id) is not self:
+                    if attempt == 2 or self.manager.rooms.get(self.state.id) is not self:
                         raise
                     now = self.manager.now()
                     continue
+                except GameError as error:  # (decide checks what the referee checks)
+                    code = "game_over" if self.state.outcome is not None else "not_allowed"
+                    raise ProtocolError(code, str(error), msg.seq) from None
+                except StoreError as error:
+                    log.error("game %s: %s", self.state.id, error)
+                    raise ProtocolError("internal", "the game database failed", msg.seq) from None
+                except ChuhanError as error:
+                    raise ProtocolError("illegal_move", str(error), msg.seq) from None
                 return
+
+    async def _start_rematch(self, event: Event) -> Event:
+        """Make the rematch's game (a ``rematch`` event decided without it): the event to
+        store, with the new game's id, the room's state carrying its links."""
+        state = self.state
+        new_row, seats = await self.manager.create_rematch(row_of(state))
+        by_token = {token: seat for seat, token in seats.items()}
+        mapping: dict[str, str] = {}
+        for seat, token in self.tokens.items():
+            if seat == "both":
+                mapping[token] = seats["both"]
+            elif other_seat(seat) in seats:
+                mapping[token] = seats[other_seat(seat)]
+        link = {"game_id": new_row.id, "tokens": mapping, "seats": by_token}
+        self.state = state._replace(rematch=link)
+        return Event("rematch", {"game_id": new_row.id, **event.data}, event.at)
+
+    def send_rematch(self, conn: Connection) -> None:
+        rematch = self.state.rematch
+        assert rematch is not None
+        game_id = rematch["game_id"]
+        token = rematch["tokens"].get(conn.token) if conn.token else None
+        conn.send(
+            {
+                "type": "rematch_ready",
+                "game_id": game_id,
+                "token": token,
+                "seat": rematch["seats"].get(token) if token else None,
+                "seat_url": f"/g/{game_id}?t={token}" if token else None,
+                "watch_url": f"/w/{game_id}",
+            }
+        )
+
+    async def _chat(self, conn: Connection, msg: ClientMessage, now: float) -> None:
+        """A chat line from a player (to the players' room) or from a spectator (to the
+        spectators' room), within the sender's flood limit."""
+        if conn.role is None:
+            raise ProtocolError("hello_first", "send 'hello' first")
+        if chat_audience(conn.role) == SPECTATORS_AUDIENCE:
+            sender, name, budget_key = (
+                "watcher",
+                conn.name or "Spectator",
+                f"@{conn.address}",
+            )
+        else:
+            state = self.state
+            seat = conn.role if conn.role in SEATS else seat_of(state.game.board.turn)
+            sender, budget_key = seat, seat
+            name = state.names.get(seat) or default_name(state, seat)
+        budget = self.chat_budget(budget_key)
+        if not budget.take():
+            wait = max(1, math.ceil(budget.wait()))
+            raise ProtocolError(
+                "chat_flood",
+                f"you are sending chat messages too fast: wait {wait} s before the next one",
+            )
+        line = ChatLine(now, sender, name, msg.get("text"))
+        await self.save_chat(line)
+        conn.send({"type": "ack", "seq": msg.seq, "version": self.state.version})
+        self.broadcast_chat(line)

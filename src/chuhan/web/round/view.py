@@ -22,16 +22,17 @@ from chuhan.web.sockets.protocol import MAX_NAME_CHARS
 
 if TYPE_CHECKING:
     from chuhan.web.round.room import Room
+    from chuhan.web.round.state import RoundState
     from chuhan.web.sockets.connection import Connection
 
 __all__ = [
     "DEFAULT_ARRANGEMENT",
-    "PLAYERS_ROOM",
-    "SPECTATORS_ROOM",
+    "PLAYERS_AUDIENCE",
+    "SPECTATORS_AUDIENCE",
     "Snapshot",
     "build_snapshot",
+    "chat_audience",
     "chat_message",
-    "chat_room",
     "clock_json",
     "default_name",
     "move_entry",
@@ -130,14 +131,17 @@ class Snapshot:
         return tail
 
 
-def default_name(room: Room, seat: str) -> str:
-    if room.row.computer_side == seat:
-        return f"Computer (level {room.row.level})"
-    return room.variant.side_name(side_of(seat)).capitalize()
+def default_name(state: RoundState, seat: str) -> str:
+    if state.computer_side == seat:
+        return f"Computer (level {state.level})"
+    return state.variant.side_name(side_of(seat)).capitalize()
 
 
 #: The tags that name each seat's player (xiangqi, chess-style, janggi, GIB's Korean ones).
-_NAME_TAGS = {"first": ("Red", "White", "Cho", "초대국자"), "second": ("Black", "Han", "한대국자")}
+_NAME_TAGS = {
+    "first": ("Red", "White", "Cho", "초대국자"),
+    "second": ("Black", "Han", "한대국자"),
+}
 #: Tag values that name nobody.
 _NO_NAMES = frozenset(("", "?", "-", "*"))
 
@@ -186,14 +190,14 @@ def _legal_destinations(game: Game) -> tuple[dict[str, list[str]], bool]:
 _PREMOVE_KINDS = frozenset(("computer", "friend"))
 
 
-def _premove_destinations(room: Room) -> dict[str, list[str]]:
+def _premove_destinations(state: RoundState) -> dict[str, list[str]]:
     """The waiting human player's candidate premoves grouped by from-square: its pieces'
     moves by their movement in the position as it stands (the opponent's coming move may
     make any of them illegal, or open a line that is not offered; the page plays the
     premove only if it is in ``legal`` when the turn comes)."""
-    board = room.game.board
+    board = state.game.board
     waiting = not board.turn
-    if room.row.kind not in _PREMOVE_KINDS or room.is_computer(waiting):
+    if state.kind not in _PREMOVE_KINDS or state.is_computer(waiting):
         return {}
     premoves: dict[str, list[str]] = {}
     names = SQUARE_NAMES
@@ -226,7 +230,11 @@ def _pieces_text(placement: list[int], variant: Variant) -> str:
         texts = _PIECE_TEXTS[variant.game] = {
             piece: [
                 _dumps(
-                    {"square": name, "side": seat_of(piece > 0), "kind": variant.piece_name(kind)}
+                    {
+                        "square": name,
+                        "side": seat_of(piece > 0),
+                        "kind": variant.piece_name(kind),
+                    }
                 )
                 for name in SQUARE_NAMES
             ]
@@ -236,12 +244,12 @@ def _pieces_text(placement: list[int], variant: Variant) -> str:
     return "[" + ", ".join([texts[piece][sq] for sq, piece in enumerate(placement) if piece]) + "]"
 
 
-def build_snapshot(room: Room, seq: int, now: float) -> Snapshot:
-    """The snapshot of the room's game as it stands (call it right after a write)."""
-    game, board, row, variant = room.game, room.game.board, room.row, room.variant
-    status = room.status
+def build_snapshot(state: RoundState, seq: int, now: float) -> Snapshot:
+    """The snapshot of the game as it stands (call it right after a write)."""
+    game, board, variant = state.game, state.game.board, state.variant
+    status = state.status
     legal, can_pass = _legal_destinations(game) if status == "playing" else ({}, False)
-    premoves = _premove_destinations(room) if status == "playing" else {}
+    premoves = _premove_destinations(state) if status == "playing" else {}
     pass_ends, pass_back_ends = pass_endings(game, variant) if can_pass else (None, None)
     last = board.peek() if board.ply else None
     pending = game.setup_pending
@@ -250,38 +258,43 @@ def build_snapshot(room: Room, seq: int, now: float) -> Snapshot:
         setup = {
             "chooser": seat_of(pending),
             "choices": list(JANGGI_ARRANGEMENTS),
-            "chosen": dict(row.setup),
-            "deadline_ms": None if row.setup_deadline is None else int(row.setup_deadline * 1000),
+            "chosen": dict(state.setup),
+            "deadline_ms": None
+            if state.setup_deadline is None
+            else int(state.setup_deadline * 1000),
             "default": DEFAULT_ARRANGEMENT,
         }
     players = {
         seat: {
-            "name": row.names.get(seat)
-            or record_name(row.headers, seat)
-            or default_name(room, seat),
-            "kind": "computer" if row.computer_side == seat else "human",
+            "name": state.names.get(seat)
+            or record_name(state.headers, seat)
+            or default_name(state, seat),
+            "kind": "computer" if state.computer_side == seat else "human",
         }
         for seat in SEATS
     }
     offers = {
         "draw": None if game.draw_offer is None else seat_of(game.draw_offer),
         "takeback": None if game.takeback_request is None else seat_of(game.takeback_request),
-        "rematch": row.offers.get("rematch"),
+        "rematch": state.rematch_offer,
     }
     # The pieces are the longest part: their JSON is put together from each piece's, and
     # the list of dicts is made only when asked for (public_state).
     before: dict[str, Any] = {
         "type": "state",
-        "game_id": row.id,
-        "version": row.version,
-        "kind": row.kind,
+        "game_id": state.id,
+        "version": state.version,
+        "kind": state.kind,
         "variant": variant.game,
         "rules": variant.rules,
-        "side_names": {"first": variant.side_name(True), "second": variant.side_name(False)},
-        "level": row.level,
+        "side_names": {
+            "first": variant.side_name(True),
+            "second": variant.side_name(False),
+        },
+        "level": state.level,
         "time_control": None
-        if row.time_control is None
-        else TimeControl(**row.time_control).describe(),
+        if state.time_control is None
+        else TimeControl(**state.time_control).describe(),
         "status": status,
         "fen": board.fen(),
     }
@@ -295,16 +308,19 @@ def build_snapshot(room: Room, seq: int, now: float) -> Snapshot:
         "pass_back_ends": pass_back_ends,
         "last_move": None
         if last is None
-        else {"from": SQUARE_NAMES[last.from_square], "to": SQUARE_NAMES[last.to_square]},
+        else {
+            "from": SQUARE_NAMES[last.from_square],
+            "to": SQUARE_NAMES[last.to_square],
+        },
         "check": SQUARE_NAMES[board.king(board.turn)] if board.is_check() else None,
         "bikjang": variant.is_janggi and board.is_bikjang(),
-        "thinking": status == "playing" and room.is_computer(board.turn),
+        "thinking": status == "playing" and state.is_computer(board.turn),
         "offers": offers,
         "setup": setup,
-        "result": room.result(),
-        "last_event": room.last_event,
-        "rematch_game": None if row.rematch is None else row.rematch["game_id"],
-        "headers": row.headers,
+        "result": state.result(),
+        "last_event": state.last_event,
+        "rematch_game": None if state.rematch is None else state.rematch["game_id"],
+        "headers": state.headers,
     }
     placement = board.placement
     head = "".join(
@@ -317,9 +333,9 @@ def build_snapshot(room: Room, seq: int, now: float) -> Snapshot:
         )
     )
     public = {**before, "pieces": None, **after, "players": players}
-    clock = None if room.clock is None else Clock.from_dict(room.clock.to_dict(now), now)
-    you = {role: _YOU[role, _your_turn(room, role)] for role in _ROLES}
-    return Snapshot(seq, head, public, players, tuple(room.entries), clock, you, tuple(placement))
+    clock = None if state.clock is None else Clock.from_dict(state.clock.to_dict(now), now)
+    you = {role: _YOU[role, _your_turn(state, role)] for role in _ROLES}
+    return Snapshot(seq, head, public, players, state.entries, clock, you, tuple(placement))
 
 
 def presence(room: Room) -> dict[str, Any]:
@@ -327,7 +343,7 @@ def presence(room: Room) -> dict[str, Any]:
     ``left_ms``, and from when the opponent may claim the game: ``claim_ms``) and the
     number of watchers."""
     players: dict[str, dict[str, Any]] = {}
-    grace = room.abandon_seconds()
+    grace = room.state.abandon_seconds
     for seat in SEATS:
         left = room.absent_since.get(seat)
         if left is None:
@@ -417,24 +433,25 @@ def render_state(room: Room, conn: Connection, now: float) -> str:
     return text
 
 
-#: The chat room of the players (both seats) and the spectators' own; a line's sender is
+#: The chat audience of the players (both seats) and the spectators' own (a chat
+#: message's ``room``, in the protocol's word; "room" here is a live game); a line's sender is
 #: its seat, or ``watcher`` for a spectator's.
-PLAYERS_ROOM = "players"
-SPECTATORS_ROOM = "spectators"
+PLAYERS_AUDIENCE = "players"
+SPECTATORS_AUDIENCE = "spectators"
 
 
-def chat_room(role: str | None) -> str:
-    """The chat room a connection of ``role`` (or a line from ``sender``) belongs to: the
-    players never see the spectators' room, nor the spectators the players' (as on
+def chat_audience(role: str | None) -> str:
+    """The chat audience a connection of ``role`` (or a line from ``sender``) belongs to:
+    the players never see the spectators' chat, nor the spectators the players' (as on
     lichess)."""
-    return SPECTATORS_ROOM if role in (None, "watcher") else PLAYERS_ROOM
+    return SPECTATORS_AUDIENCE if role in (None, "watcher") else PLAYERS_AUDIENCE
 
 
 def chat_message(line: ChatLine) -> dict[str, Any]:
     """A stored chat line as the ``chat`` message."""
     return {
         "type": "chat",
-        "room": chat_room(line.sender),
+        "room": chat_audience(line.sender),
         "from": line.sender,
         "name": line.name,
         "text": line.text,
@@ -473,15 +490,15 @@ def _control_json(control: TimeControl) -> dict[str, Any]:
     }
 
 
-def _your_turn(room: Room, role: str) -> bool:
+def _your_turn(state: RoundState, role: str) -> bool:
     if role == "watcher":
         return False
-    status = room.status
+    status = state.status
     if status == "playing":
-        side = room.game.board.turn
-        return not room.is_computer(side) and role in ("both", seat_of(side))
+        side = state.game.board.turn
+        return not state.is_computer(side) and role in ("both", seat_of(side))
     if status == "setup":
-        pending = room.game.setup_pending
+        pending = state.game.setup_pending
         return pending is not None and role in ("both", seat_of(pending))
     return False
 
@@ -490,7 +507,7 @@ def public_state(room: Room, now: float) -> dict[str, Any]:
     """The state without ``legal``, ``premoves`` and ``you`` (``GET /api/games/{id}``)."""
     snap = room.published
     state = dict(snap.public)
-    state["pieces"] = _pieces(snap.placement, room.variant)
+    state["pieces"] = _pieces(snap.placement, room.state.variant)
     state["players"] = _players_with_presence(snap, presence(room))
     state["watchers"] = room.watcher_count()
     state["moves"] = [json.loads(e) for e in snap.entries]
