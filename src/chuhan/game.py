@@ -9,11 +9,10 @@ and janggi's endings by passing, bikjang and point counting.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-from chuhan.adjudication import judge_repetition
+from chuhan.adjudication import Outcome, Termination, judge_repetition
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
 from chuhan.notation import parse_move
@@ -43,48 +42,6 @@ __all__ = [
 class GameError(ChuhanError):
     """An action the game's state does not allow (moving after the end, a setup choice
     out of turn, accepting a draw nobody offered...)."""
-
-
-class Termination(enum.Enum):
-    """How a game ended."""
-
-    CHECKMATE = "checkmate"
-    STALEMATE = "stalemate"
-    PERPETUAL_CHECK = "perpetual_check"
-    PERPETUAL_CHASE = "perpetual_chase"
-    PERPETUAL_MATE_THREAT = "perpetual_mate_threat"
-    MIXED_PERPETUAL_ATTACK = "mixed_perpetual_attack"
-    REPETITION_DRAW = "repetition_draw"
-    REPETITION = "repetition"
-    MOVE_LIMIT = "move_limit"
-    INSUFFICIENT_MATERIAL = "insufficient_material"
-    BIKJANG = "bikjang"
-    DOUBLE_PASS = "double_pass"
-    POINTS = "points"
-    RESIGNATION = "resignation"
-    TIME = "time"
-    AGREEMENT = "agreement"
-    #: A player left a timed game and the opponent claimed the win (or a draw).
-    ABANDONMENT = "abandonment"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The result of a finished game."""
-
-    #: The winning side (``True``: xiangqi red / janggi Cho), or None for a draw.
-    winner: bool | None
-    termination: Termination
-    #: A sentence for the players saying who won, how, and why.
-    reason: str
-    #: Janggi point totals when points decided (or were shown): ``{"cho": .., "han": ..}``.
-    points: dict[str, float] | None = None
-
-    def result(self) -> str:
-        """``"1-0"``, ``"0-1"`` or ``"1/2-1/2"`` (first mover's score first)."""
-        if self.winner is None:
-            return "1/2-1/2"
-        return "1-0" if self.winner else "0-1"
 
 
 def janggi_points(board: Board) -> dict[str, float]:
@@ -487,7 +444,7 @@ def _xiangqi_outcome(game: Game, judged: list[Any]) -> Outcome | None:
         return _no_moves_outcome(board)
     verdict = judge_repetition(board, repetitions=game.repetitions)
     if verdict is not None:
-        return Outcome(verdict.winner, Termination(verdict.termination), verdict.reason)
+        return Outcome(verdict.winner, verdict.termination, verdict.reason)
     limit = variant.move_limit_plies
     if limit and board.halfmove_clock >= limit:
         counted = MoveLimitCount.of(board).counted
