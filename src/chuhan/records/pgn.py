@@ -38,6 +38,7 @@ from chuhan.records.game import (
     _shorten,
 )
 from chuhan.records.stream import RecordSource, game_texts, source_lines
+from chuhan.records.writing import comment_token, tagged_text
 from chuhan.squares import Move
 from chuhan.variants import Variant, get_variant
 
@@ -621,14 +622,6 @@ def read_pgn(
 # ---------------------------------------------------------------------- writing
 
 
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
-
-
-def _comment(text: str) -> str:
-    return "{" + text.replace("}", ")") + "}"
-
-
 def _format(board: Board, move: Move, notation: str) -> str:
     if notation == "san":
         return to_san(board, move)
@@ -656,7 +649,7 @@ def movetext_tokens(record: GameRecord, notation: str, *, numbers: bool = True) 
     """
     tokens: list[str] = []
     if record.root.comment:
-        tokens.append(_comment(record.root.comment))
+        tokens.append(comment_token(record.root.comment))
     board = record.start_board()
 
     def emit(node: GameNode, force_number: bool) -> None:
@@ -668,7 +661,7 @@ def movetext_tokens(record: GameRecord, notation: str, *, numbers: bool = True) 
         tokens.append(_format(board, node.move, notation))
         tokens.extend(f"${nag}" for nag in node.nags)
         if node.comment:
-            tokens.append(_comment(node.comment))
+            tokens.append(comment_token(node.comment))
 
     stack = [_Line(record.root, force_number=True)]
     while stack:
@@ -706,20 +699,6 @@ def movetext_tokens(record: GameRecord, notation: str, *, numbers: bool = True) 
     return tokens
 
 
-def _wrap(tokens: Iterable[str], width: int = 80) -> str:
-    lines: list[str] = []
-    current = ""
-    for token in tokens:
-        if current and len(current) + 1 + len(token) > width:
-            lines.append(current)
-            current = token
-        else:
-            current = f"{current} {token}" if current else token
-    if current:
-        lines.append(current)
-    return "\n".join(lines)
-
-
 def write_pgn(record: GameRecord, format: str = "iccs") -> str:
     """Write ``record`` as PGN with moves in ``format`` (see :data:`PGN_FORMATS`).
 
@@ -754,5 +733,4 @@ def write_pgn(record: GameRecord, format: str = "iccs") -> str:
     except ChuhanError as error:
         raise RecordError(f"cannot write {record.describe()} in {format}: {error}") from error
     tokens.append(record.result)
-    head = "\n".join(f'[{key} "{_quote(value)}"]' for key, value in headers.items())
-    return f"{head}\n\n{_wrap(tokens)}\n"
+    return tagged_text(headers, tokens)
