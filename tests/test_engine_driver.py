@@ -24,7 +24,7 @@ from chuhan.engine import (
     parse_option_line,
     popen_uci,
 )
-from chuhan.errors import ChuhanError
+from chuhan.errors import ChuhanError, ServiceError
 
 FAKE = [sys.executable, str(Path(__file__).parent / "fake_engine.py")]
 KINGS_AND_BLACK_ROOK = "r3k4/9/9/9/9/9/9/9/9/4K4 b - - 0 1"
@@ -368,6 +368,14 @@ def test_a_missing_program_is_a_clear_error() -> None:
         EngineError, match="cannot start engine 'no-such-engine-xyz --threads 2': No such file"
     ):
         SimpleEngine.popen_uci("no-such-engine-xyz --threads 2")
+
+
+def test_an_engine_failure_is_a_service_error_not_bad_input() -> None:
+    with pytest.raises(ServiceError) as raised:
+        SimpleEngine.popen_uci("no-such-engine-xyz")
+    assert isinstance(raised.value, EngineError)
+    assert isinstance(raised.value, RuntimeError)
+    assert not isinstance(raised.value, ValueError)
 
 
 def test_quit_ends_the_process() -> None:

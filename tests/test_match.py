@@ -335,6 +335,13 @@ def test_match_command_reports_bad_input(capsys: pytest.CaptureFixture[str]) -> 
     assert "invalid time control 'fast'" in capsys.readouterr().err
 
 
+def test_match_command_reports_an_engine_that_cannot_start(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["match", "no-such-engine-xyz", "no-such-engine-xyz", "--tc", "depth:1"]) == 2
+    assert "chuhan: error: cannot start engine 'no-such-engine-xyz'" in capsys.readouterr().err
+
+
 # ---------------------------------------------------------------------- chuhan's own engine
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from chuhan import Board, parse_square
-from chuhan.adjudication import RepetitionVerdict, analyse_move, judge_repetition
+from chuhan.adjudication import RepetitionVerdict, Termination, analyse_move, judge_repetition
 from chuhan.squares import flip_square, mirror_square, square_name
 
 CASEBOOK = Path(__file__).parent / "data" / "xiangqi-repetition-cases.json"
@@ -150,7 +150,7 @@ def test_no_ruling_before_the_third_occurrence() -> None:
 def test_perpetual_check_loses() -> None:
     moves = ["a0a9", "e9e8", "a9a8", "e8e9", "a8a9", "e9e8", "a9a8", "e8e9", "a8a9"]
     _, verdict = judge("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1", moves)
-    assert verdict.termination == "perpetual_check"
+    assert verdict.termination is Termination.PERPETUAL_CHECK
     assert verdict.winner is False
     assert verdict.reason.startswith("Black wins: Red gave check with the chariot")
 
@@ -160,7 +160,7 @@ def test_the_number_of_repetitions_is_a_setting() -> None:
     board = play("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1", moves)
     assert judge_repetition(board) is None
     verdict = judge_repetition(board, repetitions=2)
-    assert verdict is not None and verdict.termination == "perpetual_check"
+    assert verdict is not None and verdict.termination is Termination.PERPETUAL_CHECK
 
 
 ONE_CHECK_ONE_CHASE = (
@@ -171,13 +171,13 @@ ONE_CHECK_ONE_CHASE = (
 
 def test_one_check_one_chase_is_allowed() -> None:
     _, verdict = judge(*ONE_CHECK_ONE_CHASE)
-    assert verdict.termination == "repetition_draw"
+    assert verdict.termination is Termination.REPETITION_DRAW
     assert verdict.violators == ()
 
 
 def test_one_check_one_chase_loses_under_chinese_rules() -> None:
     _, verdict = judge(*ONE_CHECK_ONE_CHASE, rules="chinese")
-    assert verdict.termination == "mixed_perpetual_attack"
+    assert verdict.termination is Termination.MIXED_PERPETUAL_ATTACK
     assert verdict.winner is False
     assert "forbidden under Chinese rules" in verdict.reason
 
@@ -192,12 +192,12 @@ MATE_THREATS = (
 
 def test_perpetual_mate_threats_are_allowed_under_asian_rules() -> None:
     _, verdict = judge(*MATE_THREATS)
-    assert verdict.termination == "repetition_draw"
+    assert verdict.termination is Termination.REPETITION_DRAW
 
 
 def test_perpetual_mate_threats_lose_under_chinese_rules() -> None:
     _, verdict = judge(*MATE_THREATS, rules="chinese")
-    assert verdict.termination == "perpetual_mate_threat"
+    assert verdict.termination is Termination.PERPETUAL_MATE_THREAT
     assert verdict.winner is False
     assert verdict.red.perpetual_mate_threat
     assert verdict.reason.startswith("Black wins: Red threatened mate on every move")
@@ -206,7 +206,7 @@ def test_perpetual_mate_threats_lose_under_chinese_rules() -> None:
 def test_chasing_an_unprotected_horse_with_a_chariot_loses() -> None:
     moves = ["h8h6", "c6b8", "h6h8", "b8c6", "h8h6", "c6b8", "h6h8", "b8c6"]
     board, verdict = judge("4k4/7R1/9/2n6/9/9/9/9/9/3K5 w - - 0 1", moves)
-    assert verdict.termination == "perpetual_chase"
+    assert verdict.termination is Termination.PERPETUAL_CHASE
     assert verdict.result_for(board.turn) == "loss"
     assert verdict.reason == (
         "Black wins: Red chased the black horse on c6 (fleeing to b8) with the chariot "
@@ -217,21 +217,21 @@ def test_chasing_an_unprotected_horse_with_a_chariot_loses() -> None:
 def test_an_exchange_offer_is_not_a_chase() -> None:
     moves = ["h8h6", "b6b8", "h6h8", "b8b6", "h8h6", "b6b8", "h6h8", "b8b6"]
     _, verdict = judge("4k4/7R1/9/1r7/9/9/9/9/9/3K5 w - - 0 1", moves)
-    assert verdict.termination == "repetition_draw"
+    assert verdict.termination is Termination.REPETITION_DRAW
     assert verdict.violators == ()
 
 
 def test_a_king_may_chase() -> None:
     moves = ["e1e2", "d2d1", "e2e1", "d1d2", "e1e2", "d2d1", "e2e1", "d1d2"]
     _, verdict = judge("5k3/9/9/9/9/9/9/3c5/4K4/9 w - - 0 1", moves)
-    assert verdict.termination == "repetition_draw"
+    assert verdict.termination is Termination.REPETITION_DRAW
     assert verdict.violators == ()
 
 
 def test_two_chariots_taking_turns_on_one_horse_is_a_chase() -> None:
     moves = ["b5b6", "d9e8", "b6b5", "e8d9", "b5b6", "d9e8", "b6b5", "e8d9"]
     _, verdict = judge("3ak4/9/9/9/RR2n4/9/9/9/9/3K5 w - - 0 1", moves)
-    assert verdict.termination == "perpetual_chase"
+    assert verdict.termination is Termination.PERPETUAL_CHASE
     assert verdict.winner is False
     assert "black horse on e5" in verdict.reason
 

@@ -9,6 +9,7 @@ from chuhan.errors import (
     IllegalMoveError,
     InvalidFenError,
     InvalidMoveError,
+    ServiceError,
     UnknownVariantError,
 )
 from chuhan.perft import divide, perft
@@ -61,6 +62,7 @@ __all__ = [
     "InvalidMoveError",
     "LegalMoveGenerator",
     "Move",
+    "ServiceError",
     "Status",
     "UnknownVariantError",
     "Variant",

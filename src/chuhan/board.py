@@ -300,14 +300,14 @@ class Board:
         return "\n".join(rows)
 
     # ------------------------------------------------------------------ notation
-    # The writers live in chuhan.notation (and SAN with the PGN reader that parses it);
+    # The writers live in chuhan.notation (SAN in chuhan.notation.san);
     # these are where a python-chess user looks for them. Each checks that the move is
     # legal here first: a description of an illegal move would be nonsense.
 
     def san(self, move: Move) -> str:
         """``move`` in Fairy-Stockfish SAN, as pychess.org writes it (``Che3``, ``Hc3``,
         ``Cxe7+``; ranks 1-10). Raises :class:`IllegalMoveError` if it is not legal here."""
-        from chuhan.records.pgn import to_san
+        from chuhan.notation.san import to_san
 
         self._require_legal(move, move.iccs())
         return to_san(self, move)

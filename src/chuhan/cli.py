@@ -11,7 +11,7 @@ from typing import Any
 
 from chuhan import BUILD, __version__
 from chuhan.board import Board
-from chuhan.errors import ChuhanError
+from chuhan.errors import ChuhanError, ServiceError
 from chuhan.perft import divide, perft
 from chuhan.variants import GAMES
 
@@ -551,7 +551,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"depth must be >= 0, got {args.depth}")
     try:
         result: int = args.func(args)
-    except ChuhanError as error:
+    except (ChuhanError, ServiceError) as error:
+        # Bad input, or a service that failed (an engine, the store): a sentence, no traceback.
         print(f"chuhan: error: {error}", file=sys.stderr)
         return 2
     except RuntimeError as error:

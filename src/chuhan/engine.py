@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypedDict, TypeVar, cast, overload
 
 from chuhan.board import Board
-from chuhan.errors import ChuhanError
+from chuhan.errors import ChuhanError, ServiceError
 from chuhan.search.limits import SearchLimits
 from chuhan.squares import Move
 
@@ -56,6 +56,7 @@ __all__ = [
     "EngineTerminatedError",
     "EngineTimeoutError",
     "InfoDict",
+    "InvalidLimitError",
     "Limit",
     "Option",
     "PlayResult",
@@ -95,8 +96,9 @@ _RANKS_0_9_NAMES = ("pikafish", "chuhan", "eleeye", "elephanteye", "cyclone")
 # ---------------------------------------------------------------------- errors
 
 
-class EngineError(ChuhanError):
-    """An engine that cannot be started, or answered wrongly; also a bad option or limit."""
+class EngineError(ServiceError):
+    """An engine that cannot be started, or answered wrongly; also an option or a request
+    the engine cannot take. A ``RuntimeError``, as python-chess's ``EngineError`` is."""
 
 
 class EngineTerminatedError(EngineError):
@@ -116,6 +118,11 @@ class EngineMoveError(EngineError):
         self.text = text
 
 
+class InvalidLimitError(ChuhanError):
+    """A :class:`Limit` that says no search (a negative time, a fractional depth, nothing
+    at all): bad input, found before any engine is asked."""
+
+
 # ---------------------------------------------------------------------- values
 
 
@@ -123,11 +130,11 @@ def _check_number(name: str, value: float | None, *, whole: bool) -> None:
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise EngineError(f"invalid limit: {name} {value!r} is not a number")
+        raise InvalidLimitError(f"invalid limit: {name} {value!r} is not a number")
     if whole and not isinstance(value, int):
-        raise EngineError(f"invalid limit: {name} {value!r} is not a whole number")
+        raise InvalidLimitError(f"invalid limit: {name} {value!r} is not a whole number")
     if not math.isfinite(value) or value < 0:
-        raise EngineError(f"invalid limit: {name} {value!r} is not a finite number >= 0")
+        raise InvalidLimitError(f"invalid limit: {name} {value!r} is not a finite number >= 0")
 
 
 @dataclass(frozen=True)
@@ -163,7 +170,9 @@ class Limit:
         for name in ("depth", "nodes", "mate", "movestogo"):
             _check_number(name, getattr(self, name), whole=True)
         if all(getattr(self, name) is None for name in self.__dataclass_fields__):
-            raise EngineError("invalid limit: give at least one of time, depth, nodes, mate, clock")
+            raise InvalidLimitError(
+                "invalid limit: give at least one of time, depth, nodes, mate, clock"
+            )
 
     def has_clock(self) -> bool:
         return self.wtime is not None or self.btime is not None

@@ -1,11 +1,19 @@
-"""Exceptions raised by chuhan. All are ``ValueError`` subclasses, so callers that
-only care about "bad input" can catch ``ValueError``."""
+"""Exceptions raised by chuhan, in two families (as python-chess's are).
+
+Bad input is a ``ValueError``: :class:`ChuhanError` and its subclasses, so callers that
+only care about "bad input" can catch ``ValueError``. A failing service (an external
+engine, a store, a worker) is a ``RuntimeError``: :class:`ServiceError` and its
+subclasses, so that such a failure is never reported as a bad move or a bad FEN."""
 
 from __future__ import annotations
 
 
 class ChuhanError(ValueError):
     """Base class of every error chuhan raises for bad input."""
+
+
+class ServiceError(RuntimeError):
+    """A service chuhan depends on failed: an external engine, a store, a worker."""
 
 
 class InvalidFenError(ChuhanError):

@@ -1,28 +1,28 @@
 """A game: the start (and, in janggi, the setup choice), the moves, the events beyond moves
 (resignation, draw offers, takebacks, flag fall) and the result with its reason.
 
-:meth:`Game.outcome` is the referee. It applies the rule set of the board's variant:
-mate and stalemate, repetition (xiangqi: the AXF perpetual check and chase rules of
-:mod:`chuhan.adjudication`; janggi: per rule set), the move limits, insufficient material,
-and janggi's endings by passing, bikjang and point counting.
+:meth:`Game.outcome` is the referee. It applies the rule set of the board's variant
+through the rulings of :mod:`chuhan.adjudication` (:mod:`~chuhan.adjudication.referee`):
+mate and stalemate, repetition (xiangqi: the AXF perpetual check and chase rules;
+janggi: per rule set), the move limits, insufficient material, and janggi's endings by
+passing, bikjang and point counting.
 """
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-from chuhan.adjudication import judge_repetition
+from chuhan.adjudication.counting import janggi_points
+from chuhan.adjudication.mate import has_attacker
+from chuhan.adjudication.move_limit import COUNTED_CHECKS, MoveLimitCount
+from chuhan.adjudication.outcome import Outcome, Termination, side_title
+from chuhan.adjudication.referee import janggi_outcome, xiangqi_outcome
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
 from chuhan.notation import parse_move
-from chuhan.squares import SQUARE_NAMES, Move
+from chuhan.squares import Move
 from chuhan.variants import (
-    CANNON,
-    HORSE,
-    PAWN,
-    ROOK,
     Variant,
     get_variant,
     janggi_start_fen,
@@ -43,64 +43,6 @@ __all__ = [
 class GameError(ChuhanError):
     """An action the game's state does not allow (moving after the end, a setup choice
     out of turn, accepting a draw nobody offered...)."""
-
-
-class Termination(enum.Enum):
-    """How a game ended."""
-
-    CHECKMATE = "checkmate"
-    STALEMATE = "stalemate"
-    PERPETUAL_CHECK = "perpetual_check"
-    PERPETUAL_CHASE = "perpetual_chase"
-    PERPETUAL_MATE_THREAT = "perpetual_mate_threat"
-    MIXED_PERPETUAL_ATTACK = "mixed_perpetual_attack"
-    REPETITION_DRAW = "repetition_draw"
-    REPETITION = "repetition"
-    MOVE_LIMIT = "move_limit"
-    INSUFFICIENT_MATERIAL = "insufficient_material"
-    BIKJANG = "bikjang"
-    DOUBLE_PASS = "double_pass"
-    POINTS = "points"
-    RESIGNATION = "resignation"
-    TIME = "time"
-    AGREEMENT = "agreement"
-    #: A player left a timed game and the opponent claimed the win (or a draw).
-    ABANDONMENT = "abandonment"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The result of a finished game."""
-
-    #: The winning side (``True``: xiangqi red / janggi Cho), or None for a draw.
-    winner: bool | None
-    termination: Termination
-    #: A sentence for the players saying who won, how, and why.
-    reason: str
-    #: Janggi point totals when points decided (or were shown): ``{"cho": .., "han": ..}``.
-    points: dict[str, float] | None = None
-
-    def result(self) -> str:
-        """``"1-0"``, ``"0-1"`` or ``"1/2-1/2"`` (first mover's score first)."""
-        if self.winner is None:
-            return "1/2-1/2"
-        return "1-0" if self.winner else "0-1"
-
-
-def janggi_points(board: Board) -> dict[str, float]:
-    """Material points of both janggi sides, Han's bonus (1.5 points) included."""
-    values = board.variant.piece_points
-    cho = han = 0.0
-    for piece in board.pieces().values():
-        if piece > 0:
-            cho += values[piece]
-        else:
-            han += values[-piece]
-    return {"cho": cho, "han": han + board.variant.second_player_bonus}
-
-
-def _title(variant: Variant, side: bool) -> str:
-    return variant.side_name(side).capitalize()
 
 
 @dataclass
@@ -168,8 +110,8 @@ class Game:
             raise GameError("there is no setup choice to make in this game")
         if side != pending:
             raise GameError(
-                f"{_title(self.variant, pending)} chooses the arrangement now, not "
-                f"{_title(self.variant, side)}"
+                f"{side_title(self.variant, pending)} chooses the arrangement now, not "
+                f"{side_title(self.variant, side)}"
             )
         try:
             self.setup[self.variant.side_name(side)] = normalize_arrangement(arrangement)
@@ -192,7 +134,7 @@ class Game:
         self._require_not_over()
         if self.setup_pending is not None:
             raise GameError(
-                f"the setup is not finished: {_title(self.variant, self.setup_pending)} "
+                f"the setup is not finished: {side_title(self.variant, self.setup_pending)} "
                 "must choose an arrangement first"
             )
 
@@ -241,7 +183,7 @@ class Game:
         self._event_outcome = Outcome(
             winner,
             Termination.RESIGNATION,
-            f"{_title(self.variant, winner)} wins: {_title(self.variant, side)} resigned.",
+            f"{side_title(self.variant, winner)} wins: {side_title(self.variant, side)} resigned.",
         )
 
     @property
@@ -262,7 +204,7 @@ class Game:
         takeback request) and return the side that made it."""
         self._require_not_over()
         if pending is None or pending == side:
-            raise GameError(f"{_title(self.variant, side)} has no {what}")
+            raise GameError(f"{side_title(self.variant, side)} has no {what}")
         return pending
 
     def accept_draw(self, side: bool) -> None:
@@ -283,7 +225,7 @@ class Game:
         """Ask to take back ``side``'s last move (and the opponent's reply, if made)."""
         self._require_not_over()
         if self._plies_to_take_back(side) == 0:
-            raise GameError(f"{_title(self.variant, side)} has no move to take back")
+            raise GameError(f"{side_title(self.variant, side)} has no move to take back")
         self._takeback_request = side
 
     def _plies_to_take_back(self, side: bool) -> int:
@@ -311,19 +253,19 @@ class Game:
         self._require_not_over()
         winner = not side
         self._draw_offer = self._takeback_request = None
-        loser_name = _title(self.variant, side)
-        if not self.variant.is_janggi and not _has_attacker(self.board, winner):
+        loser_name = side_title(self.variant, side)
+        if not self.variant.is_janggi and not has_attacker(self.board, winner):
             self._event_outcome = Outcome(
                 None,
                 Termination.TIME,
                 f"Draw: {loser_name} ran out of time, but "
-                f"{_title(self.variant, winner)} has no piece that can cross the river.",
+                f"{side_title(self.variant, winner)} has no piece that can cross the river.",
             )
             return
         self._event_outcome = Outcome(
             winner,
             Termination.TIME,
-            f"{_title(self.variant, winner)} wins: {loser_name} ran out of time.",
+            f"{side_title(self.variant, winner)} wins: {loser_name} ran out of time.",
         )
 
     def abandon(self, side: bool, *, draw: bool = False) -> None:
@@ -332,19 +274,19 @@ class Game:
         self._require_not_over()
         stayer = not side
         self._draw_offer = self._takeback_request = None
-        leaver_name = _title(self.variant, side)
+        leaver_name = side_title(self.variant, side)
         if draw:
             self._event_outcome = Outcome(
                 None,
                 Termination.ABANDONMENT,
                 f"Draw: {leaver_name} left the game and "
-                f"{_title(self.variant, stayer)} called it a draw.",
+                f"{side_title(self.variant, stayer)} called it a draw.",
             )
             return
         self._event_outcome = Outcome(
             stayer,
             Termination.ABANDONMENT,
-            f"{_title(self.variant, stayer)} wins: {leaver_name} left the game.",
+            f"{side_title(self.variant, stayer)} wins: {leaver_name} left the game.",
         )
 
     # ------------------------------------------------------------------ referee
@@ -358,10 +300,7 @@ class Game:
             return self._event_outcome
         judged = self._judgment()
         if judged[1] is _UNJUDGED:
-            if self.variant.is_janggi:
-                judged[1] = _janggi_outcome(self, judged)
-            else:
-                judged[1] = _xiangqi_outcome(self, judged)
+            judged[1] = self._referee_outcome(judged)
         outcome: Outcome | None = judged[1]
         return outcome
 
@@ -391,18 +330,36 @@ class Game:
         board.push_code(code)
         try:
             if board.is_game_over_by_passing():
-                return _janggi_outcome(self, [None, _UNJUDGED, None]), None
+                return janggi_outcome(board, repetitions=self.repetitions), None
             answer = board.king(board.turn)
             if not board.is_legal(Move(answer, answer)):
                 return None, None
             board.push_code(answer << 7 | answer)
             try:
-                return None, _janggi_outcome(self, [None, _UNJUDGED, None])
+                return None, janggi_outcome(board, repetitions=self.repetitions)
             finally:
                 board.pop_code()
         finally:
             board.pop_code()
             self._judged = judged
+
+    def _referee_outcome(self, judged: list[Any]) -> Outcome | None:
+        """The referee's ruling on the board as it stands (:mod:`chuhan.adjudication`),
+        with the legal moves worked out once for the position."""
+        board = self.board
+
+        def legal_move_codes() -> list[int]:
+            return _legal_codes(board, judged)
+
+        if not self.variant.is_janggi:
+            return xiangqi_outcome(
+                board, repetitions=self.repetitions, legal_move_codes=legal_move_codes
+            )
+        if self.setup_pending is not None:
+            return None
+        return janggi_outcome(
+            board, repetitions=self.repetitions, legal_move_codes=legal_move_codes
+        )
 
     def legal_move_codes(self) -> list[int]:
         """The board's :meth:`~chuhan.board.Board.legal_move_codes`, generated once per
@@ -431,275 +388,3 @@ def _legal_codes(board: Board, judged: list[Any]) -> list[int]:
     if codes is None:
         codes = judged[2] = board.legal_move_codes()
     return codes
-
-
-# ---------------------------------------------------------------------- xiangqi
-
-
-def _has_attacker(board: Board, side: bool) -> bool:
-    """Whether ``side`` has a piece that can cross the river (chariot, horse, cannon,
-    soldier)."""
-    attackers = _ATTACKERS[side]
-    return any(p in attackers for p in board.placement)
-
-
-#: The piece codes of each side's pieces that can cross the river.
-_ATTACKERS = {
-    side: frozenset(kind if side else -kind for kind in (ROOK, HORSE, CANNON, PAWN))
-    for side in (True, False)
-}
-
-
-def _move_number(board: Board, ply: int) -> int:
-    """The game move number of the ply at index ``ply`` of the stack."""
-    return board.move_number_at(ply)
-
-
-def _no_moves_outcome(board: Board) -> Outcome:
-    variant = board.variant
-    loser = board.turn
-    winner = not loser
-    if board.is_check():
-        checkers = board.checkers()
-        piece = board.piece_at(checkers[0]) if checkers else 0
-        detail = (
-            f" by the {variant.piece_name(abs(piece))} on {SQUARE_NAMES[checkers[0]]}"
-            if piece
-            else ""
-        )
-        return Outcome(
-            winner,
-            Termination.CHECKMATE,
-            f"{_title(variant, winner)} wins: {_title(variant, loser)} is checkmated{detail}.",
-        )
-    return Outcome(
-        winner,
-        Termination.STALEMATE,
-        f"{_title(variant, winner)} wins: {_title(variant, loser)} has no legal move "
-        "(stalemate loses in xiangqi).",
-    )
-
-
-def _xiangqi_outcome(game: Game, judged: list[Any]) -> Outcome | None:
-    board = game.board
-    variant = board.variant
-    if not _legal_codes(board, judged):
-        return _no_moves_outcome(board)
-    verdict = judge_repetition(board, repetitions=game.repetitions)
-    if verdict is not None:
-        return Outcome(verdict.winner, Termination(verdict.termination), verdict.reason)
-    limit = variant.move_limit_plies
-    if limit and board.halfmove_clock >= limit:
-        counted = MoveLimitCount.of(board).counted
-        if counted >= limit:
-            return Outcome(
-                None,
-                Termination.MOVE_LIMIT,
-                f"Draw: {limit // 2} moves by each side without a capture (checks beyond a "
-                "side's first ten in that span do not count).",
-            )
-    if not _has_attacker(board, True) and not _has_attacker(board, False):
-        return Outcome(
-            None,
-            Termination.INSUFFICIENT_MATERIAL,
-            "Draw: neither side has a piece that can cross the river.",
-        )
-    return None
-
-
-#: Under the Asian rules' natural move limit, a side's checks beyond this many in the span
-#: without a capture do not count towards the limit.
-COUNTED_CHECKS = 10
-
-
-@dataclass
-class MoveLimitCount:
-    """The xiangqi natural move limit's count: plies since the last capture that count
-    towards the limit, and each side's checks in that span (a side's checks beyond its
-    first :data:`COUNTED_CHECKS` do not count). The referee counts a game with it; the
-    engine carries the count of its root along the lines it searches."""
-
-    counted: int
-    checks: dict[bool, int]
-
-    @classmethod
-    def of(cls, board: Board) -> MoveLimitCount:
-        """The count of ``board``'s game so far (plies before its recorded history, as
-        the FEN's halfmove clock gives them, all count)."""
-        replay = board.copy()
-        span = min(board.halfmove_clock, board.ply)
-        moves = [replay.pop() for _ in range(span)][::-1]
-        count = cls(board.halfmove_clock - span, {True: 0, False: 0})
-        for move in moves:
-            mover = replay.turn
-            replay.push(move)
-            count.add(mover, replay.is_check())
-        return count
-
-    def add(self, mover: bool, gives_check: bool) -> None:
-        """Count one more ply without a capture, by ``mover``."""
-        if gives_check:
-            self.checks[mover] += 1
-            if self.checks[mover] > COUNTED_CHECKS:
-                return
-        self.counted += 1
-
-
-# ---------------------------------------------------------------------- janggi
-
-
-def _points_outcome(board: Board, termination: Termination, why: str) -> Outcome:
-    points = janggi_points(board)
-    winner = points["cho"] > points["han"]
-    name = "Cho" if winner else "Han"
-    return Outcome(
-        winner,
-        termination,
-        f"{name} wins on points, {points['cho']:g} to {points['han']:g} (Cho–Han, Han's 1.5 "
-        f"included): {why}.",
-        points,
-    )
-
-
-def _settle(board: Board, termination: Termination, why: str) -> Outcome:
-    if board.variant.settlement == "points":
-        return _points_outcome(board, termination, why)
-    return Outcome(None, termination, f"Draw: {why}.", janggi_points(board))
-
-
-def _bikjang_makers(board: Board) -> set[bool]:
-    """The sides that made the kings face each other at some point of the game."""
-    replay = board.root()
-    was_facing = replay.is_bikjang()
-    makers: set[bool] = set()
-    for move in board.move_stack:
-        mover = replay.turn
-        replay.push(move)
-        facing = replay.is_bikjang()
-        if facing and not was_facing and not move.is_pass():
-            makers.add(mover)
-        was_facing = facing
-    return makers
-
-
-def _only_escapes_face_the_kings(board: Board) -> bool:
-    """In check, and every legal answer is the king taking a checking piece and so leaving
-    the kings facing: that piece is defended only by the other king (Gollon's rule, 1995
-    sheet)."""
-    if not board.is_check():
-        return False
-    moves = list(board.legal_moves)
-    if not moves:
-        return False
-    king = board.king(board.turn)
-    checkers = set(board.checkers())
-    for move in moves:
-        if move.from_square != king or move.to_square not in checkers:
-            return False
-        board.push(move)
-        facing = board.is_bikjang()
-        board.pop()
-        if not facing:
-            return False
-    return True
-
-
-def _janggi_outcome(game: Game, judged: list[Any]) -> Outcome | None:
-    board = game.board
-    variant = board.variant
-    if game.setup_pending is not None:
-        return None
-    if board.is_game_over_by_passing():
-        last = board.copy()
-        last.pop()
-        if variant.bikjang_pass and last.is_bikjang():
-            return _settle(board, Termination.BIKJANG, "bikjang was accepted by a pass")
-        return _settle(board, Termination.DOUBLE_PASS, "both sides passed in a row")
-    if variant.king_defended_mate_draws and _only_escapes_face_the_kings(board):
-        return Outcome(
-            None,
-            Termination.CHECKMATE,
-            f"Draw: {_title(variant, board.turn)} is mated by a piece defended only by the "
-            "other king (taking it would leave the kings facing): Gollon's rule, 1995 sheet.",
-        )
-    if not _legal_codes(board, judged):
-        outcome = _no_moves_outcome(board)
-        if outcome.termination is Termination.STALEMATE and not variant.stalemate_loses:
-            return Outcome(
-                None,
-                Termination.STALEMATE,
-                f"Draw: {_title(variant, board.turn)} has no legal move and may not pass "
-                "(the 1995 rules call this a stalemate).",
-            )
-        if variant.facing_forfeits_win and outcome.winner in _bikjang_makers(board):
-            winner = bool(outcome.winner)
-            return Outcome(
-                None,
-                Termination.CHECKMATE,
-                f"Draw: {_title(variant, winner)} mated, but had made the kings face each "
-                "other earlier and so gave up the right to win (1995 rules).",
-            )
-        return outcome
-    repeated = _janggi_repetition(game)
-    if repeated is not None:
-        return repeated
-    limit = variant.move_limit_plies
-    if limit and board.halfmove_clock >= limit:
-        return _settle(
-            board,
-            Termination.MOVE_LIMIT,
-            f"{limit // 2} moves by each side without a capture",
-        )
-    return None
-
-
-def _janggi_repetition(game: Game) -> Outcome | None:
-    board = game.board
-    variant = board.variant
-    key = board.zobrist_hash()
-    earlier = [ply for ply, earlier_key in enumerate(board.position_keys()) if earlier_key == key]
-    occurrences = len(earlier) + 1
-    if variant.repetition == "modern":
-        # Modern rules: the move that brings a position back a fourth time loses.
-        if occurrences < 4:
-            return None
-        loser = not board.turn
-        winner = not loser
-        return Outcome(
-            winner,
-            Termination.REPETITION,
-            f"{_title(variant, winner)} wins: {_title(variant, loser)} repeated the same "
-            "position a fourth time (modern rules).",
-        )
-    if occurrences < game.repetitions:
-        return None
-    start = earlier[-(game.repetitions - 1)]
-    checking = _perpetual_checkers(board, start)
-    if len(checking) == 1:
-        offender = checking[0]
-        winner = not offender
-        first = _move_number(board, start)
-        last = _move_number(board, board.ply - 1)
-        return Outcome(
-            winner,
-            Termination.PERPETUAL_CHECK,
-            f"{_title(variant, winner)} wins: {_title(variant, offender)} gave check on every "
-            f"move from move {first} to move {last} (perpetual check).",
-        )
-    return _settle(board, Termination.REPETITION, "the same position occurred three times")
-
-
-def _perpetual_checkers(board: Board, start: int) -> list[bool]:
-    """The sides that gave check with every one of their moves since ply ``start``."""
-    replay = board.copy()
-    span = board.ply - start
-    moves = [replay.pop() for _ in range(span)][::-1]
-    always = {True: True, False: True}
-    moved = {True: False, False: False}
-    for move in moves:
-        mover = replay.turn
-        replay.push(move)
-        moved[mover] = True
-        if not replay.is_check():
-            always[mover] = False
-    return [side for side in (True, False) if moved[side] and always[side]]

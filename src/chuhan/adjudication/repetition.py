@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from chuhan.adjudication.chase import MoveThreats, analyse_move
+from chuhan.adjudication.outcome import Termination
 from chuhan.squares import SQUARE_NAMES, Move
 from chuhan.variants import PIECE_NAMES
 
@@ -38,19 +39,12 @@ __all__ = [
     "ChasedPiece",
     "RepetitionVerdict",
     "SideConduct",
-    "Termination",
+    "SideResult",
     "judge_repetition",
 ]
 
-#: How a repetition ends. The last two are losses under the Chinese rules only.
-Termination = Literal[
-    "perpetual_check",
-    "perpetual_chase",
-    "repetition_draw",
-    "perpetual_mate_threat",
-    "mixed_perpetual_attack",
-]
-Outcome = Literal["win", "loss", "draw"]
+#: A side's result as a ruling gives it: ``"win"``, ``"loss"`` or ``"draw"``.
+SideResult = Literal["win", "loss", "draw"]
 
 _RULE_SETS = {"asian": "asian", "axf": "asian", "chinese": "chinese"}
 
@@ -123,6 +117,10 @@ class SideConduct:
 class RepetitionVerdict:
     """The ruling on a repeated position."""
 
+    #: How the repetition ends the game: :attr:`~Termination.PERPETUAL_CHECK`,
+    #: :attr:`~Termination.PERPETUAL_CHASE` or :attr:`~Termination.REPETITION_DRAW`; under
+    #: the Chinese rules also :attr:`~Termination.PERPETUAL_MATE_THREAT` and
+    #: :attr:`~Termination.MIXED_PERPETUAL_ATTACK`.
     termination: Termination
     #: The winning side (``True`` red), or ``None`` for a draw.
     winner: bool | None
@@ -140,7 +138,7 @@ class RepetitionVerdict:
     def conduct(self, side: bool) -> SideConduct:
         return self.red if side else self.black
 
-    def result_for(self, side: bool) -> Outcome:
+    def result_for(self, side: bool) -> SideResult:
         """``"win"``, ``"loss"`` or ``"draw"`` from ``side``'s point of view."""
         if self.winner is None:
             return "draw"
@@ -298,12 +296,12 @@ def _offence(conduct: SideConduct) -> str:
 
 def _termination(conduct: SideConduct) -> Termination:
     if conduct.perpetual_check:
-        return "perpetual_check"
+        return Termination.PERPETUAL_CHECK
     if conduct.perpetual_chase:
-        return "perpetual_chase"
+        return Termination.PERPETUAL_CHASE
     if conduct.perpetual_mate_threat:
-        return "perpetual_mate_threat"
-    return "mixed_perpetual_attack"
+        return Termination.PERPETUAL_MATE_THREAT
+    return Termination.MIXED_PERPETUAL_ATTACK
 
 
 def _verdict(
@@ -316,14 +314,14 @@ def _verdict(
     termination: Termination
     if top == 0:
         winner = None
-        termination = "repetition_draw"
+        termination = Termination.REPETITION_DRAW
         reason = (
             f"Draw by repetition: the position occurred {occurrences} times and neither "
             "side checked or chased perpetually."
         )
     elif levels[True] == levels[False]:
         winner = None
-        termination = "repetition_draw"
+        termination = Termination.REPETITION_DRAW
         reason = (
             f"Draw by repetition: both sides broke the same rule: {_offence(red)}, "
             f"and {_offence(black)}."

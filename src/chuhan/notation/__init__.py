@@ -1,5 +1,5 @@
-"""Move notations, both ways: ICCS and Fairy-Stockfish coordinates, WXF, Chinese characters
-and Korean (GIB) janggi coordinates.
+"""Move notations, both ways: ICCS and Fairy-Stockfish coordinates, WXF, Chinese characters,
+Korean (GIB) janggi coordinates, and Fairy-Stockfish SAN (:mod:`chuhan.notation.san`).
 
 Every function takes the board first. Writers (``to_*``, :func:`format_move`) describe a
 move assumed legal in that position; parsers (``parse_*``, :func:`parse_move`) return the
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from chuhan.errors import InvalidMoveError
 from chuhan.notation.chinese import parse_chinese, to_chinese
 from chuhan.notation.korean import KOREAN_PASS, parse_korean, to_korean
+from chuhan.notation.san import parse_san, to_san
 from chuhan.notation.wxf import PASS_TOKENS, WXF_PASS, parse_wxf, resolve_pass, to_wxf
 from chuhan.squares import Move
 
@@ -34,9 +35,11 @@ __all__ = [
     "parse_chinese",
     "parse_korean",
     "parse_move",
+    "parse_san",
     "parse_wxf",
     "to_chinese",
     "to_korean",
+    "to_san",
     "to_wxf",
 ]
 

@@ -27,8 +27,9 @@ from chuhan.records.game import (
     RecordError,
     janggi_arrangements,
 )
-from chuhan.records.pgn import _comment, _quote, _wrap, iter_records
+from chuhan.records.pgn import iter_records
 from chuhan.records.stream import RecordSource
+from chuhan.records.writing import comment_token, tagged_text
 from chuhan.variants import Variant, get_variant, janggi_start_fen, normalize_arrangement
 
 __all__ = [
@@ -137,7 +138,7 @@ def write_gib(record: GameRecord) -> str:
             headers[RESULT] = _KOREAN_RESULTS[record.result]
     tokens: list[str] = []
     if record.root.comment:
-        tokens.append(_comment(record.root.comment))
+        tokens.append(comment_token(record.root.comment))
     board = record.start_board()
     try:
         for ply, node in enumerate(record.root.main_line(), start=1):
@@ -145,12 +146,11 @@ def write_gib(record: GameRecord) -> str:
             tokens.append(f"{ply}.")
             tokens.append(to_korean(board, node.move))
             if node.comment:
-                tokens.append(_comment(node.comment))
+                tokens.append(comment_token(node.comment))
             board.push(node.move)
     except ChuhanError as error:
         raise RecordError(f"cannot write {record.describe()} as GIB: {error}") from error
-    head = "\n".join(f'[{key} "{_quote(value)}"]' for key, value in headers.items())
-    return f"{head}\n\n{_wrap(tokens)}\n"
+    return tagged_text(headers, tokens)
 
 
 def encode_gib(text: str, encoding: str = "utf-8") -> bytes:

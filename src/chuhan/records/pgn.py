@@ -24,13 +24,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from chuhan.board import Board
-from chuhan.errors import (
-    AmbiguousMoveError,
-    ChuhanError,
-    IllegalMoveError,
-    InvalidMoveError,
-)
+from chuhan.errors import ChuhanError, InvalidMoveError
 from chuhan.notation import format_move, parse_korean, parse_move
+from chuhan.notation.san import COORDINATES_PATTERN, PASS_WORDS, SAN_PATTERN, parse_san, to_san
 from chuhan.records.game import (
     DEFAULT_READ_LIMITS,
     RESULTS,
@@ -42,14 +38,9 @@ from chuhan.records.game import (
     _shorten,
 )
 from chuhan.records.stream import RecordSource, game_texts, source_lines
-from chuhan.squares import FILE_NAMES, FILES, RANKS, SQUARE_NAMES, Move
-from chuhan.variants import (
-    KING,
-    WXF_LETTER_TYPES,
-    WXF_LETTERS,
-    Variant,
-    get_variant,
-)
+from chuhan.records.writing import comment_token, tagged_text
+from chuhan.squares import Move
+from chuhan.variants import Variant, get_variant
 
 __all__ = [
     "PGN_FORMATS",
@@ -108,16 +99,10 @@ _LOOSE_TAG = re.compile(r"\[\s*([^\s\[\]\"]+)\s*(.*?)\s*\]?\s*$")
 _LONGEST_MOVE = 32
 _SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 _SUFFIX = re.compile(r"([!?]{1,2})$")
-_SAN = re.compile(
-    r"^(?P<piece>[KAEBHNRCP])(?P<file>[a-i])?(?P<rank>10|[0-9])?"
-    r"(?P<sep>[-x])?(?P<to_file>[a-i])(?P<to_rank>10|[0-9])$"
-)
-_COORDS = re.compile(r"^(?P<from>[a-i](?:10|[0-9]))[-x]?(?P<to>[a-i](?:10|[0-9]))$")
 #: A SAN move whose ranks say which numbering the file uses: a 0 only counts from 0
 #: (WinBoard), a 10 only from 1 (Fairy-Stockfish).
 _RANK_ZERO = re.compile(r"[a-i]0(?![0-9])")
 _RANK_TEN = re.compile(r"[a-i]10")
-_PASS_WORDS = frozenset({"pass", "@@@@", "--", "0000"})
 _GAME_NAMES = {
     "chinese chess": "xiangqi",
     "xiangqi": "xiangqi",
@@ -125,123 +110,6 @@ _GAME_NAMES = {
     "korean chess": "janggi",
     "changgi": "janggi",
 }
-
-
-# ------------------------------------------------------------------------------ SAN
-
-
-def _square_text(sq: int) -> str:
-    """Fairy-Stockfish's square name: file a-i, rank 1-10."""
-    return f"{FILE_NAMES[sq % FILES]}{sq // FILES + 1}"
-
-
-def to_san(board: Board, move: Move) -> str:
-    """Fairy-Stockfish SAN for ``move`` (assumed legal): ``Hc3``, ``Che3``, ``Cxe7+``.
-
-    A pass is the king's letter and its own square (``Ke2``), as Fairy-Stockfish writes it.
-    """
-    piece = board.piece_at(move.from_square)
-    if not piece:
-        raise IllegalMoveError(f"cannot write {move.iccs()!r} in SAN: no piece there")
-    kind = abs(piece)
-    letter = WXF_LETTERS[kind]
-    target = _square_text(move.to_square)
-    if move.is_pass():
-        return letter + target
-    rivals = [
-        other.from_square
-        for other in board.legal_moves
-        if other.to_square == move.to_square
-        and other.from_square != move.from_square
-        and abs(board.piece_at(other.from_square)) == kind
-        and not other.is_pass()
-    ]
-    origin = _square_text(move.from_square)
-    file_text, rank_text = origin[0], origin[1:]
-    if not rivals:
-        hint = ""
-    elif all(sq % FILES != move.from_square % FILES for sq in rivals):
-        hint = file_text
-    elif all(sq // FILES != move.from_square // FILES for sq in rivals):
-        hint = rank_text
-    else:
-        hint = origin
-    capture = "x" if board.piece_at(move.to_square) else ""
-    board.push(move)
-    try:
-        mark = "#" if board.is_checkmate() else "+" if board.is_check() else ""
-    finally:
-        board.pop()
-    return f"{letter}{hint}{capture}{target}{mark}"
-
-
-def parse_san(board: Board, text: str, *, first_rank: int = 1) -> Move:
-    """Parse SAN or long algebraic (``Hc3``, ``Hb1-c3``, ``b1c3``) and return the legal move
-    it names. A king "moving" to its own square is a pass.
-
-    ``first_rank`` is the number of the first mover's back rank: 1 for Fairy-Stockfish and
-    pychess.org (ranks 1-10, ``Che3``), 0 for WinBoard / XBoard and UCI2WB (ranks 0-9, as
-    ICCS counts them: ``Che2``).
-    """
-    cleaned = text.strip().rstrip("+#")
-    if cleaned.casefold() in _PASS_WORDS:
-        return _pass_move(board, text)
-    if first_rank not in (0, 1):
-        raise ValueError(f"first_rank must be 0 or 1, got {first_rank!r}")
-    if coords := _COORDS.match(cleaned):
-        origin = _square_number(text, coords["from"], first_rank)
-        target = _square_number(text, coords["to"], first_rank)
-        return board.parse_iccs(f"{SQUARE_NAMES[origin]}{SQUARE_NAMES[target]}")
-    match = _SAN.match(cleaned)
-    if match is None:
-        raise InvalidMoveError(f"invalid SAN move {text!r}: expected a form like 'Hc3' or 'Che3'")
-    kind = WXF_LETTER_TYPES[match["piece"]]
-    target = _square_number(text, match["to_file"] + match["to_rank"], first_rank)
-    from_rank = None
-    if match["rank"] is not None:
-        from_rank = _rank_index(text, match["rank"], first_rank)
-    side = 1 if board.turn else -1
-    if kind == KING and board.piece_at(target) == side * KING and not match["file"]:
-        return _pass_move(board, text)
-    candidates = [
-        move
-        for move in board.legal_moves
-        if move.to_square == target
-        and not move.is_pass()
-        and board.piece_at(move.from_square) == side * kind
-        and (match["file"] is None or FILE_NAMES[move.from_square % FILES] == match["file"])
-        and (from_rank is None or move.from_square // FILES == from_rank)
-    ]
-    if not candidates:
-        raise IllegalMoveError(f"illegal SAN move {text!r} in {board.fen()}: no piece can do it")
-    if len(candidates) > 1:
-        raise AmbiguousMoveError(
-            f"ambiguous SAN move {text!r} in {board.fen()}: "
-            + ", ".join(move.iccs() for move in candidates)
-        )
-    return candidates[0]
-
-
-def _rank_index(text: str, rank: str, first_rank: int) -> int:
-    index = int(rank) - first_rank
-    if not 0 <= index < RANKS:
-        last = RANKS - 1 + first_rank
-        raise InvalidMoveError(
-            f"invalid SAN move {text!r}: rank {rank} is outside {first_rank}-{last}"
-        )
-    return index
-
-
-def _square_number(text: str, name: str, first_rank: int) -> int:
-    return FILE_NAMES.index(name[0]) + _rank_index(text, name[1:], first_rank) * FILES
-
-
-def _pass_move(board: Board, text: str) -> Move:
-    king = board.king(board.turn)
-    move = Move(king, king)
-    if not board.is_legal(move):
-        raise IllegalMoveError(f"illegal pass {text!r} in {board.fen()}")
-    return move
 
 
 # ---------------------------------------------------------------------- reading
@@ -409,8 +277,8 @@ def _parse_token(builder: _GameBuilder, board: Board, text: str, korean: bool) -
         except InvalidMoveError:
             return parse_move(board, text)
     bare = text.rstrip("+#")
-    san_shaped = _SAN.match(bare) is not None
-    if builder.fsf_first and (san_shaped or _COORDS.match(bare)):
+    san_shaped = SAN_PATTERN.match(bare) is not None
+    if builder.fsf_first and (san_shaped or COORDINATES_PATTERN.match(bare)):
         return _parse_san_token(builder, board, text)
     if san_shaped and text[0].isupper():
         # 'E5e3' and 'Ch2e2' are SAN (a piece letter, a lower-case target), though the
@@ -427,7 +295,7 @@ def _parse_token(builder: _GameBuilder, board: Board, text: str, korean: bool) -
     try:
         return parse_move(board, text)
     except InvalidMoveError:
-        if san_shaped or text.casefold() in _PASS_WORDS:
+        if san_shaped or text.casefold() in PASS_WORDS:
             return _parse_san_token(builder, board, text)
         raise
 
@@ -754,14 +622,6 @@ def read_pgn(
 # ---------------------------------------------------------------------- writing
 
 
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
-
-
-def _comment(text: str) -> str:
-    return "{" + text.replace("}", ")") + "}"
-
-
 def _format(board: Board, move: Move, notation: str) -> str:
     if notation == "san":
         return to_san(board, move)
@@ -789,7 +649,7 @@ def movetext_tokens(record: GameRecord, notation: str, *, numbers: bool = True) 
     """
     tokens: list[str] = []
     if record.root.comment:
-        tokens.append(_comment(record.root.comment))
+        tokens.append(comment_token(record.root.comment))
     board = record.start_board()
 
     def emit(node: GameNode, force_number: bool) -> None:
@@ -801,7 +661,7 @@ def movetext_tokens(record: GameRecord, notation: str, *, numbers: bool = True) 
         tokens.append(_format(board, node.move, notation))
         tokens.extend(f"${nag}" for nag in node.nags)
         if node.comment:
-            tokens.append(_comment(node.comment))
+            tokens.append(comment_token(node.comment))
 
     stack = [_Line(record.root, force_number=True)]
     while stack:
@@ -839,20 +699,6 @@ def movetext_tokens(record: GameRecord, notation: str, *, numbers: bool = True) 
     return tokens
 
 
-def _wrap(tokens: Iterable[str], width: int = 80) -> str:
-    lines: list[str] = []
-    current = ""
-    for token in tokens:
-        if current and len(current) + 1 + len(token) > width:
-            lines.append(current)
-            current = token
-        else:
-            current = f"{current} {token}" if current else token
-    if current:
-        lines.append(current)
-    return "\n".join(lines)
-
-
 def write_pgn(record: GameRecord, format: str = "iccs") -> str:
     """Write ``record`` as PGN with moves in ``format`` (see :data:`PGN_FORMATS`).
 
@@ -887,5 +733,4 @@ def write_pgn(record: GameRecord, format: str = "iccs") -> str:
     except ChuhanError as error:
         raise RecordError(f"cannot write {record.describe()} in {format}: {error}") from error
     tokens.append(record.result)
-    head = "\n".join(f'[{key} "{_quote(value)}"]' for key, value in headers.items())
-    return f"{head}\n\n{_wrap(tokens)}\n"
+    return tagged_text(headers, tokens)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from chuhan.board import Board
-from chuhan.errors import ChuhanError
+from chuhan.errors import ChuhanError, ServiceError
 from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits
 from chuhan.squares import Move
 from chuhan.web.compute.workers import JobChannel, PoolBusy, PoolError, Stream, WorkerPool
@@ -475,7 +475,7 @@ class ProcessPool:
             return await workers.run(function, argument, timeout=timeout, lane=lane, order=order)
         except PoolError:
             raise
-        except ChuhanError as error:
+        except (ChuhanError, ServiceError) as error:  # an EngineError is a ServiceError
             raise PoolError(f"the engine rejected the position: {error}") from None
         except Exception as error:  # a bug in the worker
             raise PoolError(f"the engine failed: {type(error).__name__}: {error}") from None
@@ -563,7 +563,7 @@ class ProcessPool:
             )
         except PoolError:
             raise
-        except ChuhanError as error:
+        except (ChuhanError, ServiceError) as error:  # an EngineError is a ServiceError
             raise PoolError(f"the engine rejected the position: {error}") from None
         return result
 
