@@ -555,14 +555,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Bad input, or a service that failed (an engine, the store): a sentence, no traceback.
         print(f"chuhan: error: {error}", file=sys.stderr)
         return 2
-    except RuntimeError as error:
-        # A game database that cannot be used (a service error, not bad input) is one
-        # sentence too; its module is loaded if it raised one.
-        store = sys.modules.get("chuhan.web.db.errors")
-        if store is None or not isinstance(error, store.StoreError):
-            raise
-        print(f"chuhan: error: {error}", file=sys.stderr)
-        return 2
     except ImportError as error:
         missing = (error.name or "").partition(".")[0]
         if missing in ("", "chuhan"):

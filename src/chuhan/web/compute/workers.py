@@ -56,7 +56,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
-from chuhan.errors import ChuhanError
+from chuhan.errors import ServiceError
 
 __all__ = [
     "JobChannel",
@@ -81,7 +81,7 @@ ORPHAN_EXIT = 70
 STOP_GRACE = 2.0
 
 
-class PoolError(ChuhanError):
+class PoolError(ServiceError):
     """A job could not run in a worker process (the engine is not installed, a worker
     crashed or ran past its deadline, too many jobs are waiting, the pool was closed)."""
 

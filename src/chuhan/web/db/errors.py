@@ -6,10 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from chuhan.errors import ServiceError
+
 __all__ = ["DatabaseInUse", "Duplicate", "GameUnreadable", "StoreConflict", "StoreError"]
 
 
-class StoreError(RuntimeError):
+class StoreError(ServiceError):
     """The store cannot do what was asked: it cannot be opened, is not a chuhan database,
     or a read or write failed (the message says which, naming the database). A service
     error, never an input error: a database failure is never told to a player as an

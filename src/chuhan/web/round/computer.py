@@ -8,7 +8,7 @@ import logging
 import secrets
 from typing import TYPE_CHECKING
 
-from chuhan.errors import ChuhanError
+from chuhan.errors import ChuhanError, ServiceError
 from chuhan.search.limits import SearchLimits
 from chuhan.squares import Move
 from chuhan.variants import JANGGI_ARRANGEMENTS
@@ -112,6 +112,8 @@ async def _play(room: Room) -> None:
                     answer,
                     error,
                 )
+            except ServiceError as error:  # the store failed: the move is not made
+                log.error("game %s: computer move %s not stored: %s", room.game_id, answer, error)
             except ProtocolError:
                 pass
             return

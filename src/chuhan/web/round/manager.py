@@ -17,7 +17,7 @@ from collections.abc import Callable, Coroutine, Iterator
 from typing import Any
 
 from chuhan.clock import TimeControl
-from chuhan.errors import ChuhanError
+from chuhan.errors import ChuhanError, ServiceError
 from chuhan.variants import Variant, get_variant
 from chuhan.web.bus import Bus
 from chuhan.web.compute.service import Pool
@@ -40,7 +40,7 @@ __all__ = ["GameManager", "RoomUnavailable"]
 log = logging.getLogger("chuhan.web")
 
 
-class RoomUnavailable(ChuhanError):
+class RoomUnavailable(ServiceError):
     """A stored game that cannot be rebuilt (damaged rows, a record this version cannot
     replay): reported to whoever asked for it, and logged; other games are unaffected."""
 
