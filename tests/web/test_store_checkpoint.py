@@ -11,6 +11,7 @@ import logging
 import os
 import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -55,6 +56,15 @@ def stored_games(db: Path) -> int:
         return int(reader.execute("SELECT count(*) FROM games").fetchone()[0])
     finally:
         reader.close()
+
+
+def main_file_holds(db: Path, to: Path, *, games: int) -> bool:
+    """Whether the main file alone (no log) holds ``games`` games: a copy taken while
+    a checkpoint writes may be torn, which is a no for now."""
+    try:
+        return stored_games(crash_copy(db, to, with_log=False)) >= games
+    except sqlite3.DatabaseError:
+        return False
 
 
 def said(caplog: pytest.LogCaptureFixture) -> str:
@@ -278,12 +288,21 @@ def start_server(port: int, db: Path) -> tuple[subprocess.Popen[str], str]:
     )
     assert server.stdout is not None
     console = []
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60  # bounds on a hang only
     while time.monotonic() < deadline:
         line = server.stdout.readline()
         console.append(line)
         if not line or line.startswith("chuhan: serving on"):
             break
+    # The line comes as the server starts to listen, not once it does: on a loaded
+    # machine the first request could come before the socket is open.
+    while line and server.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            assert time.monotonic() < deadline, "the server never listened"
+            time.sleep(0.05)
     return server, "".join(console)
 
 
@@ -324,7 +343,12 @@ def test_a_killed_server_restarts_quietly_with_its_log_and_warns_without_it(
     server, _ = start_server(port, db)
     try:
         saved = [new_game(port) for _ in range(3)]
-        time.sleep(CHECKPOINT_SECONDS + 1)  # copied into the main file meanwhile
+        # The periodic checkpoint (every CHECKPOINT_SECONDS) copies them into the main
+        # file: polled, not slept for (a bound on a hang only).
+        deadline = time.monotonic() + 60 + CHECKPOINT_SECONDS
+        while not main_file_holds(db, tmp_path / "checkpointed", games=3):
+            assert time.monotonic() < deadline, "the games never reached the main file"
+            time.sleep(0.1)
         recent = new_game(port)  # in the log only
     finally:
         os.kill(server.pid, signal.SIGKILL)
