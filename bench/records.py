@@ -65,6 +65,8 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "escape lines": lambda n: _repeat("%x\n", n),
     "long tag value": lambda n: '[Event "' + "x" * n + '"]\n1. h2e2 *',
     "long escaped tag value": lambda n: '[Event "' + "\\x" * (n // 2) + '"]\n1. h2e2 *',
+    "escaped brackets in tag values": lambda n: _repeat('h0g2 h9g7 {c}\\[a "$)', n),
+    "keys ending in a backslash": lambda n: _repeat('[a\\"', n),
     "long move number": lambda n: "1" + "." * n + " h2e2 *",
     "comments": lambda n: _repeat("{c}", n, "1. h2e2 "),
     "line comments": lambda n: _repeat(";c\n", n, "1. h2e2 "),

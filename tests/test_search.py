@@ -164,26 +164,42 @@ def test_node_limit_is_respected() -> None:
 
 
 def test_movetime_is_respected() -> None:
-    start = time.monotonic()
-    result = Searcher().search(Board(), SearchLimits(movetime=300))
-    elapsed = time.monotonic() - start
+    # The move time counts from the control's start: one that began a second ago has
+    # spent its 300 ms, and the search stops at its first look at the clock (counted in
+    # nodes, not timed) with a move all the same.
+    control = SearchControl(started=time.monotonic() - 1)
+    result = Searcher().search(Board(), SearchLimits(movetime=300), control=control)
     assert result.best is not None
-    assert elapsed < 1.0
+    assert result.nodes <= 64
+
+
+def test_a_movetime_search_goes_on_while_its_time_lasts() -> None:
+    control = SearchControl(started=time.monotonic() + 3600)  # its time has not begun
+    limits = SearchLimits(movetime=300, nodes=3000)
+    assert Searcher().search(Board(), limits, control=control).nodes >= 3000
 
 
 def test_stop_ends_an_infinite_search() -> None:
     control = SearchControl()
     box: dict[str, object] = {}
 
+    deep = threading.Event()
+
+    def on_info(info: SearchInfo) -> None:
+        if info.depth >= 3:
+            deep.set()
+
     def run() -> None:
-        box["result"] = Searcher().search(Board(), SearchLimits(infinite=True), control=control)
+        box["result"] = Searcher().search(
+            Board(), SearchLimits(infinite=True), control=control, on_info=on_info
+        )
 
     thread = threading.Thread(target=run)
     thread.start()
-    time.sleep(0.3)
+    assert deep.wait(timeout=120)  # a bound on a hang only
     assert thread.is_alive()  # infinite: it waits for stop
     control.stop()
-    thread.join(timeout=5)
+    thread.join(timeout=60)
     assert not thread.is_alive()
     assert box["result"].best is not None  # type: ignore[attr-defined]
 

@@ -590,13 +590,11 @@ def test_a_forced_move_is_played_at_once_on_the_clock() -> None:
     server, out = real_engine(
         "uci", "setoption name UCI_Variant value janggi", f"position fen {FORCED_PASS_FEN}"
     )
-    started = time.monotonic()
     server.handle("go wtime 600000 btime 600000")  # a budget of many seconds a move
-    assert server.wait(10)
-    elapsed = time.monotonic() - started
+    assert server.wait(120)  # a bound on a hang only
     assert out[-1].split()[:2] == ["bestmove", "d1d1"]
+    # At once: one ply searched, though the clock would have paid for many.
     assert [line.split()[2] for line in out if line.startswith("info depth")] == ["1"]
-    assert elapsed < 2
 
 
 def test_a_forced_move_is_still_analysed_to_the_depth_asked() -> None:
@@ -960,10 +958,8 @@ def test_subprocess_janggi_movetime_and_bad_input() -> None:
     assert lines[-3].startswith("info string error: invalid move 'xx' at ply 2")
     assert lines[-2] == "info string error: unknown command 'gibberish'"
     engine.send("position startpos moves b1c3")
-    started = time.monotonic()
     engine.send("go movetime 200")
-    lines = engine.read_until("bestmove")
-    assert time.monotonic() - started < 5
+    lines = engine.read_until("bestmove")  # only the move time ends a search without stop
     assert any(line.startswith("info depth ") for line in lines)
     move = Move.from_fsf(lines[-1].split()[1])  # ranks 1-10 for janggi
     board = Board(variant="janggi")

@@ -267,13 +267,27 @@ def test_a_seek_goes_when_its_owner_leaves_the_lobby(lobby: Any) -> None:
     assert bob.wait_seeks(lambda seeks: not seeks) == []
 
 
-def test_a_seek_stays_while_another_tab_of_its_owner_is_open(lobby: Any) -> None:
+def test_a_seek_stays_while_another_tab_of_its_owner_is_open(
+    lobby: Any, client: TestClient
+) -> None:
     visitor = secrets.token_urlsafe(24)
     tab, other_tab, bob = lobby(visitor=visitor), lobby(visitor=visitor), lobby()
     seek_id = tab.post()
     assert other_tab.wait_seeks(lambda seeks: bool(seeks))[0]["mine"] is True
+    members = client.app.state.context.lobby.members  # type: ignore[attr-defined]
+
+    def connections() -> int:  # read on the server's event loop, not beside it
+        count: int = client.portal.call(  # type: ignore[union-attr]
+            lambda: sum(len(tabs) for tabs in members.values())
+        )
+        return count
+
+    before = connections()
     tab.close()
-    time.sleep(0.5)  # (the server has handled the first tab's leaving)
+    deadline = time.monotonic() + 60  # the server has handled the first tab's leaving
+    while connections() != before - 1:
+        assert time.monotonic() < deadline, "the closed tab never left the lobby"
+        time.sleep(0.01)
     second = other_tab.post()
     assert seek_id in ids(bob.wait_seeks(lambda seeks: second in ids(seeks)))
     other_tab.close()

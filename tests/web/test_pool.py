@@ -3,18 +3,22 @@ computer's moves on them (:class:`chuhan.web.compute.service.ProcessPool`): a jo
 is killed and its worker replaced, a deep search never holds the last worker, waiting is
 bounded, and the computer's thinking time is capped whatever its clock says.
 
-The worker jobs here are standard-library functions (``time.sleep``, ``os._exit``, ``abs``),
-so the workers need not import the tests."""
+The worker jobs here are standard-library functions (``Path.read_text``, ``os._exit``,
+``abs``), so the workers need not import the tests. A job that must be running while the
+test does something reads a FIFO (:class:`HeldJob`): the test knows the job has started
+when it can open the FIFO's other end, and the job ends when the test closes it, so no
+sleep orders what happens."""
 
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
 import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
 
@@ -52,12 +56,60 @@ def is_running(pid: int) -> bool:
         return True
 
 
-def wait_until_gone(pids: list[int], seconds: float) -> list[int]:
-    """The processes among ``pids`` still running after up to ``seconds``."""
+def wait_until_gone(pids: list[int], seconds: float = 60) -> list[int]:
+    """The processes among ``pids`` still running after up to ``seconds`` (a bound on a
+    hang: they are usually gone at once)."""
     deadline = time.monotonic() + seconds
     while any(is_running(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     return [pid for pid in pids if is_running(pid)]
+
+
+class HeldJob:
+    """A job that runs until the test lets it end: ``Path.read_text`` of a FIFO, which
+    blocks in the worker until the test writes and closes the other end."""
+
+    def __init__(self, path: Path) -> None:
+        os.mkfifo(path)
+        self.path = path
+        self.writer: int | None = None
+
+    def started(self) -> bool:
+        """Whether the job has opened the FIFO (it is running in a worker); once it has,
+        the test holds the other end, so the job runs until :meth:`release`."""
+        if self.writer is None:
+            try:
+                self.writer = os.open(self.path, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError as error:
+                if error.errno != errno.ENXIO:  # ENXIO: no reader yet
+                    raise
+        return self.writer is not None
+
+    async def wait_started(self, seconds: float = 60) -> None:
+        """Poll until the job is running (a bound on a hang only)."""
+        deadline = time.monotonic() + seconds
+        while not self.started():
+            assert time.monotonic() < deadline, "the held job never started"
+            await asyncio.sleep(0.01)
+
+    def release(self, text: str = "done") -> None:
+        """Let the job end, answering ``text`` (nothing to do once its worker is gone)."""
+        if self.writer is not None:
+            try:
+                os.write(self.writer, text.encode())
+            except BrokenPipeError:
+                pass
+            finally:
+                os.close(self.writer)
+                self.writer = None
+
+
+async def until(condition: Callable[[], bool], seconds: float = 60) -> None:
+    """Poll until ``condition`` holds (a bound on a hang only)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the state was never reached"
+        await asyncio.sleep(0.01)
 
 
 needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
@@ -91,11 +143,10 @@ def test_a_job_past_its_deadline_is_killed_and_its_worker_replaced() -> None:
     try:
         run(pool.run(abs, 0, timeout=30))
         [stuck] = pool.pids()
-        started = time.monotonic()
+        # Killed at 0.5 s: a sleep of an hour that returned instead would not raise.
         with pytest.raises(WorkerTimeout, match=r"did not answer within 0\.5 s"):
-            run(pool.run(time.sleep, 60, timeout=0.5))
-        assert time.monotonic() - started < 5
-        assert wait_until_gone([stuck], 5) == []
+            run(pool.run(time.sleep, 3600, timeout=0.5))
+        assert wait_until_gone([stuck]) == []
         assert run(pool.run(abs, -5, timeout=30)) == 5
         assert stuck not in pool.pids()
     finally:
@@ -113,14 +164,15 @@ def test_a_worker_that_dies_during_its_job_is_reported_and_replaced() -> None:
 
 
 @needs_proc
-def test_a_cancelled_job_stops_its_worker() -> None:
+def test_a_cancelled_job_stops_its_worker(tmp_path: Path) -> None:
     pool = WorkerPool(1, "test")
+    held = HeldJob(tmp_path / "held")
 
     async def cancel_a_long_job() -> int:
         await pool.run(abs, 0, timeout=30)
         [pid] = pool.pids()
-        job = asyncio.create_task(pool.run(time.sleep, 60, timeout=120))
-        await asyncio.sleep(0.3)
+        job = asyncio.create_task(pool.run(Path.read_text, held.path, timeout=3600))
+        await held.wait_started()
         job.cancel()
         with pytest.raises(asyncio.CancelledError):
             await job
@@ -128,148 +180,171 @@ def test_a_cancelled_job_stops_its_worker() -> None:
 
     try:
         pid = run(cancel_a_long_job())
-        assert wait_until_gone([pid], 5) == []
+        assert wait_until_gone([pid]) == []
     finally:
+        held.release()
         pool.close()
 
 
-def test_a_lane_never_holds_the_last_worker() -> None:
+def test_a_lane_never_holds_the_last_worker(tmp_path: Path) -> None:
     pool = WorkerPool(2, "test", lanes={"deep": 1})
+    first, second = HeldJob(tmp_path / "first"), HeldJob(tmp_path / "second")
 
-    async def quick_while_deep_jobs_run() -> tuple[float, float]:
+    async def quick_while_deep_jobs_run() -> None:
         await asyncio.gather(pool.run(abs, 0, timeout=30), pool.run(abs, 0, timeout=30))
-        started = time.monotonic()
         deep = [
-            asyncio.create_task(pool.run(time.sleep, 1.5, timeout=30, lane="deep"))
-            for _ in range(2)
+            asyncio.create_task(pool.run(Path.read_text, held.path, timeout=3600, lane="deep"))
+            for held in (first, second)
         ]
-        await asyncio.sleep(0.2)
-        await pool.run(abs, 0, timeout=30)
-        quick = time.monotonic() - started
-        await asyncio.gather(*deep)
-        return quick, time.monotonic() - started
+        await first.wait_started()
+        await until(lambda: pool.waiting() == 1)
+        # Not behind the deep jobs: answered while the first runs and the second waits.
+        assert await asyncio.wait_for(pool.run(abs, -7, timeout=60), 120) == 7
+        assert not second.started() and pool.waiting() == 1
+        first.release("first")
+        await second.wait_started()  # the second deep job waited for the first
+        second.release("second")
+        assert await asyncio.gather(*deep) == ["first", "second"]
 
     try:
-        quick, both_deep = run(quick_while_deep_jobs_run())
-        assert quick < 1.2  # not behind the deep jobs
-        assert both_deep >= 3.0  # the second deep job waited for the first
+        run(quick_while_deep_jobs_run())
     finally:
+        first.release()
+        second.release()
         pool.close()
 
 
-def test_waiting_jobs_go_earliest_deadline_first() -> None:
+def test_waiting_jobs_go_earliest_deadline_first(tmp_path: Path) -> None:
     pool = WorkerPool(1, "test")
+    held = HeldJob(tmp_path / "held")
 
     async def order() -> list[str]:
         finished: list[str] = []
 
         async def job(name: str, timeout: float) -> None:
-            await pool.run(time.sleep, 0.05, timeout=timeout)
+            await pool.run(abs, 0, timeout=timeout)
             finished.append(name)
 
         await pool.run(abs, 0, timeout=30)
-        first = asyncio.create_task(pool.run(time.sleep, 0.5, timeout=30))
-        await asyncio.sleep(0.1)
-        long = asyncio.create_task(job("long", 60))
-        await asyncio.sleep(0.01)
-        short = asyncio.create_task(job("short", 2))
+        first = asyncio.create_task(pool.run(Path.read_text, held.path, timeout=3600))
+        await held.wait_started()
+        long = asyncio.create_task(job("long", 6000))
+        await until(lambda: pool.waiting() == 1)
+        short = asyncio.create_task(job("short", 600))
+        await until(lambda: pool.waiting() == 2)
+        held.release()
         await asyncio.gather(first, long, short)
         return finished
 
     try:
         assert run(order()) == ["short", "long"]
     finally:
+        held.release()
         pool.close()
 
 
-def test_a_waiting_job_that_is_cancelled_gives_its_turn_to_the_next() -> None:
+def test_a_waiting_job_that_is_cancelled_gives_its_turn_to_the_next(tmp_path: Path) -> None:
     pool = WorkerPool(1, "test")
+    held = HeldJob(tmp_path / "held")
 
     async def cancel_while_waiting() -> int:
-        running = asyncio.create_task(pool.run(time.sleep, 0.5, timeout=30))
-        await asyncio.sleep(0.1)
+        running = asyncio.create_task(pool.run(Path.read_text, held.path, timeout=3600))
+        await held.wait_started()
         given_up = asyncio.create_task(pool.run(abs, -1, timeout=30))
         next_one = asyncio.create_task(pool.run(abs, -2, timeout=30))
-        await asyncio.sleep(0.1)
+        await until(lambda: pool.waiting() == 2)
         given_up.cancel()
+        held.release()
         await running
-        return await asyncio.wait_for(next_one, 10)
+        return await asyncio.wait_for(next_one, 120)
 
     try:
         assert run(cancel_while_waiting()) == 2
     finally:
+        held.release()
         pool.close()
 
 
-def test_jobs_beyond_the_waiting_bound_are_refused_at_once() -> None:
+def test_jobs_beyond_the_waiting_bound_are_refused_at_once(tmp_path: Path) -> None:
     pool = WorkerPool(1, "test", max_waiting=1)
+    held = HeldJob(tmp_path / "held")
 
     async def overfill() -> None:
-        running = asyncio.create_task(pool.run(time.sleep, 1, timeout=30))
-        await asyncio.sleep(0.1)
+        running = asyncio.create_task(pool.run(Path.read_text, held.path, timeout=3600))
+        await held.wait_started()
         waiting = asyncio.create_task(pool.run(abs, -1, timeout=30))
-        await asyncio.sleep(0.1)
+        await until(lambda: pool.waiting() == 1)
         with pytest.raises(PoolBusy, match="1 test job is waiting"):
             await pool.run(abs, -2, timeout=30)
+        held.release()
         await running
         assert await waiting == 1
 
     try:
         run(overfill())
     finally:
+        held.release()
         pool.close()
 
 
 @needs_proc
-def test_closing_the_pool_kills_its_workers() -> None:
+def test_closing_the_pool_kills_its_workers(tmp_path: Path) -> None:
     pool = WorkerPool(2, "test")
+    held = HeldJob(tmp_path / "held")
 
     async def close_while_busy() -> list[int]:
         await asyncio.gather(pool.run(abs, 0, timeout=30), pool.run(abs, 0, timeout=30))
         pids = pool.pids()
-        job = asyncio.create_task(pool.run(time.sleep, 60, timeout=120))
-        await asyncio.sleep(0.3)
+        job = asyncio.create_task(pool.run(Path.read_text, held.path, timeout=3600))
+        await held.wait_started()
         pool.close()
         with pytest.raises(PoolError):
             await job
         return pids
 
-    pids = run(close_while_busy())
+    try:
+        pids = run(close_while_busy())
+    finally:
+        held.release()
     assert len(pids) == 2
-    assert wait_until_gone(pids, 5) == []
+    assert wait_until_gone(pids) == []
 
 
 @needs_proc
 def test_workers_die_with_their_parent_process(tmp_path: Path) -> None:
     script = textwrap.dedent(
         """
-        import asyncio, time
+        import asyncio, pathlib, sys
         from chuhan.web.compute.workers import WorkerPool
 
         async def main():
             pool = WorkerPool(2, "orphan test")
             await asyncio.gather(pool.run(abs, 0, timeout=30), pool.run(abs, 0, timeout=30))
             print(*pool.pids(), flush=True)
-            await pool.run(time.sleep, 600, timeout=900)
+            await pool.run(pathlib.Path.read_text, pathlib.Path(sys.argv[1]), timeout=900)
 
         if __name__ == "__main__":
             asyncio.run(main())
         """
     )
     (tmp_path / "parent.py").write_text(script, encoding="utf-8")
+    held = HeldJob(tmp_path / "held")
     parent = subprocess.Popen(
-        [sys.executable, str(tmp_path / "parent.py")], stdout=subprocess.PIPE, text=True
+        [sys.executable, str(tmp_path / "parent.py"), str(held.path)],
+        stdout=subprocess.PIPE,
+        text=True,
     )
     pids: list[int] = []
     try:
         assert parent.stdout is not None
         pids = [int(pid) for pid in parent.stdout.readline().split()]
         assert len(pids) == 2
-        time.sleep(0.3)  # one of them is in its job
+        asyncio.run(held.wait_started())  # one of them is in its job
         parent.kill()
         parent.wait(timeout=10)
-        assert wait_until_gone(pids, 5) == []
+        assert wait_until_gone(pids) == []
     finally:
+        held.release()
         parent.kill()
         parent.wait(timeout=10)
         for pid in pids:
@@ -284,40 +359,42 @@ def test_a_level_8_move_under_an_endless_clock_stops_at_the_level_cap() -> None:
     endless = 99999999999999999999 * 60_000
     limits = SearchLimits(wtime=endless, btime=endless, winc=5000, binc=5000)
     request = MoveRequest("xiangqi:asian", START, (), 8, limits)
-    engine = ProcessPool()
+    engine = ProcessPool(settings=Settings(computer_move_ms=(100,) * 7 + (300,)))
     try:
-        started = time.monotonic()
-        move = run(asyncio.wait_for(engine.best_move(request), 20))
+        # Uncapped, the endless clock would let it think for ever: the bound is on a hang.
+        move = run(asyncio.wait_for(engine.best_move(request), 120))
         assert move is not None
-        assert time.monotonic() - started < Settings().computer_move_ms[7] / 1000 + 5
     finally:
         engine.close()
 
 
 def test_a_level_1_move_does_not_wait_behind_two_level_8_searches() -> None:
-    engine = ProcessPool(workers=2)
+    # Level 8 may think for an hour a move: it is still thinking when level 1 answers
+    # unless level 1 waited behind it.
+    hour = 3_600_000
+    settings = Settings(computer_move_ms=(1000,) * 7 + (hour,))
+    engine = ProcessPool(workers=2, settings=settings)
 
-    async def level_1_while_level_8_thinks() -> float:
+    async def level_1_while_level_8_thinks() -> None:
         quick = MoveRequest("xiangqi:asian", START, (), 1, SearchLimits(movetime=100))
         await asyncio.gather(*(engine.best_move(quick) for _ in range(3)))  # workers started
-        deep_request = MoveRequest("xiangqi:asian", START, (), 8, SearchLimits(**CLOCK))
+        clock = SearchLimits(wtime=hour * 24, btime=hour * 24)
+        deep_request = MoveRequest("xiangqi:asian", START, (), 8, clock)
         deep = [asyncio.create_task(engine.best_move(deep_request)) for _ in range(2)]
-        await asyncio.sleep(0.5)
-        asked = time.monotonic()
+        await asyncio.sleep(0)  # each takes its worker (before any await of its own)
         await asyncio.wait_for(
             engine.best_move(
                 MoveRequest("xiangqi:asian", START, ("h2e2",), 1, SearchLimits(**CLOCK))
             ),
-            10,
+            120,
         )
-        waited = time.monotonic() - asked
+        assert not any(task.done() for task in deep)
         for task in deep:
             task.cancel()
         await asyncio.gather(*deep, return_exceptions=True)
-        return waited
 
     try:
-        assert run(level_1_while_level_8_thinks()) < 2
+        run(level_1_while_level_8_thinks())
     finally:
         engine.close()
 
@@ -328,10 +405,12 @@ def test_computer_moves_beyond_the_waiting_bound_are_refused_at_once() -> None:
     deep = MoveRequest("xiangqi:asian", START, (), 8, SearchLimits(**CLOCK))
 
     async def overfill() -> None:
+        # Each task takes its worker, or its place in the queue, before any await of its
+        # own: one turn of the event loop orders them, not a sleep.
         thinking = asyncio.create_task(engine.best_move(deep))
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0)
         waiting = asyncio.create_task(engine.best_move(deep))
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0)
         with pytest.raises(PoolBusy, match="computer move"):
             await engine.best_move(deep)
         assert await engine.best_move(

@@ -61,25 +61,18 @@ PGN_FORMATS = {
     "san": "SAN",
 }
 
-# Every alternative either fails within a bounded look (a header's key stops at the next
-# bracket, its value at the line's end) or consumes what it scanned, so one pass over the
-# text is linear: no position is scanned again from each of many starts. Repeats are single
-# character classes where possible, and possessive (``*+``) around groups: Python's engine
-# keeps a backtracking entry for each pass of a repeated group, which made a 256 KB header
-# value take 30 times as long as a 64 KB one.
-#
-# A tag's value runs to the ``"`` before its ``]``, as other PGN readers take it: quotes
-# inside need no backslash (``[Event ""Huangshan Cup" 2002"]``). After such a bare quote
-# the value holds no ``[``, so no text is scanned by the tries of more than a few tags. A
-# line that starts a tag and is none (no quotes, no closing bracket) is a ``loose`` tag,
-# read as well as it can be.
+# Every alternative either fails within a bounded look or consumes what it scanned, so one
+# pass over the text is linear: no position is scanned again from each of many starts.
+# Repeats are single character classes where possible, and possessive (``*+``) around
+# groups: Python's engine keeps a backtracking entry for each pass of a repeated group,
+# which made a 256 KB header value take 30 times as long as a 64 KB one. A tag is read by
+# :func:`_scan_tag`, not by this pattern (``tag`` is only its ``[``): its value may run far
+# before it turns out not to be one, and a pattern cannot stop at a ``[`` that starts
+# another tag without scanning that tag's text from every earlier start on the line.
 # A move number is not followed by one digit and a space: ``77.6`` is a WXF pawn move.
 _TOKEN = re.compile(
     r"""
-    (?P<header>\[\s*(?P<key>[^\s\[\]"]+)\s*
-        "(?P<value>[^"\\\n]*+(?:\\.[^"\\\n]*+)*+
-            (?:"(?![ \t]*\])[^"\\\n\[]*+(?:\\.[^"\\\n\[]*+)*+)*+)"[ \t]*\])
-    | (?P<loose>\[[ \t]*[^\s\[\]"][^\[\n]*)
+    (?P<tag>\[)
     | (?P<escape>(?m:^)%[^\n]*)
     | (?P<rule>(?m:^)[ \t]*[=*_~#-]{3,}[ \t\r]*$)
     | (?P<comment>\{[^}]*\}?)
@@ -88,13 +81,28 @@ _TOKEN = re.compile(
     | (?P<close>\))
     | (?P<nag>\$\d+)
     | (?P<result>(?:1-0|0-1|1/2-1/2|½-½|\*|１－０|０－１|１／２－１／２|＊)(?=[\s(){}]|$))
-    | (?P<number>\d+\s*(?:\.\s*\.\s*\.|…|\.|．)++(?!\d(?:[\s(){};]|$)))
+    | (?P<number>\d++\s*+(?:\.\s*\.\s*\.|…|\.|．)++(?!\d(?:[\s(){};]|$)))
     | (?P<move>[^\s{}()\[\];$]+)
     | (?P<junk>\S)
     """,
     re.VERBOSE | re.MULTILINE,
 )
-_LOOSE_TAG = re.compile(r"\[\s*([^\s\[\]\"]+)\s*(.*?)\s*\]?\s*$")
+# A tag is ``[``, a key, a quoted value and ``]``. The value runs to the ``"`` before its
+# ``]``, as other PGN readers take it: quotes inside need no backslash
+# (``[Event ""Huangshan Cup" 2002"]``), and after such a bare quote it holds no ``[``. It
+# never holds a ``[`` that opens another tag (``[key "``), escaped or not: that ``[`` is
+# where the next try starts, so each character is read by the value of one tag at most
+# and a line of many broken tags is read once, not once from each of its tags.
+#: A tag's opening at a ``[``: always matches; a tag when the key is not empty and a
+#: ``"`` follows.
+_TAG_OPEN = re.compile(r'\[\s*+([^\s\[\]"]*+)\s*+')
+#: The value's characters up to the next quote, ``[``, line end or escaped ``[``.
+_TAG_VALUE = re.compile(r'[^"\\\n\[]*+(?:\\[^\n\[][^"\\\n\[]*+)*+')
+#: A quote and the blanks after it: the tag's end when a ``]`` follows.
+_TAG_QUOTE = re.compile(r'"[ \t]*+')
+#: A line that starts a tag and is none (no quotes, no closing bracket), read as well as
+#: it can be (:func:`_loose_tag`).
+_LOOSE_TAG = re.compile(r'\[[ \t]*[^\s\[\]"][^\[\n]*')
 #: The longest move token tried as a move: notations need a dozen characters at most.
 _LONGEST_MOVE = 32
 _SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
@@ -465,12 +473,52 @@ def _begin(builder: _GameBuilder) -> None:
         )
 
 
-def _tag(match: re.Match[str]) -> tuple[str, str]:
-    """The key and value of a tag token; a loose one (``[Event "Cup]``, ``[Site x]``) is read
-    as well as it can be: the first word is the key, the rest without its quotes the value."""
-    if match["key"] is not None:
-        return match["key"], match["value"].replace('\\"', '"').replace("\\\\", "\\")
-    body = match["loose"][1:].strip()
+def _scan_tag(text: str, start: int) -> tuple[tuple[str, str] | None, int, int]:
+    """The tag at the ``[`` at ``start``: ``(key and value, or None when it is not one; the
+    end of the tag; how many characters were read)``.
+
+    The count is the work done: each character read by a pattern here and the one that
+    stopped it. What is read past a failed tag's ``[`` is read again by the token after it,
+    so a text's tags together read at most a few times the text (the hostile-record tests
+    hold every shape of input to that).
+    """
+    opening = _TAG_OPEN.match(text, start)
+    assert opening is not None  # the pattern matches at any ``[``
+    value_start = opening.end() + 1
+    read = value_start - start
+    if not opening[1] or not text.startswith('"', opening.end()):
+        return None, start, read
+    position, bare = value_start, False
+    while True:
+        run = _TAG_VALUE.match(text, position)
+        assert run is not None  # the pattern matches the empty string
+        read += run.end() - position + 1
+        position = run.end()
+        if text.startswith('"', position):
+            quote = _TAG_QUOTE.match(text, position)
+            assert quote is not None
+            read += quote.end() - position
+            if text.startswith("]", quote.end()):
+                value = text[value_start:position].replace('\\"', '"').replace("\\\\", "\\")
+                return (opening[1], value), quote.end() + 1, read
+            position, bare = position + 1, True
+            continue
+        if text.startswith("\\[", position):
+            position += 1  # an escaped ``[``: a tag's opening all the same
+        elif not text.startswith("[", position) or bare:
+            return None, start, read  # a line end, the text's end, or ``[`` after a quote
+        bracket = _TAG_OPEN.match(text, position)
+        assert bracket is not None
+        read += bracket.end() - position + 1
+        if bracket[1] and text.startswith('"', bracket.end()):
+            return None, start, read
+        position += 1
+
+
+def _loose_tag(body: str) -> tuple[str, str]:
+    """A line that starts a tag and is none (``[Event "Cup]``, ``[Site x]``), read as well as
+    it can be: the first word is the key, the rest without its quotes the value."""
+    body = body[1:].strip()
     if body.endswith("]"):
         body = body[:-1].rstrip()
     key, _, value = body.partition('"')
@@ -488,10 +536,10 @@ def _games(
     """Each game of the texts, tokenized: the builder of each (with its record, unless
     ``headers_only``), in file order.
 
-    Every token is found by one pass of :data:`_TOKEN` and handled in constant time (a
-    move: the time to parse it; a variation's close: the moves it takes back), so the
-    time is linear in the length of the text. Raises :class:`ReadLimitError` when there
-    are more than ``limits.max_games`` games.
+    Every token is found by one pass of :data:`_TOKEN` (a tag by :func:`_scan_tag`) and
+    handled in constant time (a move: the time to parse it; a variation's close: the
+    moves it takes back), so the time is linear in the length of the text. Raises
+    :class:`ReadLimitError` when there are more than ``limits.max_games`` games.
     """
     limits = options.limits
     builder = _GameBuilder(0, limits)
@@ -501,17 +549,26 @@ def _games(
     trailer = False
     for first_line, text in texts:
         line, seen = first_line, 0
-        for match in _TOKEN.finditer(text):
+        position = 0
+        while match := _TOKEN.search(text, position):
+            position = match.end()
             kind = match.lastgroup or "junk"
             if kind == "rule":
                 trailer = trailer or builder.movetext
                 continue
             if kind in ("junk", "escape"):
                 continue
+            if kind == "tag":
+                tag, end, _ = _scan_tag(text, match.start())
+                if tag is None and (loose := _LOOSE_TAG.match(text, match.start())):
+                    tag, end = _loose_tag(loose.group()), loose.end()
+                if tag is None:
+                    continue  # a ``[`` alone: junk
+                position = end
+                key, value = tag
             line += text.count("\n", seen, match.start())
             seen = match.start()
-            if kind in ("header", "loose"):
-                key, value = _tag(match)
+            if kind == "tag":
                 if not key:
                     continue
                 trailer = False
