@@ -162,6 +162,26 @@ def test_creating_games_is_rate_limited_per_address(make_client: Any) -> None:
     assert spoofed.status_code == 429
 
 
+def test_a_spent_budget_comes_back_by_the_servers_clock(make_client: Any, clock: Any) -> None:
+    client = make_client(create_burst=2, create_every_seconds=60)
+    for _ in range(2):
+        assert client.post("/api/games", json={"kind": "local"}).status_code == 201
+    refused = client.post("/api/games", json={"kind": "local"})
+    assert refused.status_code == 429 and refused.headers["retry-after"] == "60"
+    clock.advance(45)
+    refused = client.post("/api/games", json={"kind": "local"})
+    assert refused.status_code == 429 and refused.headers["retry-after"] == "15"
+    clock.advance(15)
+    assert client.post("/api/games", json={"kind": "local"}).status_code == 201
+
+
+def test_a_spent_budget_stays_spent_when_the_server_restarts(make_client: Any) -> None:
+    client = make_client(create_burst=1, create_every_seconds=60)
+    assert client.post("/api/games", json={"kind": "local"}).status_code == 201
+    client = make_client(create_burst=1, create_every_seconds=60)  # (the same database)
+    assert client.post("/api/games", json={"kind": "local"}).status_code == 429
+
+
 def test_behind_a_trusted_proxy_each_forwarded_address_has_its_own_budget(
     make_client: Any,
 ) -> None:

@@ -13,7 +13,8 @@ from chuhan.web.bus import Bus
 from chuhan.web.compute.service import Pool
 from chuhan.web.compute.workers import WorkerPool
 from chuhan.web.db import Store
-from chuhan.web.http.clients import AddressLimiter, SocketCounter
+from chuhan.web.db.budgets import Budgets, Rate
+from chuhan.web.http.clients import SocketCounter
 from chuhan.web.settings import Settings
 
 if TYPE_CHECKING:  # the features are built by create_app; this module imports none of them
@@ -39,8 +40,11 @@ class ServerContext:
     arrivals: asyncio.Semaphore = field(init=False)
     #: The worker that reads uploaded records (:mod:`chuhan.web.imports.uploads`).
     import_workers: WorkerPool = field(init=False)
-    create_limiter: AddressLimiter = field(init=False)
-    import_limiter: AddressLimiter = field(init=False)
+    #: The rate budgets, kept in the store so that they hold across processes.
+    budgets: Budgets = field(init=False)
+    #: Games created and records imported per client address.
+    create_rate: Rate = field(init=False)
+    import_rate: Rate = field(init=False)
     #: Accounts and sessions (:mod:`chuhan.web.accounts.service`; started by the lifespan).
     accounts: AccountService = field(init=False)
     #: The live lobby (:mod:`chuhan.web.lobby.service`; started by the lifespan).
@@ -50,8 +54,9 @@ class ServerContext:
 
     def __post_init__(self) -> None:
         settings = self.settings
-        self.create_limiter = AddressLimiter(settings.create_burst, settings.create_every_seconds)
-        self.import_limiter = AddressLimiter(settings.import_burst, settings.import_every_seconds)
+        self.budgets = Budgets(self.store, self.now)
+        self.create_rate = Rate(settings.create_burst, settings.create_every_seconds)
+        self.import_rate = Rate(settings.import_burst, settings.import_every_seconds)
         self.import_workers = WorkerPool(1, "import", max_waiting=settings.import_waiting)
         self.arrivals = asyncio.Semaphore(settings.arrivals_at_once)
 

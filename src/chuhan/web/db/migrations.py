@@ -35,6 +35,7 @@ from chuhan.web.db.errors import StoreError
 __all__ = [
     "ACCOUNTS_SCHEMA",
     "ACCOUNT_TABLES",
+    "BUDGETS_SCHEMA",
     "MIGRATIONS",
     "MIGRATION_LOCK",
     "NUMBERING",
@@ -324,6 +325,17 @@ CREATE TABLE lobby_visitors (
 CREATE INDEX lobby_visitors_server ON lobby_visitors (server_id)
 """
 
+#: The rate budgets' table (:mod:`chuhan.web.db.budgets`; the same text on both).
+BUDGETS_SCHEMA = """
+CREATE TABLE budgets (
+    key text PRIMARY KEY,
+    tokens double precision NOT NULL,
+    at double precision NOT NULL,
+    full_at double precision NOT NULL
+);
+CREATE INDEX budgets_full ON budgets (full_at)
+"""
+
 
 #: The schema's history: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
 MIGRATIONS: tuple[Migration, ...] = (
@@ -331,6 +343,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("each game's revision and each event's number", _SQLITE_2, ""),
     Migration("accounts, sessions, sign-in attempts and ratings", ACCOUNTS_SCHEMA, ACCOUNTS_SCHEMA),
     Migration("the lobby's open seeks and who is in the lobby", SEEKS_SCHEMA, SEEKS_SCHEMA),
+    Migration("rate budgets per key (per client address)", BUDGETS_SCHEMA, BUDGETS_SCHEMA),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -1,23 +1,18 @@
 """Who is asking: a client's address (directly, or from a trusted reverse proxy's
 ``X-Forwarded-For``), whether a browser's request comes from this site's own pages (its
-``Origin``), per-address rate limits for the requests that create things, and the count of
-websockets each address holds."""
+``Origin``), and the count of websockets each address holds. (The per-address rate
+budgets are kept in the database: :mod:`chuhan.web.db.budgets`.)"""
 
 from __future__ import annotations
 
-import time
-from collections import OrderedDict
-from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from starlette.requests import HTTPConnection
 
 from chuhan.web.settings import Settings
-from chuhan.web.sockets.protocol import TokenBucket
 
 __all__ = [
     "SESSION_COOKIE",
-    "AddressLimiter",
     "SocketCounter",
     "client_address",
     "foreign_origin",
@@ -81,34 +76,6 @@ def foreign_origin(connection: HTTPConnection, settings: Settings) -> str | None
     ):
         return f"a page of another site (Origin {shown!r}) cannot act here"
     return None
-
-
-class AddressLimiter:
-    """A :class:`~chuhan.web.sockets.protocol.TokenBucket` per address: ``burst`` requests at
-    once, then one every ``every_seconds``. Remembers at most ``max_addresses`` (the least
-    recently seen are forgotten, which only ever gives them a fresh burst)."""
-
-    def __init__(
-        self,
-        burst: float,
-        every_seconds: float,
-        *,
-        max_addresses: int = 10_000,
-        now: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.burst = burst
-        self.rate = 1.0 / every_seconds if every_seconds > 0 else float("inf")
-        self.max_addresses = max_addresses
-        self._now = now
-        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
-
-    def take(self, address: str) -> float:
-        """Take one request for ``address``: 0 if allowed, else the seconds to wait."""
-        bucket = self._buckets.pop(address, None) or TokenBucket(self.burst, self.rate, self._now)
-        self._buckets[address] = bucket  # the most recently seen last
-        while len(self._buckets) > self.max_addresses:
-            self._buckets.popitem(last=False)
-        return 0.0 if bucket.take() else bucket.wait()
 
 
 class SocketCounter:

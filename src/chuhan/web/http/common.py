@@ -13,7 +13,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from chuhan.web.context import context_of
-from chuhan.web.http.clients import AddressLimiter, client_address, foreign_origin
+from chuhan.web.db.budgets import Rate
+from chuhan.web.http.clients import client_address, foreign_origin
 
 __all__ = [
     "HTTPError",
@@ -134,10 +135,13 @@ def ply_param(text: str | None, last: int) -> int:
     return int(text)
 
 
-def limit_rate(request: Request, limiter: AddressLimiter, what: str) -> None:
-    """Count one request against its client address's budget (429 when it is spent)."""
-    address = client_address(request, context_of(request).settings)
-    wait = limiter.take(address)
+async def limit_rate(request: Request, budget: str, rate: Rate, what: str) -> None:
+    """Count one request against its client address's ``budget`` (a name: ``create``),
+    ``rate`` requests (429 when it is spent, naming ``what``). The budget is kept in the
+    store (:mod:`chuhan.web.db.budgets`), so it is one whatever process answers."""
+    context = context_of(request)
+    address = client_address(request, context.settings)
+    wait = await context.budgets.take(f"{budget} address {address}", rate)
     if wait > 0:
         seconds = max(1, math.ceil(wait))
         raise HTTPError(

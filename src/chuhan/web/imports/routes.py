@@ -23,7 +23,7 @@ __all__ = ["import_record"]
 async def import_record(request: Request) -> Response:
     context = context_of(request)
     settings = context.settings
-    limit_rate(request, context.import_limiter, "imports")
+    await limit_rate(request, "import", context.import_rate, "imports")
     body = await read_body(request, settings.max_import_bytes)
     if not body:
         raise HTTPError(400, "empty", "the uploaded file is empty")

@@ -10,7 +10,7 @@ from starlette.responses import JSONResponse, Response
 
 from chuhan.web.compute.service import PoolBusy, PoolError
 from chuhan.web.context import context_of
-from chuhan.web.http.clients import AddressLimiter
+from chuhan.web.db.budgets import Rate
 from chuhan.web.http.common import HTTPError, limit_rate, read_json
 from chuhan.web.puzzles.service import (
     Puzzle,
@@ -30,15 +30,7 @@ __all__ = ["daily_puzzle", "puzzle", "puzzle_hint", "puzzle_list", "puzzle_move"
 #: second. A search takes a few seconds of the analysis worker at most.
 SEARCH_BURST = 60
 SEARCH_EVERY_SECONDS = 1.0
-
-
-def _limiter(request: Request) -> AddressLimiter:
-    state = request.app.state
-    limiter: AddressLimiter | None = getattr(state, "puzzle_limiter", None)
-    if limiter is None:
-        limiter = AddressLimiter(SEARCH_BURST, SEARCH_EVERY_SECONDS)
-        state.puzzle_limiter = limiter
-    return limiter
+SEARCH_RATE = Rate(SEARCH_BURST, SEARCH_EVERY_SECONDS)
 
 
 def _puzzle_of(request: Request) -> Puzzle:
@@ -72,7 +64,7 @@ async def _attempt(request: Request) -> tuple[Puzzle, dict[str, Any]]:
     context = context_of(request)
     found = _puzzle_of(request)
     data = await read_json(request)
-    limit_rate(request, _limiter(request), "puzzle moves")
+    await limit_rate(request, "puzzle", SEARCH_RATE, "puzzle moves")
     if not context.pool.available():
         raise HTTPError(503, "engine_unavailable", "the engine is not available")
     return found, data

@@ -170,7 +170,7 @@ def parse_new_game(data: dict[str, Any], settings: Settings | None = None) -> Ne
 
 async def create_game(request: Request) -> Response:
     context = context_of(request)
-    limit_rate(request, context.create_limiter, "new games")
+    await limit_rate(request, "create", context.create_rate, "new games")
     new = parse_new_game(await read_json(request), context.settings)
     if new.kind == "computer" and not context.pool.available():
         raise HTTPError(503, "engine_unavailable", "the engine is not available")
