@@ -19,7 +19,7 @@ import pytest
 from process_helpers import create_game, start_server, stop
 from starlette.testclient import TestClient
 from test_pool_server import cpu_ticks, is_running, searching_worker
-from web_helpers import Player
+from web_helpers import Player, wait_held
 from websockets.sync.client import ClientConnection, connect
 
 from chuhan.records import GameRecord, write_pgn
@@ -419,3 +419,20 @@ def test_serve_refuses_an_analysis_engine_it_cannot_find(tmp_path: Path) -> None
 
     code = main(["serve", "--db", str(tmp_path / "g.db"), "--analysis-engine", "no-such-engine-x"])
     assert code == 2
+
+
+def test_analysis_boards_beyond_the_cap_of_an_address_are_refused(make_client: Any) -> None:
+    client = make_client(analysis_sockets_per_address=2)
+    boards = [SocketAnalyst(client) for _ in range(2)]
+    for board in boards:
+        assert board.ask("hello")["type"] == "welcome"
+    extra = SocketAnalyst(client)
+    refused = extra.ws.receive_json()  # (refused before its hello is read)
+    assert refused["code"] == "too_many_analyses" and "2 analysis boards" in refused["message"]
+    extra.close()
+    boards[0].close()  # a place is free again, once the server has seen it close
+    wait_held(client, "analysis address testclient", 1)
+    again = SocketAnalyst(client)
+    assert again.ask("hello")["type"] == "welcome"
+    for board in (again, boards[1]):
+        board.close()

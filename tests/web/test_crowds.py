@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import Player, create_game, expect_error, join_friend_game
+from web_helpers import Player, create_game, expect_error, join_friend_game, wait_held
 
 from chuhan.web.bus import GameFinished, StateChanged
 from chuhan.web.db.sqlite import SqliteStore
@@ -132,7 +132,8 @@ def test_sockets_beyond_the_cap_of_an_address_are_refused(make_client: Any) -> N
     assert "3 connections" in error["message"]
     assert extra.closed_code() == 4429
     extra.close()
-    open_ones[0].close()  # a place is free again
+    open_ones[0].close()  # a place is free again, once the server has seen it close
+    wait_held(client, "sockets address testclient", 2)
     again = Player(client, game["game_id"], game["token"])
     assert again.hello()["role"] == "first"
 

@@ -4,6 +4,7 @@ websockets (no sticky sessions needed)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
@@ -13,7 +14,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from process_helpers import start_server, stop
+from process_helpers import Client, create_game, start_server, stop
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
 
 from chuhan.web.server import free_port
 from chuhan.web.settings import Settings
@@ -67,3 +70,69 @@ def test_a_create_budget_spent_on_one_process_is_spent_on_the_other(ports: list[
     # allows more). Each process alone would have given its own burst.
     refilled = (time.monotonic() - started) / rate.create_every_seconds
     assert made <= rate.create_burst + refilled + 1
+
+
+def _refusal(url: str) -> tuple[dict[str, Any], int | None]:
+    """The error a websocket at ``url`` is refused with, and its close code."""
+    with connect(url) as ws:
+        ws.send(json.dumps({"type": "hello", "seq": 1, "token": None, "protocol": 2}))
+        while True:
+            message: dict[str, Any] = json.loads(ws.recv(timeout=30))
+            if message["type"] == "error":
+                break
+        with contextlib.suppress(ConnectionClosed):
+            ws.recv(timeout=30)
+        return message, ws.close_code
+
+
+def _analysis(stack: contextlib.ExitStack, port: int) -> ClientConnection:
+    """An analysis board on the server on ``port``, once it is welcomed."""
+    ws: ClientConnection = stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws/analysis"))
+    ws.send(json.dumps({"type": "hello", "seq": 1}))
+    message = json.loads(ws.recv(timeout=30))
+    assert message["type"] == "welcome", message
+    return ws
+
+
+def test_the_sockets_of_an_address_are_counted_over_both_processes(ports: list[int]) -> None:
+    one, other = ports
+    game_id = create_game(one, kind="friend")["game_id"]
+    with contextlib.ExitStack() as stack:
+        first = contextlib.ExitStack()
+        Client(first, one, game_id, None)
+        Client(stack, one, game_id, None)
+        Client(stack, other, game_id, None)  # the cap of 3, on two processes
+        error, code = _refusal(f"ws://127.0.0.1:{other}/ws/{game_id}")
+        assert error["code"] == "too_many_sockets" and "3 connections" in error["message"]
+        assert code == 4429
+        first.close()  # a place is free again, once the first process has seen it close
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                Client(stack, other, game_id, None)
+                break
+            except AssertionError as refused:  # (not given back yet)
+                assert "too_many_sockets" in str(refused)
+                assert time.monotonic() < deadline, "the closed socket was never given back"
+                time.sleep(0.05)
+
+
+def test_the_analysis_boards_of_an_address_are_counted_over_both_processes(
+    postgres_url: str,
+) -> None:
+    processes = []
+    try:
+        for _ in range(2):
+            port = free_port()
+            processes.append((port, start_server(port, postgres_url)))
+        (one, _), (other, _) = processes
+        most = Settings().analysis_sockets_per_address
+        with contextlib.ExitStack() as stack:
+            for number in range(most):
+                _analysis(stack, one if number % 2 else other)
+            error, code = _refusal(f"ws://127.0.0.1:{one}/ws/analysis")
+            assert error["code"] == "too_many_analyses" and code == 4429
+            assert f"{most} analysis boards" in error["message"]
+    finally:
+        for _, process in processes:
+            stop(process)

@@ -84,4 +84,11 @@ def test_every_step_has_its_statements_for_both_databases() -> None:
     # (a step may have nothing to do in one dialect, on purpose: PostgreSQL had the
     # revisions from its first step)
     assert [bool(step.sqlite.strip()) for step in MIGRATIONS] == [True] * SCHEMA_VERSION
-    assert [bool(step.postgresql.strip()) for step in MIGRATIONS] == [True, False, True, True, True]
+    assert [bool(step.postgresql.strip()) for step in MIGRATIONS] == [
+        True,
+        False,
+        True,
+        True,
+        True,
+        True,
+    ]

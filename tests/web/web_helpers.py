@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import warnings
 from typing import Any
 
@@ -11,6 +12,7 @@ from starlette.websockets import WebSocketDisconnect
 from chuhan.board import Board
 from chuhan.web.compute.service import AnalysisRequest, MoveRequest
 from chuhan.web.db import GameRow
+from chuhan.web.db.statements import Body, One
 
 with warnings.catch_warnings():
     # Starlette's TestClient warns that it will move from httpx to httpx2.
@@ -211,6 +213,25 @@ def join_friend_game(client: TestClient, **fields: Any) -> tuple[dict[str, Any],
     second.hello()
     first.wait_state(lambda s: s["players"]["second"]["connected"])
     return game, first, second
+
+
+def _held(key: str) -> Body[int]:
+    found = yield One("SELECT coalesce(sum(held), 0) AS held FROM holdings WHERE key = ?", (key,))
+    return int(found["held"])
+
+
+def wait_held(client: TestClient, key: str, count: int) -> None:
+    """Wait until the store counts ``count`` connections held under ``key`` (a closed
+    socket is given back once the server has seen it close), under a 60 s bound on a
+    hang."""
+    store = client.app.state.context.store  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 60
+    while True:
+        held: int = client.portal.call(store.read, _held(key), "counting")  # type: ignore[union-attr]
+        if held == count:
+            return
+        assert time.monotonic() < deadline, f"{held} held under {key!r}, never {count}"
+        time.sleep(0.01)
 
 
 def stored_game(number: int, **changes: Any) -> GameRow:

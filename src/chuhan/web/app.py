@@ -117,6 +117,7 @@ def create_app(
         await manager.start()
         ratings.start()
         await app.state.context.lobby.start()
+        await context.holdings.start()
         try:
             yield
         finally:
@@ -126,6 +127,7 @@ def create_app(
             manager.close()
             the_pool.close()
             app.state.context.import_workers.close()
+            await context.holdings.close()
             await store.close()
 
     routes = [

@@ -14,7 +14,7 @@ from chuhan.web.compute.service import Pool
 from chuhan.web.compute.workers import WorkerPool
 from chuhan.web.db import Store
 from chuhan.web.db.budgets import Budgets, Rate
-from chuhan.web.http.clients import SocketCounter
+from chuhan.web.db.holdings import Holdings
 from chuhan.web.settings import Settings
 
 if TYPE_CHECKING:  # the features are built by create_app; this module imports none of them
@@ -34,12 +34,14 @@ class ServerContext:
     bus: Bus
     manager: GameManager
     now: Callable[[], float]
-    sockets: SocketCounter = field(default_factory=SocketCounter)
     #: New sockets being taken in at once: a crowd arriving together is taken in a few at
     #: a time, so the games already being played keep their turns of the event loop.
     arrivals: asyncio.Semaphore = field(init=False)
     #: The worker that reads uploaded records (:mod:`chuhan.web.imports.uploads`).
     import_workers: WorkerPool = field(init=False)
+    #: The websockets open per client address, counted over the live processes
+    #: (started and closed by the lifespan).
+    holdings: Holdings = field(init=False)
     #: The rate budgets, kept in the store so that they hold across processes.
     budgets: Budgets = field(init=False)
     #: Games created and records imported per client address.
@@ -55,6 +57,7 @@ class ServerContext:
     def __post_init__(self) -> None:
         settings = self.settings
         self.budgets = Budgets(self.store, self.now)
+        self.holdings = Holdings(self.store, settings.takeover_seconds)
         self.create_rate = Rate(settings.create_burst, settings.create_every_seconds)
         self.import_rate = Rate(settings.import_burst, settings.import_every_seconds)
         self.import_workers = WorkerPool(1, "import", max_waiting=settings.import_waiting)

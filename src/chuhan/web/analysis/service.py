@@ -18,7 +18,6 @@ from chuhan.search.limits import SearchLimits
 from chuhan.web.analysis.rules import Line, describe_position, judge_review, read_line
 from chuhan.web.compute.service import AnalysisRequest, Pool, PoolBusy, PoolError, ProcessPool
 from chuhan.web.compute.workers import Stream
-from chuhan.web.http.clients import SocketCounter
 from chuhan.web.round.manager import GameManager, RoomUnavailable
 from chuhan.web.round.seats import seat_of
 from chuhan.web.round.view import result_dict
@@ -66,14 +65,13 @@ class _Review:
 
 
 class AnalysisService:
-    """What the analysis sockets of one server share: the pool, each address's count,
-    the reviews made and under way."""
+    """What the analysis sockets of one server share: the pool, the reviews made and
+    under way."""
 
     def __init__(self, settings: Settings, pool: Pool, manager: GameManager) -> None:
         self._pool = pool
         self.manager = manager
         self.settings = settings
-        self.sockets = SocketCounter()
         self.reviews: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.running: dict[str, _Review] = {}
         #: Reviews under way by the address that started them.

@@ -129,11 +129,11 @@ async def analysis_socket(websocket: WebSocket) -> None:
     member = new_connection(
         context, websocket, AnalysisMember, settings.rate_burst, settings.rate_per_second
     )
-    address = member.address
+    key = f"analysis address {member.address}"
 
     async def body() -> None:
-        count = service.sockets.count(address)
-        if count >= settings.analysis_sockets_per_address:
+        count = await context.holdings.hold(key, settings.analysis_sockets_per_address)
+        if count is not None:
             member.send(
                 error_message(
                     "too_many_analyses",
@@ -143,12 +143,11 @@ async def analysis_socket(websocket: WebSocket) -> None:
             )
             member.close(4429)
             return
-        service.sockets.opened(address)
         try:
             await _read(context, service, websocket, member)
         finally:
             service.leave(member)
-            service.sockets.closed(address)
+            context.holdings.release(key)
 
     await serve_socket(
         context,

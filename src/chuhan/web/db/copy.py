@@ -6,8 +6,9 @@ no games yet (its schema is made or brought up to date as a server would). Every
 copied in one PostgreSQL transaction, a batch at a time, and counted on both sides before
 it commits: a copy that fails, or does not add up, leaves the destination as it was.
 
-The lobby's open seeks and who is in the lobby (``seeks``, ``lobby_visitors``) are not
-copied: they are live state, gone with the server that is stopped for the copy.
+The lobby's open seeks and who is in the lobby (``seeks``, ``lobby_visitors``), the rate
+budgets (``budgets``) and the connections held (``holdings``) are not copied: they are live
+state, gone with the server that is stopped for the copy (a budget starts full again).
 """
 
 from __future__ import annotations

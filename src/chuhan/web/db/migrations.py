@@ -36,6 +36,7 @@ __all__ = [
     "ACCOUNTS_SCHEMA",
     "ACCOUNT_TABLES",
     "BUDGETS_SCHEMA",
+    "HOLDINGS_SCHEMA",
     "MIGRATIONS",
     "MIGRATION_LOCK",
     "NUMBERING",
@@ -336,6 +337,18 @@ CREATE TABLE budgets (
 CREATE INDEX budgets_full ON budgets (full_at)
 """
 
+#: What the server processes hold open per key (:mod:`chuhan.web.db.holdings`; the same
+#: text on both).
+HOLDINGS_SCHEMA = """
+CREATE TABLE holdings (
+    key text NOT NULL,
+    server_id text NOT NULL,
+    held integer NOT NULL,
+    PRIMARY KEY (key, server_id)
+);
+CREATE INDEX holdings_server ON holdings (server_id)
+"""
+
 
 #: The schema's history: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
 MIGRATIONS: tuple[Migration, ...] = (
@@ -344,6 +357,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("accounts, sessions, sign-in attempts and ratings", ACCOUNTS_SCHEMA, ACCOUNTS_SCHEMA),
     Migration("the lobby's open seeks and who is in the lobby", SEEKS_SCHEMA, SEEKS_SCHEMA),
     Migration("rate budgets per key (per client address)", BUDGETS_SCHEMA, BUDGETS_SCHEMA),
+    Migration(
+        "connections each server process holds per key (per client address)",
+        HOLDINGS_SCHEMA,
+        HOLDINGS_SCHEMA,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -1,7 +1,7 @@
 """Who is asking: a client's address (directly, or from a trusted reverse proxy's
 ``X-Forwarded-For``), whether a browser's request comes from this site's own pages (its
-``Origin``), and the count of websockets each address holds. (The per-address rate
-budgets are kept in the database: :mod:`chuhan.web.db.budgets`.)"""
+``Origin``). (The per-address limits are kept in the database: the rate budgets in
+:mod:`chuhan.web.db.budgets`, the websockets open in :mod:`chuhan.web.db.holdings`.)"""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from chuhan.web.settings import Settings
 
 __all__ = [
     "SESSION_COOKIE",
-    "SocketCounter",
     "client_address",
     "foreign_origin",
 ]
@@ -76,23 +75,3 @@ def foreign_origin(connection: HTTPConnection, settings: Settings) -> str | None
     ):
         return f"a page of another site (Origin {shown!r}) cannot act here"
     return None
-
-
-class SocketCounter:
-    """Open websockets per address."""
-
-    def __init__(self) -> None:
-        self._open: dict[str, int] = {}
-
-    def count(self, address: str) -> int:
-        return self._open.get(address, 0)
-
-    def opened(self, address: str) -> None:
-        self._open[address] = self._open.get(address, 0) + 1
-
-    def closed(self, address: str) -> None:
-        left = self._open.get(address, 0) - 1
-        if left > 0:
-            self._open[address] = left
-        else:
-            self._open.pop(address, None)

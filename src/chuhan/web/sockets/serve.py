@@ -78,18 +78,20 @@ async def serve_socket(
     failure: str,
 ) -> None:
     """The life of an accepted websocket, whatever it serves (a game, the lobby): its
-    writer, its place in its address's count, the time it has to say hello; ``body`` reads
-    it. An error is logged (``failure``) and the client told; the writer gets two seconds
-    to send what is queued."""
+    writer, its place in its address's count (over every live process:
+    :mod:`chuhan.web.db.holdings`), the time it has to say hello; ``body`` reads it. An
+    error is logged (``failure``) and the client told; the writer gets two seconds to send
+    what is queued."""
     settings = context.settings
     address = conn.address
     loop = asyncio.get_running_loop()
     writer = loop.create_task(write(context, websocket, conn))
-    context.sockets.opened(address)
     silent = loop.call_later(settings.hello_timeout, no_hello, conn)
+    key = f"sockets address {address}"
+    held = False
     try:
-        if context.sockets.count(address) > settings.max_sockets_per_address:
-            most = settings.max_sockets_per_address
+        most = settings.max_sockets_per_address
+        if await context.holdings.hold(key, most) is not None:
             conn.send(
                 error_message(
                     "too_many_sockets",
@@ -99,6 +101,7 @@ async def serve_socket(
             )
             conn.close(4429)
             return
+        held = True
         await body()
     except WebSocketDisconnect:
         pass
@@ -108,8 +111,9 @@ async def serve_socket(
         conn.close(1011)
     finally:
         silent.cancel()
-        context.sockets.closed(address)
         conn.close()
+        if held:
+            context.holdings.release(key)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, timeout=2)
         if not writer.done():
