@@ -208,12 +208,28 @@ def test_rated_games_settled_by_two_processes_at_once_count_exactly_once(
             assert first is not None and first == second, game_id
             assert first.counted
         for number in range(6):
-            rating = (await AccountRepository(one).ratings_of(f"account-{number}"))["xiangqi"]
-            history = await AccountRepository(one).rating_history(
-                f"account-{number}", "xiangqi", 100
-            )
+            account_id = f"account-{number}"
+            rating = (await AccountRepository(one).ratings_of(account_id))["xiangqi"]
+            history = await AccountRepository(one).rating_history(account_id, "xiangqi", 100)
             assert rating.games == len(history) == 5  # no change lost, none twice
-            assert rating.rating == pytest.approx(history[-1][1])
+            # Each game changed the rating the one before it left (in whatever order the two
+            # processes settled them): the changes make one chain from 1500 to the rating.
+            # (The history's order cannot say which came last: every game here was settled
+            # at the same second.)
+            steps = [
+                (change.before, change.after)
+                for settled in both[::2]
+                for change in (settled.changes.values() if settled else ())
+                if change.account_id == account_id
+            ]
+            reached = 1500.0
+            while steps:
+                step = next((s for s in steps if s[0] == pytest.approx(reached)), None)
+                assert step is not None, (account_id, reached, steps)
+                steps.remove(step)
+                reached = step[1]
+            assert rating.rating == pytest.approx(reached)
+            assert {round(entry[1], 6) for entry in history} >= {round(reached, 6)}
 
     run(postgres_url, work, stores=2)
 
