@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from process_helpers import create_game, start_server, stop
 from starlette.testclient import TestClient
-from test_pool_server import cpu_ticks, is_running, searching_worker
+from test_compute_server import cpu_ticks, is_running, searching_worker
 from web_helpers import Player, wait_held
 from websockets.sync.client import ClientConnection, connect
 
