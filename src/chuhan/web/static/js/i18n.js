@@ -1,3 +1,4 @@
+// @ts-check
 // Interface text in English, Chinese (simplified and traditional) and Korean, and the piece
 // names shown when hovering a piece (English, pinyin and Korean as players know them).
 
@@ -8,6 +9,8 @@ export const LANGUAGES = {
   ko: "한국어",
 };
 
+/** Each language's texts by key; the blocks below are merged into it.
+ * @type {Record<string, Record<string, string>>} */
 const STRINGS = {
   en: {
     rules_asian: "Asian (AXF)", rules_chinese: "Chinese (CXA)", rules_official: "Official (KJA)",
@@ -556,6 +559,7 @@ for (const [code, table] of Object.entries(PUZZLE_STRINGS)) Object.assign(STRING
 
 // Piece names. English from the 001_ seed's "official" column with the usual alternative;
 // pinyin and the Korean names as that seed spells them (and in Hangul for Korean readers).
+/** @type {Record<string, Record<string, string | [string, string]>>} */
 const PIECE_NAMES = {
   en: {
     king: "King (General)", advisor: "Guard (Advisor)", guard: "Guard (Advisor)",
@@ -577,18 +581,24 @@ const PIECE_NAMES = {
 };
 // [first mover, second mover]: red's general is Shuai, black's Jiang; red's soldier Bing,
 // black's Zu. In janggi, Cho's soldier is 卒 (Jol) and Han's 兵 (Byung).
+/** @type {Record<string, [string, string]>} */
 const PINYIN = {
   king: ["Shuai", "Jiang"], advisor: ["Shi", "Shi"], elephant: ["Xiang", "Xiang"],
   horse: ["Ma", "Ma"], chariot: ["Ju", "Ju"], cannon: ["Pao", "Pao"], soldier: ["Bing", "Zu"],
 };
+/** @type {Record<string, [string, string]>} */
 const KOREAN_ROMAN = {
   king: ["Jang", "Jang"], guard: ["Sa", "Sa"], elephant: ["Sang", "Sang"], horse: ["Ma", "Ma"],
   chariot: ["Cha", "Cha"], cannon: ["Po", "Po"], soldier: ["Jol", "Byung"],
 };
 
+/** @typedef {import("./protocol.js").Notation} Notation */
+
 let current = "en";
 
-/** The interface language for a navigator.language value such as "zh-TW" or "ko-KR". */
+/** The interface language for a navigator.language value such as "zh-TW" or "ko-KR".
+ * @param {string | null | undefined} tag
+ * @returns {string} */
 export function detectLanguage(tag) {
   const lower = String(tag || "en").toLowerCase();
   if (lower.startsWith("ko")) return "ko";
@@ -598,34 +608,49 @@ export function detectLanguage(tag) {
   return "en";
 }
 
+/** @param {string} language a key of LANGUAGES (another is English) */
 export function setLanguage(language) {
   current = STRINGS[language] ? language : "en";
   document.documentElement.lang = current;
 }
 
+/** @returns {string} the interface language, a key of LANGUAGES */
 export function language() {
   return current;
 }
 
-/** The text for `key`, with {name} placeholders filled from `params`. */
+/** The text for `key`, with {name} placeholders filled from `params`.
+ * @param {string} key
+ * @param {Record<string, unknown>} [params]
+ * @returns {string} */
 export function t(key, params = {}) {
   const table = STRINGS[current];
   const text = key in table ? table[key] : (STRINGS.en[key] ?? key);
   return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
 }
 
-/** Fill every element with data-i18n="key" (textContent only). */
+/** Fill every element with data-i18n="key" (textContent only).
+ * @param {ParentNode} [root] */
 export function translatePage(root = document) {
-  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  const nodes = /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n]"));
+  // (each has the attribute: the selector asks for it)
+  for (const node of nodes) node.textContent = t(/** @type {string} */ (node.dataset.i18n));
 }
 
-/** The side's name: red/black in xiangqi, Cho/Han in janggi. `first` is the side moving first. */
+/** The side's name: red/black in xiangqi, Cho/Han in janggi. `first` is the side moving first.
+ * @param {string} game
+ * @param {boolean} first
+ * @returns {string} */
 export function sideName(game, first) {
   if (game === "janggi") return t(first ? "cho" : "han");
   return t(first ? "red" : "black");
 }
 
-/** The hover text for a piece: side, name in the interface language, and the native name. */
+/** The hover text for a piece: side, name in the interface language, and the native name.
+ * @param {string} game
+ * @param {import("./pieces.js").Piece} piece
+ * @param {string} character the one written on it
+ * @returns {string} */
 export function describePiece(game, piece, character) {
   const index = piece.first ? 0 : 1;
   const side = sideName(game, piece.first);
@@ -646,7 +671,9 @@ export function describePiece(game, piece, character) {
   return `${side}${name}（${character}，${native}）`;
 }
 
-/** The notation a player who has not chosen gets: Chinese for zh, Korean for janggi in ko. */
+/** The notation a player who has not chosen gets: Chinese for zh, Korean for janggi in ko.
+ * @param {string} game
+ * @returns {Notation} */
 export function defaultNotation(game) {
   if (current.startsWith("zh")) return "chinese";
   if (current === "ko" && game === "janggi") return "korean";
@@ -654,7 +681,10 @@ export function defaultNotation(game) {
 }
 
 /** The notation to show: the player's choice, else the language's default; Korean
- * coordinates only for janggi. */
+ * coordinates only for janggi.
+ * @param {Notation | null | undefined} chosen the player's setting
+ * @param {string} game
+ * @returns {Notation} */
 export function notationFor(chosen, game) {
   const notation = chosen || defaultNotation(game);
   return notation === "korean" && game !== "janggi" ? "wxf" : notation;
