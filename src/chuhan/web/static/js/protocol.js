@@ -289,14 +289,14 @@
  */
 
 /**
- * POST /api/games's request.
+ * POST /api/games's request, as the page's choices give it (the server checks each field).
  * @typedef {object} GameRequest
- * @property {"computer" | "friend" | "local"} kind
- * @property {Game} variant
+ * @property {string} kind "computer", "friend" or "local"
+ * @property {string} variant "xiangqi" or "janggi"
  * @property {string} [rules]
  * @property {string} [time_control]
  * @property {number} [level]
- * @property {"first" | "second" | "random"} [color]
+ * @property {string} [color] "first", "second" or "random"
  * @property {string} [name]
  * @property {string} [fen]
  * @property {boolean} [rated]
