@@ -67,7 +67,8 @@ export function tickClocks(view) {
     bar.classList.toggle("clock-running", running);
   }
   if (state.status === "setup" && state.setup) {
-    const left = Math.max(0, state.setup.deadline_ms - (Date.now() - view.skewMs));
+    // (no deadline yet, the chooser not connected: counted as 0, as the subtraction did)
+    const left = Math.max(0, Number(state.setup.deadline_ms) - (Date.now() - view.skewMs));
     const chooser = sideName(state.variant, state.setup.chooser === "first");
     const mine = state.you && state.you.your_turn && view.isPlayer();
     const waitKey = state.setup.chooser === "second" ? "setupWaitHan" : "setupWaitCho";

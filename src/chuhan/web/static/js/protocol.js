@@ -89,7 +89,7 @@
  * @property {Side} chooser
  * @property {string[]} choices
  * @property {Partial<Record<Side, string>>} [chosen]
- * @property {number} deadline_ms
+ * @property {number | null} deadline_ms null until the chooser is connected
  * @property {string} [default]
  */
 
