@@ -170,7 +170,8 @@ def read_dhtmlxq(
 def _game_texts(lines: Iterable[str]) -> Iterator[str]:
     """The text of each game: each ``[DhtmlXQ]`` block, or the tags of a text that has no
     block markers. A block ends at its ``[/DhtmlXQ]`` or at the next block's start, so a
-    file of many games is read a game at a time; tags between blocks are no game."""
+    file of many games is read a game at a time; tags before, between or after the blocks
+    (a page's scripts) are no game."""
     current: list[str] = []
     tagged = False  # the current text holds a tag
     in_block = False
@@ -183,7 +184,7 @@ def _game_texts(lines: Iterable[str]) -> Iterator[str]:
             tagged = tagged or "[dhtmlxq_" in piece.lower()
             position = mark.end()
             ending = bool(mark.group(1))
-            if tagged and (ending or in_block or not marked):
+            if tagged and (ending or in_block):
                 yield "".join(current)
             current, tagged = [], False
             in_block, marked = not ending, True
@@ -223,15 +224,19 @@ def _tags(text: str) -> Iterator[tuple[str, str, str]]:
         opened = following
 
 
+def _unescaped(text: str) -> str:
+    """``text`` with its HTML entities made characters (``&nbsp;`` a space), as dpxq's
+    viewer reads a page."""
+    return html.unescape(text).replace("\xa0", " ") if "&" in text else text
+
+
 def _header_text(value: str) -> str:
-    return html.unescape(value).strip() if "&" in value else value.strip()
+    return _unescaped(value).strip()
 
 
 def _comment_text(value: str) -> str:
     text = _ESCAPE.sub(lambda match: chr(int(match.group(1), 16)), value)
-    text = _LINE_BREAK_TAG.sub("\n", text)
-    if "&" in text:
-        text = html.unescape(text)
+    text = _unescaped(_LINE_BREAK_TAG.sub("\n", text))
     return text.replace("||", "\n").strip()
 
 
