@@ -1,7 +1,7 @@
 """Reading and writing record files, and the plain FEN + moves text form.
 
 A file's format is told from its bytes where they show it, else from its extension:
-XQF by its magic (``XQ`` and a version byte), CBF by its ``<ChineseChessRecord>`` root,
+XQF by its magic (``XQ``), CBF by its ``<ChineseChessRecord>`` root,
 DhtmlXQ by its ``[DhtmlXQ`` tags (in a ``.ubb`` file, a web page or a ``.txt`` saved from
 one), GIB by its Korean header names or moves; then ``.pgn``, ``.gib``, ``.xqf``,
 ``.cbf``, ``.ubb``, ``.html`` / ``.htm`` (DhtmlXQ) and ``.txt`` by name. A file of another
@@ -127,11 +127,11 @@ _SNIFF_BYTES = 64 * 1024
 
 
 def sniff_format(data: bytes) -> str:
-    """The record format of a file's bytes whatever its name: ``"xqf"`` (its magic: ``XQ``
-    and a version byte, 10 to 18), ``"cbf"`` (a ``<ChineseChessRecord>`` document),
+    """The record format of a file's bytes whatever its name: ``"xqf"`` (its magic,
+    ``XQ``), ``"cbf"`` (a ``<ChineseChessRecord>`` document),
     ``"dhtmlxq"`` (DhtmlXQ tags, in a web page or not), ``"gib"`` (Korean headers or
     moves), else ``"pgn"``. Only the start of the file is looked at."""
-    if data[:2] == b"XQ" and len(data) > 2 and 10 <= data[2] <= 18:
+    if data[:2] == b"XQ":
         return "xqf"
     sample = decode_bytes(data[:_SNIFF_BYTES])
     if looks_like_cbf(sample):
