@@ -390,8 +390,9 @@ def test_a_bad_variation_costs_the_variation_not_the_game() -> None:
 
 def test_a_bad_variation_is_an_error_naming_its_move_and_ply() -> None:
     (record,) = read_file(BAD_VARIATION)
-    assert all(isinstance(error, VariationError) for error in record.errors)
-    assert [(error.ply, error.move) for error in record.errors] == [(5, "i0i9"), (5, "h0h9")]
+    errors = [error for error in record.errors if isinstance(error, VariationError)]
+    assert errors == record.errors
+    assert [(error.ply, error.move) for error in errors] == [(5, "i0i9"), (5, "h0h9")]
     said = str(record.errors[0])
     assert "move 3. 'i0i9' (ply 5, line 9)" in said and "variation is left out" in said
 
@@ -504,3 +505,9 @@ def test_cli_convert_lists_warnings_and_variations_left_out(
     assert main(["convert", str(BAD_VARIATION), str(tmp_path / "b.pgn"), "--skip-errors"]) == 0
     err = capsys.readouterr().err
     assert "left out 2 variations that do not read:" in err and "'h0h9'" in err
+
+
+def test_pgn_saved_as_txt_is_read_as_pgn(tmp_path: Path) -> None:
+    path = tmp_path / "games.txt"
+    shutil.copyfile(DATA / "multi.pgn", path)
+    assert len(read_file(path)) == len(read_file(DATA / "multi.pgn"))

@@ -161,13 +161,15 @@ def _file_format(path: Path, data: bytes) -> str:
         return named
     if sniffed == "gib":
         return "gib"
+    if named == "dhtmlxq":
+        return named  # a page without a game: no games
     sample = decode_bytes(data[:_SNIFF_BYTES])
-    if named == "text" or (named is None and _looks_like_text_record(sample)):
+    if named in ("text", None) and _looks_like_text_record(sample):
         return "text"
     if _PGN_SIGNS.search(sample):
-        return "pgn"
+        return "pgn"  # PGN saved as .txt, or under another format's name
     if named is not None:
-        return named  # an .xqf or .cbf file that is not one: its reader says what is wrong
+        return named  # a .txt, .xqf or .cbf file that is none: its reader says what is wrong
     known = ", ".join(EXTENSIONS)
     raise RecordError(
         f"cannot tell the record format of {str(path)!r}: its extension is none of {known}, "
