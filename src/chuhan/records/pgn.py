@@ -8,12 +8,15 @@ Two conventions are read:
   whose Format header is wrong still reads.
 - pychess.org's exports: ``[Variant "Xiangqi"|"Janggi"]`` with Fairy-Stockfish SAN
   (``Hc3``, ``Che3``, ``Cxe7+``; ranks 1-10; a janggi pass is the king "moving" to its own
-  square, ``Ke2``), plus its long form (``Hb1-c3``) and bare coordinates (``b1c3``).
+  square, ``Ke2``), plus its long form (``Hb1-c3``) and bare coordinates (``b1c3``); and
+  WinBoard's, ranks 0-9 and soldiers without a letter (``g4``, ``gxf5``, ``gf5``).
 
 Comments ``{}`` and ``;``, variations ``()``, NAGs ``$n`` and the suffixes ``!?`` are kept;
-move numbers ``1.``/``1...`` and the result token are understood. A move that does not
-parse stops its game with a :class:`RecordError` on the record; the file's other games
-still load. Nothing in the input makes the reader raise.
+move numbers ``1.``/``1...`` and the result token are understood; a tag value an editor
+broke over lines is one value. A move of the main line that does not parse stops its game
+with a :class:`RecordError` on the record; one in a variation leaves that variation out
+from there (a :class:`~chuhan.records.VariationError`), and the game reads on; the file's
+other games still load. Nothing in the input makes the reader raise.
 """
 
 from __future__ import annotations
