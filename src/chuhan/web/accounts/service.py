@@ -99,6 +99,7 @@ def check_name(name: str) -> str:
             raise AccountRuleError(
                 f"'name' has {what} (U+{ord(char):04X}); use letters, digits, '_' or '-'"
             )
+    for char in name:  # (as typed: U+FFA0 and U+3164 are fillers before NFKC and after)
         if not name_skeleton(char):  # a letter that shows nothing: a Hangul filler
             raise AccountRuleError(
                 f"'name' has a character that shows nothing (U+{ord(char):04X}); use "
