@@ -117,3 +117,15 @@ def test_the_sweep_deletes_the_seeks_of_owners_no_live_process_holds() -> None:
     assert removed == [ghost]
     assert Do(lobby.VISITORS_FORGET, ("dead",)) in done
     assert Lock("lobby owner v:ghost") in done and Lock("lobby owner v:here") not in done
+
+
+def test_an_address_stands_for_its_network() -> None:
+    # An IPv4 address is itself; an IPv6 address stands for its /64 (a host may take any
+    # address in it), however it is written; what is not an IP address is no network.
+    assert accounts.network_of("203.0.113.9") == "203.0.113.9"
+    assert accounts.network_of("::ffff:203.0.113.9") == "203.0.113.9"
+    same = {accounts.network_of(a) for a in ("2001:db8:5:7::1", "2001:db8:5:7:ffff::2")}
+    assert same == {"2001:db8:5:7::/64"}
+    assert accounts.network_of("2001:db8:5:7::/64") == "2001:db8:5:7::/64"  # (kept as it is)
+    assert accounts.network_of("2001:db8:5:8::1") != "2001:db8:5:7::/64"
+    assert accounts.network_of("testclient") is None and accounts.network_of("") is None

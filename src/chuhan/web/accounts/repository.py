@@ -44,6 +44,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from disarm import KEY_SCHEMA_VERSION, skeleton_key
+
 from chuhan.errors import ChuhanError
 from chuhan.web.db import Store
 from chuhan.web.db.errors import Duplicate
@@ -96,9 +98,7 @@ SKELETON_META = "name_skeletons"
 def skeleton_scheme() -> str:
     """The name of the skeleton function in use: disarm's key schema (it changes when
     disarm's keys for the same name change)."""
-    import disarm
-
-    return f"disarm skeleton_key tr39, key schema {disarm.KEY_SCHEMA_VERSION}"
+    return f"disarm skeleton_key tr39, key schema {KEY_SCHEMA_VERSION}"
 
 
 def name_skeleton(name: str) -> str:
@@ -108,8 +108,6 @@ def name_skeleton(name: str) -> str:
     characters are gone. disarm folds the look-alikes of the cased name first and then
     its case, so ``Ada_I`` (capital i) and ``Ada_l`` are one name as they look, and the
     result is lower case. Not for display."""
-    from disarm import skeleton_key
-
     return skeleton_key(unicodedata.normalize("NFKC", name), digit_policy="tr39")
 
 
@@ -121,6 +119,8 @@ def network_of(address: str | None) -> str | None:
     if not address:
         return None
     try:
+        if "/" in address:  # (a network already)
+            return str(ipaddress.ip_network(address, strict=False))
         ip = ipaddress.ip_address(address.strip("[]").split("%", 1)[0])
     except ValueError:
         return None
