@@ -280,9 +280,9 @@ export class PuzzleView {
     const { puzzles } = await api.puzzleList();
     const game = this.record.game || (this.puzzle && this.puzzle.game);
     const ofGame = puzzles.filter((p) => !game || p.game === game);
-    const pool = ofGame.length ? ofGame : puzzles;
-    const unsolved = pool.filter((p) => !this.record.solved.includes(p.id) && p.id !== current);
-    const choices = unsolved.length ? unsolved : pool.filter((p) => p.id !== current);
+    const candidates = ofGame.length ? ofGame : puzzles;
+    const unsolved = candidates.filter((p) => !this.record.solved.includes(p.id) && p.id !== current);
+    const choices = unsolved.length ? unsolved : candidates.filter((p) => p.id !== current);
     return choices[Math.floor(Math.random() * choices.length)].id;
   }
 
