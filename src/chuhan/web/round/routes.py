@@ -177,13 +177,14 @@ async def create_game(request: Request) -> Response:
     player = await context.accounts.account_of(request, context.now())
     if new.rated and player is None:
         raise HTTPError(403, "account_required", "sign in to start a rated game")
+    shown = player.name if player is not None else None
     row, seats = await context.manager.create(
         kind=new.kind,
         variant=new.variant,
         time_control=new.time_control,
         level=new.level,
         human_seat=new.color,
-        name=new.name or (player.name if player is not None else None),
+        name=shown if new.rated else new.name or shown,  # (rated: the account's name only)
         fen=new.fen,
     )
     seat = "both" if new.kind == "local" else new.color

@@ -256,8 +256,13 @@ export function watchGameRating(gameId) {
       }
       return;
     }
-    if (!settled.counted) {
-      const note = make("p", null, t(Object.keys(settled.changes).length ? "notCountedPair" : "notRated"));
+    // Which rule held the game back (for both players, or for one: new_opponents).
+    const because = {
+      too_short: "notCountedShort", same_network: "notCountedNetwork",
+      same_pair: "notCountedPair", new_opponents: "notCountedNew", not_two_accounts: "notRated",
+    }[settled.code || ""] || (Object.keys(settled.changes).length ? "notCountedPair" : "notRated");
+    if (!settled.counted || settled.reason) {
+      const note = make("p", null, t(because));
       note.title = settled.reason || "";
       card.appendChild(note);
     }
