@@ -257,10 +257,10 @@ export function watchGameRating(gameId) {
       return;
     }
     // Which rule held the game back (for both players, or for one: new_opponents).
-    const because = {
+    const because = /** @type {Record<string, string>} */ ({
       too_short: "notCountedShort", same_network: "notCountedNetwork",
       same_pair: "notCountedPair", new_opponents: "notCountedNew", not_two_accounts: "notRated",
-    }[settled.code || ""] || (Object.keys(settled.changes).length ? "notCountedPair" : "notRated");
+    })[settled.code || ""] || (Object.keys(settled.changes).length ? "notCountedPair" : "notRated");
     if (!settled.counted || settled.reason) {
       const note = make("p", null, t(because));
       note.title = settled.reason || "";

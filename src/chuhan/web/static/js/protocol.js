@@ -379,7 +379,8 @@
  * @property {string} game_id
  * @property {boolean} rated
  * @property {Partial<Record<Side, string>>} players
- * @property {{game: string, counted: boolean, reason?: string | null, winner?: Side | null,
+ * @property {{game: string, counted: boolean, code?: string | null, reason?: string | null,
+ *   winner?: Side | null,
  *   changes: Partial<Record<Side, RatingChange>>} | null} settlement
  */
 
