@@ -38,7 +38,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 
 def _new_server(tmp_path_factory: pytest.TempPathFactory) -> Server:
     folder = tmp_path_factory.mktemp("server")
-    server = Server(folder / "games.db", folder / "server.log")
+    # (--trust-proxy: a player may be given an address of its own, harness.Player(address=))
+    server = Server(folder / "games.db", folder / "server.log", ("--trust-proxy",))
     server.start()
     return server
 

@@ -1,5 +1,5 @@
 """What every endpoint and socket of one server shares: its settings, store, computer
-pool, event bus, rooms and wall clock. :func:`~chuhan.web.app.create_app` builds it at
+compute, event bus, rooms and wall clock. :func:`~chuhan.web.app.create_app` builds it at
 start-up and keeps it in ``app.state.context``."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from chuhan.web.bus import Bus
-from chuhan.web.compute.service import Pool
-from chuhan.web.compute.workers import WorkerPool
+from chuhan.web.compute.service import Compute
+from chuhan.web.compute.workers import Workers
 from chuhan.web.db import Store
 from chuhan.web.db.budgets import Budgets, Rate
 from chuhan.web.db.holdings import Holdings
@@ -30,7 +30,7 @@ __all__ = ["ServerContext", "context_of"]
 class ServerContext:
     settings: Settings
     store: Store
-    pool: Pool
+    compute: Compute
     bus: Bus
     manager: GameManager
     now: Callable[[], float]
@@ -38,7 +38,7 @@ class ServerContext:
     #: a time, so the games already being played keep their turns of the event loop.
     arrivals: asyncio.Semaphore = field(init=False)
     #: The worker that reads uploaded records (:mod:`chuhan.web.imports.uploads`).
-    import_workers: WorkerPool = field(init=False)
+    import_workers: Workers = field(init=False)
     #: The websockets open per client address, counted over the live processes
     #: (started and closed by the lifespan).
     holdings: Holdings = field(init=False)
@@ -60,7 +60,7 @@ class ServerContext:
         self.holdings = Holdings(self.store, settings.takeover_seconds)
         self.create_rate = Rate(settings.create_burst, settings.create_every_seconds)
         self.import_rate = Rate(settings.import_burst, settings.import_every_seconds)
-        self.import_workers = WorkerPool(1, "import", max_waiting=settings.import_waiting)
+        self.import_workers = Workers(1, "import", max_waiting=settings.import_waiting)
         self.arrivals = asyncio.Semaphore(settings.arrivals_at_once)
 
 

@@ -152,11 +152,17 @@ class Settings:
 
     # The lobby (chuhan.web.lobby.service)
     #: Open seeks (challenges included) one player may have (an account, or an anonymous
-    #: browser), one client address, and the whole lobby; counted in the store, so they
-    #: hold across server processes.
+    #: browser), one client address (an IPv6 /64), and the whole lobby; of them, the
+    #: seeks of players not signed in, per address and in the whole lobby (so that a few
+    #: addresses cannot fill it); the challenges one account may be sent at once (one
+    #: from each player or address). Counted in the store, so they hold across server
+    #: processes.
     lobby_seeks_per_player: int = 3
-    lobby_seeks_per_address: int = 12
+    lobby_seeks_per_address: int = 6
     lobby_max_seeks: int = 300
+    lobby_anonymous_seeks_per_address: int = 2
+    lobby_max_anonymous_seeks: int = 100
+    lobby_challenges_per_target: int = 5
     #: Each lobby connection's message budget: burst, then refill per second (more than
     #: ``max_dropped`` messages dropped closes it, as on a game's socket).
     lobby_rate_burst: float = 10

@@ -14,7 +14,13 @@ from starlette.responses import JSONResponse, Response
 
 from chuhan.variants import GAMES
 from chuhan.web.accounts.ratings import PROVISIONAL_DEVIATION, rating_json, settlement_json
-from chuhan.web.accounts.repository import Account, NameTaken, name_key
+from chuhan.web.accounts.repository import (
+    Account,
+    NameConfusable,
+    NameTaken,
+    name_key,
+    network_of,
+)
 from chuhan.web.accounts.service import (
     KNOWN_COOKIE,
     SESSION_COOKIE,
@@ -153,9 +159,16 @@ async def sign_up(request: Request) -> Response:
     now = context.now()
     account = Account(secrets.token_urlsafe(12), name, now, await service.hash_password(password))
     try:
-        await context.accounts.repository.create_account(account)
+        await context.accounts.repository.create_account(account, network_of(address))
     except NameTaken:
         raise HTTPError(409, "name_taken", f"the name {name!r} is taken; choose another") from None
+    except NameConfusable as error:
+        raise HTTPError(
+            409,
+            "name_confusable",
+            f"'name' {name!r} looks like the name of the player {error.existing!r} (a "
+            "letter of another script, or one that looks like another); choose another",
+        ) from None
     cookie = await service.start_session(account, now)
     return _signed_in(request, account, cookie, 201)
 

@@ -20,7 +20,7 @@ from chuhan.clock import TimeControl
 from chuhan.errors import ChuhanError, ServiceError
 from chuhan.variants import Variant, get_variant
 from chuhan.web.bus import Bus
-from chuhan.web.compute.service import Pool
+from chuhan.web.compute.service import Compute
 from chuhan.web.db import (
     ChatLine,
     GameRow,
@@ -52,13 +52,13 @@ class GameManager:
     def __init__(
         self,
         store: Store,
-        pool: Pool,
+        compute: Compute,
         bus: Bus,
         now: Callable[[], float],
         settings: Settings | None = None,
     ) -> None:
         self.store = store
-        self.pool = pool
+        self.compute = compute
         self.bus = bus
         self.now = now
         #: What the rooms follow (chat limits, the setup and abandonment times, beats).

@@ -27,7 +27,7 @@ from chuhan.variants import (
     Variant,
     get_variant,
 )
-from chuhan.web.compute.service import AnalysisRequest, PoolBusy, PoolError
+from chuhan.web.compute.service import AnalysisRequest, WorkerError, WorkersBusy
 from chuhan.web.context import context_of
 from chuhan.web.http.common import (
     HTTPError,
@@ -68,7 +68,7 @@ async def options(request: Request) -> Response:
             "levels": list(range(1, 9)),
             "time_controls": list(TIME_CONTROL_EXAMPLES),
             "janggi_arrangements": list(JANGGI_ARRANGEMENTS),
-            "engine_available": context.pool.available(),
+            "engine_available": context.compute.available(),
             "custom_fen": True,
             "share_origin": context.settings.share_origin,
             "local_only": context.settings.local_only,
@@ -172,18 +172,19 @@ async def create_game(request: Request) -> Response:
     context = context_of(request)
     await limit_rate(request, "create", context.create_rate, "new games")
     new = parse_new_game(await read_json(request), context.settings)
-    if new.kind == "computer" and not context.pool.available():
+    if new.kind == "computer" and not context.compute.available():
         raise HTTPError(503, "engine_unavailable", "the engine is not available")
     player = await context.accounts.account_of(request, context.now())
     if new.rated and player is None:
         raise HTTPError(403, "account_required", "sign in to start a rated game")
+    shown = player.name if player is not None else None
     row, seats = await context.manager.create(
         kind=new.kind,
         variant=new.variant,
         time_control=new.time_control,
         level=new.level,
         human_seat=new.color,
-        name=new.name or (player.name if player is not None else None),
+        name=shown if new.rated else new.name or shown,  # (rated: the account's name only)
         fen=new.fen,
     )
     seat = "both" if new.kind == "local" else new.color
@@ -322,16 +323,16 @@ async def analysis(request: Request) -> Response:
                         "over": result_dict(ended, room.variant),
                     }
                 )
-            if not context.pool.available():
+            if not context.compute.available():
                 raise HTTPError(503, "engine_unavailable", "the engine is not available")
             moves = tuple(m.iccs() for m in board.move_stack[:ply])
             limits = SearchLimits(movetime=movetime)
             job = AnalysisRequest(room.variant.name, board.root().fen(), moves, limits, multipv)
     try:
-        lines = await context.pool.analyse(job)
-    except PoolBusy as error:
+        lines = await context.compute.analyse(job)
+    except WorkersBusy as error:
         raise HTTPError(503, "engine_busy", str(error)) from None
-    except PoolError as error:
+    except WorkerError as error:
         raise HTTPError(503, "engine_unavailable", str(error)) from None
     return JSONResponse({"ply": ply, "fen": fen, "turn": turn, "lines": lines})
 
