@@ -61,6 +61,7 @@ from chuhan.web.puzzles.routes import (
     puzzle_solution,
 )
 from chuhan.web.round.manager import GameManager
+from chuhan.web.round.reads import GameReads
 from chuhan.web.round.routes import (
     analysis,
     create_game,
@@ -110,6 +111,8 @@ def create_app(
         context.accounts = AccountService(the_settings, store)
         context.lobby = Lobby(the_settings, store, manager, context.accounts, now)
         context.analysis = AnalysisService(the_settings, the_compute, manager)
+        context.reads = GameReads(manager, the_settings)
+        context.reads.start()
         app.state.context = context
         app.state.manager = manager
         await app.state.context.accounts.start()
@@ -127,6 +130,7 @@ def create_app(
             manager.close()
             the_compute.close()
             app.state.context.import_workers.close()
+            context.reads.close()
             await context.holdings.close()
             await store.close()
 

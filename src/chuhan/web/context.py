@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # the features are built by create_app; this module imports n
     from chuhan.web.analysis.service import AnalysisService
     from chuhan.web.lobby.service import Lobby
     from chuhan.web.round.manager import GameManager
+    from chuhan.web.round.reads import GameReads
 
 __all__ = ["ServerContext", "context_of"]
 
@@ -53,6 +54,9 @@ class ServerContext:
     lobby: Lobby = field(init=False)
     #: The analysis boards' engine and the game reviews (:mod:`chuhan.web.analysis.service`).
     analysis: AnalysisService = field(init=False)
+    #: The games read by requests, kept and built off the event loop
+    #: (:mod:`chuhan.web.round.reads`).
+    reads: GameReads = field(init=False)
 
     def __post_init__(self) -> None:
         settings = self.settings

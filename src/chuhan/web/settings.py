@@ -78,6 +78,22 @@ class Settings:
     #: Seconds an upload may take to read (in a worker); imports waiting for the worker.
     import_seconds: float = 5.0
     import_waiting: int = 4
+    #: Reads of games (``GET /api/games/{id}``, its ``pgn`` and ``fen``, the analysis of a
+    #: finished game's position) one client address may make: a burst, then one every so
+    #: many seconds; and of those, the games it may have read from the store and replayed
+    #: (a game not read since its last change: chuhan.web.round.reads).
+    read_burst: float = 300
+    read_every_seconds: float = 0.05
+    rebuild_burst: float = 60
+    rebuild_every_seconds: float = 1.0
+    #: What the games read are kept in (the least recently read go first), the seconds a
+    #: game may take to be read in the read worker, and the reads waiting for it.
+    read_cache_bytes: int = 32 * 1024 * 1024
+    read_seconds: float = 10.0
+    read_waiting: int = 16
+    #: Start the read worker with the server (``chuhan serve`` does: the first read does
+    #: not wait for a process to start) rather than at the first read (tests).
+    read_worker_at_start: bool = False
 
     # The computer and time controls
     #: The longest the computer thinks about one move, by level 1 to 8 (ms), whatever its
