@@ -73,6 +73,7 @@ from chuhan.web.round.routes import (
 )
 from chuhan.web.round.socket import game_socket
 from chuhan.web.settings import Settings
+from chuhan.web.sockets.sessions import SESSION_NOTICE
 
 __all__ = ["STATIC_DIR", "create_app"]
 
@@ -108,7 +109,7 @@ def create_app(
             the_settings,
         )
         context = ServerContext(the_settings, store, the_compute, bus, manager, now)
-        context.accounts = AccountService(the_settings, store)
+        context.accounts = AccountService(the_settings, store, bus, context.sessions)
         context.lobby = Lobby(the_settings, store, manager, context.accounts, now)
         context.analysis = AnalysisService(the_settings, the_compute, manager)
         context.reads = GameReads(manager, the_settings)
@@ -121,9 +122,15 @@ def create_app(
         ratings.start()
         await app.state.context.lobby.start()
         await context.holdings.start()
+        manager.listeners[SESSION_NOTICE] = context.sessions.hear  # (and resync)
+        accounts = context.accounts.repository
+        context.sessions.start(
+            lambda keys: accounts.live_sessions(keys, now()), the_settings.session_sweep_seconds
+        )
         try:
             yield
         finally:
+            context.sessions.close()
             app.state.context.lobby.close()
             app.state.context.analysis.close()
             ratings.close()

@@ -159,6 +159,12 @@ class Settings:
     attempt_window_seconds: float = 900.0
     #: How long a sign-in lasts.
     session_days: float = 30.0
+    #: Sessions one account may have at once (browsers signed in): a sign-in beyond it
+    #: ends the account's oldest session, and its sockets are closed.
+    sessions_per_account: int = 10
+    #: How often each process asks the store whether the sessions its websockets came with
+    #: still live (what a lost notice of a session's end, or its expiry, costs at most).
+    session_sweep_seconds: float = 10.0
     #: Argon2id's costs (argon2-cffi's defaults, RFC 9106's low-memory choice).
     argon2_time_cost: int = 3
     argon2_memory_kib: int = 65536
