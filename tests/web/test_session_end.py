@@ -35,15 +35,15 @@ def cookie_of(client: TestClient, name: str) -> str:
 
 
 def refused_after(send: Any, receive: Any) -> list[dict[str, Any]]:
-    """Send one action on a socket whose session has ended; the messages it gets until the
-    server closes it (the action is never acknowledged)."""
+    """Send one message on a socket whose session has ended; the messages it gets until the
+    server closes it (the message is never answered: no ``ack``, no ``pong``)."""
     send()
     got: list[dict[str, Any]] = []
     try:
         while True:
             message = receive()
             got.append(message)
-            assert message["type"] != "ack", f"the action was taken: {got}"
+            assert message["type"] not in ("ack", "pong"), f"the message was answered: {got}"
     except WebSocketDisconnect as closed:
         assert closed.code == SESSION_ENDED, (closed.code, got)
     assert [m["code"] for m in got if m["type"] == "error"] == ["session_ended"], got
