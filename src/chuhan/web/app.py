@@ -61,6 +61,7 @@ from chuhan.web.puzzles.routes import (
     puzzle_solution,
 )
 from chuhan.web.round.manager import GameManager
+from chuhan.web.round.reads import GameReads
 from chuhan.web.round.routes import (
     analysis,
     create_game,
@@ -72,6 +73,7 @@ from chuhan.web.round.routes import (
 )
 from chuhan.web.round.socket import game_socket
 from chuhan.web.settings import Settings
+from chuhan.web.sockets.sessions import SESSION_NOTICE
 
 __all__ = ["STATIC_DIR", "create_app"]
 
@@ -107,9 +109,11 @@ def create_app(
             the_settings,
         )
         context = ServerContext(the_settings, store, the_compute, bus, manager, now)
-        context.accounts = AccountService(the_settings, store)
+        context.accounts = AccountService(the_settings, store, bus, context.sessions)
         context.lobby = Lobby(the_settings, store, manager, context.accounts, now)
         context.analysis = AnalysisService(the_settings, the_compute, manager)
+        context.reads = GameReads(manager, the_settings)
+        context.reads.start()
         app.state.context = context
         app.state.manager = manager
         await app.state.context.accounts.start()
@@ -118,15 +122,22 @@ def create_app(
         ratings.start()
         await app.state.context.lobby.start()
         await context.holdings.start()
+        manager.listeners[SESSION_NOTICE] = context.sessions.hear  # (and resync)
+        accounts = context.accounts.repository
+        context.sessions.start(
+            lambda keys: accounts.live_sessions(keys, now()), the_settings.session_sweep_seconds
+        )
         try:
             yield
         finally:
+            context.sessions.close()
             app.state.context.lobby.close()
             app.state.context.analysis.close()
             ratings.close()
             manager.close()
             the_compute.close()
             app.state.context.import_workers.close()
+            context.reads.close()
             await context.holdings.close()
             await store.close()
 

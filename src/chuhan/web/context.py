@@ -16,12 +16,14 @@ from chuhan.web.db import Store
 from chuhan.web.db.budgets import Budgets, Rate
 from chuhan.web.db.holdings import Holdings
 from chuhan.web.settings import Settings
+from chuhan.web.sockets.sessions import SessionSockets
 
 if TYPE_CHECKING:  # the features are built by create_app; this module imports none of them
     from chuhan.web.accounts.service import AccountService
     from chuhan.web.analysis.service import AnalysisService
     from chuhan.web.lobby.service import Lobby
     from chuhan.web.round.manager import GameManager
+    from chuhan.web.round.reads import GameReads
 
 __all__ = ["ServerContext", "context_of"]
 
@@ -42,6 +44,8 @@ class ServerContext:
     #: The websockets open per client address, counted over the live processes
     #: (started and closed by the lifespan).
     holdings: Holdings = field(init=False)
+    #: This process's websockets by the session they came with (closed when it ends).
+    sessions: SessionSockets = field(init=False)
     #: The rate budgets, kept in the store so that they hold across processes.
     budgets: Budgets = field(init=False)
     #: Games created and records imported per client address.
@@ -53,10 +57,14 @@ class ServerContext:
     lobby: Lobby = field(init=False)
     #: The analysis boards' engine and the game reviews (:mod:`chuhan.web.analysis.service`).
     analysis: AnalysisService = field(init=False)
+    #: The games read by requests, kept and built off the event loop
+    #: (:mod:`chuhan.web.round.reads`).
+    reads: GameReads = field(init=False)
 
     def __post_init__(self) -> None:
         settings = self.settings
         self.budgets = Budgets(self.store, self.now)
+        self.sessions = SessionSockets()
         self.holdings = Holdings(self.store, settings.takeover_seconds)
         self.create_rate = Rate(settings.create_burst, settings.create_every_seconds)
         self.import_rate = Rate(settings.import_burst, settings.import_every_seconds)

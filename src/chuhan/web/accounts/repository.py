@@ -13,6 +13,9 @@ What is kept (the tables are in :mod:`chuhan.web.db.migrations`):
 - ``sessions``: one row per signed-in browser, keyed by the SHA-256 of the session id
   its cookie carries (a copy of the database holds no usable session). Signing out
   deletes the row, so a cookie replayed afterwards finds nothing, on every server process.
+  An account has at most ``sessions_per_account`` (a sign-in beyond it ends the oldest,
+  under the account's lock); every body that ends sessions returns their keys, so that
+  their open sockets are closed (:mod:`chuhan.web.sockets.sessions`).
 - ``attempts``: sign-in and sign-up attempts per key (an address, a name) within a
   window, counted and taken in one transaction (:func:`take_attempt`), so the limit
   holds across server processes.
@@ -263,10 +266,11 @@ META_WRITE = (
 ACCOUNT_BY_KEY = f"SELECT {_ACCOUNT} FROM accounts WHERE name_key = ?"
 ACCOUNT_BY_ID = f"SELECT {_ACCOUNT} FROM accounts WHERE id = ?"
 PASSWORD_SET = "UPDATE accounts SET password_hash = ? WHERE id = ?"
-SESSIONS_END_OTHERS = "DELETE FROM sessions WHERE account_id = ? AND key <> ?"
-#: Deleting an account: every row that names it (games stay, without it).
+SESSIONS_END_OTHERS = "DELETE FROM sessions WHERE account_id = ? AND key <> ? RETURNING key"
+#: Deleting an account: every row that names it (games stay, without it); its sessions
+#: first (their keys are returned: their sockets are closed).
+SESSIONS_OF_ACCOUNT_END = "DELETE FROM sessions WHERE account_id = ? RETURNING key"
 ACCOUNT_DELETE = (
-    "DELETE FROM sessions WHERE account_id = ?",
     "DELETE FROM seat_networks WHERE EXISTS (SELECT 1 FROM game_accounts g WHERE "
     "g.account_id = ? AND g.game_id = seat_networks.game_id AND g.seat = seat_networks.seat)",
     "DELETE FROM ratings WHERE account_id = ?",
@@ -276,12 +280,16 @@ ACCOUNT_DELETE = (
 )
 
 SESSION_INSERT = "INSERT INTO sessions (key, account_id, created, expires) VALUES (?, ?, ?, ?)"
-SESSIONS_EXPIRED = "DELETE FROM sessions WHERE account_id = ? AND expires <= ?"
+SESSIONS_EXPIRED = "DELETE FROM sessions WHERE account_id = ? AND expires <= ? RETURNING key"
+SESSIONS_NEWEST = "SELECT key FROM sessions WHERE account_id = ? ORDER BY created DESC, key DESC"
 SESSION_ACCOUNT = (
     "SELECT a.id, a.name, a.created, a.password_hash FROM sessions s "
     "JOIN accounts a ON a.id = s.account_id WHERE s.key = ? AND s.expires > ?"
 )
-SESSION_END = "DELETE FROM sessions WHERE key = ?"
+SESSION_END = "DELETE FROM sessions WHERE key = ? RETURNING key"
+SESSIONS_LIVE = "SELECT key FROM sessions WHERE expires > ? AND key IN ({marks})"
+#: Session keys one statement asks about at most (SQLite's parameters are bounded).
+SESSIONS_ASKED = 500
 
 ATTEMPTS_FORGET = "DELETE FROM attempts WHERE at <= ?"
 ATTEMPTS_COUNT = "SELECT count(*) AS n, min(at) AS first FROM attempts WHERE key = ?"
@@ -570,19 +578,54 @@ def account_where(statement: str, *args: Any) -> Body[Account | None]:
     return None if found is None else account_of(found)
 
 
-def set_password(account_id: str, password_hash: str, keep_session: str) -> Body[None]:
+def _keys(found: Sequence[Row]) -> list[str]:
+    return [str(row["key"]) for row in found]
+
+
+def set_password(account_id: str, password_hash: str, keep_session: str) -> Body[list[str]]:
+    """A new password; every other session of the account ends (their keys returned)."""
     yield Do(PASSWORD_SET, (password_hash, account_id))
-    yield Do(SESSIONS_END_OTHERS, (account_id, keep_session))
+    ended = yield All(SESSIONS_END_OTHERS, (account_id, keep_session))
+    return _keys(ended)
 
 
-def delete_account(account_id: str) -> Body[None]:
+def delete_account(account_id: str) -> Body[list[str]]:
+    """The account goes, and its sessions (their keys returned)."""
+    ended = yield All(SESSIONS_OF_ACCOUNT_END, (account_id,))
     for statement in ACCOUNT_DELETE:
         yield Do(statement, (account_id,))
+    return _keys(ended)
 
 
-def create_session(key: str, account_id: str, created: float, expires: float) -> Body[None]:
-    yield Do(SESSIONS_EXPIRED, (account_id, created))
+def create_session(
+    key: str, account_id: str, created: float, expires: float, most: int = 0
+) -> Body[list[str]]:
+    """A new session of the account; its expired sessions end, and so do its oldest when
+    it has ``most`` (0: no bound) with the new one. Under the account's lock (PostgreSQL),
+    so two sign-ins at once on two processes cannot both pass the bound. Returns the keys
+    of the sessions ended."""
+    yield Lock(f"sessions account {account_id}")
+    ended = _keys((yield All(SESSIONS_EXPIRED, (account_id, created))))
+    if most > 0:
+        newest = _keys((yield All(SESSIONS_NEWEST, (account_id,))))
+        for old in newest[most - 1 :]:
+            ended += _keys((yield All(SESSION_END, (old,))))
     yield Do(SESSION_INSERT, (key, account_id, created, expires))
+    return ended
+
+
+def live_sessions(keys: list[str], now: float) -> Body[set[str]]:
+    """Of ``keys``, those of sessions that exist and have not expired."""
+    alive: set[str] = set()
+    for start in range(0, len(keys), SESSIONS_ASKED):
+        part = keys[start : start + SESSIONS_ASKED]
+        statement = SESSIONS_LIVE.format(marks=", ".join("?" * len(part)))
+        alive.update(_keys((yield All(statement, (now, *part)))))
+    return alive
+
+
+def ended_session(key: str) -> Body[list[str]]:
+    return _keys((yield All(SESSION_END, (key,))))
 
 
 def do(statement: str, *args: Any) -> Body[int]:
@@ -753,30 +796,40 @@ class AccountRepository:
     async def account_by_id(self, account_id: str) -> Account | None:
         return await self.db.read(account_where(ACCOUNT_BY_ID, account_id), "reading an account")
 
-    async def set_password(self, account_id: str, password_hash: str, keep_session: str) -> None:
+    async def set_password(
+        self, account_id: str, password_hash: str, keep_session: str
+    ) -> list[str]:
         """Replace the password hash and end every session of the account but
-        ``keep_session`` (a session key)."""
+        ``keep_session`` (a session key); the keys of the sessions ended."""
         body = set_password(account_id, password_hash, keep_session)
-        await self.db.write(body, "changing a password")
+        return await self.db.write(body, "changing a password")
 
-    async def delete_account(self, account_id: str) -> None:
+    async def delete_account(self, account_id: str) -> list[str]:
         """Delete the account, its sessions, ratings and rating history; its games stay,
-        no longer attached to it (their rated settlements keep the name they showed)."""
-        await self.db.write(delete_account(account_id), "deleting an account")
+        no longer attached to it (their rated settlements keep the name they showed).
+        Returns the keys of its sessions."""
+        return await self.db.write(delete_account(account_id), "deleting an account")
 
     async def create_session(
-        self, key: str, account_id: str, created: float, expires: float
-    ) -> None:
-        body = create_session(key, account_id, created, expires)
-        await self.db.write(body, "starting a session")
+        self, key: str, account_id: str, created: float, expires: float, most: int = 0
+    ) -> list[str]:
+        """Store a new session; the keys of the sessions it ended (expired ones, and the
+        oldest beyond ``most`` sessions of the account: see :func:`create_session`)."""
+        body = create_session(key, account_id, created, expires, most)
+        return await self.db.write(body, "starting a session")
+
+    async def live_sessions(self, keys: list[str], now: float) -> set[str]:
+        """Of the session ``keys``, those that exist and have not expired at ``now``."""
+        return await self.db.read(live_sessions(keys, now), "checking sessions")
 
     async def session_account(self, key: str, now: float) -> Account | None:
         """The account signed in by the session ``key``, if it exists and has not
         expired."""
         return await self.db.read(account_where(SESSION_ACCOUNT, key, now), "reading a session")
 
-    async def end_session(self, key: str) -> None:
-        await self.db.write(do(SESSION_END, key), "ending a session")
+    async def end_session(self, key: str) -> list[str]:
+        """End the session ``key``: ``[key]`` if it was there, else ``[]``."""
+        return await self.db.write(ended_session(key), "ending a session")
 
     async def take_attempt(
         self, attempt_id: str, limits: dict[str, int], window: float, now: float

@@ -202,10 +202,12 @@ async def sign_in(request: Request) -> Response:
 
 
 async def sign_out(request: Request) -> Response:
-    """``POST /api/account/signout``: the session ends (on every server process)."""
-    key = service_of(request).session_of(request)
+    """``POST /api/account/signout``: the session ends (on every server process), and the
+    sockets opened with it are closed."""
+    service = service_of(request)
+    key = service.session_of(request)
     if key is not None:
-        await context_of(request).accounts.repository.end_session(key)
+        await service.sessions_ended(await service.repository.end_session(key))
     return _signed_out({"account": None})
 
 
@@ -221,7 +223,7 @@ async def account(request: Request) -> Response:
 
 async def change_password(request: Request) -> Response:
     """``POST /api/account/password`` ``{password, new_password}``: every other session
-    of the account ends."""
+    of the account ends (and the sockets opened with them are closed)."""
     context = context_of(request)
     service = service_of(request)
     found = await _current(request)
@@ -234,20 +236,23 @@ async def change_password(request: Request) -> Response:
         raise HTTPError(400, "bad_field", str(error)) from None
     await _check_current_password(request, found, password)
     key = service.session_of(request) or ""
-    await context.accounts.repository.set_password(
+    ended = await context.accounts.repository.set_password(
         found.id, await service.hash_password(new_password), key
     )
+    await service.sessions_ended(ended)
     return JSONResponse({"account": _public(found)})
 
 
 async def delete_account(request: Request) -> Response:
-    """``POST /api/account/delete`` ``{password}``: the account, its sessions and ratings
-    go; its games stay, anonymous."""
+    """``POST /api/account/delete`` ``{password}``: the account, its sessions (and the
+    sockets opened with them) and ratings go; its games stay, anonymous."""
     context = context_of(request)
     found = await _current(request)
     data = await read_json(request)
     await _check_current_password(request, found, _text(data, "password"))
-    await context.accounts.repository.delete_account(found.id)
+    await context.accounts.sessions_ended(
+        await context.accounts.repository.delete_account(found.id)
+    )
     return _signed_out({"account": None, "deleted": found.name})
 
 

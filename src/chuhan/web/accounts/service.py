@@ -8,9 +8,14 @@ so every server process on one database signs and checks alike), and the store k
 session under the SHA-256 of the id. A request's account is found by checking the
 signature (a tampered cookie is refused before the store is asked) and then reading the
 session from the store: signing out deletes it, so a replayed cookie finds nothing on any
-process. The cookie is ``HttpOnly`` (no script reads it), ``SameSite=Lax`` (a cross-site
-form cannot post with it; the account endpoints also refuse a foreign ``Origin``) and
-``Secure`` when the page came over HTTPS.
+process. An account has at most ``sessions_per_account`` sessions: a sign-in beyond it ends
+the oldest. A session that ends (signed out, the other sessions of a new password, an
+account deleted, the oldest beyond the bound) closes the websockets opened with it, on
+every process (:meth:`AccountService.sessions_ended`, :mod:`chuhan.web.sockets.sessions`):
+a socket stops acting as its account the moment its session ends. The cookie is
+``HttpOnly`` (no script reads it), ``SameSite=Lax`` (a cross-site form cannot post with it;
+the account endpoints also refuse a foreign ``Origin``) and ``Secure`` when the page came
+over HTTPS.
 
 **Limits.** Sign-ins are counted per name and per address, sign-ups per address and per
 name, in the store (:meth:`AccountRepository.take_attempt`), so they hold across processes: a
@@ -27,6 +32,7 @@ import asyncio
 import base64
 import hashlib
 import hmac
+import logging
 import secrets
 import unicodedata
 from dataclasses import dataclass, field
@@ -40,9 +46,11 @@ from chuhan.web.accounts.repository import (
     name_skeleton,
     network_of,
 )
-from chuhan.web.db import Store
+from chuhan.web.bus import Bus
+from chuhan.web.db import Store, StoreError
 from chuhan.web.http.clients import SESSION_COOKIE
 from chuhan.web.settings import Settings
+from chuhan.web.sockets.sessions import SESSION_NOTICE, SessionSockets, session_key
 
 if TYPE_CHECKING:
     from argon2 import PasswordHasher
@@ -59,6 +67,8 @@ __all__ = [
     "check_name",
     "check_password",
 ]
+
+log = logging.getLogger("chuhan.web")
 
 #: The cookie of a browser that has held a session of an account (see
 #: :meth:`AccountService.known_browser`): kept for a year, across sign-outs.
@@ -127,11 +137,6 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
-def session_key(session_id: str) -> str:
-    """What the store keeps of a session id: its SHA-256."""
-    return hashlib.sha256(session_id.encode()).hexdigest()
-
-
 @dataclass
 class AccountService:
     """One server's accounts: the hasher, the session secret (read from the store at
@@ -139,6 +144,10 @@ class AccountService:
 
     settings: Settings
     store: Store
+    #: The bus that tells the other processes which sessions ended, and this process's
+    #: sockets by session (None: nobody to tell).
+    bus: Bus | None = None
+    sockets: SessionSockets | None = None
     _secret: bytes = b""
     _hasher: PasswordHasher | None = None
     #: Hashes computed at once (each takes ``argon2_memory_kib`` of memory).
@@ -205,11 +214,33 @@ class AccountService:
         return session_id
 
     async def start_session(self, account: Account, now: float) -> str:
-        """Store a new session of the account; the cookie value that carries it."""
+        """Store a new session of the account (its oldest ends when it has
+        ``sessions_per_account`` with this one); the cookie value that carries it."""
         session_id = secrets.token_urlsafe(32)
-        expires = now + self.settings.session_days * 86400
-        await self.repository.create_session(session_key(session_id), account.id, now, expires)
+        settings = self.settings
+        expires = now + settings.session_days * 86400
+        ended = await self.repository.create_session(
+            session_key(session_id), account.id, now, expires, settings.sessions_per_account
+        )
+        await self.sessions_ended(ended)
         return f"{session_id}.{self._signature(session_id)}"
+
+    async def sessions_ended(self, keys: list[str]) -> None:
+        """Sessions ``keys`` (store keys) ended: the sockets opened with them are closed,
+        this process's at once and the other processes' by a ``session`` notice (one that
+        cannot be sent is made up by their next sweep: ``session_sweep_seconds``)."""
+        if not keys:
+            return
+        if self.sockets is not None:
+            self.sockets.end(keys)
+        if self.bus is None:
+            return
+        for data in SessionSockets.notices(keys):
+            try:
+                await self.bus.notify("", SESSION_NOTICE, data)
+            except StoreError as error:
+                log.warning("cannot tell the other servers that sessions ended: %s", error)
+                return
 
     async def account_of(self, connection: HTTPConnection, now: float) -> Account | None:
         """The account signed in on the request or websocket, or None."""
