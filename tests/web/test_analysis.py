@@ -11,7 +11,7 @@ import shlex
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -276,13 +276,26 @@ def deepening(seen: list[tuple[float, dict[str, Any]]]) -> list[int]:
     return [message["depth"] for _, message in seen]
 
 
+def lines_until(
+    board: Analyst, enough: Callable[[list[tuple[float, dict[str, Any]]]], bool]
+) -> list[tuple[float, dict[str, Any]]]:
+    """The ``lines`` messages that come until ``enough`` of them have (a bound on a hang only:
+    a loaded machine only makes them come later)."""
+    seen: list[tuple[float, dict[str, Any]]] = []
+    deadline = time.monotonic() + 120
+    while not enough(seen):
+        assert time.monotonic() < deadline, f"the lines stopped coming: {deepening(seen)}"
+        seen += board.lines(0.2)
+    return seen
+
+
 def test_the_engines_lines_stream_and_deepen_with_three_lines(server: int) -> None:
     with contextlib.ExitStack() as stack:
         board = Analyst(stack, server)
         assert board.welcome["engine"] == "chuhan"
         answer = board.ask("position", variant="xiangqi", engine=True, multipv=3)
         assert answer["type"] == "position"
-        seen = board.lines(6)
+        seen = lines_until(board, lambda seen: len(set(deepening(seen))) >= 3)
     depths = deepening(seen)
     assert len(depths) >= 3 and depths == sorted(depths) and depths[-1] > depths[0]
     last = seen[-1][1]
@@ -414,10 +427,16 @@ def test_an_external_uci_engine_analyses_when_the_operator_names_one(tmp_path: P
             board = Analyst(stack, port)
             assert board.welcome["engine"] == Path(sys.executable).name
             board.ask("position", variant="xiangqi", moves=["h2e2"], engine=True, multipv=2)
-            seen = board.lines(6)
+            seen = lines_until(board, lambda seen: len(set(deepening(seen))) >= 2)
             # A new position stops the engine's search (asked for 30 s) at once.
             moved = board.ask("position", variant="xiangqi", moves=["b0c2"], engine=True)
-            after = [message for _, message in board.lines(2) if message["seq"] == moved["seq"]]
+            after = [
+                message
+                for _, message in lines_until(
+                    board, lambda seen: any(m["seq"] == moved["seq"] for _, m in seen)
+                )
+                if message["seq"] == moved["seq"]
+            ]
     finally:
         stop(process)
     depths = deepening(seen)
