@@ -79,6 +79,27 @@ _REPORTED_KEPT = 1024
 _dumps = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
+def cannot_load(game_id: str, error: BaseException, reported: set[str], doing: str) -> str:
+    """The sentence a game that cannot be loaded is answered with, its failure logged once
+    per game (``reported``: the games logged, forgotten past :data:`_REPORTED_KEPT`;
+    ``doing``: what failed, "read" or "rebuild")."""
+    if game_id not in reported:
+        if len(reported) >= _REPORTED_KEPT:
+            reported.clear()
+        reported.add(game_id)
+        if isinstance(error, GameUnreadable):
+            log.error("%s; it is left out", error)
+        else:
+            log.error("cannot %s game %s: %s", doing, game_id, error)
+    if isinstance(error, GameUnreadable):
+        why = "its stored record is damaged"
+    elif isinstance(error, StoreError):
+        why = "the game database failed"
+    else:
+        why = "its stored record cannot be replayed"
+    return f"game {game_id[:40]!r} cannot be loaded: {why}"
+
+
 class ReadUnavailable(ServiceError):
     """A game that cannot be read (damaged rows, a log this version cannot replay, the
     database failing); the sentence says which."""
@@ -436,23 +457,7 @@ class GameReads:
             self._bytes -= gone.size()
 
     def _unavailable(self, game_id: str, error: BaseException) -> str:
-        """The sentence a game that cannot be read is answered with (the failure logged
-        once per game)."""
-        if game_id not in self._reported:
-            if len(self._reported) >= _REPORTED_KEPT:
-                self._reported.clear()
-            self._reported.add(game_id)
-            if isinstance(error, GameUnreadable):
-                log.error("%s; it is left out", error)
-            else:
-                log.error("cannot read game %s: %s", game_id, error)
-        if isinstance(error, GameUnreadable):
-            why = "its stored record is damaged"
-        elif isinstance(error, StoreError):
-            why = "the game database failed"
-        else:
-            why = "its stored record cannot be replayed"
-        return f"game {game_id[:40]!r} cannot be loaded: {why}"
+        return cannot_load(game_id, error, self._reported, "read")
 
     def _busy(self, error: WorkerError) -> str:
         log.warning("a game could not be read: %s", error)
