@@ -68,18 +68,10 @@ async def game_socket(websocket: WebSocket) -> None:
         websocket,
         conn,
         write=_write,
-        no_hello=_no_hello,
+        greeted=lambda conn: conn.role is not None,
         body=body,
         failure=f"websocket error in game {game_id}",
     )
-
-
-def _no_hello(conn: Connection) -> None:
-    """A socket that has not said hello in time is closed: it holds memory and a place
-    in its address's count for nothing."""
-    if conn.role is None and not conn.closing:
-        conn.send(error_message("hello_timeout", "no 'hello' came in time; reconnect"))
-        conn.close(4408)
 
 
 async def _read(context: ServerContext, websocket: WebSocket, conn: Connection, room: Room) -> None:
