@@ -10,6 +10,8 @@ import pytest
 
 MODULES = [
     "chuhan.board",
+    "chuhan.engine",
+    "chuhan.records.game",
     "chuhan.piece",
     "chuhan.squareset",
 ]
