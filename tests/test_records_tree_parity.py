@@ -11,7 +11,7 @@ import pytest
 
 from chuhan import Board, Move
 from chuhan.engine import PovScore, Score
-from chuhan.records.game import GameNode, GameRecord, RecordError
+from chuhan.records.game import SKIP, BaseVisitor, GameNode, GameRecord, RecordError, SkipType
 from chuhan.records.pgn import read_pgn, write_pgn
 
 PYCHESS = (
@@ -111,3 +111,74 @@ def test_the_record_survives_a_copy_and_a_pickle() -> None:
 def test_a_detached_node_has_no_board() -> None:
     with pytest.raises(RecordError, match="no game record"):
         GameNode().board()
+
+
+class _Trace(BaseVisitor[list[str]]):
+    def __init__(self, skip_variations: bool = False) -> None:
+        self.events: list[str] = []
+        self.skip_variations = skip_variations
+
+    def begin_game(self) -> None:
+        self.events.append("begin")
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self.events.append(f"[{tagname}]")
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        self.events.append(board.san(move))
+
+    def visit_board(self, board: Board) -> None:
+        self.events.append(f"@{board.ply}")
+
+    def visit_comment(self, comment: str) -> None:
+        self.events.append("{" + comment + "}")
+
+    def visit_nag(self, nag: int) -> None:
+        self.events.append(f"${nag}")
+
+    def begin_variation(self) -> SkipType | None:
+        self.events.append("(")
+        return SKIP if self.skip_variations else None
+
+    def end_variation(self) -> None:
+        self.events.append(")")
+
+    def visit_result(self, result: str) -> None:
+        self.events.append(result)
+
+    def end_game(self) -> None:
+        self.events.append("end")
+
+    def result(self) -> list[str]:
+        return self.events
+
+
+def test_visitor_walks_in_python_chess_order() -> None:
+    [record] = read_pgn(
+        '[Event "e"]\n\n{start} 1. Che3 $1 Hc8 (1... Hg8 {alt} 2. Hg3 (2. Hc3)) 2. Hc3 1-0\n'
+    )
+    events = record.accept(_Trace())
+    assert events == [
+        "begin", "[Event]", "[Result]", "{start}",
+        "Che3", "@1", "$1",
+        "Hc8", "@2",
+        "(", "Hg8", "@2", "{alt}", "Hg3", "@3", "(", "Hc3", "@3", ")", ")",
+        "Hc3", "@3",
+        "1-0", "end",
+    ]  # fmt: skip
+    skipped = record.accept(_Trace(skip_variations=True))
+    assert "Hg8" not in skipped and skipped.count("(") == skipped.count(")") == 1
+
+
+def test_visitor_walks_a_long_game_without_recursion() -> None:
+    board = Board()
+    moves = []
+    for _ in range(400):
+        move = next(iter(board.legal_moves))
+        if board.is_game_over():
+            break
+        moves.append(move)
+        board.push(move)
+    record = GameRecord.from_moves(moves)
+    events = record.accept(_Trace())
+    assert sum(1 for event in events if event.startswith("@")) == len(moves)

@@ -9,11 +9,12 @@ produce this one value, so converting between formats is reading one and writing
 
 from __future__ import annotations
 
+import enum
 import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
@@ -23,12 +24,15 @@ from chuhan.variants import JANGGI_ARRANGEMENTS, Variant, get_variant, janggi_st
 __all__ = [
     "DEFAULT_READ_LIMITS",
     "RESULTS",
+    "SKIP",
+    "BaseVisitor",
     "GameNode",
     "GameRecord",
     "ReadLimitError",
     "ReadLimits",
     "RecordError",
     "RecordWarning",
+    "SkipType",
     "VariationError",
     "janggi_arrangements",
     "normalize_fen",
@@ -150,6 +154,86 @@ class ReadLimits:
 
 #: The limits the readers use when given none.
 DEFAULT_READ_LIMITS = ReadLimits()
+
+
+class SkipType(enum.Enum):
+    """What a visitor returns to skip a variation or the rest of a game (:data:`SKIP`)."""
+
+    SKIP = "skip"
+
+
+#: Returned by :meth:`BaseVisitor.begin_game`, :meth:`~BaseVisitor.end_headers` or
+#: :meth:`~BaseVisitor.begin_variation` to skip what follows, as python-chess's ``SKIP``.
+SKIP = SkipType.SKIP
+
+ResultT = TypeVar("ResultT")
+
+
+class BaseVisitor(Generic[ResultT]):
+    """What :meth:`GameRecord.accept` calls as it walks a record, in python-chess's order
+    (``chess.pgn.BaseVisitor``): the game's start, its headers, then each move with the
+    board before it (:meth:`visit_move`) and after it (:meth:`visit_board`), its NAGs and
+    comment, each variation between :meth:`begin_variation` and :meth:`end_variation`
+    (after the main-line move it is an alternative to), the result and the end.
+    Subclasses override what they need and :meth:`result`.
+
+    >>> from chuhan.records.pgn import read_pgn
+    >>> class Sans(BaseVisitor[list[str]]):
+    ...     def __init__(self) -> None:
+    ...         self.sans: list[str] = []
+    ...     def visit_move(self, board, move):
+    ...         self.sans.append(board.san(move))
+    ...     def begin_variation(self):
+    ...         self.sans.append("(")
+    ...     def end_variation(self):
+    ...         self.sans.append(")")
+    ...     def result(self):
+    ...         return self.sans
+    >>> [record] = read_pgn("1. Che3 Hc8 (1... Hg8 2. Hg3) 2. Hc3 *")
+    >>> " ".join(record.accept(Sans()))
+    'Che3 Hc8 ( Hg8 Hg3 ) Hc3'
+    """
+
+    def begin_game(self) -> SkipType | None:
+        return None
+
+    def begin_headers(self) -> None:
+        return None
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        return None
+
+    def end_headers(self) -> SkipType | None:
+        return None
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        """``move`` is about to be played on ``board`` (do not change the board)."""
+        return None
+
+    def visit_board(self, board: Board) -> None:
+        """The position after the move just visited (do not change the board)."""
+        return None
+
+    def visit_comment(self, comment: str) -> None:
+        return None
+
+    def visit_nag(self, nag: int) -> None:
+        return None
+
+    def begin_variation(self) -> SkipType | None:
+        return None
+
+    def end_variation(self) -> None:
+        return None
+
+    def visit_result(self, result: str) -> None:
+        return None
+
+    def end_game(self) -> None:
+        return None
+
+    def result(self) -> ResultT:
+        raise NotImplementedError
 
 
 @dataclass(eq=False)
@@ -392,8 +476,9 @@ class GameNode:
         comment = _drop_command(_EVAL, self.comment)
         if score is not None:
             first = score.first()
-            if first.mate is not None:
-                value = f"#{first.mate}"
+            mate = first.mate()
+            if mate is not None:
+                value = f"#{mate}"
             else:
                 value = f"{(first.cp or 0) / 100:.2f}"
             tail = f",{depth}" if depth is not None else ""
@@ -538,6 +623,22 @@ class GameRecord:
         self.root = nodes[0]
         self.root._record = self
 
+    def accept(self, visitor: BaseVisitor[ResultT]) -> ResultT:
+        """Walk the record with ``visitor`` (:class:`BaseVisitor`, in python-chess's
+        order) and return ``visitor.result()``. Iterative: a long game does not reach
+        Python's recursion limit."""
+        if visitor.begin_game() is not SKIP:
+            visitor.begin_headers()
+            for name, value in self.headers.items():
+                visitor.visit_header(name, value)
+            if visitor.end_headers() is not SKIP:
+                if self.root.comment:
+                    visitor.visit_comment(self.root.comment)
+                _accept_tree(self.root, self.start_board(), visitor)
+                visitor.visit_result(self.result)
+        visitor.end_game()
+        return visitor.result()
+
     def describe(self, index: int | None = None) -> str:
         """How error messages name this game: its index in the file and key headers."""
         parts = [] if index is None else [f"game {index + 1}"]
@@ -608,3 +709,48 @@ def janggi_arrangements(fen: str) -> tuple[str, str] | None:
             if janggi_start_fen(cho=cho, han=han).split()[0] == placement:
                 return cho, han
     return None
+
+
+def _accept_node(node: GameNode, board: Board, visitor: BaseVisitor[Any]) -> None:
+    assert node.move is not None
+    visitor.visit_move(board, node.move)
+    board.push(node.move)
+    visitor.visit_board(board)
+    board.pop()
+    for nag in sorted(node.nags):
+        visitor.visit_nag(nag)
+    if node.comment:
+        visitor.visit_comment(node.comment)
+
+
+def _accept_tree(root: GameNode, board: Board, visitor: BaseVisitor[Any]) -> None:
+    """The moves under ``root`` in python-chess's order: a node's main-line move, then its
+    alternatives each as a variation, then the main line's continuation."""
+    # A stack of steps: ("children", node) visits node's children at the board's position;
+    # "variation" opens one, "push"/"pop" keep the board in step, "end" closes a variation.
+    steps: list[tuple[str, GameNode]] = [("children", root)]
+    while steps:
+        kind, node = steps.pop()
+        if kind == "children":
+            if not node.children:
+                continue
+            main = node.children[0]
+            _accept_node(main, board, visitor)
+            later = [("variation", child) for child in node.children[1:]]
+            later += [("push", main), ("children", main), ("pop", main)]
+            steps.extend(reversed(later))
+        elif kind == "variation":
+            if visitor.begin_variation() is SKIP:
+                visitor.end_variation()
+                continue
+            _accept_node(node, board, visitor)
+            steps.extend(
+                reversed([("push", node), ("children", node), ("pop", node), ("end", node)])
+            )
+        elif kind == "push":
+            assert node.move is not None
+            board.push(node.move)
+        elif kind == "pop":
+            board.pop()
+        else:
+            visitor.end_variation()
