@@ -3,6 +3,7 @@ and the streaming analysis() context manager of SimpleEngine (issue 27)."""
 
 from __future__ import annotations
 
+import asyncio
 import pickle
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ from chuhan.engine import (
     PovScore,
     Score,
     SimpleEngine,
+    popen_uci,
 )
 
 FAKE = [sys.executable, str(Path(__file__).parent / "fake_engine.py")]
@@ -77,3 +79,24 @@ def test_analysis_leaving_early_stops_the_search() -> None:
         assert "score" in first
         assert analysis.wait()
         assert engine.analyse(Board(), Limit(depth=1))["depth"] == 1
+
+
+def test_async_analysis_streams_infos() -> None:
+    async def run() -> tuple[list[int], int, int, int]:
+        async with await popen_uci(FAKE) as engine:
+            board = Board()
+            with await engine.analysis(board, Limit(depth=3), multipv=2) as analysis:
+                seen = [info["multipv"] async for info in analysis]
+            final = await analysis.wait()
+            assert analysis.empty() and not analysis.would_block()
+            with pytest.raises(AnalysisComplete):
+                await analysis.get()
+            # Stopped early, then the engine takes the next command.
+            with await engine.analysis(board, Limit(depth=2)) as early:
+                first = await early.get()
+            await early.wait()
+            again = await engine.analyse(board, Limit(depth=1))
+            return seen, len(final), first["multipv"], again["depth"]
+
+    seen, final, first, depth = asyncio.run(run())
+    assert set(seen) == {1, 2} and final == 2 and first == 1 and depth == 1

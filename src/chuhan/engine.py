@@ -50,6 +50,7 @@ from chuhan.squares import Move
 __all__ = [
     "COORDINATES",
     "AnalysisComplete",
+    "AnalysisResult",
     "AsyncEngine",
     "Cp",
     "EngineError",
@@ -469,6 +470,82 @@ class SimpleAnalysisResult:
     def __exit__(self, *exc: object) -> None:
         self.stop()
         self.wait()
+
+
+class AnalysisResult:
+    """An :class:`AsyncEngine` search running in a task (:meth:`AsyncEngine.analysis`),
+    as python-chess's ``chess.engine.AnalysisResult``: ``async for info in analysis``,
+    ``await analysis.get()``, :attr:`info`, :attr:`multipv`, :meth:`stop` and
+    ``await analysis.wait()`` (the final lines); ``with`` stops the search on leaving."""
+
+    def __init__(self, multipv: int | None) -> None:
+        self._stop_event = threading.Event()
+        self._queue: asyncio.Queue[InfoDict | None] = asyncio.Queue()
+        self._done = False
+        self._lines: list[InfoDict] = [InfoDict() for _ in range(max(multipv or 1, 1))]
+        self._task: asyncio.Task[list[InfoDict]] | None = None
+
+    def _start(self, search: Coroutine[Any, Any, list[InfoDict]]) -> None:
+        self._task = asyncio.ensure_future(search)
+        self._task.add_done_callback(lambda _: self._queue.put_nowait(None))
+
+    def _hear(self, info: InfoDict) -> None:
+        index = info.get("multipv", 1) - 1
+        if 0 <= index < len(self._lines):
+            merged = InfoDict(**self._lines[index])
+            merged.update(info)
+            self._lines[index] = merged
+        self._queue.put_nowait(info)
+
+    @property
+    def info(self) -> InfoDict:
+        """The best line so far, merged (as :attr:`SimpleAnalysisResult.info`)."""
+        return self._lines[0]
+
+    @property
+    def multipv(self) -> list[InfoDict]:
+        return list(self._lines)
+
+    def stop(self) -> None:
+        """Ask the engine to stop (it answers with the lines so far)."""
+        self._stop_event.set()
+
+    async def wait(self) -> list[InfoDict]:
+        """Wait for the search to end and return its final lines, best first (raises the
+        engine's error if it failed)."""
+        assert self._task is not None
+        return list(await self._task)
+
+    def would_block(self) -> bool:
+        return not self._done and self._queue.empty()
+
+    def empty(self) -> bool:
+        return self._done or self._queue.empty()
+
+    async def get(self) -> InfoDict:
+        """The next info, waiting for it; raises :class:`AnalysisComplete` at the end."""
+        if self._done:
+            raise AnalysisComplete
+        info = await self._queue.get()
+        if info is None:
+            self._done = True
+            raise AnalysisComplete
+        return info
+
+    def __aiter__(self) -> AnalysisResult:
+        return self
+
+    async def __anext__(self) -> InfoDict:
+        try:
+            return await self.get()
+        except AnalysisComplete:
+            raise StopAsyncIteration from None
+
+    def __enter__(self) -> AnalysisResult:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
 
 class InfoDict(TypedDict, total=False):
@@ -1751,6 +1828,40 @@ class AsyncEngine(_Driver[Coroutine[Any, Any, "AsyncEngine"]]):
                 board, limit, multipv=multipv, ban_moves=ban_moves, timeout=timeout
             )
         )
+
+    async def analysis(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: int | None = None,
+        ban_moves: Sequence[Move] = (),
+        timeout: float | None = None,
+    ) -> AnalysisResult:
+        """As :meth:`SimpleEngine.analysis`, the search running in a task::
+
+        with await engine.analysis(board, Limit(time=30)) as analysis:
+            async for info in analysis:
+                ...
+        """
+        analysis = AnalysisResult(multipv)
+
+        async def search() -> list[InfoDict]:
+            lines = await self._run(
+                self._session.analyse(
+                    board,
+                    limit,
+                    multipv=multipv if multipv is not None else 1,
+                    ban_moves=ban_moves,
+                    timeout=timeout,
+                    on_info=analysis._hear,
+                    stop=analysis._stop_event,
+                )
+            )
+            return lines if isinstance(lines, list) else [lines]
+
+        analysis._start(search())
+        return analysis
 
     async def quit(self, timeout: float | None = None) -> None:
         """As :meth:`SimpleEngine.quit`."""
