@@ -100,12 +100,12 @@ def winboard_move(board: chuhan.Board, move: Move) -> str:
     letter: ``g4`` straight on, ``gf5`` sideways, ``axa3`` capturing (its file always)."""
     san = to_san(board, move)
     mark = san[len(san.rstrip("+#")) :]
-    if abs(board.piece_at(move.from_square)) != chuhan.PAWN:
+    if abs(board.piece_code_at(move.from_square)) != chuhan.PAWN:
         return _SAN_MOVE.sub(
             lambda m: f"{m[1]}{m[2]}{_from_zero(m[3])}{m[4]}{m[5]}{_from_zero(m[6])}", san
         )
     origin, target = move.iccs()[:2], move.iccs()[2:]
-    if board.piece_at(move.to_square):
+    if board.piece_code_at(move.to_square):
         return f"{origin[0]}x{target}{mark}"
     if origin[0] == target[0]:
         return f"{target}{mark}"
@@ -141,7 +141,7 @@ def reads_counting_from_one(record: GameRecord, text: str) -> bool:
             move = parse_san(board, token, first_rank=1)
         except chuhan.ChuhanError:
             return False
-        if ("x" in token) != bool(board.piece_at(move.to_square)):
+        if ("x" in token) != bool(board.piece_code_at(move.to_square)):
             return False
         board.push(move)
     return True

@@ -127,7 +127,7 @@ class Column:
 def column(board: Board, square: int, pieces: dict[int, int] | None = None) -> Column:
     """The :class:`Column` of the piece on ``square`` (``pieces``: ``board.pieces()`` when
     the caller has it already)."""
-    piece = board.piece_at(square)
+    piece = board.piece_code_at(square)
     file_index = square % FILES
     per_file = [0] * FILES
     ranks: list[int] = []
@@ -159,7 +159,7 @@ def needs_place(board: Board, move: Move, place: Column) -> bool:
     """
     if place.count == 1:
         return False
-    piece = board.piece_at(move.from_square)
+    piece = board.piece_code_at(move.from_square)
     if place.count > 2 or abs(piece) not in (ADVISOR, ELEPHANT) or board.variant.is_janggi:
         return True
     side = piece > 0
@@ -168,7 +168,7 @@ def needs_place(board: Board, move: Move, place: Column) -> bool:
     others = tuple(
         sq
         for sq in range(file_index, FILES * RANKS, FILES)
-        if sq != move.from_square and board.piece_at(sq) == piece
+        if sq != move.from_square and board.piece_code_at(sq) == piece
     )
     for m in board.legal_move_codes(others):
         other = geometry(side, m >> 7, m & 127)
@@ -180,7 +180,7 @@ def needs_place(board: Board, move: Move, place: Column) -> bool:
 def mover(board: Board, move: Move, notation: str) -> int:
     """The piece that makes ``move``; raises :class:`IllegalMoveError` when the side to move
     has none on its from-square, so a writer never describes a move of nothing."""
-    piece = board.piece_at(move.from_square)
+    piece = board.piece_code_at(move.from_square)
     if not piece or (piece > 0) != board.turn:
         raise IllegalMoveError(
             f"cannot write {move.iccs()!r} in {notation} in {board.fen()} "

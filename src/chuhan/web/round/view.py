@@ -78,7 +78,7 @@ def move_entry(board: Board, move: Move) -> dict[str, Any]:
         except (ChuhanError, ValueError):
             entry[name] = None
     entry["korean"] = to_korean(board, move) if janggi else None
-    entry["capture"] = not move.is_pass() and board.piece_at(move.to_square) != 0
+    entry["capture"] = not move.is_pass() and board.piece_code_at(move.to_square) != 0
     return entry
 
 
