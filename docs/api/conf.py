@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -13,6 +14,37 @@ sys.path.insert(0, str(ROOT / "src"))
 os.environ["CHUHAN_PURE"] = "1"
 
 import chuhan  # noqa: E402
+
+
+def _tour() -> str:
+    """README.md's "The library in five minutes", in reStructuredText: the tour page is
+    made from the README at every build, so the two never differ."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    start = lines.index("## The library in five minutes")
+    end = lines.index("## The referee and records")
+    out = ["The library in five minutes", "============================", ""]
+    out += [".. Made from README.md by docs/api/conf.py at every build: edit the README.", ""]
+    code = False
+    for line in lines[start + 1 : end]:
+        if line.startswith("```"):
+            if not code:
+                out += [f".. code-block:: {line[3:].strip() or 'text'}", ""]
+            else:
+                out.append("")
+            code = not code
+        elif code:
+            out.append(f"    {line}" if line else "")
+        elif image := re.match(r"!\[(.*)\]\((.*)\)", line):
+            path = image.group(2).removeprefix("docs/")
+            out += [f".. image:: ../{path}", f"   :alt: {image.group(1)}", ""]
+        else:  # Markdown's `code` is reStructuredText's ``code``
+            out.append(re.sub(r"(?<!`)`([^`]+)`(?!`)", r"``\1``", line))
+    return "\n".join(out).rstrip() + "\n"
+
+
+_TOUR = Path(__file__).with_name("tour.rst")
+if not _TOUR.exists() or _TOUR.read_text(encoding="utf-8") != _tour():
+    _TOUR.write_text(_tour(), encoding="utf-8")  # unchanged: Sphinx need not read it again
 
 project = "chuhan"
 author = "The chuhan developers"
