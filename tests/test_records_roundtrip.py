@@ -6,8 +6,8 @@ letter, Chinese moves in GB18030, WXF in full-width characters).
 The games are random playouts of both games (uniform and biased towards captures and
 checks, which reach the crowded files, tandem pieces and endings that real games and
 composed problems hold) and playouts from the positions in ``tests/data`` (the repetition
-casebook and the xiangqi mate problems). ``make test`` runs a few hundred; the slow run
-(``make test-slow``) several thousand.
+casebook and the xiangqi mate problems). ``make test`` runs 130 (100 seeded, 30 drawn by
+hypothesis); the slow run (``make test-slow``) 5,000 more.
 """
 
 from __future__ import annotations
@@ -189,13 +189,13 @@ def assert_reads_back(record: GameRecord) -> None:
         assert not xqf.errors and xqf.main_line_moves() == moves
 
 
-@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=30, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_every_writer_reads_back_a_random_game(seed: int) -> None:
     assert_reads_back(random_game(seed))
 
 
-@pytest.mark.parametrize("block", range(4))
+@pytest.mark.parametrize("block", range(2))
 def test_every_writer_reads_back_fifty_seeded_games(block: int) -> None:
     for seed in range(block * 50, block * 50 + 50):
         assert_reads_back(random_game(seed))

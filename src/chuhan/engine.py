@@ -1840,9 +1840,11 @@ class AsyncEngine(_Driver[Coroutine[Any, Any, "AsyncEngine"]]):
     ) -> AnalysisResult:
         """As :meth:`SimpleEngine.analysis`, the search running in a task::
 
-        with await engine.analysis(board, Limit(time=30)) as analysis:
-            async for info in analysis:
-                ...
+            with await engine.analysis(board, Limit(time=30)) as analysis:
+                async for info in analysis:
+                    ...
+
+        The search stops when the ``with`` block ends.
         """
         analysis = AnalysisResult(multipv)
 
