@@ -379,31 +379,28 @@ class AnalysisComplete(Exception):
     all been read (python-chess's ``chess.engine.AnalysisComplete``)."""
 
 
-class SimpleAnalysisResult:
-    """A search running in the background (:meth:`SimpleEngine.analysis`): iterate it for
-    each info as it comes, or read :attr:`info` and :attr:`multipv`; :meth:`stop` ends
-    it, :meth:`wait` waits for its end and returns the final lines."""
+class _AnalysisLines:
+    """What the two analysis results share: the MultiPV lines merged as the engine's
+    info arrives (each info also queued for the reader by ``_put``), and the stop."""
 
     def __init__(self, multipv: int | None) -> None:
         self._stop_event = threading.Event()
-        self._queue: queue.Queue[InfoDict | None] = queue.Queue()
         self._done = False
         self._lines: list[InfoDict] = [InfoDict() for _ in range(max(multipv or 1, 1))]
-        self._final: list[InfoDict] | None = None
-        self._error: BaseException | None = None
-        self._thread: threading.Thread | None = None
 
-    def _start(self, search: Callable[[], list[InfoDict]]) -> None:
-        def run() -> None:
-            try:
-                self._final = search()
-            except BaseException as error:  # handed to the caller by wait()
-                self._error = error
-            finally:
-                self._queue.put(None)
+    def _put(self, info: InfoDict | None) -> None:
+        raise NotImplementedError
 
-        self._thread = threading.Thread(target=run, name="chuhan-analysis", daemon=True)
-        self._thread.start()
+    def _nothing_queued(self) -> bool:
+        raise NotImplementedError
+
+    def would_block(self) -> bool:
+        """Whether ``get`` would wait for the engine."""
+        return not self._done and self._nothing_queued()
+
+    def empty(self) -> bool:
+        """Whether every info has been read (the analysis may still go on)."""
+        return self._done or self._nothing_queued()
 
     def _hear(self, info: InfoDict) -> None:
         index = info.get("multipv", 1) - 1
@@ -411,7 +408,7 @@ class SimpleAnalysisResult:
             merged = InfoDict(**self._lines[index])
             merged.update(info)
             self._lines[index] = merged
-        self._queue.put(info)
+        self._put(info)
 
     @property
     def info(self) -> InfoDict:
@@ -428,6 +425,37 @@ class SimpleAnalysisResult:
         """Ask the engine to stop (it answers with the lines so far)."""
         self._stop_event.set()
 
+
+class SimpleAnalysisResult(_AnalysisLines):
+    """A search running in the background (:meth:`SimpleEngine.analysis`): iterate it for
+    each info as it comes, or read :attr:`info` and :attr:`multipv`; :meth:`stop` ends
+    it, :meth:`wait` waits for its end and returns the final lines."""
+
+    def __init__(self, multipv: int | None) -> None:
+        super().__init__(multipv)
+        self._queue: queue.Queue[InfoDict | None] = queue.Queue()
+        self._final: list[InfoDict] | None = None
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+
+    def _start(self, search: Callable[[], list[InfoDict]]) -> None:
+        def run() -> None:
+            try:
+                self._final = search()
+            except BaseException as error:  # handed to the caller by wait()
+                self._error = error
+            finally:
+                self._queue.put(None)
+
+        self._thread = threading.Thread(target=run, name="chuhan-analysis", daemon=True)
+        self._thread.start()
+
+    def _put(self, info: InfoDict | None) -> None:
+        self._queue.put(info)
+
+    def _nothing_queued(self) -> bool:
+        return self._queue.empty()
+
     def wait(self) -> list[InfoDict]:
         """Wait for the search to end and return its final lines, best first; raises
         the engine's error if it failed."""
@@ -436,14 +464,6 @@ class SimpleAnalysisResult:
         if self._error is not None:
             raise self._error
         return list(self._final or [])
-
-    def would_block(self) -> bool:
-        """Whether :meth:`get` would wait for the engine."""
-        return not self._done and self._queue.empty()
-
-    def empty(self) -> bool:
-        """Whether every info has been read (the analysis may still go on)."""
-        return self._done or self._queue.empty()
 
     def get(self) -> InfoDict:
         """The next info, waiting for it; raises :class:`AnalysisComplete` at the end."""
@@ -472,55 +492,32 @@ class SimpleAnalysisResult:
         self.wait()
 
 
-class AnalysisResult:
+class AnalysisResult(_AnalysisLines):
     """An :class:`AsyncEngine` search running in a task (:meth:`AsyncEngine.analysis`),
     as python-chess's ``chess.engine.AnalysisResult``: ``async for info in analysis``,
     ``await analysis.get()``, :attr:`info`, :attr:`multipv`, :meth:`stop` and
     ``await analysis.wait()`` (the final lines); ``with`` stops the search on leaving."""
 
     def __init__(self, multipv: int | None) -> None:
-        self._stop_event = threading.Event()
+        super().__init__(multipv)
         self._queue: asyncio.Queue[InfoDict | None] = asyncio.Queue()
-        self._done = False
-        self._lines: list[InfoDict] = [InfoDict() for _ in range(max(multipv or 1, 1))]
         self._task: asyncio.Task[list[InfoDict]] | None = None
 
     def _start(self, search: Coroutine[Any, Any, list[InfoDict]]) -> None:
         self._task = asyncio.ensure_future(search)
         self._task.add_done_callback(lambda _: self._queue.put_nowait(None))
 
-    def _hear(self, info: InfoDict) -> None:
-        index = info.get("multipv", 1) - 1
-        if 0 <= index < len(self._lines):
-            merged = InfoDict(**self._lines[index])
-            merged.update(info)
-            self._lines[index] = merged
+    def _put(self, info: InfoDict | None) -> None:
         self._queue.put_nowait(info)
 
-    @property
-    def info(self) -> InfoDict:
-        """The best line so far, merged (as :attr:`SimpleAnalysisResult.info`)."""
-        return self._lines[0]
-
-    @property
-    def multipv(self) -> list[InfoDict]:
-        return list(self._lines)
-
-    def stop(self) -> None:
-        """Ask the engine to stop (it answers with the lines so far)."""
-        self._stop_event.set()
+    def _nothing_queued(self) -> bool:
+        return self._queue.empty()
 
     async def wait(self) -> list[InfoDict]:
         """Wait for the search to end and return its final lines, best first (raises the
         engine's error if it failed)."""
         assert self._task is not None
         return list(await self._task)
-
-    def would_block(self) -> bool:
-        return not self._done and self._queue.empty()
-
-    def empty(self) -> bool:
-        return self._done or self._queue.empty()
 
     async def get(self) -> InfoDict:
         """The next info, waiting for it; raises :class:`AnalysisComplete` at the end."""
