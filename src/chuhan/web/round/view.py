@@ -21,9 +21,9 @@ from chuhan.web.round.seats import SEATS, seat_of, side_of
 from chuhan.web.sockets.protocol import MAX_NAME_CHARS
 
 if TYPE_CHECKING:
+    from chuhan.web.round.connection import GameConnection
     from chuhan.web.round.room import Room
     from chuhan.web.round.state import RoundState
-    from chuhan.web.sockets.connection import Connection
 
 __all__ = [
     "DEFAULT_ARRANGEMENT",
@@ -402,7 +402,7 @@ def _clock_text(snap: Snapshot, now: float) -> str:
 _SEAT_JSON = {True: '"first"', False: '"second"'}
 
 
-def render_state(room: Room, conn: Connection, now: float) -> str:
+def render_state(room: Room, conn: GameConnection, now: float) -> str:
     """The ``state`` message for one connection: the newest snapshot, with only the move
     list entries the connection does not have yet (``moves_from``)."""
     snap = room.published
