@@ -361,7 +361,7 @@ def long_game(plies: int, seed: int) -> list[str]:
         codes = game.legal_move_codes()
         rng.shuffle(codes)
         board = game.board
-        codes.sort(key=lambda code: board.piece_at(code & 127) != 0)
+        codes.sort(key=lambda code: board.piece_code_at(code & 127) != 0)
         for code in codes:
             move = Move(code >> 7, code & 127)
             game.push(move)
