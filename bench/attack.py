@@ -474,23 +474,28 @@ async def read_storm(args: argparse.Namespace) -> None:
             server.wait(timeout=30)
 
 
-class Analyst:
-    """One analysis socket (from a forwarded address)."""
+class ForwardedSocket:
+    """A websocket to ``path`` that says it comes from ``address`` (the server runs with
+    ``--trust-proxy``), with numbered messages; ``answers`` says which message answers
+    the one numbered ``seq``."""
+
+    PATH = ""
 
     def __init__(self, ws: ClientConnection) -> None:
         self.ws = ws
         self.seq = 0
 
     @classmethod
-    async def open(cls, port: int, address: str) -> Analyst:
+    async def connect(cls, port: int, address: str) -> Any:
         ws = await connect(
-            f"ws://127.0.0.1:{port}/ws/analysis",
+            f"ws://127.0.0.1:{port}{cls.PATH}",
             additional_headers={"x-forwarded-for": address},
             max_size=2**24,
         )
-        analyst = cls(ws)
-        await analyst.ask("hello")
-        return analyst
+        return cls(ws)
+
+    def answers(self, message: dict[str, Any], seq: int) -> bool:
+        return message.get("seq") == seq
 
     async def send(self, kind: str, **fields: Any) -> int:
         self.seq += 1
@@ -498,12 +503,27 @@ class Analyst:
         return self.seq
 
     async def ask(self, kind: str, **fields: Any) -> dict[str, Any]:
-        """Send, and return the first answer to it that is not a stream of lines."""
+        """Send, and return the first message that answers it."""
         seq = await self.send(kind, **fields)
         while True:
             message: dict[str, Any] = json.loads(await self.ws.recv())
-            if message.get("seq") == seq and message["type"] != "lines":
+            if self.answers(message, seq):
                 return message
+
+
+class Analyst(ForwardedSocket):
+    """One analysis socket: its answers are those with its seq that are not lines."""
+
+    PATH = "/ws/analysis"
+
+    @classmethod
+    async def open(cls, port: int, address: str) -> Analyst:
+        analyst: Analyst = await cls.connect(port, address)
+        await analyst.ask("hello")
+        return analyst
+
+    def answers(self, message: dict[str, Any], seq: int) -> bool:
+        return message.get("seq") == seq and message["type"] != "lines"
 
 
 async def drain(analysts: list[Analyst]) -> None:
@@ -583,31 +603,19 @@ async def review_storm(args: argparse.Namespace) -> None:
             server.wait(timeout=30)
 
 
-class LobbyVisitor:
-    """One lobby socket of a visitor (from a forwarded address)."""
+class LobbyVisitor(ForwardedSocket):
+    """One lobby socket of a visitor: an error answers whatever it asked."""
 
-    def __init__(self, ws: ClientConnection) -> None:
-        self.ws = ws
-        self.seq = 0
+    PATH = "/ws/lobby"
 
     @classmethod
     async def open(cls, port: int, address: str) -> LobbyVisitor:
-        ws = await connect(
-            f"ws://127.0.0.1:{port}/ws/lobby",
-            additional_headers={"x-forwarded-for": address},
-            max_size=2**24,
-        )
-        visitor = cls(ws)
+        visitor: LobbyVisitor = await cls.connect(port, address)
         await visitor.ask("hello", visitor=secrets.token_hex(16))
         return visitor
 
-    async def ask(self, kind: str, **fields: Any) -> dict[str, Any]:
-        self.seq += 1
-        await self.ws.send(json.dumps({"type": kind, "seq": self.seq, **fields}))
-        while True:
-            message: dict[str, Any] = json.loads(await self.ws.recv())
-            if message.get("seq") == self.seq or message["type"] == "error":
-                return message
+    def answers(self, message: dict[str, Any], seq: int) -> bool:
+        return message.get("seq") == seq or message["type"] == "error"
 
 
 async def lobby_storm(args: argparse.Namespace) -> None:
