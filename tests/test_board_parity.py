@@ -141,6 +141,24 @@ def test_piece_values() -> None:
         Piece(9, RED)
 
 
+@pytest.mark.parametrize("variant", ["xiangqi", "janggi"])
+def test_unicode_symbol_is_the_character_the_board_draws(variant: str) -> None:
+    board = Board(variant=variant)
+    janggi = variant == "janggi"
+    rows = {line[0]: line[2:] for line in board.unicode().splitlines() if line[:1].isdigit()}
+    for sq, piece in board.piece_map().items():
+        drawn = rows[str(sq // 9)][sq % 9]
+        assert piece.unicode_symbol(janggi=janggi) == drawn
+        other = Piece(piece.piece_type, not piece.color)
+        assert piece.unicode_symbol(janggi=janggi, invert_color=True) == other.unicode_symbol(
+            janggi=janggi
+        )
+    assert Piece.from_symbol("C").unicode_symbol() == "炮"
+    assert Piece.from_symbol("c").unicode_symbol() == "砲"
+    assert Piece.from_symbol("C").unicode_symbol(janggi=True) == "包"
+    assert Piece.from_symbol("n").unicode_symbol(simplified=True) == "马"
+
+
 def test_set_and_remove_piece_keep_the_board_consistent() -> None:
     board = Board()
     board.push_san("Che3")
