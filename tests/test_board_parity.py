@@ -127,6 +127,12 @@ def test_checkers_is_a_square_set() -> None:
     # In xiangqi a king facing the other across an open file gives check too.
     facing = Board("3k5/9/9/9/9/9/9/9/9/3K5 b - - 0 1")
     assert facing.checkers() == SquareSet.from_square(facing.king(RED))
+    # Mated by a rook with the kings facing: the reason names the rook, not the king.
+    mated = Board("R2k5/9/9/9/9/9/9/9/9/3K5 b - - 0 1")
+    assert mated.checkers().names() == ["d0", "a9"]
+    outcome = mated.outcome()
+    assert outcome is not None and outcome.termination is Termination.CHECKMATE
+    assert "by the chariot on a9" in outcome.reason
 
 
 def test_piece_values() -> None:
