@@ -125,13 +125,13 @@ class Column:
 
 
 def column(board: Board, square: int, pieces: dict[int, int] | None = None) -> Column:
-    """The :class:`Column` of the piece on ``square`` (``pieces``: ``board.pieces()`` when
-    the caller has it already)."""
+    """The :class:`Column` of the piece on ``square`` (``pieces``: ``board.piece_code_map()``
+    when the caller has it already)."""
     piece = board.piece_code_at(square)
     file_index = square % FILES
     per_file = [0] * FILES
     ranks: list[int] = []
-    for sq, other in (board.pieces() if pieces is None else pieces).items():
+    for sq, other in (board.piece_code_map() if pieces is None else pieces).items():
         if other == piece:
             per_file[sq % FILES] += 1
             if sq % FILES == file_index:
@@ -264,7 +264,7 @@ def resolve(board: Board, text: str, notation: str, query: Query, hint: str) -> 
     who = f"{board.variant.side_name(side)} {NOTATION_NAMES[query.kind]}"
     origins: set[int] = set()
     on_file = False
-    pieces = board.pieces()
+    pieces = board.piece_code_map()
     for sq, other in pieces.items():
         if other != piece:
             continue
