@@ -379,6 +379,10 @@ class AnalysisComplete(Exception):
     all been read (python-chess's ``chess.engine.AnalysisComplete``)."""
 
 
+def _as_lines(lines: InfoDict | list[InfoDict]) -> list[InfoDict]:
+    return lines if isinstance(lines, list) else [lines]
+
+
 class _AnalysisLines:
     """What the two analysis results share: the MultiPV lines merged as the engine's
     info arrives (each info also queued for the reader by ``_put``), and the stop."""
@@ -401,6 +405,27 @@ class _AnalysisLines:
     def empty(self) -> bool:
         """Whether every info has been read (the analysis may still go on)."""
         return self._done or self._nothing_queued()
+
+    def _conversation(
+        self,
+        session: _Session,
+        board: Board,
+        limit: Limit | None,
+        multipv: int | None,
+        ban_moves: Sequence[Move],
+        timeout: float | None,
+    ) -> _Conversation[InfoDict | list[InfoDict]]:
+        """The engine session's search for this analysis: its infos heard here, stopped
+        by :meth:`stop`."""
+        return session.analyse(
+            board,
+            limit,
+            multipv=multipv if multipv is not None else 1,
+            ban_moves=ban_moves,
+            timeout=timeout,
+            on_info=self._hear,
+            stop=self._stop_event,
+        )
 
     def _hear(self, info: InfoDict) -> None:
         index = info.get("multipv", 1) - 1
@@ -1644,18 +1669,10 @@ class SimpleEngine(_Driver["SimpleEngine"]):
         analysis = SimpleAnalysisResult(multipv)
 
         def search() -> list[InfoDict]:
-            lines = self._run(
-                self._session.analyse(
-                    board,
-                    limit,
-                    multipv=multipv if multipv is not None else 1,
-                    ban_moves=ban_moves,
-                    timeout=timeout,
-                    on_info=analysis._hear,
-                    stop=analysis._stop_event,
-                )
+            conversation = analysis._conversation(
+                self._session, board, limit, multipv, ban_moves, timeout
             )
-            return lines if isinstance(lines, list) else [lines]
+            return _as_lines(self._run(conversation))
 
         analysis._start(search)
         return analysis
@@ -1902,18 +1919,10 @@ class AsyncEngine(_Driver[Coroutine[Any, Any, "AsyncEngine"]]):
         analysis = AnalysisResult(multipv)
 
         async def search() -> list[InfoDict]:
-            lines = await self._run(
-                self._session.analyse(
-                    board,
-                    limit,
-                    multipv=multipv if multipv is not None else 1,
-                    ban_moves=ban_moves,
-                    timeout=timeout,
-                    on_info=analysis._hear,
-                    stop=analysis._stop_event,
-                )
+            conversation = analysis._conversation(
+                self._session, board, limit, multipv, ban_moves, timeout
             )
-            return lines if isinstance(lines, list) else [lines]
+            return _as_lines(await self._run(conversation))
 
         analysis._start(search())
         return analysis
