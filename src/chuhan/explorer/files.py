@@ -32,8 +32,8 @@ __all__ = [
 #: What a record in the index is. Only ``game`` counts in the explorer's statistics; the
 #: rest are kept apart: ``computer`` (games between programs), ``opening`` (an opening
 #: line with no players), ``midgame``, ``endgame``, ``tactics`` and ``exercise`` (a
-#: position given by a FEN and the moves that follow), and ``position`` (a record of an
-#: imported collection that does not start from the game's start position).
+#: position given by a FEN and the moves that follow), and ``position`` (a game record
+#: that does not start from the start position: a fragment, a handicap game).
 KINDS = ("game", "computer", "opening", "midgame", "endgame", "tactics", "exercise", "position")
 
 #: The archives :func:`iter_collection` opens.

@@ -15,7 +15,8 @@ Dataset and whatever ``chuhan explorer import`` adds) now, this server's own gam
 each of one game (a source holds xiangqi or janggi games, never both).
 
 **Kinds** (:data:`chuhan.explorer.files.KINDS`): only ``game`` records count in the
-statistics. Openings, midgame, endgame, tactics and exercise positions and computer games
+statistics, and a game is one from the start position (a record that starts elsewhere,
+filed among the games or not, is a ``position``). Openings, midgame, endgame, tactics and exercise positions and computer games
 are kept as games of their kind, searchable, never counted.
 
 **Duplicates** (the dataset files one game by player, by event and by opening, and its
@@ -733,7 +734,9 @@ class _Importer:
             return None
         moves = record.main_line_moves()
         folder_kind, opening = kind_of(name)
-        kind = folder_kind or ("game" if board.zobrist_hash() == self.start_key else "position")
+        kind = folder_kind or "game"
+        if kind == "game" and board.zobrist_hash() != self.start_key:
+            kind = "position"  # a fragment (or a handicap game): its positions are not openings
         if not moves and kind in ("game", "computer"):
             self.refuse(origin, "a game without a move")
             return None

@@ -1,0 +1,71 @@
+"""The shipped master games (the Chinese Chess Practical Dataset): the index built from
+the archive, its refusals, and its counts held against the stored games replayed (slow:
+the import reads 58,468 files, several minutes)."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+
+from chuhan import Board
+from chuhan.explorer import MASTERS_ARCHIVE, open_masters
+from chuhan.explorer.masters import MASTERS_LABEL, masters_digest
+
+
+def test_the_archive_is_shipped_with_its_credit() -> None:
+    root = Path(__file__).resolve().parent.parent
+    notice = (root / "NOTICE").read_text(encoding="utf-8")
+    assert MASTERS_ARCHIVE.stat().st_size > 7_000_000
+    for words in ("Chinese Chess Practical Dataset", "Yu-Han Tseng", "CC BY 4.0", "Changed"):
+        assert words in notice
+    assert len(masters_digest()) == 64
+
+
+@pytest.mark.slow
+def test_the_masters_index_holds_the_dataset(tmp_path: Path) -> None:
+    explorer = open_masters(tmp_path / "explorer.sqlite3")
+    with explorer:
+        row = explorer._db.execute(
+            "SELECT files, games, duplicates, refused FROM imports WHERE label = ?",
+            (MASTERS_LABEL,),
+        ).fetchone()
+        files, games, duplicates, refused = row
+        assert files == 58_468
+        # The two opening files whose FEN has no red king, and nothing else.
+        assert refused == 2
+        counts = explorer.counts()
+        assert counts["game"] == games
+        assert games > 30_000
+        start = explorer.lookup(Board())
+        assert start.games == games
+        assert start.moves[0].iccs == "h2e2"  # 炮二平五, the central cannon
+
+        # The counts of the 40 busiest positions of the first four plies, made again by
+        # replaying the stored games (every ply: a game may come back to one later) and
+        # counting with a dict keyed by FEN.
+        stored = [
+            m.split()
+            for (m,) in explorer._db.execute("SELECT moves FROM games WHERE kind = 'game'")
+        ]
+        early: Counter[str] = Counter()
+        for moves in stored:
+            board = Board()
+            for text in moves[:4]:
+                early[" ".join(board.fen().split()[:2])] += 1
+                board.push_iccs(text)
+        busiest = {fen for fen, _ in early.most_common(40)}
+        expected: dict[str, Counter[str]] = defaultdict(Counter)
+        for moves in stored:
+            board = Board()
+            seen = set()
+            for text in moves:
+                fen = " ".join(board.fen().split()[:2])
+                if fen in busiest and (fen, text) not in seen:
+                    seen.add((fen, text))
+                    expected[fen][text] += 1
+                board.push_iccs(text)
+        for fen in busiest:
+            stats = explorer.lookup(Board(fen))
+            assert {move.iccs: move.games for move in stats.moves} == dict(expected[fen]), fen
