@@ -175,8 +175,9 @@ def test_importing_a_collection_again_adds_only_duplicates(collection: Path) -> 
 
 def test_a_broken_record_is_refused_and_the_rest_imported(collection: Path) -> None:
     with Explorer(":memory:") as explorer:
-        summary = explorer.import_collection([collection])
+        summary = explorer.import_collection([collection], label="club")
         assert explorer.lookup(Board()).games == 3
+        assert explorer.refusals("club") == summary.refused
     assert len(summary.refused) == 1
     refusal = summary.refused[0]
     assert refusal.origin == "broken.pgn"

@@ -109,6 +109,11 @@ CREATE TABLE IF NOT EXISTS imports (
     duplicates INTEGER NOT NULL,
     refused INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS refusals (
+    import INTEGER NOT NULL REFERENCES imports(id),
+    origin TEXT NOT NULL,
+    reason TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     source INTEGER NOT NULL REFERENCES sources(id),
@@ -424,6 +429,15 @@ class Explorer:
         row = self._db.execute("SELECT 1 FROM imports WHERE label = ?", (label,)).fetchone()
         return row is not None
 
+    def refusals(self, label: str) -> list[Refusal]:
+        """What the imports of this label refused, in order."""
+        rows = self._db.execute(
+            "SELECT origin, reason FROM refusals JOIN imports ON imports.id = refusals.import "
+            "WHERE imports.label = ? ORDER BY refusals.rowid",
+            (label,),
+        )
+        return [Refusal(str(origin), str(reason)) for origin, reason in rows]
+
     def import_collection(
         self,
         paths: Iterable[str | Path],
@@ -674,6 +688,10 @@ class _Importer:
 
     def refuse(self, origin: str, reason: str) -> None:
         self.summary.refused.append(Refusal(origin, reason))
+        self.db.execute(
+            "INSERT INTO refusals (import, origin, reason) VALUES (?, ?, ?)",
+            (self.import_id, origin, reason),
+        )
 
     def add_file(self, file: CollectionFile) -> None:
         self.summary.files += 1
