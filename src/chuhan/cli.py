@@ -300,6 +300,15 @@ def _import_progress(stream: Any) -> Any:
     return show
 
 
+def _padded(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` columns of a terminal, where a Chinese or
+    full-width character takes two."""
+    import unicodedata
+
+    columns = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return text + " " * max(0, width - columns)
+
+
 def _cmd_explorer(args: argparse.Namespace) -> int:
     import json
 
@@ -359,7 +368,7 @@ def _cmd_explorer(args: argparse.Namespace) -> int:
             else ""
         )
         print(
-            f"{move.iccs:<6} {move.wxf:<6} {move.chinese:<8} {move.games:>7,} "
+            f"{move.iccs:<6} {move.wxf:<6} {_padded(move.chinese, 8)} {move.games:>7,} "
             f"{move.red_wins:>6,} {move.draws:>6,} {move.black_wins:>6,} {year:>6}  {said}"
         )
     if args.source == MASTERS:

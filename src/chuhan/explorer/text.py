@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import re
+import time
 import unicodedata
 from functools import cache
 from importlib import resources
@@ -39,7 +40,7 @@ _SPACES = re.compile(r"\s+")
 _DATE_PARTS = re.compile(r"(\d{4})(?:\D{1,3}(\d{1,2}))?(?:\D{1,3}(\d{1,2}))?")
 #: ``19800825``: eight digits, year, month and day.
 _DATE_DIGITS = re.compile(r"(\d{4})(\d\d)(\d\d)(?!\d)")
-#: ``93-12-25``: a two-digit year first (1930-2029), then month and day.
+#: ``93-12-25`` or ``25.12.93``: a two-digit year (of the 1900s) first or last.
 _SHORT_YEAR = re.compile(r"(\d\d)[-/.](\d{1,2})[-/.](\d{1,2})")
 _ECCO = re.compile(r"[A-E]\d\d")
 #: Results written otherwise than PGN's four: 紅勝 / 红胜 (Red won), 黑勝 / 黑胜, 和 / 和棋.
@@ -84,25 +85,33 @@ def search_key(value: str) -> str:
 def normalize_date(value: str) -> str:
     """A date tag as ISO text, as precise as it was written: ``1952年11月3日`` is
     ``1952-11-03``, ``1982.05`` is ``1982-05``, ``1982`` is ``1982``, ``19800825`` is
-    ``1980-08-25`` and ``93-12-25`` is ``1993-12-25``; a date with the year last
-    (``4/17/1996``, whose order of month and day is anyone's guess) keeps its year alone;
-    no year (or an empty tag, or PGN's ``????.??.??``) gives ``""``. A month or day that
-    cannot be one is left out.
+    ``1980-08-25``, ``93-12-25`` is ``1993-12-25`` and ``25.12.93`` too; a four-digit year
+    last (``4/17/1996``, whose order of month and day is anyone's guess) keeps its year
+    alone; no year, a year to come, a two-digit one that could be any of the three numbers
+    (``02-07-14``, ``27.05.01``), an empty tag or PGN's ``????.??.??`` give ``""``. A
+    month or day that cannot be one is left out.
 
-    >>> normalize_date("19800825"), normalize_date("02-07-14"), normalize_date("4/17/1996")
-    ('1980-08-25', '2002-07-14', '1996')
+    >>> normalize_date("19800825"), normalize_date("93-12-25"), normalize_date("4/17/1996")
+    ('1980-08-25', '1993-12-25', '1996')
+    >>> normalize_date("27.05.01"), normalize_date("2999年")
+    ('', '')
     """
     text = normalize_tag(value)
     short = _SHORT_YEAR.fullmatch(text)
     match = _DATE_DIGITS.match(text) or _DATE_PARTS.search(text)
     if short is not None:
-        two_digits, month, day = short.groups()
-        year = str((1900 if int(two_digits) >= 30 else 2000) + int(two_digits))
+        first, middle, last = short.groups()
+        if int(first) > 31:  # 93-12-25: the year first
+            year, month, day = str(1900 + int(first)), middle, last
+        elif int(last) > 31:  # 25.12.93: the year last
+            year, month, day = str(1900 + int(last)), middle, first
+        else:
+            return ""  # 02-07-14 or 27.05.01: which number is the year is anyone's guess
     elif match is not None:
         year, month, day = match.groups()
     else:
         return ""
-    if not 1000 <= int(year) <= 2999:
+    if not 1000 <= int(year) <= time.gmtime().tm_year:
         return ""
     parts = [year]
     if month is not None and 1 <= int(month) <= 12:
