@@ -23,7 +23,7 @@ from chuhan.explorer import (
     normalize_result,
     search_key,
 )
-from chuhan.records import GameRecord, write_pgn
+from chuhan.records import GameRecord, write_pgn, write_xqf
 from chuhan.squares import Move
 
 START = Board().fen()
@@ -215,6 +215,15 @@ def test_an_archive_imports_as_its_folder_does(
         summary = explorer.import_collection([archive])
         assert (summary.files, summary.games, summary.duplicates) == (7, 3, 1)
         assert explorer.counts()["midgame"] == 1
+
+
+def test_an_xqf_record_imports_as_its_pgn_does(tmp_path: Path) -> None:
+    record = GameRecord.from_moves([Move.from_iccs(m) for m in ONE], headers={"Result": "1-0"})
+    (tmp_path / "one.xqf").write_bytes(write_xqf(record))
+    with Explorer(":memory:") as explorer:
+        assert explorer.import_collection([tmp_path / "one.xqf"]).games == 1
+        stats = explorer.lookup(_board(*ONE[:2]))
+    assert [(m.iccs, m.games, m.red_wins) for m in stats.moves] == [("b0c2", 1, 1)]
 
 
 def test_a_janggi_position_is_not_asked_of_xiangqi_games(collection: Path) -> None:
