@@ -326,7 +326,7 @@ def test_iter_data_reads_a_files_bytes_as_iter_file_reads_the_file() -> None:
 
 
 def test_iter_data_names_the_file_it_cannot_tell() -> None:
-    with pytest.raises(RecordError, match="'notes.dat'"):
+    with pytest.raises(RecordError, match=r"'notes\.dat'"):
         list(iter_data(b"nothing here", "notes.dat"))
 
 
