@@ -35,13 +35,16 @@ def test_the_masters_index_holds_the_dataset(tmp_path: Path) -> None:
         assert files == 58_468
         # 58,468 files hold 46,569 distinct texts, and some texts differ in tags alone.
         assert duplicates > 58_468 - 46_569
-        # Opening files whose FEN has no red king (the dataset's README says two; more of
-        # its openings do), games without a move, and nothing else.
+        # Opening files whose FEN has no red king (the dataset's README says two; six
+        # do), games without a move and games with an illegal move (a transcription's
+        # slip: the game is refused, not cut short under its final result), nothing else.
         refusals = explorer.refusals(MASTERS_LABEL)
-        assert len(refusals) == refused
+        assert len(refusals) == refused < 200
         for refusal in refusals:
-            assert refusal.reason == "a game without a move" or (
-                "開局" in refusal.origin and "king is missing" in refusal.reason
+            assert (
+                refusal.reason == "a game without a move"
+                or ("開局" in refusal.origin and "king is missing" in refusal.reason)
+                or "illegal Chinese move" in refusal.reason
             ), refusal
         counts = explorer.counts()
         assert counts["game"] == games
