@@ -197,6 +197,22 @@ def test_an_import_that_fails_leaves_the_index_as_it_was(collection: Path) -> No
         assert explorer.import_collection([collection]).games == 3
 
 
+def test_an_import_while_another_writes_is_refused_and_reads_go_on(
+    collection: Path, tmp_path: Path
+) -> None:
+    index = tmp_path / "index.sqlite3"
+    with Explorer(index) as first, Explorer(index) as second:
+        first.import_collection([collection / "three.pgn"])
+        second._db.execute("PRAGMA busy_timeout = 0")
+        first._db.execute("BEGIN IMMEDIATE")  # an import under way
+        try:
+            assert second.lookup(Board()).games == 1
+            with pytest.raises(ExplorerError, match="another import is writing it"):
+                second.import_collection([collection / "one.pgn"])
+        finally:
+            first._db.execute("ROLLBACK")
+
+
 @pytest.mark.parametrize("suffix", [".zip", ".tar.xz"])
 def test_an_archive_imports_as_its_folder_does(
     collection: Path, tmp_path: Path, suffix: str

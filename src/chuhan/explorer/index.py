@@ -478,7 +478,13 @@ class Explorer:
         """Import the records of ``files`` (as :meth:`import_collection` does)."""
         started = time.perf_counter()
         summary = ImportSummary(label=label, source=source)
-        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            raise ExplorerError(
+                f"the explorer index {str(self.path)!r} cannot be written ({error}): another "
+                "import is writing it; try again when it has finished"
+            ) from None
         try:
             if digest and self.imported(digest):
                 # Another process imported it while this one waited for the lock.
