@@ -17,8 +17,8 @@ each of one game (a source holds xiangqi or janggi games, never both).
 **Kinds** (:data:`chuhan.explorer.files.KINDS`): only ``game`` records count in the
 statistics, and a game is one from the start position (a record that starts elsewhere,
 filed among the games or not, is a ``position``). Openings, midgame, endgame, tactics
-and exercise positions and computer games are kept as records of their kind, searchable,
-never counted.
+and exercise positions and computer games are kept as records of their kind, with their
+search keys, never counted.
 
 **Duplicates** (the dataset files one game by player, by event and by opening, and its
 copies differ in their tags: 廣東呂欽 and 呂欽, 2007年1月 and 2006-12-31) are recognised by
