@@ -18,6 +18,10 @@ import pytest
 MODULES = [
     "chuhan.board",
     "chuhan.engine",
+    "chuhan.explorer",
+    "chuhan.explorer.files",
+    "chuhan.explorer.index",
+    "chuhan.explorer.text",
     "chuhan.records.game",
     "chuhan.piece",
     "chuhan.squareset",

@@ -18,6 +18,7 @@ from chuhan.records import (
     convert,
     decode_bytes,
     detect_encoding,
+    iter_data,
     iter_file,
     iter_headers,
     iter_pgn,
@@ -315,6 +316,18 @@ def test_iter_headers_scans_the_tags_of_every_game() -> None:
 def test_iter_file_closes_the_file_when_the_games_are_read() -> None:
     games = iter_file(DATA / "multi.pgn")
     assert len(list(games)) == 3
+
+
+def test_iter_data_reads_a_files_bytes_as_iter_file_reads_the_file() -> None:
+    from_bytes = list(iter_data((DATA / "multi.pgn").read_bytes(), "multi.pgn"))
+    from_file = list(iter_file(DATA / "multi.pgn"))
+    assert [g.main_line_moves() for g in from_bytes] == [g.main_line_moves() for g in from_file]
+    assert [g.headers for g in from_bytes] == [g.headers for g in from_file]
+
+
+def test_iter_data_names_the_file_it_cannot_tell() -> None:
+    with pytest.raises(RecordError, match=r"'notes\.dat'"):
+        list(iter_data(b"nothing here", "notes.dat"))
 
 
 def test_a_bad_move_error_names_its_line() -> None:

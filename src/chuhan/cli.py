@@ -276,6 +276,121 @@ def _cmd_match(args: argparse.Namespace) -> int:
     return match_from_arguments(args)
 
 
+def _import_progress(stream: Any) -> Any:
+    """A progress line for an import, rewritten in place at most five times a second."""
+    from chuhan.explorer import ImportSummary
+
+    shown = [0.0]
+
+    def show(summary: ImportSummary) -> None:
+        import time
+
+        now = time.monotonic()
+        if now - shown[0] >= 0.2:
+            shown[0] = now
+            print(
+                f"\r{summary.files:,} files: {summary.games:,} games, {summary.others:,} "
+                f"other records, {summary.duplicates:,} duplicates, "
+                f"{len(summary.refused):,} refused",
+                end="",
+                file=stream,
+                flush=True,
+            )
+
+    return show
+
+
+def _padded(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` columns of a terminal, where a Chinese or
+    full-width character takes two."""
+    import unicodedata
+
+    columns = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return text + " " * max(0, width - columns)
+
+
+def _cmd_explorer(args: argparse.Namespace) -> int:
+    import json
+
+    from chuhan.explorer import MASTERS, Explorer, ExplorerError, open_masters
+    from chuhan.explorer.masters import CREDIT
+
+    board = Board(args.fen, variant=args.variant)
+    for text in args.moves:
+        try:
+            board.push_iccs(text)
+        except ChuhanError as error:
+            raise ExplorerError(f"--moves {text!r}: {error}") from None
+
+    def announce(text: str) -> None:
+        print(f"chuhan: {text}", file=sys.stderr, flush=True)
+
+    if args.source == MASTERS:
+        if board.variant.game != "xiangqi":
+            raise ExplorerError(
+                f"the masters are xiangqi games; a {board.variant.game} position "
+                f"({board.fen()}) has none (ask another --source)"
+            )
+        progress = _import_progress(sys.stderr) if sys.stderr.isatty() else None
+        explorer = open_masters(args.db, progress=progress, announce=announce)
+        if progress is not None and explorer.built_now:
+            print(file=sys.stderr)
+    else:
+        explorer = Explorer(args.db)
+    with explorer:
+        stats = explorer.lookup(board, source=args.source)
+    if args.json:
+        answer = stats.to_json()
+        if args.source == MASTERS:
+            answer["credit"] = CREDIT
+        print(json.dumps(answer, ensure_ascii=False))
+        return 0
+    if stats.games == 0:
+        print(f"No game of the {args.source} reached this position ({stats.fen}).")
+        return 0
+    print(
+        f"{stats.games:,} games of the {args.source} reached this position ({stats.fen}): "
+        f"Red won {stats.red_wins:,}, {stats.draws:,} draws, Black won {stats.black_wins:,}"
+        + (f"; average year {stats.average_year:.0f}" if stats.average_year else "")
+        + (f"; {stats.ended:,} ended here" if stats.ended else "")
+    )
+    if stats.moves:
+        print(
+            f"{'move':<6} {'WXF':<6} {'Chinese':<8} {'games':>7} {'red':>6} {'draws':>6} "
+            f"{'black':>6} {'year':>6}  most recent game"
+        )
+    for move in stats.moves:
+        year = f"{move.average_year:.0f}" if move.average_year else "-"
+        recent = move.top_games[0] if move.top_games else None
+        said = (
+            f"{recent.red} - {recent.black}, {recent.date or '?'} (#{recent.id})"
+            if recent is not None
+            else ""
+        )
+        print(
+            f"{move.iccs:<6} {move.wxf:<6} {_padded(move.chinese, 8)} {move.games:>7,} "
+            f"{move.red_wins:>6,} {move.draws:>6,} {move.black_wins:>6,} {year:>6}  {said}"
+        )
+    if args.source == MASTERS:
+        print(CREDIT)
+    return 0
+
+
+def _cmd_explorer_import(args: argparse.Namespace) -> int:
+    from chuhan.explorer import Explorer
+
+    progress = _import_progress(sys.stderr)
+    with Explorer(args.db) as explorer:
+        summary = explorer.import_collection(
+            args.files, source=args.source, variant=args.variant, progress=progress
+        )
+    print(file=sys.stderr)
+    print(f"chuhan: imported {summary.describe()}")
+    for refusal in summary.refused:
+        print(f"  refused {refusal}", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="chuhan", description="Xiangqi and janggi: rules, perft and play."
@@ -562,6 +677,74 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("source", metavar="SOURCE", help="the SQLite game database file")
     q.add_argument("dest", metavar="DEST", help="postgresql://USER@HOST/DB")
     q.set_defaults(func=_cmd_db_copy)
+
+    p = commands.add_parser(
+        "explorer",
+        help="the moves masters played from a position (the opening explorer)",
+        description=(
+            "Prints the moves played from a position (the start, or --fen with --moves "
+            "played) in the games of a source, each with its games, Red's wins, draws, "
+            "Black's wins, average year and most recent game. The masters are the Chinese "
+            "Chess Practical Dataset (Yu-Han Tseng, CC BY 4.0), shipped with chuhan and "
+            "indexed on first use, once (a few minutes), into the user data folder. "
+            "'chuhan explorer import FILE...' adds other collections."
+        ),
+    )
+    p.add_argument("--fen", default=None, help="the position (default: the start)")
+    p.add_argument(
+        "--moves", nargs="*", default=[], metavar="M", help="ICCS moves played from the position"
+    )
+    p.add_argument("--variant", default="xiangqi", choices=GAMES, help="game (default xiangqi)")
+    p.add_argument("--source", default="masters", help="the collection asked (default masters)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object: the position's counts and each move's iccs, wxf, "
+        "chinese, games, red_wins, draws, black_wins, average_year and top_games",
+    )
+    p.add_argument(
+        "--db",
+        default=None,
+        help="the explorer's index file (default: $CHUHAN_EXPLORER_DB, else "
+        "explorer.sqlite3 in the user data dir)",
+    )
+    p.set_defaults(func=_cmd_explorer)
+    explorer_commands = p.add_subparsers(dest="explorer_command", metavar="COMMAND")
+    q = explorer_commands.add_parser(
+        "import",
+        help="add a collection of records to the explorer's index",
+        description=(
+            "Adds the games of record files, folders of them or archives (.zip, .tar, "
+            ".tar.gz, .tar.xz, .tar.bz2) to the explorer's index, in one transaction: "
+            "everything that reads goes in, or nothing does. Each file's format is told "
+            "from its bytes (PGN, GIB, XQF, DhtmlXQ, CBF, the FEN + ICCS text form). A "
+            "game already there is counted as a duplicate; a record that does not read, "
+            "is of another game than the source's or has no move is refused, and the "
+            "summary lists each with its reason. Only games from the start position count "
+            "in the explorer; other records are kept as positions."
+        ),
+    )
+    q.add_argument("files", nargs="+", metavar="FILE", help="record files, folders or archives")
+    # SUPPRESS: an option given before the word import (chuhan explorer --db X import F)
+    # is not undone by the subcommand's default.
+    q.add_argument(
+        "--source",
+        default=argparse.SUPPRESS,
+        help="the collection to add to (default masters)",
+    )
+    q.add_argument(
+        "--variant",
+        default=argparse.SUPPRESS,
+        choices=GAMES,
+        help="the game of a new source's records (default xiangqi)",
+    )
+    q.add_argument(
+        "--db",
+        default=argparse.SUPPRESS,
+        help="the explorer's index file (default: $CHUHAN_EXPLORER_DB, else "
+        "explorer.sqlite3 in the user data dir)",
+    )
+    q.set_defaults(func=_cmd_explorer_import)
 
     p = commands.add_parser(
         "play",

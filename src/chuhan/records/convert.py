@@ -16,6 +16,7 @@ thing engines and test suites exchange: an optional line naming the variant (``j
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ __all__ = [
     "FORMATS",
     "Conversion",
     "convert",
+    "iter_data",
     "iter_file",
     "read_file",
     "read_text_record",
@@ -220,6 +222,24 @@ def iter_file(
             yield from _read_format(fmt, handle, rules=rules, limits=limits, encoding=encoding)
         except OSError as error:
             raise RecordError(f"cannot read {str(file_path)!r}: {error.strerror}") from error
+
+
+def iter_data(
+    data: bytes,
+    name: str = "",
+    *,
+    rules: str | None = None,
+    limits: ReadLimits = DEFAULT_READ_LIMITS,
+    encoding: str | None = None,
+) -> Iterator[GameRecord]:
+    """Yield the games of a record file's bytes, as :func:`iter_file` reads a file: its
+    format told from ``data`` or from the extension of ``name`` (the file's name, which
+    error messages quote), for a file taken from an archive or a network. Raises as
+    :func:`iter_file` does."""
+    if encoding is not None:
+        normalize_encoding(encoding)
+    fmt = _file_format(Path(name), data[:_SNIFF_BYTES])
+    yield from _read_format(fmt, io.BytesIO(data), rules=rules, limits=limits, encoding=encoding)
 
 
 def _read_format(

@@ -1,0 +1,871 @@
+"""The explorer's index: games and the moves played from every position they reached, in
+one SQLite file.
+
+**Positions** are keyed by the board's Zobrist hash (:meth:`chuhan.Board.zobrist_hash`,
+placement and side to move, the key repetition rules count; the same in every process), so
+every move order that reaches a position meets there. For each ``(source, position, move)``
+a row counts the games that played the move from it, Red's wins, the draws and Black's
+wins (a game of unknown result counts in the games, in none of the three), the sum of the
+years of the dated ones, and the most recent games (:data:`TOP_GAMES`). A game that ends
+in a position counts there under :data:`GAME_ENDED`. A game that passes a position twice
+counts once for each move played from it.
+
+**Sources** keep collections apart: ``masters`` (the shipped Chinese Chess Practical
+Dataset and whatever ``chuhan explorer import`` adds) now, this server's own games later,
+each of one game (a source holds xiangqi or janggi games, never both).
+
+**Kinds** (:data:`chuhan.explorer.files.KINDS`): only ``game`` records count in the
+statistics, and a game is one from the start position (a record that starts elsewhere,
+filed among the games or not, is a ``position``). Openings, midgame, endgame, tactics
+and exercise positions and computer games are kept as records of their kind, with their
+search keys, never counted.
+
+**Duplicates** (the dataset files one game by player, by event and by opening, and its
+copies differ in their tags: 廣東呂欽 and 呂欽, 2007年1月 and 2006-12-31) are recognised by
+the moves: two records of one source are one game when they start from the same position
+and play the same main line with the same result, for games of at least
+:data:`UNIQUE_PLIES` plies; a shorter game is one with another only when its players'
+names also match (by :func:`~chuhan.explorer.text.search_key`, spaces ignored). The first
+copy read is kept, and later copies fill in what it lacks (the ECCO code, the dataset's
+opening folder); ``copies`` counts them.
+
+An import is one transaction: it adds every record it can read or none.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import sqlite3
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from chuhan.board import Board
+from chuhan.errors import ChuhanError
+from chuhan.explorer.files import CollectionFile, iter_collection, kind_of
+from chuhan.explorer.text import (
+    RESULT_CODES,
+    normalize_date,
+    normalize_ecco,
+    normalize_result,
+    normalize_tag,
+    search_key,
+    year_of,
+)
+from chuhan.notation import format_move
+from chuhan.records import GameRecord, VariationError, iter_data
+from chuhan.squares import Move
+from chuhan.variants import Variant, get_variant
+
+__all__ = [
+    "GAME_ENDED",
+    "MASTERS",
+    "SCHEMA_VERSION",
+    "TOP_GAMES",
+    "UNIQUE_PLIES",
+    "Explorer",
+    "ExplorerError",
+    "GameSummary",
+    "ImportSummary",
+    "MoveStats",
+    "PositionStats",
+    "Refusal",
+    "default_index_path",
+    "position_key",
+]
+
+#: The index's layout; an index of another version is refused (rebuild it).
+SCHEMA_VERSION = 1
+#: The source of the master games.
+MASTERS = "masters"
+#: The games kept with each move (and each position): the most recent first.
+TOP_GAMES = 5
+#: The ``move`` of a position's row that counts the games that ended in it.
+GAME_ENDED = -1
+#: A game this long is told from others by its moves and result alone (see the module).
+UNIQUE_PLIES = 40
+#: Rows of positions staged in Python before they go to SQLite's staging table.
+_STAGE_BATCH = 20_000
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sources (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    variant TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS imports (
+    id INTEGER PRIMARY KEY,
+    source INTEGER NOT NULL REFERENCES sources(id),
+    label TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    imported_at TEXT NOT NULL,
+    files INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    others INTEGER NOT NULL,
+    duplicates INTEGER NOT NULL,
+    refused INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS refusals (
+    import INTEGER NOT NULL REFERENCES imports(id),
+    origin TEXT NOT NULL,
+    reason TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    source INTEGER NOT NULL REFERENCES sources(id),
+    kind TEXT NOT NULL,
+    identity BLOB NOT NULL,
+    fen TEXT NOT NULL,
+    moves TEXT NOT NULL,
+    plies INTEGER NOT NULL,
+    red TEXT NOT NULL,
+    black TEXT NOT NULL,
+    event TEXT NOT NULL,
+    site TEXT NOT NULL,
+    date TEXT NOT NULL,
+    year INTEGER,
+    result TEXT NOT NULL,
+    ecco TEXT NOT NULL,
+    opening TEXT NOT NULL,
+    red_key TEXT NOT NULL,
+    black_key TEXT NOT NULL,
+    event_key TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    copies INTEGER NOT NULL DEFAULT 1,
+    import INTEGER NOT NULL REFERENCES imports(id),
+    UNIQUE (source, identity)
+);
+CREATE TABLE IF NOT EXISTS positions (
+    source INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    move INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    red_wins INTEGER NOT NULL,
+    draws INTEGER NOT NULL,
+    black_wins INTEGER NOT NULL,
+    year_total INTEGER NOT NULL,
+    dated INTEGER NOT NULL,
+    top TEXT NOT NULL,
+    PRIMARY KEY (source, position, move)
+) WITHOUT ROWID;
+"""
+
+
+class ExplorerError(ChuhanError):
+    """A question the index cannot answer as asked (a janggi position of a xiangqi source,
+    an unknown source), or an index file that is not one."""
+
+
+def position_key(board: Board) -> int:
+    """The index's key of the board's position: its Zobrist hash (placement and side to
+    move) as a signed 64-bit integer, as SQLite stores it."""
+    key = board.zobrist_hash()
+    return key - (1 << 64) if key >= 1 << 63 else key
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A record (or file) an import left out: where it is and why."""
+
+    origin: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.origin}: {self.reason}"
+
+
+@dataclass
+class ImportSummary:
+    """What an import did: files read, games added (counted in the explorer), other
+    records added (positions, openings, computer games), duplicates recognised, and the
+    refusals with their reasons."""
+
+    label: str
+    source: str
+    files: int = 0
+    games: int = 0
+    others: int = 0
+    duplicates: int = 0
+    refused: list[Refusal] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def describe(self) -> str:
+        """One line: ``ccpd.tar.xz into masters: 58,468 files, ... in 312.4 s``."""
+        return (
+            f"{self.label} into {self.source}: {self.files:,} files, {self.games:,} games "
+            f"added, {self.others:,} other records (positions, openings, computer games), "
+            f"{self.duplicates:,} duplicates, {len(self.refused):,} refused, "
+            f"in {self.seconds:.1f} s"
+        )
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A game of the index as the explorer lists it; ``ply`` is where it reached the
+    position asked about (the number of moves played before it), when it is listed
+    for one."""
+
+    id: int
+    red: str
+    black: str
+    event: str
+    date: str
+    year: int | None
+    result: str
+    ecco: str
+    opening: str
+    ply: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "red": self.red,
+            "black": self.black,
+            "event": self.event,
+            "date": self.date,
+            "year": self.year,
+            "result": self.result,
+            "ecco": self.ecco,
+            "opening": self.opening,
+            "ply": self.ply,
+        }
+
+
+@dataclass(frozen=True)
+class MoveStats:
+    """A move played from a position: the move in ICCS, WXF and Chinese, the games that
+    played it, how they ended, their average year and the most recent of them."""
+
+    move: Move
+    iccs: str
+    wxf: str
+    chinese: str
+    games: int
+    red_wins: int
+    draws: int
+    black_wins: int
+    average_year: float | None
+    top_games: tuple[GameSummary, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "iccs": self.iccs,
+            "wxf": self.wxf,
+            "chinese": self.chinese,
+            "games": self.games,
+            "red_wins": self.red_wins,
+            "draws": self.draws,
+            "black_wins": self.black_wins,
+            "average_year": self.average_year,
+            "top_games": [game.to_json() for game in self.top_games],
+        }
+
+
+@dataclass(frozen=True)
+class PositionStats:
+    """The explorer's answer for a position: its games (those that went on and those that
+    ended there), how they ended, and the moves played from it, most played first."""
+
+    fen: str
+    source: str
+    games: int
+    red_wins: int
+    draws: int
+    black_wins: int
+    average_year: float | None
+    moves: tuple[MoveStats, ...]
+    ended: int
+    top_games: tuple[GameSummary, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "fen": self.fen,
+            "source": self.source,
+            "games": self.games,
+            "red_wins": self.red_wins,
+            "draws": self.draws,
+            "black_wins": self.black_wins,
+            "average_year": self.average_year,
+            "ended_here": self.ended,
+            "moves": [move.to_json() for move in self.moves],
+            "top_games": [game.to_json() for game in self.top_games],
+        }
+
+
+def _top_token(date: str, game_id: int, ply: int) -> str:
+    """A game's place in a top list: its date's digits (unknown parts zero), then its id,
+    so that the larger token is the more recent game; then the ply, where it was."""
+    digits = date.replace("-", "").ljust(8, "0")
+    return f"{digits}:{game_id:010d}:{ply}"
+
+
+def _best_tokens(tokens: Iterable[str]) -> list[str]:
+    return heapq.nlargest(TOP_GAMES, set(tokens))
+
+
+def _merge_top(first: str | None, second: str | None) -> str:
+    """Two top lists made one (SQLite's ``merge_top``)."""
+    return " ".join(_best_tokens(f"{first or ''} {second or ''}".split()))
+
+
+class _TopGames:
+    """SQLite's aggregate ``top_games(token)``: the :data:`TOP_GAMES` largest tokens."""
+
+    def __init__(self) -> None:
+        self.best: list[str] = []
+
+    def step(self, token: str) -> None:
+        if len(self.best) < TOP_GAMES:
+            heapq.heappush(self.best, token)
+        elif token > self.best[0]:
+            heapq.heapreplace(self.best, token)
+
+    def finalize(self) -> str:
+        return " ".join(sorted(self.best, reverse=True))
+
+
+def _average(total: int, count: int) -> float | None:
+    return round(total / count, 1) if count else None
+
+
+def default_index_path() -> Path:
+    """Where the explorer's index is kept: ``$CHUHAN_EXPLORER_DB`` when set, else
+    ``explorer.sqlite3`` in the user data folder (as platformdirs names it, where the web
+    app keeps its games; without platformdirs, ``$XDG_DATA_HOME/chuhan`` or
+    ``~/.local/share/chuhan``)."""
+    import os
+
+    given = os.environ.get("CHUHAN_EXPLORER_DB")
+    if given:
+        return Path(given)
+    try:
+        from platformdirs import user_data_dir
+    except ImportError:
+        base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+        return Path(base) / "chuhan" / "explorer.sqlite3"
+    return Path(user_data_dir("chuhan", appauthor=False, roaming=True)) / "explorer.sqlite3"
+
+
+class Explorer:
+    """The explorer's index in the SQLite file at ``path`` (created when missing;
+    default :func:`default_index_path`). Reads run beside an import (the file is in
+    write-ahead-log mode): they see the index as it was before the import until it
+    commits.
+
+    >>> explorer = Explorer(":memory:")
+    >>> explorer.lookup(Board()).games
+    0
+    >>> explorer.close()
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = default_index_path() if path is None else path
+        #: Whether this opening built the masters' index (:func:`open_masters`).
+        self.built_now = False
+        if str(self.path) != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(str(self.path), isolation_level=None)
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA busy_timeout = 10000")
+            self._db.executescript(_SCHEMA)
+            self._check_version()
+        except sqlite3.DatabaseError as error:
+            raise ExplorerError(f"{str(self.path)!r} is not an explorer index: {error}") from None
+        self._db.create_function("merge_top", 2, _merge_top, deterministic=True)
+        self._db.create_aggregate("top_games", 1, _TopGames)  # type: ignore[arg-type]
+
+    def _check_version(self) -> None:
+        row = self._db.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()
+        if row is None:
+            self._db.execute(
+                "INSERT INTO meta (name, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
+            )
+        elif row[0] != str(SCHEMA_VERSION):
+            raise ExplorerError(
+                f"the explorer index {str(self.path)!r} is of layout {row[0]}, this chuhan "
+                f"reads layout {SCHEMA_VERSION}: delete the file and it is built again"
+            )
+
+    def close(self) -> None:
+        """Close the index file."""
+        self._db.close()
+
+    def __enter__(self) -> Explorer:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- sources and imports ------------------------------------------------------------
+
+    def _source(self, name: str, variant: Variant | None = None) -> tuple[int, Variant]:
+        """The id and game of the source ``name``; created for ``variant`` when it is
+        given and the source does not exist yet."""
+        row = self._db.execute("SELECT id, variant FROM sources WHERE name = ?", (name,)).fetchone()
+        if row is not None:
+            return int(row[0]), get_variant(str(row[1]))
+        if variant is None:
+            known = [str(r[0]) for r in self._db.execute("SELECT name FROM sources")]
+            said = ", ".join(known) if known else "none yet"
+            raise ExplorerError(f"no source {name!r} in the explorer index (its sources: {said})")
+        cursor = self._db.execute(
+            "INSERT INTO sources (name, variant) VALUES (?, ?)", (name, variant.game)
+        )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid, variant
+
+    def imported(self, digest: str) -> bool:
+        """Whether a collection of this content digest has been imported."""
+        row = self._db.execute("SELECT 1 FROM imports WHERE digest = ?", (digest,)).fetchone()
+        return row is not None
+
+    def imported_label(self, label: str) -> bool:
+        """Whether a collection of this label has been imported."""
+        row = self._db.execute("SELECT 1 FROM imports WHERE label = ?", (label,)).fetchone()
+        return row is not None
+
+    def refusals(self, label: str) -> list[Refusal]:
+        """What the imports of this label refused, in order."""
+        rows = self._db.execute(
+            "SELECT origin, reason FROM refusals JOIN imports ON imports.id = refusals.import "
+            "WHERE imports.label = ? ORDER BY refusals.rowid",
+            (label,),
+        )
+        return [Refusal(str(origin), str(reason)) for origin, reason in rows]
+
+    def import_collection(
+        self,
+        paths: Iterable[str | Path],
+        *,
+        source: str = MASTERS,
+        variant: str = "xiangqi",
+        label: str | None = None,
+        digest: str = "",
+        progress: Callable[[ImportSummary], None] | None = None,
+    ) -> ImportSummary:
+        """Import the record files, folders and archives at ``paths`` into ``source``
+        (created for ``variant`` when new), in one transaction: every record read is
+        added or none is. A record that cannot be read, of another game than the
+        source's, or without a move is refused and listed with its reason in the
+        summary; the rest go in. ``progress`` is called with the summary so far after
+        each file. ``digest`` names the collection's content (:meth:`imported`)."""
+        names = [str(path) for path in paths]
+        files = (file for path in names for file in iter_collection(path))
+        return self.import_files(
+            files,
+            source=source,
+            variant=variant,
+            label=label or ", ".join(Path(name).name for name in names),
+            digest=digest,
+            progress=progress,
+        )
+
+    def import_files(
+        self,
+        files: Iterable[CollectionFile],
+        *,
+        source: str = MASTERS,
+        variant: str = "xiangqi",
+        label: str = "records",
+        digest: str = "",
+        progress: Callable[[ImportSummary], None] | None = None,
+    ) -> ImportSummary:
+        """Import the records of ``files`` (as :meth:`import_collection` does)."""
+        started = time.perf_counter()
+        summary = ImportSummary(label=label, source=source)
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            raise ExplorerError(
+                f"the explorer index {str(self.path)!r} cannot be written ({error}): another "
+                "import is writing it; try again when it has finished"
+            ) from None
+        try:
+            if digest and self.imported(digest):
+                # Another process imported it while this one waited for the lock.
+                self._db.execute("COMMIT")
+                return summary
+            source_id, spec = self._source(source, get_variant(variant))
+            cursor = self._db.execute(
+                "INSERT INTO imports (source, label, digest, imported_at, files, games, "
+                "others, duplicates, refused) VALUES (?, ?, ?, datetime('now'), 0, 0, 0, 0, 0)",
+                (source_id, label, digest),
+            )
+            assert cursor.lastrowid is not None
+            importer = _Importer(self._db, source_id, spec, cursor.lastrowid, summary)
+            for file in files:
+                importer.add_file(file)
+                if progress is not None:
+                    progress(summary)
+            importer.finish()
+            summary.seconds = time.perf_counter() - started
+            self._db.execute(
+                "UPDATE imports SET files = ?, games = ?, others = ?, duplicates = ?, "
+                "refused = ? WHERE id = ?",
+                (
+                    summary.files,
+                    summary.games,
+                    summary.others,
+                    summary.duplicates,
+                    len(summary.refused),
+                    importer.import_id,
+                ),
+            )
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        return summary
+
+    # -- questions ------------------------------------------------------------------------
+
+    def lookup(self, board: Board, *, source: str = MASTERS) -> PositionStats:
+        """The moves played from ``board``'s position in the games of ``source``, most
+        played first (moves of a stored row that are not legal on ``board``, which only a
+        64-bit hash collision could give, are left out). A position no game reached has
+        0 games and no moves; a source that does not exist yet is such an empty answer
+        too. Raises :class:`ExplorerError` for a board of another game than the
+        source's."""
+        row = self._db.execute(
+            "SELECT id, variant FROM sources WHERE name = ?", (source,)
+        ).fetchone()
+        empty = PositionStats(board.fen(), source, 0, 0, 0, 0, None, (), 0, ())
+        if row is None:
+            if source == MASTERS and board.variant.game != "xiangqi":
+                raise ExplorerError(_wrong_game(source, "xiangqi", board))
+            return empty
+        source_id, variant = int(row[0]), str(row[1])
+        if board.variant.game != variant:
+            raise ExplorerError(_wrong_game(source, variant, board))
+        rows = self._db.execute(
+            "SELECT move, games, red_wins, draws, black_wins, year_total, dated, top "
+            "FROM positions WHERE source = ? AND position = ?",
+            (source_id, position_key(board)),
+        ).fetchall()
+        if not rows:
+            return empty
+        games = self._games_of(" ".join(str(r[7]) for r in rows))
+        moves: list[MoveStats] = []
+        ended = 0
+        totals = [0, 0, 0, 0, 0, 0]
+        for code, count, red, draws, black, year_total, dated, top in rows:
+            if code == GAME_ENDED:
+                ended = count
+            else:
+                move = Move(code >> 7, code & 127)
+                if not board.is_legal(move):
+                    continue
+                moves.append(
+                    MoveStats(
+                        move=move,
+                        iccs=move.iccs(),
+                        wxf=format_move(board, move, "wxf"),
+                        chinese=format_move(board, move, "chinese"),
+                        games=count,
+                        red_wins=red,
+                        draws=draws,
+                        black_wins=black,
+                        average_year=_average(year_total, dated),
+                        top_games=_listed(top, games),
+                    )
+                )
+            for place, value in enumerate((count, red, draws, black, year_total, dated)):
+                totals[place] += value
+        moves.sort(key=lambda stats: (-stats.games, stats.iccs))
+        return PositionStats(
+            fen=board.fen(),
+            source=source,
+            games=totals[0],
+            red_wins=totals[1],
+            draws=totals[2],
+            black_wins=totals[3],
+            average_year=_average(totals[4], totals[5]),
+            moves=tuple(moves),
+            ended=ended,
+            top_games=_listed(_merge_top(" ".join(str(r[7]) for r in rows), ""), games),
+        )
+
+    def _games_of(self, tokens: str) -> dict[int, GameSummary]:
+        ids = sorted({int(token.split(":")[1]) for token in tokens.split()})
+        if not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+        rows = self._db.execute(
+            "SELECT id, red, black, event, date, year, result, ecco, opening FROM games "
+            f"WHERE id IN ({marks})",
+            ids,
+        )
+        return {int(r[0]): GameSummary(*r) for r in rows}
+
+    def game(self, game_id: int) -> dict[str, Any]:
+        """A game of the index by its id: its tags as stored, its kind, start FEN and ICCS
+        moves. Raises :class:`ExplorerError` for an id that is not there."""
+        cursor = self._db.execute(
+            "SELECT games.*, sources.name AS source_name FROM games "
+            "JOIN sources ON sources.id = games.source WHERE games.id = ?",
+            (game_id,),
+        )
+        row = cursor.fetchone()
+        if row is None:
+            raise ExplorerError(f"no game {game_id} in the explorer index")
+        names = [column[0] for column in cursor.description]
+        found = {
+            name: value
+            for name, value in zip(names, row, strict=True)
+            if name not in ("identity", "source")
+        }
+        found["source"] = found.pop("source_name")
+        found["moves"] = found["moves"].split()
+        return found
+
+    def counts(self, source: str = MASTERS) -> dict[str, int]:
+        """How many records of each kind ``source`` holds."""
+        rows = self._db.execute(
+            "SELECT kind, count(*) FROM games JOIN sources ON sources.id = games.source "
+            "WHERE sources.name = ? GROUP BY kind",
+            (source,),
+        )
+        return {str(kind): int(count) for kind, count in rows}
+
+
+def _wrong_game(source: str, variant: str, board: Board) -> str:
+    return (
+        f"the {source} source holds {variant} games; a {board.variant.game} position "
+        f"({board.fen()}) is not among them"
+    )
+
+
+def _listed(top: str, games: dict[int, GameSummary]) -> tuple[GameSummary, ...]:
+    listed: list[GameSummary] = []
+    for token in top.split():
+        _, game_id, ply = token.split(":")
+        game = games.get(int(game_id))
+        if game is not None and all(other.id != game.id for other in listed):
+            listed.append(
+                GameSummary(
+                    game.id,
+                    game.red,
+                    game.black,
+                    game.event,
+                    game.date,
+                    game.year,
+                    game.result,
+                    game.ecco,
+                    game.opening,
+                    int(ply),
+                )
+            )
+    return tuple(listed)
+
+
+class _Importer:
+    """One import's work inside its transaction: each record read, told from duplicates,
+    stored, and its positions staged; :meth:`finish` adds the staged positions to the
+    index's counts."""
+
+    def __init__(
+        self,
+        db: sqlite3.Connection,
+        source_id: int,
+        variant: Variant,
+        import_id: int,
+        summary: ImportSummary,
+    ) -> None:
+        self.db = db
+        self.source_id = source_id
+        self.variant = variant
+        self.import_id = import_id
+        self.summary = summary
+        self.start_key = Board(variant=variant).zobrist_hash()
+        # The games each file's text gave, by the text's digest: a file whose bytes were
+        # seen already (the dataset's copies) is not read again.
+        self.texts: dict[bytes, tuple[list[int], list[str]]] = {}
+        self.staged: list[tuple[int, int, int | None, int | None, str]] = []
+        db.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS stage "
+            "(position INTEGER, move INTEGER, outcome INTEGER, year INTEGER, token TEXT)"
+        )
+        db.execute("DELETE FROM temp.stage")
+
+    def refuse(self, origin: str, reason: str) -> None:
+        self.summary.refused.append(Refusal(origin, reason))
+        self.db.execute(
+            "INSERT INTO refusals (import, origin, reason) VALUES (?, ?, ?)",
+            (self.import_id, origin, reason),
+        )
+
+    def add_file(self, file: CollectionFile) -> None:
+        self.summary.files += 1
+        if file.error:
+            self.refuse(file.name, file.error)
+            return
+        digest = hashlib.blake2b(file.data, digest_size=16).digest()
+        known = self.texts.get(digest)
+        if known is not None:
+            for game_id in known[0]:
+                self.add_copy(game_id, file.name)
+            for reason in known[1]:
+                self.refuse(file.name, reason)
+            return
+        refused = len(self.summary.refused)
+        added: list[int] = []
+        try:
+            records = list(iter_data(file.data, file.name))
+        except ChuhanError as error:
+            records = []
+            self.refuse(file.name, str(error))
+        else:
+            if not records:
+                self.refuse(file.name, "no game in it")
+        for index, record in enumerate(records):
+            origin = file.name if len(records) == 1 else f"{file.name}, game {index + 1}"
+            kept = self.add_record(record, origin, file.name)
+            if kept is not None:
+                added.append(kept)
+        self.texts[digest] = (added, [r.reason for r in self.summary.refused[refused:]])
+
+    def add_copy(self, game_id: int, name: str) -> None:
+        """A duplicate of game ``game_id`` found in file ``name``: counted, and what the
+        first copy lacks filled in from the file's folder."""
+        self.summary.duplicates += 1
+        _, opening = kind_of(name)
+        self.db.execute(
+            "UPDATE games SET copies = copies + 1, "
+            "opening = CASE WHEN opening = '' THEN ? ELSE opening END WHERE id = ?",
+            (opening, game_id),
+        )
+
+    def add_record(self, record: GameRecord, origin: str, name: str) -> int | None:
+        """Add one record (or count it as a duplicate); its game's id, or ``None`` when
+        it is refused."""
+        errors = [error for error in record.errors if not isinstance(error, VariationError)]
+        if errors:
+            self.refuse(origin, str(errors[0]))
+            return None
+        if record.variant.game != self.variant.game:
+            self.refuse(
+                origin, f"a {record.variant.game} game; this source holds {self.variant.game}"
+            )
+            return None
+        try:
+            board = record.start_board()
+        except ChuhanError as error:
+            self.refuse(origin, f"its start position does not read: {error}")
+            return None
+        moves = record.main_line_moves()
+        folder_kind, opening = kind_of(name)
+        kind = folder_kind or "game"
+        if kind == "game" and board.zobrist_hash() != self.start_key:
+            kind = "position"  # a fragment (or a handicap game): its positions are not openings
+        if not moves and kind in ("game", "computer"):
+            self.refuse(origin, "a game without a move")
+            return None
+        headers = record.headers
+        red = normalize_tag(headers.get("Red", ""))
+        black = normalize_tag(headers.get("Black", ""))
+        result = normalize_result(headers.get("Result", "*"))
+        date = normalize_date(headers.get("Date", ""))
+        ecco = normalize_ecco(headers.get("ECCO", ""))
+        iccs = " ".join(move.iccs() for move in moves)
+        start = " ".join(board.fen().split()[:2])
+        red_key, black_key = search_key(red), search_key(black)
+        parts = [start, iccs, result]
+        if len(moves) < UNIQUE_PLIES:
+            parts += [red_key.replace(" ", ""), black_key.replace(" ", "")]
+        identity = hashlib.blake2b("\n".join(parts).encode(), digest_size=16).digest()
+        row = self.db.execute(
+            "SELECT id FROM games WHERE source = ? AND identity = ?", (self.source_id, identity)
+        ).fetchone()
+        if row is not None:
+            game_id = int(row[0])
+            self.add_copy(game_id, name)
+            self.db.execute(
+                "UPDATE games SET ecco = CASE WHEN ecco = '' THEN ? ELSE ecco END WHERE id = ?",
+                (ecco, game_id),
+            )
+            return game_id
+        event = normalize_tag(headers.get("Event", ""))
+        cursor = self.db.execute(
+            "INSERT INTO games (source, kind, identity, fen, moves, plies, red, black, event, "
+            "site, date, year, result, ecco, opening, red_key, black_key, event_key, origin, "
+            "import) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                self.source_id,
+                kind,
+                identity,
+                board.fen(),
+                iccs,
+                len(moves),
+                red,
+                black,
+                event,
+                normalize_tag(headers.get("Site", "")),
+                date,
+                year_of(date),
+                result,
+                ecco,
+                opening,
+                red_key,
+                black_key,
+                search_key(event),
+                origin,
+                self.import_id,
+            ),
+        )
+        new_id = cursor.lastrowid
+        assert new_id is not None
+        if kind == "game":
+            self.summary.games += 1
+            self.stage(board, moves, new_id, RESULT_CODES[result], date)
+        else:
+            self.summary.others += 1
+        return new_id
+
+    def stage(
+        self, board: Board, moves: list[Move], game_id: int, outcome: int | None, date: str
+    ) -> None:
+        """Stage the positions of one game: each position with the move played from it
+        (once per game, should the game pass it again) and the final one."""
+        year = year_of(date)
+        seen: set[tuple[int, int]] = set()
+        staged = self.staged
+        for ply, move in enumerate(moves):
+            code = move.from_square << 7 | move.to_square
+            key = position_key(board)
+            if (key, code) not in seen:
+                seen.add((key, code))
+                staged.append((key, code, outcome, year, _top_token(date, game_id, ply)))
+            board.push_code(code)
+        key = position_key(board)
+        if (key, GAME_ENDED) not in seen:
+            staged.append((key, GAME_ENDED, outcome, year, _top_token(date, game_id, len(moves))))
+        if len(staged) >= _STAGE_BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        self.db.executemany("INSERT INTO temp.stage VALUES (?, ?, ?, ?, ?)", self.staged)
+        self.staged.clear()
+
+    def finish(self) -> None:
+        """Add the staged positions to the counts (merging with rows already there)."""
+        self.flush()
+        self.db.execute(
+            "INSERT INTO positions (source, position, move, games, red_wins, draws, "
+            "black_wins, year_total, dated, top) "
+            "SELECT ?, position, move, count(*), coalesce(sum(outcome = 1), 0), "
+            "coalesce(sum(outcome = 0), 0), coalesce(sum(outcome = 2), 0), "
+            "coalesce(sum(year), 0), count(year), top_games(token) "
+            "FROM temp.stage WHERE true GROUP BY position, move "
+            "ON CONFLICT (source, position, move) DO UPDATE SET "
+            "games = games + excluded.games, red_wins = red_wins + excluded.red_wins, "
+            "draws = draws + excluded.draws, black_wins = black_wins + excluded.black_wins, "
+            "year_total = year_total + excluded.year_total, dated = dated + excluded.dated, "
+            "top = merge_top(top, excluded.top)",
+            (self.source_id,),
+        )
+        self.db.execute("DELETE FROM temp.stage")

@@ -1,0 +1,419 @@
+"""The opening explorer (chuhan.explorer): an index built from records written here, its
+counts held against counts made another way, duplicates, refusals, and the command line."""
+
+from __future__ import annotations
+
+import json
+import random
+import tarfile
+import zipfile
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from chuhan import Board
+from chuhan.cli import main
+from chuhan.explorer import (
+    Explorer,
+    ExplorerError,
+    ImportSummary,
+    kind_of,
+    normalize_date,
+    normalize_result,
+    search_key,
+)
+from chuhan.records import GameRecord, write_pgn, write_xqf
+from chuhan.squares import Move
+
+START = Board().fen()
+
+
+def _pgn(moves: list[str], *, fen: str | None = None, **tags: str) -> str:
+    """A PGN game of ICCS ``moves`` (checked as they are played) with ``tags``."""
+    board = Board(fen)
+    played = []
+    for text in moves:
+        played.append(board.push_iccs(text))
+    record = GameRecord.from_moves(played, fen=fen, headers=dict(tags))
+    return write_pgn(record, format="chinese")
+
+
+def _write(folder: Path, name: str, text: str, encoding: str = "utf-8") -> Path:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode(encoding))
+    return path
+
+
+# A Red win and a draw whose first three moves transpose (h2e2 h9g7 b0c2 and
+# b0c2 h9g7 h2e2 reach one position), and a Black win after c3c4.
+ONE = ["h2e2", "h9g7", "b0c2", "i9h9", "a0b0", "b9c7"]
+TWO = ["b0c2", "h9g7", "h2e2", "i9h9", "a0a1"]
+THREE = ["c3c4", "g6g5", "b2c2"]
+
+
+@pytest.fixture
+def collection(tmp_path: Path) -> Path:
+    """A folder of records: three games, a copy of the first with other tags (traditional
+    characters and full-width letters for the simplified ones), a broken record, a midgame
+    position filed as the dataset files them, and a game from another position."""
+    folder = tmp_path / "club"
+    _write(
+        folder,
+        "one.pgn",
+        _pgn(
+            ONE,
+            Red="杨官璘",
+            Black="Hu Ronghua",
+            Date="1990.05.01",
+            Result="1-0",
+            ECCO="",
+            Event="全国赛",
+        ),
+    )
+    _write(
+        folder,
+        "two.pgn",
+        _pgn(
+            TWO, Red="胡荣华", Black="杨官璘", Date="2000年3月2日", Result="1/2-1/2", Event="全国赛"
+        ),
+    )
+    _write(folder, "three.pgn", _pgn(THREE, Red="吕钦", Black="许银川", Date="2010", Result="0-1"))
+    # The first game again, in GB18030 with traditional characters and full-width letters,
+    # an ECCO code the first copy lacks, and the dataset's folder of an opening.
+    _write(
+        folder,
+        "Dataset/對局/大師對局/以開局分類/中炮局/copy.pgn",
+        _pgn(
+            ONE,
+            Red="楊官璘",
+            Black="Ｈｕ Ｒｏｎｇｈｕａ",
+            Date="1990",
+            Result="1-0",
+            ECCO="C93",
+            Event="全國賽",
+        ),
+        "gb18030",
+    )
+    # A FEN without a red king, as two files of the dataset have.
+    _write(
+        folder,
+        "broken.pgn",
+        '[Game "Chinese Chess"]\n[FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/'
+        'RNBA1ABNR w - - 0 1"]\n\n1. h2e2 h9g7 *\n',
+    )
+    midgame = "4k4/9/9/9/9/9/9/9/4R4/4K4 w"
+    _write(folder, "Dataset/中局/mid.pgn", _pgn(["e1e8"], fen=midgame, Result="1-0"))
+    _write(folder, "other-start.pgn", _pgn(["e1e2"], fen=midgame, Result="1-0"))
+    return folder
+
+
+def _board(*moves: str) -> Board:
+    board = Board()
+    for text in moves:
+        board.push_iccs(text)
+    return board
+
+
+def test_import_counts_games_and_keeps_other_records_apart(collection: Path) -> None:
+    with Explorer(":memory:") as explorer:
+        summary = explorer.import_collection([collection])
+        assert (summary.files, summary.games, summary.others, summary.duplicates) == (7, 3, 2, 1)
+        assert explorer.counts() == {"game": 3, "midgame": 1, "position": 1}
+        start = explorer.lookup(Board())
+    assert (start.games, start.red_wins, start.draws, start.black_wins) == (3, 1, 1, 1)
+    assert [(m.iccs, m.games) for m in start.moves] == [("b0c2", 1), ("c3c4", 1), ("h2e2", 1)]
+    assert start.average_year == 2000.0
+
+
+def test_transpositions_meet_in_one_position(collection: Path) -> None:
+    with Explorer(":memory:") as explorer:
+        explorer.import_collection([collection])
+        stats = explorer.lookup(_board("b0c2", "h9g7", "h2e2"))
+    assert stats.games == 2
+    assert {(m.iccs, m.red_wins, m.draws) for m in stats.moves} == {("i9h9", 1, 1)}
+    assert stats.moves[0].average_year == 1995.0
+
+
+def test_a_move_is_given_in_every_notation(collection: Path) -> None:
+    with Explorer(":memory:") as explorer:
+        explorer.import_collection([collection])
+        move = explorer.lookup(Board()).moves[2]
+    assert (move.iccs, move.wxf, move.chinese) == ("h2e2", "C2.5", "炮二平五")
+    assert move.to_json()["iccs"] == "h2e2"
+
+
+def test_a_duplicate_is_counted_once_and_fills_in_what_the_first_copy_lacks(
+    collection: Path,
+) -> None:
+    with Explorer(":memory:") as explorer:
+        summary = explorer.import_collection([collection / "one.pgn", collection / "Dataset"])
+        assert (summary.games, summary.duplicates) == (1, 1)
+        stats = explorer.lookup(_board(*ONE))
+        game = explorer.game(stats.top_games[0].id)
+    assert stats.games == 1 and stats.ended == 1
+    # The first copy's tags are kept; the ECCO code and the dataset's opening folder come
+    # from the second.
+    assert (game["red"], game["black"], game["ecco"], game["opening"], game["copies"]) == (
+        "杨官璘",
+        "Hu Ronghua",
+        "C93",
+        "中炮局",
+        2,
+    )
+    assert game["moves"] == ONE
+
+
+def test_importing_a_collection_again_adds_only_duplicates(collection: Path) -> None:
+    with Explorer(":memory:") as explorer:
+        explorer.import_collection([collection])
+        again = explorer.import_collection([collection])
+        assert (again.games, again.others, again.duplicates) == (0, 0, 6)
+        assert explorer.lookup(Board()).games == 3
+
+
+def test_a_broken_record_is_refused_and_the_rest_imported(collection: Path) -> None:
+    with Explorer(":memory:") as explorer:
+        summary = explorer.import_collection([collection], label="club")
+        assert explorer.lookup(Board()).games == 3
+        assert explorer.refusals("club") == summary.refused
+    assert len(summary.refused) == 1
+    refusal = summary.refused[0]
+    assert refusal.origin == "broken.pgn"
+    assert "king is missing" in refusal.reason
+
+
+def test_an_import_that_fails_leaves_the_index_as_it_was(collection: Path) -> None:
+    def fail_on_the_fourth_file(summary: ImportSummary) -> None:
+        if summary.files == 4:
+            raise KeyboardInterrupt
+
+    with Explorer(":memory:") as explorer:
+        with pytest.raises(KeyboardInterrupt):
+            explorer.import_collection([collection], progress=fail_on_the_fourth_file)
+        assert explorer.counts() == {}
+        assert explorer.lookup(Board()).games == 0
+        assert explorer.import_collection([collection]).games == 3
+
+
+def test_an_import_while_another_writes_is_refused_and_reads_go_on(
+    collection: Path, tmp_path: Path
+) -> None:
+    index = tmp_path / "index.sqlite3"
+    with Explorer(index) as first, Explorer(index) as second:
+        first.import_collection([collection / "three.pgn"])
+        second._db.execute("PRAGMA busy_timeout = 0")
+        first._db.execute("BEGIN IMMEDIATE")  # an import under way
+        try:
+            assert second.lookup(Board()).games == 1
+            with pytest.raises(ExplorerError, match="another import is writing it"):
+                second.import_collection([collection / "one.pgn"])
+        finally:
+            first._db.execute("ROLLBACK")
+
+
+@pytest.mark.parametrize("suffix", [".zip", ".tar.xz"])
+def test_an_archive_imports_as_its_folder_does(
+    collection: Path, tmp_path: Path, suffix: str
+) -> None:
+    archive = tmp_path / f"club{suffix}"
+    files = sorted(p for p in collection.rglob("*") if p.is_file())
+    if suffix == ".zip":
+        with zipfile.ZipFile(archive, "w") as out:
+            for file in files:
+                out.write(file, file.relative_to(collection))
+    else:
+        with tarfile.open(archive, "w:xz") as out:
+            for file in files:
+                out.add(file, str(file.relative_to(collection)))
+    with Explorer(":memory:") as explorer:
+        summary = explorer.import_collection([archive])
+        assert (summary.files, summary.games, summary.duplicates) == (7, 3, 1)
+        assert explorer.counts()["midgame"] == 1
+
+
+def test_an_xqf_record_imports_as_its_pgn_does(tmp_path: Path) -> None:
+    record = GameRecord.from_moves([Move.from_iccs(m) for m in ONE], headers={"Result": "1-0"})
+    (tmp_path / "one.xqf").write_bytes(write_xqf(record))
+    with Explorer(":memory:") as explorer:
+        assert explorer.import_collection([tmp_path / "one.xqf"]).games == 1
+        stats = explorer.lookup(_board(*ONE[:2]))
+    assert [(m.iccs, m.games, m.red_wins) for m in stats.moves] == [("b0c2", 1, 1)]
+
+
+def test_a_janggi_position_is_not_asked_of_xiangqi_games(collection: Path) -> None:
+    with Explorer(":memory:") as explorer:
+        explorer.import_collection([collection])
+        with pytest.raises(ExplorerError, match="masters source holds xiangqi games"):
+            explorer.lookup(Board(variant="janggi"))
+
+
+def test_a_position_no_game_reached_has_no_moves(collection: Path) -> None:
+    with Explorer(":memory:") as explorer:
+        explorer.import_collection([collection])
+        stats = explorer.lookup(_board("a3a4"))
+    assert (stats.games, stats.moves, stats.top_games) == (0, (), ())
+
+
+def test_a_janggi_game_is_refused_by_a_xiangqi_source(tmp_path: Path) -> None:
+    record = GameRecord.from_moves([Move.from_iccs("a3a4")], variant="janggi")
+    path = _write(tmp_path, "janggi.pgn", write_pgn(record))
+    with Explorer(":memory:") as explorer:
+        summary = explorer.import_collection([path])
+    assert summary.games == 0
+    assert "a janggi game; this source holds xiangqi" in summary.refused[0].reason
+
+
+def test_a_file_that_is_no_record_is_refused_with_its_reason(tmp_path: Path) -> None:
+    path = _write(tmp_path, "notes.pgn", "")
+    with Explorer(":memory:") as explorer:
+        summary = explorer.import_collection([path])
+    assert summary.refused[0].reason == "no game in it"
+
+
+def test_a_missing_collection_is_an_error(tmp_path: Path) -> None:
+    with Explorer(":memory:") as explorer, pytest.raises(ValueError, match="no record file"):
+        explorer.import_collection([tmp_path / "missing"])
+
+
+def test_names_meet_whatever_their_script_and_width() -> None:
+    assert search_key("楊官璘") == search_key("杨官璘")
+    assert search_key("Ｈｕ  Ｒｏｎｇｈｕａ") == search_key("hu ronghua")
+    assert normalize_date("２００７年１月") == "2007-01"
+    assert normalize_result("紅勝") == "1-0"
+
+
+def test_the_dataset_folders_say_the_kind_of_record() -> None:
+    assert kind_of("Dataset/對局/電腦對局/人機賽/1.pgn") == ("computer", "")
+    assert kind_of("Dataset/殺局_殺法_練習題/1.pgn") == ("exercise", "")
+    assert kind_of("Dataset/對局/大師對局/以賽事分類/五羊杯/1.pgn") == ("game", "")
+
+
+# -- counts held against counts made another way -------------------------------------------
+
+
+def _random_games(count: int, seed: int) -> list[tuple[list[str], str, int]]:
+    """Seeded games (ICCS moves, result, year): one of three openings, two of which
+    transpose into each other, then random legal moves."""
+    rng = random.Random(seed)
+    openings = [["h2e2", "h9g7", "b0c2"], ["b0c2", "h9g7", "h2e2"], ["c3c4", "g6g5"]]
+    games = []
+    for _ in range(count):
+        board = Board()
+        moves = list(rng.choice(openings))
+        for text in moves:
+            board.push_iccs(text)
+        for _ in range(rng.randint(0, 40)):
+            legal = list(board.legal_moves)
+            if not legal:
+                break
+            move = rng.choice(sorted(legal, key=lambda m: m.iccs())[:6])
+            board.push(move)
+            moves.append(move.iccs())
+        games.append((moves, rng.choice(["1-0", "0-1", "1/2-1/2", "*"]), rng.randint(1950, 2013)))
+    return games
+
+
+def test_counts_agree_with_a_count_made_by_replaying_the_games(tmp_path: Path) -> None:
+    games = _random_games(60, seed=25)
+    texts = []
+    for number, (moves, result, year) in enumerate(games):
+        texts.append(
+            _pgn(moves, Red=f"Red {number}", Black=f"Black {number}", Date=str(year), Result=result)
+        )
+    # Every fifth game twice more: in the same file and in another, with other tags.
+    copies = [
+        _pgn(moves, Red=f"Red {number}", Black=f"Black {number}", Date="", Result=result)
+        for number, (moves, result, _) in enumerate(games)
+        if number % 5 == 0
+    ]
+    _write(tmp_path, "games.pgn", "\n".join(texts + copies[:3]))
+    _write(tmp_path, "more/copies.pgn", "\n".join(copies))
+
+    # The other way: positions keyed by their FEN, games by their number, counted once.
+    expected: dict[str, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
+    for number, (moves, _, _) in enumerate(games):
+        board = Board()
+        for text in moves:
+            expected[" ".join(board.fen().split()[:2])][text].add(number)
+            board.push_iccs(text)
+
+    with Explorer(tmp_path / "index.sqlite3") as explorer:
+        summary = explorer.import_collection([tmp_path / "games.pgn", tmp_path / "more"])
+        assert (summary.games, summary.duplicates) == (len(games), 3 + len(copies))
+        for fen, moves in expected.items():
+            stats = explorer.lookup(Board(fen))
+            found = {move.iccs: move for move in stats.moves}
+            assert set(found) == set(moves), fen
+            for text, numbers in moves.items():
+                results = [games[n][1] for n in numbers]
+                years = [games[n][2] for n in numbers]
+                move = found[text]
+                assert (move.games, move.red_wins, move.draws, move.black_wins) == (
+                    len(numbers),
+                    results.count("1-0"),
+                    results.count("1/2-1/2"),
+                    results.count("0-1"),
+                ), (fen, text)
+                assert move.average_year == round(sum(years) / len(years), 1)
+                assert {game.id for game in move.top_games} <= set(range(1, len(games) + 1))
+                assert len(move.top_games) == min(len(numbers), 5)
+
+
+# -- the command line -------------------------------------------------------------------------
+
+
+def test_the_command_imports_and_answers_in_json(
+    collection: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    index = str(tmp_path / "index.sqlite3")
+    assert main(["explorer", "import", str(collection), "--db", index, "--source", "club"]) == 0
+    out, err = capsys.readouterr()
+    assert "3 games added" in out and "1 duplicates" in out and "1 refused" in out
+    assert "refused broken.pgn: " in err
+    args = ["explorer", "--db", index, "--source", "club", "--moves", "h2e2", "--json"]
+    assert main(args) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["games"] == 1
+    assert answer["moves"][0] | {"top_games": []} == {
+        "iccs": "h9g7",
+        "wxf": "H8+7",
+        "chinese": "馬８進７",
+        "games": 1,
+        "red_wins": 1,
+        "draws": 0,
+        "black_wins": 0,
+        "average_year": 1990.0,
+        "top_games": [],
+    }
+
+
+def test_the_command_says_when_no_game_reached_a_position(
+    collection: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    index = str(tmp_path / "index.sqlite3")
+    main(["explorer", "import", str(collection), "--db", index, "--source", "club"])
+    capsys.readouterr()
+    assert main(["explorer", "--db", index, "--source", "club", "--moves", "a3a4"]) == 0
+    assert "No game of the club reached this position" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--fen", "rnbakabnr/9/9 w"], "invalid FEN"),
+        (["--moves", "a0a5"], "--moves 'a0a5'"),
+        (["--variant", "janggi"], "the masters are xiangqi games; a janggi position"),
+        (["--source", "nowhere"], None),
+    ],
+)
+def test_the_command_answers_bad_questions_with_a_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], said: str | None
+) -> None:
+    code = main(["explorer", "--db", str(tmp_path / "index.sqlite3"), *args])
+    out, err = capsys.readouterr()
+    if said is None:  # a source with no games yet: an empty answer
+        assert code == 0 and "No game of the nowhere" in out
+    else:
+        assert code == 2 and said in err and "Traceback" not in err
