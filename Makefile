@@ -6,12 +6,14 @@ STAMP := $(VENV)/.chuhan-installed
 
 .PHONY: play test test-slow lint bench clean chromium postgresql compiler native
 
-# The install compiles the engine's hot modules with mypyc where a C compiler and the
-# Python headers are found (setup.py), and leaves pure Python where they are not.
+# The editable install brings the dependencies and installs chuhan as pure Python
+# (CHUHAN_PURE=1); `make native` then compiles the engine's hot modules in place with mypyc
+# where a C compiler and the Python headers are found (setup.py), so that `make test` can
+# compile while it lints. (A plain `pip install -e .` or `pip install .` compiles them too.)
 $(STAMP): pyproject.toml setup.py | compiler
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	CHUHAN_PURE=1 $(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 # A C compiler and Python's headers for mypyc. pyenv's and python.org's Pythons carry their
@@ -65,13 +67,19 @@ postgresql:
 	  (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 	    --no-install-recommends postgresql)
 
-# Every test runs on the build an install gives (compiled where it can be); then the rules,
-# the search and the engine's UCI front run again on pure Python, which an install without
-# a C compiler gives.
+# Every test runs on the build an install gives (compiled where it can be); the rules, the
+# search and the engine's UCI front also run on pure Python, which an install without a C
+# compiler gives. Neither lint nor the pure-Python pass needs the compiled modules, so they
+# run while they compile (two jobs; each one's output is printed when it ends); a failure
+# in any of them fails `make test`.
 PURE_TESTS := tests/test_perft.py tests/test_search.py tests/test_uci.py tests/test_native.py
 
-test: lint chromium postgresql native
+test: $(STAMP) chromium postgresql
+	$(MAKE) --no-print-directory --jobs=2 --output-sync=target native lint test-pure
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not slow"
+
+.PHONY: test-pure
+test-pure: $(STAMP)
 	CHUHAN_PURE=1 $(BIN)/python -m pytest -n 2 --dist loadgroup -m "not slow" $(PURE_TESTS)
 
 test-slow: native postgresql

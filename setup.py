@@ -11,6 +11,15 @@ leaving a pure-Python install that works the same, when:
 
 A successful compile writes ``chuhan/_native.json`` (each compiled module's source digest)
 last, so a half-finished one is never taken for a build.
+
+The cost of a build, and what keeps it down:
+
+- mypyc's analysis (a type check of the compiled modules and what they import) runs once
+  per build, in the command that builds the extensions. pip's editable install also runs
+  ``egg_info`` and ``dist_info`` in processes of their own, which finalize build_ext only
+  to list the extensions' source files: there the stand-in below (no sources) is enough.
+- mypyc writes one C file per module (``multi_file``), and they are compiled in parallel
+  on every CPU this process may use (``build_ext --parallel N`` sets another number).
 """
 
 from __future__ import annotations
@@ -20,8 +29,11 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
+from typing import Any
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -56,9 +68,14 @@ class BuildNative(build_ext):
     _record: dict[str, object] | None = None
 
     def finalize_options(self) -> None:
-        # mypyc's extensions are made here, before setuptools prepares the extensions.
-        self.distribution.ext_modules = self._extensions()
+        # mypyc's extensions are made here, before setuptools prepares the extensions; but
+        # not for the commands that only list the package's files (pip runs them first, in
+        # processes of their own).
+        if not set(self.distribution.commands) <= LISTING_COMMANDS:
+            self.distribution.ext_modules = self._extensions()
         super().finalize_options()
+        if self.parallel is None or self.parallel is True:
+            self.parallel = _usable_cpus()
 
     def _extensions(self) -> list[Extension]:
         if os.environ.get(native.PURE_VARIABLE, "") not in ("", "0"):
@@ -105,6 +122,61 @@ class BuildNative(build_ext):
             f"compiled {len(native.COMPILED_MODULES)} modules ({time.monotonic() - started:.0f} s)"
         )
 
+    def build_extensions(self) -> None:
+        # distutils compiles the sources of one extension one by one: mypyc's group has
+        # one per module, so they are compiled in parallel here.
+        jobs = int(self.parallel or 1)
+        if jobs > 1 and hasattr(self.compiler, "_setup_compile"):
+            self.compiler.compile = _parallel_compile(self.compiler, jobs)
+        super().build_extensions()
+
+
+#: Commands that finalize build_ext only to list the package's source files.
+LISTING_COMMANDS = {"egg_info", "dist_info", "sdist"}
+
+
+def _usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _parallel_compile(compiler: Any, jobs: int) -> Callable[..., list[str]]:
+    """``compiler.compile`` (distutils' CCompiler), compiling ``jobs`` sources at a time,
+    the largest first (distutils compiles the sources of one extension one by one)."""
+
+    def compile(
+        sources: list[str],
+        output_dir: str | None = None,
+        macros: Any = None,
+        include_dirs: Any = None,
+        debug: bool = False,
+        extra_preargs: Any = None,
+        extra_postargs: Any = None,
+        depends: Any = None,
+    ) -> list[str]:
+        macros, objects, extra_postargs, pp_opts, build = compiler._setup_compile(
+            output_dir, macros, include_dirs, sources, depends, extra_postargs
+        )
+        cc_args = compiler._get_cc_args(pp_opts, debug, extra_preargs)
+        todo = sorted(
+            (obj for obj in objects if obj in build),
+            key=lambda obj: os.path.getsize(build[obj][0]),
+            reverse=True,
+        )
+
+        def one(obj: str) -> None:
+            src, ext = build[obj]
+            compiler._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
+
+        with ThreadPoolExecutor(jobs) as pool:
+            for _ in pool.map(one, todo):  # the first error is raised here
+                pass
+        return list(objects)
+
+    return compile
+
 
 def _fall_back(error: BaseException) -> None:
     _say(f"the compiled modules could not be built ({type(error).__name__}: {error})")
@@ -117,14 +189,23 @@ def _mypyc_extensions(target_dir: Path) -> list[Extension]:
 
     paths = [str(native.source_path(m, PACKAGE).relative_to(ROOT)) for m in native.COMPILED_MODULES]
     # The modules they import are type-checked for their types only: the optional
-    # dependencies of the web app and the record readers need not be in the build.
-    options = ["--follow-imports=silent", "--ignore-missing-imports"]
-    return mypycify(  # type: ignore[no-any-return]
+    # dependencies of the web app and the record readers need not be in the build. No
+    # cache is written: mypyc's analysis does not read one, and `make lint`'s mypy may be
+    # writing its own beside the build.
+    options = ["--follow-imports=silent", "--ignore-missing-imports", f"--cache-dir={os.devnull}"]
+    extensions: list[Extension] = mypycify(
         [*options, *paths],
         opt_level="3",
+        multi_file=True,  # one C file per module, compiled in parallel
         group_name=native.GROUP,
         target_dir=str(target_dir),
     )
+    # The modules' C files (in target_dir) include the group's header, which mypyc writes
+    # in the group's package folder (target_dir/chuhan).
+    group_folder = target_dir.joinpath(*native.GROUP.split(".")[:-1])
+    for extension in extensions:
+        extension.include_dirs.append(str(group_folder))
+    return extensions
 
 
 setup(

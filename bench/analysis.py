@@ -1,4 +1,4 @@
-"""The analysis board's engine, as the server runs it (``ProcessPool`` on the analysis
+"""The analysis board's engine, as the server runs it (``ProcessCompute`` on the analysis
 worker): the depth reached over time in the start position (one line and three), and the
 time a whole-game review takes (every position of a 63-ply game at the review's node budget).
 
@@ -14,7 +14,7 @@ from typing import Any
 
 from chuhan.search.limits import SearchLimits
 from chuhan.variants import XIANGQI_START_FEN
-from chuhan.web.compute.service import AnalysisRequest, ProcessPool
+from chuhan.web.compute.service import AnalysisRequest, ProcessCompute
 from chuhan.web.settings import Settings
 
 #: A game of chuhan's engine (Red) against random moves, mate on ply 63 (tests/web).
@@ -27,7 +27,7 @@ _GAME_TEXT = (
 GAME = _GAME_TEXT.split()
 
 
-async def stream(pool: ProcessPool, multipv: int, seconds: float) -> None:
+async def stream(compute: ProcessCompute, multipv: int, seconds: float) -> None:
     start = time.monotonic()
     seen: list[str] = []
 
@@ -36,31 +36,31 @@ async def stream(pool: ProcessPool, multipv: int, seconds: float) -> None:
 
     limits = SearchLimits(movetime=round(seconds * 1000))
     request = AnalysisRequest("xiangqi:asian", XIANGQI_START_FEN, (), limits, multipv)
-    answer = await pool.analysis_stream(request, reported, order=0).result()
+    answer = await compute.analysis_stream(request, reported, order=0).result()
     rate = answer["nodes"] * 1000 // max(1, answer["time_ms"])
     print(f"multipv {multipv}: {' '.join(seen)}  ({answer['nodes']:,} nodes, {rate:,} nodes/s)")
 
 
-async def review(pool: ProcessPool, nodes: int) -> None:
+async def review(compute: ProcessCompute, nodes: int) -> None:
     start = time.monotonic()
     for ply in range(len(GAME) + 1):
         request = AnalysisRequest(
             "xiangqi:asian", XIANGQI_START_FEN, tuple(GAME[:ply]), SearchLimits(nodes=nodes), 1
         )
-        await pool.evaluate(request, order=time.monotonic())
+        await compute.evaluate(request, order=time.monotonic())
     took = time.monotonic() - start
     print(f"review: {len(GAME) + 1} positions at {nodes:,} nodes in {took:.1f} s")
 
 
 async def main(seconds: float) -> None:
-    pool = ProcessPool(workers=1)
+    compute = ProcessCompute(workers=1)
     try:
-        await stream(pool, 1, 1.0)  # the worker starts
-        await stream(pool, 1, seconds)
-        await stream(pool, 3, seconds)
-        await review(pool, Settings().review_nodes)
+        await stream(compute, 1, 1.0)  # the worker starts
+        await stream(compute, 1, seconds)
+        await stream(compute, 3, seconds)
+        await review(compute, Settings().review_nodes)
     finally:
-        pool.close()
+        compute.close()
 
 
 if __name__ == "__main__":

@@ -83,8 +83,8 @@ async def write_loop(
         told = f"SELECT pg_notify('{pg.CHANNEL}', ${pg._SAVE_EVENT + 2}) FROM logged"
         assert told in pg._SAVE
         pg._SAVE = pg._SAVE.replace(told, f"SELECT ${pg._SAVE_EVENT + 2}::text FROM logged")
-    store = PostgresStore(url, pool_size=POOL)
-    store._pool = await open_pool(url, POOL)  # the store's pool, without its listener
+    store = PostgresStore(url, max_connections=POOL)
+    store._connections = await open_pool(url, POOL)  # the store's pool, without its listener
     rows = [game(n, process) for n in range(GAMES_PER_PROCESS)]
     for row in rows:
         await store.create_game(row, {f"t{process}-{row.id}-{s}": s for s in ("first", "second")})
@@ -109,7 +109,7 @@ async def write_loop(
 
     await asyncio.gather(*(worker(rows[i::POOL]) for i in range(POOL)))
     cpu = time.process_time() - cpu
-    await store._pool.close()
+    await store._connections.close()
     return {"writes": len(latencies), "latencies": latencies, "cpu": cpu}
 
 
@@ -300,7 +300,7 @@ def measure_connections(database: Database) -> None:
             # 20 connections that have each run the save statement once, then sit idle.
             pool = await open_pool(url, 20)
             store = PostgresStore(url)
-            store._pool = pool
+            store._connections = pool
             rows = [game(n, 0) for n in range(20)]
             await asyncio.gather(*(store.create_game(row, {}) for row in rows))
             await asyncio.gather(*(store.save_game(row, "move", {"move": "h2e2"}) for row in rows))
@@ -329,7 +329,7 @@ def measure_beat(args: argparse.Namespace, database: Database) -> None:
             async def measure(url: str = url, games: int = games) -> tuple[float, float, int]:
                 ours, theirs = PostgresStore(url), PostgresStore(url)
                 for store in (ours, theirs):
-                    store._pool = await open_pool(url, POOL)
+                    store._connections = await open_pool(url, POOL)
                     await store.beat(3.0)
                 rows = [game(n, 0) for n in range(games)]
                 for i in range(0, games, 200):
@@ -349,7 +349,7 @@ def measure_beat(args: argparse.Namespace, database: Database) -> None:
                     times.append(time.perf_counter() - began)
                 cpu = (tree_cpu_seconds(postmaster) if postmaster else float("nan")) - cpu
                 for store in (ours, theirs):
-                    await store._pool.close()
+                    await store._connections.close()
                 return statistics.median(times), cpu / 20, len(driving)
 
             median, cpu, driving = asyncio.run(measure())

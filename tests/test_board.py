@@ -416,3 +416,10 @@ def test_legal_among_keeps_the_legal_moves_in_the_generators_order(variant: str)
             positions += 1
             board.push_code(rng.choice(legal))
     assert positions > 5000
+
+
+def test_a_move_number_0_is_read_as_1_as_python_chess_reads_it() -> None:
+    fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 b - - 0 0"
+    assert Board(fen).fen() == fen[: -len("0 0")] + "0 1"
+    with pytest.raises(InvalidFenError, match="move number"):
+        Board(fen[: -len("0")] + "-1")

@@ -397,14 +397,15 @@ def test_parse_move_detects_the_notation(variant: str, text: str, expected: str)
 
 def test_format_move() -> None:
     board = Board()
-    move = iccs("h2e2")
+    move = iccs("h0g2")
     written = {name: format_move(board, move, name) for name in NOTATIONS}
     assert written == {
-        "iccs": "h2e2",
-        "fsf": "h3e3",
-        "wxf": "C2.5",
-        "chinese": "炮二平五",
-        "korean": "88포85",
+        "iccs": "h0g2",
+        "fsf": "h1g3",
+        "wxf": "H2+3",
+        "chinese": "傌二進三",
+        "chinese-simplified": "马二进三",
+        "korean": "08마87",
     }
     with pytest.raises(ValueError, match="'pgn'"):
         format_move(board, move, "pgn")

@@ -27,6 +27,7 @@ from chuhan.records import (
     ReadLimits,
     RecordError,
     convert,
+    read_cbf,
     read_dhtmlxq,
     read_file,
     read_gib,
@@ -214,6 +215,12 @@ KNOWN_SHAPES = {
         '[Variant "Xiangqi"]\n[Format "', (("a", True), ('"]\n1. x ', False), ("h2e2 ", True))
     ),
     "many games": runs("1. h2e2 *\n"),
+    # Issue 27: tag values that go on over line breaks, and variations that do not read
+    # (passed over to their close, whatever they nest).
+    "tag values over lines": runs('[a "b\n'),
+    "tags broken over lines": runs('[Event "E\nx"]\n'),
+    "bad variations": runs("(h2e2 zz (h2e2) ) ", head="1. h2e2 "),
+    "nesting in a bad variation": Shape("1. h2e2 (zz ", (("(h2e2 ", True),)),
     # Slow only: the quadratic cost was the game's length times the variations, and a main
     # line that grows with the input stops at the default 10,000 plies in the slow sizes.
     "variations after 8,000 plies": Shape(CYCLE * 2000, (("(g7h9) ", True),)),
@@ -230,6 +237,10 @@ FAST_EXAMPLES = [
     "deep nesting",
     "sibling variations",
     "comments",
+    "tag values over lines",
+    "tags broken over lines",
+    "bad variations",
+    "nesting in a bad variation",
 ]
 
 
@@ -280,6 +291,13 @@ def test_a_line_of_broken_tags_is_read_once() -> None:
     assert work(read_pgn, text).tag_characters < 3 * len(text)
 
 
+@pytest.mark.parametrize("name", ["tag values over lines", "tags broken over lines"])
+def test_tag_values_over_lines_are_read_a_few_times_at_most(name: str) -> None:
+    """A value that goes on over a line break stops at the next tag's ``[`` all the same."""
+    text = KNOWN_SHAPES[name].text(64 * 1024)
+    assert work(read_pgn, text).tag_characters < 3 * len(text)
+
+
 #: CYCLE in DhtmlXQ's digits (column, row from the top; four a move).
 DHTMLXQ_CYCLE = "7967706267796270"
 
@@ -309,6 +327,12 @@ DHTMLXQ_SHAPES: dict[str, Callable[[int], str]] = {
         (("[DhtmlXQ_comment1]c||[/DhtmlXQ_comment1]", True),),
     ).text,
     "variations at the end of a long line": dhtmlxq_variations,
+    "end tags of other tags": runs("[DhtmlXQ_a]x[/DhtmlXQ_b]").text,
+    "iframe blocks": runs("[DhtmlXQiFrame][DhtmlXQ_title]t[/DhtmlXQ_title]").text,
+    "bad variations": Shape(
+        "[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]",
+        (("[DhtmlXQ_move_0_2_1]4740[/DhtmlXQ_move_0_2_1]", True),),
+    ).text,
 }
 
 
@@ -339,6 +363,20 @@ def nested_record(levels: int) -> GameRecord:
         node = node.add_variation(alternative)
         board.push(alternative)
     return record
+
+
+def cbf_game(size: int) -> str:
+    """A CBF document of horse moves out and back, growing with ``size``."""
+    moves = "".join(f'<Move value="{v}"/>' for v in ["79-67", "70-62", "67-79", "62-70"])
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?><ChineseChessRecord><Head/><MoveList>'
+        f'<Move value="00-00"/>{moves * max(1, size // len(moves))}</MoveList>'
+        "</ChineseChessRecord>"
+    )
+
+
+def test_cbf_reading_work_grows_linearly_with_the_length_of_the_game() -> None:
+    assert growth(read_cbf, cbf_game) < MAX_GROWTH
 
 
 def test_xqf_reading_work_grows_linearly_with_the_length_of_the_game() -> None:

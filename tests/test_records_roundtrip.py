@@ -1,7 +1,7 @@
 """Every writer reads back: a game written in any format and move notation is read to the
 same moves, from the start position it was written from; and so does a xiangqi game in the
-shapes other programs give it (WinBoard's SAN with ranks 0-9, Chinese moves in GB18030,
-WXF in full-width characters).
+shapes other programs give it (WinBoard's SAN with ranks 0-9 and soldiers without a
+letter, Chinese moves in GB18030, WXF in full-width characters).
 
 The games are random playouts of both games (uniform and biased towards captures and
 checks, which reach the crowded files, tandem pieces and endings that real games and
@@ -25,6 +25,7 @@ import chuhan
 import oracle
 from chuhan.records import (
     PGN_FORMATS,
+    XIANGQI_FORMATS,
     GameRecord,
     encode_gib,
     parse_san,
@@ -32,6 +33,7 @@ from chuhan.records import (
     read_pgn,
     read_text_record,
     read_xqf,
+    to_san,
     write_gib,
     write_pgn,
     write_text_record,
@@ -93,14 +95,38 @@ def _from_zero(rank: str | None) -> str:
     return "" if rank is None else str(int(rank) - 1)
 
 
+def winboard_move(board: chuhan.Board, move: Move) -> str:
+    """One move as WinBoard writes xiangqi SAN: ranks 0-9, and a soldier without its
+    letter: ``g4`` straight on, ``gf5`` sideways, ``axa3`` capturing (its file always)."""
+    san = to_san(board, move)
+    mark = san[len(san.rstrip("+#")) :]
+    if abs(board.piece_at(move.from_square)) != chuhan.PAWN:
+        return _SAN_MOVE.sub(
+            lambda m: f"{m[1]}{m[2]}{_from_zero(m[3])}{m[4]}{m[5]}{_from_zero(m[6])}", san
+        )
+    origin, target = move.iccs()[:2], move.iccs()[2:]
+    if board.piece_at(move.to_square):
+        return f"{origin[0]}x{target}{mark}"
+    if origin[0] == target[0]:
+        return f"{target}{mark}"
+    return f"{origin[0]}{target}{mark}"
+
+
 def winboard_san(record: GameRecord) -> str:
-    """``record`` as WinBoard writes xiangqi: SAN with ranks 0-9, ``[Variant "xiangqi"]``."""
+    """``record`` as WinBoard writes xiangqi: SAN with ranks 0-9 and soldiers without a
+    letter, ``[Variant "xiangqi"]``."""
     text = write_pgn(record, "san").replace('[Format "SAN"]', '[Variant "xiangqi"]')
-    head, _, moves = text.partition("\n\n")
-    ranks_from_zero = _SAN_MOVE.sub(
-        lambda m: f"{m[1]}{m[2]}{_from_zero(m[3])}{m[4]}{m[5]}{_from_zero(m[6])}", moves
-    )
-    return f"{head}\n\n{ranks_from_zero}"
+    head = text.partition("\n\n")[0]
+    board = record.start_board()
+    tokens = []
+    for move in record.main_line_moves():
+        if board.turn:
+            tokens.append(f"{board.fullmove_number}.")
+        elif not tokens:
+            tokens.append(f"{board.fullmove_number}...")
+        tokens.append(winboard_move(board, move))
+        board.push(move)
+    return f"{head}\n\n{' '.join(tokens)} {record.result}\n"
 
 
 def reads_counting_from_one(record: GameRecord, text: str) -> bool:
@@ -131,7 +157,7 @@ def full_width(text: str) -> str:
 def assert_reads_back(record: GameRecord) -> None:
     """``record`` written in every format its game allows reads back to its moves."""
     moves = record.main_line_moves()
-    for notation in PGN_FORMATS:
+    for notation in PGN_FORMATS if record.variant.is_janggi else XIANGQI_FORMATS:
         text = write_pgn(record, notation)
         back = read_pgn(text)
         assert len(back) == 1 and not back[0].errors and back[0].main_line_moves() == moves, (

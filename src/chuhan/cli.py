@@ -182,6 +182,14 @@ def _cmd_convert(args: argparse.Namespace) -> int:
         print(f"skipped {count} game{'s' if count != 1 else ''} with errors:", file=sys.stderr)
         for error in done.skipped:
             print(f"  {error}", file=sys.stderr)
+    if done.cut:
+        count = len(done.cut)
+        said = "variation that does not read" if count == 1 else "variations that do not read"
+        print(f"left out {count} {said}:", file=sys.stderr)
+        for error in done.cut:
+            print(f"  {error}", file=sys.stderr)
+    for warning in done.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     return 0
 
 
@@ -288,15 +296,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_moves)
 
     p = commands.add_parser(
-        "convert", help="convert a game record (.pgn .gib .xqf .txt .ubb) to another format"
+        "convert",
+        help="convert a game record (.pgn .gib .xqf .cbf .txt, DhtmlXQ) to another format",
     )
-    p.add_argument("input", help="the record to read (.pgn, .gib, .xqf, .txt, or .ubb for DhtmlXQ)")
+    p.add_argument(
+        "input",
+        help="the record to read: .pgn, .gib, .xqf, .cbf (CCBridge), .txt, DhtmlXQ in a .ubb "
+        "file or a web page; its format is told from its contents where they show it",
+    )
     p.add_argument("output", help="the file to write (.pgn, .gib, .xqf or .txt)")
     p.add_argument(
         "--format",
         default=None,
-        choices=["iccs", "wxf", "chinese", "korean", "san"],
-        help="move notation in PGN output (default iccs)",
+        choices=["iccs", "wxf", "chinese", "chinese-simplified", "korean", "san"],
+        help="move notation in PGN output (default iccs): chinese is in traditional "
+        "characters (傌二進三), chinese-simplified in simplified ones (马二进三); korean "
+        "(GIB coordinates, 02마83) is for janggi games only",
     )
     p.add_argument(
         "--encoding",
@@ -313,7 +328,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--skip-errors",
         action="store_true",
-        help="write the games that read cleanly and list the others (by number) on stderr",
+        help="write the games that read cleanly and list the others (by number) on stderr; "
+        "a game whose only errors are variations that do not read is written without them",
     )
     p.set_defaults(func=_cmd_convert)
 

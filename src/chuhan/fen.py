@@ -120,7 +120,8 @@ def parse_fen(fen: str) -> Setup:
     if len(fields) > 4:
         halfmove_clock = _parse_counter(fen, fields[4], "halfmove clock", minimum=0)
     if len(fields) > 5:
-        fullmove_number = _parse_counter(fen, fields[5], "move number", minimum=1)
+        # A move number 0 is read as 1, as python-chess and Fairy-Stockfish read it.
+        fullmove_number = max(1, _parse_counter(fen, fields[5], "move number", minimum=0))
     for king_side, name in (
         (True, "first mover's (upper-case)"),
         (False, "second mover's (lower-case)"),

@@ -374,7 +374,10 @@ def _make_generate(t: Tables, janggi: bool) -> GenerateFn:
     advisor_by_side = t.advisor
     king_by_side = t.king
     pawn_by_side = t.pawn
-    watch_by_side = _palace_watch(t) if janggi else ((0,) * SQUARE_COUNT,) * 2
+    # Typed as a tuple of any length: as tuple[int, int, ... (90 times)], mypyc would unbox
+    # all 90 ints wherever it is used (15,000 lines of C, most of the compile's time).
+    no_watch: tuple[int, ...] = (0,) * SQUARE_COUNT
+    watch_by_side = _palace_watch(t) if janggi else (no_watch, no_watch)
 
     def generate(
         b: Placement, side: bool, origins: Origins, exclude: set[int], threats: list[int] | None

@@ -14,11 +14,19 @@ import pytest
 from .harness import CHROMIUM, CHROMIUM_ARGS, SHOT_PATHS, Player, Server
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     skip = pytest.mark.skip(reason=f"{CHROMIUM} is missing (make chromium installs it)")
     for item in items:
-        if "browser" in item.keywords and not CHROMIUM.exists():
+        if "browser" not in item.keywords:
+            continue
+        if not CHROMIUM.exists():
             item.add_marker(skip)
+        # Each module's browser tests run on one worker, one after another (Playwright's
+        # sync API keeps an event loop running while the module's browser is open, which
+        # asyncio.run() elsewhere cannot share), and `--dist loadgroup` spreads the modules
+        # over the workers: one worker running every browser test took most of the run.
+        item.add_marker(pytest.mark.xdist_group(f"browser-{item.module.__name__}"))
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
@@ -30,7 +38,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 
 def _new_server(tmp_path_factory: pytest.TempPathFactory) -> Server:
     folder = tmp_path_factory.mktemp("server")
-    server = Server(folder / "games.db", folder / "server.log")
+    # (--trust-proxy: a player may be given an address of its own, harness.Player(address=))
+    server = Server(folder / "games.db", folder / "server.log", ("--trust-proxy",))
     server.start()
     return server
 

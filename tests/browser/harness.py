@@ -181,11 +181,17 @@ class Player:
         *,
         locale: str = "en-US",
         viewport: dict[str, int] | None = None,
+        address: str | None = None,
     ) -> None:
+        # ``address``: the client address this person's requests and sockets come from, as
+        # the server's trusted proxy says (X-Forwarded-For; the servers run --trust-proxy),
+        # for the rating rules, which do not rate two accounts of one address.
+        headers = {"extra_http_headers": {"x-forwarded-for": address}} if address else {}
         self.context = browser.new_context(
             viewport=viewport or {"width": 1200, "height": 900},
             locale=locale,
             device_scale_factor=1,
+            **headers,
         )
         self.page = self.context.new_page()
         self.server = server

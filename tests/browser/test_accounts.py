@@ -18,6 +18,14 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 PASSWORD = "correct horse battery"
 
 
+def play_opening(red: Player, black: Player) -> None:
+    """Four plies, both players moving twice, each seeing the other's move first."""
+    for ply, move in enumerate(("h2e2", "h9g7", "h0g2", "i9h9")):
+        mover, other = (red, black) if ply % 2 == 0 else (black, red)
+        mover.click_move(move)
+        other.wait_ply(ply + 1)
+
+
 def sign_up(player: Player, name: str) -> None:
     page = player.page
     player.goto("/")
@@ -33,8 +41,9 @@ def test_a_rated_game_between_two_accounts(
     browser: Any, server: Server, players: list[Player]
 ) -> None:
     suffix = secrets.token_hex(3)
-    red = new_player(players, browser, server)
-    black = new_player(players, browser, server)
+    # (two people, two addresses: accounts of one address are not rated against each other)
+    red = new_player(players, browser, server, address="198.51.100.21")
+    black = new_player(players, browser, server, address="198.51.100.22")
     sign_up(red, f"Red{suffix}")
     sign_up(black, f"Black{suffix}")
 
@@ -53,8 +62,7 @@ def test_a_rated_game_between_two_accounts(
 
     black.page.goto(invite)
     black.page.wait_for_selector("svg.board .piece")
-    red.click_move("h2e2")
-    black.wait_ply(1)
+    play_opening(red, black)  # (a rated game counts once both players moved twice)
     black.page.on("dialog", lambda dialog: dialog.accept())
     black.page.click("#btn-resign")
 

@@ -13,7 +13,7 @@ import pytest
 from chuhan.web.accounts.glicko2 import Glicko, rate
 
 from .harness import Player, Server, new_player
-from .test_accounts import sign_up
+from .test_accounts import play_opening, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -35,8 +35,8 @@ def test_players_find_each_other_in_the_lobby(
 ) -> None:
     suffix = secrets.token_hex(3)
     red_name, black_name = f"Red{suffix}", f"Black{suffix}"
-    red = new_player(players, browser, own_server)
-    black = new_player(players, browser, own_server)
+    red = new_player(players, browser, own_server, address="198.51.100.31")
+    black = new_player(players, browser, own_server, address="198.51.100.32")
     onlooker = new_player(players, browser, own_server, locale="zh-CN")
     sign_up(red, red_name)
     sign_up(black, black_name)
@@ -64,8 +64,7 @@ def test_players_find_each_other_in_the_lobby(
     assert red.page.url != black.page.url
     onlooker.page.wait_for_selector("#lobby-empty:not([hidden])")
 
-    red.click_move("h2e2")
-    black.wait_ply(1)
+    play_opening(red, black)  # (a rated game counts once both players moved twice)
     black.page.on("dialog", lambda dialog: dialog.accept())
     black.page.click("#btn-resign")
     won = rate(Glicko(), [(Glicko(), 1.0)])

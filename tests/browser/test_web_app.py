@@ -12,8 +12,9 @@ from chuhan.search import Searcher, SearchLimits
 
 from .harness import Player, Server, create_from_home, new_player, open_custom_game
 
-# One worker runs them all, one after another: Playwright's sync API keeps an event loop
-# running while the browser is open, which asyncio.run() elsewhere cannot share.
+# One worker runs a module's tests, one after another: Playwright's sync API keeps an event
+# loop running while the browser is open, which asyncio.run() elsewhere cannot share
+# (conftest.py gives each module its own group).
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 # Red mates with doubled cannons on the e-file while Black shuffles a chariot.

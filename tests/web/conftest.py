@@ -96,7 +96,7 @@ def make_client(
         if "rate_limit" in options:  # (burst, refill per second)
             options["rate_burst"], options["rate_per_second"] = options.pop("rate_limit")
         app = create_app(
-            database, now=clock, pool=engine, static_dir=static_dir, settings=Settings(**options)
+            database, now=clock, compute=engine, static_dir=static_dir, settings=Settings(**options)
         )
         client = TestClient(app)
         client.__enter__()

@@ -19,9 +19,10 @@ from typing import Any
 
 import pytest
 from process_helpers import Client, invite_token, start_server, stop
-from test_store_accounts import account, finished_game
+from test_store_accounts import account, established, finished_game
 from websockets.sync.client import connect
 
+from chuhan.web.accounts.ratings import NEW_ACCOUNT_GAMES
 from chuhan.web.accounts.repository import AccountRepository
 from chuhan.web.db import Store, open_store
 from chuhan.web.server import free_port
@@ -36,7 +37,9 @@ def two_servers(postgres_url: str) -> Iterator[tuple[int, int]]:
     processes, ports = [], []
     for _ in range(2):
         port = free_port()
-        processes.append(start_server(port, postgres_url))
+        # (behind a "proxy": each player below comes from an address of its own, as two
+        # people do, so their rated game counts)
+        processes.append(start_server(port, postgres_url, "--trust-proxy"))
         ports.append(port)
     yield ports[0], ports[1]
     for process in processes:
@@ -44,13 +47,18 @@ def two_servers(postgres_url: str) -> Iterator[tuple[int, int]]:
 
 
 def call(
-    port: int, path: str, body: dict[str, Any] | None = None, cookie: str | None = None
+    port: int,
+    path: str,
+    body: dict[str, Any] | None = None,
+    cookie: str | None = None,
+    address: str = "198.51.100.1",
 ) -> tuple[int, Any, str | None]:
-    """A request to one server: its status, JSON body and the session cookie it set."""
+    """A request to one server (from ``address``, as its proxy says): its status, JSON body
+    and the session cookie it set."""
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}{path}",
         data=None if body is None else json.dumps(body).encode(),
-        headers={"content-type": "application/json"}
+        headers={"content-type": "application/json", "x-forwarded-for": address}
         | ({"cookie": f"chuhan_session={cookie}"} if cookie else {}),
     )
     try:
@@ -65,13 +73,19 @@ def call(
     return status, json.loads(text), found
 
 
-def seat(stack: contextlib.ExitStack, port: int, game_id: str, token: str, cookie: str) -> Client:
-    """A player on one server, signed in by ``cookie``."""
+def seat(
+    stack: contextlib.ExitStack,
+    port: int,
+    game_id: str,
+    token: str,
+    cookie: str,
+    address: str = "198.51.100.1",
+) -> Client:
+    """A player on one server, signed in by ``cookie`` (from ``address``)."""
     url = f"ws://127.0.0.1:{port}/ws/{game_id}"
     client = Client.__new__(Client)
-    client.ws = stack.enter_context(
-        connect(url, additional_headers={"cookie": f"chuhan_session={cookie}"})
-    )
+    headers = {"cookie": f"chuhan_session={cookie}", "x-forwarded-for": address}
+    client.ws = stack.enter_context(connect(url, additional_headers=headers))
     client.seq, client.state, client.presence, client.chat = 0, {}, {}, []
     client.send("hello", token=token, protocol=2)
     client.until("chat_history")
@@ -93,15 +107,17 @@ def test_a_rated_game_across_two_processes_is_settled_once(
     two_servers: tuple[int, int], postgres_url: str
 ) -> None:
     one, other = two_servers
+    bobs = "203.0.113.2"  # (Bob's own address; Ada's is the default)
     ada = call(one, "/api/account/signup", {"name": "Ada", "password": PASSWORD})[2]
-    bob = call(other, "/api/account/signup", {"name": "Bob", "password": PASSWORD})[2]
+    bob = call(other, "/api/account/signup", {"name": "Bob", "password": PASSWORD}, None, bobs)[2]
     status, game, _ = call(other, "/api/games", {"kind": "friend", "rated": True}, cookie=ada)
     assert status == 201, game
     with contextlib.ExitStack() as stack:
         red = seat(stack, one, game["game_id"], game["token"], str(ada))
-        black = seat(stack, other, game["game_id"], invite_token(game), str(bob))
-        red.move("h2e2")
-        black.wait_ply(1, timeout=30)
+        black = seat(stack, other, game["game_id"], invite_token(game), str(bob), bobs)
+        for ply, move in enumerate(("h2e2", "h9g7", "h0g2", "i9h9")):  # both move twice
+            (red, black)[ply % 2].move(move)
+            (black, red)[ply % 2].wait_ply(ply + 1, timeout=30)
         black.send("resign", version=black.state["version"])
         black.until("ack", timeout=30)
         red.wait(lambda state: state["status"] == "over", timeout=30)
@@ -147,6 +163,7 @@ def test_two_processes_settling_the_same_games_at_once_rate_each_once(
     async def fill(store: Store) -> list[str]:
         for number in range(5):
             await AccountRepository(store).create_account(account(number))
+            await established(store, number)
         return [await finished_game(store, n, a, b, "first") for n, (a, b) in enumerate(pairs)]
 
     async def opened(work: Any) -> Any:
@@ -176,6 +193,6 @@ def test_two_processes_settling_the_same_games_at_once_rate_each_once(
             history = await AccountRepository(store).rating_history(
                 f"account-{number}", "xiangqi", 100
             )
-            assert rating.games == len(history) == 4
+            assert rating.games - NEW_ACCOUNT_GAMES == len(history) == 4
 
     asyncio.run(opened(check))

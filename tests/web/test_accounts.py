@@ -75,6 +75,18 @@ def rated_game(client: TestClient, first: str, second: str) -> tuple[dict[str, A
     return game, red, black
 
 
+#: Four plies: both players have moved twice, so a rated game that ends after them counts.
+OPENING = ("h2e2", "h9g7", "h0g2", "i9h9")
+
+
+def play_opening(red: Player, black: Player) -> None:
+    """Play :data:`OPENING` (each player sees every move before it plays the next)."""
+    for ply, move in enumerate(OPENING):
+        mover, other = (red, black) if ply % 2 == 0 else (black, red)
+        mover.move(move)
+        other.wait_state(lambda state, ply=ply: state["ply"] == ply + 1)
+
+
 def settlement(client: TestClient, game_id: str) -> Any:
     return client.get(f"/api/games/{game_id}/rating").json()
 
@@ -354,8 +366,7 @@ def test_a_rated_seat_refuses_the_opponents_own_account(client: TestClient) -> N
 def test_a_rated_game_changes_both_ratings_by_glicko2(client: TestClient) -> None:
     ada, bo = sign_up(client, "Ada"), sign_up(client, "Bob")
     game, red, black = rated_game(client, ada, bo)
-    red.move("h2e2")
-    black.wait_state(lambda state: state["ply"] == 1)
+    play_opening(red, black)
     black.do("resign")
     settled = wait_settled(client, game["game_id"])
     won = rate(Glicko(), [(Glicko(), 1.0)])
@@ -385,7 +396,8 @@ def test_the_server_settles_a_rated_game_as_it_ends(client: TestClient) -> None:
 
 def test_settling_again_changes_nothing(client: TestClient) -> None:
     ada, bo = sign_up(client, "Ada"), sign_up(client, "Bob")
-    game, red, _black = rated_game(client, ada, bo)
+    game, red, black = rated_game(client, ada, bo)
+    play_opening(red, black)
     red.do("resign")
     first = wait_settled(client, game["game_id"])
     again = wait_settled(client, game["game_id"])
@@ -401,7 +413,8 @@ def test_a_pair_of_accounts_counts_one_rated_game_a_day(
     ratings = []
     for day_later in (0, 3600, 86400):
         clock.advance(day_later)
-        game, _red, black = rated_game(client, ada, bo)
+        game, red, black = rated_game(client, ada, bo)
+        play_opening(red, black)
         black.do("resign")
         ratings.append(wait_settled(client, game["game_id"]))
     assert [s["counted"] for s in ratings] == [True, False, True]

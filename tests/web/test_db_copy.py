@@ -82,7 +82,7 @@ def test_a_sqlite_database_copied_into_postgresql_is_whole_and_plays_on(
     assert after == before  # rows (with their revisions), events, seats and chat
 
     # Served from PostgreSQL, the games go on where they were.
-    with TestClient(create_app(postgres_url, now=clock, pool=FakeEngine())) as again:
+    with TestClient(create_app(postgres_url, now=clock, compute=FakeEngine())) as again:
         red = Player(again, friend["game_id"], friend["token"])
         red.hello()
         assert [m["iccs"] for m in red.state["moves"]] == ["h2e2", "h9g7"]

@@ -1,5 +1,5 @@
 """The web app's engine in worker processes: computer moves and analyses run in separate
-pools (an analysis never makes a computer player wait), and analyses are capped."""
+sets of workers (an analysis never makes a computer player wait), and analyses are capped."""
 
 from __future__ import annotations
 
@@ -14,17 +14,17 @@ from chuhan.variants import XIANGQI_START_FEN as START
 from chuhan.web.compute.service import (
     AnalysisRequest,
     MoveRequest,
-    PoolBusy,
-    ProcessPool,
+    ProcessCompute,
+    WorkersBusy,
     choose_move,
 )
-from chuhan.web.compute.workers import WorkerPool
+from chuhan.web.compute.workers import Workers
 
 
 def test_the_computer_searches_with_the_build_the_server_runs() -> None:
-    """A worker process that has just chosen a computer move (the job ProcessPool gives its
+    """A worker process that has just chosen a computer move (the job ProcessCompute gives its
     workers) ran the same build as this process: the compiled engine where it is built."""
-    workers = WorkerPool(1, "computer move")
+    workers = Workers(1, "computer move")
     request = MoveRequest("janggi:official", chuhan.JANGGI_START_FEN, (), 8, SearchLimits(depth=3))
 
     async def run() -> tuple[str | None, dict[str, str]]:
@@ -44,7 +44,7 @@ HOUR_MS = 3_600_000
 
 
 def test_a_computer_move_does_not_wait_behind_analyses() -> None:
-    engine = ProcessPool(workers=1)
+    engine = ProcessCompute(workers=1)
 
     async def run() -> list[str]:
         finished: list[str] = []
@@ -78,15 +78,15 @@ def test_a_computer_move_does_not_wait_behind_analyses() -> None:
 
 
 def test_analyses_beyond_the_cap_are_refused_at_once() -> None:
-    engine = ProcessPool(workers=1)
+    engine = ProcessCompute(workers=1)
     request = AnalysisRequest("xiangqi:asian", START, (), SearchLimits(movetime=500), 1)
 
     async def run() -> None:
         running = [
-            asyncio.create_task(engine.analyse(request)) for _ in range(ProcessPool.MAX_ANALYSES)
+            asyncio.create_task(engine.analyse(request)) for _ in range(ProcessCompute.MAX_ANALYSES)
         ]
         await asyncio.sleep(0)  # they are all accepted
-        with pytest.raises(PoolBusy, match="busy with 4 other analyses"):
+        with pytest.raises(WorkersBusy, match="busy with 4 other analyses"):
             await engine.analyse(request)
         for lines in await asyncio.gather(*running):
             assert lines

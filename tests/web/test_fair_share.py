@@ -23,7 +23,7 @@ from chuhan.records import GameRecord, write_pgn
 from chuhan.search.limits import SearchLimits
 from chuhan.variants import XIANGQI_START_FEN as START
 from chuhan.web.app import create_app
-from chuhan.web.compute.service import AnalysisRequest, PoolBusy, ProcessPool
+from chuhan.web.compute.service import AnalysisRequest, ProcessCompute, WorkersBusy
 from chuhan.web.settings import Settings
 
 
@@ -34,18 +34,18 @@ def request(seconds: float, moves: tuple[str, ...] = ()) -> AnalysisRequest:
 
 
 def test_the_bound_on_waiting_analyses_holds_when_they_all_arrive_at_once() -> None:
-    pool = ProcessPool(workers=1, settings=Settings(analysis_max_waiting=2))
+    compute = ProcessCompute(workers=1, settings=Settings(analysis_max_waiting=2))
 
     async def run() -> tuple[int, str]:
         streams = [
-            pool.analysis_stream(request(60, (move,)), lambda data: None, order=n)
+            compute.analysis_stream(request(60, (move,)), lambda data: None, order=n)
             for n, move in enumerate(("h2e2", "b2e2"))
         ]
-        streams.append(pool.analysis_stream(request(60, ("c3c4",)), lambda data: None, order=3))
-        waiting = pool.analysis_waiting()  # the one running, two waiting: counted already
+        streams.append(compute.analysis_stream(request(60, ("c3c4",)), lambda data: None, order=3))
+        waiting = compute.analysis_waiting()  # the one running, two waiting: counted already
         try:
-            pool.analysis_stream(request(60, ("g3g4",)), lambda data: None, order=4)
-        except PoolBusy as error:
+            compute.analysis_stream(request(60, ("g3g4",)), lambda data: None, order=4)
+        except WorkersBusy as error:
             refused = str(error)
         else:
             refused = ""
@@ -58,21 +58,21 @@ def test_the_bound_on_waiting_analyses_holds_when_they_all_arrive_at_once() -> N
     try:
         waiting, refused = asyncio.run(run())
     finally:
-        pool.close()
+        compute.close()
     assert waiting == 2
     assert "2 analysis jobs are waiting" in refused
 
 
 def test_a_stream_stopped_before_it_ever_ran_gives_its_place_back() -> None:
-    pool = ProcessPool(workers=1, settings=Settings(analysis_max_waiting=1))
+    compute = ProcessCompute(workers=1, settings=Settings(analysis_max_waiting=1))
 
     async def run() -> int:
-        running = pool.analysis_stream(request(60), lambda data: None, order=0)
+        running = compute.analysis_stream(request(60), lambda data: None, order=0)
         for n in range(5):  # each stopped at once: none keeps a place
-            pool.analysis_stream(request(60, ("h2e2",)), lambda data: None, order=n + 1).stop()
+            compute.analysis_stream(request(60, ("h2e2",)), lambda data: None, order=n + 1).stop()
             await asyncio.sleep(0)
-        left = pool.analysis_waiting()
-        last = pool.analysis_stream(request(60, ("b2e2",)), lambda data: None, order=9)
+        left = compute.analysis_waiting()
+        last = compute.analysis_stream(request(60, ("b2e2",)), lambda data: None, order=9)
         running.stop()
         last.stop()
         await running.result()
@@ -82,21 +82,23 @@ def test_a_stream_stopped_before_it_ever_ran_gives_its_place_back() -> None:
     try:
         assert asyncio.run(run()) == 0
     finally:
-        pool.close()
+        compute.close()
 
 
 def test_a_puzzles_reply_goes_ahead_of_the_analyses_and_reviews_waiting() -> None:
-    pool = ProcessPool(workers=1)
+    compute = ProcessCompute(workers=1)
 
     async def run() -> list[float]:
         loop = asyncio.get_running_loop()
-        running = pool.analysis_stream(request(60), lambda data: None, order=loop.time())
-        waiting = pool.analysis_stream(request(20, ("h2e2",)), lambda data: None, order=loop.time())
-        review = asyncio.ensure_future(pool.evaluate(request(0.2, ("c3c4",)), order=loop.time()))
-        puzzle = asyncio.ensure_future(pool.analyse(request(0.2, ("b2e2",)), first=True))
+        running = compute.analysis_stream(request(60), lambda data: None, order=loop.time())
+        waiting = compute.analysis_stream(
+            request(20, ("h2e2",)), lambda data: None, order=loop.time()
+        )
+        review = asyncio.ensure_future(compute.evaluate(request(0.2, ("c3c4",)), order=loop.time()))
+        puzzle = asyncio.ensure_future(compute.analyse(request(0.2, ("b2e2",)), first=True))
         await asyncio.sleep(0)  # the review's and the puzzle's jobs take their places
         # The worker is handed on earliest place first: the puzzle's, then the others.
-        queue = [waiter.deadline for waiter in sorted(pool._analysis._waiters)]
+        queue = [waiter.deadline for waiter in sorted(compute._analysis._waiters)]
         running.stop()
         await running.result()
         lines = await puzzle
@@ -109,7 +111,7 @@ def test_a_puzzles_reply_goes_ahead_of_the_analyses_and_reviews_waiting() -> Non
     try:
         queue = asyncio.run(run())
     finally:
-        pool.close()
+        compute.close()
     assert len(queue) == 3
     assert queue[0] == -math.inf and queue[1] < queue[2]
 
@@ -143,7 +145,7 @@ def analysis_app(tmp_path: Path) -> Iterator[TestClient]:
         trust_proxy=True,  # each board's address from X-Forwarded-For
     )
     app = create_app(
-        tmp_path / "games.sqlite3", pool=ProcessPool(settings=settings), settings=settings
+        tmp_path / "games.sqlite3", compute=ProcessCompute(settings=settings), settings=settings
     )
     with TestClient(app) as client:
         yield client

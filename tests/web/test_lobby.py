@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from test_accounts import CHEAP, Seat, as_, sign_up
+from test_accounts import CHEAP, Seat, as_, play_opening, sign_up
 from web_helpers import Player
 
 from chuhan.web.accounts.glicko2 import Glicko, rate
@@ -209,7 +209,7 @@ def test_two_acceptors_racing_in_the_store_exactly_one_takes_the_seek(
     from chuhan.web.db import open_store
 
     store = client.app.state.context.store  # type: ignore[attr-defined]
-    limits = SeekLimits(100, 100, 100)
+    limits = SeekLimits(100, 100, 100, 100, 100, 100)
 
     async def race() -> list[int]:
         other = open_store(database) if store.shared else store
@@ -326,8 +326,7 @@ def test_a_rated_seek_between_two_accounts_is_a_rated_game_settled_by_glicko_2(
     bob.send("accept", seek=seek_id)
     red = seat_player(client, ada.expect("paired"), ada_cookie)
     black = seat_player(client, bob.expect("paired"), bob_cookie)
-    red.move("h2e2")
-    black.wait_state(lambda state: state["ply"] == 1)
+    play_opening(red, black)
     black.do("resign")
     rating = client.get(f"/api/games/{red.state['game_id']}/rating").json()
     deadline = time.monotonic() + 10
@@ -497,8 +496,8 @@ def test_a_player_not_in_the_lobby_cannot_be_challenged(client: TestClient, lobb
 # ---------------------------------------------------------------------------- limits
 
 
-def test_a_player_has_at_most_three_open_seeks(lobby: Any) -> None:
-    ada = lobby()
+def test_a_player_has_at_most_three_open_seeks(client: TestClient, lobby: Any) -> None:
+    ada = lobby(sign_up(client, "Ada"))  # (anonymous, an address has room for two)
     for _ in range(3):
         ada.post()
     ada.send("seek", variant="xiangqi")

@@ -22,7 +22,7 @@ from web_helpers import FakeClock
 
 import chuhan
 from chuhan.web.app import create_app
-from chuhan.web.compute.service import ProcessPool
+from chuhan.web.compute.service import ProcessCompute
 from chuhan.web.puzzles.service import DATA, Puzzle, defender_lost, judge_move, load_puzzles
 from chuhan.web.settings import Settings
 
@@ -33,17 +33,17 @@ TWO_WINNERS = "janggi-m2-03"
 
 
 @pytest.fixture(scope="module")
-def pool() -> Iterator[ProcessPool]:
-    engine = ProcessPool(workers=1)
+def compute() -> Iterator[ProcessCompute]:
+    engine = ProcessCompute(workers=1)
     yield engine
     engine.close()
 
 
 @pytest.fixture
-def client(tmp_path: Path, static_dir: Path, pool: ProcessPool) -> Iterator[TestClient]:
+def client(tmp_path: Path, static_dir: Path, compute: ProcessCompute) -> Iterator[TestClient]:
     clock = FakeClock(datetime.datetime(2026, 11, 25, 12, tzinfo=datetime.UTC).timestamp())
-    app = create_app(tmp_path / "games.db", now=clock, pool=pool, static_dir=static_dir)
-    # The lifespan closes the pool it was given; the module's pool starts again on use.
+    app = create_app(tmp_path / "games.db", now=clock, compute=compute, static_dir=static_dir)
+    # The lifespan closes the compute it was given; the module's compute starts again on use.
     with TestClient(app) as test_client:
         yield test_client
 
@@ -114,7 +114,7 @@ def test_another_mating_move_is_solved_too(client: TestClient) -> None:
         assert _move(client, puzzle.id, [], move).json()["result"] == "solved"
 
 
-def test_another_winning_move_is_accepted_by_the_search(pool: ProcessPool) -> None:
+def test_another_winning_move_is_accepted_by_the_search(compute: ProcessCompute) -> None:
     """The second winning first move, with the set's list of winners taken away: only
     the engine's search of the position after it can accept it. Its defence is the
     engine's, and the attempt goes on to mate off the stored line."""
@@ -123,17 +123,17 @@ def test_another_winning_move_is_accepted_by_the_search(pool: ProcessPool) -> No
     other = sorted(listed.winning_first_moves - {listed.line[0]})[0]
 
     async def attempt() -> list[dict[str, Any]]:
-        first = await judge_move(pool, puzzle, [], other)
+        first = await judge_move(compute, puzzle, [], other)
         if first["result"] != "right":
             return [first]
         board = puzzle.board()
         for move in first["moves"]:
             board.push_iccs(move)
         mates = [m.iccs() for m in board.legal_moves if not m.is_pass() and _mates(board, m)]
-        return [first, await judge_move(pool, puzzle, first["moves"], mates[0])]
+        return [first, await judge_move(compute, puzzle, first["moves"], mates[0])]
 
     first, second = asyncio.run(attempt())
-    pool.close()
+    compute.close()
     assert first["result"] == "right", first
     assert first["moves"][0] == other
     assert second["result"] == "solved"
@@ -253,7 +253,7 @@ def test_the_search_budget_is_per_address(tmp_path: Path, static_dir: Path) -> N
 
     app = create_app(
         tmp_path / "games.db",
-        pool=ProcessPool(workers=1),
+        compute=ProcessCompute(workers=1),
         static_dir=static_dir,
         settings=Settings(),
     )

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from chuhan.web.accounts import repository as accounts
-from chuhan.web.accounts.repository import Account, NameTaken
+from chuhan.web.accounts.repository import Account, NameConfusable, NameTaken
 from chuhan.web.db.errors import Duplicate
 from chuhan.web.db.statements import Do, Lock, One, Statement, run_fed
 from chuhan.web.lobby import repository as lobby
@@ -33,8 +33,27 @@ def test_a_full_attempt_key_takes_nothing_and_says_how_long_to_wait() -> None:
 
 def test_a_taken_name_key_is_name_taken() -> None:
     ada = Account("a1", "Ada", 1.0, "hash")
+
+    def answer(statement: Statement) -> Any:
+        return Duplicate("unique") if isinstance(statement, Do) else None
+
     with pytest.raises(NameTaken, match="'Ada' is taken"):
-        run_fed(accounts.create_account(ada), lambda statement: Duplicate("unique"))
+        run_fed(accounts.create_account(ada, "ada", None), answer)
+
+
+def test_a_name_that_looks_like_a_taken_one_is_refused_naming_it() -> None:
+    seen: list[Statement] = []
+
+    def answer(statement: Statement) -> Any:
+        seen.append(statement)
+        return {"id": "v1", "name": "Victim01"} if isinstance(statement, One) else None
+
+    with pytest.raises(NameConfusable, match="'Victim01'"):
+        run_fed(
+            accounts.create_account(Account("a2", "Vi\u0441tim01", 1.0, "h"), "k", None), answer
+        )
+    # The skeleton is locked before it is looked for, and nothing is inserted.
+    assert seen[0] == Lock("account skeleton k") and not any(isinstance(s, Do) for s in seen)
 
 
 def test_a_rated_game_already_settled_is_returned_as_stored_and_nothing_is_written() -> None:
@@ -64,11 +83,13 @@ def test_a_seek_over_its_owners_limit_is_refused_after_the_locks() -> None:
 
     def answer(statement: Statement) -> Any:
         seen.append(statement)
-        return {"owner_seeks": 3, "address_seeks": 3, "all_seeks": 3}
+        counts = ("owner_seeks", "address_seeks", "all_seeks", "address_anonymous")
+        return {name: 3 for name in counts} | {"all_anonymous": 3, "target_seeks": 0}
 
+    limits = SeekLimits(3, 10, 100, 5, 50, 5)
     with pytest.raises(SeekRefused, match="already have 3 open seeks"):
-        run_fed(lobby.add_seek(_seek("s1", "v:x"), SeekLimits(3, 10, 100)), answer)
-    assert seen[:2] == [Lock("lobby address 10.0.0.1"), Lock("lobby owner v:x")]
+        run_fed(lobby.add_seek(_seek("s1", "v:x"), limits), answer)
+    assert seen[:2] == [Lock("lobby seeks"), Lock("lobby owner v:x")]
 
 
 def test_the_sweep_deletes_the_seeks_of_owners_no_live_process_holds() -> None:
@@ -96,3 +117,15 @@ def test_the_sweep_deletes_the_seeks_of_owners_no_live_process_holds() -> None:
     assert removed == [ghost]
     assert Do(lobby.VISITORS_FORGET, ("dead",)) in done
     assert Lock("lobby owner v:ghost") in done and Lock("lobby owner v:here") not in done
+
+
+def test_an_address_stands_for_its_network() -> None:
+    # An IPv4 address is itself; an IPv6 address stands for its /64 (a host may take any
+    # address in it), however it is written; what is not an IP address is no network.
+    assert accounts.network_of("203.0.113.9") == "203.0.113.9"
+    assert accounts.network_of("::ffff:203.0.113.9") == "203.0.113.9"
+    same = {accounts.network_of(a) for a in ("2001:db8:5:7::1", "2001:db8:5:7:ffff::2")}
+    assert same == {"2001:db8:5:7::/64"}
+    assert accounts.network_of("2001:db8:5:7::/64") == "2001:db8:5:7::/64"  # (kept as it is)
+    assert accounts.network_of("2001:db8:5:8::1") != "2001:db8:5:7::/64"
+    assert accounts.network_of("testclient") is None and accounts.network_of("") is None

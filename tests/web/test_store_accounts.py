@@ -17,8 +17,16 @@ from test_store_schema import release_1_database
 from web_helpers import stored_game
 
 from chuhan.cli import main
-from chuhan.web.accounts.ratings import settle_game
-from chuhan.web.accounts.repository import Account, AccountRepository, NameTaken
+from chuhan.web.accounts.ratings import NEW_ACCOUNT_GAMES, settle_game
+from chuhan.web.accounts.repository import (
+    RATING_WRITE,
+    Account,
+    AccountRepository,
+    NameTaken,
+    Rating,
+    do,
+    rating_values,
+)
 from chuhan.web.db import Store, open_store
 from chuhan.web.db.migrations import SCHEMA_VERSION
 
@@ -48,6 +56,14 @@ def account(number: int) -> Account:
     return Account(f"account-{number}", f"player{number}", 1.8e9, "$argon2id$not-a-real-hash")
 
 
+async def established(store: Store, number: int) -> None:
+    """Account ``number`` is no longer new in xiangqi (its rating still 1500, deviation
+    350): the rule for new opponents leaves its games alone."""
+    rating = Rating(1500.0, 350.0, 0.06, games=NEW_ACCOUNT_GAMES)
+    values = rating_values(f"account-{number}", "xiangqi", rating)
+    await store.write(do(RATING_WRITE, *values), "making an account established")
+
+
 async def finished_game(store: Store, number: int, first: int, second: int, winner: str) -> str:
     """A finished game ``number`` between two accounts, rated."""
     row = stored_game(number, kind="friend")
@@ -55,6 +71,7 @@ async def finished_game(store: Store, number: int, first: int, second: int, winn
     await AccountRepository(store).rate_game(row.id, "xiangqi", row.created)
     await AccountRepository(store).attach_account(row.id, "first", f"account-{first}")
     await AccountRepository(store).attach_account(row.id, "second", f"account-{second}")
+    row.moves = ["h2e2", "h9g7", "h0g2", "i9h9"]  # (both players moved twice: it counts)
     row.status = "over"
     row.version += 1
     row.result = {"winner": winner, "termination": "resignation", "result": "1-0"}
@@ -197,6 +214,7 @@ def test_rated_games_settled_by_two_processes_at_once_count_exactly_once(
     async def work(one: Store, other: Store) -> None:
         for number in range(6):
             await AccountRepository(one).create_account(account(number))
+            await established(one, number)
         games = [
             await finished_game(one, n, a, b, "first" if n % 2 else "second")
             for n, (a, b) in enumerate(pairs)
@@ -211,7 +229,8 @@ def test_rated_games_settled_by_two_processes_at_once_count_exactly_once(
             account_id = f"account-{number}"
             rating = (await AccountRepository(one).ratings_of(account_id))["xiangqi"]
             history = await AccountRepository(one).rating_history(account_id, "xiangqi", 100)
-            assert rating.games == len(history) == 5  # no change lost, none twice
+            # no change lost, none twice
+            assert rating.games - NEW_ACCOUNT_GAMES == len(history) == 5
             # Each game changed the rating the one before it left (in whatever order the two
             # processes settled them): the changes make one chain from 1500 to the rating.
             # (The history's order cannot say which came last: every game here was settled

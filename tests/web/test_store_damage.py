@@ -127,7 +127,9 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[
     db = folder / "games.sqlite3"
     games = []
     settings = Settings(create_burst=10_000)  # hundreds of games from one address
-    app = create_app(db, now=FakeClock(), pool=FakeEngine(), static_dir=static, settings=settings)
+    app = create_app(
+        db, now=FakeClock(), compute=FakeEngine(), static_dir=static, settings=settings
+    )
     with TestClient(app) as client:
         for number in range(40):
             game = create_game(client, kind="local", time_control="10+5" if number % 2 else None)

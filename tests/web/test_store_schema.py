@@ -175,16 +175,17 @@ def test_a_database_of_a_newer_chuhan_is_refused(
 ) -> None:
     db = release_1_database(tmp_path / "games.sqlite3")
     writer = sqlite3.connect(db)
-    writer.execute("UPDATE meta SET value='7' WHERE key='schema'")
+    newer = SCHEMA_VERSION + 1
+    writer.execute("UPDATE meta SET value=? WHERE key='schema'", (str(newer),))
     writer.commit()
     writer.close()
     assert main(["serve", "--db", str(db), "--port", "0"]) == 2
     assert capsys.readouterr().err == (
-        f"chuhan: error: the game database {db} has schema version 7, newer than this "
+        f"chuhan: error: the game database {db} has schema version {newer}, newer than this "
         f"chuhan's ({SCHEMA_VERSION}): it was written by a newer chuhan; upgrade chuhan to "
         "open it\n"
     )
-    assert version_of(db) == "7"
+    assert version_of(db) == str(newer)
 
 
 def test_another_programs_database_is_refused_and_left_alone(tmp_path: Path) -> None:

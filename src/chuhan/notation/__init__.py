@@ -44,7 +44,7 @@ __all__ = [
 ]
 
 #: The names :func:`format_move` accepts.
-NOTATIONS = ("iccs", "fsf", "wxf", "chinese", "korean")
+NOTATIONS = ("iccs", "fsf", "wxf", "chinese", "chinese-simplified", "korean")
 
 _ICCS = re.compile(r"[a-i][0-9]-?[a-i][0-9]", re.IGNORECASE)
 _KOREAN = re.compile(r"[0-9]{2}\S[0-9]{2}\S?(?:장군|멍군)?|[A-Za-z][0-9]{2}[-x][0-9]{2}")
@@ -55,7 +55,8 @@ def format_move(board: Board, move: Move, notation: str = "iccs") -> str:
     """Write ``move`` (assumed legal on ``board``) in one of :data:`NOTATIONS`.
 
     ``"iccs"`` is ``h2e2`` (ranks 0–9), ``"fsf"`` Fairy-Stockfish's ``h3e3`` (ranks 1–10);
-    the others call :func:`to_wxf`, :func:`to_chinese` or :func:`to_korean`. Raises
+    the others call :func:`to_wxf`, :func:`to_chinese` (``"chinese"`` in traditional
+    characters, ``"chinese-simplified"`` in simplified ones) or :func:`to_korean`. Raises
     ``ValueError`` for an unknown notation name.
     """
     name = notation.strip().lower()
@@ -67,6 +68,8 @@ def format_move(board: Board, move: Move, notation: str = "iccs") -> str:
         return to_wxf(board, move)
     if name == "chinese":
         return to_chinese(board, move)
+    if name == "chinese-simplified":
+        return to_chinese(board, move, simplified=True)
     if name == "korean":
         return to_korean(board, move)
     raise ValueError(f"unknown notation {notation!r}: expected one of {', '.join(NOTATIONS)}")

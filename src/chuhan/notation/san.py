@@ -1,6 +1,8 @@
 """Fairy-Stockfish SAN, both ways, as pychess.org writes it: ``Hc3``, ``Che3``, ``Cxe7+``
 (ranks 1-10; a janggi pass is the king "moving" to its own square, ``Ke2``), its long
-form ``Hb1-c3`` and bare coordinates ``b1c3``; WinBoard's ranks 0-9 on request.
+form ``Hb1-c3`` and bare coordinates ``b1c3``; WinBoard's ranks 0-9 on request, and
+WinBoard's soldiers without a letter, as chess SAN writes pawns: ``g5`` (straight on),
+``axa3`` (a capture: the soldier's file, ``x``, the target), ``gf5`` (sideways).
 
 The PGN reader and writer (:mod:`chuhan.records.pgn`) and :meth:`chuhan.board.Board.san`
 use it.
@@ -13,18 +15,31 @@ from typing import TYPE_CHECKING
 
 from chuhan.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from chuhan.squares import FILE_NAMES, FILES, RANKS, SQUARE_NAMES, Move
-from chuhan.variants import KING, WXF_LETTER_TYPES, WXF_LETTERS
+from chuhan.variants import KING, PAWN, WXF_LETTER_TYPES, WXF_LETTERS
 
 if TYPE_CHECKING:
     from chuhan.board import Board
 
-__all__ = ["COORDINATES_PATTERN", "PASS_WORDS", "SAN_PATTERN", "parse_san", "to_san"]
+__all__ = [
+    "COORDINATES_PATTERN",
+    "PASS_WORDS",
+    "PAWN_SAN_PATTERN",
+    "SAN_PATTERN",
+    "parse_san",
+    "to_san",
+]
 
 #: A SAN move without its check mark: a piece letter, an optional origin file and rank,
 #: an optional ``-`` or ``x``, the target.
 SAN_PATTERN = re.compile(
     r"^(?P<piece>[KAEBHNRCP])(?P<file>[a-i])?(?P<rank>10|[0-9])?"
     r"(?P<sep>[-x])?(?P<to_file>[a-i])(?P<to_rank>10|[0-9])$"
+)
+#: A soldier's move without its letter, as WinBoard writes it: the soldier's file, then
+#: for a capture or a sideways move ``x`` (captures only) and the target's file, then the
+#: target's rank (``g5``, ``axa3``, ``gf5``).
+PAWN_SAN_PATTERN = re.compile(
+    r"^(?P<file>[a-i])(?:(?P<sep>x)?(?P<to_file>[a-i]))?(?P<to_rank>10|[0-9])$"
 )
 #: Bare coordinates, ``b1c3``, ``b1-c3`` or ``b1xc3`` (either rank numbering).
 COORDINATES_PATTERN = re.compile(r"^(?P<from>[a-i](?:10|[0-9]))[-x]?(?P<to>[a-i](?:10|[0-9]))$")
@@ -94,6 +109,8 @@ def parse_san(board: Board, text: str, *, first_rank: int = 1) -> Move:
         origin = _square_number(text, coords["from"], first_rank)
         target = _square_number(text, coords["to"], first_rank)
         return board.parse_iccs(f"{SQUARE_NAMES[origin]}{SQUARE_NAMES[target]}")
+    if pawn := PAWN_SAN_PATTERN.match(cleaned):
+        return _parse_soldier(board, text, pawn, first_rank)
     match = SAN_PATTERN.match(cleaned)
     if match is None:
         raise InvalidMoveError(f"invalid SAN move {text!r}: expected a form like 'Hc3' or 'Che3'")
@@ -116,6 +133,34 @@ def parse_san(board: Board, text: str, *, first_rank: int = 1) -> Move:
     ]
     if not candidates:
         raise IllegalMoveError(f"illegal SAN move {text!r} in {board.fen()}: no piece can do it")
+    if len(candidates) > 1:
+        raise AmbiguousMoveError(
+            f"ambiguous SAN move {text!r} in {board.fen()}: "
+            + ", ".join(move.iccs() for move in candidates)
+        )
+    return candidates[0]
+
+
+def _parse_soldier(board: Board, text: str, match: re.Match[str], first_rank: int) -> Move:
+    """A soldier's move without its letter (``g5``, ``axa3``, ``gf5``): the soldier on the
+    first file that can go to the target. A bare target (``f5``) with no soldier behind it
+    is the one soldier that can reach it from the side, when there is one only."""
+    target = _square_number(
+        text, (match["to_file"] or match["file"]) + match["to_rank"], first_rank
+    )
+    side = 1 if board.turn else -1
+    reaching = [
+        move
+        for move in board.legal_moves
+        if move.to_square == target
+        and not move.is_pass()
+        and board.piece_at(move.from_square) == side * PAWN
+    ]
+    candidates = [m for m in reaching if FILE_NAMES[m.from_square % FILES] == match["file"]]
+    if not candidates and match["to_file"] is None:
+        candidates = reaching
+    if not candidates:
+        raise IllegalMoveError(f"illegal SAN move {text!r} in {board.fen()}: no soldier can do it")
     if len(candidates) > 1:
         raise AmbiguousMoveError(
             f"ambiguous SAN move {text!r} in {board.fen()}: "

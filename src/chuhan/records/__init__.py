@@ -1,8 +1,12 @@
 """Game records: PGN (xiangqi and pychess.org conventions), GIB (Korean janggi records),
 XQF (XQStudio, read and write), DhtmlXQ (the UBB tags of 东萍 and the Chinese web
-databases, read) and a plain FEN + ICCS text form, all read into one
-:class:`GameRecord` value. Readers are lenient and collect errors on the record; nothing in
-a file makes them raise anything but :class:`RecordError` (a ``ChuhanError``).
+databases, in a file or a web page, read), CBF (CCBridge's XML, read) and a plain FEN +
+ICCS text form, all read into one :class:`GameRecord` value. Readers are lenient and
+collect errors on the record (a variation that does not read is a
+:class:`VariationError`, the rest of the game kept) and say what they read otherwise
+than the file says in its ``warnings``; nothing in a file makes them raise anything but
+:class:`RecordError` (a ``ChuhanError``). :func:`read_file` tells a file's format from its
+bytes or its name.
 
 Every reader takes ``limits=``, a :class:`ReadLimits` (plies in a line, variations in a
 game, how deep they nest, games in a file); a game that passes one keeps what came before
@@ -15,8 +19,10 @@ Bytes are decoded in the encoding a caller gives (``encoding=``) or the one dete
 UTF-8, GB18030, Big5 and EUC-KR (:mod:`chuhan.records.encoding`).
 """
 
+from chuhan.records.cbf import looks_like_cbf, read_cbf
 from chuhan.records.convert import (
     EXTENSIONS,
+    FORMATS,
     Conversion,
     convert,
     iter_file,
@@ -35,11 +41,15 @@ from chuhan.records.game import (
     ReadLimitError,
     ReadLimits,
     RecordError,
+    RecordWarning,
+    VariationError,
     janggi_arrangements,
+    normalize_fen,
 )
 from chuhan.records.gib import encode_gib, iter_gib, read_gib, write_gib
 from chuhan.records.pgn import (
     PGN_FORMATS,
+    XIANGQI_FORMATS,
     iter_headers,
     iter_pgn,
     parse_san,
@@ -52,14 +62,18 @@ from chuhan.records.xqf import read_xqf, write_xqf
 __all__ = [
     "DEFAULT_READ_LIMITS",
     "EXTENSIONS",
+    "FORMATS",
     "PGN_FORMATS",
     "RESULTS",
+    "XIANGQI_FORMATS",
     "Conversion",
     "GameNode",
     "GameRecord",
     "ReadLimitError",
     "ReadLimits",
     "RecordError",
+    "RecordWarning",
+    "VariationError",
     "convert",
     "decode_bytes",
     "detect_encoding",
@@ -70,8 +84,11 @@ __all__ = [
     "iter_headers",
     "iter_pgn",
     "janggi_arrangements",
+    "looks_like_cbf",
     "looks_like_dhtmlxq",
+    "normalize_fen",
     "parse_san",
+    "read_cbf",
     "read_dhtmlxq",
     "read_file",
     "read_gib",

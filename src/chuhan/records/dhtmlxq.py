@@ -22,13 +22,28 @@ A game is a block ``[DhtmlXQ]`` ... ``[/DhtmlXQ]`` of tags ``[DhtmlXQ_name]value
   move); ``commentN_S`` after ply ``S`` of variation ``N``. ``||`` in a comment is a line
   break.
 
-Reading stops at a game's first problem (a malformed tag, a point off the board, an illegal
-move, a variation hanging from a ply its line does not have); the record keeps what came
-before it and the error in ``errors``, naming the game, the line, the ply and the digits.
+Reading stops at a game's first problem in its main line or its start (a malformed tag, a
+point off the board, an illegal move); the record keeps what came before it and the error
+in ``errors``, naming the game, the line, the ply and the digits. A variation that does
+not read (an illegal move, a ply its line does not have) is left out from its first bad
+move, with a :class:`~chuhan.records.VariationError`; the rest of the game is read.
+
+What real pages and editors write is read too:
+
+- dpxq's own editor closes some header tags with another's end tag
+  (``[DhtmlXQ_blacktime]...[/DhtmlXQ_time]``): a tag that holds no moves is read up to the
+  end tag that follows it, with a :class:`~chuhan.records.RecordWarning` on the record;
+  a move tag (``movelist``, ``move_P_S_N``, ``binit``, ``fen``) so closed is an error.
+- Web pages (``.html``) hold the blocks among their HTML, or in an ``<iframe>``'s name
+  after ``[DhtmlXQiFrame]`` (a block start with no end): a block start ends the game
+  before it, HTML entities (``&amp;``, ``&nbsp;``) in headers and comments are characters
+  and ``<br>`` in a comment is a line break, as dpxq's viewer reads them. Tags outside the
+  blocks of a page that has blocks (a script's strings) are not a game.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterable, Iterator
 
@@ -41,7 +56,10 @@ from chuhan.records.game import (
     ReadLimitError,
     ReadLimits,
     RecordError,
+    RecordWarning,
+    VariationError,
     _shorten,
+    normalize_fen,
 )
 from chuhan.records.stream import RecordSource, source_lines
 from chuhan.squares import Move
@@ -102,7 +120,11 @@ _CLOSE_TAG = re.compile(r"\[/DhtmlXQ_(\w+)\]", re.IGNORECASE)
 _VARIATION = re.compile(r"move_(\d+)_(\d+)_(\d+)")
 _COMMENT = re.compile(r"comment(?:(\d+)_)?(\d+)")
 _ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
-_BLOCK_START, _BLOCK_END = "[dhtmlxq]", "[/dhtmlxq]"
+#: A block's start (``[DhtmlXQ]``, or ``[DhtmlXQiFrame]`` in a web page's iframe) or end.
+_BLOCK_MARK = re.compile(r"\[(/?)DhtmlXQ(?:iFrame)?\]", re.IGNORECASE)
+_LINE_BREAK_TAG = re.compile(r"<br\s*/?>", re.IGNORECASE)
+#: The tags that hold the moves or the start: closed by another tag's end, they are errors.
+_MOVE_TAGS = frozenset({"movelist", "binit", "fen"})
 
 
 def looks_like_dhtmlxq(text: str) -> bool:
@@ -147,51 +169,74 @@ def read_dhtmlxq(
 
 def _game_texts(lines: Iterable[str]) -> Iterator[str]:
     """The text of each game: each ``[DhtmlXQ]`` block, or the tags of a text that has no
-    block markers. A block is cut at its ``[/DhtmlXQ]``, so a file of many games is read a
-    game at a time."""
+    block markers. A block ends at its ``[/DhtmlXQ]`` or at the next block's start, so a
+    file of many games is read a game at a time; tags before, between or after the blocks
+    (a page's scripts) are no game."""
     current: list[str] = []
+    tagged = False  # the current text holds a tag
+    in_block = False
+    marked = False  # a block marker has been seen
     for line in lines:
-        lowered = line.lower()
         position = 0
-        while True:
-            end = lowered.find(_BLOCK_END, position)
-            if end < 0:
-                break
-            current.append(line[position:end])
-            text = "".join(current)
-            if looks_like_dhtmlxq(text):
-                yield text
-            current = []
-            position = end + len(_BLOCK_END)
-        current.append(line[position:])
-    text = "".join(current)
-    if _OPEN_TAG.search(text):
-        yield text
+        for mark in _BLOCK_MARK.finditer(line):
+            piece = line[position : mark.start()]
+            current.append(piece)
+            tagged = tagged or "[dhtmlxq_" in piece.lower()
+            position = mark.end()
+            ending = bool(mark.group(1))
+            if tagged and (ending or in_block):
+                yield "".join(current)
+            current, tagged = [], False
+            in_block, marked = not ending, True
+        piece = line[position:]
+        current.append(piece)
+        tagged = tagged or "[dhtmlxq_" in piece.lower()
+    if tagged and (in_block or not marked):
+        yield "".join(current)
 
 
-def _tags(text: str) -> Iterator[tuple[str, str]]:
-    """The ``(name, value)`` of each tag, in order; raises :class:`ChuhanError` at a tag
-    that is never closed or closed by another's end tag (tags do not nest). Linear: the
-    scan goes on from each close."""
-    position = 0
-    while True:
-        opened = _OPEN_TAG.search(text, position)
-        if opened is None:
-            return
+def _holds_moves(name: str) -> bool:
+    return name.lower() in _MOVE_TAGS or _VARIATION.fullmatch(name.lower()) is not None
+
+
+def _tags(text: str) -> Iterator[tuple[str, str, str]]:
+    """The ``(name, value, end tag's name when it is another's)`` of each tag, in order;
+    raises :class:`ChuhanError` at a tag with no end tag before the next tag, or a move tag
+    closed by another's end tag (tags do not nest). Linear: each search goes on from where
+    the last one stopped, and the search for an end tag stops at the next tag."""
+    opened = _OPEN_TAG.search(text)
+    while opened is not None:
         name = opened.group(1)
-        closed = _CLOSE_TAG.search(text, opened.end())
+        following = _OPEN_TAG.search(text, opened.end())
+        closed = _CLOSE_TAG.search(
+            text, opened.end(), following.start() if following else len(text)
+        )
         if closed is None:
             raise ChuhanError(
                 f"the tag [DhtmlXQ_{name}] is never closed ([/DhtmlXQ_{name}] is missing)"
             )
-        if closed.group(1).lower() != name.lower():
-            raise ChuhanError(f"the tag [DhtmlXQ_{name}] is closed by [/DhtmlXQ_{closed.group(1)}]")
-        yield name.lower(), text[opened.end() : closed.start()]
-        position = closed.end()
+        closer = closed.group(1)
+        if closer.lower() == name.lower():
+            closer = ""
+        elif _holds_moves(name):
+            raise ChuhanError(f"the tag [DhtmlXQ_{name}] is closed by [/DhtmlXQ_{closer}]")
+        yield name.lower(), text[opened.end() : closed.start()], closer
+        opened = following
+
+
+def _unescaped(text: str) -> str:
+    """``text`` with its HTML entities made characters (``&nbsp;`` a space), as dpxq's
+    viewer reads a page."""
+    return html.unescape(text).replace("\xa0", " ") if "&" in text else text
+
+
+def _header_text(value: str) -> str:
+    return _unescaped(value).strip()
 
 
 def _comment_text(value: str) -> str:
     text = _ESCAPE.sub(lambda match: chr(int(match.group(1), 16)), value)
+    text = _unescaped(_LINE_BREAK_TAG.sub("\n", text))
     return text.replace("||", "\n").strip()
 
 
@@ -255,6 +300,15 @@ def _groups(digits: str, what: str) -> list[str]:
     return [compact[start : start + 4] for start in range(0, len(compact), 4)]
 
 
+class _BadMove(ChuhanError):
+    """A move of a line that does not read, at ``ply``, given as ``digits``."""
+
+    def __init__(self, reason: str, ply: int, digits: str) -> None:
+        super().__init__(reason)
+        self.ply = ply
+        self.digits = digits
+
+
 class _Game:
     """One game being read: the record, the nodes each line reached, the positions the
     variations start from, the limits."""
@@ -281,7 +335,10 @@ class _Game:
         for offset, group in enumerate(_groups(digits, what)):
             ply = first_ply + offset
             label = f"{what}, ply {ply} {group!r}"
-            move = Move.from_iccs(_point(group[:2], label) + _point(group[2:], label))
+            try:
+                move = Move.from_iccs(_point(group[:2], label) + _point(group[2:], label))
+            except ChuhanError as error:
+                raise _BadMove(str(error), ply, group) from None
             if ply > self.limits.max_plies:
                 raise ReadLimitError(
                     f"{what} has more than {self.limits.max_plies} plies",
@@ -289,8 +346,9 @@ class _Game:
                     maximum=self.limits.max_plies,
                 )
             if not board.is_legal(move):
-                raise ChuhanError(
-                    f"{label} ({move.iccs()}): illegal in {board.fen()}: {board.why_illegal(move)}"
+                why = board.why_illegal(move)
+                raise _BadMove(
+                    f"{label} ({move.iccs()}): illegal in {board.fen()}: {why}", ply, group
                 )
             board.push(move)
             node = node.add_variation(move)
@@ -323,29 +381,57 @@ def _fill(game: _Game, text: str) -> None:
     values: dict[str, str] = {}
     variations: list[tuple[int, int, int, str]] = []
     comments: dict[tuple[int, int], str] = {}
-    # A bad tag stops the reading; the headers before it name the game in the error.
-    for name, value in _tags(text):
-        variation = _VARIATION.fullmatch(name)
-        comment = _COMMENT.fullmatch(name)
-        if variation is not None:
-            parent, ply, number = (int(group) for group in variation.groups())
-            variations.append((number, parent, ply, value))
-        elif comment is not None:
-            line = int(comment.group(1) or 0)
-            comments[(line, int(comment.group(2)))] = _comment_text(value)
-        elif name in HEADER_NAMES:
-            record.headers[HEADER_NAMES[name]] = value.strip()
-        elif name == "result":
-            record.headers["Result"] = _RESULTS.get(value.strip(), "*")
-        elif name in ("binit", "movelist", "fen"):
-            values[name] = value
-        elif name not in _VIEWER_TAGS:
-            record.headers[f"DhtmlXQ_{name}"] = value.strip()
-    record.headers.setdefault("Result", "*")
+    mismatched: list[tuple[str, str]] = []
+    try:
+        # A bad tag stops the reading; the headers before it name the game in the error.
+        for name, value, closer in _tags(text):
+            if closer:
+                mismatched.append((name, closer))
+            variation = _VARIATION.fullmatch(name)
+            comment = _COMMENT.fullmatch(name)
+            if variation is not None:
+                parent, ply, number = (int(group) for group in variation.groups())
+                variations.append((number, parent, ply, value))
+            elif comment is not None:
+                line = int(comment.group(1) or 0)
+                comments[(line, int(comment.group(2)))] = _comment_text(value)
+            elif name in HEADER_NAMES:
+                record.headers[HEADER_NAMES[name]] = _header_text(value)
+            elif name == "result":
+                record.headers["Result"] = _RESULTS.get(_header_text(value), "*")
+            elif name in ("binit", "movelist", "fen"):
+                values[name] = value
+            elif name not in _VIEWER_TAGS:
+                record.headers[f"DhtmlXQ_{name}"] = _header_text(value)
+        record.headers.setdefault("Result", "*")
+        _play_lines(game, values, variations)
+    finally:
+        # What was read is kept whatever stopped the reading: the comments of the moves
+        # read, and what the reader took otherwise than the file says.
+        for (line, ply), said in comments.items():
+            node = game.nodes.get((line, ply))
+            if node is not None and said:
+                node.comment = said
+        for name, closer in mismatched:
+            record.warnings.append(
+                RecordWarning(
+                    f"the tag [DhtmlXQ_{name}] is closed by [/DhtmlXQ_{closer}]: "
+                    "read up to that end tag",
+                    game=record.describe(game.index),
+                )
+            )
+
+
+def _play_lines(
+    game: _Game, values: dict[str, str], variations: list[tuple[int, int, int, str]]
+) -> None:
+    """Set up the start and play the main line, then each variation (one that does not
+    read is left out from its first bad move, with a :class:`VariationError`)."""
+    record = game.record
     movelist = values.get("movelist", "")
     fen = values.get("fen", "").strip()
     if fen:
-        record.fen = fen if len(fen.split()) > 1 else f"{fen} w - - 0 1"
+        record.fen = normalize_fen(fen if len(fen.split()) > 1 else f"{fen} w - - 0 1")
     elif values.get("binit", "").strip():
         record.fen = _start_fen(values["binit"], movelist)
     try:
@@ -365,22 +451,44 @@ def _fill(game: _Game, text: str) -> None:
     # line is read before the lines that hang from it.
     for number, parent, ply, digits in sorted(variations):
         what = f"variation move_{parent}_{ply}_{number}"
-        if number in depth:
-            raise ChuhanError(f"{what}: variation {number} is given twice (or is the main line)")
-        if parent not in depth:
-            raise ChuhanError(f"{what}: its parent line {parent} is not in the game")
-        base = game.bases.get((parent, ply - 1))
-        if base is None:
-            raise ChuhanError(f"{what}: line {parent} has no ply {ply} to be an alternative to")
-        depth[number] = depth[parent] + 1
-        if depth[number] > game.limits.max_depth:
-            raise ReadLimitError(
-                f"{what}: variations nested more than {game.limits.max_depth} deep",
-                limit="max_depth",
-                maximum=game.limits.max_depth,
+        try:
+            _play_variation(game, depth, what, number, parent, ply, digits)
+        except ReadLimitError:
+            raise
+        except _BadMove as error:
+            record.errors.append(
+                VariationError(
+                    f"{error}; the variation is left out from this move",
+                    game=record.describe(game.index),
+                    ply=error.ply,
+                    move=error.digits,
+                )
             )
-        game.play(number, what, base[0], base[1], ply, digits)
-    for (line, ply), said in comments.items():
-        node = game.nodes.get((line, ply))
-        if node is not None and said:
-            node.comment = said
+        except ChuhanError as error:
+            record.errors.append(
+                VariationError(
+                    f"{error}; the variation is left out",
+                    game=record.describe(game.index),
+                    ply=ply,
+                )
+            )
+
+
+def _play_variation(
+    game: _Game, depth: dict[int, int], what: str, number: int, parent: int, ply: int, digits: str
+) -> None:
+    if number in depth:
+        raise ChuhanError(f"{what}: variation {number} is given twice (or is the main line)")
+    if parent not in depth:
+        raise ChuhanError(f"{what}: its parent line {parent} is not in the game")
+    base = game.bases.get((parent, ply - 1))
+    if base is None:
+        raise ChuhanError(f"{what}: line {parent} has no ply {ply} to be an alternative to")
+    depth[number] = depth[parent] + 1
+    if depth[number] > game.limits.max_depth:
+        raise ReadLimitError(
+            f"{what}: variations nested more than {game.limits.max_depth} deep",
+            limit="max_depth",
+            maximum=game.limits.max_depth,
+        )
+    game.play(number, what, base[0], base[1], ply, digits)

@@ -26,7 +26,11 @@ __all__ = [
     "ReadLimitError",
     "ReadLimits",
     "RecordError",
+    "RecordWarning",
+    "VariationError",
     "janggi_arrangements",
+    "normalize_fen",
+    "side_from_first_move",
 ]
 
 #: The result strings a record may carry ("*" is an unfinished or unknown game).
@@ -60,6 +64,32 @@ class ReadLimitError(RecordError):
         super().__init__(reason, game=game)
         self.limit = limit
         self.maximum = maximum
+
+
+class VariationError(RecordError):
+    """A variation that does not read (a move in it illegal or not a move): the reader kept
+    the main line and the other variations, and the variation's moves up to this one.
+
+    ``ply`` is the ply of the move that does not read (counted from 1 at the game's start)
+    and ``move`` its text as the file gives it."""
+
+    def __init__(self, reason: str, *, game: str = "", ply: int = 0, move: str = "") -> None:
+        super().__init__(reason, game=game)
+        self.ply = ply
+        self.move = move
+
+
+@dataclass(frozen=True)
+class RecordWarning:
+    """Something a reader read otherwise than the file says, and says so: an XQF header
+    whose side to move the first move contradicts, a DhtmlXQ tag closed by another's end
+    tag. The record is whole; ``str()`` names the game as :class:`RecordError` does."""
+
+    reason: str
+    game: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.reason}" if self.game else self.reason
 
 
 @dataclass(frozen=True)
@@ -157,7 +187,9 @@ class GameRecord:
 
     ``headers["Result"]`` is the result (see :data:`RESULTS`); :attr:`result` reads and
     writes it, and :attr:`termination` the ``Termination`` header. ``errors`` collects
-    what a lenient reader could not take in (the moves before a bad move are kept).
+    what a lenient reader could not take in (the moves before a bad move are kept; a bad
+    variation is a :class:`VariationError`, the rest of the game read), and ``warnings``
+    what it read otherwise than the file says (:class:`RecordWarning`).
     """
 
     variant: Variant = field(default_factory=get_variant)
@@ -165,6 +197,7 @@ class GameRecord:
     headers: dict[str, str] = field(default_factory=dict)
     root: GameNode = field(default_factory=GameNode)
     errors: list[RecordError] = field(default_factory=list)
+    warnings: list[RecordWarning] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.fen:
@@ -299,6 +332,50 @@ class GameRecord:
 def _shorten(text: str, length: int = 40) -> str:
     """``text`` as a message quotes it: cut after ``length`` characters."""
     return text if len(text) <= length else text[:length] + "…"
+
+
+def normalize_fen(fen: str) -> str:
+    """A FEN as record files write it, in the form the board reads: the placement alone
+    gets red (``w``) to move, ``r`` for red is ``w``, and a move number 0 is 1 (as
+    python-chess and Fairy-Stockfish read it). Anything else is left for the board to
+    judge."""
+    fields = fen.split()
+    if not fields:
+        return fen
+    if len(fields) == 1:
+        fields.append("w")
+    if fields[1].lower() == "r":
+        fields[1] = "w"
+    if len(fields) > 5 and fields[5] == "0":
+        fields[5] = "1"
+    return " ".join(fields)
+
+
+def side_from_first_move(record: GameRecord, board: Board, move: Move, game: str) -> Board:
+    """``board`` (the record's start), or the start with the other side to move when
+    ``move``, the game's first, is legal only for that side (a file whose header gives
+    the wrong side): then ``record.fen`` is changed to match, and a warning on the record
+    names the game (``game``) and says so. For the readers of XQF and CBF."""
+    if board.is_legal(move):
+        return board
+    fields = record.fen.split()
+    fields[1] = "w" if fields[1] == "b" else "b"
+    try:
+        other = Board(" ".join(fields), variant=record.variant)
+    except ChuhanError:
+        return board
+    if not other.is_legal(move):
+        return board
+    said, moving = ("Red", "Black") if board.turn else ("Black", "Red")
+    record.fen = other.fen()
+    record.warnings.append(
+        RecordWarning(
+            f"the header says {said} moves first, but the first move ({move.iccs()}) is "
+            f"{moving}'s: read with {moving} to move",
+            game=game,
+        )
+    )
+    return other
 
 
 def janggi_arrangements(fen: str) -> tuple[str, str] | None:

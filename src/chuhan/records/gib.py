@@ -26,6 +26,7 @@ from chuhan.records.game import (
     ReadLimits,
     RecordError,
     janggi_arrangements,
+    normalize_fen,
 )
 from chuhan.records.pgn import iter_records
 from chuhan.records.stream import RecordSource
@@ -52,7 +53,7 @@ def gib_setup(headers: dict[str, str], rules: str | None = None) -> tuple[Varian
     variant = get_variant("janggi", rules)
     fen = headers.get("FEN", "").strip()
     if fen:
-        return variant, fen
+        return variant, normalize_fen(fen)
     cho = headers.get(CHO_SETUP, "").strip() or "마상상마"
     han = headers.get(HAN_SETUP, "").strip() or "마상상마"
     return variant, janggi_start_fen(cho=cho, han=_han_from_board_order(han))

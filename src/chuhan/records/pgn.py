@@ -8,12 +8,15 @@ Two conventions are read:
   whose Format header is wrong still reads.
 - pychess.org's exports: ``[Variant "Xiangqi"|"Janggi"]`` with Fairy-Stockfish SAN
   (``Hc3``, ``Che3``, ``Cxe7+``; ranks 1-10; a janggi pass is the king "moving" to its own
-  square, ``Ke2``), plus its long form (``Hb1-c3``) and bare coordinates (``b1c3``).
+  square, ``Ke2``), plus its long form (``Hb1-c3``) and bare coordinates (``b1c3``); and
+  WinBoard's, ranks 0-9 and soldiers without a letter (``g4``, ``gxf5``, ``gf5``).
 
 Comments ``{}`` and ``;``, variations ``()``, NAGs ``$n`` and the suffixes ``!?`` are kept;
-move numbers ``1.``/``1...`` and the result token are understood. A move that does not
-parse stops its game with a :class:`RecordError` on the record; the file's other games
-still load. Nothing in the input makes the reader raise.
+move numbers ``1.``/``1...`` and the result token are understood; a tag value an editor
+broke over lines is one value. A move of the main line that does not parse stops its game
+with a :class:`RecordError` on the record; one in a variation leaves that variation out
+from there (a :class:`~chuhan.records.VariationError`), and the game reads on; the file's
+other games still load. Nothing in the input makes the reader raise.
 """
 
 from __future__ import annotations
@@ -26,7 +29,14 @@ from dataclasses import dataclass, field
 from chuhan.board import Board
 from chuhan.errors import ChuhanError, InvalidMoveError
 from chuhan.notation import format_move, parse_korean, parse_move
-from chuhan.notation.san import COORDINATES_PATTERN, PASS_WORDS, SAN_PATTERN, parse_san, to_san
+from chuhan.notation.san import (
+    COORDINATES_PATTERN,
+    PASS_WORDS,
+    PAWN_SAN_PATTERN,
+    SAN_PATTERN,
+    parse_san,
+    to_san,
+)
 from chuhan.records.game import (
     DEFAULT_READ_LIMITS,
     RESULTS,
@@ -35,7 +45,9 @@ from chuhan.records.game import (
     ReadLimitError,
     ReadLimits,
     RecordError,
+    VariationError,
     _shorten,
+    normalize_fen,
 )
 from chuhan.records.stream import RecordSource, game_texts, source_lines
 from chuhan.records.writing import comment_token, tagged_text
@@ -44,6 +56,7 @@ from chuhan.variants import Variant, get_variant
 
 __all__ = [
     "PGN_FORMATS",
+    "XIANGQI_FORMATS",
     "iter_headers",
     "iter_pgn",
     "parse_san",
@@ -57,9 +70,12 @@ PGN_FORMATS = {
     "iccs": "ICCS",
     "wxf": "WXF",
     "chinese": "Chinese",
+    "chinese-simplified": "Chinese",
     "korean": "Korean",
     "san": "SAN",
 }
+#: The notations :func:`write_pgn` writes for xiangqi: Korean coordinates are janggi's.
+XIANGQI_FORMATS = tuple(name for name in PGN_FORMATS if name != "korean")
 
 # Every alternative either fails within a bounded look or consumes what it scanned, so one
 # pass over the text is linear: no position is scanned again from each of many starts.
@@ -100,6 +116,11 @@ _TAG_OPEN = re.compile(r'\[\s*+([^\s\[\]"]*+)\s*+')
 _TAG_VALUE = re.compile(r'[^"\\\n\[]*+(?:\\[^\n\[][^"\\\n\[]*+)*+')
 #: A quote and the blanks after it: the tag's end when a ``]`` follows.
 _TAG_QUOTE = re.compile(r'"[ \t]*+')
+#: The blanks at the start of a line: a tag's value does not run on past a blank line.
+_BLANKS = re.compile(r"[ \t\r]*+")
+#: How many line breaks a tag's value may run over (an editor's wrapping of a long name);
+#: a blank line, or the line of another tag, ends it all the same.
+_TAG_LINE_BREAKS = 3
 #: A line that starts a tag and is none (no quotes, no closing bracket), read as well as
 #: it can be (:func:`_loose_tag`).
 _LOOSE_TAG = re.compile(r'\[[ \t]*[^\s\[\]"][^\[\n]*')
@@ -156,6 +177,9 @@ class _GameBuilder:
     #: A token other than a tag has come: the next tag starts another game.
     movetext: bool = False
     failed: bool = False
+    #: Inside a variation that did not read: how many parentheses are open in it, so the
+    #: tokens up to its close are passed over (0: reading).
+    skipping: int = 0
     result_token: str = ""
     pending_comment: list[str] = field(default_factory=list)
     #: The comments of each node, joined once at the end (appending to a node's comment
@@ -184,16 +208,6 @@ def _variant_for(headers: dict[str, str], rules: str | None) -> Variant:
     return get_variant(game, rules or headers.get("Rules") or None)
 
 
-def _normalize_fen(fen: str) -> str:
-    """Accept the FEN dialects record files use: the board alone, ``r`` for red to move."""
-    fields = fen.split()
-    if len(fields) == 1:
-        fields.append("w")
-    if fields[1].lower() == "r":
-        fields[1] = "w"
-    return " ".join(fields)
-
-
 def _start(builder: _GameBuilder, options: _Options) -> GameRecord:
     """Create the record once the headers are known (at the first movetext token)."""
     if builder.record is not None:
@@ -212,7 +226,7 @@ def _start(builder: _GameBuilder, options: _Options) -> GameRecord:
         else:
             record.variant = _variant_for(headers, options.rules)
             fen = headers.get("FEN", "").strip()
-            record.fen = _normalize_fen(fen) if fen else record.variant.start_fen
+            record.fen = normalize_fen(fen) if fen else record.variant.start_fen
         builder.board = record.start_board()
     except ChuhanError as error:
         _fail(builder, f"cannot set up the start position: {error}")
@@ -285,7 +299,7 @@ def _parse_token(builder: _GameBuilder, board: Board, text: str, korean: bool) -
         except InvalidMoveError:
             return parse_move(board, text)
     bare = text.rstrip("+#")
-    san_shaped = SAN_PATTERN.match(bare) is not None
+    san_shaped = SAN_PATTERN.match(bare) is not None or PAWN_SAN_PATTERN.match(bare) is not None
     if builder.fsf_first and (san_shaped or COORDINATES_PATTERN.match(bare)):
         return _parse_san_token(builder, board, text)
     if san_shaped and text[0].isupper():
@@ -324,14 +338,14 @@ def _play(builder: _GameBuilder, board: Board, node: GameNode, text: str, korean
         return
     if len(text) > _LONGEST_MOVE:
         reason = f"not a move in any notation (longer than {_LONGEST_MOVE} characters)"
-        _fail(builder, f"{_move_label(builder, board, text)}: {reason}")
+        _fail_move(builder, board, text, reason)
         return
     suffix = _SUFFIX.search(text)
     move_text = _ascii_form(text[: suffix.start()] if suffix else text)
     try:
         move = _parse_token(builder, board, move_text, korean)
     except (ChuhanError, IndexError, KeyError) as error:
-        _fail(builder, f"{_move_label(builder, board, text)}: {error}")
+        _fail_move(builder, board, text, str(error))
         return
     child = node.add_variation(move)
     if builder.pending_comment:
@@ -342,6 +356,28 @@ def _play(builder: _GameBuilder, board: Board, node: GameNode, text: str, korean
     # The parsers return legal moves only: push without asking again.
     board.push_code(move.from_square << 7 | move.to_square)
     builder.node = child
+
+
+def _fail_move(builder: _GameBuilder, board: Board, text: str, reason: str) -> None:
+    """A move that does not read: in the main line it stops the game; in a variation it
+    drops the variation from this move on (what came before it, the rest of the game and
+    the other variations are kept), with a :class:`VariationError` naming the move."""
+    label = f"{_move_label(builder, board, text)}: {reason}"
+    if not builder.stack:
+        _fail(builder, label)
+        return
+    record = builder.record
+    assert record is not None
+    record.errors.append(
+        VariationError(
+            f"{label}; the variation is left out from this move",
+            game=record.describe(builder.index),
+            ply=board.ply + 1,
+            move=_shorten(text),
+        )
+    )
+    builder.skipping = 1
+    builder.pending_comment = []
 
 
 def _open_variation(builder: _GameBuilder, board: Board, node: GameNode) -> None:
@@ -373,6 +409,14 @@ def _close_variation(builder: _GameBuilder, board: Board) -> None:
 def _handle(builder: _GameBuilder, kind: str, text: str, korean: bool) -> None:
     board, node = builder.board, builder.node
     if board is None or node is None or builder.failed:
+        return
+    if builder.skipping:
+        if kind == "open":
+            builder.skipping += 1
+        elif kind == "close":
+            builder.skipping -= 1
+            if not builder.skipping:
+                _close_variation(builder, board)
         return
     if kind == "comment":
         body = text[1:-1] if text.endswith("}") else text[1:]
@@ -430,11 +474,19 @@ def _reread_from_rank_zero(builder: _GameBuilder, options: _Options) -> _GameBui
         return again if not again.failed or _plies_read(again) > _plies_read(builder) else builder
     if again.failed or _plies_read(again) != _plies_read(builder):
         return builder
-    return again if again.marks_disagree < builder.marks_disagree else builder
+    # Both read the main line: the one with fewer variations left out, then the one
+    # whose marks fit better.
+    if (_errors(again), again.marks_disagree) < (_errors(builder), builder.marks_disagree):
+        return again
+    return builder
 
 
 def _plies_read(builder: _GameBuilder) -> int:
     return 0 if builder.record is None else len(builder.record.main_line_moves())
+
+
+def _errors(builder: _GameBuilder) -> int:
+    return 0 if builder.record is None else len(builder.record.errors)
 
 
 def _finish(builder: _GameBuilder, options: _Options) -> GameRecord:
@@ -488,7 +540,7 @@ def _scan_tag(text: str, start: int) -> tuple[tuple[str, str] | None, int, int]:
     read = value_start - start
     if not opening[1] or not text.startswith('"', opening.end()):
         return None, start, read
-    position, bare = value_start, False
+    position, bare, breaks = value_start, False, 0
     while True:
         run = _TAG_VALUE.match(text, position)
         assert run is not None  # the pattern matches the empty string
@@ -500,8 +552,19 @@ def _scan_tag(text: str, start: int) -> tuple[tuple[str, str] | None, int, int]:
             read += quote.end() - position
             if text.startswith("]", quote.end()):
                 value = text[value_start:position].replace('\\"', '"').replace("\\\\", "\\")
+                if breaks:
+                    value = _joined_lines(value)
                 return (opening[1], value), quote.end() + 1, read
             position, bare = position + 1, True
+            continue
+        if text.startswith("\n", position) and breaks < _TAG_LINE_BREAKS:
+            # A value broken over lines goes on on the next line, unless that is blank.
+            blanks = _BLANKS.match(text, position + 1)
+            assert blanks is not None  # the pattern matches the empty string
+            read += blanks.end() - position
+            if blanks.end() == len(text) or text[blanks.end()] == "\n":
+                return None, start, read
+            position, breaks = blanks.end(), breaks + 1
             continue
         if text.startswith("\\[", position):
             position += 1  # an escaped ``[``: a tag's opening all the same
@@ -513,6 +576,19 @@ def _scan_tag(text: str, start: int) -> tuple[tuple[str, str] | None, int, int]:
         if bracket[1] and text.startswith('"', bracket.end()):
             return None, start, read
         position += 1
+
+
+def _joined_lines(value: str) -> str:
+    """A tag value broken over lines as one line: each break and the blanks around it
+    are a space, or nothing between two Chinese characters (which take no spaces)."""
+    parts = [part.strip() for part in value.split("\n")]
+    joined = parts[0]
+    for part in parts[1:]:
+        if not joined or not part or (not joined[-1].isascii() and not part[0].isascii()):
+            joined += part
+        else:
+            joined += " " + part
+    return joined
 
 
 def _loose_tag(body: str) -> tuple[str, str]:
@@ -757,17 +833,26 @@ def movetext_tokens(record: GameRecord, notation: str, *, numbers: bool = True) 
 
 
 def write_pgn(record: GameRecord, format: str = "iccs") -> str:
-    """Write ``record`` as PGN with moves in ``format`` (see :data:`PGN_FORMATS`).
+    """Write ``record`` as PGN with moves in ``format`` (see :data:`PGN_FORMATS`):
+    ``chinese`` writes the traditional characters (``傌二進三``), ``chinese-simplified``
+    the simplified ones (``马二进三``); ``korean`` (GIB's coordinates, ``02마83``) is for
+    janggi only, since no xiangqi program reads it.
 
     Xiangqi gets ``[Game "Chinese Chess"]``, janggi ``[Game "Janggi"]`` and
     ``[Variant "Janggi"]``; ``Format``, ``FEN`` (when the start is not the standard one)
     and ``Result`` are set from the record, the other headers are kept in their order.
-    Raises :class:`RecordError` for an unknown format or a move that cannot be written.
+    Raises :class:`RecordError` for an unknown format, Korean for xiangqi, or a move that
+    cannot be written.
     """
     notation = format.strip().lower()
     if notation not in PGN_FORMATS:
         raise RecordError(
             f"unknown PGN move format {format!r}: expected one of {', '.join(PGN_FORMATS)}"
+        )
+    if notation == "korean" and not record.variant.is_janggi:
+        raise RecordError(
+            f"cannot write {record.describe()} in Korean notation: it is janggi's; write "
+            f"xiangqi in {', '.join(XIANGQI_FORMATS)}"
         )
     headers: dict[str, str] = {}
     janggi = record.variant.is_janggi

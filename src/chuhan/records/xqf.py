@@ -40,6 +40,8 @@ from chuhan.records.game import (
     ReadLimitError,
     ReadLimits,
     RecordError,
+    VariationError,
+    side_from_first_move,
 )
 from chuhan.squares import FILES, SQUARE_COUNT, Move
 from chuhan.variants import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK
@@ -157,9 +159,16 @@ def read_xqf(source: bytes | IO[bytes], *, limits: ReadLimits = DEFAULT_READ_LIM
 
     Raises :class:`RecordError` for a file that is not XQF, is truncated or corrupt, or
     whose start position is impossible. Moves that are illegal in their position cut the
-    tree there and are reported in ``record.errors``, as the text readers do; a tree that
-    passes one of ``limits`` (see :class:`ReadLimits`) is read up to there, with a
-    :class:`ReadLimitError` in ``record.errors``. The time taken is linear in the file's size.
+    tree there and are reported in ``record.errors``, as the text readers do (a
+    :class:`VariationError` for a move in a variation: the rest of the game is read); a
+    tree that passes one of ``limits`` (see :class:`ReadLimits`) is read up to there, with
+    a :class:`ReadLimitError` in ``record.errors``. The time taken is linear in the file's
+    size.
+
+    The header's side to move is often wrong in middlegame and endgame files (Black to
+    move, the byte says Red): when the first move is legal only for the other side, that
+    side moves first, as XQStudio and cchess play such files, and ``record.warnings``
+    says so.
     """
     data = source if isinstance(source, bytes) else source.read()
     if len(data) < HEADER_SIZE or data[:2] != b"XQ":
@@ -216,6 +225,7 @@ def _read_tree(reader: _Reader, record: GameRecord, board: Board, limits: ReadLi
     _, _, flags, remark = reader.node()
     record.root.comment = remark
     game = record.describe(0)
+    first = True
     pending: list[tuple[GameNode | None, int, int, bool]] = []
     if flags & 0x80:
         pending.append((record.root, 0, 0, False))
@@ -240,15 +250,25 @@ def _read_tree(reader: _Reader, record: GameRecord, board: Board, limits: ReadLi
         while board.ply > ply:
             board.pop()
         move = Move(_place_square(origin), _place_square(target))
+        if first:
+            first = False
+            board = side_from_first_move(record, board, move, game)
         if not board.is_legal(move):
             dots = "." if board.turn else "..."
-            record.errors.append(
-                RecordError(
-                    f"move {board.fullmove_number}{dots} {move.iccs()!r} is illegal in "
-                    f"{board.fen()}",
-                    game=game,
-                )
+            reason = (
+                f"move {board.fullmove_number}{dots} {move.iccs()!r} is illegal in {board.fen()}"
             )
+            if depth:
+                record.errors.append(
+                    VariationError(
+                        f"{reason} (ply {ply + 1}); the variation is left out from this move",
+                        game=game,
+                        ply=ply + 1,
+                        move=move.iccs(),
+                    )
+                )
+            else:
+                record.errors.append(RecordError(reason, game=game))
             if flags & 0x80:
                 pending.append((None, ply + 1, depth, False))
             continue

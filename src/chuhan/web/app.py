@@ -2,7 +2,7 @@
 
 - :mod:`.settings`: every limit and option;
 - :mod:`.store`: where games are kept (SQLite by default);
-- :mod:`.pool`: the computer players and analyses, in worker processes;
+- :mod:`.compute`: the computer players and analyses, in worker processes;
 - :mod:`.events`: the event bus (a state changed, a game finished);
 - :mod:`.round`: one live game each, its single writer, and the manager of them all;
 - :mod:`.accounts` and :mod:`.ratings`: accounts, sessions and Glicko-2 ratings;
@@ -44,7 +44,7 @@ from chuhan.web.accounts.service import AccountService
 from chuhan.web.analysis.service import AnalysisService
 from chuhan.web.analysis.socket import analysis_socket
 from chuhan.web.bus import Bus
-from chuhan.web.compute.service import Pool, ProcessPool
+from chuhan.web.compute.service import Compute, ProcessCompute
 from chuhan.web.context import ServerContext
 from chuhan.web.db import Store, open_store
 from chuhan.web.http.common import api
@@ -61,6 +61,7 @@ from chuhan.web.puzzles.routes import (
     puzzle_solution,
 )
 from chuhan.web.round.manager import GameManager
+from chuhan.web.round.reads import GameReads
 from chuhan.web.round.routes import (
     analysis,
     create_game,
@@ -72,6 +73,7 @@ from chuhan.web.round.routes import (
 )
 from chuhan.web.round.socket import game_socket
 from chuhan.web.settings import Settings
+from chuhan.web.sockets.sessions import SESSION_NOTICE
 
 __all__ = ["STATIC_DIR", "create_app"]
 
@@ -80,19 +82,19 @@ def create_app(
     db: str | Path | Store,
     *,
     now: Callable[[], float] = time.time,
-    pool: Pool | None = None,
+    compute: Compute | None = None,
     static_dir: Path | None = None,
     settings: Settings | None = None,
 ) -> Starlette:
     """The web app on the game database ``db`` (a SQLite file path, or an open store).
 
-    ``now`` is the wall clock in seconds (tests pass a fake one), ``pool`` the computer
+    ``now`` is the wall clock in seconds (tests pass a fake one), ``compute`` the computer
     players (default: chuhan's engine in worker processes), ``settings`` the limits and
     options (:class:`~chuhan.web.settings.Settings`).
     """
     static = static_dir or STATIC_DIR
     the_settings = settings or Settings()
-    the_pool: Pool = pool or ProcessPool(settings=the_settings)
+    the_compute: Compute = compute or ProcessCompute(settings=the_settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -101,15 +103,17 @@ def create_app(
         bus = Bus(store)
         manager = GameManager(
             store,
-            the_pool,
+            the_compute,
             bus,
             now,
             the_settings,
         )
-        context = ServerContext(the_settings, store, the_pool, bus, manager, now)
-        context.accounts = AccountService(the_settings, store)
+        context = ServerContext(the_settings, store, the_compute, bus, manager, now)
+        context.accounts = AccountService(the_settings, store, bus, context.sessions)
         context.lobby = Lobby(the_settings, store, manager, context.accounts, now)
-        context.analysis = AnalysisService(the_settings, the_pool, manager)
+        context.analysis = AnalysisService(the_settings, the_compute, manager)
+        context.reads = GameReads(manager, the_settings)
+        context.reads.start()
         app.state.context = context
         app.state.manager = manager
         await app.state.context.accounts.start()
@@ -118,15 +122,22 @@ def create_app(
         ratings.start()
         await app.state.context.lobby.start()
         await context.holdings.start()
+        manager.listeners[SESSION_NOTICE] = context.sessions.hear  # (and resync)
+        accounts = context.accounts.repository
+        context.sessions.start(
+            lambda keys: accounts.live_sessions(keys, now()), the_settings.session_sweep_seconds
+        )
         try:
             yield
         finally:
+            context.sessions.close()
             app.state.context.lobby.close()
             app.state.context.analysis.close()
             ratings.close()
             manager.close()
-            the_pool.close()
+            the_compute.close()
             app.state.context.import_workers.close()
+            context.reads.close()
             await context.holdings.close()
             await store.close()
 

@@ -6,7 +6,8 @@ Local events: a room publishes :class:`StateChanged` after every committed chang
 (:class:`~chuhan.web.db.Notice`): :meth:`Bus.notify` sends one to the other processes (a
 store nobody shares sends nothing), and once :meth:`Bus.hear_other_processes` is called,
 every notice another process sends is published here like a local event, so a subscriber
-of ``Notice`` hears them (the rooms' manager does, and hands the lobby its own). Subscribers
+of ``Notice`` hears them (the rooms' manager does, and hands the lobby its own and the
+sockets' sessions theirs: :mod:`chuhan.web.sockets.sessions`). Subscribers
 are called in the order they subscribed, on the event loop, after the change is stored; a
 subscriber that fails is logged and the others still run. Events are plain frozen data with
 JSON-ready fields.

@@ -1,5 +1,5 @@
 """What every endpoint and socket of one server shares: its settings, store, computer
-pool, event bus, rooms and wall clock. :func:`~chuhan.web.app.create_app` builds it at
+compute, event bus, rooms and wall clock. :func:`~chuhan.web.app.create_app` builds it at
 start-up and keeps it in ``app.state.context``."""
 
 from __future__ import annotations
@@ -10,18 +10,20 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from chuhan.web.bus import Bus
-from chuhan.web.compute.service import Pool
-from chuhan.web.compute.workers import WorkerPool
+from chuhan.web.compute.service import Compute
+from chuhan.web.compute.workers import Workers
 from chuhan.web.db import Store
 from chuhan.web.db.budgets import Budgets, Rate
 from chuhan.web.db.holdings import Holdings
 from chuhan.web.settings import Settings
+from chuhan.web.sockets.sessions import SessionSockets
 
 if TYPE_CHECKING:  # the features are built by create_app; this module imports none of them
     from chuhan.web.accounts.service import AccountService
     from chuhan.web.analysis.service import AnalysisService
     from chuhan.web.lobby.service import Lobby
     from chuhan.web.round.manager import GameManager
+    from chuhan.web.round.reads import GameReads
 
 __all__ = ["ServerContext", "context_of"]
 
@@ -30,7 +32,7 @@ __all__ = ["ServerContext", "context_of"]
 class ServerContext:
     settings: Settings
     store: Store
-    pool: Pool
+    compute: Compute
     bus: Bus
     manager: GameManager
     now: Callable[[], float]
@@ -38,10 +40,12 @@ class ServerContext:
     #: a time, so the games already being played keep their turns of the event loop.
     arrivals: asyncio.Semaphore = field(init=False)
     #: The worker that reads uploaded records (:mod:`chuhan.web.imports.uploads`).
-    import_workers: WorkerPool = field(init=False)
+    import_workers: Workers = field(init=False)
     #: The websockets open per client address, counted over the live processes
     #: (started and closed by the lifespan).
     holdings: Holdings = field(init=False)
+    #: This process's websockets by the session they came with (closed when it ends).
+    sessions: SessionSockets = field(init=False)
     #: The rate budgets, kept in the store so that they hold across processes.
     budgets: Budgets = field(init=False)
     #: Games created and records imported per client address.
@@ -53,14 +57,18 @@ class ServerContext:
     lobby: Lobby = field(init=False)
     #: The analysis boards' engine and the game reviews (:mod:`chuhan.web.analysis.service`).
     analysis: AnalysisService = field(init=False)
+    #: The games read by requests, kept and built off the event loop
+    #: (:mod:`chuhan.web.round.reads`).
+    reads: GameReads = field(init=False)
 
     def __post_init__(self) -> None:
         settings = self.settings
         self.budgets = Budgets(self.store, self.now)
+        self.sessions = SessionSockets()
         self.holdings = Holdings(self.store, settings.takeover_seconds)
         self.create_rate = Rate(settings.create_burst, settings.create_every_seconds)
         self.import_rate = Rate(settings.import_burst, settings.import_every_seconds)
-        self.import_workers = WorkerPool(1, "import", max_waiting=settings.import_waiting)
+        self.import_workers = Workers(1, "import", max_waiting=settings.import_waiting)
         self.arrivals = asyncio.Semaphore(settings.arrivals_at_once)
 
 

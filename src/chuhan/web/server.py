@@ -211,7 +211,9 @@ def _serve(
         asyncio.run(store.close())
         raise ServeError(f"cannot listen on {host}:{port}: the port is in use (try --port)")
     shared = share_origin(host, port)
-    settings = Settings(share_origin=shared, local_only=is_loopback(host), **limits)
+    settings = Settings(
+        share_origin=shared, local_only=is_loopback(host), read_worker_at_start=True, **limits
+    )
     app = create_app(store, settings=settings)
     config = uvicorn.Config(
         app,

@@ -78,6 +78,22 @@ class Settings:
     #: Seconds an upload may take to read (in a worker); imports waiting for the worker.
     import_seconds: float = 5.0
     import_waiting: int = 4
+    #: Reads of games (``GET /api/games/{id}``, its ``pgn`` and ``fen``, the analysis of a
+    #: finished game's position) one client address may make: a burst, then one every so
+    #: many seconds; and of those, the games it may have read from the store and replayed
+    #: (a game not read since its last change: chuhan.web.round.reads).
+    read_burst: float = 300
+    read_every_seconds: float = 0.05
+    rebuild_burst: float = 60
+    rebuild_every_seconds: float = 1.0
+    #: What the games read are kept in (the least recently read go first), the seconds a
+    #: game may take to be read in the read worker, and the reads waiting for it.
+    read_cache_bytes: int = 32 * 1024 * 1024
+    read_seconds: float = 10.0
+    read_waiting: int = 16
+    #: Start the read worker with the server (``chuhan serve`` does: the first read does
+    #: not wait for a process to start) rather than at the first read (tests).
+    read_worker_at_start: bool = False
 
     # The computer and time controls
     #: The longest the computer thinks about one move, by level 1 to 8 (ms), whatever its
@@ -143,6 +159,12 @@ class Settings:
     attempt_window_seconds: float = 900.0
     #: How long a sign-in lasts.
     session_days: float = 30.0
+    #: Sessions one account may have at once (browsers signed in): a sign-in beyond it
+    #: ends the account's oldest session, and its sockets are closed.
+    sessions_per_account: int = 10
+    #: How often each process asks the store whether the sessions its websockets came with
+    #: still live (what a lost notice of a session's end, or its expiry, costs at most).
+    session_sweep_seconds: float = 10.0
     #: Argon2id's costs (argon2-cffi's defaults, RFC 9106's low-memory choice).
     argon2_time_cost: int = 3
     argon2_memory_kib: int = 65536
@@ -152,11 +174,17 @@ class Settings:
 
     # The lobby (chuhan.web.lobby.service)
     #: Open seeks (challenges included) one player may have (an account, or an anonymous
-    #: browser), one client address, and the whole lobby; counted in the store, so they
-    #: hold across server processes.
+    #: browser), one client address (an IPv6 /64), and the whole lobby; of them, the
+    #: seeks of players not signed in, per address and in the whole lobby (so that a few
+    #: addresses cannot fill it); the challenges one account may be sent at once (one
+    #: from each player or address). Counted in the store, so they hold across server
+    #: processes.
     lobby_seeks_per_player: int = 3
-    lobby_seeks_per_address: int = 12
+    lobby_seeks_per_address: int = 6
     lobby_max_seeks: int = 300
+    lobby_anonymous_seeks_per_address: int = 2
+    lobby_max_anonymous_seeks: int = 100
+    lobby_challenges_per_target: int = 5
     #: Each lobby connection's message budget: burst, then refill per second (more than
     #: ``max_dropped`` messages dropped closes it, as on a game's socket).
     lobby_rate_burst: float = 10

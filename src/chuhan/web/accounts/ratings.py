@@ -11,10 +11,41 @@ ratings change once: the store settles in one transaction that first locks the g
 rated against the other's rating before the game. A new player starts at 1500, deviation
 350, volatility 0.06, with τ = 0.5. A rating is *provisional* while its deviation is above
 :data:`PROVISIONAL_DEVIATION` (110, as lichess), and only established ratings are on the
-leaderboard. Against farming, a rated game between the same two accounts counts once per
-:data:`PAIR_WINDOW_SECONDS` (24 hours) per game: a later one in the window is settled as
-not counted (its reason says so) and changes nothing. Deviations do not grow with time
-away (no rating periods without games).
+leaderboard. Deviations do not grow with time away (no rating periods without games).
+
+**Against farming** (issue 28: ten sock puppets resigning at once took a farmer from 1500
+to 1993 in two seconds, sixty to 2274). A rated game counts only when it could be a real
+game between two people, and a new account counts a little at a time, as lichess does:
+
+1. *Too short*: a game that ends, whatever the reason (resignation, time, an abandoned
+   seat, agreement), before both players have moved twice (:data:`MIN_PLIES`, 4 plies)
+   does not count. (lichess aborts a game in which a side has not moved, and rates no
+   game of fewer than two moves each.)
+2. *One network*: a game between accounts that share a network does not count: the
+   networks of each side are where its account signed up and every network its seat was
+   played from (an IPv4 address; an IPv6 /64, which one household or one host holds
+   whole: :func:`~chuhan.web.accounts.repository.network_of`). Sock puppets made or played
+   beside their farmer give nothing; people behind one address (a family, a club, a
+   school) play each other unrated. The addresses are the ones the server already
+   trusts (the peer's, or its reverse proxy's last ``X-Forwarded-For`` entry with
+   ``--trust-proxy``); a seat's networks are kept only until its game is settled.
+3. *The same pair*: a rated game between the same two accounts counts once per
+   :data:`PAIR_WINDOW_SECONDS` (24 hours) per game.
+4. *New opponents*: an account is *new* in a game (xiangqi, janggi) until
+   :data:`NEW_ACCOUNT_GAMES` (5) rated games have counted for it there. Against a new
+   opponent, a player's rating moves in at most :data:`NEW_OPPONENT_GAMES_PER_DAY` (2)
+   games within 24 hours; in a game past that, this player's rating stays as it was
+   (the opponent's still moves, by its own allowance). A fresh puppet is new, so a farmer
+   gains from two of them a day however many there are, and a puppet stops being new only
+   after five counted games of its own, two a day against other new accounts, each
+   against an account of another network. (Two wins a day over fresh accounts take a new
+   player from 1500 to 1751, as two real wins would; an established player gains a few
+   points.)
+
+A game that did not count for a player leaves that player's rating, deviation and record
+as they were; the settlement's ``reason`` says which rule and ``code`` names it
+(``too_short``, ``same_network``, ``same_pair``, ``new_opponents``; ``not_two_accounts``
+when a seat had no account). Whatever the rules, a settlement is made once and stored.
 """
 
 from __future__ import annotations
@@ -36,6 +67,9 @@ from chuhan.web.bus import Bus, GameFinished
 from chuhan.web.db import Store, StoreError
 
 __all__ = [
+    "MIN_PLIES",
+    "NEW_ACCOUNT_GAMES",
+    "NEW_OPPONENT_GAMES_PER_DAY",
     "PAIR_WINDOW_SECONDS",
     "PROVISIONAL_DEVIATION",
     "RatingKeeper",
@@ -49,8 +83,15 @@ log = logging.getLogger("chuhan.web")
 
 #: A rating is provisional while its deviation is above this (lichess's threshold).
 PROVISIONAL_DEVIATION = 110.0
-#: A pair of accounts has one counted rated game per game in this many seconds.
+#: A pair of accounts has one counted rated game per game in this many seconds (and the
+#: games against new accounts are counted over the same window).
 PAIR_WINDOW_SECONDS = 86400.0
+#: A rated game counts once it has this many plies: both players have moved twice.
+MIN_PLIES = 4
+#: An account is new in a game until this many rated games have counted for it there.
+NEW_ACCOUNT_GAMES = 5
+#: Against new opponents, a player's rating moves in at most this many games a day.
+NEW_OPPONENT_GAMES_PER_DAY = 2
 #: Kinds of games that are never rated (any other kind may be: friend games, a lobby's).
 UNRATED_KINDS = ("computer", "local", "imported")
 NEW_RATING = Rating(glicko2.DEFAULT_RATING, glicko2.DEFAULT_DEVIATION, glicko2.DEFAULT_VOLATILITY)
@@ -61,48 +102,97 @@ def _glicko(rating: Rating | None) -> glicko2.Glicko:
     return glicko2.Glicko(rating.rating, rating.deviation, rating.volatility)
 
 
+def _moves(plies: int) -> str:
+    return f"{plies} move{'' if plies == 1 else 's'}"
+
+
 def decide(given: RatingInput) -> Settlement:
-    """The rating rule (called by the store inside the settling transaction)."""
+    """The rating rule (called by the store inside the settling transaction): the rules
+    of the module's docstring, then Glicko-2 for the players the game counts for."""
     first, second = given.accounts["first"], given.accounts["second"]
     before = {seat: _glicko(given.ratings.get(seat)) for seat in ("first", "second")}
-    if given.pair_counted_at is not None:
-        hours = (given.now - given.pair_counted_at) / 3600
+    new = {
+        seat: (rating := given.ratings.get(seat)) is None or rating.games < NEW_ACCOUNT_GAMES
+        for seat in ("first", "second")
+    }
+
+    def unchanged(reason: str, code: str) -> Settlement:
         changes = {
             seat: RatingChange(
-                account.id, account.name, b.rating, b.rating, b.deviation, b.volatility
+                account.id,
+                account.name,
+                before[seat].rating,
+                before[seat].rating,
+                before[seat].deviation,
+                before[seat].volatility,
+                counted=False,
+                new=new[seat],
             )
-            for seat, account, b in (
-                ("first", first, before["first"]),
-                ("second", second, before["second"]),
-            )
+            for seat, account in (("first", first), ("second", second))
         }
         return Settlement(
-            given.game_id,
-            given.game,
-            False,
+            given.game_id, given.game, False, reason, given.winner, given.now, changes, code
+        )
+
+    if given.plies < MIN_PLIES:
+        return unchanged(
+            f"not counted: the game ended after {_moves(given.plies)}, and a rated game "
+            f"counts once both players have moved twice ({MIN_PLIES} moves)",
+            "too_short",
+        )
+    if given.networks["first"] & given.networks["second"]:
+        return unchanged(
+            f"not counted: {first.name} and {second.name} played from the same network, or "
+            "one of the accounts was made there, and games between accounts of one "
+            "network are not rated",
+            "same_network",
+        )
+    if given.pair_counted_at is not None:
+        hours = (given.now - given.pair_counted_at) / 3600
+        return unchanged(
             f"not counted: {first.name} and {second.name} played a rated {given.game} game "
             f"that counted {hours:.1f} hours ago, and a pair's games count once a day",
-            given.winner,
-            given.now,
-            changes,
+            "same_pair",
         )
     score = {None: 0.5, "first": 1.0, "second": 0.0}.get(given.winner, 0.5)
     after = {
         "first": glicko2.rate(before["first"], [(before["second"], score)]),
         "second": glicko2.rate(before["second"], [(before["first"], 1.0 - score)]),
     }
+    # Rule 4: against a new opponent, a player's rating moves in a few games a day.
+    held = {
+        seat: new[other] and given.new_opponent_games.get(seat, 0) >= NEW_OPPONENT_GAMES_PER_DAY
+        for seat, other in (("first", "second"), ("second", "first"))
+    }
     changes = {
         seat: RatingChange(
             account.id,
             account.name,
             before[seat].rating,
-            after[seat].rating,
-            after[seat].deviation,
-            after[seat].volatility,
+            (before if held[seat] else after)[seat].rating,
+            (before if held[seat] else after)[seat].deviation,
+            (before if held[seat] else after)[seat].volatility,
+            counted=not held[seat],
+            new=new[seat],
         )
         for seat, account in (("first", first), ("second", second))
     }
-    return Settlement(given.game_id, given.game, True, None, given.winner, given.now, changes)
+    if not any(held.values()):
+        return Settlement(given.game_id, given.game, True, None, given.winner, given.now, changes)
+    names = {"first": first.name, "second": second.name}
+    why = (
+        f"against new accounts (fewer than {NEW_ACCOUNT_GAMES} rated {given.game} games "
+        f"counted), a rating moves in at most {NEW_OPPONENT_GAMES_PER_DAY} games a day"
+    )
+    if all(held.values()):
+        reason = f"not counted: {why}, and {first.name} and {second.name} have had theirs today"
+        return unchanged(reason, "new_opponents")
+    kept = "first" if held["first"] else "second"
+    moved = "second" if kept == "first" else "first"
+    reason = f"counted for {names[moved]} only: {why}, and {names[kept]} has had them today"
+    return Settlement(
+        given.game_id, given.game, True, reason, given.winner, given.now, changes, "new_opponents"
+    )
 
 
 async def settle_game(store: Store, game_id: str, now: float) -> Settlement | None:
@@ -134,10 +224,12 @@ def settlement_json(settlement: Settlement) -> dict[str, Any]:
         "game": settlement.game,
         "counted": settlement.counted,
         "reason": settlement.reason,
+        "code": settlement.code,
         "winner": settlement.winner,
         "changes": {
             seat: {
                 "name": change.name,
+                "counted": change.counted,
                 "before": round(change.before),
                 "after": round(change.after),
                 "change": round(change.after) - round(change.before),

@@ -5,20 +5,26 @@ written once as a body (:mod:`chuhan.web.db.statements`) that both databases run
 What is kept (the tables are in :mod:`chuhan.web.db.migrations`):
 
 - ``accounts``: a name as the player typed it, its key (:func:`name_key`, so that names
-  differing only in case or in a compatibility form are one name) and the Argon2 hash of
-  the password. The hash never leaves the server: :class:`Account` carries it for the
+  differing only in case or in a compatibility form are one name), its skeleton
+  (:func:`name_skeleton`, UTS #39: names that look alike are one name), the network it
+  signed up from (:func:`network_of`, for the rating rules; never shown) and the Argon2
+  hash of the password. The hash never leaves the server: :class:`Account` carries it for the
   password check alone, and nothing that builds a response reads it.
 - ``sessions``: one row per signed-in browser, keyed by the SHA-256 of the session id
   its cookie carries (a copy of the database holds no usable session). Signing out
   deletes the row, so a cookie replayed afterwards finds nothing, on every server process.
+  An account has at most ``sessions_per_account`` (a sign-in beyond it ends the oldest,
+  under the account's lock); every body that ends sessions returns their keys, so that
+  their open sockets are closed (:mod:`chuhan.web.sockets.sessions`).
 - ``attempts``: sign-in and sign-up attempts per key (an address, a name) within a
   window, counted and taken in one transaction (:func:`take_attempt`), so the limit
   holds across server processes.
 - ``game_accounts``: which account holds which seat of a game (a seat has its token as
-  before; the account is beside it).
+  before; the account is beside it). ``seat_networks``: the networks a seat of a rated
+  game was played from, until the game is settled (then they are deleted).
 - ``rated_games``, ``ratings`` and ``rating_history``: a rated game, settled once
-  (:func:`settle_rated_game`), each account's rating per game (xiangqi, janggi) and
-  every rating it had.
+  (:func:`settle_rated_game`; per seat whether it counted and whether the account was new
+  then), each account's rating per game (xiangqi, janggi) and every rating it had.
 
 Several processes write these tables at once on PostgreSQL, so the bodies that read
 before they write ask for locks: the attempts of one key take an advisory lock on that key
@@ -26,17 +32,22 @@ before they write ask for locks: the attempts of one key take an advisory lock o
 ``rated_games`` row (of two processes settling the same game, the second waits and then
 finds it settled) and then both accounts' advisory locks, in a fixed order (two games of
 the same account, or of the same pair, settle one after the other, so neither loses the
-other's rating change and the once-a-day rule sees the earlier game). On SQLite one thread
-writes, so the same bodies run alone.
+other's rating change and the once-a-day rule sees the earlier game). A new account takes
+an advisory lock on its name's skeleton before it looks for a look-alike (the unique index
+on the skeleton stops what slips past). On SQLite one thread writes, so the same bodies run
+alone.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from disarm import KEY_SCHEMA_VERSION, skeleton_key
 
 from chuhan.errors import ChuhanError
 from chuhan.web.db import Store
@@ -47,12 +58,15 @@ __all__ = [
     "Account",
     "AccountGame",
     "AccountRepository",
+    "NameConfusable",
     "NameTaken",
     "Rating",
     "RatingChange",
     "RatingInput",
     "Settlement",
     "name_key",
+    "name_skeleton",
+    "network_of",
 ]
 
 
@@ -64,10 +78,60 @@ class NameTaken(ChuhanError):
         super().__init__(f"the name {name!r} is taken")
 
 
+class NameConfusable(ChuhanError):
+    """A new name that looks like an account's name (their skeletons are one)."""
+
+    def __init__(self, name: str, existing: str) -> None:
+        self.name = name
+        self.existing = existing
+        super().__init__(f"the name {name!r} looks like the name of the player {existing!r}")
+
+
 def name_key(name: str) -> str:
     """What makes two names the same: compatibility forms folded (full-width letters)
     and case ignored."""
     return unicodedata.normalize("NFKC", name).casefold()
+
+
+#: What the stored skeletons were made with (kept in ``meta``: a server whose skeletons
+#: differ recomputes them all when it starts, :func:`fill_name_skeletons`).
+SKELETON_META = "name_skeletons"
+
+
+def skeleton_scheme() -> str:
+    """The name of the skeleton function in use: disarm's key schema (it changes when
+    disarm's keys for the same name change)."""
+    return f"disarm skeleton_key tr39, key schema {KEY_SCHEMA_VERSION}"
+
+
+def name_skeleton(name: str) -> str:
+    """What makes two names look the same: the name's UTS #39 confusable skeleton, made
+    by disarm (``skeleton_key``, with UTS #39's own digits: ``0`` is ``O``, ``1`` is
+    ``l``): Cyrillic ``с`` is Latin ``c``, ``ǀ`` and ``I`` are ``l``, and invisible
+    characters are gone. disarm folds the look-alikes of the cased name first and then
+    its case, so ``Ada_I`` (capital i) and ``Ada_l`` are one name as they look, and the
+    result is lower case. Not for display."""
+    return skeleton_key(unicodedata.normalize("NFKC", name), digit_policy="tr39")
+
+
+def network_of(address: str | None) -> str | None:
+    """The network a client address stands for in the rating rules and the lobby's
+    limits: an IPv4 address itself; an IPv6 address's /64 (one household or one
+    customer: its devices share it, and a host may take any address in it); None for what
+    is not an IP address (a test client, a Unix socket)."""
+    if not address:
+        return None
+    try:
+        if "/" in address:  # (a network already)
+            return str(ipaddress.ip_network(address, strict=False))
+        ip = ipaddress.ip_address(address.strip("[]").split("%", 1)[0])
+    except ValueError:
+        return None
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +161,9 @@ class Rating:
 
 @dataclass(frozen=True, slots=True)
 class RatingChange:
-    """What a settled game did to one player's rating (``after == before`` when the game
-    did not count)."""
+    """What a settled game did to one player's rating (``after == before`` when it did not
+    count for this player: ``counted``), and whether the account was new in the game
+    then (fewer rated games counted than :data:`~chuhan.web.accounts.ratings.NEW_ACCOUNT_GAMES`)."""
 
     account_id: str
     name: str
@@ -106,6 +171,8 @@ class RatingChange:
     after: float
     deviation: float
     volatility: float
+    counted: bool = True
+    new: bool = False
 
     @property
     def change(self) -> float:
@@ -114,8 +181,9 @@ class RatingChange:
 
 @dataclass(frozen=True, slots=True)
 class Settlement:
-    """The outcome of settling a rated game: whether it counted (``reason`` says why
-    not), the winner's seat (None: a draw) and each seat's rating change."""
+    """The outcome of settling a rated game: whether it counted (for either player;
+    ``reason`` says why not, or for whom not, and ``code`` names the rule), the winner's
+    seat (None: a draw) and each seat's rating change."""
 
     game_id: str
     game: str
@@ -124,6 +192,7 @@ class Settlement:
     winner: str | None
     at: float
     changes: dict[str, RatingChange]
+    code: str | None = None
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False)
@@ -139,8 +208,11 @@ class Settlement:
 class RatingInput:
     """What the rating rule decides a settlement from (inside the store's transaction):
     the game, the winner's seat (None: a draw), each seat's account and its rating (None:
-    its first rated game of this kind), and when the last rated game between the same two
-    accounts in this game counted (None: not within the window the caller gave)."""
+    its first rated game of this kind), when the last rated game between the same two
+    accounts in this game counted (None: not within the window the caller gave), how many
+    moves (plies) the game had, per seat the networks its account signed up from and its
+    seat was played from, and per seat how many rated games in this game within the window
+    counted for the account against an account that was new."""
 
     game_id: str
     game: str
@@ -149,6 +221,9 @@ class RatingInput:
     ratings: dict[str, Rating | None]
     pair_counted_at: float | None
     now: float
+    plies: int
+    networks: dict[str, frozenset[str]]
+    new_opponent_games: dict[str, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,15 +251,28 @@ SECRET_READ = "SELECT value FROM meta WHERE key = ?"
 
 _ACCOUNT = "id, name, created, password_hash"
 ACCOUNT_INSERT = (
-    "INSERT INTO accounts (id, name, name_key, password_hash, created) VALUES (?, ?, ?, ?, ?)"
+    "INSERT INTO accounts (id, name, name_key, password_hash, created, name_skeleton, network) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+ACCOUNT_BY_SKELETON = "SELECT id, name FROM accounts WHERE name_skeleton = ?"
+SKELETONS_MISSING = "SELECT id, name FROM accounts WHERE name_skeleton IS NULL ORDER BY created, id"
+SKELETONS_ALL = "SELECT id, name FROM accounts ORDER BY created, id"
+SKELETONS_FORGET = "UPDATE accounts SET name_skeleton = NULL"
+SKELETON_SET = "UPDATE accounts SET name_skeleton = ? WHERE id = ?"
+META_WRITE = (
+    "INSERT INTO meta (key, value) VALUES (?, ?) "
+    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 )
 ACCOUNT_BY_KEY = f"SELECT {_ACCOUNT} FROM accounts WHERE name_key = ?"
 ACCOUNT_BY_ID = f"SELECT {_ACCOUNT} FROM accounts WHERE id = ?"
 PASSWORD_SET = "UPDATE accounts SET password_hash = ? WHERE id = ?"
-SESSIONS_END_OTHERS = "DELETE FROM sessions WHERE account_id = ? AND key <> ?"
-#: Deleting an account: every row that names it (games stay, without it).
+SESSIONS_END_OTHERS = "DELETE FROM sessions WHERE account_id = ? AND key <> ? RETURNING key"
+#: Deleting an account: every row that names it (games stay, without it); its sessions
+#: first (their keys are returned: their sockets are closed).
+SESSIONS_OF_ACCOUNT_END = "DELETE FROM sessions WHERE account_id = ? RETURNING key"
 ACCOUNT_DELETE = (
-    "DELETE FROM sessions WHERE account_id = ?",
+    "DELETE FROM seat_networks WHERE EXISTS (SELECT 1 FROM game_accounts g WHERE "
+    "g.account_id = ? AND g.game_id = seat_networks.game_id AND g.seat = seat_networks.seat)",
     "DELETE FROM ratings WHERE account_id = ?",
     "DELETE FROM rating_history WHERE account_id = ?",
     "DELETE FROM game_accounts WHERE account_id = ?",
@@ -192,12 +280,16 @@ ACCOUNT_DELETE = (
 )
 
 SESSION_INSERT = "INSERT INTO sessions (key, account_id, created, expires) VALUES (?, ?, ?, ?)"
-SESSIONS_EXPIRED = "DELETE FROM sessions WHERE account_id = ? AND expires <= ?"
+SESSIONS_EXPIRED = "DELETE FROM sessions WHERE account_id = ? AND expires <= ? RETURNING key"
+SESSIONS_NEWEST = "SELECT key FROM sessions WHERE account_id = ? ORDER BY created DESC, key DESC"
 SESSION_ACCOUNT = (
     "SELECT a.id, a.name, a.created, a.password_hash FROM sessions s "
     "JOIN accounts a ON a.id = s.account_id WHERE s.key = ? AND s.expires > ?"
 )
-SESSION_END = "DELETE FROM sessions WHERE key = ?"
+SESSION_END = "DELETE FROM sessions WHERE key = ? RETURNING key"
+SESSIONS_LIVE = "SELECT key FROM sessions WHERE expires > ? AND key IN ({marks})"
+#: Session keys one statement asks about at most (SQLite's parameters are bounded).
+SESSIONS_ASKED = 500
 
 ATTEMPTS_FORGET = "DELETE FROM attempts WHERE at <= ?"
 ATTEMPTS_COUNT = "SELECT count(*) AS n, min(at) AS first FROM attempts WHERE key = ?"
@@ -210,16 +302,25 @@ SEAT_ATTACH = (
 )
 SEAT_HOLDER = "SELECT account_id FROM game_accounts WHERE game_id = ? AND seat = ?"
 GAME_ACCOUNTS = (
-    "SELECT g.seat, a.id, a.name, a.created, a.password_hash FROM game_accounts g "
+    "SELECT g.seat, a.id, a.name, a.created, a.password_hash, a.network FROM game_accounts g "
     "JOIN accounts a ON a.id = g.account_id WHERE g.game_id = ?"
 )
+#: A network a seat was played from, kept only while the game is rated and unsettled.
+SEAT_NETWORK_ADD = (
+    "INSERT INTO seat_networks (game_id, seat, network) "
+    "SELECT CAST(? AS text), CAST(? AS text), CAST(? AS text) WHERE EXISTS "
+    "(SELECT 1 FROM rated_games WHERE game_id = ? AND settled IS NULL) "
+    "ON CONFLICT (game_id, seat, network) DO NOTHING"
+)
+SEAT_NETWORKS = "SELECT seat, network FROM seat_networks WHERE game_id = ?"
+SEAT_NETWORKS_FORGET = "DELETE FROM seat_networks WHERE game_id = ?"
 
 RATED_INSERT = (
     "INSERT INTO rated_games (game_id, game, created) VALUES (?, ?, ?) "
     "ON CONFLICT (game_id) DO NOTHING"
 )
 RATED_READ = "SELECT game, settled, settlement FROM rated_games WHERE game_id = ?"
-GAME_OUTCOME = "SELECT status, result FROM games WHERE id = ?"
+GAME_OUTCOME = "SELECT status, result, moves FROM games WHERE id = ?"
 _RATING = "rating, deviation, volatility, games, wins, losses, draws, updated"
 RATING_READ = f"SELECT {_RATING} FROM ratings WHERE account_id = ? AND game = ?"
 #: When the last rated game of this pair in this game counted, within the window.
@@ -227,6 +328,13 @@ PAIR_COUNTED = (
     "SELECT max(settled) AS at FROM rated_games WHERE game = ? AND counted = 1 "
     "AND settled > ? AND ((first_account = ? AND second_account = ?) "
     "OR (first_account = ? AND second_account = ?))"
+)
+#: How many rated games in this game, within the window, counted for the account against
+#: an account that was new then.
+NEW_OPPONENT_GAMES = (
+    "SELECT count(*) AS n FROM rated_games WHERE game = ? AND settled > ? AND ("
+    "(first_account = ? AND first_counted = 1 AND second_new = 1) OR "
+    "(second_account = ? AND second_counted = 1 AND first_new = 1))"
 )
 RATING_WRITE = (
     f"INSERT INTO ratings (account_id, game, {_RATING}) "
@@ -242,7 +350,8 @@ HISTORY_INSERT = (
 )
 RATED_SETTLE = (
     "UPDATE rated_games SET settled = ?, first_account = ?, second_account = ?, "
-    "counted = ?, settlement = ? WHERE game_id = ?"
+    "counted = ?, settlement = ?, first_counted = ?, second_counted = ?, first_new = ?, "
+    "second_new = ? WHERE game_id = ?"
 )
 UNSETTLED = (
     "SELECT r.game_id FROM rated_games r JOIN games g ON g.id = r.game_id "
@@ -366,15 +475,19 @@ def unrated(
         winner,
         now,
         {},
+        "not_two_accounts",
     )
 
 
 def settled_rows(
     settlement: Settlement, ratings: dict[str, Rating | None]
 ) -> list[tuple[tuple[Any, ...], tuple[Any, ...]]]:
-    """The ``ratings`` and ``rating_history`` rows a counted settlement writes, per seat."""
+    """The ``ratings`` and ``rating_history`` rows a counted settlement writes, per seat
+    it counted for."""
     rows = []
     for seat, change in settlement.changes.items():
+        if not change.counted:
+            continue
         before = ratings.get(seat)
         games, wins, losses, draws = (
             (0, 0, 0, 0)
@@ -423,12 +536,41 @@ def shared_secret(name: str, candidate: str) -> Body[str]:
     return str(found["value"])
 
 
-def create_account(account: Account) -> Body[None]:
+def create_account(account: Account, skeleton: str, network: str | None) -> Body[None]:
+    yield Lock(f"account skeleton {skeleton}")
+    found = yield One(ACCOUNT_BY_SKELETON, (skeleton,))
+    if found is not None:
+        existing = str(found["name"])
+        if name_key(existing) == name_key(account.name):
+            raise NameTaken(account.name)
+        raise NameConfusable(account.name, existing)
     values = (account.id, account.name, name_key(account.name), account.password_hash)
     try:
-        yield Do(ACCOUNT_INSERT, (*values, account.created))
+        yield Do(ACCOUNT_INSERT, (*values, account.created, skeleton, network))
     except Duplicate:
         raise NameTaken(account.name) from None
+
+
+def fill_name_skeletons(scheme: str, skeleton: Callable[[str], str]) -> Body[int]:
+    """Give the accounts without one their name's skeleton (all of them when the stored
+    skeletons were made by another ``scheme``), oldest first: when two names already kept
+    look alike, the older one holds the skeleton and the newer one keeps working under
+    its own (``skeleton~id``). How many were written."""
+    yield Lock("account skeletons")
+    kept = yield One(SECRET_READ, (SKELETON_META,))
+    if kept is not None and str(kept["value"]) == scheme:
+        found = yield All(SKELETONS_MISSING)
+    else:
+        yield Do(SKELETONS_FORGET)
+        found = yield All(SKELETONS_ALL)
+    for row in found:
+        made = skeleton(str(row["name"]))
+        holder = yield One(ACCOUNT_BY_SKELETON, (made,))
+        if holder is not None:
+            made = f"{made}~{row['id']}"
+        yield Do(SKELETON_SET, (made, str(row["id"])))
+    yield Do(META_WRITE, (SKELETON_META, scheme))
+    return len(found)
 
 
 def account_where(statement: str, *args: Any) -> Body[Account | None]:
@@ -436,19 +578,54 @@ def account_where(statement: str, *args: Any) -> Body[Account | None]:
     return None if found is None else account_of(found)
 
 
-def set_password(account_id: str, password_hash: str, keep_session: str) -> Body[None]:
+def _keys(found: Sequence[Row]) -> list[str]:
+    return [str(row["key"]) for row in found]
+
+
+def set_password(account_id: str, password_hash: str, keep_session: str) -> Body[list[str]]:
+    """A new password; every other session of the account ends (their keys returned)."""
     yield Do(PASSWORD_SET, (password_hash, account_id))
-    yield Do(SESSIONS_END_OTHERS, (account_id, keep_session))
+    ended = yield All(SESSIONS_END_OTHERS, (account_id, keep_session))
+    return _keys(ended)
 
 
-def delete_account(account_id: str) -> Body[None]:
+def delete_account(account_id: str) -> Body[list[str]]:
+    """The account goes, and its sessions (their keys returned)."""
+    ended = yield All(SESSIONS_OF_ACCOUNT_END, (account_id,))
     for statement in ACCOUNT_DELETE:
         yield Do(statement, (account_id,))
+    return _keys(ended)
 
 
-def create_session(key: str, account_id: str, created: float, expires: float) -> Body[None]:
-    yield Do(SESSIONS_EXPIRED, (account_id, created))
+def create_session(
+    key: str, account_id: str, created: float, expires: float, most: int = 0
+) -> Body[list[str]]:
+    """A new session of the account; its expired sessions end, and so do its oldest when
+    it has ``most`` (0: no bound) with the new one. Under the account's lock (PostgreSQL),
+    so two sign-ins at once on two processes cannot both pass the bound. Returns the keys
+    of the sessions ended."""
+    yield Lock(f"sessions account {account_id}")
+    ended = _keys((yield All(SESSIONS_EXPIRED, (account_id, created))))
+    if most > 0:
+        newest = _keys((yield All(SESSIONS_NEWEST, (account_id,))))
+        for old in newest[most - 1 :]:
+            ended += _keys((yield All(SESSION_END, (old,))))
     yield Do(SESSION_INSERT, (key, account_id, created, expires))
+    return ended
+
+
+def live_sessions(keys: list[str], now: float) -> Body[set[str]]:
+    """Of ``keys``, those of sessions that exist and have not expired."""
+    alive: set[str] = set()
+    for start in range(0, len(keys), SESSIONS_ASKED):
+        part = keys[start : start + SESSIONS_ASKED]
+        statement = SESSIONS_LIVE.format(marks=", ".join("?" * len(part)))
+        alive.update(_keys((yield All(statement, (now, *part)))))
+    return alive
+
+
+def ended_session(key: str) -> Body[list[str]]:
+    return _keys((yield All(SESSION_END, (key,))))
 
 
 def do(statement: str, *args: Any) -> Body[int]:
@@ -473,15 +650,31 @@ def take_attempt(attempt_id: str, limits: dict[str, int], window: float, now: fl
     return 0.0
 
 
-def attach_account(game_id: str, seat: str, account_id: str) -> Body[str]:
+def attach_account(
+    game_id: str, seat: str, account_id: str, network: str | None = None
+) -> Body[str]:
     yield Do(SEAT_ATTACH, (game_id, seat, account_id))
     found = yield One(SEAT_HOLDER, (game_id, seat))
-    return str(found["account_id"])
+    holder = str(found["account_id"])
+    if network is not None and holder == account_id:
+        yield Do(SEAT_NETWORK_ADD, (game_id, seat, network, game_id))
+    return holder
 
 
 def game_accounts(game_id: str) -> Body[dict[str, Account]]:
     found = yield All(GAME_ACCOUNTS, (game_id,))
     return {str(r["seat"]): account_of(r) for r in found}
+
+
+def game_networks(game_id: str) -> Body[dict[str, frozenset[str]]]:
+    """Per seat: the networks its account signed up from and its seat was played from."""
+    networks: dict[str, set[str]] = {}
+    for row in (yield All(GAME_ACCOUNTS, (game_id,))):
+        if row["network"] is not None:
+            networks.setdefault(str(row["seat"]), set()).add(str(row["network"]))
+    for row in (yield All(SEAT_NETWORKS, (game_id,))):
+        networks.setdefault(str(row["seat"]), set()).add(str(row["network"]))
+    return {seat: frozenset(found) for seat, found in networks.items()}
 
 
 def settle_rated_game(
@@ -497,6 +690,7 @@ def settle_rated_game(
     if outcome is None or outcome["status"] != "over" or outcome["result"] is None:
         return None
     winner = json.loads(outcome["result"]).get("winner")
+    plies = len(str(outcome["moves"] or "").split())
     accounts = yield from game_accounts(game_id)
     first, second = accounts.get("first"), accounts.get("second")
     if first is None or second is None or first.id == second.id:
@@ -512,17 +706,44 @@ def settle_rated_game(
             PAIR_COUNTED, (game, now - pair_window, first.id, second.id, second.id, first.id)
         )
         pair_at = None if pair is None or pair["at"] is None else float(pair["at"])
-        settlement = rate(RatingInput(game_id, game, winner, accounts, ratings, pair_at, now))
-        if settlement.counted:
-            for rating_row, history_row in settled_rows(settlement, ratings):
-                yield Do(RATING_WRITE, rating_row)
-                yield Do(HISTORY_INSERT, history_row)
+        networks = yield from game_networks(game_id)
+        against_new: dict[str, int] = {}
+        for seat, account in (("first", first), ("second", second)):
+            found = yield One(NEW_OPPONENT_GAMES, (game, now - pair_window, account.id, account.id))
+            against_new[seat] = 0 if found is None else int(found["n"])
+        given = RatingInput(
+            game_id,
+            game,
+            winner,
+            accounts,
+            ratings,
+            pair_at,
+            now,
+            plies,
+            {seat: networks.get(seat, frozenset()) for seat in ("first", "second")},
+            against_new,
+        )
+        settlement = rate(given)
+        for rating_row, history_row in settled_rows(settlement, ratings):
+            yield Do(RATING_WRITE, rating_row)
+            yield Do(HISTORY_INSERT, history_row)
     first_id = None if first is None else first.id
     second_id = None if second is None else second.id
+    seats = [settlement.changes.get(seat) for seat in ("first", "second")]
     yield Do(
         RATED_SETTLE,
-        (now, first_id, second_id, int(settlement.counted), settlement.to_json(), game_id),
+        (
+            now,
+            first_id,
+            second_id,
+            int(settlement.counted),
+            settlement.to_json(),
+            *(None if change is None else int(change.counted) for change in seats),
+            *(None if change is None else int(change.new) for change in seats),
+            game_id,
+        ),
     )
+    yield Do(SEAT_NETWORKS_FORGET, (game_id,))
     return settlement
 
 
@@ -553,9 +774,18 @@ class AccountRepository:
         ``candidate`` if none was kept yet (it is kept now), else the one kept."""
         return await self.db.write(shared_secret(name, candidate), "reading the session secret")
 
-    async def create_account(self, account: Account) -> None:
-        """Add an account; raises :class:`NameTaken` when its name's key is taken."""
-        await self.db.write(create_account(account), "creating an account")
+    async def create_account(self, account: Account, network: str | None = None) -> None:
+        """Add an account (``network``: the one it signs up from, :func:`network_of`);
+        raises :class:`NameTaken` when its name's key is taken and
+        :class:`NameConfusable` when its skeleton is another account's."""
+        body = create_account(account, name_skeleton(account.name), network)
+        await self.db.write(body, "creating an account")
+
+    async def fill_name_skeletons(self) -> int:
+        """Give every account its name's skeleton (those made before skeletons were kept,
+        or all when the skeleton function changed): run as a server starts."""
+        body = fill_name_skeletons(skeleton_scheme(), name_skeleton)
+        return await self.db.write(body, "keeping the accounts' name skeletons")
 
     async def account_by_name(self, name: str) -> Account | None:
         """The account whose name has the key of ``name``, or None."""
@@ -566,30 +796,40 @@ class AccountRepository:
     async def account_by_id(self, account_id: str) -> Account | None:
         return await self.db.read(account_where(ACCOUNT_BY_ID, account_id), "reading an account")
 
-    async def set_password(self, account_id: str, password_hash: str, keep_session: str) -> None:
+    async def set_password(
+        self, account_id: str, password_hash: str, keep_session: str
+    ) -> list[str]:
         """Replace the password hash and end every session of the account but
-        ``keep_session`` (a session key)."""
+        ``keep_session`` (a session key); the keys of the sessions ended."""
         body = set_password(account_id, password_hash, keep_session)
-        await self.db.write(body, "changing a password")
+        return await self.db.write(body, "changing a password")
 
-    async def delete_account(self, account_id: str) -> None:
+    async def delete_account(self, account_id: str) -> list[str]:
         """Delete the account, its sessions, ratings and rating history; its games stay,
-        no longer attached to it (their rated settlements keep the name they showed)."""
-        await self.db.write(delete_account(account_id), "deleting an account")
+        no longer attached to it (their rated settlements keep the name they showed).
+        Returns the keys of its sessions."""
+        return await self.db.write(delete_account(account_id), "deleting an account")
 
     async def create_session(
-        self, key: str, account_id: str, created: float, expires: float
-    ) -> None:
-        body = create_session(key, account_id, created, expires)
-        await self.db.write(body, "starting a session")
+        self, key: str, account_id: str, created: float, expires: float, most: int = 0
+    ) -> list[str]:
+        """Store a new session; the keys of the sessions it ended (expired ones, and the
+        oldest beyond ``most`` sessions of the account: see :func:`create_session`)."""
+        body = create_session(key, account_id, created, expires, most)
+        return await self.db.write(body, "starting a session")
+
+    async def live_sessions(self, keys: list[str], now: float) -> set[str]:
+        """Of the session ``keys``, those that exist and have not expired at ``now``."""
+        return await self.db.read(live_sessions(keys, now), "checking sessions")
 
     async def session_account(self, key: str, now: float) -> Account | None:
         """The account signed in by the session ``key``, if it exists and has not
         expired."""
         return await self.db.read(account_where(SESSION_ACCOUNT, key, now), "reading a session")
 
-    async def end_session(self, key: str) -> None:
-        await self.db.write(do(SESSION_END, key), "ending a session")
+    async def end_session(self, key: str) -> list[str]:
+        """End the session ``key``: ``[key]`` if it was there, else ``[]``."""
+        return await self.db.write(ended_session(key), "ending a session")
 
     async def take_attempt(
         self, attempt_id: str, limits: dict[str, int], window: float, now: float
@@ -606,11 +846,19 @@ class AccountRepository:
         limits)."""
         await self.db.write(do(ATTEMPTS_FORGIVE, f"{attempt_id}:%"), "forgiving an attempt")
 
-    async def attach_account(self, game_id: str, seat: str, account_id: str) -> str:
+    async def attach_account(
+        self, game_id: str, seat: str, account_id: str, network: str | None = None
+    ) -> str:
         """Give ``seat`` of the game to the account if no account holds it; return the
-        account that holds it now."""
-        body = attach_account(game_id, seat, account_id)
+        account that holds it now. ``network``: where the account plays the seat from
+        (kept, while the game is rated and unsettled, when the account holds the seat)."""
+        body = attach_account(game_id, seat, account_id, network)
         return await self.db.write(body, "attaching an account to a seat")
+
+    async def played_from(self, game_id: str, seat: str, network: str) -> None:
+        """The seat of a rated, unsettled game is played from ``network`` too."""
+        body = do(SEAT_NETWORK_ADD, game_id, seat, network, game_id)
+        await self.db.write(body, "recording where a seat is played from")
 
     async def game_accounts(self, game_id: str) -> dict[str, Account]:
         """``{seat: account}`` of a game (seats of deleted accounts are left out)."""

@@ -14,7 +14,13 @@ from starlette.responses import JSONResponse, Response
 
 from chuhan.variants import GAMES
 from chuhan.web.accounts.ratings import PROVISIONAL_DEVIATION, rating_json, settlement_json
-from chuhan.web.accounts.repository import Account, NameTaken, name_key
+from chuhan.web.accounts.repository import (
+    Account,
+    NameConfusable,
+    NameTaken,
+    name_key,
+    network_of,
+)
 from chuhan.web.accounts.service import (
     KNOWN_COOKIE,
     SESSION_COOKIE,
@@ -153,9 +159,16 @@ async def sign_up(request: Request) -> Response:
     now = context.now()
     account = Account(secrets.token_urlsafe(12), name, now, await service.hash_password(password))
     try:
-        await context.accounts.repository.create_account(account)
+        await context.accounts.repository.create_account(account, network_of(address))
     except NameTaken:
         raise HTTPError(409, "name_taken", f"the name {name!r} is taken; choose another") from None
+    except NameConfusable as error:
+        raise HTTPError(
+            409,
+            "name_confusable",
+            f"'name' {name!r} looks like the name of the player {error.existing!r} (a "
+            "letter of another script, or one that looks like another); choose another",
+        ) from None
     cookie = await service.start_session(account, now)
     return _signed_in(request, account, cookie, 201)
 
@@ -189,10 +202,12 @@ async def sign_in(request: Request) -> Response:
 
 
 async def sign_out(request: Request) -> Response:
-    """``POST /api/account/signout``: the session ends (on every server process)."""
-    key = service_of(request).session_of(request)
+    """``POST /api/account/signout``: the session ends (on every server process), and the
+    sockets opened with it are closed."""
+    service = service_of(request)
+    key = service.session_of(request)
     if key is not None:
-        await context_of(request).accounts.repository.end_session(key)
+        await service.sessions_ended(await service.repository.end_session(key))
     return _signed_out({"account": None})
 
 
@@ -208,7 +223,7 @@ async def account(request: Request) -> Response:
 
 async def change_password(request: Request) -> Response:
     """``POST /api/account/password`` ``{password, new_password}``: every other session
-    of the account ends."""
+    of the account ends (and the sockets opened with them are closed)."""
     context = context_of(request)
     service = service_of(request)
     found = await _current(request)
@@ -221,20 +236,23 @@ async def change_password(request: Request) -> Response:
         raise HTTPError(400, "bad_field", str(error)) from None
     await _check_current_password(request, found, password)
     key = service.session_of(request) or ""
-    await context.accounts.repository.set_password(
+    ended = await context.accounts.repository.set_password(
         found.id, await service.hash_password(new_password), key
     )
+    await service.sessions_ended(ended)
     return JSONResponse({"account": _public(found)})
 
 
 async def delete_account(request: Request) -> Response:
-    """``POST /api/account/delete`` ``{password}``: the account, its sessions and ratings
-    go; its games stay, anonymous."""
+    """``POST /api/account/delete`` ``{password}``: the account, its sessions (and the
+    sockets opened with them) and ratings go; its games stay, anonymous."""
     context = context_of(request)
     found = await _current(request)
     data = await read_json(request)
     await _check_current_password(request, found, _text(data, "password"))
-    await context.accounts.repository.delete_account(found.id)
+    await context.accounts.sessions_ended(
+        await context.accounts.repository.delete_account(found.id)
+    )
     return _signed_out({"account": None, "deleted": found.name})
 
 

@@ -8,9 +8,14 @@ so every server process on one database signs and checks alike), and the store k
 session under the SHA-256 of the id. A request's account is found by checking the
 signature (a tampered cookie is refused before the store is asked) and then reading the
 session from the store: signing out deletes it, so a replayed cookie finds nothing on any
-process. The cookie is ``HttpOnly`` (no script reads it), ``SameSite=Lax`` (a cross-site
-form cannot post with it; the account endpoints also refuse a foreign ``Origin``) and
-``Secure`` when the page came over HTTPS.
+process. An account has at most ``sessions_per_account`` sessions: a sign-in beyond it ends
+the oldest. A session that ends (signed out, the other sessions of a new password, an
+account deleted, the oldest beyond the bound) closes the websockets opened with it, on
+every process (:meth:`AccountService.sessions_ended`, :mod:`chuhan.web.sockets.sessions`):
+a socket stops acting as its account the moment its session ends. The cookie is
+``HttpOnly`` (no script reads it), ``SameSite=Lax`` (a cross-site form cannot post with it;
+the account endpoints also refuse a foreign ``Origin``) and ``Secure`` when the page came
+over HTTPS.
 
 **Limits.** Sign-ins are counted per name and per address, sign-ups per address and per
 name, in the store (:meth:`AccountRepository.take_attempt`), so they hold across processes: a
@@ -27,6 +32,7 @@ import asyncio
 import base64
 import hashlib
 import hmac
+import logging
 import secrets
 import unicodedata
 from dataclasses import dataclass, field
@@ -34,10 +40,17 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection
 
-from chuhan.web.accounts.repository import Account, AccountRepository
-from chuhan.web.db import Store
+from chuhan.web.accounts.repository import (
+    Account,
+    AccountRepository,
+    name_skeleton,
+    network_of,
+)
+from chuhan.web.bus import Bus
+from chuhan.web.db import Store, StoreError
 from chuhan.web.http.clients import SESSION_COOKIE
 from chuhan.web.settings import Settings
+from chuhan.web.sockets.sessions import SESSION_NOTICE, SessionSockets, session_key
 
 if TYPE_CHECKING:
     from argon2 import PasswordHasher
@@ -55,10 +68,14 @@ __all__ = [
     "check_password",
 ]
 
+log = logging.getLogger("chuhan.web")
+
 #: The cookie of a browser that has held a session of an account (see
 #: :meth:`AccountService.known_browser`): kept for a year, across sign-outs.
 KNOWN_COOKIE = "chuhan_known"
-#: A name: 3 to 20 letters (any script), digits, ``_`` or ``-``.
+#: A name: 3 to 20 letters (any script), digits, ``_`` or ``-``, none of them invisible
+#: (a letter whose UTS #39 skeleton is empty, such as U+3164 HANGUL FILLER), and not
+#: looking like another account's name (one skeleton: the repository's unique index).
 MIN_NAME_CHARS = 3
 MAX_NAME_CHARS = 20
 #: A password: 8 to 200 characters (a longer one is refused before it is hashed).
@@ -76,7 +93,8 @@ class AccountRuleError(ValueError):
 def check_name(name: str) -> str:
     """The name as it is kept (NFKC: full-width letters become plain ones), or
     :class:`AccountRuleError` naming the rule it breaks (a character shown by its code point,
-    never as itself: it may be a control or a right-to-left override)."""
+    never as itself: it may be a control, a right-to-left override or an invisible
+    filler). Whether it looks like a name already taken is the store's to say."""
     if len(name) > 4 * MAX_NAME_CHARS:
         raise AccountRuleError(f"'name' is {len(name)} characters long; at most {MAX_NAME_CHARS}")
     kept = unicodedata.normalize("NFKC", name)
@@ -90,6 +108,12 @@ def check_name(name: str) -> str:
             )
             raise AccountRuleError(
                 f"'name' has {what} (U+{ord(char):04X}); use letters, digits, '_' or '-'"
+            )
+    for char in name:  # (as typed: U+FFA0 and U+3164 are fillers before NFKC and after)
+        if not name_skeleton(char):  # a letter that shows nothing: a Hangul filler
+            raise AccountRuleError(
+                f"'name' has a character that shows nothing (U+{ord(char):04X}); use "
+                "letters, digits, '_' or '-' that can be seen"
             )
     if not MIN_NAME_CHARS <= len(kept) <= MAX_NAME_CHARS:
         raise AccountRuleError(
@@ -113,11 +137,6 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
-def session_key(session_id: str) -> str:
-    """What the store keeps of a session id: its SHA-256."""
-    return hashlib.sha256(session_id.encode()).hexdigest()
-
-
 @dataclass
 class AccountService:
     """One server's accounts: the hasher, the session secret (read from the store at
@@ -125,6 +144,10 @@ class AccountService:
 
     settings: Settings
     store: Store
+    #: The bus that tells the other processes which sessions ended, and this process's
+    #: sockets by session (None: nobody to tell).
+    bus: Bus | None = None
+    sockets: SessionSockets | None = None
     _secret: bytes = b""
     _hasher: PasswordHasher | None = None
     #: Hashes computed at once (each takes ``argon2_memory_kib`` of memory).
@@ -147,6 +170,7 @@ class AccountService:
         )
         secret = await self.repository.shared_secret(SECRET_NAME, secrets.token_hex(32))
         self._secret = secret.encode()
+        await self.repository.fill_name_skeletons()
         self._dummy_hash = await self.hash_password(secrets.token_hex(16))
 
     # ------------------------------------------------------------------ passwords
@@ -190,11 +214,33 @@ class AccountService:
         return session_id
 
     async def start_session(self, account: Account, now: float) -> str:
-        """Store a new session of the account; the cookie value that carries it."""
+        """Store a new session of the account (its oldest ends when it has
+        ``sessions_per_account`` with this one); the cookie value that carries it."""
         session_id = secrets.token_urlsafe(32)
-        expires = now + self.settings.session_days * 86400
-        await self.repository.create_session(session_key(session_id), account.id, now, expires)
+        settings = self.settings
+        expires = now + settings.session_days * 86400
+        ended = await self.repository.create_session(
+            session_key(session_id), account.id, now, expires, settings.sessions_per_account
+        )
+        await self.sessions_ended(ended)
         return f"{session_id}.{self._signature(session_id)}"
+
+    async def sessions_ended(self, keys: list[str]) -> None:
+        """Sessions ``keys`` (store keys) ended: the sockets opened with them are closed,
+        this process's at once and the other processes' by a ``session`` notice (one that
+        cannot be sent is made up by their next sweep: ``session_sweep_seconds``)."""
+        if not keys:
+            return
+        if self.sockets is not None:
+            self.sockets.end(keys)
+        if self.bus is None:
+            return
+        for data in SessionSockets.notices(keys):
+            try:
+                await self.bus.notify("", SESSION_NOTICE, data)
+            except StoreError as error:
+                log.warning("cannot tell the other servers that sessions ended: %s", error)
+                return
 
     async def account_of(self, connection: HTTPConnection, now: float) -> Account | None:
         """The account signed in on the request or websocket, or None."""
@@ -247,42 +293,50 @@ class AccountService:
     # ------------------------------------------------------------------ seats
 
     async def claim_seat(
-        self, cookie: str | None, game_id: str, seat: str, now: float
-    ) -> tuple[str | None, str | None]:
+        self, cookie: str | None, game_id: str, seat: str, now: float, address: str = ""
+    ) -> tuple[str | None, str | None, bool]:
         """A player with a seat's token joins (``cookie``: the session cookie the
-        websocket came with): a signed-in player takes the seat for the
-        account if no account holds it (and the account does not hold the other seat).
-        Returns why the player may not sit (a rated game's empty seat needs an account
-        other than the opponent's, and its seats once taken need their accounts) or None,
-        and the name of the account that took the seat now (for the seat's name), or
-        None."""
+        websocket came with; ``address``: the client's address): a signed-in player takes
+        the seat for the account if no account holds it (and the account does not hold the
+        other seat). Returns why the player may not sit (a rated game's empty seat needs an
+        account other than the opponent's, and its seats once taken need their accounts) or
+        None; the name the seat shows: the account's name when it took the seat now, and
+        in a rated game always the account's (its holder's), whatever name the player
+        gave; and whether the game is rated (then that name is the only one the seat
+        shows). A rated seat's network is kept for the rating rules."""
         holders = await self.repository.game_accounts(game_id)
         holder = holders.get(seat)
+        network = network_of(address)
         if holder is not None:
             if not await self.repository.is_rated(game_id):
-                return None, None  # (the token opens the seat, as it always did)
+                return None, None, False  # (the token opens the seat, as it always did)
             # A rated game's seat is its account's: a seat link that leaked (or a shared
             # computer's history) must not let someone else play, or lose, its rating.
             account = await self.account_of_cookie(cookie, now)
             if account is not None and account.id == holder.id:
-                return None, None
+                if network is not None:
+                    await self.repository.played_from(game_id, seat, network)
+                return None, holder.name, True
             return (
                 f"this seat of a rated game belongs to {holder.name}: sign in as "
                 f"{holder.name} to play it",
                 None,
+                True,
             )
         account = await self.account_of_cookie(cookie, now)
         other = holders.get("second" if seat == "first" else "first")
         allowed = account is not None and (other is None or other.id != account.id)
+        rated = await self.repository.is_rated(game_id)
         if allowed and account is not None:
-            taker = await self.repository.attach_account(game_id, seat, account.id)
-            return None, account.name if taker == account.id else None
-        if not await self.repository.is_rated(game_id):
-            return None, None
+            taker = await self.repository.attach_account(game_id, seat, account.id, network)
+            return None, account.name if taker == account.id else None, rated
+        if not rated:
+            return None, None, False
         if account is None:
-            return "this is a rated game: sign in to take your seat", None
+            return "this is a rated game: sign in to take your seat", None, True
         return (
             "this is a rated game and your account holds the other seat: sign in as "
             "another player to take this one",
             None,
+            True,
         )

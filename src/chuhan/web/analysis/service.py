@@ -16,7 +16,13 @@ from typing import Any
 from chuhan.game import Game
 from chuhan.search.limits import SearchLimits
 from chuhan.web.analysis.rules import Line, describe_position, judge_review, read_line
-from chuhan.web.compute.service import AnalysisRequest, Pool, PoolBusy, PoolError, ProcessPool
+from chuhan.web.compute.service import (
+    AnalysisRequest,
+    Compute,
+    ProcessCompute,
+    WorkerError,
+    WorkersBusy,
+)
 from chuhan.web.compute.workers import Stream
 from chuhan.web.round.manager import GameManager, RoomUnavailable
 from chuhan.web.round.seats import seat_of
@@ -65,11 +71,11 @@ class _Review:
 
 
 class AnalysisService:
-    """What the analysis sockets of one server share: the pool, the reviews made and
+    """What the analysis sockets of one server share: the compute service, the reviews made and
     under way."""
 
-    def __init__(self, settings: Settings, pool: Pool, manager: GameManager) -> None:
-        self._pool = pool
+    def __init__(self, settings: Settings, compute: Compute, manager: GameManager) -> None:
+        self._compute = compute
         self.manager = manager
         self.settings = settings
         self.reviews: OrderedDict[str, dict[str, Any]] = OrderedDict()
@@ -78,18 +84,18 @@ class AnalysisService:
         self.review_addresses: Counter[str] = Counter()
 
     @property
-    def pool(self) -> ProcessPool | None:
-        pool = self._pool
-        if isinstance(pool, ProcessPool) and pool.available():
-            return pool
+    def compute(self) -> ProcessCompute | None:
+        compute = self._compute
+        if isinstance(compute, ProcessCompute) and compute.available():
+            return compute
         return None
 
     def engine_name(self) -> str:
-        pool = self.pool
-        if pool is None:
+        compute = self.compute
+        if compute is None:
             return ""
-        if pool.analysis_engine is not None:
-            return Path(shlex.split(pool.analysis_engine.command)[0]).name
+        if compute.analysis_engine is not None:
+            return Path(shlex.split(compute.analysis_engine.command)[0]).name
         return "chuhan"
 
     # ------------------------------------------------------------------ thinking
@@ -116,9 +122,9 @@ class AnalysisService:
     async def _think(
         self, member: AnalysisMember, line: Line, multipv: int, seq: int, budget: float
     ) -> None:
-        pool = self.pool
+        compute = self.compute
         settings = self.settings
-        if pool is None:
+        if compute is None:
             member.send(error_message("engine_unavailable", "the engine is not available", seq))
             return
         loop = asyncio.get_running_loop()
@@ -152,14 +158,14 @@ class AnalysisService:
                     multipv,
                 )
                 try:  # the first turn takes a place in the queue; the others come back
-                    stream = pool.analysis_stream(
+                    stream = compute.analysis_stream(
                         request, reported, order=loop.time(), bounded=turn == 1
                     )
-                except PoolBusy:
+                except WorkersBusy:
                     member.send(
                         error_message(
                             "engine_busy",
-                            f"the engine is busy: {pool.analysis_waiting()} analyses are "
+                            f"the engine is busy: {compute.analysis_waiting()} analyses are "
                             "waiting for it; try again in a few seconds",
                             seq,
                         )
@@ -176,7 +182,7 @@ class AnalysisService:
                         since is not None
                         and stream.stop_asked is None
                         and loop.time() - since >= settings.analysis_slice_seconds
-                        and pool.analysis_waiting() > 0
+                        and compute.analysis_waiting() > 0
                     ):
                         stream.stop()  # another analyst's turn
                         yielded = True
@@ -189,7 +195,7 @@ class AnalysisService:
                         last.update(answer)
                 if not yielded:
                     break
-        except PoolError as error:
+        except WorkerError as error:
             member.send(error_message("engine_failed", str(error), seq))
             return
         finally:
@@ -216,7 +222,7 @@ class AnalysisService:
         running = self.running.get(game_id)
         if running is None:
             line = await self._finished_line(game_id)
-            if self.pool is None:
+            if self.compute is None:
                 raise ProtocolError("engine_unavailable", "the engine is not available")
             if len(line.moves) > settings.review_max_plies:
                 raise ProtocolError(
@@ -256,8 +262,8 @@ class AnalysisService:
             member.send(_progress(running, evaluation))
 
     async def _review(self, review: _Review) -> None:
-        pool = self.pool
-        assert pool is not None
+        compute = self.compute
+        assert compute is not None
         loop = asyncio.get_running_loop()
         line = review.line
         moves = line.moves
@@ -275,7 +281,7 @@ class AnalysisService:
                     evaluation["over"] = result_dict(over, line.variant)
                     evaluation["line"] = None
                 else:
-                    answer = await pool.evaluate(
+                    answer = await compute.evaluate(
                         AnalysisRequest(
                             line.variant.name,
                             line.fen,
@@ -302,7 +308,7 @@ class AnalysisService:
                 self.reviews.popitem(last=False)
             for member in list(review.listeners):
                 member.send(done)
-        except PoolError as error:
+        except WorkerError as error:
             for member in list(review.listeners):
                 member.send(error_message("engine_failed", f"the review stopped: {error}"))
         finally:

@@ -1,5 +1,5 @@
-"""The server's computer pool: the computer players' moves and analyses, searched in
-worker processes (:class:`~chuhan.web.compute.workers.WorkerPool`).
+"""The server's compute service: the computer players' moves and analyses, searched in
+worker processes (:class:`~chuhan.web.compute.workers.Workers`).
 
 A search is CPU-bound and blocking, so it never runs on the server's event loop: a worker
 gets the start FEN and the ICCS moves (plain strings, never Board objects) and rebuilds
@@ -7,8 +7,8 @@ the position, history included. Each worker keeps one
 :class:`~chuhan.search.search.Searcher` (an analysis worker one per rule set, so that
 analysts of xiangqi and janggi taking turns do not empty each other's hash table).
 
-Analyses stream: :meth:`ProcessPool.analysis_stream` runs :func:`stream_analysis` as a
-streaming job of the analysis workers (:meth:`~chuhan.web.compute.workers.WorkerPool.stream`),
+Analyses stream: :meth:`ProcessCompute.analysis_stream` runs :func:`stream_analysis` as a
+streaming job of the analysis workers (:meth:`~chuhan.web.compute.workers.Workers.stream`),
 which reports the lines of each completed depth and stops within milliseconds when asked.
 The analysis workers run at a lower CPU priority than the computer players' (``nice``),
 so an analysis never slows a computer's move. The server's operator may name an external
@@ -19,7 +19,7 @@ What one computer may take of the server is bounded, whatever its clock says: ea
 thinking time is capped by level (``Settings.computer_move_ms``), a worker that has not
 answered by that cap plus ``Settings.worker_grace_seconds`` is killed and replaced (the
 game gets an ``engine_failed`` error), and the deep levels' searches hold all move workers
-but one, so a quick level never waits behind them (see :class:`ProcessPool`).
+but one, so a quick level never waits behind them (see :class:`ProcessCompute`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from chuhan.board import Board
 from chuhan.errors import ChuhanError, ServiceError
 from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits
 from chuhan.squares import Move
-from chuhan.web.compute.workers import JobChannel, PoolBusy, PoolError, Stream, WorkerPool
+from chuhan.web.compute.workers import JobChannel, Stream, WorkerError, Workers, WorkersBusy
 from chuhan.web.settings import Settings
 
 if TYPE_CHECKING:
@@ -48,12 +48,12 @@ if TYPE_CHECKING:
 __all__ = [
     "ANALYSIS_NICE",
     "AnalysisRequest",
+    "Compute",
     "ExternalEngine",
     "MoveRequest",
-    "Pool",
-    "PoolBusy",
-    "PoolError",
-    "ProcessPool",
+    "ProcessCompute",
+    "WorkerError",
+    "WorkersBusy",
     "analyse_position",
     "choose_move",
     "engine_available",
@@ -102,8 +102,8 @@ class AnalysisRequest:
     engine: ExternalEngine | None = None
 
 
-class Pool(Protocol):
-    """What the server needs from a computer pool; tests give their own."""
+class Compute(Protocol):
+    """What the server needs from a compute service; tests give their own."""
 
     def available(self) -> bool: ...
 
@@ -395,22 +395,22 @@ def evaluate_position(request: AnalysisRequest) -> dict[str, Any]:
     return {"line": _info_line(board, result.lines[0]) if result.lines else None}
 
 
-class ProcessPool:
-    """The engine in worker processes, started on first use: one pool for the computer
-    players' moves and a separate one for analysis, so that analyses (which anyone may
+class ProcessCompute:
+    """The engine in worker processes, started on first use: one set of workers for the
+    computer players' moves and a separate one for analysis, so that analyses (which anyone may
     ask for) never make a computer player wait; and at most :attr:`MAX_ANALYSES` analyses
     waiting or running at once.
 
-    The move pool has ``workers`` processes for deep searches (the levels from
+    The move workers are ``workers`` processes for deep searches (the levels from
     ``Settings.computer_deep_level`` up; by default one per CPU, at most two) and one more
     that only the quicker levels may take: however many deep searches run or wait, a
     level-1 move starts at once, and waits at most behind other quick moves (each capped
     at a second or so). Waiting moves are served earliest deadline first, and at most
     ``Settings.computer_max_waiting`` moves of each kind wait: one more is refused
-    (:class:`PoolBusy`) rather than queued behind minutes of searching.
+    (:class:`WorkersBusy`) rather than queued behind minutes of searching.
     """
 
-    #: Analyses accepted at once (running or waiting); more get :class:`PoolBusy`.
+    #: Analyses accepted at once (running or waiting); more get :class:`WorkersBusy`.
     MAX_ANALYSES = 4
 
     def __init__(
@@ -425,7 +425,7 @@ class ProcessPool:
         self._move_ms = settings.computer_move_ms
         self._deep_level = settings.computer_deep_level
         self._grace = settings.worker_grace_seconds
-        self._moves = WorkerPool(
+        self._moves = Workers(
             deep + 1,
             "computer move",
             lanes={"deep": deep},
@@ -434,7 +434,7 @@ class ProcessPool:
         )
         # The bound on waiting analyses is checked as each job takes its place, however
         # many arrive at once; the reviews' positions are bounded by the analysis service.
-        self._analysis = WorkerPool(
+        self._analysis = Workers(
             settings.analysis_workers or analysis_workers,
             "analysis",
             max_waiting=settings.analysis_max_waiting,
@@ -461,7 +461,7 @@ class ProcessPool:
 
     async def _run(
         self,
-        workers: WorkerPool,
+        workers: Workers,
         function: Callable[[Any], T],
         argument: object,
         *,
@@ -470,15 +470,15 @@ class ProcessPool:
         order: float | None = None,
     ) -> T:
         if not self.available():
-            raise PoolError("the engine (chuhan.search) is not available in this install")
+            raise WorkerError("the engine (chuhan.search) is not available in this install")
         try:
             return await workers.run(function, argument, timeout=timeout, lane=lane, order=order)
-        except PoolError:
+        except WorkerError:
             raise
         except (ChuhanError, ServiceError) as error:  # an EngineError is a ServiceError
-            raise PoolError(f"the engine rejected the position: {error}") from None
+            raise WorkerError(f"the engine rejected the position: {error}") from None
         except Exception as error:  # a bug in the worker
-            raise PoolError(f"the engine failed: {type(error).__name__}: {error}") from None
+            raise WorkerError(f"the engine failed: {type(error).__name__}: {error}") from None
 
     async def best_move(self, request: MoveRequest) -> str | None:
         cap = self.move_time_cap(request.level)
@@ -503,7 +503,7 @@ class ProcessPool:
         waits for: at most :attr:`MAX_ANALYSES` of these run or wait at once, so they keep
         their share of the workers without taking all of it)."""
         if self._analyses >= self.MAX_ANALYSES:
-            raise PoolBusy(
+            raise WorkersBusy(
                 f"the engine is busy with {self._analyses} other analyses; "
                 "try again in a few seconds"
             )
@@ -529,11 +529,11 @@ class ProcessPool:
     ) -> Stream:
         """Start a streaming analysis (:func:`stream_analysis`) on the analysis workers;
         ``order`` is its place in their queue (the time it asked: first come, first
-        served). Its limits must bound its time (a movetime). Raises :class:`PoolBusy`
+        served). Its limits must bound its time (a movetime). Raises :class:`WorkersBusy`
         when ``Settings.analysis_max_waiting`` jobs wait (``bounded`` False: an analysis
         coming back after giving its worker up for another's turn)."""
         if not self.available():
-            raise PoolError("the engine (chuhan.search) is not available in this install")
+            raise WorkerError("the engine (chuhan.search) is not available in this install")
         request = dataclasses.replace(request, engine=self.analysis_engine)
         seconds = (request.limits.movetime or 0) / 1000
         return self._analysis.stream(
@@ -555,16 +555,16 @@ class ProcessPool:
         refused for a full queue: a review waits with one position at a time, and the
         analysis service bounds the reviews under way (``Settings.reviews_at_once``)."""
         if not self.available():
-            raise PoolError("the engine (chuhan.search) is not available in this install")
+            raise WorkerError("the engine (chuhan.search) is not available in this install")
         request = dataclasses.replace(request, engine=self.analysis_engine)
         try:
             result: dict[str, Any] = await self._analysis.run(
                 evaluate_position, request, timeout=30 + self._grace, order=order, bounded=False
             )
-        except PoolError:
+        except WorkerError:
             raise
         except (ChuhanError, ServiceError) as error:  # an EngineError is a ServiceError
-            raise PoolError(f"the engine rejected the position: {error}") from None
+            raise WorkerError(f"the engine rejected the position: {error}") from None
         return result
 
     def close(self) -> None:

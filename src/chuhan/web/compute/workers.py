@@ -1,7 +1,7 @@
 """Worker processes with deadlines, for the server's CPU-bound jobs (the computer's
-searches and analyses; record imports): :class:`WorkerPool`.
+searches and analyses; record imports): :class:`Workers`.
 
-``await WorkerPool(size, name).run(function, argument, timeout=...)`` runs
+``await Workers(size, name).run(function, argument, timeout=...)`` runs
 ``function(argument)`` in one of ``size`` worker processes (``spawn`` start method: a fresh
 interpreter, nothing inherited from the server) and returns its result. The function and
 its argument must be picklable: a module-level function and plain data.
@@ -17,8 +17,8 @@ its argument must be picklable: a module-level function and plain data.
   the difference. A *lane* (``lanes={"deep": 2}``) caps how many workers its jobs may hold
   at once; jobs without a lane may use any worker. With ``size`` one more than the lane's
   cap, a job outside the lane never waits behind the lane's jobs. ``max_waiting`` bounds
-  how many jobs of each lane wait: one more is refused at once with :class:`PoolBusy`.
-- **Streaming jobs.** ``WorkerPool.stream(function, argument, on_report=..., timeout=...)``
+  how many jobs of each lane wait: one more is refused at once with :class:`WorkersBusy`.
+- **Streaming jobs.** ``Workers.stream(function, argument, on_report=..., timeout=...)``
   runs ``function(argument, channel)``: the job sends what it has found so far with
   ``channel.report(data)`` (each report reaches ``on_report`` on the event loop, in order)
   and hears a :meth:`Stream.stop` through ``channel.on_stop`` / ``channel.stopped``: a
@@ -29,13 +29,13 @@ its argument must be picklable: a module-level function and plain data.
 - **No orphans.** Each worker runs a watchdog thread that ends the process (``os._exit``,
   a search in progress included) within a second of its parent's death, however the
   parent died: it waits on a pipe whose only writing end the parent holds, and checks
-  that its parent process is still the one that started it. :meth:`WorkerPool.close`
+  that its parent process is still the one that started it. :meth:`Workers.close`
   kills the workers at once. Workers ignore ``SIGINT`` (a terminal's Ctrl+C reaches the
   whole process group; the server decides what to do with it).
 
 Processes start on first use (all of them, so a later job finds its worker ready) and the
 time a worker takes to start is not counted in a job's ``timeout``. After :meth:`close` the
-pool may be used again: it starts afresh.
+workers may be used again: they start afresh.
 """
 
 from __future__ import annotations
@@ -60,12 +60,12 @@ from chuhan.errors import ServiceError
 
 __all__ = [
     "JobChannel",
-    "PoolBusy",
-    "PoolError",
     "Stream",
     "WorkerCrashed",
-    "WorkerPool",
+    "WorkerError",
     "WorkerTimeout",
+    "Workers",
+    "WorkersBusy",
 ]
 
 log = logging.getLogger("chuhan.web")
@@ -81,20 +81,20 @@ ORPHAN_EXIT = 70
 STOP_GRACE = 2.0
 
 
-class PoolError(ServiceError):
+class WorkerError(ServiceError):
     """A job could not run in a worker process (the engine is not installed, a worker
-    crashed or ran past its deadline, too many jobs are waiting, the pool was closed)."""
+    crashed or ran past its deadline, too many jobs are waiting, the workers were closed)."""
 
 
-class PoolBusy(PoolError):
+class WorkersBusy(WorkerError):
     """Too many jobs are waiting: the request is refused, nothing is queued."""
 
 
-class WorkerTimeout(PoolError):
+class WorkerTimeout(WorkerError):
     """A job did not answer by its deadline: its process was killed and replaced."""
 
 
-class WorkerCrashed(PoolError):
+class WorkerCrashed(WorkerError):
     """A worker process died during its job, or could not start; it is replaced."""
 
 
@@ -115,7 +115,7 @@ def _watch_parent(alive: Connection, parent: int) -> None:
 
 
 def _portable(error: BaseException) -> BaseException:
-    """``error`` if it survives the trip back to the parent, else a :class:`PoolError`
+    """``error`` if it survives the trip back to the parent, else a :class:`WorkerError`
     naming it (an exception class that cannot be rebuilt from its arguments)."""
     if isinstance(error, Exception):
         try:
@@ -124,7 +124,7 @@ def _portable(error: BaseException) -> BaseException:
             pass
         else:
             return error
-    return PoolError(f"the job failed: {type(error).__name__}: {error}")
+    return WorkerError(f"the job failed: {type(error).__name__}: {error}")
 
 
 class JobChannel:
@@ -195,7 +195,7 @@ def _serve(
         try:
             job = pickle.loads(jobs.recv_bytes())
         except (EOFError, OSError):
-            return  # the pool closed its end
+            return  # the workers closed their end
         if not (isinstance(job, tuple) and len(job) == 3):
             continue  # a stop that came after its job's end
         function, argument, streaming = job
@@ -216,7 +216,7 @@ def _serve(
             jobs.send(reply)
         except Exception as error:  # a result that cannot be pickled
             name = getattr(function, "__qualname__", repr(function))
-            jobs.send(("error", PoolError(f"the result of {name} cannot be sent back: {error}")))
+            jobs.send(("error", WorkerError(f"the result of {name} cannot be sent back: {error}")))
         if listener is not None:
             listener.join()  # the server's "end": the connection is the main loop's again
 
@@ -226,7 +226,7 @@ def _serve(
 
 @dataclass(eq=False)
 class _Slot:
-    """One worker's place in the pool: its process (None until started, and after it was
+    """One worker's place among the workers: its process (None until started, and after it was
     killed), whether a job holds it, and for which lane."""
 
     process: BaseProcess | None = None
@@ -291,7 +291,7 @@ class _StreamFlags:
 
 
 class Stream:
-    """A streaming job's handle in the server (:meth:`WorkerPool.stream`): ``await
+    """A streaming job's handle in the server (:meth:`Workers.stream`): ``await
     stream.result()`` for its answer (None when it was stopped before a worker took it),
     :meth:`stop` to ask it to end."""
 
@@ -304,7 +304,7 @@ class Stream:
         self.running_since: float | None = None
         self.stop_asked: float | None = None
         self._slot: _Slot | None = None
-        self._pool: WorkerPool | None = None
+        self._workers: Workers | None = None
         self._flags = _StreamFlags()
 
     def stop(self) -> None:
@@ -314,15 +314,15 @@ class Stream:
             return
         self.stop_asked = asyncio.get_running_loop().time()
         self._flags.wanted.set()
-        slot, pool = self._slot, self._pool
-        if slot is None or pool is None:
+        slot, workers = self._slot, self._workers
+        if slot is None or workers is None:
             self.task.cancel()  # still waiting (or its worker starting): it leaves the queue
             if self._give_back is not None:
                 self._give_back()  # now, if its task never ran: the place is free at once
             return
         connection = slot.connection
         if connection is not None:
-            pool._thread_pool().submit(_send_stop, connection, slot.sending, self._flags)
+            workers._executor().submit(_send_stop, connection, slot.sending, self._flags)
 
     async def result(self) -> Any:
         assert self.task is not None
@@ -352,7 +352,7 @@ def _exchange(connection: Connection, process: BaseProcess, payload: bytes) -> t
     return reply
 
 
-class WorkerPool:
+class Workers:
     """``size`` worker processes named ``name`` (in messages: "the {name} worker did not
     answer"); see the module docstring. Use it from one event loop at a time."""
 
@@ -367,7 +367,7 @@ class WorkerPool:
         start_timeout: float = 30.0,
     ) -> None:
         if size < 1:
-            raise ValueError(f"a worker pool needs at least one worker, got {size}")
+            raise ValueError(f"a set of workers needs at least one worker, got {size}")
         self.size = size
         self.name = name
         self._lanes = dict(lanes or {})
@@ -393,7 +393,7 @@ class WorkerPool:
         bounded: bool = True,
     ) -> R:
         """``function(argument)`` in a worker; see the module docstring. Raises
-        :class:`PoolBusy` at once when ``max_waiting`` jobs of ``lane`` already wait (unless
+        :class:`WorkersBusy` at once when ``max_waiting`` jobs of ``lane`` already wait (unless
         ``bounded`` is False: the caller bounds its own jobs),
         :class:`WorkerTimeout` (the worker was killed) when the job takes longer than
         ``timeout`` seconds, :class:`WorkerCrashed` when its worker dies, and the
@@ -420,7 +420,7 @@ class WorkerPool:
         """Start ``function(argument, channel)`` in a worker as a streaming job (see the
         module docstring) and return its handle at once. The job takes its worker or its
         place in the queue before this returns, so :meth:`waiting` counts it at once and
-        :class:`PoolBusy` is raised here when ``max_waiting`` jobs already wait (``bounded``
+        :class:`WorkersBusy` is raised here when ``max_waiting`` jobs already wait (``bounded``
         False: a job that gave its worker up for its turn comes back whatever the queue).
         Other errors as :meth:`run`, raised by ``await stream.result()``."""
         payload = self._payload(function, argument, streaming=True)
@@ -455,7 +455,7 @@ class WorkerPool:
         try:
             return pickle.dumps((function, argument, streaming))
         except (pickle.PicklingError, TypeError, AttributeError) as error:
-            raise PoolError(f"a {self.name} job cannot be sent to a worker: {error}") from None
+            raise WorkerError(f"a {self.name} job cannot be sent to a worker: {error}") from None
 
     async def _run_stream(
         self,
@@ -476,12 +476,12 @@ class WorkerPool:
                 return None
             loop = asyncio.get_running_loop()
             stream.running_since = loop.time()
-            stream._slot, stream._pool = slot, self
+            stream._slot, stream._workers = slot, self
 
             def reported(data: Any) -> None:
                 loop.call_soon_threadsafe(on_report, data)
 
-            exchange = self._thread_pool().submit(
+            exchange = self._executor().submit(
                 _stream_exchange,
                 connection,
                 process,
@@ -505,11 +505,11 @@ class WorkerPool:
         ]
 
     def close(self) -> None:
-        """Kill every worker now; jobs running or waiting get :class:`PoolError`. The pool
-        can be used again afterwards: it starts new workers."""
+        """Kill every worker now; jobs running or waiting get :class:`WorkerError`. The workers
+        can be used again afterwards: new ones start."""
         for waiter in self._waiters:
             if not waiter.granted.done():
-                waiter.granted.set_exception(PoolError(f"the {self.name} workers were closed"))
+                waiter.granted.set_exception(WorkerError(f"the {self.name} workers were closed"))
         self._waiters.clear()
         for slot in self._slots:
             self._kill(slot, replace=False)
@@ -560,7 +560,7 @@ class WorkerPool:
         waiting = sum(1 for w in self._waiters if w.lane == lane and not w.granted.done())
         if bounded and self._max_waiting is not None and waiting >= self._max_waiting:
             jobs = "job is" if waiting == 1 else "jobs are"
-            raise PoolBusy(
+            raise WorkersBusy(
                 f"the {self.name} workers are busy: {waiting} {self.name} {jobs} waiting"
             )
         loop = asyncio.get_running_loop()
@@ -603,7 +603,7 @@ class WorkerPool:
 
     # ------------------------------------------------------------------ processes
 
-    def _thread_pool(self) -> concurrent.futures.ThreadPoolExecutor:
+    def _executor(self) -> concurrent.futures.ThreadPoolExecutor:
         if self._threads is None:
             # Per worker: a job's exchange, the start of its replacement and the end of
             # an exchange with a killed process.
@@ -627,7 +627,7 @@ class WorkerPool:
         self, previous: BaseProcess | None
     ) -> concurrent.futures.Future[tuple[BaseProcess, Connection]]:
         alive = self._alive_pipe()[0]  # made here, in the event loop's thread
-        return self._thread_pool().submit(self._spawn, alive, previous)
+        return self._executor().submit(self._spawn, alive, previous)
 
     def _spawn(
         self, alive: Connection, previous: BaseProcess | None
@@ -679,7 +679,7 @@ class WorkerPool:
         except Exception as error:
             if slot.starting is starting:
                 slot.starting = None
-            if isinstance(error, PoolError):
+            if isinstance(error, WorkerError):
                 raise
             raise WorkerCrashed(f"a {self.name} worker could not start: {error}") from None
         if slot.starting is starting:
@@ -689,7 +689,7 @@ class WorkerPool:
 
     async def _run_on(self, slot: _Slot, payload: bytes, timeout: float) -> Any:
         process, connection = await self._started(slot)
-        exchange = self._thread_pool().submit(_exchange, connection, process, payload)
+        exchange = self._executor().submit(_exchange, connection, process, payload)
         slot.exchange = exchange
         return await self._answer(slot, exchange, timeout, None)
 
@@ -730,14 +730,14 @@ class WorkerPool:
             raise
         except Exception as error:  # an answer that cannot be read
             self._kill(slot, replace=True)
-            raise PoolError(f"the {self.name} worker's answer cannot be read: {error}") from None
+            raise WorkerError(f"the {self.name} worker's answer cannot be read: {error}") from None
         slot.exchange = None
         if status == "ok":
             return value
         if status == "error":
             raise value
         if slot.process is None:  # killed by close() meanwhile
-            raise PoolError(f"the {self.name} workers were closed")
+            raise WorkerError(f"the {self.name} workers were closed")
         log.warning("a %s worker died during its job (exit code %s)", self.name, value)
         self._kill(slot, replace=True)
         raise WorkerCrashed(
@@ -759,7 +759,7 @@ class WorkerPool:
             else:
                 connection.close()
         starting = slot.starting
-        # A slot of this pool's generation gets a successor; one that close() has let go
+        # A slot of this generation of workers gets a successor; one that close() has let go
         # of (a job still unwinding after it) does not.
         if not replace or slot not in self._slots:
             if starting is not None:
@@ -773,7 +773,7 @@ class WorkerPool:
 
 
 def _kill_started(starting: concurrent.futures.Future[tuple[BaseProcess, Connection]]) -> None:
-    """Kill a worker that finished starting after its pool was closed."""
+    """Kill a worker that finished starting after its workers were closed."""
     if starting.cancelled() or starting.exception() is not None:
         return
     process, connection = starting.result()

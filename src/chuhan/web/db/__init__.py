@@ -127,6 +127,8 @@ class Notice:
     - ``presence``: who that process has connected to the game; ``data`` is
       ``{"roles": {role: count}}`` (an empty dict: nobody any more);
     - ``lobby``: the lobby changed (``game_id`` is empty; see :mod:`chuhan.web.lobby.service`);
+    - ``session``: sessions ended; ``data`` is ``{"ended": [session keys]}`` (``game_id`` is
+      empty): the sockets opened with them are closed (:mod:`chuhan.web.sockets.sessions`);
     - ``resync``: notices may have been missed (the store lost its connection to the
       database and has it again); ``game_id`` is empty: catch up every game in memory.
     """

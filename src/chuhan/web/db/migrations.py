@@ -36,6 +36,7 @@ __all__ = [
     "ACCOUNTS_SCHEMA",
     "ACCOUNT_TABLES",
     "BUDGETS_SCHEMA",
+    "FAIR_PLAY_SCHEMA",
     "HOLDINGS_SCHEMA",
     "MIGRATIONS",
     "MIGRATION_LOCK",
@@ -267,8 +268,12 @@ CREATE INDEX rating_history_account ON rating_history (account_id, game, at)
 #: The accounts' tables and their columns, in the order ``chuhan db copy`` copies them
 #: (sessions and attempts are not copied: a copy signs everyone out).
 ACCOUNT_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("accounts", ("id", "name", "name_key", "password_hash", "created")),
+    (
+        "accounts",
+        ("id", "name", "name_key", "password_hash", "created", "name_skeleton", "network"),
+    ),
     ("game_accounts", ("game_id", "seat", "account_id")),
+    ("seat_networks", ("game_id", "seat", "network")),
     (
         "rated_games",
         (
@@ -280,6 +285,10 @@ ACCOUNT_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "second_account",
             "counted",
             "settlement",
+            "first_counted",
+            "second_counted",
+            "first_new",
+            "second_new",
         ),
     ),
     (
@@ -349,6 +358,29 @@ CREATE TABLE holdings (
 CREATE INDEX holdings_server ON holdings (server_id)
 """
 
+#: Fair play (issue 28): each account's name skeleton (UTS #39, so that look-alike names
+#: are one name: a unique index) and the network it signed up from; the networks each
+#: seat of a game was played from; per seat, whether a settled rated game counted and
+#: whether its account was new then; challenges found by their target. (The same text on
+#: both; the skeletons of accounts made before it are filled in when a server starts.)
+FAIR_PLAY_SCHEMA = """
+ALTER TABLE accounts ADD COLUMN name_skeleton text;
+ALTER TABLE accounts ADD COLUMN network text;
+CREATE UNIQUE INDEX accounts_name_skeleton ON accounts (name_skeleton);
+CREATE TABLE seat_networks (
+    game_id text NOT NULL,
+    seat text NOT NULL,
+    network text NOT NULL,
+    PRIMARY KEY (game_id, seat, network)
+);
+ALTER TABLE rated_games ADD COLUMN first_counted integer;
+ALTER TABLE rated_games ADD COLUMN second_counted integer;
+ALTER TABLE rated_games ADD COLUMN first_new integer;
+ALTER TABLE rated_games ADD COLUMN second_new integer;
+CREATE INDEX rated_games_second ON rated_games (second_account, game, settled);
+CREATE INDEX seeks_target ON seeks (target) WHERE target IS NOT NULL
+"""
+
 
 #: The schema's history: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
 MIGRATIONS: tuple[Migration, ...] = (
@@ -361,6 +393,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         "connections each server process holds per key (per client address)",
         HOLDINGS_SCHEMA,
         HOLDINGS_SCHEMA,
+    ),
+    Migration(
+        "fair play: name skeletons, the networks accounts and seats came from, each seat's "
+        "part in a rated game's settlement",
+        FAIR_PLAY_SCHEMA,
+        FAIR_PLAY_SCHEMA,
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

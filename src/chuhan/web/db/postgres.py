@@ -16,7 +16,7 @@ reads).
 Faults: every driver error becomes :class:`StoreError` naming the database (without its
 password) and what failed. Connecting gives up after :data:`CONNECT_TIMEOUT` seconds and a
 statement after :data:`COMMAND_TIMEOUT`, so a lost database never hangs a call for long; the
-pool replaces dead connections by itself, so calls succeed again once the database is back.
+asyncpg pool replaces dead connections by itself, so calls succeed again once the database is back.
 A read that meets a connection lost under it is tried once more; a write is never retried
 (its outcome is unknown to the caller, who gets the error: never an acknowledgement of a
 write that did not commit; a write that did commit behind a lost answer shows up as
@@ -118,7 +118,7 @@ _SAVE_TYPES = {
 assert tuple(_SAVE_TYPES) == _SAVE_COLUMNS
 #: The most saves one statement makes.
 SAVE_BATCH = 200
-#: How many batches of saves may be under way at once (of the pool's connections, leaving
+#: How many batches of saves may be under way at once (of the store's connections, leaving
 #: two for reads, notices and beats): while fewer are, a save goes at once, alone; batches
 #: form when the database is busy.
 SAVE_FLIGHTS = 6
@@ -182,7 +182,7 @@ ORDER BY g.updated DESC
 
 
 async def _keep_session(connection: Any) -> None:
-    """The pool's reset between uses: nothing. The store's statements leave no session
+    """A connection's reset between uses: nothing. The store's statements leave no session
     state behind (no ``SET``, cursors, session locks or ``LISTEN`` on pooled
     connections), and asyncpg's default reset costs a round trip per use."""
 
@@ -191,26 +191,26 @@ class PostgresStore:
     """The game database in PostgreSQL at ``url`` (``postgresql://USER[:PASSWORD]@HOST
     [:PORT]/DATABASE``), shared with any number of server processes (see the module's
     documentation). Making it does not connect: :meth:`open` does, on the event loop that
-    will use it. ``pool_size`` is how many connections it may hold at most (plus the one
+    will use it. ``max_connections`` is how many connections it may hold at most (plus the one
     that listens)."""
 
     #: Other server processes may use the database at the same time.
     shared = True
 
-    def __init__(self, url: str, *, pool_size: int = 10) -> None:
+    def __init__(self, url: str, *, max_connections: int = 10) -> None:
         self.url = url
         self.shown = shown_location(url)
-        self.pool_size = pool_size
+        self.max_connections = max_connections
         self.server_id = secrets.token_hex(8)
         self._password = urlsplit(url).password or ""
-        self._pool: Any = None
+        self._connections: Any = None
         #: The notices sent and heard (:mod:`chuhan.web.db.notices`).
         self.notices = Notices(
             url,
             self.server_id,
             self.shown,
             send=self._send_notice,
-            is_open=lambda: self._pool is not None,
+            is_open=lambda: self._connections is not None,
             why_not=self._why_not,
         )
         #: Saves waiting for a batch (the statement's arguments, and the future told the
@@ -222,15 +222,15 @@ class PostgresStore:
     # ------------------------------------------------------------------ life
 
     async def open(self) -> None:
-        """Connect (a pool of up to ``pool_size`` connections), bring the schema up to
+        """Connect (up to ``max_connections`` connections), bring the schema up to
         date, register this process in ``servers`` and start listening for notices."""
-        if self._pool is not None:
+        if self._connections is not None:
             return
         try:
-            pool = await asyncpg.create_pool(
+            connections = await asyncpg.create_pool(
                 self.url,
-                min_size=min(2, self.pool_size),
-                max_size=self.pool_size,
+                min_size=min(2, self.max_connections),
+                max_size=self.max_connections,
                 reset=_keep_session,
                 timeout=CONNECT_TIMEOUT,
                 command_timeout=COMMAND_TIMEOUT,
@@ -241,19 +241,19 @@ class PostgresStore:
                 f"cannot open the game database {self.shown}: {self._why_not(error)}"
             ) from None
         try:
-            async with pool.acquire(timeout=COMMAND_TIMEOUT) as connection:
+            async with connections.acquire(timeout=COMMAND_TIMEOUT) as connection:
                 await migrate_postgresql(connection, self.shown)
                 await connection.execute(beats.REGISTER, self.server_id)
             await self.notices.start()
         except _FAILURES as error:
-            pool.terminate()
+            connections.terminate()
             raise StoreError(
                 f"cannot open the game database {self.shown}: {self._reason(error)}"
             ) from None
         except BaseException:
-            pool.terminate()
+            connections.terminate()
             raise
-        self._pool = pool
+        self._connections = connections
 
     def announce(self, url: str) -> None:
         """Nothing to record: several servers share this database, and none owns it."""
@@ -272,11 +272,11 @@ class PostgresStore:
             await asyncio.sleep(0)  # (and announce them)
         await self.notices.finish_sending()  # (the last notices, if they can go)
         await self.notices.close()
-        pool, self._pool = self._pool, None
-        if pool is None:
+        connections, self._connections = self._connections, None
+        if connections is None:
             return
         try:
-            await pool.execute(beats.RELEASE, self.server_id, timeout=CONNECT_TIMEOUT)
+            await connections.execute(beats.RELEASE, self.server_id, timeout=CONNECT_TIMEOUT)
         except _FAILURES as error:
             log.warning(
                 "the game database %s: could not hand this server's games over at close "
@@ -285,9 +285,9 @@ class PostgresStore:
                 self._reason(error),
             )
         try:
-            await asyncio.wait_for(pool.close(), CONNECT_TIMEOUT)
+            await asyncio.wait_for(connections.close(), CONNECT_TIMEOUT)
         except _FAILURES:
-            pool.terminate()
+            connections.terminate()
 
     # ------------------------------------------------------------------ calls
 
@@ -327,10 +327,10 @@ class PostgresStore:
         return StoreError(f"the game database {self.shown} failed while {what}: {reason}")
 
     def _ready(self) -> Any:
-        if self._pool is None:
+        if self._connections is None:
             state = "closed" if self._closed else "not open (open() was not called)"
             raise StoreError(f"the game database {self.shown} is {state}")
-        return self._pool
+        return self._connections
 
     async def _write(self, what: str, work: Callable[[Any], Awaitable[T]]) -> T:
         """``work(connection)`` on a pooled connection, once: its failure is the caller's
@@ -343,26 +343,26 @@ class PostgresStore:
         return await self._call(what, work, attempts=2)
 
     async def _call(self, what: str, work: Callable[[Any], Awaitable[T]], *, attempts: int) -> T:
-        pool = self._ready()
+        connections = self._ready()
         for attempt in range(1, attempts + 1):
             try:
-                async with pool.acquire(timeout=COMMAND_TIMEOUT) as connection:
+                async with connections.acquire(timeout=COMMAND_TIMEOUT) as connection:
                     try:
                         return await work(connection)
                     except _FAILURES as error:
                         if not (_is_lost(error) or _closed(connection)):
                             raise
                         # A connection whose server process went away can be left in a
-                        # state asyncpg cannot use again: it must not go back to the pool.
+                        # state asyncpg cannot use again: it must not be used again.
                         if not _closed(connection):
                             connection.terminate()
                         raise _Lost(error) from None
             except _Lost as lost:
                 # What took one connection (the database restarted, the network was cut)
-                # has usually taken the pool's others too: every idle one is replaced, so
-                # the next call (or the read's second attempt) starts on a fresh one.
+                # has usually taken the store's other connections too: every idle one is
+                # replaced, so the next call (or the read's second attempt) starts on a fresh one.
                 with contextlib.suppress(*_FAILURES):
-                    await pool.expire_connections()
+                    await connections.expire_connections()
                 if attempt == attempts:
                     raise self._failed(what, lost.error, lost=True) from None
             except _FAILURES as error:
@@ -440,7 +440,7 @@ class PostgresStore:
         )
         done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._saves.append((save, done))
-        if len(self._saving) < max(1, min(SAVE_FLIGHTS, self.pool_size - 2)):
+        if len(self._saving) < max(1, min(SAVE_FLIGHTS, self.max_connections - 2)):
             task = asyncio.get_running_loop().create_task(self._save_batches())
             self._saving.add(task)
             task.add_done_callback(self._saving.discard)

@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from chuhan.variants import get_variant
-from chuhan.web.compute.workers import PoolBusy, PoolError, WorkerTimeout
+from chuhan.web.compute.workers import WorkerError, WorkersBusy, WorkerTimeout
 from chuhan.web.context import context_of
 from chuhan.web.http.common import HTTPError, limit_rate, read_body
 from chuhan.web.imports.uploads import UPLOAD_FORMATS, Upload, UploadRefused, read_upload
@@ -48,11 +48,11 @@ async def import_record(request: Request) -> Response:
             f"the file could not be read within {settings.import_seconds:g} s; "
             "split it into smaller files",
         ) from None
-    except PoolBusy:
+    except WorkersBusy:
         raise HTTPError(
             503, "busy", "the server is reading other files; try again shortly"
         ) from None
-    except PoolError as error:
+    except WorkerError as error:
         raise HTTPError(500, "internal", f"the file could not be read: {error}") from None
     if not games and not errors:
         raise HTTPError(

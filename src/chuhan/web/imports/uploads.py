@@ -17,6 +17,7 @@ from chuhan.records import (
     GameRecord,
     ReadLimits,
     RecordError,
+    read_cbf,
     read_dhtmlxq,
     read_gib,
     read_pgn,
@@ -28,7 +29,7 @@ __all__ = ["UPLOAD_FORMATS", "ReadGame", "Upload", "UploadRefused", "read_upload
 
 #: The formats an upload may name (``auto``: told from its bytes by
 #: :func:`chuhan.records.sniff_format`); ``ubb`` is another name for ``dhtmlxq``.
-UPLOAD_FORMATS = ("auto", "pgn", "xqf", "gib", "dhtmlxq", "ubb")
+UPLOAD_FORMATS = ("auto", "pgn", "xqf", "gib", "dhtmlxq", "ubb", "cbf")
 
 
 class UploadRefused(Exception):
@@ -65,6 +66,8 @@ def read_upload(upload: Upload) -> tuple[list[ReadGame], list[str]]:
             records = read_gib(upload.data, limits=limits)
         elif fmt in ("dhtmlxq", "ubb"):
             records = read_dhtmlxq(upload.data, limits=limits)
+        elif fmt == "cbf":
+            records = [read_cbf(upload.data, limits=limits)]
         else:
             records = read_pgn(upload.data, limits=limits)
     except RecordError as error:

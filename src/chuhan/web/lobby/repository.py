@@ -8,8 +8,9 @@ What is kept (the tables are in :mod:`chuhan.web.db.migrations`):
 
 - ``seeks``: one row per open seek. ``owner`` is who posted it (``a:<account id>`` for
   a signed-in player, ``v:<SHA-256 of the visitor's secret>`` for an anonymous one: the
-  secret never reaches the store); ``address`` is the client address it came from (for
-  the per-address limit); ``target`` the challenged account (a challenge), ``pool`` the
+  secret never reaches the store); ``address`` is the network it came from (the client
+  address, or an IPv6 address's /64: :func:`~chuhan.web.accounts.repository.network_of`;
+  for the per-address limits); ``target`` the challenged account (a challenge), ``pool`` the
   quick-pairing pool of a quick seek; ``data`` the rest as JSON (:class:`Seek`). A seek
   is taken (accepted) by deleting its row: of two acceptors exactly one deletes it.
 - ``lobby_visitors``: which server process holds at least one lobby connection of an
@@ -19,15 +20,22 @@ What is kept (the tables are in :mod:`chuhan.web.db.migrations`):
   rows and seeks of processes that stopped beating are swept by the survivors
   (:func:`sweep_lobby`).
 
+**Limits** (:class:`SeekLimits`, :func:`refusal`): open seeks per owner, per network, in
+the whole lobby; anonymous seeks a smaller share per network and of the whole lobby (so a
+few addresses cannot fill it: the anonymous part fills first, and a signed-in player, who
+cost a sign-up each, still finds room); challenges per target account, and one at a time
+from one player or network to the same account.
+
 Several processes write these tables at once on PostgreSQL. Taking a seek is one
 ``DELETE ... RETURNING``: of two processes taking it, one deletes the row and the other
-finds none. What reads before it writes asks for advisory locks: a new seek locks its
-client address and its owner (counting and inserting are one step for every process);
-quick pairing first locks its pool (two players pressing the same button on two processes
-at once are paired with each other, never left both waiting); entering and leaving the
-lobby and the sweep lock the owner, so a sweep never deletes the seek of an owner who has
-just arrived on another process. Locks are taken in one order (pool, address, owner). On
-SQLite one thread writes, so the same bodies run alone.
+finds none. What reads before it writes asks for advisory locks: a new seek locks the
+lobby's seeks (one lock: the lobby's totals are counted, so every new seek, on any
+process, is counted and inserted one after the other; seeks are few and posted by hand)
+and its owner; quick pairing first locks its pool (two players pressing the same button on
+two processes at once are paired with each other, never left both waiting); entering and
+leaving the lobby and the sweep lock the owner, so a sweep never deletes the seek of an
+owner who has just arrived on another process. Locks are taken in one order (pool, the
+lobby's seeks, owner). On SQLite one thread writes, so the same bodies run alone.
 """
 
 from __future__ import annotations
@@ -45,20 +53,28 @@ __all__ = ["Seek", "SeekLimits", "SeekRefused", "SeekRepository"]
 
 class SeekRefused(Exception):
     """A seek the store will not keep: its owner or address already has as many open
-    seeks as allowed, or the lobby is full (``reason`` is a sentence)."""
+    seeks as allowed, the lobby (or its anonymous part) is full, or its target has as many
+    challenges as allowed (``reason`` is a sentence, ``code`` the error's code:
+    ``too_many_seeks`` or ``too_many_challenges``)."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, code: str = "too_many_seeks") -> None:
         super().__init__(reason)
         self.reason = reason
+        self.code = code
 
 
 @dataclass(frozen=True, slots=True)
 class SeekLimits:
-    """How many open seeks one owner, one client address and the whole lobby may hold."""
+    """How many open seeks one owner, one network (client address) and the whole lobby
+    may hold; how many of them may be anonymous, per network and in the whole lobby; how
+    many open challenges one account may be sent (and one from each player or network)."""
 
     per_owner: int
     per_address: int
     total: int
+    anonymous_per_address: int
+    anonymous_total: int
+    per_target: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +147,13 @@ SEEKS_POOL = f"SELECT {_SEEK} FROM seeks WHERE pool = ? ORDER BY created, id"
 SEEKS_COUNT = (
     "SELECT (SELECT count(*) FROM seeks WHERE owner = ?) AS owner_seeks, "
     "(SELECT count(*) FROM seeks WHERE address = ?) AS address_seeks, "
-    "(SELECT count(*) FROM seeks) AS all_seeks"
+    "(SELECT count(*) FROM seeks WHERE address = ? AND account_id IS NULL) "
+    "AS address_anonymous, "
+    "(SELECT count(*) FROM seeks WHERE account_id IS NULL) AS all_anonymous, "
+    "(SELECT count(*) FROM seeks) AS all_seeks, "
+    "(SELECT count(*) FROM seeks WHERE target = ?) AS target_seeks, "
+    "(SELECT count(*) FROM seeks WHERE target = ? AND (owner = ? OR address = ?)) "
+    "AS target_from_here"
 )
 VISITOR_ENTER = (
     "INSERT INTO lobby_visitors (owner, server_id) VALUES (?, ?) "
@@ -145,20 +167,46 @@ SEEKS_OF_OWNER = f"DELETE FROM seeks WHERE owner = ? RETURNING {_SEEK}"
 SEEK_OWNERS = "SELECT DISTINCT owner FROM seeks"
 
 
-def refusal(counts: Mapping[str, Any], limits: SeekLimits) -> str | None:
-    """Why a new seek is refused given the counts of :data:`SEEKS_COUNT`, or None."""
+def refusal(seek: Seek, counts: Mapping[str, Any], limits: SeekLimits) -> SeekRefused | None:
+    """Why ``seek`` is refused given the counts of :data:`SEEKS_COUNT`, or None."""
     if int(counts["owner_seeks"]) >= limits.per_owner:
-        return (
+        return SeekRefused(
             f"you already have {limits.per_owner} open seeks, the most one player may have; "
             "cancel one first"
         )
     if int(counts["address_seeks"]) >= limits.per_address:
-        return (
+        return SeekRefused(
             f"your address already has {limits.per_address} open seeks, the most one "
             "address may have"
         )
+    if seek.account_id is None:
+        if int(counts["address_anonymous"]) >= limits.anonymous_per_address:
+            return SeekRefused(
+                f"your address already has {limits.anonymous_per_address} open seeks of "
+                "players who are not signed in, the most one address may have; sign in to "
+                "post more"
+            )
+        if int(counts["all_anonymous"]) >= limits.anonymous_total:
+            return SeekRefused(
+                f"the lobby's room for players who are not signed in is full "
+                f"({limits.anonymous_total} open seeks); sign in, or try again in a moment"
+            )
     if int(counts["all_seeks"]) >= limits.total:
-        return f"the lobby is full ({limits.total} open seeks); try again in a moment"
+        return SeekRefused(f"the lobby is full ({limits.total} open seeks); try again in a moment")
+    if seek.target is not None:
+        name = seek.target_name or "this player"
+        if int(counts["target_from_here"]) >= 1:
+            return SeekRefused(
+                f"you (or your address) already have a challenge open to {name}; wait for "
+                "an answer, or cancel it first",
+                "too_many_challenges",
+            )
+        if int(counts["target_seeks"]) >= limits.per_target:
+            return SeekRefused(
+                f"{name} already has {limits.per_target} challenges waiting, the most one "
+                "player may be sent; try again later",
+                "too_many_challenges",
+            )
     return None
 
 
@@ -170,12 +218,15 @@ def _owner_lock(owner: str) -> Lock:
 
 
 def add_seek(seek: Seek, limits: SeekLimits) -> Body[None]:
-    yield Lock(f"lobby address {seek.address}")
+    yield Lock("lobby seeks")
     yield _owner_lock(seek.owner)
-    counts = yield One(SEEKS_COUNT, (seek.owner, seek.address))
-    reason = refusal(counts, limits)
-    if reason is not None:
-        raise SeekRefused(reason)
+    address, target = seek.address, seek.target
+    counts = yield One(
+        SEEKS_COUNT, (seek.owner, address, address, target, target, seek.owner, address)
+    )
+    refused = refusal(seek, counts, limits)
+    if refused is not None:
+        raise refused
     yield Do(SEEK_INSERT, seek.columns())
 
 
@@ -258,8 +309,9 @@ class SeekRepository:
 
     async def add_seek(self, seek: Seek, limits: SeekLimits) -> None:
         """Keep ``seek``; raises :class:`SeekRefused` (nothing kept) when its owner or
-        address already holds as many seeks as ``limits`` allow, or the lobby is full.
-        The counting and the insert are one step for every process."""
+        address already holds as many seeks as ``limits`` allow, the lobby (or its part
+        for anonymous players) is full, or the challenged account has as many challenges
+        as allowed. The counting and the insert are one step for every process."""
         await self.db.write(add_seek(seek, limits), "posting a seek")
 
     async def pair_or_add(

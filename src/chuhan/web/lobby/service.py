@@ -28,7 +28,11 @@ others read the seeks again), and a message for one owner with ``{"to": owner, .
 
 **Rules.** Rated seeks need a signed-in seeker and a signed-in acceptor of another
 account. A rating range bounds the acceptor's rating in the seek's game (an anonymous
-player has none, so a seek with a range takes signed-in players only). Quick pairing
+player has none, so a seek with a range takes signed-in players only). The ratings are
+read from the store again whenever a player posts, pairs or accepts, so a range is
+checked against the rating the player has now, not the one it had when its socket said
+hello. The store counts the limits (:class:`~chuhan.web.lobby.repository.SeekLimits`:
+per player, per network, anonymous seeks a smaller share, challenges per target). Quick pairing
 (:meth:`Lobby.quick`) pairs the player with the waiting quick seek of the same game, rule
 set, time control and rated choice whose rating is nearest (ranges respected both ways;
 the oldest among equals), or leaves a quick seek of its own waiting.
@@ -50,7 +54,7 @@ from chuhan.clock import TimeControl
 from chuhan.errors import ChuhanError
 from chuhan.variants import get_variant
 from chuhan.web.accounts.ratings import is_provisional
-from chuhan.web.accounts.repository import Account
+from chuhan.web.accounts.repository import Account, network_of
 from chuhan.web.db import Notice, StoreError
 from chuhan.web.lobby.repository import Seek, SeekLimits, SeekRefused, SeekRepository
 from chuhan.web.round.seats import other_seat
@@ -119,7 +123,8 @@ class LobbyMember(Connection):
         self.owner: str | None = None
         self.account: Account | None = None
         self.display_name = ""
-        #: ``{game: (rating, deviation)}`` of a signed-in player, read at ``hello``.
+        #: ``{game: (rating, deviation)}`` of a signed-in player, read at ``hello`` and
+        #: again before each seek, quick pairing or accept.
         self.ratings: dict[str, tuple[float, float]] = {}
 
 
@@ -146,6 +151,9 @@ class Lobby:
             settings.lobby_seeks_per_player,
             settings.lobby_seeks_per_address,
             settings.lobby_max_seeks,
+            settings.lobby_anonymous_seeks_per_address,
+            settings.lobby_max_anonymous_seeks,
+            settings.lobby_challenges_per_target,
         )
         self.members: dict[str, set[LobbyMember]] = {}
         self.seeks: dict[str, Seek] = {}
@@ -376,6 +384,13 @@ class Lobby:
 
     # ------------------------------------------------------------------ posting
 
+    async def _read_ratings(self, member: LobbyMember) -> None:
+        """The signed-in ``member``'s ratings as they are now (a game may have been settled
+        since its hello, on any process)."""
+        if member.account is not None:
+            ratings = await self.accounts.repository.ratings_of(member.account.id)
+            member.ratings = {game: (r.rating, r.deviation) for game, r in ratings.items()}
+
     async def _new_seek(
         self, member: LobbyMember, fields: dict[str, Any], *, color: str | None = None
     ) -> Seek:
@@ -398,13 +413,14 @@ class Lobby:
             raise ProtocolError(
                 "bad_field", f"the rating range {low}-{high} is empty: the lower bound is higher"
             )
+        await self._read_ratings(member)
         rating = member.ratings.get(variant.game) if member.account is not None else None
         if member.account is not None and rating is None:
             rating = (UNRATED, 350.0)
         return Seek(
             id=secrets.token_urlsafe(9),
             owner=member.owner,
-            address=member.address,
+            address=network_of(member.address) or member.address,
             account_id=None if member.account is None else member.account.id,
             name=member.display_name,
             game=variant.game,
@@ -439,7 +455,7 @@ class Lobby:
         try:
             await self.repository.add_seek(seek, self.limits)
         except SeekRefused as error:
-            raise ProtocolError("too_many_seeks", error.reason) from None
+            raise ProtocolError(error.code, error.reason) from None
         self._changed(added=seek)
 
     async def challenge(self, member: LobbyMember, fields: dict[str, Any]) -> Seek:
@@ -522,6 +538,7 @@ class Lobby:
         seek = self.seeks.get(seek_id) or await self.repository.seek(seek_id)
         if seek is None:
             raise ProtocolError("no_seek", "this seek is gone (taken or cancelled)")
+        await self._read_ratings(member)
         refused = self.refusal(seek, member)
         if refused is not None:
             raise refused
@@ -571,7 +588,7 @@ class Lobby:
         try:
             taken = await self.repository.pair_or_add(seek, self.limits, choose)
         except SeekRefused as error:
-            raise ProtocolError("too_many_seeks", error.reason) from None
+            raise ProtocolError(error.code, error.reason) from None
         if taken is None:
             self._changed(added=seek)
             return seek
@@ -599,10 +616,15 @@ class Lobby:
         )
         if seek.rated:
             await self.accounts.repository.rate_game(row.id, variant.game, row.created)
+        # (a rated game keeps the networks its seats were taken from, for the rating rules)
         if seek.account_id is not None:
-            await self.accounts.repository.attach_account(row.id, seeker_seat, seek.account_id)
+            await self.accounts.repository.attach_account(
+                row.id, seeker_seat, seek.account_id, network_of(seek.address)
+            )
         if member.account is not None:
-            await self.accounts.repository.attach_account(row.id, acceptor_seat, member.account.id)
+            await self.accounts.repository.attach_account(
+                row.id, acceptor_seat, member.account.id, network_of(member.address)
+            )
         paired = {"game_id": row.id, "seek": seek.id}
         member.send(_paired({**paired, "seat": acceptor_seat}, seats[acceptor_seat]))
         self._tell(seek.owner, _paired({**paired, "seat": seeker_seat}, seats[seeker_seat]))

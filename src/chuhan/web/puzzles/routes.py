@@ -8,7 +8,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from chuhan.web.compute.service import PoolBusy, PoolError
+from chuhan.web.compute.service import WorkerError, WorkersBusy
 from chuhan.web.context import context_of
 from chuhan.web.db.budgets import Rate
 from chuhan.web.http.common import HTTPError, limit_rate, read_json
@@ -65,7 +65,7 @@ async def _attempt(request: Request) -> tuple[Puzzle, dict[str, Any]]:
     found = _puzzle_of(request)
     data = await read_json(request)
     await limit_rate(request, "puzzle", SEARCH_RATE, "puzzle moves")
-    if not context.pool.available():
+    if not context.compute.available():
         raise HTTPError(503, "engine_unavailable", "the engine is not available")
     return found, data
 
@@ -75,22 +75,22 @@ async def _answer(job: Any) -> Any:
         return await job
     except PuzzleInputError as error:
         raise HTTPError(400, "bad_field", str(error)) from None
-    except PoolBusy as error:
+    except WorkersBusy as error:
         raise HTTPError(503, "engine_busy", str(error)) from None
-    except PoolError as error:
+    except WorkerError as error:
         raise HTTPError(503, "engine_unavailable", str(error)) from None
 
 
 async def puzzle_move(request: Request) -> Response:
     found, data = await _attempt(request)
-    pool = context_of(request).pool
-    verdict = await _answer(judge_move(pool, found, data.get("moves", []), data.get("move")))
+    compute = context_of(request).compute
+    verdict = await _answer(judge_move(compute, found, data.get("moves", []), data.get("move")))
     return JSONResponse(verdict)
 
 
 async def puzzle_hint(request: Request) -> Response:
     found, data = await _attempt(request)
-    move = await _answer(hint(context_of(request).pool, found, data.get("moves", [])))
+    move = await _answer(hint(context_of(request).compute, found, data.get("moves", [])))
     return JSONResponse({"move": move})
 
 
@@ -101,5 +101,5 @@ async def puzzle_solution(request: Request) -> Response:
         replay(found, played)
     except PuzzleInputError as error:
         raise HTTPError(400, "bad_field", str(error)) from None
-    line = await _answer(solution_from(context_of(request).pool, found, played))
+    line = await _answer(solution_from(context_of(request).compute, found, played))
     return JSONResponse({"line": line, "notation": written(found, played, line)})

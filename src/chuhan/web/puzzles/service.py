@@ -11,7 +11,7 @@ move (the server keeps nothing between requests). A move is judged by :func:`jud
 - a move that mates is solved, whatever the line says;
 - the line's own move is right, answered by the line's defence;
 - any other move is right if a search of the position after it (the engine in the
-  analysis pool, to the remaining depth) finds the defender mated within the plies left;
+  analysis compute, to the remaining depth) finds the defender mated within the plies left;
   the engine's best defence, the longest resistance, is then the reply. Otherwise it is
   wrong, and the solution from before it is shown.
 
@@ -35,7 +35,7 @@ from chuhan.errors import ChuhanError
 from chuhan.search.limits import SearchLimits
 from chuhan.squares import SQUARE_NAMES, Move
 from chuhan.variants import Variant, get_variant
-from chuhan.web.compute.service import AnalysisRequest, Pool
+from chuhan.web.compute.service import AnalysisRequest, Compute
 
 __all__ = [
     "CHECK_MOVE_MS",
@@ -195,7 +195,7 @@ def _on_line(puzzle: Puzzle, played: list[str]) -> bool:
 
 
 async def _search(
-    pool: Pool, puzzle: Puzzle, moves: list[str], depth: int, movetime: int
+    compute: Compute, puzzle: Puzzle, moves: list[str], depth: int, movetime: int
 ) -> dict[str, Any] | None:
     """The engine's first line for the position after ``moves``, or None if it has none."""
     request = AnalysisRequest(
@@ -205,7 +205,7 @@ async def _search(
         SearchLimits(depth=depth, movetime=movetime),
         1,
     )
-    lines = await pool.analyse(request, first=True)  # a solver waits for it
+    lines = await compute.analyse(request, first=True)  # a solver waits for it
     return lines[0] if lines else None
 
 
@@ -216,19 +216,21 @@ def _pv(line: dict[str, Any] | None) -> list[str]:
     return [str(m) for m in iccs]
 
 
-async def solution_from(pool: Pool, puzzle: Puzzle, played: list[str]) -> list[str]:
+async def solution_from(compute: Compute, puzzle: Puzzle, played: list[str]) -> list[str]:
     """The winning line from the position after ``played`` (the solver to move): the rest
     of the solution line if the attempt has followed it, else the engine's mating line."""
     if _on_line(puzzle, played):
         return list(puzzle.line[len(played) :])
     left = puzzle.plies - len(played)
-    found = await _search(pool, puzzle, played, left + 1, SOLVE_MS)
+    found = await _search(compute, puzzle, played, left + 1, SOLVE_MS)
     if found is None or found.get("mate") is None or not 0 < found["mate"] <= (left + 1) // 2:
         return _pv(found)[:1]  # the engine's best try, though it found no mate in time
     return _pv(found)[:left]
 
 
-async def judge_move(pool: Pool, puzzle: Puzzle, played: list[str], text: object) -> dict[str, Any]:
+async def judge_move(
+    compute: Compute, puzzle: Puzzle, played: list[str], text: object
+) -> dict[str, Any]:
     """The verdict on the solver's move ``text`` after ``played`` (checked by
     :func:`replay`): ``solved``, ``right`` (with the defender's ``reply``) or ``wrong``
     (with the ``solution`` from before the move)."""
@@ -236,27 +238,27 @@ async def judge_move(pool: Pool, puzzle: Puzzle, played: list[str], text: object
     move = _parse_move(board, text, "move")
     iccs = move.iccs()
     if move.is_pass():
-        return await _wrong(pool, puzzle, played, iccs, "a pass never mates")
+        return await _wrong(compute, puzzle, played, iccs, "a pass never mates")
     board.push(move)
     after = [*played, iccs]
     if defender_lost(board):
         return {"result": "solved", "move": iccs, "moves": after}
     left = puzzle.plies - len(after)  # plies after this move, the defender's first
     if left <= 0:
-        return await _wrong(pool, puzzle, played, iccs, "it does not mate")
+        return await _wrong(compute, puzzle, played, iccs, "it does not mate")
     if _on_line(puzzle, after) and len(puzzle.line) > len(after):
         reply = puzzle.line[len(after)]
     else:
-        found = await _search(pool, puzzle, after, left + 1, CHECK_MOVE_MS)
+        found = await _search(compute, puzzle, after, left + 1, CHECK_MOVE_MS)
         mate = None if found is None else found.get("mate")
         known = not played and iccs in puzzle.winning_first_moves
         if not known and (mate is None or mate >= 0 or -2 * mate > left):
             return await _wrong(
-                pool, puzzle, played, iccs, f"it does not mate within {left + 1} plies"
+                compute, puzzle, played, iccs, f"it does not mate within {left + 1} plies"
             )
         defences = _pv(found)
         if not defences:
-            return await _wrong(pool, puzzle, played, iccs, "the engine found no defence")
+            return await _wrong(compute, puzzle, played, iccs, "the engine found no defence")
         reply = defences[0]
     board.push_iccs(reply)
     return {
@@ -269,9 +271,9 @@ async def judge_move(pool: Pool, puzzle: Puzzle, played: list[str], text: object
 
 
 async def _wrong(
-    pool: Pool, puzzle: Puzzle, played: list[str], iccs: str, why: str
+    compute: Compute, puzzle: Puzzle, played: list[str], iccs: str, why: str
 ) -> dict[str, Any]:
-    solution = await solution_from(pool, puzzle, played)
+    solution = await solution_from(compute, puzzle, played)
     return {
         "result": "wrong",
         "move": iccs,
@@ -304,11 +306,11 @@ def written(puzzle: Puzzle, played: list[str], line: list[str]) -> dict[str, lis
     return notations
 
 
-async def hint(pool: Pool, puzzle: Puzzle, played: object) -> str | None:
+async def hint(compute: Compute, puzzle: Puzzle, played: object) -> str | None:
     """The solver's next winning move after ``played`` (checked by :func:`replay`)."""
     replay(puzzle, played)
     assert isinstance(played, list)
-    solution = await solution_from(pool, puzzle, played)
+    solution = await solution_from(compute, puzzle, played)
     return solution[0] if solution else None
 
 

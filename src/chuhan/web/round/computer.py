@@ -1,5 +1,6 @@
 """The computer player in a room: its janggi setup choice and its moves, searched by the
-server's computer pool (:mod:`chuhan.web.compute.service`) while the room stays free for others."""
+server's compute service (:mod:`chuhan.web.compute.service`) while the room stays free
+for others."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from chuhan.errors import ChuhanError, ServiceError
 from chuhan.search.limits import SearchLimits
 from chuhan.squares import Move
 from chuhan.variants import JANGGI_ARRANGEMENTS
-from chuhan.web.compute.service import MoveRequest, PoolError
+from chuhan.web.compute.service import MoveRequest, WorkerError
 from chuhan.web.round.rules import computer_setup, computer_to_move
 from chuhan.web.round.state import Event, RoundState
 from chuhan.web.sockets.protocol import ProtocolError
@@ -67,7 +68,7 @@ def move_request(state: RoundState, now: float) -> MoveRequest:
 
 
 async def _play(room: Room) -> None:
-    """Ask the pool for the computer's move and play it, unless the game changed
+    """Ask the compute for the computer's move and play it, unless the game changed
     meanwhile (a takeback, a resignation): then think again about the new position."""
     while True:
         async with room.lock:
@@ -76,8 +77,8 @@ async def _play(room: Room) -> None:
             version = room.state.version
             request = move_request(room.state, room.manager.now())
         try:
-            answer = await room.manager.pool.best_move(request)
-        except PoolError as error:
+            answer = await room.manager.compute.best_move(request)
+        except WorkerError as error:
             log.error("game %s: %s", room.game_id, error)
             room.broadcast(
                 {

@@ -20,16 +20,16 @@ from chuhan.clock import TimeControl
 from chuhan.errors import ChuhanError, ServiceError
 from chuhan.variants import Variant, get_variant
 from chuhan.web.bus import Bus
-from chuhan.web.compute.service import Pool
+from chuhan.web.compute.service import Compute
 from chuhan.web.db import (
     ChatLine,
     GameRow,
-    GameUnreadable,
     Notice,
     Store,
     StoredEvent,
     StoreError,
 )
+from chuhan.web.round.reads import cannot_load
 from chuhan.web.round.room import Room
 from chuhan.web.round.seats import new_game_id, new_token, other_seat
 from chuhan.web.settings import Settings
@@ -52,13 +52,13 @@ class GameManager:
     def __init__(
         self,
         store: Store,
-        pool: Pool,
+        compute: Compute,
         bus: Bus,
         now: Callable[[], float],
         settings: Settings | None = None,
     ) -> None:
         self.store = store
-        self.pool = pool
+        self.compute = compute
         self.bus = bus
         self.now = now
         #: What the rooms follow (chat limits, the setup and abandonment times, beats).
@@ -113,19 +113,8 @@ class GameManager:
                 return found
             room = Room(self, row, tokens, events)
         except (StoreError, ChuhanError, ValueError, KeyError, TypeError) as error:
-            if game_id not in self._reported:
-                self._reported.add(game_id)
-                if isinstance(error, GameUnreadable):
-                    log.error("%s; it is left out", error)
-                else:
-                    log.error("cannot rebuild game %s: %s", game_id, error)
-            if isinstance(error, GameUnreadable):
-                why = "its stored record is damaged"
-            elif isinstance(error, StoreError):
-                why = "the game database failed"
-            else:
-                why = "its stored record cannot be replayed"
-            raise RoomUnavailable(f"game {game_id[:40]!r} cannot be loaded: {why}") from None
+            why = cannot_load(game_id, error, self._reported, "rebuild")
+            raise RoomUnavailable(why) from None
         self.rooms[game_id] = room
         if self.store.shared:
             room.presence_changed()  # (the others say who they have connected in return)

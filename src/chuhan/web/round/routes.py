@@ -3,10 +3,8 @@ a game's state, its PGN and FEN, and the analysis of a finished game's position.
 
 from __future__ import annotations
 
-import contextlib
+import math
 import secrets
-import time
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,8 +14,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from chuhan.board import Board
 from chuhan.clock import TimeControl, TimeControlError
 from chuhan.errors import ChuhanError
-from chuhan.game import Game
-from chuhan.records import GameRecord, RecordError, write_pgn
+from chuhan.records import PGN_FORMATS, RecordError
 from chuhan.search.limits import SearchLimits
 from chuhan.variants import (
     DEFAULT_RULES,
@@ -27,8 +24,10 @@ from chuhan.variants import (
     Variant,
     get_variant,
 )
-from chuhan.web.compute.service import AnalysisRequest, PoolBusy, PoolError
+from chuhan.web.compute.service import AnalysisRequest, WorkerError, WorkersBusy
 from chuhan.web.context import context_of
+from chuhan.web.db.budgets import Rate
+from chuhan.web.http.clients import client_address
 from chuhan.web.http.common import (
     HTTPError,
     field,
@@ -36,10 +35,10 @@ from chuhan.web.http.common import (
     ply_param,
     read_json,
 )
-from chuhan.web.round.manager import RoomUnavailable
+from chuhan.web.round.reads import ReadBusy, ReadUnavailable, Rendered
 from chuhan.web.round.room import Room
 from chuhan.web.round.seats import other_seat, seat_of
-from chuhan.web.round.view import public_state, result_dict
+from chuhan.web.round.view import public_state
 from chuhan.web.settings import TIME_CONTROL_EXAMPLES, Settings
 from chuhan.web.sockets.protocol import MAX_NAME_CHARS, clean_text
 
@@ -68,7 +67,7 @@ async def options(request: Request) -> Response:
             "levels": list(range(1, 9)),
             "time_controls": list(TIME_CONTROL_EXAMPLES),
             "janggi_arrangements": list(JANGGI_ARRANGEMENTS),
-            "engine_available": context.pool.available(),
+            "engine_available": context.compute.available(),
             "custom_fen": True,
             "share_origin": context.settings.share_origin,
             "local_only": context.settings.local_only,
@@ -172,18 +171,19 @@ async def create_game(request: Request) -> Response:
     context = context_of(request)
     await limit_rate(request, "create", context.create_rate, "new games")
     new = parse_new_game(await read_json(request), context.settings)
-    if new.kind == "computer" and not context.pool.available():
+    if new.kind == "computer" and not context.compute.available():
         raise HTTPError(503, "engine_unavailable", "the engine is not available")
     player = await context.accounts.account_of(request, context.now())
     if new.rated and player is None:
         raise HTTPError(403, "account_required", "sign in to start a rated game")
+    shown = player.name if player is not None else None
     row, seats = await context.manager.create(
         kind=new.kind,
         variant=new.variant,
         time_control=new.time_control,
         level=new.level,
         human_seat=new.color,
-        name=new.name or (player.name if player is not None else None),
+        name=shown if new.rated else new.name or shown,  # (rated: the account's name only)
         fen=new.fen,
     )
     seat = "both" if new.kind == "local" else new.color
@@ -262,33 +262,57 @@ async def my_games(request: Request) -> Response:
 
 
 async def game_state(request: Request) -> Response:
-    async with request_room(request) as room, room.lock:
-        return JSONResponse(public_state(room, context_of(request).now()))
+    context = context_of(request)
+    await _count_read(request)
+    room = _playing_here(request)
+    if room is not None:  # (played here: its room has the state rendered)
+        async with room.lock:
+            return JSONResponse(public_state(room, context.now()))
+    rendered = await _rendered(request)
+    room = context.manager.rooms.get(rendered.game_id)
+    if room is None:
+        text = rendered.state_text(context.now())
+    else:  # (a finished game with watchers here: who is connected, as they see it)
+        connected = (room.is_connected("first"), room.is_connected("second"))
+        text = rendered.state_text(context.now(), connected, room.watcher_count())
+    return Response(text, media_type="application/json")
 
 
 async def export_pgn(request: Request) -> Response:
-    notation = request.query_params.get("format", "iccs")
-    async with request_room(request) as room:
-        if notation == "korean" and not room.variant.is_janggi:
-            raise HTTPError(400, "bad_field", "the Korean notation is for janggi games")
-        async with room.lock:
-            record = _record_of(room)
-            try:
-                text = write_pgn(record, format=notation)
-            except RecordError as error:
-                raise HTTPError(400, "bad_field", str(error)) from None
+    context = context_of(request)
+    notation = request.query_params.get("format", "iccs").strip().lower()
+    if notation not in PGN_FORMATS:
+        raise HTTPError(
+            400, "bad_field", f"'format' must be one of {', '.join(PGN_FORMATS)}: {notation[:20]!r}"
+        )
+    await _count_read(request)
+    rendered = await _rendered(request)
+    if notation == "korean" and not rendered.janggi:
+        raise HTTPError(400, "bad_field", "the Korean notation is for janggi games")
+    try:
+        text = await context.reads.pgn(rendered, notation)
+    except RecordError as error:
+        raise HTTPError(400, "bad_field", str(error)) from None
+    except ReadBusy as error:
+        raise HTTPError(503, "busy", str(error)) from None
     return PlainTextResponse(
         text,
         media_type="text/plain; charset=utf-8",
-        headers={"content-disposition": f'attachment; filename="chuhan-{room.row.id}.pgn"'},
+        headers={"content-disposition": f'attachment; filename="chuhan-{rendered.game_id}.pgn"'},
     )
 
 
 async def export_fen(request: Request) -> Response:
-    async with request_room(request) as room, room.lock:
+    await _count_read(request)
+    asked = request.query_params.get("ply")
+    room = _playing_here(request)
+    if room is not None:
         board = room.game.board
-        ply = ply_param(request.query_params.get("ply"), board.ply)
-        return JSONResponse({"fen": _fen_at(room, ply), "ply": ply})
+        if asked is None or ply_param(asked, board.ply) == board.ply:
+            return JSONResponse({"fen": board.fen(), "ply": board.ply})
+    rendered = await _rendered(request)
+    ply = ply_param(asked, len(rendered.fens) - 1)
+    return JSONResponse({"fen": rendered.fens[ply], "ply": ply})
 
 
 async def analysis(request: Request) -> Response:
@@ -300,94 +324,101 @@ async def analysis(request: Request) -> Response:
         raise HTTPError(400, "bad_field", f"'movetime_ms' must be 100 to 5000, got {movetime}")
     if not 1 <= multipv <= 5:
         raise HTTPError(400, "bad_field", f"'multipv' must be 1 to 5, got {multipv}")
-    async with request_room(request) as room:
-        if room.status != "over":
-            raise HTTPError(403, "game_in_progress", "analysis is for finished games")
-        async with room.lock:
-            board = room.game.board
-            ply = field(data, "ply", int, board.ply)
-            if not 0 <= ply <= board.ply:
-                raise HTTPError(400, "bad_field", f"'ply' must be 0 to {board.ply}, got {ply}")
-            position = _game_at(room, ply)
-            fen = position.board.fen()
-            turn = seat_of(position.board.turn)
-            ended = position.outcome()
-            if ended is not None:  # mate, stalemate, a repetition...: no move to weigh
-                return JSONResponse(
-                    {
-                        "ply": ply,
-                        "fen": fen,
-                        "turn": turn,
-                        "lines": [],
-                        "over": result_dict(ended, room.variant),
-                    }
-                )
-            if not context.pool.available():
-                raise HTTPError(503, "engine_unavailable", "the engine is not available")
-            moves = tuple(m.iccs() for m in board.move_stack[:ply])
-            limits = SearchLimits(movetime=movetime)
-            job = AnalysisRequest(room.variant.name, board.root().fen(), moves, limits, multipv)
+    await _count_read(request)
+    if _playing_here(request) is not None:
+        raise HTTPError(403, "game_in_progress", "analysis is for finished games")
+    rendered = await _rendered(request)
+    if rendered.status != "over":
+        raise HTTPError(403, "game_in_progress", "analysis is for finished games")
+    last = len(rendered.iccs)
+    ply = field(data, "ply", int, last)
+    if not 0 <= ply <= last:
+        raise HTTPError(400, "bad_field", f"'ply' must be 0 to {last}, got {ply}")
     try:
-        lines = await context.pool.analyse(job)
-    except PoolBusy as error:
-        raise HTTPError(503, "engine_busy", str(error)) from None
-    except PoolError as error:
-        raise HTTPError(503, "engine_unavailable", str(error)) from None
-    return JSONResponse({"ply": ply, "fen": fen, "turn": turn, "lines": lines})
-
-
-def _game_at(room: Room, ply: int) -> Game:
-    """The game as it stood after ``ply`` plies, judged by the rules alone (an ending by
-    resignation, time or agreement is not the position's)."""
-    board = room.game.board
-    replay = board.root()
-    for move in board.move_stack[:ply]:
-        replay.push(move)
-    return Game(room.variant, replay, repetitions=room.game.repetitions)
-
-
-def _fen_at(room: Room, ply: int) -> str:
-    board = room.game.board
-    if ply == board.ply:
-        return board.fen()
-    replay = board.root()
-    for move in board.move_stack[:ply]:
-        replay.push(move)
-    return replay.fen()
-
-
-def _record_of(room: Room) -> GameRecord:
-    row = room.row
-    headers = {"Event": "chuhan web game", "Site": "chuhan"}
-    headers.update(row.headers)
-    names = {
-        seat: row.names.get(seat) or room.published.players[seat]["name"]
-        for seat in ("first", "second")
-    }
-    if not row.headers:
-        first, second = ("Cho", "Han") if room.variant.is_janggi else ("Red", "Black")
-        headers[first] = names["first"]
-        headers[second] = names["second"]
-        headers["Date"] = time.strftime("%Y.%m.%d", time.gmtime(row.created))
-    if row.time_control is not None:
-        headers["TimeControl"] = TimeControl(**row.time_control).describe()
-    record = GameRecord.from_game(room.game, headers)
-    if room.outcome is None and row.result is not None:
-        record.result = row.result["result"]
-    return record
-
-
-@contextlib.asynccontextmanager
-async def request_room(request: Request) -> AsyncIterator[Room]:
-    """The room of the request's game, held for the request and let go after it if
-    nobody else needs it in memory (rooms a request loads are not kept for ever)."""
-    manager = context_of(request).manager
-    game_id = request.path_params["game_id"]
-    try:
-        room = await manager.room(game_id)
-    except RoomUnavailable as error:
+        position = await context.reads.position(rendered, ply)
+    except ReadBusy as error:
+        raise HTTPError(503, "busy", str(error)) from None
+    except ReadUnavailable as error:
         raise HTTPError(500, "internal", str(error)) from None
-    if room is None:
+    answer: dict[str, Any] = {"ply": ply, "fen": position.fen, "turn": position.turn}
+    if position.over is not None:  # mate, stalemate, a repetition...: no move to weigh
+        return JSONResponse({**answer, "lines": [], "over": position.over})
+    if not context.compute.available():
+        raise HTTPError(503, "engine_unavailable", "the engine is not available")
+    limits = SearchLimits(movetime=movetime)
+    job = AnalysisRequest(rendered.variant, rendered.start, rendered.iccs[:ply], limits, multipv)
+    try:
+        lines = await context.compute.analyse(job)
+    except WorkersBusy as error:
+        raise HTTPError(503, "engine_busy", str(error)) from None
+    except WorkerError as error:
+        raise HTTPError(503, "engine_unavailable", str(error)) from None
+    return JSONResponse({**answer, "lines": lines})
+
+
+# ---------------------------------------------------------------------- reading games
+
+
+def _playing_here(request: Request) -> Room | None:
+    """The room of the request's game when it is in memory here and not over (read from
+    the room, as its players see it); None otherwise (read as kept: :mod:`.reads`)."""
+    room = context_of(request).manager.rooms.get(request.path_params["game_id"])
+    return room if room is not None and room.status != "over" else None
+
+
+async def _count_read(request: Request) -> None:
+    """Count one read of a game against the client address's read budget (in the store,
+    so one whatever process answers); 429 naming the limit when it is spent."""
+    settings = context_of(request).settings
+    await _take_budget(
+        request,
+        "read",
+        Rate(settings.read_burst, settings.read_every_seconds),
+        "reads of games",
+    )
+
+
+async def _take_budget(request: Request, budget: str, rate: Rate, what: str) -> None:
+    context = context_of(request)
+    address = client_address(request, context.settings)
+    wait = await context.budgets.take(f"{budget} address {address}", rate)
+    if wait > 0:
+        seconds = max(1, math.ceil(wait))
+        per = (
+            f"one every {rate.every_seconds:g} s"
+            if rate.every_seconds >= 1
+            else f"{1 / rate.every_seconds:g} a second"
+        )
+        raise HTTPError(
+            429,
+            "rate_limited",
+            f"too many {what} from your address (at most {rate.burst:g} at once, then {per}); "
+            f"try again in {seconds} s",
+            {"retry-after": str(seconds)},
+        )
+
+
+async def _rendered(request: Request) -> Rendered:
+    """The request's game as read (:class:`~chuhan.web.round.reads.GameReads`): kept, or
+    built in the read worker, counted against the address's build budget."""
+    context = context_of(request)
+    game_id = request.path_params["game_id"]
+    settings = context.settings
+
+    async def count_build() -> None:
+        await _take_budget(
+            request,
+            "rebuild",
+            Rate(settings.rebuild_burst, settings.rebuild_every_seconds),
+            "reads of games not read recently",
+        )
+
+    try:
+        rendered = await context.reads.rendered(game_id, count_build)
+    except ReadUnavailable as error:
+        raise HTTPError(500, "internal", str(error)) from None
+    except ReadBusy as error:
+        raise HTTPError(503, "busy", str(error)) from None
+    if rendered is None:
         raise HTTPError(404, "no_game", f"there is no game {game_id[:40]!r}")
-    with manager.hold(room):
-        yield room
+    return rendered

@@ -141,14 +141,14 @@ async def _hello(context: ServerContext, conn: Connection, room: Room, msg: Clie
         role = found[1]
         conn.token = token
         if role in ("first", "second"):  # a signed-in player's seat is the account's
-            refusal, account_name = await context.accounts.claim_seat(
-                conn.session_cookie, room.row.id, role, context.now()
+            refusal, account_name, rated = await context.accounts.claim_seat(
+                conn.session_cookie, room.row.id, role, context.now(), conn.address
             )
             if refusal is not None:
                 conn.send(error_message("account_required", refusal, msg.seq))
                 conn.close(4401)
                 return False
-            name = name or account_name
+            name = account_name if rated else name or account_name  # (rated: the account's)
     conn.deltas = (msg.get("protocol") or 1) >= 2
     most = context.settings.max_watchers_per_game
     async with context.arrivals:

@@ -43,8 +43,11 @@ class Connection:
     def __init__(self, bucket: TokenBucket, patience: TokenBucket, address: str = "") -> None:
         self.role: str | None = None  # first | second | both | watcher, after hello
         self.token: str | None = None
-        #: The session cookie the websocket came with (chuhan.web.accounts.service), if any.
+        #: The session cookie the websocket came with (chuhan.web.accounts.service), if any,
+        #: and the store key of its session while the socket is listed under it
+        #: (:mod:`chuhan.web.sockets.sessions`: the socket is closed when it ends).
         self.session_cookie: str | None = None
+        self.session_key: str | None = None
         #: The name a spectator gave in its hello (shown with its chat lines).
         self.name: str | None = None
         self.address = address

@@ -1,8 +1,9 @@
 """What every websocket of the server shares, whatever it serves (a game, the lobby, the
 analysis board): the handshake a limited number at a time, a connection with its address,
 rate limit and session cookie, the life of an accepted socket (its writer, its place in its
-address's count, the time it has to say hello), a reader of rate-limited frames, the
-sequence numbers of client messages, and the error frame."""
+address's count, its place under its session so that the session's end closes it, the time
+it has to say hello), a reader of rate-limited frames, the sequence numbers of client
+messages, and the error frame."""
 
 from __future__ import annotations
 
@@ -89,6 +90,7 @@ async def serve_socket(
     silent = loop.call_later(settings.hello_timeout, no_hello, conn)
     key = f"sockets address {address}"
     held = False
+    context.sessions.add(conn)  # (before anything reads the session: see sessions.py)
     try:
         most = settings.max_sockets_per_address
         if await context.holdings.hold(key, most) is not None:
@@ -111,6 +113,7 @@ async def serve_socket(
         conn.close(1011)
     finally:
         silent.cancel()
+        context.sessions.discard(conn)
         conn.close()
         if held:
             context.holdings.release(key)
@@ -123,11 +126,12 @@ async def serve_socket(
 async def frames(websocket: WebSocket, conn: Connection) -> AsyncIterator[str | bytes]:
     """The frames a websocket sends, each let through by its rate limit (``conn.bucket``):
     a frame over the limit is answered ``rate_limited`` and dropped, and a client that
-    keeps sending past it (``conn.patience``) is closed (1008). Ends when the client leaves
-    or its outbox overflowed."""
+    keeps sending past it (``conn.patience``) is closed (1008). Ends when the client leaves,
+    its outbox overflowed or the server closes it (its session ended, say: a frame that
+    arrives then is not acted on)."""
     while True:
         message = await websocket.receive()
-        if message["type"] == "websocket.disconnect" or conn.overflowed:
+        if message["type"] == "websocket.disconnect" or conn.overflowed or conn.closing:
             return
         if not conn.bucket.take():
             conn.send(error_message("rate_limited", "too many messages; slow down"))

@@ -1,3 +1,4 @@
+// @ts-check
 // Accounts and ratings in the page: the account menu in the top bar (sign up, sign in and
 // out, a new password, deleting the account), the rating of a rated game on its page, a
 // player's page ("/p/{name}") and the leaderboards on the home page. The session is an
@@ -7,21 +8,31 @@ import * as api from "./api.js";
 import { $, clear, make, show, toast } from "./dom.js";
 import { t } from "./i18n.js";
 
-let account = null; // {name, ratings} once known, null when signed out
-let accountKnown = null; // the promise of the first answer
-const listeners = []; // called when the account changes (the new-game form)
-const redraws = []; // what to draw again when the language changes
+/** @typedef {import("./protocol.js").Account} Account */
 
-/** The signed-in account ({name, ratings}) or null. */
+/** @type {Account | null} {name, ratings} once known, null when signed out */
+let account = null;
+/** @type {Promise<void> | null} the promise of the first answer */
+let accountKnown = null;
+/** @type {((account: Account | null) => void)[]} called when the account changes (the
+ * new-game form) */
+const listeners = [];
+/** @type {(() => void)[]} what to draw again when the language changes */
+const redraws = [];
+
+/** The signed-in account ({name, ratings}) or null.
+ * @returns {Account | null} */
 export function currentAccount() {
   return account;
 }
 
-/** Call `listener(account)` whenever someone signs in or out. */
+/** Call `listener(account)` whenever someone signs in or out.
+ * @param {(account: Account | null) => void} listener */
 export function onAccountChange(listener) {
   listeners.push(listener);
 }
 
+/** @param {Account | null} found @param {{closeMenu?: boolean}} how */
 function setAccount(found, { closeMenu = true } = {}) {
   account = found;
   const menu = $("account");
@@ -31,6 +42,9 @@ function setAccount(found, { closeMenu = true } = {}) {
   for (const listener of listeners) listener(account);
 }
 
+/** A labelled input of the account's forms.
+ * @param {string} id @param {string} type @param {string} labelKey @param {string} autocomplete
+ * @returns {HTMLLabelElement} */
 function field(id, type, labelKey, autocomplete) {
   const label = make("label");
   label.appendChild(make("span", null, t(labelKey)));
@@ -43,6 +57,7 @@ function field(id, type, labelKey, autocomplete) {
   return label;
 }
 
+/** @param {string} id @returns {HTMLParagraphElement} */
 function errorLine(id) {
   const line = make("p", "form-error");
   line.id = id;
@@ -50,12 +65,15 @@ function errorLine(id) {
   return line;
 }
 
+/** @param {string} id @param {unknown} err what the request threw (api.js: an Error) */
 function showError(id, err) {
   const line = $(id);
-  line.textContent = t("error", { message: err.message });
+  line.textContent = t("error", { message: /** @type {Error} */ (err).message });
   show(line, true);
 }
 
+/** Do `work` with `button` disabled meanwhile; an error is shown in the line `errorId`.
+ * @param {HTMLButtonElement} button @param {string} errorId @param {() => Promise<void>} work */
 async function run(button, errorId, work) {
   if (button.disabled) return;
   button.disabled = true;
@@ -69,6 +87,7 @@ async function run(button, errorId, work) {
   }
 }
 
+/** @param {HTMLElement} body */
 function signedOutBody(body) {
   const form = make("form", "account-form");
   form.id = "account-form";
@@ -86,7 +105,7 @@ function signedOutBody(body) {
   buttons.append(signIn, signUp);
   form.append(buttons, errorLine("account-error"));
   const credentials = () => ({ name: $("account-name").value.trim(), password: $("account-password").value });
-  form.addEventListener("submit", (event) => {
+  form.addEventListener("submit", (/** @type {SubmitEvent} */ event) => {
     event.preventDefault();
     run(signIn, "account-error", async () => setAccount((await api.signIn(credentials())).account));
   });
@@ -96,10 +115,13 @@ function signedOutBody(body) {
   body.appendChild(form);
 }
 
+/** @param {HTMLElement} body */
 function signedInBody(body) {
+  if (!account) return; // (drawMenu draws this for an account only)
+  const name = account.name;
   const profile = make("a", null, t("myProfile"));
   profile.id = "account-profile";
-  profile.href = `/p/${encodeURIComponent(account.name)}`;
+  profile.href = `/p/${encodeURIComponent(name)}`;
   const signOut = make("button", null, t("signOut"));
   signOut.id = "account-signout";
   signOut.type = "button";
@@ -134,7 +156,7 @@ function signedInBody(body) {
   confirmButton.id = "account-delete";
   confirmButton.type = "button";
   confirmButton.addEventListener("click", () => {
-    if (!confirm(t("deleteConfirm", { name: account.name }))) return;
+    if (!confirm(t("deleteConfirm", { name }))) return;
     run(confirmButton, "delete-error", async () => {
       await api.deleteAccount($("delete-password").value);
       toast(t("accountDeleted"));
@@ -145,7 +167,8 @@ function signedInBody(body) {
   body.append(password, remove);
 }
 
-let drawnAs = null; // the account name ("" signed out) the menu was drawn for
+/** @type {string | null} the account name ("" signed out) the menu was drawn for */
+let drawnAs = null;
 
 function drawMenu() {
   const menu = $("account");
@@ -160,7 +183,8 @@ function drawMenu() {
   else signedOutBody(body);
 }
 
-/** Put the account menu in the top bar and ask who is signed in. */
+/** Put the account menu in the top bar and ask who is signed in.
+ * @returns {Promise<void>} */
 export function startAccount() {
   const menu = make("details", "account");
   menu.id = "account";
@@ -168,7 +192,7 @@ export function startAccount() {
   menu.appendChild(make("div", "account-body"));
   $("settings").before(menu);
   document.addEventListener("click", (event) => {
-    if (menu.open && !menu.contains(event.target)) menu.open = false;
+    if (menu.open && !menu.contains(/** @type {Node | null} */ (event.target))) menu.open = false;
   });
   drawMenu();
   redraws.push(drawMenu);
@@ -186,10 +210,12 @@ export function refreshAccountTexts() {
 
 // ---------------------------------------------------------------- a rated game's page
 
+/** @param {number} change @returns {string} "+12", "-3" or "0" */
 function signed(change) {
   return change > 0 ? `+${change}` : String(change);
 }
 
+/** @param {import("./protocol.js").RatingChange} change @returns {string} */
 function ratingLine(change) {
   const mark = change.provisional ? "?" : "";
   return t("ratingChange", {
@@ -201,13 +227,15 @@ function ratingLine(change) {
 }
 
 /** On a game's page: a card saying whether the game is rated and, once it is settled,
- * each player's rating change (asked every few seconds until then). */
+ * each player's rating change (asked every few seconds until then).
+ * @param {string} gameId */
 export function watchGameRating(gameId) {
   const card = make("div", "card rating-card");
   card.id = "rating-card";
   card.hidden = true;
   const banner = $("banner");
   banner.after(card);
+  /** @type {import("./protocol.js").GameRating | null} */
   let found = null;
   let stopped = false;
   const draw = () => {
@@ -228,12 +256,17 @@ export function watchGameRating(gameId) {
       }
       return;
     }
-    if (!settled.counted) {
-      const note = make("p", null, t(Object.keys(settled.changes).length ? "notCountedPair" : "notRated"));
+    // Which rule held the game back (for both players, or for one: new_opponents).
+    const because = /** @type {Record<string, string>} */ ({
+      too_short: "notCountedShort", same_network: "notCountedNetwork",
+      same_pair: "notCountedPair", new_opponents: "notCountedNew", not_two_accounts: "notRated",
+    })[settled.code || ""] || (Object.keys(settled.changes).length ? "notCountedPair" : "notRated");
+    if (!settled.counted || settled.reason) {
+      const note = make("p", null, t(because));
       note.title = settled.reason || "";
       card.appendChild(note);
     }
-    for (const seat of ["first", "second"]) {
+    for (const seat of /** @type {import("./protocol.js").Side[]} */ (["first", "second"])) {
       const change = settled.changes[seat];
       if (!change) continue;
       const line = make("p", `rating-change ${change.change >= 0 ? "up" : "down"}`, ratingLine(change));
@@ -259,6 +292,7 @@ export function watchGameRating(gameId) {
 
 // ---------------------------------------------------------------- a player's page
 
+/** @param {import("./protocol.js").ProfileGame} game @returns {string} */
 function describeGame(game) {
   const parts = [t(game.variant)];
   if (game.rated) parts.push(t("rated"));
@@ -272,6 +306,8 @@ function describeGame(game) {
   return parts.join(" · ");
 }
 
+/** A player's ratings in one game as a small line.
+ * @param {{rating: number}[]} points @returns {SVGSVGElement} */
 function historyGraph(points) {
   const svgNs = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(svgNs, "svg");
@@ -292,12 +328,15 @@ function historyGraph(points) {
   return svg;
 }
 
-/** "/p/{name}": a player's ratings, results, rating graph and recent games. */
+/** "/p/{name}": a player's ratings, results, rating graph and recent games.
+ * @param {string} name */
 export function showPlayer(name) {
   const section = make("section", "player-page");
   section.id = "player";
   $("home").before(section);
+  /** @type {import("./protocol.js").Profile | null} */
   let profile = null;
+  /** @type {unknown} */
   let failed = null;
   const draw = () => {
     clear(section);
@@ -353,6 +392,7 @@ export function showLeaderboards() {
   const card = make("div", "card leaderboard");
   card.id = "leaderboard";
   $("home").appendChild(card);
+  /** @type {Record<string, import("./protocol.js").Leaderboard["players"]>} */
   const boards = {};
   const draw = () => {
     clear(card);

@@ -1,3 +1,4 @@
+// @ts-check
 // The analysis board (/analysis): any position (a finished game's ply, a FEN, the start),
 // free moves that grow a move tree, the engine's lines streamed as it deepens, an evaluation
 // bar and the best move's arrow, and a whole-game review. Every rule and notation comes
@@ -17,7 +18,14 @@ import { syncThemeSettings, themeOf } from "./settings.js";
 const DEBOUNCE_MS = 120; // stepping through moves quickly asks the server once at the end
 const PV_SHOWN = 12; // moves of each engine line shown
 
-/** "+0.35" or "#3" / "#-3", from the first mover's (Red's, Cho's) side, as pychess shows it. */
+/** @typedef {import("./protocol.js").EngineLine} EngineLine */
+/** @typedef {import("./protocol.js").PositionAnswer} PositionAnswer */
+/** @typedef {import("./protocol.js").AnalysisMessage} AnalysisMessage */
+/** @typedef {import("./protocol.js").ReviewDone} ReviewDone */
+/** @typedef {import("./move-tree.js").TreeNode} TreeNode */
+
+/** "+0.35" or "#3" / "#-3", from the first mover's (Red's, Cho's) side, as pychess shows it.
+ * @param {EngineLine | null | undefined} line @returns {string} */
 export function formatScore(line) {
   if (!line) return "";
   if (line.first_mate !== null && line.first_mate !== undefined) {
@@ -28,7 +36,8 @@ export function formatScore(line) {
   return `${pawns >= 0 ? "+" : "−"}${Math.abs(pawns).toFixed(2)}`;
 }
 
-/** The first mover's chance of winning from an engine line (the bar's height). */
+/** The first mover's chance of winning from an engine line (the bar's height).
+ * @param {EngineLine | null} line @returns {number} */
 function chanceOf(line) {
   if (!line) return 0.5;
   if (line.first_mate !== null && line.first_mate !== undefined) return line.first_mate > 0 ? 1 : 0;
@@ -37,18 +46,24 @@ function chanceOf(line) {
 }
 
 export class AnalysisBoard {
+  /** @param {import("./settings.js").Settings} settings the player's, read live */
   constructor(settings) {
     this.settings = settings;
     const params = new URLSearchParams(location.search);
     this.params = params;
     this.gameId = params.get("game");
+    /** @type {import("./pieces.js").Game} */
     this.variant = params.get("variant") === "janggi" ? "janggi" : "xiangqi";
     this.rules = params.get("rules") || null;
     this.startFen = params.get("fen") || null;
+    /** @type {import("./protocol.js").Side} */
     this.startTurn = "first";
     this.tree = new MoveTree();
+    /** @type {TreeNode} */
     this.current = this.tree.root;
-    this.gameNodes = []; // the finished game's moves, for the review's marks
+    /** @type {TreeNode[]} the finished game's moves, for the review's marks */
+    this.gameNodes = [];
+    /** @type {Partial<Record<string, string | null>> | null} the finished game's names */
     this.players = null;
     this.userFlip = false;
     this.loaded = false;
@@ -57,12 +72,18 @@ export class AnalysisBoard {
     // The position request whose answer and lines are current, and the node it is about
     // (answers can cross: each goes to the node it was asked for).
     this.positionSeq = 0;
+    /** @type {TreeNode | null} */
     this.positionNode = null;
-    this.pending = new Map(); // seq -> callback(answer) for requests that add moves
+    /** @type {Map<number | undefined, (answer: PositionAnswer) => void>} seq ->
+     * callback(answer) for requests that add moves (an error may come without a seq) */
+    this.pending = new Map();
     this.engineName = "";
     this.engineDone = false;
-    this.review = null; // {plies, evaluations, judged}
-    this.timer = null;
+    /** @type {{plies: number, evaluations: import("./protocol.js").Evaluation[],
+     *   judged: ReviewDone | null} | null} */
+    this.review = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
     this.board = new BoardView($("analysis-board"), {
       onMove: (from, to) => this.play([from + to]),
       describePiece: (piece) => describePiece(
@@ -70,7 +91,8 @@ export class AnalysisBoard {
     });
     // The hello needs no field; after each welcome the board asks again for what it shows.
     this.socket = new Socket("/ws/analysis", {
-      onMessage: (message) => this.onMessage(message),
+      // (a message on this socket has the protocol's shape: protocol.js)
+      onMessage: (message) => this.onMessage(/** @type {AnalysisMessage} */ (message)),
       onStatus: (status) => {
         if (status === "reconnecting" || status === "busy") this.setStatus(t("reconnecting"));
       },
@@ -89,6 +111,7 @@ export class AnalysisBoard {
 
   // ---- the server ----
 
+  /** @param {AnalysisMessage} message */
   onMessage(message) {
     switch (message.type) {
       case "welcome":
@@ -133,7 +156,8 @@ export class AnalysisBoard {
     this.pending.set(seq, (answer) => this.start(answer, this.params.get("ply")));
   }
 
-  /** Set the tree from a whole line's answer and go to `ply` (default: its end). */
+  /** Set the tree from a whole line's answer and go to `ply` (default: its end).
+   * @param {PositionAnswer} answer @param {string | number | null | undefined} ply */
   start(answer, ply) {
     this.loaded = true;
     this.variant = answer.variant;
@@ -153,6 +177,7 @@ export class AnalysisBoard {
     this.goTo(target);
   }
 
+  /** @param {Extract<AnalysisMessage, {type: "game"}>} message */
   onGame(message) {
     this.players = message.players;
     show($("review-card"), true);
@@ -161,6 +186,7 @@ export class AnalysisBoard {
     if (line.length) this.play(line); // a line of one's own from the game's start
   }
 
+  /** @param {PositionAnswer} message */
   onPosition(message) {
     const callback = this.pending.get(message.seq);
     if (callback) {
@@ -173,6 +199,7 @@ export class AnalysisBoard {
     if (this.positionNode === this.current) this.render();
   }
 
+  /** @param {import("./protocol.js").LinesMessage} message */
   onLines(message) {
     const node = this.positionNode;
     if (!node) return;
@@ -189,6 +216,7 @@ export class AnalysisBoard {
     this.renderBoard();
   }
 
+  /** @param {import("./protocol.js").ErrorMessage} message */
   onError(message) {
     const callback = this.pending.get(message.seq);
     if (callback) this.pending.delete(message.seq);
@@ -212,6 +240,7 @@ export class AnalysisBoard {
     toast(message.message);
   }
 
+  /** @param {string} text @param {string} [title] */
   showError(text, title = "") {
     const node = $("an-error");
     node.textContent = text;
@@ -221,7 +250,8 @@ export class AnalysisBoard {
 
   // ---- moving about ----
 
-  /** Ask the server about the node's position (its dests, and the engine if on). */
+  /** Ask the server about the node's position (its dests, and the engine if on).
+   * @param {TreeNode} node */
   ask(node) {
     const seq = this.socket.send("position", {
       variant: this.variant, rules: this.rules, fen: this.startFen, moves: this.tree.moves(node),
@@ -234,6 +264,7 @@ export class AnalysisBoard {
     this.engineDone = false;
   }
 
+  /** @param {TreeNode | undefined} node */
   goTo(node) {
     if (!node) return;
     this.current = node;
@@ -244,7 +275,8 @@ export class AnalysisBoard {
   }
 
   /** Play moves from the current node (the board's move, an engine line's moves): known
-   * ones are followed, new ones described by the server and added to the tree. */
+   * ones are followed, new ones described by the server and added to the tree.
+   * @param {string[]} iccsMoves */
   play(iccsMoves) {
     let node = this.current;
     const rest = [...iccsMoves];
@@ -291,7 +323,7 @@ export class AnalysisBoard {
       else query.set("moves", this.tree.moves(this.current).join(","));
     } else {
       if (this.variant !== "xiangqi") query.set("variant", this.variant);
-      if (this.params.get("fen")) query.set("fen", this.startFen);
+      if (this.params.get("fen")) query.set("fen", String(this.startFen)); // (as set() would)
       const moves = this.tree.moves(this.current);
       if (moves.length) query.set("moves", moves.join(","));
     }
@@ -301,6 +333,7 @@ export class AnalysisBoard {
     history.replaceState(null, "", `/analysis${text ? `?${text}` : ""}`);
   }
 
+  /** @param {number} delta -1 back, 1 on (the main line) */
   step(delta) {
     if (delta < 0 && this.current.parent) this.goTo(this.current.parent);
     else if (delta > 0 && this.current.children.length) this.goTo(this.current.children[0]);
@@ -351,7 +384,7 @@ export class AnalysisBoard {
       $("review-start").disabled = true;
       this.socket.send("review", { game: this.gameId });
     });
-    $("an-setup").addEventListener("submit", (event) => {
+    $("an-setup").addEventListener("submit", (/** @type {SubmitEvent} */ event) => {
       event.preventDefault();
       const variant = $("an-variant").value;
       const fen = $("an-fen").value.trim();
@@ -362,6 +395,7 @@ export class AnalysisBoard {
     document.addEventListener("keydown", (event) => {
       const target = event.target;
       if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
+      /** @type {Record<string, () => void>} */
       const keys = {
         ArrowLeft: () => this.step(-1),
         ArrowRight: () => this.step(1),
@@ -379,6 +413,7 @@ export class AnalysisBoard {
     });
   }
 
+  /** @param {boolean} all the whole line to the main line, else up one level */
   promote(all) {
     const changed = all ? this.tree.makeMainLine(this.current) : this.tree.promote(this.current);
     if (changed) this.render();
@@ -393,6 +428,7 @@ export class AnalysisBoard {
 
   // ---- the review ----
 
+  /** @param {Extract<AnalysisMessage, {type: "review_started" | "review" | "review_done"}>} message */
   onReview(message) {
     if (message.type === "review_started") {
       this.review = { plies: message.plies, evaluations: [], judged: null };
@@ -432,6 +468,7 @@ export class AnalysisBoard {
 
   // ---- drawing ----
 
+  /** @param {string} text */
   setStatus(text) {
     $("an-status").textContent = text;
   }
@@ -444,7 +481,8 @@ export class AnalysisBoard {
     translatePage();
     document.body.classList.toggle("janggi", this.variant === "janggi");
     if (this.syncedTheme !== this.variant) {
-      this.syncedTheme = this.variant; // the settings' board and pieces edit this game's
+      /** @type {string | undefined} the settings' board and pieces edit this game's */
+      this.syncedTheme = this.variant;
       syncThemeSettings(this.settings, this.variant);
     }
     $("set-notation").value = this.notation();
@@ -515,6 +553,7 @@ export class AnalysisBoard {
     $("eval-bar").dataset.score = best ? formatScore(best) : "";
   }
 
+  /** @param {TreeNode} node @returns {EngineLine | null} */
   bestLine(node) {
     const lines = node.lines && node.lines.lines;
     return lines && lines.length ? lines[0] : null;

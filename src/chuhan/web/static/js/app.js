@@ -1,3 +1,4 @@
+// @ts-check
 // The entry point: the settings panel in the top bar, and the router. "/" is the home page
 // (home.js); "/g/{id}?t={token}" plays a game and "/w/{id}" watches or replays one
 // (game-view.js); "/p/{name}" is a player's page (account.js); "/puzzles" and
@@ -17,7 +18,9 @@ import { loadSettings, rememberGame, saveSettings, syncThemeSettings, themeOf } 
 import { setSoundEnabled } from "./sound.js";
 
 const settings = loadSettings();
-let view = null; // the game page's controller, when on a game page
+/** @type {GameView | AnalysisBoard | import("./puzzles.js").PuzzleView | null} the page's
+ * controller, on a game, puzzle or analysis page */
+let view = null;
 
 function setUpSettings() {
   const select = $("set-language");
@@ -74,7 +77,7 @@ function setUpThemes() {
   const game = $("set-theme-game");
   const board = $("set-board");
   const pieces = $("set-pieces");
-  const choose = (key, value) => {
+  const choose = (/** @type {"board" | "pieces"} */ key, /** @type {string} */ value) => {
     settings.themes[game.value] = { ...themeOf(settings, game.value), [key]: value };
     saveSettings(settings);
     if (view) view.render();
@@ -139,7 +142,8 @@ function start() {
   document.title = t("title");
   $("set-notation").value = notationFor(settings.notation, "xiangqi");
   route();
-  window.chuhanApp = { get view() { return view; } }; // for the browser tests' diagnostics
+  // For the browser tests' diagnostics:
+  /** @type {Window & {chuhanApp?: {readonly view: typeof view}}} */ (window).chuhanApp = { get view() { return view; } };
 }
 
 start();

@@ -1,3 +1,4 @@
+// @ts-check
 // The game page's chat box. Players talk in the players' room, spectators in the
 // spectators' room; as on lichess neither sees the other's (the server sends each only its
 // own). A spectator can hide the spectators' chat with a switch, and anyone can mute a
@@ -15,6 +16,11 @@ const MAX_LINES = 200; // lines kept on the page
 const MAX_CHARS = 300; // the server's limit, for the counter only: the server decides
 export const CHAT_ERRORS = new Set(["chat_too_long", "chat_flood"]);
 
+/** @typedef {import("./protocol.js").ChatLine} ChatLine */
+
+/** What was kept under `key`, else `fallback`: of the fallback's type, as this page wrote it
+ * (nothing checks it).
+ * @template T @param {string} key @param {T} fallback @returns {T} */
 function readJson(key, fallback) {
   try {
     const raw = localStorage.getItem(key);
@@ -24,6 +30,7 @@ function readJson(key, fallback) {
   }
 }
 
+/** @param {string} key @param {unknown} value */
 function writeJson(key, value) {
   try {
     localStorage.setItem(key, JSON.stringify(value));
@@ -32,9 +39,10 @@ function writeJson(key, value) {
   }
 }
 
-/** The name this browser's spectator chat lines carry (made up once, then kept). */
+/** The name this browser's spectator chat lines carry (made up once, then kept).
+ * @returns {string} */
 export function guestName() {
-  let name = readJson(GUEST_KEY, null);
+  let name = readJson(GUEST_KEY, /** @type {string | null} */ (null));
   if (typeof name !== "string" || !name) {
     name = `Guest-${Math.floor(1000 + Math.random() * 9000)}`;
     writeJson(GUEST_KEY, name);
@@ -42,7 +50,8 @@ export function guestName() {
   return name;
 }
 
-/** Who sent a line, as a mute remembers it: a seat of this game, or a spectator's name. */
+/** Who sent a line, as a mute remembers it: a seat of this game, or a spectator's name.
+ * @param {string} gameId @param {ChatLine} message */
 function senderKey(gameId, message) {
   return message.room === "spectators"
     ? `${gameId}:spectator:${message.name}`
@@ -50,14 +59,17 @@ function senderKey(gameId, message) {
 }
 
 export class ChatBox {
-  /** @param {object} view the game view (its game id, role, state and connection) */
+  /** @param {import("./game-view.js").GameView} view the game view (its game id, role,
+   *   state and connection) */
   constructor(view) {
     this.view = view;
+    /** @type {ChatLine[]} */
     this.messages = [];
     this.lastSent = "";
-    this.muted = new Set(readJson(MUTED_KEY, []));
-    this.hideSpectators = readJson(HIDE_SPECTATORS_KEY, false) === true;
-    $("chat-form").addEventListener("submit", (event) => {
+    /** @type {Set<string>} the muted senders (senderKey) */
+    this.muted = new Set(readJson(MUTED_KEY, /** @type {string[]} */ ([])));
+    this.hideSpectators = readJson(HIDE_SPECTATORS_KEY, /** @type {boolean} */ (false)) === true;
+    $("chat-form").addEventListener("submit", (/** @type {SubmitEvent} */ event) => {
       event.preventDefault();
       this.send();
     });
@@ -84,11 +96,13 @@ export class ChatBox {
     return this.view.role !== "both" && state.kind === "friend";
   }
 
+  /** @param {ChatLine[]} messages the room's last lines */
   onHistory(messages) {
     this.messages = messages.slice(-MAX_LINES);
     this.render();
   }
 
+  /** @param {ChatLine} message */
   onMessage(message) {
     if ((message.room || "players") !== this.room()) return; // (an older server sends all)
     this.messages.push(message);
@@ -96,7 +110,8 @@ export class ChatBox {
     this.render();
   }
 
-  /** The server refused a line: say why under the box (and give the text back). */
+  /** The server refused a line: say why under the box (and give the text back).
+   * @param {import("./protocol.js").ErrorMessage} error */
   onError(error) {
     const english = language() === "en";
     const node = $("chat-error");
@@ -119,6 +134,7 @@ export class ChatBox {
     this.renderCounter();
   }
 
+  /** @param {string} key a sender (senderKey) */
   toggleMute(key) {
     if (this.muted.has(key)) this.muted.delete(key);
     else this.muted.add(key);
@@ -126,6 +142,7 @@ export class ChatBox {
     this.render();
   }
 
+  /** @param {ChatLine} message */
   isMine(message) {
     const role = this.view.role;
     if (message.room === "spectators") return role === "watcher" && message.name === guestName();
@@ -154,6 +171,7 @@ export class ChatBox {
     const lines = $("chat-lines");
     clear(lines);
     const gameId = this.view.gameId;
+    /** @type {Map<string, string>} sender -> the name shown */
     const mutedHere = new Map();
     for (const message of this.messages) {
       const key = senderKey(gameId, message);

@@ -1,9 +1,12 @@
+// @ts-check
 // The clocks and the janggi setup countdown, counted down in the page from the last state
 // (the server's times are authoritative: each state sets them again).
 
 import { $ } from "./dom.js";
 import { sideName, t } from "./i18n.js";
 
+/** A clock's time as it is shown: "4:05", "1:02:03", or tenths under ten seconds.
+ * @param {number} ms @returns {string} */
 export function formatClock(ms) {
   const clamped = Math.max(0, ms);
   if (clamped < 10000) return (clamped / 1000).toFixed(1);
@@ -15,7 +18,8 @@ export function formatClock(ms) {
 }
 
 /** Draw the game view's clocks and setup countdown for now; a player whose opponent's time
- * has run out nudges the server with a flag claim. */
+ * has run out nudges the server with a flag claim.
+ * @param {import("./game-view.js").GameView} view */
 export function tickClocks(view) {
   const state = view.state;
   if (!state) return;
@@ -28,6 +32,7 @@ export function tickClocks(view) {
       node.textContent = "";
       continue;
     }
+    /** @type {import("./protocol.js").Side} the bar's side (renderPlayers sets it) */
     const side = bar.dataset.side;
     const running = clock.running === side && state.status === "playing";
     const control = clock.control;
@@ -62,7 +67,8 @@ export function tickClocks(view) {
     bar.classList.toggle("clock-running", running);
   }
   if (state.status === "setup" && state.setup) {
-    const left = Math.max(0, state.setup.deadline_ms - (Date.now() - view.skewMs));
+    // (no deadline yet, the chooser not connected: counted as 0, as the subtraction did)
+    const left = Math.max(0, Number(state.setup.deadline_ms) - (Date.now() - view.skewMs));
     const chooser = sideName(state.variant, state.setup.chooser === "first");
     const mine = state.you && state.you.your_turn && view.isPlayer();
     const waitKey = state.setup.chooser === "second" ? "setupWaitHan" : "setupWaitCho";

@@ -1,3 +1,4 @@
+// @ts-check
 // The game view's panels around the board: the players' bars, the status line and the
 // result banner, the invite, the janggi setup choice, standing offers, the buttons, and the
 // engine's analysis. Each function draws from the view's current state.
@@ -8,10 +9,17 @@ import { language, notationFor, sideName, t } from "./i18n.js";
 import { gameEntry, themeOf } from "./settings.js";
 import { arrangementWords, backRankPicture } from "./setup-picture.js";
 
+/** @typedef {import("./protocol.js").Side} Side */
+/** @typedef {import("./protocol.js").Result} Result */
+/** @typedef {import("./protocol.js").GameState} GameState */
+/** @typedef {import("./game-view.js").LiveGameView} LiveGameView */
+
+/** @param {Side | null | undefined} side @returns {Side} */
 export function otherSide(side) {
   return side === "first" ? "second" : "first";
 }
 
+/** @param {string} hostname */
 function isLoopback(hostname) {
   return hostname === "localhost" || hostname.startsWith("127.") || hostname === "[::1]";
 }
@@ -25,11 +33,12 @@ function shareOrigin() {
 }
 
 /** The bars above and below the board: each side's name, whether it is connected, whether
- * it is to move (the clocks are drawn by clocks.js). */
+ * it is to move (the clocks are drawn by clocks.js).
+ * @param {LiveGameView} view */
 export function renderPlayers(view) {
   const state = view.state;
   const bottom = view.flipped() ? "second" : "first";
-  for (const [barId, side] of [["bar-bottom", bottom], ["bar-top", otherSide(bottom)]]) {
+  for (const [barId, side] of /** @type {[string, Side][]} */ ([["bar-bottom", bottom], ["bar-top", otherSide(bottom)]])) {
     const bar = $(barId);
     const player = (state.players && state.players[side]) || {};
     const name = bar.querySelector(".player-name");
@@ -47,7 +56,8 @@ export function renderPlayers(view) {
   }
 }
 
-/** The status line (whose move, check) and, at the end, the banner with the result. */
+/** The status line (whose move, check) and, at the end, the banner with the result.
+ * @param {LiveGameView} view */
 export function renderStatus(view) {
   const state = view.state;
   const status = $("status");
@@ -87,14 +97,16 @@ export function renderStatus(view) {
   }
 }
 
-/** Who won, or a draw, in the page's language. */
+/** Who won, or a draw, in the page's language.
+ * @param {string} game @param {Result} result */
 function verdict(game, result) {
   return result.winner ? t("wins", { side: sideName(game, result.winner === "first") }) : t("drawn");
 }
 
 /** The question to ask before a janggi pass, or null: when the pass would end the game at
  * once (the state's `pass_ends`), or would let the opponent win by passing back
- * (`pass_back_ends`): how it would end, who would win and the points. */
+ * (`pass_back_ends`): how it would end, who would win and the points.
+ * @param {GameState} state @returns {string | null} */
 export function passQuestion(state) {
   const back = state.pass_back_ends;
   const losing = back && back.winner && back.winner !== state.turn;
@@ -107,7 +119,8 @@ export function passQuestion(state) {
   });
 }
 
-/** How many watch, under the status line (nothing while nobody does). */
+/** How many watch, under the status line (nothing while nobody does).
+ * @param {LiveGameView} view */
 export function renderWatchers(view) {
   const watchers = view.state.watchers;
   const node = $("watchers");
@@ -115,15 +128,17 @@ export function renderWatchers(view) {
   node.textContent = t("watchersCount", { n: watchers });
 }
 
-/** The invite: a friend game whose other seat has not come yet. */
+/** The invite: a friend game whose other seat has not come yet.
+ * @param {LiveGameView} view */
 export function renderInvite(view) {
   const state = view.state;
   const options = serverOptions();
   const entry = view.token ? gameEntry(view.token) : null;
   const otherSeat = view.role === "first" || view.role === "second" ? otherSide(view.role) : null;
+  const other = otherSeat && state.players ? state.players[otherSeat] : undefined;
   const waiting = state.kind === "friend" && view.isPlayer() && otherSeat
     && state.status !== "over" && state.ply === 0
-    && !(state.players && state.players[otherSeat] && state.players[otherSeat].connected);
+    && !(other && other.connected);
   show($("invite"), Boolean(waiting && entry && entry.invite_url));
   if (entry && entry.invite_url) {
     const origin = shareOrigin();
@@ -135,7 +150,8 @@ export function renderInvite(view) {
 
 /** The opponent left (a player's view of a friend game in play, once it has begun: before
  * the first move the invite box says the friend is awaited): in a timed game whose clocks
- * run, a countdown to when the game may be claimed, then the claims. */
+ * run, a countdown to when the game may be claimed, then the claims.
+ * @param {LiveGameView} view */
 export function renderAbsence(view) {
   const state = view.state;
   const seat = view.role === "first" || view.role === "second" ? otherSide(view.role) : null;
@@ -144,7 +160,7 @@ export function renderAbsence(view) {
   const visible = Boolean(absence && opponent && opponent.connected === false
     && state.kind === "friend" && state.status === "playing" && state.ply > 0);
   show($("absent"), visible);
-  if (!visible) return;
+  if (!visible || !absence) return;
   $("absent-text").textContent = t("opponentLeft");
   let countdown = "";
   let claimable = false;
@@ -160,7 +176,8 @@ export function renderAbsence(view) {
   show($("absent-claims"), claimable);
 }
 
-/** The setup choice, a standing offer and the buttons the state allows. */
+/** The setup choice, a standing offer and the buttons the state allows.
+ * @param {LiveGameView} view */
 export function renderPanels(view) {
   const state = view.state;
   const options = serverOptions();
@@ -193,7 +210,9 @@ export function renderPanels(view) {
   }
 
   // Standing offers from the other side (or, on one screen, from either side).
+  /** @type {Partial<NonNullable<GameState["offers"]>>} */
   const offers = state.offers || {};
+  /** @param {string} what @param {Side | null | undefined} by @returns {string | false} */
   const showOffer = (what, by) => {
     if (!by || !player) return false;
     if (view.role !== "both" && by === view.role) return false;
@@ -228,7 +247,8 @@ export function renderPanels(view) {
 }
 
 /** The engine's evaluation and best line of the analysed position, or why there is none
- * (a position the rules ended: the server names the ending). */
+ * (a position the rules ended: the server names the ending).
+ * @param {LiveGameView} view */
 export function renderAnalysis(view) {
   // The analysis board, at the position shown: for a finished game only (never for its
   // players while it runs).
@@ -258,9 +278,10 @@ export function renderAnalysis(view) {
     return;
   }
   const mover = sideName(view.game(), analysis.turn === "first");
+  const cp = Number(line.score_cp); // (given when there is no mate)
   $("analysis-score").textContent = line.mate !== null && line.mate !== undefined
     ? `${mover}: ${t("mate", { n: Math.abs(line.mate) })}${line.mate < 0 ? " (−)" : ""}`
-    : `${mover}: ${(line.score_cp >= 0 ? "+" : "") + (line.score_cp / 100).toFixed(2)}`;
+    : `${mover}: ${(cp >= 0 ? "+" : "") + (cp / 100).toFixed(2)}`;
   $("analysis-depth").textContent = t("depth", { n: line.depth });
   const notation = notationFor(view.settings.notation, view.game());
   const moves = (line.pv && (line.pv[notation] || line.pv.iccs)) || [];

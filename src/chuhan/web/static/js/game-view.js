@@ -1,3 +1,4 @@
+// @ts-check
 // The game page, played, watched or replayed: the connection to the game, the player's
 // actions, stepping through the moves, and drawing it all. Every rule, notation and result
 // sentence comes from the server; this module only shows them and sends the player's choices.
@@ -18,14 +19,32 @@ import { fenLetter, isPieceKind } from "./pieces.js";
 import { rememberGame, syncThemeSettings, themeOf } from "./settings.js";
 import { playSound } from "./sound.js";
 
+/** @typedef {import("./protocol.js").Side} Side */
+/** @typedef {import("./protocol.js").Role} Role */
+/** @typedef {import("./protocol.js").GameState} GameState */
+/** @typedef {import("./protocol.js").StateMessage} StateMessage */
+/** @typedef {import("./protocol.js").GameMessage} GameMessage */
+/** @typedef {import("./protocol.js").PlayerInfo} PlayerInfo */
+/** @typedef {import("./board.js").Placement} Placement */
+/** The view once a state has come (the panels draw from it).
+ * @typedef {GameView & {state: GameState}} LiveGameView */
+
+/** @type {Side[]} */
 const SEATS = ["first", "second"];
 // A server with too many connections says why with one of these before it closes (4429).
 const TOO_MANY_CODES = new Set(["too_many_watchers", "too_many_sockets"]);
 // An opponent's answer to an offer, shown to the one who made it.
+/** @type {Record<string, string>} */
 const DECLINED = { draw_declined: "drawDeclined", takeback_declined: "takebackDeclined" };
+// The final closes (net.js): the link is wrong, or the game does not exist.
+/** @type {Record<number, string>} */
+const CLOSED_SENTENCES = { 4404: "notFound", 4401: "badLink" };
 
-/** The state's pieces, by the server's names for them, as the board takes them. */
+/** The state's pieces, by the server's names for them, as the board takes them.
+ * @param {StateMessage["pieces"]} list
+ * @returns {Placement} */
 function piecesFromState(list) {
+  /** @type {Placement} */
   const pieces = {};
   for (const piece of list) {
     const first = piece.side === "first";
@@ -40,34 +59,46 @@ export class GameView {
    * @param {string} gameId
    * @param {string|null} token the seat token, or null to watch
    * @param {boolean} watching
-   * @param {object} settings the player's settings (themes, notation, touch-move, animation),
-   *   read live
+   * @param {import("./settings.js").Settings} settings the player's settings (themes,
+   *   notation, touch-move, animation), read live
    */
   constructor(gameId, token, watching, settings) {
     this.gameId = gameId;
     this.token = token;
     this.watching = watching;
     this.settings = settings;
+    /** @type {GameState | null} */
     this.state = null;
+    /** @type {Role | null} */
     this.role = watching ? "watcher" : null;
     this.receivedAt = 0; // performance.now() when the last state arrived
     this.skewMs = 0; // our clock minus the server's
-    this.viewPly = null; // null: live; else the ply shown while stepping through the game
-    this.positions = new Map(); // ply -> pieces, fetched for history viewing
+    /** @type {number | null} null: live; else the ply shown while stepping through the game */
+    this.viewPly = null;
+    /** @type {Map<number, Placement>} ply -> pieces, fetched for history viewing */
+    this.positions = new Map();
     this.userFlip = false;
     this.flagSent = false;
+    /** @type {import("./protocol.js").PositionAnalysis | null} */
     this.analysis = null;
-    this.presence = {}; // the newest word on who is connected and how many watch
-    this.absence = {}; // seat -> {left_ms, claim_ms} while that player is gone
+    /** @type {Partial<Record<Side, boolean>> & {watchers?: number}} the newest word on who
+     * is connected and how many watch */
+    this.presence = {};
+    /** @type {Partial<Record<Side, {left_ms?: number, claim_ms: number}>>} while that
+     * player is gone */
+    this.absence = {};
     this.resyncAsked = false; // a state we could not use is waiting for the whole one
-    this.retry = null; // {text, title, at}: the server was full, we try again at `at`
+    /** @type {{text: string, title: string, at: number} | null} the server was full, we try
+     * again at `at` */
+    this.retry = null;
     this.board = new BoardView($("board"), {
       onMove: (from, to) => this.move(from, to),
       describePiece: (piece) => describePiece(
         this.game(), piece, pieceCharacter(this.game(), piece.kind, piece.first)),
     });
     this.connection = new Connection(gameId, token, {
-      onMessage: (message) => this.onMessage(message),
+      // (a message on this socket has the protocol's shape: protocol.js)
+      onMessage: (message) => this.onMessage(/** @type {GameMessage} */ (message)),
       onStatus: (status, detail) => this.onStatus(status, detail),
     });
     if (watching) this.connection.helloName = guestName(); // the spectators' chat shows it
@@ -77,16 +108,27 @@ export class GameView {
     this.connection.connect();
   }
 
+  /** @returns {import("./pieces.js").Game} */
   game() {
     return this.state ? this.state.variant : "xiangqi";
   }
 
+  /** Whether a state has come (the page draws only then).
+   * @returns {this is LiveGameView} */
+  hasState() {
+    return this.state !== null;
+  }
+
+  /** Whether this page plays a seat (or both), not watches. */
   isPlayer() {
-    return this.role && this.role !== "watcher";
+    return Boolean(this.role && this.role !== "watcher");
   }
 
   // ---- messages ----
 
+  /** @param {import("./net.js").SocketStatus} status
+   * @param {import("./net.js").StatusDetail} [detail] (net.js gives one with each but
+   *   "connecting" and "open") */
   onStatus(status, detail) {
     const node = $("connection");
     const waited = this.retry !== null;
@@ -101,7 +143,7 @@ export class GameView {
       node.title = "";
       node.className = "connection warn";
       show(node, true);
-    } else if (status === "busy") {
+    } else if (status === "busy" && detail) {
       // The server's sentence is English; other languages say it in their own words, with
       // the sentence on hover.
       const sentence = detail.error && detail.error.message;
@@ -109,13 +151,13 @@ export class GameView {
       this.retry = {
         text: english ? sentence : t("tooManyConnections"),
         title: english ? "" : sentence || "",
-        at: Date.now() + detail.delayMs,
+        at: Date.now() + (detail.delayMs || 0),
       };
       node.className = "connection warn";
       this.renderRetry();
       show(node, true);
-    } else if (status === "closed") {
-      const sentence = { 4404: "notFound", 4401: "badLink" }[detail.code];
+    } else if (status === "closed" && detail) {
+      const sentence = detail.code === undefined ? undefined : CLOSED_SENTENCES[detail.code];
       node.textContent = sentence ? t(sentence) : t("error", { message: detail.reason || detail.code });
       node.title = "";
       node.className = "connection bad";
@@ -132,6 +174,7 @@ export class GameView {
     node.title = this.retry.title;
   }
 
+  /** @param {GameMessage} message */
   onMessage(message) {
     switch (message.type) {
       case "welcome":
@@ -177,6 +220,7 @@ export class GameView {
     }
   }
 
+  /** @param {StateMessage} message */
   onState(message) {
     const previous = this.state;
     const moves = mergeMoves(previous ? previous.moves : [], message);
@@ -193,9 +237,8 @@ export class GameView {
     this.state = state;
     this.connection.version = state.version; // actions are stamped with what the player saw
     this.receivedAt = performance.now();
-    if (state.server_time_ms || (state.clock && state.clock.server_time_ms)) {
-      this.skewMs = Date.now() - (state.server_time_ms || state.clock.server_time_ms);
-    }
+    const serverTime = state.server_time_ms || (state.clock && state.clock.server_time_ms);
+    if (serverTime) this.skewMs = Date.now() - serverTime;
     if (state.you) this.role = state.you.role;
     if (previous && (state.ply !== previous.ply || state.version < previous.version)) {
       this.analysis = null;
@@ -216,10 +259,11 @@ export class GameView {
 
   /** Who is connected and how many watch changed, nothing else: the players' bars, the
    * invite, the watcher count and an opponent's absence are drawn again; the board (and a
-   * picked piece) is not. */
+   * picked piece) is not.
+   * @param {import("./protocol.js").PresenceMessage} message */
   onPresence(message) {
     this.notePresence(message);
-    if (!this.state) return;
+    if (!this.hasState()) return;
     this.state = this.withPresence(this.state);
     renderPlayers(this);
     renderInvite(this);
@@ -227,7 +271,8 @@ export class GameView {
     renderAbsence(this);
   }
 
-  /** The opponent declined this player's offer (or request) just now: say so. */
+  /** The opponent declined this player's offer (or request) just now: say so.
+   * @param {GameState | null} previous @param {GameState} state */
   noteDeclined(previous, state) {
     const event = state.last_event;
     if (!previous || state.version === previous.version || !event || !DECLINED[event.kind]) return;
@@ -237,6 +282,7 @@ export class GameView {
 
   // Presence comes in states (protocol 1 sends the state again when someone comes or goes)
   // and in presence messages (protocol 2); a state without it keeps the newest we have.
+  /** @param {{players?: Partial<Record<Side, PlayerInfo>>, watchers?: number}} message */
   notePresence(message) {
     for (const seat of SEATS) {
       const player = message.players && message.players[seat];
@@ -250,6 +296,8 @@ export class GameView {
     if (typeof message.watchers === "number") this.presence.watchers = message.watchers;
   }
 
+  /** The state with the newest presence we have.
+   * @param {GameState} state @returns {GameState} */
   withPresence(state) {
     const players = { ...(state.players || {}) };
     for (const seat of SEATS) {
@@ -261,11 +309,13 @@ export class GameView {
 
   // ---- actions ----
 
+  /** @returns {{side?: Side}} */
   actingSide() {
     // A local game's token plays both seats: offers and resignations act for the side to move.
-    return this.role === "both" ? { side: this.state.turn } : {};
+    return this.role === "both" && this.state ? { side: this.state.turn } : {};
   }
 
+  /** @param {string} from @param {string} to */
   move(from, to) {
     if (!this.connection.action("move", { from, to })) toast(t("reconnecting"));
   }
@@ -280,13 +330,15 @@ export class GameView {
     });
     $("btn-draw").addEventListener("click", () => {
       this.connection.action("draw_offer", this.actingSide());
-      if (this.state.kind === "friend") toast(t("offerSent"));
+      if (this.state && this.state.kind === "friend") toast(t("offerSent"));
     });
     $("btn-takeback").addEventListener("click", () => {
+      if (!this.state) return; // (the buttons show once a state has come)
       if (this.role === "both") {
         // One screen, both sides: asking and agreeing are the same person.
         const side = otherSide(this.state.turn);
         this.connection.action("takeback_request", { side });
+        /** @type {Side | null | undefined} a local game's takeback, to be agreed to */
         this.pendingLocalTakeback = side;
       } else {
         this.connection.action("takeback_request");
@@ -309,8 +361,9 @@ export class GameView {
     $("nav-next").addEventListener("click", () => this.viewAt(this.shownPly() + 1));
     $("nav-last").addEventListener("click", () => this.viewAt(null));
     $("nav-live").addEventListener("click", () => this.viewAt(null));
-    for (const button of document.querySelectorAll("button.copy")) {
-      button.addEventListener("click", () => copyField(button.dataset.copy, button));
+    for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("button.copy"))) {
+      // (each names its field: data-copy="invite-url")
+      button.addEventListener("click", () => copyField(/** @type {string} */ (button.dataset.copy), button));
     }
     document.addEventListener("keydown", (event) => {
       if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
@@ -330,7 +383,10 @@ export class GameView {
     this.connection.action("pass");
   }
 
+  /** @param {boolean} accept */
   answerOffer(accept) {
+    if (!this.state) return; // (the offer shows once a state has come)
+    /** @type {Partial<NonNullable<StateMessage["offers"]>>} */
     const offers = this.state.offers || {};
     if (offers.rematch && !offers.draw && !offers.takeback) {
       if (accept) this.connection.action("rematch");
@@ -349,7 +405,7 @@ export class GameView {
     try {
       download(`chuhan-${this.gameId}.pgn`, await api.pgnText(this.gameId, format));
     } catch (err) {
-      toast(t("error", { message: err.message }));
+      toast(t("error", { message: /** @type {Error} */ (err).message }));
     }
   }
 
@@ -359,7 +415,7 @@ export class GameView {
       const body = await api.fenAt(this.gameId, ply);
       download(`chuhan-${this.gameId}-${ply}.fen`, `${body.fen}\n`);
     } catch (err) {
-      toast(t("error", { message: err.message }));
+      toast(t("error", { message: /** @type {Error} */ (err).message }));
     }
   }
 
@@ -376,7 +432,7 @@ export class GameView {
       this.analysis = await api.analysePosition(this.gameId, { ply, movetime_ms: 1000, multipv: 1 });
     } catch (err) {
       this.analysis = null;
-      $("analysis-score").textContent = t("error", { message: err.message });
+      $("analysis-score").textContent = t("error", { message: /** @type {Error} */ (err).message });
       return;
     }
     this.render();
@@ -384,10 +440,13 @@ export class GameView {
 
   // ---- history ----
 
+  /** @returns {number} the ply on the board */
   shownPly() {
     return this.viewPly === null ? (this.state ? this.state.ply : 0) : this.viewPly;
   }
 
+  /** Show the position after `ply` (null, or the last ply: live).
+   * @param {number | null} ply */
   async viewAt(ply) {
     if (!this.state) return;
     if (ply === null || ply >= this.state.ply) {
@@ -401,7 +460,7 @@ export class GameView {
         const body = await api.fenAt(this.gameId, target);
         this.positions.set(target, parsePlacement(body.fen, this.game()));
       } catch (err) {
-        toast(t("error", { message: err.message }));
+        toast(t("error", { message: /** @type {Error} */ (err).message }));
         return;
       }
     }
@@ -416,12 +475,14 @@ export class GameView {
   }
 
   render() {
+    if (!this.hasState()) return;
+    /** @type {GameState} */
     const state = this.state;
-    if (!state) return;
     translatePage();
     $("set-notation").value = notationFor(this.settings.notation, state.variant);
     document.body.classList.toggle("janggi", state.variant === "janggi");
     if (this.themeGame !== state.variant) { // the settings show this game's board and pieces
+      /** @type {string | undefined} the game the settings' theme choices show */
       this.themeGame = state.variant;
       syncThemeSettings(this.settings, state.variant);
     }
@@ -437,7 +498,8 @@ export class GameView {
     this.tick();
   }
 
-  /** The engine's first move for the position on the board, if it was analysed. */
+  /** The engine's first move for the position on the board, if it was analysed.
+   * @returns {[string, string] | null} */
   bestMove() {
     const analysis = this.analysis;
     if (!analysis || analysis.ply !== this.shownPly() || !analysis.lines.length) return null;
@@ -445,10 +507,15 @@ export class GameView {
     return first ? [first.slice(0, 2), first.slice(2, 4)] : null;
   }
 
+  /** @this {LiveGameView} */
   renderBoard() {
     const state = this.state;
-    const live = this.viewPly === null;
-    const pieces = live ? piecesFromState(state.pieces) : this.positions.get(this.viewPly);
+    const viewPly = this.viewPly;
+    const live = viewPly === null;
+    const pieces = viewPly === null ? piecesFromState(state.pieces) : this.positions.get(viewPly);
+    // A takeback forgets the positions fetched while the player may be looking back at one:
+    // the board keeps the one it shows (the moves before the takeback are the same).
+    if (!pieces) return;
     const ply = this.shownPly();
     const lastEntry = ply > 0 ? state.moves[ply - 1] : null;
     const kings = Object.entries(pieces).filter(([, p]) => p.kind === "king").map(([sq]) => sq);
@@ -488,6 +555,6 @@ export class GameView {
   tick() {
     this.renderRetry();
     tickClocks(this);
-    if (this.state) renderAbsence(this);
+    if (this.hasState()) renderAbsence(this);
   }
 }

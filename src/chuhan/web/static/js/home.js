@@ -1,3 +1,4 @@
+// @ts-check
 // The home page: one-click starts (the computer at each level, a friend, both sides here)
 // beside the daily puzzle's board, the full new-game form behind "Custom game", my games
 // (the seats this browser keeps) and replaying a record file.
@@ -12,19 +13,28 @@ import { loadSettings, myGames, rememberGame, themeOf } from "./settings.js";
 
 const QUICK_GAME_KEY = "chuhan.quickGame";
 const LEVELS = [1, 2, 3, 4, 5, 6, 7, 8];
+/** @type {BoardView | null} */
 let dailyBoard = null;
-let daily = null; // the daily puzzle once it has arrived
+/** @type {import("./protocol.js").Puzzle | null} the daily puzzle once it has arrived */
+let daily = null;
 
-let optionsLoaded = Promise.resolve(); // settles when the home page has asked for them
+/** @type {Promise<unknown>} settles when the home page has asked for them */
+let optionsLoaded = Promise.resolve();
 
+/** @typedef {import("./protocol.js").GameRequest} GameRequest */
+
+/** The value of the form's radio button `name` that is checked, else null.
+ * @param {HTMLFormElement} form @param {string} name @returns {string | null} */
 function selectedValue(form, name) {
-  const checked = form.querySelector(`input[name="${name}"]:checked`);
+  const checked = /** @type {HTMLInputElement | null} */ (form.querySelector(`input[name="${name}"]:checked`));
   return checked ? checked.value : null;
 }
 
+/** @param {HTMLFormElement} form */
 function fillRules(form) {
   const options = api.serverOptions();
   const variant = selectedValue(form, "variant");
+  if (variant === null) return; // (the page checks one of the game's buttons at first)
   const rules = $("rules");
   // A rule set the player already chose for this game survives a refill (the options
   // arriving, the language changing); a change of game starts from that game's default.
@@ -43,6 +53,7 @@ function fillRules(form) {
   $("colour-second").textContent = sideName(variant, false);
 }
 
+/** @param {HTMLFormElement} form */
 function updateFormVisibility(form) {
   const options = api.serverOptions();
   const tc = selectedValue(form, "tc");
@@ -55,9 +66,11 @@ function updateFormVisibility(form) {
   show($("fen-row"), Boolean(options && options.custom_fen));
 }
 
+/** @param {HTMLFormElement} form @returns {string} */
 function timeControlOf(form) {
   const tc = selectedValue(form, "tc");
-  const number = (name) => Math.max(0, Math.round(Number(form.elements[name].value) || 0));
+  const field = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
+  const number = (/** @type {string} */ name) => Math.max(0, Math.round(Number(field(name).value) || 0));
   if (tc === "fischer") return `${number("fischer_minutes")}+${number("fischer_increment")}`;
   if (tc === "byoyomi") {
     return `${number("byo_minutes")} ${Math.max(1, number("byo_periods"))}x${number("byo_seconds")}`;
@@ -65,6 +78,7 @@ function timeControlOf(form) {
   return "none";
 }
 
+/** @param {HTMLFormElement} form */
 async function startGameFromForm(form) {
   const error = $("create-error");
   const button = $("create");
@@ -75,9 +89,12 @@ async function startGameFromForm(form) {
     await optionsLoaded; // the custom-position field counts only where the server takes one
     const options = api.serverOptions();
     const kind = selectedValue(form, "kind");
+    const variant = selectedValue(form, "variant");
+    if (kind === null || variant === null) return; // (the page checks one of each at first)
+    /** @type {GameRequest} */
     const request = {
       kind,
-      variant: selectedValue(form, "variant"),
+      variant,
       rules: $("rules").value,
       time_control: timeControlOf(form),
     };
@@ -94,20 +111,22 @@ async function startGameFromForm(form) {
     });
     location.href = created.seat_url;
   } catch (err) {
-    error.textContent = t("error", { message: err.message });
+    error.textContent = t("error", { message: /** @type {Error} */ (err).message });
     show(error, true);
   } finally {
     button.disabled = false;
   }
 }
 
+/** @returns {string} the game the quick buttons start */
 function quickGame() {
-  const checked = document.querySelector('input[name="quick-game"]:checked');
+  const checked = /** @type {HTMLInputElement | null} */ (document.querySelector('input[name="quick-game"]:checked'));
   return checked ? checked.value : "xiangqi";
 }
 
 /** One click, one game: the computer at `level`, a friend, or both sides here, with the
- * game chosen by the toggle, its default rules, no clock and a random side. */
+ * game chosen by the toggle, its default rules, no clock and a random side.
+ * @param {"computer" | "friend" | "local"} kind @param {number} [level] */
 async function quickStart(kind, level) {
   const error = $("quick-error");
   const buttons = $("home-start").querySelectorAll("button");
@@ -115,6 +134,7 @@ async function quickStart(kind, level) {
   for (const button of buttons) button.disabled = true;
   try {
     const variant = quickGame();
+    /** @type {GameRequest} */
     const request = { kind, variant, time_control: "none" };
     if (kind === "computer") request.level = level;
     if (kind !== "local") request.color = kind === "computer" ? "random" : "first";
@@ -125,7 +145,7 @@ async function quickStart(kind, level) {
     });
     location.href = created.seat_url;
   } catch (err) {
-    error.textContent = t("error", { message: err.message });
+    error.textContent = t("error", { message: /** @type {Error} */ (err).message });
     show(error, true);
     refreshQuick();
   }
@@ -150,7 +170,7 @@ function refreshQuick() {
 }
 
 function refreshDaily() {
-  if (!daily) return;
+  if (!daily || !dailyBoard) return; // (the board is made before the puzzle is asked for)
   const theme = themeOf(loadSettings(), daily.game);
   dailyBoard.update({
     game: daily.game, pieces: parsePlacement(daily.fen, daily.game), pieceSet: theme.pieces,
@@ -164,7 +184,7 @@ async function loadDaily() {
   try {
     daily = await api.dailyPuzzle();
   } catch (err) {
-    $("daily-text").textContent = t("error", { message: err.message });
+    $("daily-text").textContent = t("error", { message: /** @type {Error} */ (err).message });
     return;
   }
   refreshDaily();
@@ -177,7 +197,8 @@ function startQuick() {
   } catch {
     saved = null;
   }
-  const toggle = document.querySelector(`input[name="quick-game"][value="${saved === "janggi" ? "janggi" : "xiangqi"}"]`);
+  const toggle = /** @type {HTMLInputElement} */ (
+    document.querySelector(`input[name="quick-game"][value="${saved === "janggi" ? "janggi" : "xiangqi"}"]`));
   toggle.checked = true;
   $("quick-game").addEventListener("change", () => {
     try {
@@ -193,6 +214,7 @@ function startQuick() {
   loadDaily();
 }
 
+/** @param {import("./protocol.js").ListedGame} game @returns {string} */
 function describeListedGame(game) {
   const parts = [t(game.variant)];
   if (game.kind === "computer") parts.push(t("computerLevel", { n: game.level }));
@@ -209,12 +231,13 @@ let myGamesAsked = 0; // the newest request for the list: only its answer draws 
 async function refreshMyGames() {
   const asked = ++myGamesAsked;
   const saved = myGames();
+  /** @type {import("./protocol.js").ListedGame[]} */
   let listed = [];
   if (saved.length) {
     try {
       listed = await api.myGames(saved.map((g) => g.token));
     } catch (err) {
-      if (asked === myGamesAsked) toast(t("error", { message: err.message }));
+      if (asked === myGamesAsked) toast(t("error", { message: /** @type {Error} */ (err).message }));
       return;
     }
   }
@@ -235,6 +258,7 @@ async function refreshMyGames() {
   }
 }
 
+/** @param {File} file */
 async function openRecordFile(file) {
   const error = $("import-error");
   const list = $("imported");
@@ -259,7 +283,7 @@ async function openRecordFile(file) {
       location.href = result.games[0].watch_url;
     }
   } catch (err) {
-    error.textContent = t("importError", { message: err.message });
+    error.textContent = t("importError", { message: /** @type {Error} */ (err).message });
     show(error, true);
   }
 }
@@ -293,17 +317,18 @@ export function startHome() {
   const form = $("new-game");
   // The form works from the first moment: a click on Start before the options arrive must
   // not fall through to the browser's own form submission (a reload of the home page).
-  form.addEventListener("change", (event) => {
-    if (event.target.name === "variant") fillRules(form);
+  form.addEventListener("change", (/** @type {Event} */ event) => {
+    if (/** @type {HTMLInputElement | HTMLSelectElement} */ (event.target).name === "variant") fillRules(form);
     updateFormVisibility(form);
   });
-  form.addEventListener("submit", (event) => {
+  form.addEventListener("submit", (/** @type {SubmitEvent} */ event) => {
     event.preventDefault();
     startGameFromForm(form);
   });
   onAccountChange(() => updateFormVisibility(form));
-  $("import-file").addEventListener("change", (event) => {
-    const file = event.target.files[0];
+  $("import-file").addEventListener("change", (/** @type {Event} */ event) => {
+    const input = /** @type {HTMLInputElement} */ (event.target);
+    const file = input.files && input.files[0]; // (a file input's list is never null)
     if (file) openRecordFile(file);
   });
   refreshHome();
@@ -315,6 +340,6 @@ export function startHome() {
     refreshForm();
     refreshQuick();
   }).catch((err) => {
-    toast(t("error", { message: err.message }));
+    toast(t("error", { message: /** @type {Error} */ (err).message }));
   });
 }

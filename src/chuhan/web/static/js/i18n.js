@@ -1,3 +1,4 @@
+// @ts-check
 // Interface text in English, Chinese (simplified and traditional) and Korean, and the piece
 // names shown when hovering a piece (English, pinyin and Korean as players know them).
 
@@ -8,6 +9,8 @@ export const LANGUAGES = {
   ko: "한국어",
 };
 
+/** Each language's texts by key; the blocks below are merged into it.
+ * @type {Record<string, Record<string, string>>} */
 const STRINGS = {
   en: {
     rules_asian: "Asian (AXF)", rules_chinese: "Chinese (CXA)", rules_official: "Official (KJA)",
@@ -196,6 +199,9 @@ const ACCOUNT_STRINGS = {
     ratingChange: "{name}: {before} → {after} ({change})",
     ratingWaiting: "The ratings change when the game ends.",
     notCountedPair: "Not counted: rated games between the same two players count once a day.",
+    notCountedShort: "Not counted: a rated game counts once both players have moved twice.",
+    notCountedNetwork: "Not counted: the two accounts play from the same network.",
+    notCountedNew: "Against new accounts a rating moves in at most two games a day.",
     notRated: "Not rated: both seats need a signed-in player.", provisional: "provisional",
     ratingsTitle: "Ratings", record: "Won {w} · Lost {l} · Drawn {d}", recentGames: "Recent games",
     leaderboard: "Leaderboard", noPlayersYet: "No established ratings yet.",
@@ -213,6 +219,9 @@ const ACCOUNT_STRINGS = {
     ratingChange: "{name}：{before} → {after}（{change}）",
     ratingWaiting: "对局结束后更新等级分。",
     notCountedPair: "不计分：同两位棋手之间的计分对局每天只计一局。",
+    notCountedShort: "不计分：双方各走满两步，计分对局才计分。",
+    notCountedNetwork: "不计分：两个账号来自同一网络。",
+    notCountedNew: "与新账号的对局，每天最多两局计入等级分。",
     notRated: "不计分：双方都须登录。", provisional: "暂定",
     ratingsTitle: "等级分", record: "胜 {w} · 负 {l} · 和 {d}", recentGames: "最近对局",
     leaderboard: "排行榜", noPlayersYet: "还没有稳定的等级分。", playerNotFound: "没有这位棋手。",
@@ -230,6 +239,9 @@ const ACCOUNT_STRINGS = {
     ratingChange: "{name}：{before} → {after}（{change}）",
     ratingWaiting: "對局結束後更新等級分。",
     notCountedPair: "不計分：同兩位棋手之間的計分對局每天只計一局。",
+    notCountedShort: "不計分：雙方各走滿兩步，計分對局才計分。",
+    notCountedNetwork: "不計分：兩個帳號來自同一網路。",
+    notCountedNew: "與新帳號的對局，每天最多兩局計入等級分。",
     notRated: "不計分：雙方都須登入。", provisional: "暫定",
     ratingsTitle: "等級分", record: "勝 {w} · 負 {l} · 和 {d}", recentGames: "最近對局",
     leaderboard: "排行榜", noPlayersYet: "還沒有穩定的等級分。", playerNotFound: "沒有這位棋手。",
@@ -247,6 +259,9 @@ const ACCOUNT_STRINGS = {
     ratingChange: "{name}: {before} → {after} ({change})",
     ratingWaiting: "대국이 끝나면 레이팅이 바뀝니다.",
     notCountedPair: "반영 안 됨: 같은 두 사람의 레이팅 대국은 하루에 한 판만 반영됩니다.",
+    notCountedShort: "반영 안 됨: 두 사람이 각각 두 수 이상 두어야 레이팅에 반영됩니다.",
+    notCountedNetwork: "반영 안 됨: 두 계정이 같은 네트워크에서 접속했습니다.",
+    notCountedNew: "새 계정과의 대국은 하루에 두 판까지만 레이팅에 반영됩니다.",
     notRated: "반영 안 됨: 두 자리 모두 로그인한 플레이어여야 합니다.", provisional: "잠정",
     ratingsTitle: "레이팅", record: "{w}승 · {l}패 · {d}무", recentGames: "최근 대국",
     leaderboard: "순위표", noPlayersYet: "아직 확정된 레이팅이 없습니다.",
@@ -556,6 +571,7 @@ for (const [code, table] of Object.entries(PUZZLE_STRINGS)) Object.assign(STRING
 
 // Piece names. English from the 001_ seed's "official" column with the usual alternative;
 // pinyin and the Korean names as that seed spells them (and in Hangul for Korean readers).
+/** @type {Record<string, Record<string, string | [string, string]>>} */
 const PIECE_NAMES = {
   en: {
     king: "King (General)", advisor: "Guard (Advisor)", guard: "Guard (Advisor)",
@@ -577,18 +593,24 @@ const PIECE_NAMES = {
 };
 // [first mover, second mover]: red's general is Shuai, black's Jiang; red's soldier Bing,
 // black's Zu. In janggi, Cho's soldier is 卒 (Jol) and Han's 兵 (Byung).
+/** @type {Record<string, [string, string]>} */
 const PINYIN = {
   king: ["Shuai", "Jiang"], advisor: ["Shi", "Shi"], elephant: ["Xiang", "Xiang"],
   horse: ["Ma", "Ma"], chariot: ["Ju", "Ju"], cannon: ["Pao", "Pao"], soldier: ["Bing", "Zu"],
 };
+/** @type {Record<string, [string, string]>} */
 const KOREAN_ROMAN = {
   king: ["Jang", "Jang"], guard: ["Sa", "Sa"], elephant: ["Sang", "Sang"], horse: ["Ma", "Ma"],
   chariot: ["Cha", "Cha"], cannon: ["Po", "Po"], soldier: ["Jol", "Byung"],
 };
 
+/** @typedef {import("./protocol.js").Notation} Notation */
+
 let current = "en";
 
-/** The interface language for a navigator.language value such as "zh-TW" or "ko-KR". */
+/** The interface language for a navigator.language value such as "zh-TW" or "ko-KR".
+ * @param {string | null | undefined} tag
+ * @returns {string} */
 export function detectLanguage(tag) {
   const lower = String(tag || "en").toLowerCase();
   if (lower.startsWith("ko")) return "ko";
@@ -598,34 +620,49 @@ export function detectLanguage(tag) {
   return "en";
 }
 
+/** @param {string} language a key of LANGUAGES (another is English) */
 export function setLanguage(language) {
   current = STRINGS[language] ? language : "en";
   document.documentElement.lang = current;
 }
 
+/** @returns {string} the interface language, a key of LANGUAGES */
 export function language() {
   return current;
 }
 
-/** The text for `key`, with {name} placeholders filled from `params`. */
+/** The text for `key`, with {name} placeholders filled from `params`.
+ * @param {string} key
+ * @param {Record<string, unknown>} [params]
+ * @returns {string} */
 export function t(key, params = {}) {
   const table = STRINGS[current];
   const text = key in table ? table[key] : (STRINGS.en[key] ?? key);
   return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
 }
 
-/** Fill every element with data-i18n="key" (textContent only). */
+/** Fill every element with data-i18n="key" (textContent only).
+ * @param {ParentNode} [root] */
 export function translatePage(root = document) {
-  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  const nodes = /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n]"));
+  // (each has the attribute: the selector asks for it)
+  for (const node of nodes) node.textContent = t(/** @type {string} */ (node.dataset.i18n));
 }
 
-/** The side's name: red/black in xiangqi, Cho/Han in janggi. `first` is the side moving first. */
+/** The side's name: red/black in xiangqi, Cho/Han in janggi. `first` is the side moving first.
+ * @param {string} game
+ * @param {boolean} first
+ * @returns {string} */
 export function sideName(game, first) {
   if (game === "janggi") return t(first ? "cho" : "han");
   return t(first ? "red" : "black");
 }
 
-/** The hover text for a piece: side, name in the interface language, and the native name. */
+/** The hover text for a piece: side, name in the interface language, and the native name.
+ * @param {string} game
+ * @param {import("./pieces.js").Piece} piece
+ * @param {string} character the one written on it
+ * @returns {string} */
 export function describePiece(game, piece, character) {
   const index = piece.first ? 0 : 1;
   const side = sideName(game, piece.first);
@@ -646,7 +683,9 @@ export function describePiece(game, piece, character) {
   return `${side}${name}（${character}，${native}）`;
 }
 
-/** The notation a player who has not chosen gets: Chinese for zh, Korean for janggi in ko. */
+/** The notation a player who has not chosen gets: Chinese for zh, Korean for janggi in ko.
+ * @param {string} game
+ * @returns {Notation} */
 export function defaultNotation(game) {
   if (current.startsWith("zh")) return "chinese";
   if (current === "ko" && game === "janggi") return "korean";
@@ -654,7 +693,10 @@ export function defaultNotation(game) {
 }
 
 /** The notation to show: the player's choice, else the language's default; Korean
- * coordinates only for janggi. */
+ * coordinates only for janggi.
+ * @param {Notation | null | undefined} chosen the player's setting
+ * @param {string} game
+ * @returns {Notation} */
 export function notationFor(chosen, game) {
   const notation = chosen || defaultNotation(game);
   return notation === "korean" && game !== "janggi" ? "wxf" : notation;

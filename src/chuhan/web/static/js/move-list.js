@@ -1,7 +1,10 @@
+// @ts-check
 // The game's move list in the player's notation; a click on a move shows that position.
 
 import { $, clear, make, show } from "./dom.js";
 import { notationFor, t } from "./i18n.js";
+
+/** @typedef {import("./protocol.js").MoveEntry} MoveEntry */
 
 /**
  * The whole move list after a state message. A state may carry only the entries after the
@@ -9,16 +12,21 @@ import { notationFor, t } from "./i18n.js";
  * added; `moves_from` 0 or absent (protocol 1) means the state's list is the whole list, and
  * a state without `moves` leaves the list as it was. Null when we hold fewer than
  * `moves_from` entries: the list cannot be made, ask for the whole state.
+ * @param {MoveEntry[]} known
+ * @param {{moves?: MoveEntry[], moves_from?: number}} state
+ * @returns {MoveEntry[] | null}
  */
 export function mergeMoves(known, state) {
   if (!Array.isArray(state.moves)) return known;
-  const kept = Number.isInteger(state.moves_from) && state.moves_from > 0 ? state.moves_from : 0;
+  const from = state.moves_from;
+  const kept = typeof from === "number" && Number.isInteger(from) && from > 0 ? from : 0;
   if (kept === 0) return state.moves;
   if (kept > known.length) return null;
   return known.slice(0, kept).concat(state.moves);
 }
 
-/** Draw the game view's move list, the shown move marked. */
+/** Draw the game view's move list, the shown move marked.
+ * @param {import("./game-view.js").LiveGameView} view */
 export function renderMoves(view) {
   const state = view.state;
   const list = $("moves");

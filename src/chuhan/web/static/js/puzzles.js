@@ -1,3 +1,4 @@
+// @ts-check
 // The puzzle page, "/puzzles" (the next puzzle) and "/puzzles/{id}": find the moves that mate
 // against the engine's best defence. The server judges every move (a move off the stored
 // solution is checked by a search); this page shows the board, a hint on request (the piece,
@@ -13,7 +14,18 @@ const STORE_KEY = "chuhan.puzzles";
 const REPLY_DELAY_MS = 350; // the defence is shown a moment after the solver's move
 const SOLUTION_STEP_MS = 700;
 
-/** The streak, the best streak, the puzzles solved and the game of the next puzzles. */
+/** @typedef {import("./protocol.js").Puzzle} Puzzle */
+/** @typedef {import("./pieces.js").Placement} Placement */
+/**
+ * What this browser keeps of the puzzles.
+ * @typedef {{streak: number, best: number, solved: string[], game: string | null}} PuzzleRecord
+ */
+/** A sentence to show: its key and parameters.
+ * @typedef {[string, Record<string, unknown>]} Sentence */
+
+/** The streak, the best streak, the puzzles solved and the game of the next puzzles (what
+ * was kept is checked field by field).
+ * @returns {PuzzleRecord} */
 export function loadRecord() {
   let record = null;
   try {
@@ -26,11 +38,12 @@ export function loadRecord() {
   return {
     streak: Number.isInteger(record.streak) && record.streak > 0 ? record.streak : 0,
     best: Number.isInteger(record.best) && record.best > 0 ? record.best : 0,
-    solved: Array.isArray(record.solved) ? record.solved.filter((id) => typeof id === "string") : [],
+    solved: Array.isArray(record.solved) ? record.solved.filter((/** @type {unknown} */ id) => typeof id === "string") : [],
     game: record.game === "janggi" || record.game === "xiangqi" ? record.game : null,
   };
 }
 
+/** @param {PuzzleRecord} record */
 function saveRecord(record) {
   try {
     localStorage.setItem(STORE_KEY, JSON.stringify(record));
@@ -39,11 +52,13 @@ function saveRecord(record) {
   }
 }
 
-/** "Red to move: mate in 3" for a puzzle as the server describes it. */
+/** "Red to move: mate in 3" for a puzzle as the server describes it.
+ * @param {Pick<Puzzle, "game" | "turn" | "mate_in">} puzzle @returns {string} */
 export function puzzleTask(puzzle) {
   return t("puzzleTask", { side: sideName(puzzle.game, puzzle.turn === "first"), n: puzzle.mate_in });
 }
 
+/** @param {import("./protocol.js").PuzzleSource} source @returns {string} */
 function describeSource(source) {
   if (source.mined) {
     return t("puzzleMined", { game: source.game, ply: source.ply });
@@ -53,7 +68,8 @@ function describeSource(source) {
 }
 
 /** The placement after `move` (ICCS): the piece goes from its square to the other; a pass
- * (the king's square twice) changes nothing. No rules: the server said it is legal. */
+ * (the king's square twice) changes nothing. No rules: the server said it is legal.
+ * @param {Placement} pieces @param {string} move @returns {Placement} */
 function played(pieces, move) {
   const from = move.slice(0, 2);
   const to = move.slice(2, 4);
@@ -64,29 +80,41 @@ function played(pieces, move) {
   return next;
 }
 
-/** A sentence to show, as its key and parameters (so a change of language rewrites it). */
+/** A sentence to show, as its key and parameters (so a change of language rewrites it).
+ * @param {string} key @param {Record<string, unknown>} [params] @returns {Sentence} */
 function say(key, params = {}) {
   return [key, params];
 }
 
+/** @param {number} ms @returns {Promise<void>} */
 function pause(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 export class PuzzleView {
+  /** @param {import("./settings.js").Settings} settings the player's, read live */
   constructor(settings) {
     this.settings = settings;
+    /** @type {Puzzle | null} */
     this.puzzle = null;
     this.record = loadRecord();
+    /** @type {{version: number, status: string, moves: string[], replayed?: boolean}} the
+     * attempt (its status: loading, missing, playing, checking, solved, failed) */
     this.state = { version: 0, status: "loading", moves: [] };
-    this.positions = []; // the placement after each ply of the attempt, the start first
+    /** @type {Placement[]} the placement after each ply of the attempt, the start first */
+    this.positions = [];
+    /** @type {import("./protocol.js").Dests | null} */
     this.legal = null;
+    /** @type {[string, string] | null} */
     this.lastMove = null;
     this.hintStage = 0;
+    /** @type {string | null} */
     this.hintMove = null;
     this.usedHint = false;
     this.failed = false; // a wrong move or the solution shown: no streak for this one
-    this.feedback = null; // [key, params]: written in the language of the moment
+    /** @type {Sentence | null} written in the language of the moment */
+    this.feedback = null;
+    /** @type {string[] | null} */
     this.solution = null;
     this.replaying = 0; // counts solution replays, so an old one stops
     this.board = new BoardView($("puzzle-board"), {
@@ -99,7 +127,7 @@ export class PuzzleView {
     $("puzzle-retry").addEventListener("click", () => this.retry());
     $("puzzle-next").addEventListener("click", () => this.next());
     $("puzzle-game").addEventListener("change", () => {
-      const checked = document.querySelector('input[name="puzzle-game"]:checked');
+      const checked = /** @type {HTMLInputElement | null} */ (document.querySelector('input[name="puzzle-game"]:checked'));
       this.record.game = checked ? checked.value : null;
       saveRecord(this.record);
     });
@@ -113,17 +141,19 @@ export class PuzzleView {
     return Boolean(this.puzzle && this.puzzle.turn === "second");
   }
 
+  /** @param {string} status */
   setStatus(status) {
     this.state = { ...this.state, status, version: this.state.version + 1 };
   }
 
+  /** @param {string | null} id */
   async open(id) {
     show($("puzzle"), true);
     try {
       if (!id) id = await this.pick(null);
       this.puzzle = await api.puzzle(id);
     } catch (err) {
-      this.feedback = say("error", { message: err.message });
+      this.feedback = say("error", { message: /** @type {Error} */ (err).message });
       this.setStatus("missing");
       this.render();
       return;
@@ -134,6 +164,7 @@ export class PuzzleView {
   }
 
   start() {
+    if (!this.puzzle) return; // (open() and retry come with one)
     this.replaying += 1;
     this.positions = [parsePlacement(this.puzzle.fen, this.game())];
     this.legal = this.puzzle.legal;
@@ -151,8 +182,9 @@ export class PuzzleView {
     return this.positions[this.positions.length - 1];
   }
 
+  /** @param {string} move */
   async move(move) {
-    if (this.state.status !== "playing") return;
+    if (this.state.status !== "playing" || !this.puzzle) return;
     const before = this.state.moves;
     this.positions.push(played(this.pieces(), move));
     this.lastMove = [move.slice(0, 2), move.slice(2, 4)];
@@ -167,7 +199,7 @@ export class PuzzleView {
     } catch (err) {
       this.positions.pop(); // not judged: the player may try again
       this.lastMove = null;
-      this.feedback = say("error", { message: err.message });
+      this.feedback = say("error", { message: /** @type {Error} */ (err).message });
       this.setStatus("playing");
       this.render();
       return;
@@ -193,6 +225,7 @@ export class PuzzleView {
   }
 
   solved() {
+    if (!this.puzzle) return; // (only a move of a puzzle solves it)
     const record = this.record;
     if (!record.solved.includes(this.puzzle.id)) record.solved.push(this.puzzle.id);
     if (this.failed) {
@@ -210,7 +243,9 @@ export class PuzzleView {
   }
 
   /** A wrong move, or the solution asked for: the streak ends, and the solution plays out
-   * on the board from the position the solver was in. */
+   * on the board from the position the solver was in.
+   * @param {Sentence} message @param {string[] | undefined} solution
+   * @param {import("./protocol.js").LineNotation | undefined} notation */
   fail(message, solution, notation) {
     this.failed = true;
     this.record.streak = 0;
@@ -224,6 +259,7 @@ export class PuzzleView {
   }
 
   async replaySolution() {
+    if (!this.solution) return; // (fail() sets it first)
     const run = ++this.replaying;
     let pieces = this.pieces();
     for (const move of this.solution) {
@@ -240,13 +276,13 @@ export class PuzzleView {
   }
 
   async hint() {
-    if (this.state.status !== "playing") return;
+    if (this.state.status !== "playing" || !this.puzzle) return;
     if (!this.hintMove) {
       try {
         const answer = await api.puzzleHint(this.puzzle.id, this.state.moves);
         this.hintMove = answer.move;
       } catch (err) {
-        toast(t("error", { message: err.message }));
+        toast(t("error", { message: /** @type {Error} */ (err).message }));
         return;
       }
     }
@@ -260,12 +296,12 @@ export class PuzzleView {
   }
 
   async giveUp() {
-    if (this.state.status !== "playing") return;
+    if (this.state.status !== "playing" || !this.puzzle) return;
     let answer;
     try {
       answer = await api.puzzleSolution(this.puzzle.id, this.state.moves);
     } catch (err) {
-      toast(t("error", { message: err.message }));
+      toast(t("error", { message: /** @type {Error} */ (err).message }));
       return;
     }
     this.fail(say("puzzleGaveUp"), answer.line, answer.notation);
@@ -275,14 +311,15 @@ export class PuzzleView {
     this.start();
   }
 
-  /** The id of a puzzle of the chosen game not solved here yet (any other if all are). */
+  /** The id of a puzzle of the chosen game not solved here yet (any other if all are).
+   * @param {string | null} current @returns {Promise<string>} */
   async pick(current) {
     const { puzzles } = await api.puzzleList();
     const game = this.record.game || (this.puzzle && this.puzzle.game);
     const ofGame = puzzles.filter((p) => !game || p.game === game);
-    const pool = ofGame.length ? ofGame : puzzles;
-    const unsolved = pool.filter((p) => !this.record.solved.includes(p.id) && p.id !== current);
-    const choices = unsolved.length ? unsolved : pool.filter((p) => p.id !== current);
+    const candidates = ofGame.length ? ofGame : puzzles;
+    const unsolved = candidates.filter((p) => !this.record.solved.includes(p.id) && p.id !== current);
+    const choices = unsolved.length ? unsolved : candidates.filter((p) => p.id !== current);
     return choices[Math.floor(Math.random() * choices.length)].id;
   }
 
@@ -291,7 +328,7 @@ export class PuzzleView {
       const id = await this.pick(this.puzzle ? this.puzzle.id : null);
       location.assign(`/puzzles/${encodeURIComponent(id)}`);
     } catch (err) {
-      toast(t("error", { message: err.message }));
+      toast(t("error", { message: /** @type {Error} */ (err).message }));
     }
   }
 
@@ -303,14 +340,15 @@ export class PuzzleView {
     $("puzzle-streak").textContent = String(record.streak);
     $("puzzle-best").textContent = record.best ? t("bestStreak", { n: record.best }) : "";
     $("puzzle-solved-count").textContent = t("puzzlesSolved", { n: record.solved.length });
-    const gameInput = document.querySelector(`input[name="puzzle-game"][value="${record.game || this.game()}"]`);
+    const gameInput = /** @type {HTMLInputElement | null} */ (
+      document.querySelector(`input[name="puzzle-game"][value="${record.game || this.game()}"]`));
     if (gameInput) gameInput.checked = true;
     const feedback = $("puzzle-feedback");
     feedback.textContent = this.feedback ? t(...this.feedback) : "";
     feedback.className = `puzzle-feedback ${status}`;
     const solution = $("puzzle-solution");
     show(solution, Boolean(this.solution));
-    if (this.solution) {
+    if (this.solution && this.solutionText) { // (fail() sets both)
       const written = this.solutionText[notationFor(this.settings.notation, this.game())] || this.solution;
       solution.textContent = t("puzzleSolution", { moves: written.join(" ") || "—" });
       solution.dataset.iccs = this.solution.join(" ");
@@ -350,7 +388,9 @@ export class PuzzleView {
   }
 }
 
-/** Open the puzzle page: `id` or, for "/puzzles", a puzzle not solved here yet. */
+/** Open the puzzle page: `id` or, for "/puzzles", a puzzle not solved here yet.
+ * @param {string | null} id @param {import("./settings.js").Settings} settings
+ * @returns {PuzzleView} */
 export function startPuzzles(id, settings) {
   const view = new PuzzleView(settings);
   clear($("puzzle-solution"));

@@ -1,3 +1,4 @@
+// @ts-check
 // The game review's pictures: the evaluation graph (the first mover's chance of winning
 // after each ply, as an SVG), the marks on it, and each side's summary. The judgments
 // themselves come from the server (chuhan.web.analysis: thresholds and chances).
@@ -8,8 +9,15 @@ import { sideName, t } from "./i18n.js";
 const SVG_NS = "http://www.w3.org/2000/svg";
 const WIDTH = 600;
 const HEIGHT = 120;
+/** @type {Record<string, string>} each mark's sign, as in a PGN */
 export const MARK_GLYPHS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
+/** @typedef {import("./protocol.js").Evaluation} Evaluation */
+/** @typedef {import("./protocol.js").ReviewDone} ReviewDone */
+
+/** A new SVG element with these attributes, put in `parent` when given.
+ * @param {string} name @param {Record<string, unknown>} attrs @param {Element} [parent]
+ * @returns {SVGElement} */
 function svg(name, attrs, parent) {
   const node = document.createElementNS(SVG_NS, name);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
@@ -18,7 +26,8 @@ function svg(name, attrs, parent) {
 }
 
 /** The first mover's chance of winning in an evaluated position (the server's curve:
- * 1 / (1 + 10^(-cp/400)); mates and the rules' endings are certain). */
+ * 1 / (1 + 10^(-cp/400)); mates and the rules' endings are certain).
+ * @param {Evaluation} evaluation @returns {number} */
 export function firstChance(evaluation) {
   if (evaluation.over) {
     const winner = evaluation.over.winner;
@@ -35,6 +44,12 @@ export function firstChance(evaluation) {
  * Draw the graph of `evaluations` (one per ply, from 0) out of `plies` into #review-graph;
  * `judged` (the server's marks, or null while the review runs), `currentPly` the ply shown,
  * `onPick(ply)` when the graph is clicked.
+ * @param {string} game
+ * @param {Evaluation[]} evaluations
+ * @param {number} plies
+ * @param {ReviewDone | null} judged
+ * @param {number | null} currentPly
+ * @param {(ply: number) => void} onPick
  */
 export function renderGraph(game, evaluations, plies, judged, currentPly, onPick) {
   const box = $("review-graph");
@@ -44,8 +59,8 @@ export function renderGraph(game, evaluations, plies, judged, currentPly, onPick
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "graph", role: "img",
     "aria-label": t("reviewGraph"), preserveAspectRatio: "none",
   }, box);
-  const x = (ply) => (plies ? (ply / plies) * WIDTH : 0);
-  const y = (chance) => HEIGHT - chance * HEIGHT;
+  const x = (/** @type {number} */ ply) => (plies ? (ply / plies) * WIDTH : 0);
+  const y = (/** @type {number} */ chance) => HEIGHT - chance * HEIGHT;
   svg("rect", { class: "graph-second", x: 0, y: 0, width: WIDTH, height: HEIGHT }, root);
   const points = evaluations.map((e) => `${x(e.ply).toFixed(1)},${y(firstChance(e)).toFixed(1)}`);
   const last = evaluations[evaluations.length - 1];
@@ -80,7 +95,8 @@ export function renderGraph(game, evaluations, plies, judged, currentPly, onPick
 
 /** Each side's marks and average loss, as a small table: a row for each kind of mark, a
  * column for each side (a side's name is short, a kind's name may be long: the card is
- * narrow). A cell is `.summary-{kind}[data-side=first|second]`. */
+ * narrow). A cell is `.summary-{kind}[data-side=first|second]`.
+ * @param {string} game @param {ReviewDone | null} judged */
 export function renderSummary(game, judged) {
   const table = $("review-summary");
   clear(table);
@@ -95,7 +111,7 @@ export function renderSummary(game, judged) {
   for (const key of ["inaccuracy", "mistake", "blunder", "acpl"]) {
     const row = make("tr", `summary-row-${key}`);
     row.appendChild(make("th", null, key === "acpl" ? t("averageLoss") : t(`${key}Plural`)));
-    for (const side of ["first", "second"]) {
+    for (const side of /** @type {import("./protocol.js").Side[]} */ (["first", "second"])) {
       const cell = make("td", `summary-${key}`, judged.summary[side][key]);
       cell.dataset.side = side;
       row.appendChild(cell);

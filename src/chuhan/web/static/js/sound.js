@@ -1,23 +1,32 @@
+// @ts-check
 // Short sounds made with the Web Audio API (no audio files): a wooden click for a move, a
 // heavier knock for a capture, and two rising tones for check.
 
+/** @type {AudioContext | null} */
 let context = null;
 let enabled = true;
 
+/** @param {unknown} on */
 export function setSoundEnabled(on) {
   enabled = Boolean(on);
 }
 
+/** The page's audio context, made at the first sound (null when off or missing).
+ * @returns {AudioContext | null} */
 function audio() {
   if (!enabled) return null;
-  const Context = window.AudioContext || window.webkitAudioContext;
+  // (older Safari has only the prefixed one)
+  const prefixed = /** @type {Window & {webkitAudioContext?: typeof AudioContext}} */ (window);
+  const Context = window.AudioContext || prefixed.webkitAudioContext;
   if (!Context) return null;
   if (!context) context = new Context();
   if (context.state === "suspended") context.resume().catch(() => {});
   return context;
 }
 
-// A burst of filtered noise: the knock of a piece on wood.
+/** A burst of filtered noise: the knock of a piece on wood.
+ * @param {AudioContext} ctx @param {number} when
+ * @param {{frequency: number, duration: number, gain: number}} sound */
 function knock(ctx, when, { frequency, duration, gain }) {
   const length = Math.ceil(ctx.sampleRate * duration);
   const buffer = ctx.createBuffer(1, length, ctx.sampleRate);
@@ -35,6 +44,7 @@ function knock(ctx, when, { frequency, duration, gain }) {
   source.start(when);
 }
 
+/** @param {AudioContext} ctx @param {number} when @param {number} frequency @param {number} duration */
 function tone(ctx, when, frequency, duration) {
   const osc = ctx.createOscillator();
   osc.type = "triangle";
@@ -48,7 +58,8 @@ function tone(ctx, when, frequency, duration) {
   osc.stop(when + duration + 0.02);
 }
 
-/** Play the sound for a move: "move", "capture" or "check". */
+/** Play the sound for a move: "move", "capture" or "check".
+ * @param {"move" | "capture" | "check"} kind */
 export function playSound(kind) {
   const ctx = audio();
   if (!ctx) return;

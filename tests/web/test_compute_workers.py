@@ -1,6 +1,6 @@
-"""Worker processes with deadlines (:class:`chuhan.web.compute.workers.WorkerPool`) and the
-computer's moves on them (:class:`chuhan.web.compute.service.ProcessPool`): a job past its deadline
-is killed and its worker replaced, a deep search never holds the last worker, waiting is
+"""Worker processes with deadlines (:class:`chuhan.web.compute.workers.Workers`) and the
+computer's moves on them (:class:`chuhan.web.compute.service.ProcessCompute`): a job past its
+deadline is killed and its worker replaced, a deep search never holds the last worker, waiting is
 bounded, and the computer's thinking time is capped whatever its clock says.
 
 The worker jobs here are standard-library functions (``Path.read_text``, ``os._exit``,
@@ -28,8 +28,14 @@ from web_helpers import FakeEngine, Player, create_game, expect_error
 
 from chuhan.search.limits import SearchLimits
 from chuhan.variants import XIANGQI_START_FEN as START
-from chuhan.web.compute.service import MoveRequest, PoolBusy, PoolError, ProcessPool, limits_for
-from chuhan.web.compute.workers import WorkerCrashed, WorkerPool, WorkerTimeout
+from chuhan.web.compute.service import (
+    MoveRequest,
+    ProcessCompute,
+    WorkerError,
+    WorkersBusy,
+    limits_for,
+)
+from chuhan.web.compute.workers import WorkerCrashed, Workers, WorkerTimeout
 from chuhan.web.settings import Settings
 
 T = TypeVar("T")
@@ -115,63 +121,63 @@ async def until(condition: Callable[[], bool], seconds: float = 60) -> None:
 needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 
 
-# ---------------------------------------------------------------------- WorkerPool
+# ---------------------------------------------------------------------- Workers
 
 
 def test_a_job_runs_in_a_worker_process_and_returns_its_result() -> None:
-    pool = WorkerPool(1, "test")
+    workers = Workers(1, "test")
     try:
-        assert run(pool.run(abs, -3, timeout=30)) == 3
-        assert pool.pids() and os.getpid() not in pool.pids()
+        assert run(workers.run(abs, -3, timeout=30)) == 3
+        assert workers.pids() and os.getpid() not in workers.pids()
     finally:
-        pool.close()
+        workers.close()
 
 
 def test_the_jobs_own_exception_is_raised_again_in_the_caller() -> None:
-    pool = WorkerPool(1, "test")
+    workers = Workers(1, "test")
     try:
         with pytest.raises(ValueError, match="invalid literal for int"):
-            run(pool.run(int, "x", timeout=30))
-        assert run(pool.run(abs, -4, timeout=30)) == 4  # the worker is still there
+            run(workers.run(int, "x", timeout=30))
+        assert run(workers.run(abs, -4, timeout=30)) == 4  # the worker is still there
     finally:
-        pool.close()
+        workers.close()
 
 
 @needs_proc
 def test_a_job_past_its_deadline_is_killed_and_its_worker_replaced() -> None:
-    pool = WorkerPool(1, "test")
+    workers = Workers(1, "test")
     try:
-        run(pool.run(abs, 0, timeout=30))
-        [stuck] = pool.pids()
+        run(workers.run(abs, 0, timeout=30))
+        [stuck] = workers.pids()
         # Killed at 0.5 s: a sleep of an hour that returned instead would not raise.
         with pytest.raises(WorkerTimeout, match=r"did not answer within 0\.5 s"):
-            run(pool.run(time.sleep, 3600, timeout=0.5))
+            run(workers.run(time.sleep, 3600, timeout=0.5))
         assert wait_until_gone([stuck]) == []
-        assert run(pool.run(abs, -5, timeout=30)) == 5
-        assert stuck not in pool.pids()
+        assert run(workers.run(abs, -5, timeout=30)) == 5
+        assert stuck not in workers.pids()
     finally:
-        pool.close()
+        workers.close()
 
 
 def test_a_worker_that_dies_during_its_job_is_reported_and_replaced() -> None:
-    pool = WorkerPool(1, "test")
+    workers = Workers(1, "test")
     try:
         with pytest.raises(WorkerCrashed, match="exit code 3"):
-            run(pool.run(os._exit, 3, timeout=30))
-        assert run(pool.run(abs, -6, timeout=30)) == 6
+            run(workers.run(os._exit, 3, timeout=30))
+        assert run(workers.run(abs, -6, timeout=30)) == 6
     finally:
-        pool.close()
+        workers.close()
 
 
 @needs_proc
 def test_a_cancelled_job_stops_its_worker(tmp_path: Path) -> None:
-    pool = WorkerPool(1, "test")
+    workers = Workers(1, "test")
     held = HeldJob(tmp_path / "held")
 
     async def cancel_a_long_job() -> int:
-        await pool.run(abs, 0, timeout=30)
-        [pid] = pool.pids()
-        job = asyncio.create_task(pool.run(Path.read_text, held.path, timeout=3600))
+        await workers.run(abs, 0, timeout=30)
+        [pid] = workers.pids()
+        job = asyncio.create_task(workers.run(Path.read_text, held.path, timeout=3600))
         await held.wait_started()
         job.cancel()
         with pytest.raises(asyncio.CancelledError):
@@ -183,24 +189,24 @@ def test_a_cancelled_job_stops_its_worker(tmp_path: Path) -> None:
         assert wait_until_gone([pid]) == []
     finally:
         held.release()
-        pool.close()
+        workers.close()
 
 
 def test_a_lane_never_holds_the_last_worker(tmp_path: Path) -> None:
-    pool = WorkerPool(2, "test", lanes={"deep": 1})
+    workers = Workers(2, "test", lanes={"deep": 1})
     first, second = HeldJob(tmp_path / "first"), HeldJob(tmp_path / "second")
 
     async def quick_while_deep_jobs_run() -> None:
-        await asyncio.gather(pool.run(abs, 0, timeout=30), pool.run(abs, 0, timeout=30))
+        await asyncio.gather(workers.run(abs, 0, timeout=30), workers.run(abs, 0, timeout=30))
         deep = [
-            asyncio.create_task(pool.run(Path.read_text, held.path, timeout=3600, lane="deep"))
+            asyncio.create_task(workers.run(Path.read_text, held.path, timeout=3600, lane="deep"))
             for held in (first, second)
         ]
         await first.wait_started()
-        await until(lambda: pool.waiting() == 1)
+        await until(lambda: workers.waiting() == 1)
         # Not behind the deep jobs: answered while the first runs and the second waits.
-        assert await asyncio.wait_for(pool.run(abs, -7, timeout=60), 120) == 7
-        assert not second.started() and pool.waiting() == 1
+        assert await asyncio.wait_for(workers.run(abs, -7, timeout=60), 120) == 7
+        assert not second.started() and workers.waiting() == 1
         first.release("first")
         await second.wait_started()  # the second deep job waited for the first
         second.release("second")
@@ -211,27 +217,27 @@ def test_a_lane_never_holds_the_last_worker(tmp_path: Path) -> None:
     finally:
         first.release()
         second.release()
-        pool.close()
+        workers.close()
 
 
 def test_waiting_jobs_go_earliest_deadline_first(tmp_path: Path) -> None:
-    pool = WorkerPool(1, "test")
+    workers = Workers(1, "test")
     held = HeldJob(tmp_path / "held")
 
     async def order() -> list[str]:
         finished: list[str] = []
 
         async def job(name: str, timeout: float) -> None:
-            await pool.run(abs, 0, timeout=timeout)
+            await workers.run(abs, 0, timeout=timeout)
             finished.append(name)
 
-        await pool.run(abs, 0, timeout=30)
-        first = asyncio.create_task(pool.run(Path.read_text, held.path, timeout=3600))
+        await workers.run(abs, 0, timeout=30)
+        first = asyncio.create_task(workers.run(Path.read_text, held.path, timeout=3600))
         await held.wait_started()
         long = asyncio.create_task(job("long", 6000))
-        await until(lambda: pool.waiting() == 1)
+        await until(lambda: workers.waiting() == 1)
         short = asyncio.create_task(job("short", 600))
-        await until(lambda: pool.waiting() == 2)
+        await until(lambda: workers.waiting() == 2)
         held.release()
         await asyncio.gather(first, long, short)
         return finished
@@ -240,19 +246,19 @@ def test_waiting_jobs_go_earliest_deadline_first(tmp_path: Path) -> None:
         assert run(order()) == ["short", "long"]
     finally:
         held.release()
-        pool.close()
+        workers.close()
 
 
 def test_a_waiting_job_that_is_cancelled_gives_its_turn_to_the_next(tmp_path: Path) -> None:
-    pool = WorkerPool(1, "test")
+    workers = Workers(1, "test")
     held = HeldJob(tmp_path / "held")
 
     async def cancel_while_waiting() -> int:
-        running = asyncio.create_task(pool.run(Path.read_text, held.path, timeout=3600))
+        running = asyncio.create_task(workers.run(Path.read_text, held.path, timeout=3600))
         await held.wait_started()
-        given_up = asyncio.create_task(pool.run(abs, -1, timeout=30))
-        next_one = asyncio.create_task(pool.run(abs, -2, timeout=30))
-        await until(lambda: pool.waiting() == 2)
+        given_up = asyncio.create_task(workers.run(abs, -1, timeout=30))
+        next_one = asyncio.create_task(workers.run(abs, -2, timeout=30))
+        await until(lambda: workers.waiting() == 2)
         given_up.cancel()
         held.release()
         await running
@@ -262,20 +268,20 @@ def test_a_waiting_job_that_is_cancelled_gives_its_turn_to_the_next(tmp_path: Pa
         assert run(cancel_while_waiting()) == 2
     finally:
         held.release()
-        pool.close()
+        workers.close()
 
 
 def test_jobs_beyond_the_waiting_bound_are_refused_at_once(tmp_path: Path) -> None:
-    pool = WorkerPool(1, "test", max_waiting=1)
+    workers = Workers(1, "test", max_waiting=1)
     held = HeldJob(tmp_path / "held")
 
     async def overfill() -> None:
-        running = asyncio.create_task(pool.run(Path.read_text, held.path, timeout=3600))
+        running = asyncio.create_task(workers.run(Path.read_text, held.path, timeout=3600))
         await held.wait_started()
-        waiting = asyncio.create_task(pool.run(abs, -1, timeout=30))
-        await until(lambda: pool.waiting() == 1)
-        with pytest.raises(PoolBusy, match="1 test job is waiting"):
-            await pool.run(abs, -2, timeout=30)
+        waiting = asyncio.create_task(workers.run(abs, -1, timeout=30))
+        await until(lambda: workers.waiting() == 1)
+        with pytest.raises(WorkersBusy, match="1 test job is waiting"):
+            await workers.run(abs, -2, timeout=30)
         held.release()
         await running
         assert await waiting == 1
@@ -284,21 +290,21 @@ def test_jobs_beyond_the_waiting_bound_are_refused_at_once(tmp_path: Path) -> No
         run(overfill())
     finally:
         held.release()
-        pool.close()
+        workers.close()
 
 
 @needs_proc
 def test_closing_the_pool_kills_its_workers(tmp_path: Path) -> None:
-    pool = WorkerPool(2, "test")
+    workers = Workers(2, "test")
     held = HeldJob(tmp_path / "held")
 
     async def close_while_busy() -> list[int]:
-        await asyncio.gather(pool.run(abs, 0, timeout=30), pool.run(abs, 0, timeout=30))
-        pids = pool.pids()
-        job = asyncio.create_task(pool.run(Path.read_text, held.path, timeout=3600))
+        await asyncio.gather(workers.run(abs, 0, timeout=30), workers.run(abs, 0, timeout=30))
+        pids = workers.pids()
+        job = asyncio.create_task(workers.run(Path.read_text, held.path, timeout=3600))
         await held.wait_started()
-        pool.close()
-        with pytest.raises(PoolError):
+        workers.close()
+        with pytest.raises(WorkerError):
             await job
         return pids
 
@@ -315,13 +321,13 @@ def test_workers_die_with_their_parent_process(tmp_path: Path) -> None:
     script = textwrap.dedent(
         """
         import asyncio, pathlib, sys
-        from chuhan.web.compute.workers import WorkerPool
+        from chuhan.web.compute.workers import Workers
 
         async def main():
-            pool = WorkerPool(2, "orphan test")
-            await asyncio.gather(pool.run(abs, 0, timeout=30), pool.run(abs, 0, timeout=30))
-            print(*pool.pids(), flush=True)
-            await pool.run(pathlib.Path.read_text, pathlib.Path(sys.argv[1]), timeout=900)
+            workers = Workers(2, "orphan test")
+            await asyncio.gather(workers.run(abs, 0, timeout=30), workers.run(abs, 0, timeout=30))
+            print(*workers.pids(), flush=True)
+            await workers.run(pathlib.Path.read_text, pathlib.Path(sys.argv[1]), timeout=900)
 
         if __name__ == "__main__":
             asyncio.run(main())
@@ -359,7 +365,7 @@ def test_a_level_8_move_under_an_endless_clock_stops_at_the_level_cap() -> None:
     endless = 99999999999999999999 * 60_000
     limits = SearchLimits(wtime=endless, btime=endless, winc=5000, binc=5000)
     request = MoveRequest("xiangqi:asian", START, (), 8, limits)
-    engine = ProcessPool(settings=Settings(computer_move_ms=(100,) * 7 + (300,)))
+    engine = ProcessCompute(settings=Settings(computer_move_ms=(100,) * 7 + (300,)))
     try:
         # Uncapped, the endless clock would let it think for ever: the bound is on a hang.
         move = run(asyncio.wait_for(engine.best_move(request), 120))
@@ -373,7 +379,7 @@ def test_a_level_1_move_does_not_wait_behind_two_level_8_searches() -> None:
     # unless level 1 waited behind it.
     hour = 3_600_000
     settings = Settings(computer_move_ms=(1000,) * 7 + (hour,))
-    engine = ProcessPool(workers=2, settings=settings)
+    engine = ProcessCompute(workers=2, settings=settings)
 
     async def level_1_while_level_8_thinks() -> None:
         quick = MoveRequest("xiangqi:asian", START, (), 1, SearchLimits(movetime=100))
@@ -401,7 +407,7 @@ def test_a_level_1_move_does_not_wait_behind_two_level_8_searches() -> None:
 
 def test_computer_moves_beyond_the_waiting_bound_are_refused_at_once() -> None:
     settings = Settings(computer_max_waiting=1, computer_move_ms=(100,) * 7 + (600,))
-    engine = ProcessPool(workers=1, settings=settings)
+    engine = ProcessCompute(workers=1, settings=settings)
     deep = MoveRequest("xiangqi:asian", START, (), 8, SearchLimits(**CLOCK))
 
     async def overfill() -> None:
@@ -411,7 +417,7 @@ def test_computer_moves_beyond_the_waiting_bound_are_refused_at_once() -> None:
         await asyncio.sleep(0)
         waiting = asyncio.create_task(engine.best_move(deep))
         await asyncio.sleep(0)
-        with pytest.raises(PoolBusy, match="computer move"):
+        with pytest.raises(WorkersBusy, match="computer move"):
             await engine.best_move(deep)
         assert await engine.best_move(
             MoveRequest("xiangqi:asian", START, (), 1, SearchLimits(**CLOCK))
@@ -434,7 +440,7 @@ def test_the_time_a_move_waited_for_a_worker_is_charged_to_the_computers_clock()
 
 
 class StuckEngine(FakeEngine):
-    """A pool whose worker never answers: it is killed at its deadline."""
+    """A workers whose worker never answers: it is killed at its deadline."""
 
     async def best_move(self, request: MoveRequest) -> str | None:
         raise WorkerTimeout("the computer move worker did not answer within 7 s")
