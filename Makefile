@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.chuhan-installed
 
-.PHONY: play test test-slow lint bench clean chromium postgresql compiler native
+.PHONY: play test test-slow lint bench clean chromium postgresql compiler native docs
 
 # The editable install brings the dependencies and installs chuhan as pure Python
 # (CHUHAN_PURE=1); `make native` then compiles the engine's hot modules in place with mypyc
@@ -31,7 +31,9 @@ compiler:
 # install of these sources runs. CHUHAN_PURE=1 asks for pure Python instead.
 native: $(STAMP)
 	@CHUHAN_PURE= $(BIN)/python -c "import chuhan, sys; sys.exit(not chuhan.BUILD.compiled)" || \
-	  $(BIN)/python setup.py --quiet build_ext --inplace
+	  (echo "chuhan: compiling the engine's modules with mypyc, once for these sources" \
+	    "(1 to 5 minutes on 2 cores; CHUHAN_PURE=1 skips it)" && \
+	   $(BIN)/python setup.py --quiet build_ext --inplace)
 	@$(BIN)/python -c "import chuhan; print('chuhan', chuhan.__version__ + ',', chuhan.BUILD.describe())"
 
 play: native
@@ -67,15 +69,22 @@ postgresql:
 	  (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 	    --no-install-recommends postgresql)
 
+# The API reference, from the docstrings (Sphinx: docs/api/conf.py), into build/docs; every
+# warning is an error. `make test` builds it beside lint (about 24 CPU seconds; a rebuild
+# reads only what changed).
+docs: $(STAMP)
+	$(BIN)/sphinx-build -q -W --keep-going -b html docs/api build/docs
+	@echo "chuhan: the API reference is build/docs/index.html"
+
 # Every test runs on the build an install gives (compiled where it can be); the rules, the
 # search and the engine's UCI front also run on pure Python, which an install without a C
 # compiler gives. Neither lint nor the pure-Python pass needs the compiled modules, so they
 # run while they compile (two jobs; each one's output is printed when it ends); a failure
-# in any of them fails `make test`.
+# in any of them fails `make test`. The API reference is built in the same phase.
 PURE_TESTS := tests/test_perft.py tests/test_search.py tests/test_uci.py tests/test_native.py
 
 test: $(STAMP) chromium postgresql
-	$(MAKE) --no-print-directory --jobs=2 --output-sync=target native lint test-pure
+	$(MAKE) --no-print-directory --jobs=2 --output-sync=target native lint test-pure docs
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not slow"
 
 .PHONY: test-pure

@@ -9,6 +9,13 @@ leaving a pure-Python install that works the same, when:
 - mypy (which brings mypyc) cannot be imported;
 - mypyc or the C compiler fails for any reason (no compiler, no Python headers, ...).
 
+A wheel is tagged for what it holds: ``py3-none-any`` when nothing was compiled (it can be
+shared and uploaded), ``cp311-cp311-linux_x86_64`` and the like when it holds the compiled
+modules (``auditwheel repair`` then makes a manylinux wheel of it; cibuildwheel builds the
+others, ``[tool.cibuildwheel]`` in pyproject.toml). The build says what it does and what it
+made in one line each, on stderr ("chuhan build: ..."; ``pip install -v .`` shows them, and
+pip's own "Created wheel for chuhan: filename=..." line names the tag).
+
 A successful compile writes ``chuhan/_native.json`` (each compiled module's source digest)
 last, so a half-finished one is never taken for a build.
 
@@ -35,7 +42,8 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
 
-from setuptools import Extension, setup
+from setuptools import Distribution, Extension, setup
+from setuptools.command.bdist_wheel import bdist_wheel
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
@@ -68,36 +76,15 @@ class BuildNative(build_ext):
     _record: dict[str, object] | None = None
 
     def finalize_options(self) -> None:
-        # mypyc's extensions are made here, before setuptools prepares the extensions; but
-        # not for the commands that only list the package's files (pip runs them first, in
-        # processes of their own).
-        if not set(self.distribution.commands) <= LISTING_COMMANDS:
-            self.distribution.ext_modules = self._extensions()
+        # mypyc's extensions are made before setuptools prepares the extensions (once per
+        # build: NativeDistribution keeps them).
+        dist = self.distribution
+        if isinstance(dist, NativeDistribution):
+            dist.plan_extensions()
+            self._record = dist.native_record
         super().finalize_options()
         if self.parallel is None or self.parallel is True:
             self.parallel = _usable_cpus()
-
-    def _extensions(self) -> list[Extension]:
-        if os.environ.get(native.PURE_VARIABLE, "") not in ("", "0"):
-            _say(f"{native.PURE_VARIABLE} is set: pure Python")
-            return []
-        try:
-            import mypy.version
-        except ImportError:
-            _say("mypy (which brings mypyc) is not installed: pure Python")
-            return []
-        # The digests of the sources as they are compiled (taken first: an edit made while
-        # the compiler runs must leave the build stale, not be recorded as compiled).
-        record = native.manifest(
-            PACKAGE, mypy=mypy.version.__version__, python=sys.version.split()[0]
-        )
-        try:
-            extensions = _mypyc_extensions(ROOT / "build" / "mypyc")
-        except (Exception, SystemExit) as error:  # mypyc exits on a type error
-            _fall_back(error)
-            return []
-        self._record = record
-        return extensions
 
     def run(self) -> None:
         package_dir = Path(self.get_ext_fullpath("chuhan.board")).parent
@@ -112,12 +99,19 @@ class BuildNative(build_ext):
         if self._record is None:
             return
         started = time.monotonic()
+        jobs = int(self.parallel or 1)
+        _say(
+            f"compiling {len(native.COMPILED_MODULES)} modules with mypyc, {jobs} at a time "
+            f"(about {_estimate(jobs)}; {native.PURE_VARIABLE}=1 skips it)"
+        )
         try:
             super().run()
         except (Exception, SystemExit) as error:  # no compiler, no Python headers, ...
             _fall_back(error)
             return
         manifest.write_text(json.dumps(self._record, indent=1) + "\n", encoding="utf-8")
+        if isinstance(self.distribution, NativeDistribution):
+            self.distribution.native_compiled = True
         _say(
             f"compiled {len(native.COMPILED_MODULES)} modules ({time.monotonic() - started:.0f} s)"
         )
@@ -133,6 +127,88 @@ class BuildNative(build_ext):
 
 #: Commands that finalize build_ext only to list the package's source files.
 LISTING_COMMANDS = {"egg_info", "dist_info", "sdist"}
+
+#: The compile's CPU seconds on this project's machine (gcc -O3, README "Two commands").
+COMPILE_CPU_SECONDS = 107
+
+
+def _estimate(jobs: int) -> str:
+    wall = COMPILE_CPU_SECONDS / max(1, min(jobs, len(native.COMPILED_MODULES)))
+    return f"{COMPILE_CPU_SECONDS} CPU seconds: {wall:.0f} s or more on {jobs} CPU(s)"
+
+
+class NativeDistribution(Distribution):
+    """The distribution, which decides once per build whether it compiles (mypyc's
+    analysis is its slowest step): setuptools asks ``has_ext_modules`` before it builds, to
+    tag the wheel and lay it out, and finalizes build_ext again for each command."""
+
+    #: The extensions to build (None: not decided yet).
+    native_extensions: list[Extension] | None = None
+    #: The manifest to write once the extensions are built (None: pure Python).
+    native_record: dict[str, object] | None = None
+    #: Set by build_ext when it has built them.
+    native_compiled = False
+
+    def plan_extensions(self) -> list[Extension]:
+        if self.native_extensions is None:
+            if set(self.commands) <= LISTING_COMMANDS:
+                # Commands that only list the package's files (pip runs them first, in
+                # processes of their own): the stand-in is enough, and nothing is said.
+                return list(self.ext_modules or [])
+            self.native_extensions = self._extensions()
+            self.ext_modules = self.native_extensions
+        return self.native_extensions
+
+    def has_ext_modules(self) -> bool:
+        return bool(self.plan_extensions())
+
+    def _extensions(self) -> list[Extension]:
+        if os.environ.get(native.PURE_VARIABLE, "") not in ("", "0"):
+            _say(f"{native.PURE_VARIABLE} is set: pure Python, nothing to compile")
+            return []
+        try:
+            import mypy.version
+        except ImportError:
+            _say("mypy (which brings mypyc) is not installed: pure Python, nothing to compile")
+            return []
+        # The digests of the sources as they are compiled (taken first: an edit made while
+        # the compiler runs must leave the build stale, not be recorded as compiled).
+        record = native.manifest(
+            PACKAGE, mypy=mypy.version.__version__, python=sys.version.split()[0]
+        )
+        _say("mypyc is analysing the modules to compile")
+        try:
+            extensions = _mypyc_extensions(ROOT / "build" / "mypyc")
+        except (Exception, SystemExit) as error:  # mypyc exits on a type error
+            _fall_back(error)
+            return []
+        self.native_record = record
+        return extensions
+
+
+class NativeWheel(bdist_wheel):
+    """bdist_wheel, tagged for what the wheel holds: ``py3-none-any`` when nothing was
+    compiled (CHUHAN_PURE, no mypy, or a compile that failed), the interpreter and platform
+    when the compiled modules are in it."""
+
+    def get_tag(self) -> tuple[str, str, str]:
+        dist = self.distribution
+        if isinstance(dist, NativeDistribution) and not dist.native_compiled:
+            self.root_is_pure = True
+        return super().get_tag()  # type: ignore[no-any-return]
+
+    def run(self) -> None:
+        super().run()
+        dist = self.distribution
+        compiled = isinstance(dist, NativeDistribution) and dist.native_compiled
+        wheel = getattr(dist, "dist_files", [(None, None, "?")])[-1][2]
+        what = (
+            f"the {len(native.COMPILED_MODULES)} modules compiled by mypyc, for this platform "
+            "(auditwheel repair makes it manylinux)"
+            if compiled
+            else "pure Python, for any platform"
+        )
+        _say(f"made {Path(wheel).name}: {what}")
 
 
 def _usable_cpus() -> int:
@@ -209,8 +285,9 @@ def _mypyc_extensions(target_dir: Path) -> list[Extension]:
 
 
 setup(
-    # A stand-in, so that setuptools runs build_ext and tags the wheel for this platform;
-    # BuildNative replaces it with mypyc's extensions (or none).
+    # A stand-in, so that setuptools runs build_ext; NativeDistribution replaces it with
+    # mypyc's extensions (or none) before anything is built or tagged.
     ext_modules=[Extension("chuhan._native__mypyc", sources=[])],
-    cmdclass={"build_ext": BuildNative},
+    distclass=NativeDistribution,
+    cmdclass={"build_ext": BuildNative, "bdist_wheel": NativeWheel},
 )

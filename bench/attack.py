@@ -8,6 +8,9 @@ state that contains it) and whether they kept their seats.
     .venv/bin/python bench/attack.py watchers --watchers 1000
     .venv/bin/python bench/attack.py imports
     .venv/bin/python bench/attack.py kill
+    .venv/bin/python bench/attack.py reads
+    .venv/bin/python bench/attack.py reviews
+    .venv/bin/python bench/attack.py lobby
 
 - ``watchers``: N token-less sockets join one game as fast as they can (and stay) while
   its players play; the server's per-address socket cap is raised for the storm (every
@@ -17,6 +20,17 @@ state that contains it) and whether they kept their seats.
   ``{``, ``(``, ``"``, ``;``, ``$``, ``%``, nested and sibling variations, a 16,000-ply
   game) is posted to ``/api/import``, one after the other, while the players play: the
   time each import took to be answered, its status, and the players' round trips.
+- ``reads``: ``--readers`` clients (each from an address of its own, as the server is
+  told behind ``--trust-proxy``) read one finished 600-ply game (its state, PGN and FEN)
+  as fast as they can while the players play: the reads answered and refused, and the
+  players' round trips. (Before the fix, each read replayed the game on the event loop.)
+- ``reviews``: one analysis socket asks for reviews of 100 imported games, and
+  ``--analysts`` deep analyses come from 5 addresses, while the players play: what the
+  socket and the analysts were answered, how long a newcomer's analysis waited for its
+  first lines, and the players' round trips.
+- ``lobby``: ``--addresses`` addresses each post seeks (as visitors) until the lobby
+  refuses them, then a newcomer from another address posts one: what each was answered,
+  and the players' round trips meanwhile.
 - ``kill``: a real ``chuhan serve`` with a level-8 computer game thinking is killed with
   SIGKILL (then, on a second server, SIGTERM); the processes it had started are listed
   before and a few seconds after.
@@ -29,10 +43,13 @@ import asyncio
 import contextlib
 import json
 import os
+import random
+import secrets
 import signal
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -43,6 +60,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as sync_connect
 
+from chuhan.game import Game
+from chuhan.records import GameRecord, write_pgn
+from chuhan.squares import Move
 from chuhan.web.server import free_port
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -328,6 +348,314 @@ async def import_storm(args: argparse.Namespace) -> None:
             server.wait(timeout=30)
 
 
+# ---------------------------------------------------------------------- reads, reviews, lobby
+
+
+def long_game(plies: int, seed: int) -> list[str]:
+    """A legal xiangqi game of ``plies`` plies (fewer if it cannot go on) that the referee
+    lets run: random moves, quiet ones first, none that ends the game."""
+    rng = random.Random(seed)
+    moves: list[str] = []
+    game = Game.new("xiangqi")
+    while len(moves) < plies:
+        codes = game.legal_move_codes()
+        rng.shuffle(codes)
+        board = game.board
+        codes.sort(key=lambda code: board.piece_code_at(code & 127) != 0)
+        for code in codes:
+            move = Move(code >> 7, code & 127)
+            game.push(move)
+            if not game.is_over():
+                moves.append(move.iccs())
+                break
+            game = Game.new("xiangqi")  # (no undo: played again without that move)
+            for played in moves:
+                game.push(Move.from_iccs(played))
+        else:
+            break
+    return moves
+
+
+def pgn_of(games: list[list[str]]) -> bytes:
+    texts = []
+    for number, moves in enumerate(games):
+        record = GameRecord.from_moves(
+            [Move.from_iccs(m) for m in moves],
+            headers={"Event": f"storm {number}", "Red": "Attacker", "Black": "Attacker"},
+        )
+        record.result = "1/2-1/2"
+        texts.append(write_pgn(record))
+    return "\n".join(texts).encode()
+
+
+def import_games(port: int, games: list[list[str]], address: str) -> list[str]:
+    """Import ``games`` (50 a file) from ``address``; their ids."""
+    ids: list[str] = []
+    for start in range(0, len(games), 50):
+        status, answer = post(
+            port, "/api/import", pgn_of(games[start : start + 50]), "text/plain", address
+        )
+        if status != 201:
+            raise SystemExit(f"cannot import the storm's games: {status} {answer}")
+        ids += [game["game_id"] for game in answer["games"]]
+    return ids
+
+
+def get(port: int, path: str, address: str) -> int:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}", headers={"x-forwarded-for": address}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=STORM_SECONDS) as response:
+            response.read()
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return error.code
+    except OSError:
+        return 0
+
+
+def read_crowd(args: argparse.Namespace) -> None:
+    """The readers, in a process of their own at the lowest priority (as the watchers):
+    each reads the game's state, PGN and FEN in turn until ``--seconds`` are over; prints
+    the answers' statuses as JSON."""
+    os.nice(19)
+    tally: dict[str, int] = {}
+    lock = threading.Lock()
+    end = time.monotonic() + args.seconds
+    paths = [f"/api/games/{args.game}{tail}" for tail in ("", "/pgn", "/fen")]
+
+    def reader(number: int) -> None:
+        address = f"203.0.113.{number + 1}"
+        turn = 0
+        while time.monotonic() < end:
+            status = get(args.port, paths[turn % 3], address)
+            turn += 1
+            with lock:
+                tally[str(status)] = tally.get(str(status), 0) + 1
+
+    threads = [threading.Thread(target=reader, args=(n,)) for n in range(args.readers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    print(json.dumps(tally), flush=True)
+
+
+async def read_storm(args: argparse.Namespace) -> None:
+    port = free_port()
+    moves = long_game(600, seed=7)
+    with tempfile.TemporaryDirectory() as folder:
+        server = serving(port, Path(folder) / "games.sqlite3", "--trust-proxy")
+        try:
+            [game_id] = import_games(port, [moves], "198.51.100.1")
+            deadline = time.monotonic() + STORM_SECONDS
+            baseline, problems = await play(port, 20, 0.1, deadline)
+            print(f"before the storm: {describe(baseline)}")
+            readers = await asyncio.create_subprocess_exec(
+                sys.executable, __file__, "read-crowd", "--port", str(port), "--game", game_id,
+                "--readers", str(args.readers), "--seconds", str(args.seconds),
+                stdout=asyncio.subprocess.PIPE,
+            )  # fmt: skip
+            await asyncio.sleep(1)  # (the readers are under way)
+            latencies, more = await play(port, args.plies, args.pause, deadline)
+            output, _ = await readers.communicate()
+            tally = json.loads(output or b"{}")
+            print(
+                f"{args.readers} readers of a finished {len(moves)}-ply game for "
+                f"{args.seconds:g} s: answers "
+                + ", ".join(f"{k} x {v}" for k, v in sorted(tally.items()))
+            )
+            print(f"during the storm, a game's {describe(latencies)}")
+            if problems + more:
+                print(f"PROBLEMS: {problems + more}")
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+
+class ForwardedSocket:
+    """A websocket to ``path`` that says it comes from ``address`` (the server runs with
+    ``--trust-proxy``), with numbered messages; ``answers`` says which message answers
+    the one numbered ``seq``."""
+
+    PATH = ""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.seq = 0
+
+    @classmethod
+    async def connect(cls, port: int, address: str) -> Any:
+        ws = await connect(
+            f"ws://127.0.0.1:{port}{cls.PATH}",
+            additional_headers={"x-forwarded-for": address},
+            max_size=2**24,
+        )
+        return cls(ws)
+
+    def answers(self, message: dict[str, Any], seq: int) -> bool:
+        return message.get("seq") == seq
+
+    async def send(self, kind: str, **fields: Any) -> int:
+        self.seq += 1
+        await self.ws.send(json.dumps({"type": kind, "seq": self.seq, **fields}))
+        return self.seq
+
+    async def ask(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """Send, and return the first message that answers it."""
+        seq = await self.send(kind, **fields)
+        while True:
+            message: dict[str, Any] = json.loads(await self.ws.recv())
+            if self.answers(message, seq):
+                return message
+
+
+class Analyst(ForwardedSocket):
+    """One analysis socket: its answers are those with its seq that are not lines."""
+
+    PATH = "/ws/analysis"
+
+    @classmethod
+    async def open(cls, port: int, address: str) -> Analyst:
+        analyst: Analyst = await cls.connect(port, address)
+        await analyst.ask("hello")
+        return analyst
+
+    def answers(self, message: dict[str, Any], seq: int) -> bool:
+        return message.get("seq") == seq and message["type"] != "lines"
+
+
+async def drain(analysts: list[Analyst]) -> None:
+    """Read (and drop) what the analysts are sent, so that their sockets stay open."""
+
+    async def one(analyst: Analyst) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            async for _ in analyst.ws:
+                pass
+
+    await asyncio.gather(*(one(analyst) for analyst in analysts))
+
+
+async def review_storm(args: argparse.Namespace) -> None:
+    port = free_port()
+    games = [long_game(60, seed=100 + n) for n in range(100)]
+    with tempfile.TemporaryDirectory() as folder:
+        server = serving(port, Path(folder) / "games.sqlite3", "--trust-proxy")
+        try:
+            ids = import_games(port, games[:50], "198.51.100.1")
+            ids += import_games(port, games[50:], "198.51.100.2")
+            deadline = time.monotonic() + STORM_SECONDS
+            baseline, problems = await play(port, 20, 0.1, deadline)
+            print(f"before the storm: {describe(baseline)}")
+            reviewer = await Analyst.open(port, "203.0.113.1")
+            reviews: dict[str, int] = {}
+            for game_id in ids:
+                said = await reviewer.ask("review", game=game_id)
+                kind = said.get("code", said["type"])
+                reviews[kind] = reviews.get(kind, 0) + 1
+            analysts, deep = [], {}
+            for number in range(args.analysts):
+                try:
+                    analyst = await Analyst.open(port, f"203.0.113.{10 + number % 5}")
+                except ConnectionClosed as closed:
+                    key = f"closed {closed.rcvd and closed.rcvd.code}"
+                    deep[key] = deep.get(key, 0) + 1
+                    continue
+                moves = games[number][:10]
+                said = await analyst.ask(
+                    "position", variant="xiangqi", moves=moves, engine=True, longer=9
+                )
+                kind = said.get("code", said["type"])
+                deep[kind] = deep.get(kind, 0) + 1
+                analysts.append(analyst)
+            draining = asyncio.create_task(drain([reviewer, *analysts]))
+            newcomer = await Analyst.open(port, "192.0.2.1")
+            asked = time.perf_counter()
+            seq = await newcomer.send("position", variant="xiangqi", moves=["h2e2"], engine=True)
+            first: dict[str, Any] = {}
+            while not first:
+                message = json.loads(await asyncio.wait_for(newcomer.ws.recv(), STORM_SECONDS))
+                if message.get("seq") == seq and message["type"] in ("lines", "error"):
+                    first = message
+            waited = time.perf_counter() - asked
+            latencies, more = await play(port, args.plies, args.pause, deadline)
+            print(
+                f"one socket asked for {len(ids)} reviews: "
+                + ", ".join(f"{k} x {v}" for k, v in sorted(reviews.items()))
+            )
+            print(
+                f"{args.analysts} deep analyses from 5 addresses: "
+                + ", ".join(f"{k} x {v}" for k, v in sorted(deep.items()))
+            )
+            print(
+                f"a newcomer's analysis: first {first['type']} after {waited * 1000:.0f} ms"
+                + (f" ({first.get('code')})" if first["type"] == "error" else "")
+            )
+            print(f"during the storm, a game's {describe(latencies)}")
+            if problems + more:
+                print(f"PROBLEMS: {problems + more}")
+            for analyst in (reviewer, newcomer, *analysts):
+                await analyst.ws.close()
+            draining.cancel()
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+
+class LobbyVisitor(ForwardedSocket):
+    """One lobby socket of a visitor: an error answers whatever it asked."""
+
+    PATH = "/ws/lobby"
+
+    @classmethod
+    async def open(cls, port: int, address: str) -> LobbyVisitor:
+        visitor: LobbyVisitor = await cls.connect(port, address)
+        await visitor.ask("hello", visitor=secrets.token_hex(16))
+        return visitor
+
+    def answers(self, message: dict[str, Any], seq: int) -> bool:
+        return message.get("seq") == seq or message["type"] == "error"
+
+
+async def lobby_storm(args: argparse.Namespace) -> None:
+    port = free_port()
+    with tempfile.TemporaryDirectory() as folder:
+        server = serving(port, Path(folder) / "games.sqlite3", "--trust-proxy")
+        try:
+            deadline = time.monotonic() + STORM_SECONDS
+            game = asyncio.create_task(play(port, args.plies, args.pause, deadline))
+            tally: dict[str, int] = {}
+            visitors = []
+            for number in range(args.addresses):
+                for _tab in range(args.tabs):
+                    visitor = await LobbyVisitor.open(port, f"203.0.113.{number + 1}")
+                    visitors.append(visitor)
+                    for _seek in range(args.seeks):
+                        said = await visitor.ask("seek", variant="xiangqi")
+                        kind = said.get("code", said["type"])
+                        tally[kind] = tally.get(kind, 0) + 1
+            newcomer = await LobbyVisitor.open(port, "192.0.2.1")
+            answer = await newcomer.ask("seek", variant="xiangqi")
+            latencies, problems = await game
+            print(
+                f"{args.addresses} addresses x {args.tabs} tabs x {args.seeks} seeks: "
+                + ", ".join(f"{k} x {v}" for k, v in sorted(tally.items()))
+            )
+            print(
+                "a newcomer's seek then: "
+                + (answer["type"] if answer["type"] != "error" else f"error {answer['code']}")
+            )
+            print(f"during the storm, a game's {describe(latencies)}")
+            if problems:
+                print(f"PROBLEMS: {problems}")
+            for visitor in (*visitors, newcomer):
+                await visitor.ws.close()
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+
 # ---------------------------------------------------------------------- kill
 
 
@@ -402,6 +730,26 @@ def main() -> None:
     p.add_argument("--ramp", type=float, default=0.0)
     p = storms.add_parser("imports", help="hostile records at the upload limit")
     p.add_argument("--size", type=int, default=256 * 1024 - 64)
+    p = storms.add_parser("reads", help="readers of a long finished game")
+    p.add_argument("--readers", type=int, default=16)
+    p.add_argument("--seconds", type=float, default=20.0)
+    p.add_argument("--plies", type=int, default=150)
+    p.add_argument("--pause", type=float, default=0.1, help="seconds between moves")
+    p = storms.add_parser("read-crowd", help="(used by the reads storm)")
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--game", required=True)
+    p.add_argument("--readers", type=int, default=16)
+    p.add_argument("--seconds", type=float, default=20.0)
+    p = storms.add_parser("reviews", help="reviews and deep analyses on the analysis worker")
+    p.add_argument("--analysts", type=int, default=30)
+    p.add_argument("--plies", type=int, default=100)
+    p.add_argument("--pause", type=float, default=0.1, help="seconds between moves")
+    p = storms.add_parser("lobby", help="addresses fill the lobby with seeks")
+    p.add_argument("--addresses", type=int, default=30)
+    p.add_argument("--tabs", type=int, default=2, help="lobby sockets per address")
+    p.add_argument("--seeks", type=int, default=10, help="seeks each socket tries")
+    p.add_argument("--plies", type=int, default=100)
+    p.add_argument("--pause", type=float, default=0.1, help="seconds between moves")
     p = storms.add_parser("kill", help="kill the server while its workers search")
     p.add_argument("--wait", type=float, default=5.0)
     args = parser.parse_args()
@@ -411,6 +759,14 @@ def main() -> None:
         asyncio.run(crowd(args))
     elif args.storm == "imports":
         asyncio.run(import_storm(args))
+    elif args.storm == "reads":
+        asyncio.run(read_storm(args))
+    elif args.storm == "read-crowd":
+        read_crowd(args)
+    elif args.storm == "reviews":
+        asyncio.run(review_storm(args))
+    elif args.storm == "lobby":
+        asyncio.run(lobby_storm(args))
     else:
         kill_storm(args)
 

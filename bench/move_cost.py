@@ -38,10 +38,11 @@ from chuhan.variants import get_variant
 from chuhan.web.bus import Bus
 from chuhan.web.db.sqlite import SqliteStore
 from chuhan.web.round import manager as manager_module
+from chuhan.web.round.connection import GameConnection
 from chuhan.web.round.manager import GameManager
 from chuhan.web.round.room import Room
 from chuhan.web.round.view import render_state
-from chuhan.web.sockets.connection import STATE, Connection
+from chuhan.web.sockets.connection import STATE
 from chuhan.web.sockets.protocol import TokenBucket, parse_client_message
 
 ARRANGEMENT = "마상상마"
@@ -73,8 +74,8 @@ def random_games(games: int, plies: int, variants: list[str], seed: int) -> list
     return out
 
 
-def drain(conn: Connection, room: Room, now: float, sink: list[str] | None) -> int:
-    """What the connection's writer would send now (as :meth:`Connection.frames` does)."""
+def drain(conn: GameConnection, room: Room, now: float, sink: list[str] | None) -> int:
+    """What the connection's writer would send now (as :meth:`GameConnection.frames` does)."""
     sent = 0
     outbox = conn._outbox
     while outbox:
@@ -106,7 +107,7 @@ async def run(args: argparse.Namespace, sequences: list[list[str]]) -> tuple[int
         await store.open()
         manager = GameManager(store, None, Bus(store), clock)  # type: ignore[arg-type]
         await manager.start()
-        players: list[tuple[Room, dict[str, Connection]]] = []
+        players: list[tuple[Room, dict[str, GameConnection]]] = []
         for number in range(len(sequences)):
             variant = get_variant(args.variants[number % len(args.variants)])
             row, _ = await manager.create(
@@ -121,13 +122,13 @@ async def run(args: argparse.Namespace, sequences: list[list[str]]) -> tuple[int
             assert room is not None
             conns = {}
             for seat in ("first", "second"):
-                conn = Connection(TokenBucket(), TokenBucket(), "198.18.0.1")
+                conn = GameConnection(TokenBucket(), TokenBucket(), "198.18.0.1")
                 conn.deltas = True
                 assert room.admit(conn, seat, max_watchers=100)
                 await room.join(conn, None)
                 conns[seat] = conn
             for _ in range(args.watchers):
-                conn = Connection(TokenBucket(), TokenBucket(), "198.18.0.2")
+                conn = GameConnection(TokenBucket(), TokenBucket(), "198.18.0.2")
                 conn.deltas = True
                 assert room.admit(conn, "watcher", max_watchers=100)
                 await room.join(conn, None)
@@ -140,7 +141,7 @@ async def run(args: argparse.Namespace, sequences: list[list[str]]) -> tuple[int
 
         seqs = {id(conn): 0 for _, conns in players for conn in conns.values()}
 
-        async def act(room: Room, conn: Connection, kind: str, **fields: object) -> None:
+        async def act(room: Room, conn: GameConnection, kind: str, **fields: object) -> None:
             seqs[id(conn)] += 1
             text = json.dumps({"type": kind, "seq": seqs[id(conn)], **fields})
             await room.act(conn, parse_client_message(text))

@@ -4,12 +4,12 @@ Three measurements against a fresh database (on a throwaway cluster started here
 with PostgreSQL's durability defaults, as ``bench/load.py`` starts it; or on the server at
 ``--db URL``, where the bench may create and drop databases):
 
-- ``writes``: the store's own save statement (``PostgresStore.save_game``: the game row,
-  its event and its notice in one statement and one transaction) on many games at once,
-  from ``--processes`` client processes with a pool of 10 connections each (the server's
-  pool), while ``--listeners`` connections LISTEN (one per server process in a real
-  deployment). Also the same statement without its ``pg_notify``, to show what the notice
-  costs.
+- ``writes``: the store's own save (``PostgresStore.save_game``: the game row and its
+  event in one statement and one transaction, then its notice in the next batch of
+  notices, :class:`~chuhan.web.db.notices.Notices`) on many games at once, from
+  ``--processes`` client processes with a pool of 10 connections each (the server's pool),
+  while ``--listeners`` connections LISTEN (one per server process in a real deployment).
+  Also the same saves without their notices, to show what the notices cost.
 - ``notices``: ``SELECT pg_notify('chuhan', payload)`` with a payload the size of a move's
   notice, as fast as 20 connections can send them, to 1, 4 and 16 listening connections:
   notices sent per second and delivered per second (every listener receives every notice).
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import multiprocessing
 import statistics
 import time
@@ -41,8 +42,18 @@ from chuhan.web.db.notices import NOTIFY
 from chuhan.web.db.postgres import PostgresStore
 from load import Database, children, tree_cpu_seconds
 
-#: A move's notice, as the store sends it (game id, origin, revision).
-NOTICE = pg.PostgresStore("postgresql://x@y/z")._payload("game", "g" * 22, {"revision": 31})
+
+def _move_notice() -> str:
+    """A move's notice alone in a payload, as the store sends it (origin, kind, game id,
+    revision)."""
+    notices = pg.PostgresStore("postgresql://x@y/z").notices
+    item = json.dumps(["game", "g" * 22, {"revision": 31}], separators=(",", ":"))
+    [payload] = notices._payloads([item])
+    return payload
+
+
+#: A move's notice, as the store sends it.
+NOTICE = _move_notice()
 GAMES_PER_PROCESS = 400
 POOL = 10  # the server's pool
 
@@ -79,11 +90,9 @@ async def open_pool(url: str, size: int) -> Any:
 async def write_loop(
     url: str, process: int, start_at: float, seconds: float, notify: bool
 ) -> dict[str, Any]:
-    if not notify:
-        told = f"SELECT pg_notify('{pg.CHANNEL}', ${pg._SAVE_EVENT + 2}) FROM logged"
-        assert told in pg._SAVE
-        pg._SAVE = pg._SAVE.replace(told, f"SELECT ${pg._SAVE_EVENT + 2}::text FROM logged")
     store = PostgresStore(url, max_connections=POOL)
+    if not notify:
+        store.notices.announce = lambda *_args, **_kwargs: None  # type: ignore[method-assign]
     store._connections = await open_pool(url, POOL)  # the store's pool, without its listener
     rows = [game(n, process) for n in range(GAMES_PER_PROCESS)]
     for row in rows:

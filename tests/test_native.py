@@ -184,6 +184,8 @@ def _install(wheel: Path, target: Path) -> Path:
 @pytest.mark.slow
 def test_a_machine_without_a_c_compiler_installs_pure_python(tmp_path: Path) -> None:
     wheel = _wheel(tmp_path, CC="/bin/false", LDSHARED="/bin/false")
+    # Nothing compiled: a wheel for any platform, which can be shared and uploaded.
+    assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
     names = zipfile.ZipFile(wheel).namelist()
     assert "chuhan/board.py" in names and "chuhan/search/tree.py" in names
     assert not [n for n in names if n.endswith(".so")] and f"chuhan/{MANIFEST}" not in names
@@ -207,6 +209,8 @@ def test_an_install_with_a_c_compiler_runs_the_compiled_engine(tmp_path: Path) -
     if why_not is not None:
         pytest.skip(why_not)
     wheel = _wheel(tmp_path)
+    # Tagged for this interpreter and platform (auditwheel repair makes it manylinux).
+    assert not wheel.name.endswith("-any.whl") and "-none-" not in wheel.name, wheel.name
     names = zipfile.ZipFile(wheel).namelist()
     group = GROUP.replace(".", "/") + "__mypyc"
     assert [n for n in names if n.startswith(group)] and f"chuhan/{MANIFEST}" in names

@@ -478,7 +478,16 @@ def test_writers_refuse_a_move_of_nothing() -> None:
 #: Board methods that hand a move or the board to a module above it, importing that module
 #: when called (as python-chess's ``Board._repr_svg_`` imports ``chess.svg``): where a
 #: python-chess user looks for them, while loading ``chuhan.board`` loads none of it.
-BOARD_METHODS_ABOVE = {"san", "wxf", "chinese", "korean", "variation_san", "unicode", "_repr_svg_"}
+BOARD_METHODS_ABOVE = {
+    "san",
+    "parse_san",
+    "wxf",
+    "chinese",
+    "korean",
+    "variation_san",
+    "unicode",
+    "_repr_svg_",
+}
 ABOVE_BOARD = ("chuhan.notation", "chuhan.records", "chuhan.svg", "chuhan.terminal")
 
 
@@ -567,7 +576,7 @@ def fsf_reading(board: Board, move: Move, ours: str) -> str | None:
     * FSF writes a janggi chariot's or cannon's palace diagonal like a straight move
       (``R6+5``); we mark it ``R6/+5``, because ``R6+5`` is also five points straight.
     """
-    piece = board.piece_at(move.from_square)
+    piece = board.piece_code_at(move.from_square)
     side = piece > 0
     kind = abs(piece)
     place = column(board, move.from_square)
@@ -580,7 +589,7 @@ def fsf_reading(board: Board, move: Move, ours: str) -> str | None:
     (other,) = (
         sq
         for sq in range(file_index, 90, 9)
-        if sq != move.from_square and board.piece_at(sq) == piece
+        if sq != move.from_square and board.piece_code_at(sq) == piece
     )
     to_file = other % 9 + move.to_square % 9 - file_index
     to_rank = other // 9 + move.to_square // 9 - move.from_square // 9

@@ -83,7 +83,7 @@ def kings_face(board: chuhan.Board) -> bool:
     low, high = sorted((board.king(True), board.king(False)))
     if (high - low) % FILES:
         return False
-    return all(board.piece_at(sq) == 0 for sq in range(low + FILES, high, FILES))
+    return all(board.piece_code_at(sq) == 0 for sq in range(low + FILES, high, FILES))
 
 
 def legal_set(board: chuhan.Board) -> set[Move]:
@@ -241,7 +241,7 @@ def test_push_accepts_exactly_the_generated_legal_moves(
     own = [
         sq
         for sq in range(SQUARE_COUNT)
-        if board.piece_at(sq) and (board.piece_at(sq) > 0) == board.turn
+        if board.piece_code_at(sq) and (board.piece_code_at(sq) > 0) == board.turn
     ]
     pairs = [(fr, to) for fr in own for to in range(SQUARE_COUNT)] + others
     for fr, to in pairs:
@@ -362,7 +362,7 @@ def test_colour_flipped_positions_have_flipped_legal_moves(board: chuhan.Board) 
     }
     assert expected == legal_set(flipped)
     assert flipped.is_check() == plain.is_check()
-    assert abs(flipped.piece_at(flip_square(plain.king(True)))) == KING
+    assert abs(flipped.piece_code_at(flip_square(plain.king(True)))) == KING
 
 
 def test_mirror_helpers_are_involutions() -> None:

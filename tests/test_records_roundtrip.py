@@ -6,8 +6,8 @@ letter, Chinese moves in GB18030, WXF in full-width characters).
 The games are random playouts of both games (uniform and biased towards captures and
 checks, which reach the crowded files, tandem pieces and endings that real games and
 composed problems hold) and playouts from the positions in ``tests/data`` (the repetition
-casebook and the xiangqi mate problems). ``make test`` runs a few hundred; the slow run
-(``make test-slow``) several thousand.
+casebook and the xiangqi mate problems). ``make test`` runs 130 (100 seeded, 30 drawn by
+hypothesis); the slow run (``make test-slow``) 5,000 more.
 """
 
 from __future__ import annotations
@@ -100,12 +100,12 @@ def winboard_move(board: chuhan.Board, move: Move) -> str:
     letter: ``g4`` straight on, ``gf5`` sideways, ``axa3`` capturing (its file always)."""
     san = to_san(board, move)
     mark = san[len(san.rstrip("+#")) :]
-    if abs(board.piece_at(move.from_square)) != chuhan.PAWN:
+    if abs(board.piece_code_at(move.from_square)) != chuhan.PAWN:
         return _SAN_MOVE.sub(
             lambda m: f"{m[1]}{m[2]}{_from_zero(m[3])}{m[4]}{m[5]}{_from_zero(m[6])}", san
         )
     origin, target = move.iccs()[:2], move.iccs()[2:]
-    if board.piece_at(move.to_square):
+    if board.piece_code_at(move.to_square):
         return f"{origin[0]}x{target}{mark}"
     if origin[0] == target[0]:
         return f"{target}{mark}"
@@ -141,7 +141,7 @@ def reads_counting_from_one(record: GameRecord, text: str) -> bool:
             move = parse_san(board, token, first_rank=1)
         except chuhan.ChuhanError:
             return False
-        if ("x" in token) != bool(board.piece_at(move.to_square)):
+        if ("x" in token) != bool(board.piece_code_at(move.to_square)):
             return False
         board.push(move)
     return True
@@ -189,13 +189,13 @@ def assert_reads_back(record: GameRecord) -> None:
         assert not xqf.errors and xqf.main_line_moves() == moves
 
 
-@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=30, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_every_writer_reads_back_a_random_game(seed: int) -> None:
     assert_reads_back(random_game(seed))
 
 
-@pytest.mark.parametrize("block", range(4))
+@pytest.mark.parametrize("block", range(2))
 def test_every_writer_reads_back_fifty_seeded_games(block: int) -> None:
     for seed in range(block * 50, block * 50 + 50):
         assert_reads_back(random_game(seed))

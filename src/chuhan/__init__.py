@@ -2,6 +2,7 @@
 
 # First: whether the compiled modules may load, or their sources (see chuhan._native).
 from chuhan._native import BUILD, Build
+from chuhan.adjudication.outcome import Outcome, Termination
 from chuhan.board import Board, LegalMoveGenerator, Status
 from chuhan.errors import (
     AmbiguousMoveError,
@@ -13,7 +14,9 @@ from chuhan.errors import (
     UnknownVariantError,
 )
 from chuhan.perft import divide, perft
+from chuhan.piece import Piece
 from chuhan.squares import SQUARE_NAMES, Move, parse_square, square, square_name
+from chuhan.squareset import SquareSet
 from chuhan.variants import (
     ADVISOR,
     BLACK,
@@ -62,8 +65,12 @@ __all__ = [
     "InvalidMoveError",
     "LegalMoveGenerator",
     "Move",
+    "Outcome",
+    "Piece",
     "ServiceError",
+    "SquareSet",
     "Status",
+    "Termination",
     "UnknownVariantError",
     "Variant",
     "__version__",

@@ -15,12 +15,14 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Iterable, Iterator
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from chuhan.errors import IllegalMoveError
 from chuhan.fen import PALACE, Setup, board_fen, parse_fen, piece_letter
 from chuhan.movegen import ALL_SQUARES, Kernel, kernel_for
-from chuhan.squares import FILES, SQUARE_COUNT, SQUARE_NAMES, Move
+from chuhan.piece import Piece
+from chuhan.squares import FILES, RANKS, SQUARE_COUNT, SQUARE_NAMES, Move
+from chuhan.squareset import SquareSet
 from chuhan.variants import (
     ADVISOR,
     CANNON,
@@ -32,6 +34,9 @@ from chuhan.variants import (
     Variant,
     get_variant,
 )
+
+if TYPE_CHECKING:
+    from chuhan.adjudication.outcome import Outcome
 
 __all__ = ["Board", "LegalMoveGenerator", "Status"]
 
@@ -229,9 +234,33 @@ class Board:
 
     # ------------------------------------------------------------------ queries
 
-    def piece_at(self, sq: int) -> int:
+    def piece_code_at(self, sq: int) -> int:
         """The signed piece code on ``sq`` (0 if empty)."""
         return self._squares[sq]
+
+    def piece_at(self, sq: int) -> Piece | None:
+        """The :class:`~chuhan.piece.Piece` on ``sq``, or None if it is empty (as
+        python-chess; :meth:`piece_code_at` is the signed int the board keeps).
+
+        >>> from chuhan import Board, parse_square
+        >>> Board().piece_at(parse_square("b2"))
+        Piece.from_symbol('C')
+        >>> Board().piece_at(parse_square("e4")) is None
+        True
+        """
+        piece = self._squares[sq]
+        return Piece.from_code(piece) if piece else None
+
+    def piece_type_at(self, sq: int) -> int | None:
+        """The piece type (:data:`~chuhan.variants.KING` .. :data:`~chuhan.variants.PAWN`)
+        on ``sq``, or None if it is empty."""
+        piece = self._squares[sq]
+        return abs(piece) if piece else None
+
+    def color_at(self, sq: int) -> bool | None:
+        """The side of the piece on ``sq`` (True: the first mover), or None if empty."""
+        piece = self._squares[sq]
+        return piece > 0 if piece else None
 
     def pieces(self) -> dict[int, int]:
         """All pieces as ``{square: signed piece code}``."""
@@ -650,6 +679,160 @@ class Board:
         finally:
             self.pop_code()
 
+    # ------------------------------------------------------------------ game end
+    # The referee (chuhan.adjudication.referee) rules; these are where a python-chess user
+    # looks for its ruling. A janggi game still choosing its setup is chuhan.game.Game's.
+
+    def outcome(self, *, claim_draw: bool = False) -> Outcome | None:
+        """The :class:`~chuhan.adjudication.outcome.Outcome` the referee gives this
+        position and its history (the same :func:`~chuhan.adjudication.xiangqi_outcome` /
+        :func:`~chuhan.adjudication.janggi_outcome` :meth:`chuhan.game.Game.outcome` asks,
+        three occurrences of a position for repetition), or None while the game goes on.
+
+        ``claim_draw`` is accepted for python-chess's signature and changes nothing: the
+        xiangqi and janggi rule sets rule on repetitions and move limits themselves, no
+        claim is needed.
+
+        >>> from chuhan import Board
+        >>> board = Board("3k5/3R5/3R5/9/9/9/9/9/9/4K4 b - - 0 1")
+        >>> board.outcome().termination, board.outcome().winner
+        (<Termination.CHECKMATE: 'checkmate'>, True)
+        >>> board.result(), board.is_game_over()
+        ('1-0', True)
+        >>> Board().outcome() is None, Board().result()
+        (True, '*')
+        """
+        from chuhan.adjudication.referee import janggi_outcome, xiangqi_outcome
+
+        if self._janggi:
+            return janggi_outcome(self)
+        return xiangqi_outcome(self)
+
+    def is_game_over(self, *, claim_draw: bool = False) -> bool:
+        """Whether :meth:`outcome` has a ruling."""
+        return self.outcome() is not None
+
+    def result(self, *, claim_draw: bool = False) -> str:
+        """``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` (the first mover's score first) or ``"*"``
+        while the game goes on."""
+        outcome = self.outcome()
+        return "*" if outcome is None else outcome.result()
+
+    def is_repetition(self, count: int = 3) -> bool:
+        """Whether the current position (placement and side to move) has occurred
+        ``count`` times or more in the history, this time included.
+
+        >>> from chuhan import Board
+        >>> board = Board()
+        >>> for _ in range(2):
+        ...     for san in ("Hc3", "Hc8", "Hb1", "Hb10"):
+        ...         _ = board.push_san(san)
+        >>> board.is_repetition(3), board.is_repetition(4)
+        (True, False)
+        """
+        key = self._hash
+        return 1 + sum(1 for entry in self._stack if entry[3] == key) >= count
+
+    # ------------------------------------------------------------------ attacks
+
+    def _attacks_square(self, origin: int, target: int) -> bool:
+        """Whether the piece on ``origin`` could capture an enemy piece on ``target``
+        (pins and checks aside); an empty or friendly ``target`` holds an enemy rook for
+        the question (a janggi cannon cannot take a cannon: a real one stays)."""
+        b = self._squares
+        piece = b[origin]
+        if not piece or origin == target:
+            return False
+        color = piece > 0
+        occupant = b[target]
+        if not occupant or (occupant > 0) == color:
+            b[target] = -ROOK if color else ROOK
+        try:
+            codes = self._kernel.generate(b, color, (origin,), _NO_SQUARES, None)
+            return (origin << 7 | target) in codes
+        finally:
+            b[target] = occupant
+
+    def attackers(self, color: bool, sq: int) -> SquareSet:
+        """The squares of ``color``'s pieces that attack ``sq``: could capture an enemy
+        piece there by their moves (pinned pieces too, as python-chess; the kings facing
+        each other is not an attack here, see :meth:`is_attacked_by`).
+
+        >>> from chuhan import Board, RED, parse_square
+        >>> Board().attackers(RED, parse_square("b9")).names()  # the cannon, over b7's
+        ['b2']
+        """
+        mask = 0
+        b = self._squares
+        for origin in range(SQUARE_COUNT):
+            piece = b[origin]
+            if piece and (piece > 0) == color and self._attacks_square(origin, sq):
+                mask |= 1 << origin
+        return SquareSet(mask)
+
+    def attacks(self, sq: int) -> SquareSet:
+        """The squares the piece on ``sq`` attacks (empty if there is none): those where
+        it could capture an enemy piece, friendly pieces' squares included.
+
+        >>> from chuhan import Board, parse_square
+        >>> Board().attacks(parse_square("b2")).names()  # a cannon needs a screen
+        ['i2', 'b8', 'b9']
+        """
+        mask = 0
+        for target in range(SQUARE_COUNT):
+            if self._attacks_square(sq, target):
+                mask |= 1 << target
+        return SquareSet(mask)
+
+    # ------------------------------------------------------------------ editing
+
+    def _set_squares(self, squares: list[int], turn: bool) -> None:
+        self._set_setup(
+            Setup(tuple(squares), turn, max(self.halfmove_clock, 0), self.fullmove_number)
+        )
+
+    def set_piece_at(self, sq: int, piece: Piece | None) -> None:
+        """Put ``piece`` on ``sq`` (None empties it). The edited position starts a new
+        history: the move stack is cleared, the move counters kept.
+
+        >>> from chuhan import Board, Piece, parse_square
+        >>> board = Board()
+        >>> board.set_piece_at(parse_square("e4"), Piece.from_symbol("R"))
+        >>> board.board_fen()
+        'rnbakabnr/9/1c5c1/p1p1p1p1p/9/4R4/P1P1P1P1P/1C5C1/9/RNBAKABNR'
+        >>> board.remove_piece_at(parse_square("e4"))
+        Piece.from_symbol('R')
+        """
+        if not 0 <= sq < SQUARE_COUNT:
+            raise ValueError(f"invalid square {sq!r}: expected 0 to 89")
+        squares = list(self._squares)
+        squares[sq] = piece.code() if piece is not None else 0
+        self._set_squares(squares, self.turn)
+
+    def remove_piece_at(self, sq: int) -> Piece | None:
+        """Empty ``sq`` and return the piece that was there (None if none); as
+        :meth:`set_piece_at`, the move stack is cleared."""
+        piece = self.piece_at(sq)
+        self.set_piece_at(sq, None)
+        return piece
+
+    def mirror(self) -> Board:
+        """The position turned upside down with the sides swapped, as python-chess's
+        ``mirror()``: each piece goes to the same file on the mirrored rank (rank ``r`` to
+        ``9 - r``) and changes side, and the other side is to move. No move history.
+
+        >>> from chuhan import Board
+        >>> Board().mirror().fen() == Board().fen().replace(" w ", " b ")
+        True
+        """
+        squares = [0] * SQUARE_COUNT
+        for sq, piece in enumerate(self._squares):
+            if piece:
+                squares[(RANKS - 1 - sq // FILES) * FILES + sq % FILES] = -piece
+        board = self.copy(stack=False)
+        board._set_squares(squares, not self.turn)
+        return board
+
     # ------------------------------------------------------------------ push / pop
 
     def push_code(self, m: int) -> None:
@@ -744,6 +927,34 @@ class Board:
 
     def push_fsf(self, text: str) -> Move:
         move = self.parse_fsf(text)
+        self.push_code(move.from_square << 7 | move.to_square)
+        return move
+
+    def parse_san(self, san: str) -> Move:
+        """Parse a move in SAN as :meth:`san` writes it (``Hc3``, ``Che3``, ``Cxe7+``;
+        ranks 1-10, long algebraic too) and return the legal move it names. Raises
+        :class:`~chuhan.errors.InvalidMoveError`, :class:`IllegalMoveError` or
+        :class:`~chuhan.errors.AmbiguousMoveError` (all ``ValueError``), quoting it.
+
+        >>> from chuhan import Board
+        >>> Board().parse_san("Che3")
+        Move.from_iccs('h2e2')
+        """
+        from chuhan.notation.san import parse_san
+
+        return parse_san(self, san)
+
+    def push_san(self, san: str) -> Move:
+        """Parse a SAN move (:meth:`parse_san`), play it and return it.
+
+        >>> from chuhan import Board
+        >>> board = Board()
+        >>> board.push_san("Che3")
+        Move.from_iccs('h2e2')
+        >>> board.san(board.parse_san("Che8"))
+        'Che8'
+        """
+        move = self.parse_san(san)
         self.push_code(move.from_square << 7 | move.to_square)
         return move
 

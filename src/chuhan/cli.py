@@ -285,19 +285,38 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
 
-    p = commands.add_parser("perft", help="count the leaves of the legal-move tree")
-    p.add_argument("depth", type=int)
+    p = commands.add_parser(
+        "perft",
+        help="count the leaves of the legal-move tree",
+        description=(
+            "Counts the positions reached by every sequence of DEPTH legal moves from the "
+            "position (the start, or --fen with --moves played): the move generator's test "
+            "against other programs' counts. --divide prints the count under each first move."
+        ),
+    )
+    p.add_argument("depth", type=int, help="plies to look ahead (1 or more)")
     _add_position_arguments(p)
     p.add_argument("--divide", action="store_true", help="print the count under each first move")
     p.set_defaults(func=_cmd_perft)
 
-    p = commands.add_parser("moves", help="print the legal moves in ICCS")
+    p = commands.add_parser(
+        "moves",
+        help="print the legal moves in ICCS",
+        description=(
+            "Prints the legal moves of the position (the start, or --fen with --moves "
+            "played) in ICCS coordinates (h2e2; ranks 0-9), one a line."
+        ),
+    )
     _add_position_arguments(p)
     p.set_defaults(func=_cmd_moves)
 
     p = commands.add_parser(
         "convert",
         help="convert a game record (.pgn .gib .xqf .cbf .txt, DhtmlXQ) to another format",
+        description=(
+            "Reads the games of INPUT and writes them to OUTPUT in the format its extension "
+            "names (.pgn, .gib, .xqf or .txt), moves checked against the rules on the way."
+        ),
     )
     p.add_argument(
         "input",
@@ -409,7 +428,13 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="NAME=VALUE",
             help=f"UCI option for engine {n} (repeatable), e.g. 'Skill Level=3'",
         )
-        p.add_argument(f"--protocol{n}", default="uci", choices=["uci", "ucci"])
+        p.add_argument(
+            f"--protocol{n}",
+            default="uci",
+            choices=["uci", "ucci"],
+            help=f"protocol engine {n} speaks: uci (Pikafish, Fairy-Stockfish; the default) "
+            "or ucci (ElephantEye)",
+        )
         p.add_argument(
             f"--coordinates{n}",
             default=None,
@@ -549,9 +574,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--terminal", action="store_true", help="two players at one keyboard in this terminal"
     )
-    p.add_argument("--variant", default="xiangqi", choices=GAMES)
-    p.add_argument("--rules", default=None)
-    p.add_argument("--fen", default=None)
+    p.add_argument("--variant", default="xiangqi", choices=GAMES, help="game (default xiangqi)")
+    p.add_argument(
+        "--rules",
+        default=None,
+        help="rule set: xiangqi asian|chinese, janggi official|traditional|modern|classic",
+    )
+    p.add_argument("--fen", default=None, help="start position (default: the start)")
     p.add_argument("--letters", action="store_true", help="draw pieces as letters, not characters")
     p.add_argument("--port", type=int, default=8000, help="web app port (default 8000)")
     p.add_argument("--db", default=None, help="game database (default: the user data dir)")

@@ -49,7 +49,10 @@ from chuhan.squares import Move
 
 __all__ = [
     "COORDINATES",
+    "AnalysisComplete",
+    "AnalysisResult",
     "AsyncEngine",
+    "Cp",
     "EngineError",
     "EngineMoveError",
     "EngineProtocol",
@@ -58,10 +61,12 @@ __all__ = [
     "InfoDict",
     "InvalidLimitError",
     "Limit",
+    "Mate",
     "Option",
     "PlayResult",
     "PovScore",
     "Score",
+    "SimpleAnalysisResult",
     "SimpleEngine",
     "popen_ucci",
     "popen_uci",
@@ -217,42 +222,127 @@ def _ms(seconds: float | None) -> int | None:
     return None if seconds is None else max(0, round(seconds * 1000))
 
 
-@dataclass(frozen=True)
 class Score:
-    """An evaluation: centipawns (``cp``) or moves to mate (``mate``, negative when
-    being mated). ``Score(mate=0)`` is a side already mated."""
+    """An evaluation: centipawns (``Score(cp=35)``) or moves to mate (``Score(mate=3)``,
+    negative when being mated; ``Score(mate=0)`` is a side already mated), with
+    python-chess's ``Score`` methods: :meth:`mate`, :meth:`is_mate`, :meth:`score`,
+    ordering (a mate in 1 above a mate in 3 above any centipawns, above being mated) and
+    ``-``. ``Cp(35)`` and ``Mate(3)`` build them as in python-chess.
 
-    cp: int | None = None
-    mate: int | None = None
+    >>> from chuhan.engine import Cp, Mate, Score
+    >>> Mate(3).mate(), Mate(3).is_mate(), Cp(35).mate(), Cp(35).score()
+    (3, True, None, 35)
+    >>> Mate(1) > Mate(3) > Cp(900) > Cp(-900) > Mate(-3) > Mate(-1)
+    True
+    >>> Mate(2).score(mate_score=100000), -Mate(2), str(Mate(-2))
+    (99998, Score(cp=None, mate=-2), '#-2')
+    """
+
+    __slots__ = ("_mate", "cp")
+
+    #: Centipawns, None for a mate score.
+    cp: int | None
+    _mate: int | None
+
+    def __init__(self, cp: int | None = None, mate: int | None = None) -> None:
+        object.__setattr__(self, "cp", cp)
+        object.__setattr__(self, "_mate", mate)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Score is immutable: cannot set {name!r}")
+
+    def mate(self) -> int | None:
+        """The moves to mate (negative: being mated), or None for a centipawn score."""
+        return self._mate
 
     def is_mate(self) -> bool:
-        return self.mate is not None
+        return self._mate is not None
 
     def score(self, *, mate_score: int | None = None) -> int | None:
         """Centipawns; a mate counts as ``mate_score`` minus the moves to it (None if
         ``mate_score`` is not given)."""
-        if self.mate is None:
+        if self._mate is None:
             return self.cp
         if mate_score is None:
             return None
-        if self.mate > 0:
-            return mate_score - self.mate
-        return -mate_score - self.mate
+        if self._mate > 0:
+            return mate_score - self._mate
+        return -mate_score - self._mate
+
+    def _order(self) -> tuple[int, int]:
+        # Mates given rank above every centipawn score, sooner first; mates taken below.
+        if self._mate is None:
+            return (1, self.cp or 0)
+        if self._mate > 0:
+            return (2, -self._mate)
+        return (0, -self._mate) if self._mate < 0 else (0, 0)
+
+    def __lt__(self, other: Score) -> bool:
+        return self._order() < other._order()
+
+    def __le__(self, other: Score) -> bool:
+        return self._order() <= other._order()
+
+    def __gt__(self, other: Score) -> bool:
+        return self._order() > other._order()
+
+    def __ge__(self, other: Score) -> bool:
+        return self._order() >= other._order()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Score):
+            return NotImplemented
+        return (self.cp, self._mate) == (other.cp, other._mate)
+
+    def __hash__(self) -> int:
+        return hash((self.cp, self._mate))
 
     def __neg__(self) -> Score:
-        if self.mate is not None:
-            return Score(mate=-self.mate)
+        if self._mate is not None:
+            return Score(mate=-self._mate)
         return Score(cp=None if self.cp is None else -self.cp)
 
+    def __pos__(self) -> Score:
+        return self
+
+    def __abs__(self) -> Score:
+        return -self if self < Score(cp=0) else self
+
+    def __repr__(self) -> str:
+        return f"Score(cp={self.cp!r}, mate={self._mate!r})"
+
     def __str__(self) -> str:
-        if self.mate is not None:
-            return f"#{self.mate}" if self.mate < 0 else f"#+{self.mate}"
+        if self._mate is not None:
+            return f"#{self._mate}" if self._mate < 0 else f"#+{self._mate}"
         return f"{self.cp:+d}" if self.cp is not None else "?"
+
+    def __reduce__(self) -> tuple[type[Score], tuple[int | None, int | None]]:
+        return (Score, (self.cp, self._mate))
+
+
+def Cp(cp: int) -> Score:
+    """A centipawn score, as python-chess's ``chess.engine.Cp``."""
+    return Score(cp=cp)
+
+
+def Mate(moves: int) -> Score:
+    """A mate score (``moves`` to mate, negative when being mated), as ``chess.engine.Mate``."""
+    return Score(mate=moves)
 
 
 @dataclass(frozen=True)
 class PovScore:
-    """A score from the point of view of ``turn`` (the side to move when it was given)."""
+    """A score from the point of view of ``turn`` (the side to move when it was given).
+
+    python-chess's names keep their meaning with its colours mapped to the sides: ``white()``
+    is the first mover's view (xiangqi Red, janggi Cho), ``black()`` the second's (Black,
+    Han); :meth:`first` and :meth:`second` say the same.
+
+    >>> from chuhan.engine import Cp, PovScore
+    >>> score = PovScore(Cp(40), turn=False)
+    >>> score.white(), score.black(), score.pov(False), score.is_mate()
+    (Score(cp=-40, mate=None), Score(cp=40, mate=None), Score(cp=40, mate=None), False)
+    """
 
     relative: Score
     turn: bool
@@ -268,6 +358,191 @@ class PovScore:
     def second(self) -> Score:
         """From the second mover's point of view: xiangqi black, janggi Han."""
         return self.pov(False)
+
+    def white(self) -> Score:
+        """python-chess's name for :meth:`first`: the first mover's (Red's, Cho's) view."""
+        return self.pov(True)
+
+    def black(self) -> Score:
+        """python-chess's name for :meth:`second`: the second mover's (Black's, Han's) view."""
+        return self.pov(False)
+
+    def is_mate(self) -> bool:
+        return self.relative.is_mate()
+
+    def __str__(self) -> str:
+        return f"{self.relative} ({'first' if self.turn else 'second'} to move)"
+
+
+class AnalysisComplete(Exception):
+    """:meth:`SimpleAnalysisResult.get` on an analysis that has ended and whose info has
+    all been read (python-chess's ``chess.engine.AnalysisComplete``)."""
+
+
+class _AnalysisLines:
+    """What the two analysis results share: the MultiPV lines merged as the engine's
+    info arrives (each info also queued for the reader by ``_put``), and the stop."""
+
+    def __init__(self, multipv: int | None) -> None:
+        self._stop_event = threading.Event()
+        self._done = False
+        self._lines: list[InfoDict] = [InfoDict() for _ in range(max(multipv or 1, 1))]
+
+    def _put(self, info: InfoDict | None) -> None:
+        raise NotImplementedError
+
+    def _nothing_queued(self) -> bool:
+        raise NotImplementedError
+
+    def would_block(self) -> bool:
+        """Whether ``get`` would wait for the engine."""
+        return not self._done and self._nothing_queued()
+
+    def empty(self) -> bool:
+        """Whether every info has been read (the analysis may still go on)."""
+        return self._done or self._nothing_queued()
+
+    def _hear(self, info: InfoDict) -> None:
+        index = info.get("multipv", 1) - 1
+        if 0 <= index < len(self._lines):
+            merged = InfoDict(**self._lines[index])
+            merged.update(info)
+            self._lines[index] = merged
+        self._put(info)
+
+    @property
+    def info(self) -> InfoDict:
+        """What the engine has said of the best line so far, merged (the latest score,
+        depth and moves)."""
+        return self._lines[0]
+
+    @property
+    def multipv(self) -> list[InfoDict]:
+        """:attr:`info` for each MultiPV line, best first."""
+        return list(self._lines)
+
+    def stop(self) -> None:
+        """Ask the engine to stop (it answers with the lines so far)."""
+        self._stop_event.set()
+
+
+class SimpleAnalysisResult(_AnalysisLines):
+    """A search running in the background (:meth:`SimpleEngine.analysis`): iterate it for
+    each info as it comes, or read :attr:`info` and :attr:`multipv`; :meth:`stop` ends
+    it, :meth:`wait` waits for its end and returns the final lines."""
+
+    def __init__(self, multipv: int | None) -> None:
+        super().__init__(multipv)
+        self._queue: queue.Queue[InfoDict | None] = queue.Queue()
+        self._final: list[InfoDict] | None = None
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+
+    def _start(self, search: Callable[[], list[InfoDict]]) -> None:
+        def run() -> None:
+            try:
+                self._final = search()
+            except BaseException as error:  # handed to the caller by wait()
+                self._error = error
+            finally:
+                self._queue.put(None)
+
+        self._thread = threading.Thread(target=run, name="chuhan-analysis", daemon=True)
+        self._thread.start()
+
+    def _put(self, info: InfoDict | None) -> None:
+        self._queue.put(info)
+
+    def _nothing_queued(self) -> bool:
+        return self._queue.empty()
+
+    def wait(self) -> list[InfoDict]:
+        """Wait for the search to end and return its final lines, best first; raises
+        the engine's error if it failed."""
+        if self._thread is not None:
+            self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return list(self._final or [])
+
+    def get(self) -> InfoDict:
+        """The next info, waiting for it; raises :class:`AnalysisComplete` at the end."""
+        if self._done:
+            raise AnalysisComplete
+        info = self._queue.get()
+        if info is None:
+            self._done = True
+            raise AnalysisComplete
+        return info
+
+    def __iter__(self) -> SimpleAnalysisResult:
+        return self
+
+    def __next__(self) -> InfoDict:
+        try:
+            return self.get()
+        except AnalysisComplete:
+            raise StopIteration from None
+
+    def __enter__(self) -> SimpleAnalysisResult:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+        self.wait()
+
+
+class AnalysisResult(_AnalysisLines):
+    """An :class:`AsyncEngine` search running in a task (:meth:`AsyncEngine.analysis`),
+    as python-chess's ``chess.engine.AnalysisResult``: ``async for info in analysis``,
+    ``await analysis.get()``, :attr:`info`, :attr:`multipv`, :meth:`stop` and
+    ``await analysis.wait()`` (the final lines); ``with`` stops the search on leaving."""
+
+    def __init__(self, multipv: int | None) -> None:
+        super().__init__(multipv)
+        self._queue: asyncio.Queue[InfoDict | None] = asyncio.Queue()
+        self._task: asyncio.Task[list[InfoDict]] | None = None
+
+    def _start(self, search: Coroutine[Any, Any, list[InfoDict]]) -> None:
+        self._task = asyncio.ensure_future(search)
+        self._task.add_done_callback(lambda _: self._queue.put_nowait(None))
+
+    def _put(self, info: InfoDict | None) -> None:
+        self._queue.put_nowait(info)
+
+    def _nothing_queued(self) -> bool:
+        return self._queue.empty()
+
+    async def wait(self) -> list[InfoDict]:
+        """Wait for the search to end and return its final lines, best first (raises the
+        engine's error if it failed)."""
+        assert self._task is not None
+        return list(await self._task)
+
+    async def get(self) -> InfoDict:
+        """The next info, waiting for it; raises :class:`AnalysisComplete` at the end."""
+        if self._done:
+            raise AnalysisComplete
+        info = await self._queue.get()
+        if info is None:
+            self._done = True
+            raise AnalysisComplete
+        return info
+
+    def __aiter__(self) -> AnalysisResult:
+        return self
+
+    async def __anext__(self) -> InfoDict:
+        try:
+            return await self.get()
+        except AnalysisComplete:
+            raise StopAsyncIteration from None
+
+    def __enter__(self) -> AnalysisResult:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
 
 class InfoDict(TypedDict, total=False):
@@ -1307,6 +1582,44 @@ class SimpleEngine(_Driver["SimpleEngine"]):
             )
         )
 
+    def analysis(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: int | None = None,
+        ban_moves: Sequence[Move] = (),
+        timeout: float | None = None,
+    ) -> SimpleAnalysisResult:
+        """Start a search in the background and stream its info, as python-chess's
+        ``engine.analysis()``: use the answer as a context manager and iterate it (each
+        :class:`InfoDict` as the engine sends it), read :attr:`SimpleAnalysisResult.info`
+        (the best line so far) or :attr:`~SimpleAnalysisResult.multipv`, call
+        :meth:`~SimpleAnalysisResult.stop` to end the search early. Leaving the ``with``
+        stops the search and waits for the engine's answer. ``limit`` is required (give a
+        long ``time`` and ``stop()`` for open-ended analysis); the engine takes no other
+        command until the analysis is over::
+
+            with engine.analysis(board, Limit(time=30)) as analysis:
+                for info in analysis:
+                    if info.get("depth", 0) >= 20:
+                        break
+            print(analysis.info["score"].white())
+        """
+        analysis = SimpleAnalysisResult(multipv)
+        analysis._start(
+            lambda: self.analyse(
+                board,
+                limit,
+                multipv=multipv if multipv is not None else 1,
+                ban_moves=ban_moves,
+                timeout=timeout,
+                on_info=analysis._hear,
+                stop=analysis._stop_event,
+            )
+        )
+        return analysis
+
     def quit(self, timeout: float | None = None) -> None:
         """Send ``quit`` and wait for the process to end (killing it after ``timeout``,
         by default the engine's timeout; at once if it has missed a deadline). Safe to
@@ -1512,6 +1825,42 @@ class AsyncEngine(_Driver[Coroutine[Any, Any, "AsyncEngine"]]):
                 board, limit, multipv=multipv, ban_moves=ban_moves, timeout=timeout
             )
         )
+
+    async def analysis(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: int | None = None,
+        ban_moves: Sequence[Move] = (),
+        timeout: float | None = None,
+    ) -> AnalysisResult:
+        """As :meth:`SimpleEngine.analysis`, the search running in a task::
+
+            with await engine.analysis(board, Limit(time=30)) as analysis:
+                async for info in analysis:
+                    ...
+
+        The search stops when the ``with`` block ends.
+        """
+        analysis = AnalysisResult(multipv)
+
+        async def search() -> list[InfoDict]:
+            lines = await self._run(
+                self._session.analyse(
+                    board,
+                    limit,
+                    multipv=multipv if multipv is not None else 1,
+                    ban_moves=ban_moves,
+                    timeout=timeout,
+                    on_info=analysis._hear,
+                    stop=analysis._stop_event,
+                )
+            )
+            return lines if isinstance(lines, list) else [lines]
+
+        analysis._start(search())
+        return analysis
 
     async def quit(self, timeout: float | None = None) -> None:
         """As :meth:`SimpleEngine.quit`."""

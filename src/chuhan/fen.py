@@ -164,7 +164,9 @@ def board_fen(squares: list[int] | tuple[int, ...]) -> str:
     # Made with string methods rather than square by square: the web server writes the
     # FEN of every position it shows.
     chars = "".join(map(_PLACEMENT_CHARS.__getitem__, squares))
-    text = "/".join([chars[start : start + FILES] for start in range(FILES * (RANKS - 1), -1, -FILES)])
+    text = "/".join(
+        [chars[start : start + FILES] for start in range(FILES * (RANKS - 1), -1, -FILES)]
+    )
     for run, count in _EMPTY_RUNS:
         text = text.replace(run, count)
     return text

@@ -65,7 +65,7 @@ def render(
         cells = []
         for file_index in files:
             sq = rank * FILES + file_index
-            piece = board.piece_at(sq)
+            piece = board.piece_code_at(sq)
             if piece:
                 side = piece > 0
                 kind = abs(piece)

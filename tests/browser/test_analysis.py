@@ -244,13 +244,13 @@ def test_the_engine_thinks_longer_when_asked_after_its_time(
     player = new_player(players, browser, brief_server)
     player.goto("/analysis?moves=h2e2")
     page = player.page
-    page.wait_for_selector("#engine-more:not([hidden])", timeout=20000)
+    page.wait_for_selector("#engine-more:not([hidden])", timeout=60000)
     assert (page.text_content("#engine-status") or "").endswith("done")
     depths = [int(re.sub(r"\D", "", page.text_content("#engine-depth") or ""))]
     for _ in range(3):  # each time 2 s more, its hash table keeping what was found
         page.click("#engine-more")
         page.wait_for_selector("#engine-more", state="hidden")
-        page.wait_for_selector("#engine-more:not([hidden])", timeout=20000)
+        page.wait_for_selector("#engine-more:not([hidden])", timeout=60000)
         depths.append(int(re.sub(r"\D", "", page.text_content("#engine-depth") or "")))
         if depths[-1] > depths[0]:
             break

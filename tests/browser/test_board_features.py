@@ -229,6 +229,22 @@ def record(page: Any) -> None:
     page.evaluate("window.__seen = {}; window.__ghosts = 0")
 
 
+SETTLED = """([square, x, y]) => {
+  const node = document.querySelector(`svg.board .piece[data-square="${square}"]`);
+  const at = /translate\\(([-\\d.]+) ([-\\d.]+)\\)/.exec(node?.getAttribute('transform') || '');
+  return at !== null && Number(at[1]) === x && Number(at[2]) === y
+    && !document.querySelector('svg.board .piece-ghost')
+    && [...(window.__seen[square] || [])].some((seen) => seen === at[0]);
+}"""
+
+
+def settle(page: Any, square: str, point: tuple[float, float]) -> None:
+    """Wait until the piece on ``square`` stands at ``point``, no captured piece is fading,
+    and the recorder has seen it there (an event, not a time: a loaded machine draws its
+    frames late)."""
+    page.wait_for_function(SETTLED, arg=[square, *point])
+
+
 def test_moves_slide_and_captured_pieces_fade(
     browser: Any, server: Server, players: list[Player]
 ) -> None:
@@ -241,16 +257,16 @@ def test_moves_slide_and_captured_pieces_fade(
     # is drawn on the way there (or at h2 when the first frames are slow), then on e2.
     record(page)
     player.click_move("h2e2")
-    page.wait_for_timeout(400)
+    settle(page, "e2", (500, 800))
     points = seen(page, "e2")
     assert any(500 < x <= 800 for x, _ in points), points
     assert points[-1] == (500.0, 800.0)
     player.click_move("h9g7")
     # A capture: the pawn on e6 fades while the cannon lands on it.
-    page.wait_for_timeout(400)
+    settle(page, "g7", (700, 300))
     record(page)
     player.click_move("e2e6")
-    page.wait_for_timeout(400)
+    settle(page, "e6", (500, 400))
     assert page.evaluate("window.__ghosts") > 0
     assert page.locator("svg.board .piece-ghost").count() == 0
     assert any(400 < y <= 800 for _, y in seen(page, "e6"))
@@ -258,7 +274,7 @@ def test_moves_slide_and_captured_pieces_fade(
     record(page)
     page.click("#nav-first")
     page.wait_for_selector("#viewing:not([hidden])")
-    page.wait_for_timeout(400)
+    settle(page, "h2", (800, 800))
     assert seen(page, "h2") == [(800.0, 800.0)]
     page.click("#nav-live")
 
@@ -266,10 +282,9 @@ def test_moves_slide_and_captured_pieces_fade(
     open_settings(page)
     page.uncheck("#set-animation")
     page.click("#settings summary")
-    page.wait_for_timeout(300)
     record(page)
     player.click_move("b9c7")
-    page.wait_for_timeout(400)
+    settle(page, "c7", (300, 300))
     assert seen(page, "c7") == [(300.0, 300.0)]
     # And when the system asks for less motion.
     open_settings(page)
@@ -278,7 +293,7 @@ def test_moves_slide_and_captured_pieces_fade(
     page.emulate_media(reduced_motion="reduce")
     record(page)
     player.click_move("b2b6")
-    page.wait_for_timeout(400)
+    settle(page, "b6", (200, 400))
     assert seen(page, "b6") == [(200.0, 400.0)]
     assert player.errors == []
 

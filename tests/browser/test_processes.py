@@ -62,7 +62,7 @@ def test_a_game_across_two_processes_survives_one_of_them_killed(
         player.page.wait_for_function(
             "() => document.getElementById('connection').hidden"
             " && window.chuhanApp.view.state.ply === 4",
-            timeout=20000,
+            timeout=60000,
         )
     # Whoever was connected to the dead process is no longer counted there.
     red.page.wait_for_function("() => window.chuhanApp.view.state.watchers === 1")

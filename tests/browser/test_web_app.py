@@ -249,7 +249,7 @@ def test_reload_and_server_restart(browser: Any, own_server: Server, players: li
         player.page.wait_for_function(
             "() => document.getElementById('connection').hidden"
             " && window.chuhanApp.view.state.ply === 3",
-            timeout=20000,
+            timeout=60000,
         )
     black.click_move("i9h9")
     red.wait_ply(4)
@@ -300,7 +300,7 @@ def test_clock_counts_down_warns_and_flags(
     )
     page.wait_for_selector("#bar-top.low-time", timeout=5000)
     assert page.locator("#bar-bottom.clock-running").count() == 0  # Red's clock is stopped
-    page.wait_for_selector("#banner:not([hidden])", timeout=20000)
+    page.wait_for_selector("#banner:not([hidden])", timeout=60000)
     assert player.state()["result"]["termination"] == "time"
     assert "Red wins" in (page.text_content("#banner-title") or "")
     assert page.locator("#bar-top.low-time").count() == 0  # the game is over
@@ -445,7 +445,7 @@ def test_home_page_before_its_answers_arrive(
     open_settings(page)
     page.select_option("#set-language", "ko")
     page.select_option("#set-language", "en")
-    for _ in range(50):
+    for _ in range(600):  # a bound on a hang only
         if len(asked) == 3:
             break
         page.wait_for_timeout(100)

@@ -35,7 +35,7 @@ def start_server(port: int, db: Path | str, *options: str) -> subprocess.Popen[s
         stderr=subprocess.STDOUT,
         text=True,
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a bound on a hang only
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=1):
@@ -52,7 +52,7 @@ def start_server(port: int, db: Path | str, *options: str) -> subprocess.Popen[s
 def stop(process: subprocess.Popen[str]) -> None:
     if process.poll() is None:
         process.kill()
-    process.wait(timeout=10)
+    process.wait(timeout=60)
     if process.stdout is not None:
         process.stdout.close()
 
@@ -63,7 +63,7 @@ def create_game(port: int, **fields: Any) -> dict[str, Any]:
         data=json.dumps(fields).encode(),
         headers={"content-type": "application/json"},
     )
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=60) as response:
         game: dict[str, Any] = json.loads(response.read())
     return game
 
@@ -92,7 +92,7 @@ class Client:
         self.ws.send(json.dumps({"type": kind, "seq": self.seq, **fields}))
         return self.seq
 
-    def receive(self, timeout: float = 10) -> dict[str, Any]:
+    def receive(self, timeout: float = 60) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         if message["type"] == "state":
             if "moves_from" in message and self.state:
@@ -104,7 +104,7 @@ class Client:
             self.chat.append(message)
         return message
 
-    def until(self, kind: str, timeout: float = 10) -> dict[str, Any]:
+    def until(self, kind: str, timeout: float = 60) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
             message = self.receive(max(0.01, deadline - time.monotonic()))
@@ -128,11 +128,11 @@ class Client:
         self.until("ack")
         return self.wait_ply(len(self.state["moves"]) + 1)
 
-    def wait(self, predicate: Any, timeout: float = 10) -> dict[str, Any]:
+    def wait(self, predicate: Any, timeout: float = 60) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while not (self.state and predicate(self.state)):
             self.receive(max(0.01, deadline - time.monotonic()))
         return self.state
 
-    def wait_ply(self, ply: int, timeout: float = 10) -> dict[str, Any]:
+    def wait_ply(self, ply: int, timeout: float = 60) -> dict[str, Any]:
         return self.wait(lambda state: state.get("ply") == ply, timeout)

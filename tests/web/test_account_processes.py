@@ -62,7 +62,7 @@ def call(
         | ({"cookie": f"chuhan_session={cookie}"} if cookie else {}),
     )
     try:
-        with urllib.request.urlopen(request, timeout=30) as response:
+        with urllib.request.urlopen(request, timeout=60) as response:
             status, text, headers = response.status, response.read(), response.headers
     except urllib.error.HTTPError as error:
         status, text, headers = error.code, error.read(), error.headers
@@ -117,11 +117,11 @@ def test_a_rated_game_across_two_processes_is_settled_once(
         black = seat(stack, other, game["game_id"], invite_token(game), str(bob), bobs)
         for ply, move in enumerate(("h2e2", "h9g7", "h0g2", "i9h9")):  # both move twice
             (red, black)[ply % 2].move(move)
-            (black, red)[ply % 2].wait_ply(ply + 1, timeout=30)
+            (black, red)[ply % 2].wait_ply(ply + 1, timeout=60)
         black.send("resign", version=black.state["version"])
-        black.until("ack", timeout=30)
-        red.wait(lambda state: state["status"] == "over", timeout=30)
-    deadline = time.monotonic() + 30
+        black.until("ack", timeout=60)
+        red.wait(lambda state: state["status"] == "over", timeout=60)
+    deadline = time.monotonic() + 120  # a bound on a hang only
     while (found := call(one, f"/api/games/{game['game_id']}/rating")[1])["settlement"] is None:
         assert time.monotonic() < deadline, found
         time.sleep(0.1)

@@ -47,7 +47,7 @@ class Analyst:
         self.ws.send(json.dumps({"type": kind, "seq": self.seq, **fields}))
         return self.seq
 
-    def receive(self, timeout: float = 20) -> dict[str, Any]:
+    def receive(self, timeout: float = 60) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         return message
 
@@ -394,7 +394,7 @@ def test_a_finished_games_review_marks_the_blunder_with_the_better_move(server: 
     request = urllib.request.Request(
         f"http://127.0.0.1:{server}/api/import", data=write_pgn(record).encode()
     )
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=60) as response:
         game_id = json.loads(response.read())["games"][0]["game_id"]
     with contextlib.ExitStack() as stack:
         board = Analyst(stack, server)

@@ -347,12 +347,12 @@ def test_workers_die_with_their_parent_process(tmp_path: Path) -> None:
         assert len(pids) == 2
         asyncio.run(held.wait_started())  # one of them is in its job
         parent.kill()
-        parent.wait(timeout=10)
+        parent.wait(timeout=60)
         assert wait_until_gone(pids) == []
     finally:
         held.release()
         parent.kill()
-        parent.wait(timeout=10)
+        parent.wait(timeout=60)
         for pid in pids:
             if is_running(pid):
                 os.kill(pid, 9)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from web_helpers import Player, create_game, expect_error, join_friend_game, wait_held
 
 from chuhan.web.bus import GameFinished, StateChanged
@@ -145,6 +146,19 @@ def test_a_socket_that_never_says_hello_is_closed(make_client: Any) -> None:
     expect_error(silent, "hello_timeout")
     assert silent.closed_code() == 4408
     silent.close()
+
+
+@pytest.mark.parametrize("path", ["/ws/lobby", "/ws/analysis"])
+def test_a_lobby_or_analysis_socket_that_never_says_hello_is_closed(
+    make_client: Any, path: str
+) -> None:
+    client = make_client(hello_timeout=0.2)
+    with client.websocket_connect(path) as ws:
+        said = ws.receive_json()
+        assert said["type"] == "error" and said["code"] == "hello_timeout", said
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4408
 
 
 def test_creating_games_is_rate_limited_per_address(make_client: Any) -> None:

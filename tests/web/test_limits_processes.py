@@ -47,7 +47,7 @@ def create(port: int) -> tuple[int, dict[str, str]]:
         headers={"content-type": "application/json"},
     )
     try:
-        with urllib.request.urlopen(request, timeout=30) as response:
+        with urllib.request.urlopen(request, timeout=60) as response:
             return response.status, dict(response.headers)
     except urllib.error.HTTPError as refused:
         return refused.code, {k.lower(): v for k, v in refused.headers.items()}
@@ -80,11 +80,11 @@ def _refusal(url: str) -> tuple[dict[str, Any], int | None]:
         with contextlib.suppress(ConnectionClosed):
             ws.send(json.dumps({"type": "hello", "seq": 1, "token": None, "protocol": 2}))
         while True:
-            message: dict[str, Any] = json.loads(ws.recv(timeout=30))
+            message: dict[str, Any] = json.loads(ws.recv(timeout=60))
             if message["type"] == "error":
                 break
         with contextlib.suppress(ConnectionClosed):
-            ws.recv(timeout=30)
+            ws.recv(timeout=60)
         return message, ws.close_code
 
 
@@ -92,7 +92,7 @@ def _analysis(stack: contextlib.ExitStack, port: int) -> ClientConnection:
     """An analysis board on the server on ``port``, once it is welcomed."""
     ws: ClientConnection = stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws/analysis"))
     ws.send(json.dumps({"type": "hello", "seq": 1}))
-    message = json.loads(ws.recv(timeout=30))
+    message = json.loads(ws.recv(timeout=60))
     assert message["type"] == "welcome", message
     return ws
 

@@ -43,7 +43,7 @@ class Member:
             self.seeks = message["seeks"]
         return message
 
-    def until(self, kind: str, timeout: float = 20) -> dict[str, Any]:
+    def until(self, kind: str, timeout: float = 60) -> dict[str, Any]:
         """The next message of ``kind`` (or the error, when ``kind`` is ``"answer"``)."""
         deadline = time.monotonic() + timeout
         while True:
@@ -94,7 +94,7 @@ def test_a_seek_posted_on_one_process_is_accepted_on_another(servers: Any) -> No
         red = Client(stack, one, sought["game_id"], sought["token"])
         black = Client(stack, other, accepted["game_id"], accepted["token"])
         red.move("h2e2")
-        assert black.wait_ply(1, timeout=20)["moves"][0]["iccs"] == "h2e2"
+        assert black.wait_ply(1, timeout=60)["moves"][0]["iccs"] == "h2e2"
         seeker.wait_seeks(lambda seeks: not seeks)
 
 

@@ -1,9 +1,10 @@
 """Account names against impersonation (issue 28, item 9), on both stores, as a hostile
-user signs up: a name that looks like a taken one (Cyrillic ``Viсtim01`` beside
-``Victim01``: UTS #39 confusable skeletons, made by disarm) and a name with a letter that
-shows nothing (a Hangul filler) are refused with a sentence; accounts made before the
-rule keep working; and two sign-ups racing on two processes cannot both take look-alike
-names."""
+user signs up: a name that looks like a taken one (``Victim0I`` beside ``Victim01``, or
+Cyrillic ``САТ001`` beside ``CAT001``: UTS #39 confusable skeletons, made by disarm), a
+name that mixes scripts (Cyrillic ``Viсtim01``: UTS #39's "highly restrictive" level)
+and a name with a letter that shows nothing (a Hangul filler) are refused with a
+sentence; accounts made before the rule keep working; and two sign-ups racing on two
+processes cannot both take look-alike names."""
 
 from __future__ import annotations
 
@@ -37,25 +38,59 @@ def signup(client: TestClient, name: str) -> Any:
 
 
 @pytest.mark.parametrize(
-    "look_alike",
+    ("taken", "look_alike"),
     [
-        "Vi\u0441tim01",  # CYRILLIC SMALL LETTER ES for c
-        "V\u0456ctim01",  # CYRILLIC SMALL LETTER BYELORUSSIAN-UKRAINIAN I for i
-        "\u0474ictim01",  # CYRILLIC CAPITAL LETTER IZHITSA for V
-        "Vict\u0131m01",  # LATIN SMALL LETTER DOTLESS I for i
-        "VictimOl",  # O for 0, l for 1
-        "Victim0I",  # capital I for 1
-        "Vict\u0269m01",  # LATIN SMALL LETTER IOTA for i
+        ("Victim01", "Vict\u0131m01"),  # LATIN SMALL LETTER DOTLESS I for i
+        ("Victim01", "VictimOl"),  # O for 0, l for 1
+        ("Victim01", "Victim0I"),  # capital I for 1
+        ("Victim01", "Vict\u0269m01"),  # LATIN SMALL LETTER IOTA for i
+        ("CAT001", "\u0421\u0410\u0422001"),  # all Cyrillic: ES, A, TE
+        ("POPE_1", "\u03a1\u039f\u03a1\u0395_1"),  # all Greek: RHO, OMICRON, RHO, EPSILON
     ],
 )
-def test_a_name_that_looks_like_a_taken_one_is_refused(client: TestClient, look_alike: str) -> None:
-    sign_up(client, "Victim01")
+def test_a_name_that_looks_like_a_taken_one_is_refused(
+    make_client: Any, taken: str, look_alike: str
+) -> None:
+    client = make_client(signup_per_address=10, **CHEAP)
+    sign_up(client, taken)
     response = signup(client, look_alike)
     assert response.status_code == 409, response.text
     error = response.json()["error"]
     assert error["code"] == "name_confusable"
-    assert "looks like the name of the player 'Victim01'" in error["message"]
+    assert f"looks like the name of the player '{taken}'" in error["message"]
     assert "'name'" in error["message"]
+
+
+@pytest.mark.parametrize(
+    ("name", "scripts"),
+    [
+        ("Vi\u0441tim01", "Cyrillic and Latin"),  # CYRILLIC SMALL LETTER ES for c
+        ("V\u0456ctim01", "Cyrillic and Latin"),  # CYRILLIC ... BYELORUSSIAN-UKRAINIAN I
+        ("\u0474ictim01", "Cyrillic and Latin"),  # CYRILLIC CAPITAL LETTER IZHITSA for V
+        ("Ada_\u03a9mega", "Greek and Latin"),
+        ("\uae40\u3072Ada", "Hangul, Hiragana and Latin"),  # Korean and Japanese at once
+    ],
+)
+def test_a_name_that_mixes_scripts_is_refused_even_when_nobody_has_its_look(
+    client: TestClient, name: str, scripts: str
+) -> None:
+    # UTS #39's "highly restrictive" level: the skeletons do not list every pair of
+    # letters that look alike, so the mix that makes look-alikes is refused itself.
+    response = signup(client, name)
+    assert response.status_code == 400, response.text
+    message = response.json()["error"]["message"]
+    assert f"'name' mixes the {scripts} scripts" in message
+
+
+def test_latin_goes_with_the_scripts_of_chinese_japanese_and_korean(make_client: Any) -> None:
+    client = make_client(signup_per_address=10, **CHEAP)
+    for name in (
+        "\u5f35\u4e09_li",
+        "\uae40\ucca0\uc218abc",
+        "\u3086\u304d\u96ea_yuki",
+        "\u041e\u043b\u0435\u0433_2",
+    ):
+        assert signup(client, name).status_code == 201, name
 
 
 def test_names_that_only_share_letters_are_still_free(make_client: Any) -> None:
@@ -116,7 +151,7 @@ def test_look_alike_accounts_made_before_the_rule_keep_working(
     for name in ("Victim01", lookalike):
         assert sign_in(restarted, name).status_code == 200, name
         assert restarted.get(f"/api/players/{name}").json()["name"] == name
-    response = signup(restarted, "V\u0456ctim01")
+    response = signup(restarted, "Vict\u0131m01")  # (dotless i)
     assert response.status_code == 409
     assert "'Victim01'" in response.json()["error"]["message"]
 

@@ -96,7 +96,7 @@ def test_players_on_two_processes_see_each_others_moves_at_once(servers: Any) ->
         # Chat crosses too.
         red.send("chat", text="good luck")
         red.until("ack")
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 60  # a bound on a hang only
         while not black.chat and time.monotonic() < deadline:
             black.receive(5)
         assert black.chat and black.chat[-1]["text"] == "good luck"
@@ -223,7 +223,7 @@ def test_a_killed_process_s_games_go_on_through_another(servers: Any, postgres_u
         # move, and the other process must take the clock over and flag black.
         killed = time.monotonic()
         os.kill(processes[0].pid, signal.SIGKILL)
-        processes[0].wait(timeout=10)
+        processes[0].wait(timeout=60)
         state = black.wait(lambda s: s["status"] == "over", timeout=120)  # hang bound
         took = time.monotonic() - killed
         assert state["result"] is not None and state["last_event"]["kind"] == "flag"
@@ -231,7 +231,7 @@ def test_a_killed_process_s_games_go_on_through_another(servers: Any, postgres_u
         assert [m["iccs"] for m in state["moves"]] == ["h2e2", "h9g7", "h0g2"]
         print(f"takeover: the flag fell {took:.2f} s after the kill")
         # Red, whose connection died with its process, is no longer shown as here.
-        black.wait(lambda s: not black.presence["players"]["first"]["connected"], timeout=10)
+        black.wait(lambda s: not black.presence["players"]["first"]["connected"], timeout=60)
         # Red reconnects to the survivor and sees it all.
         red_again = Client(stack, two, game["game_id"], game["token"])
         assert red_again.state["status"] == "over"
@@ -255,7 +255,7 @@ def test_a_janggi_setup_deadline_is_kept_by_the_survivor(postgres_url: str) -> N
             state = han.wait(lambda s: s["status"] == "setup" and s["setup"]["deadline_ms"])
             assert state["setup"]["chooser"] == "second"
             os.kill(processes[0].pid, signal.SIGKILL)
-            processes[0].wait(timeout=10)
+            processes[0].wait(timeout=60)
             # Han's setup time ran out on the survivor (a bound on a hang only).
             state = han.wait(lambda s: "second" in s["setup"]["chosen"], timeout=120)
             assert state["last_event"] == {
@@ -268,7 +268,7 @@ def test_a_janggi_setup_deadline_is_kept_by_the_survivor(postgres_url: str) -> N
             time.sleep(1.5)  # Cho is away: Cho's time has not started
             assert han.state["status"] == "setup" and han.state["setup"]["deadline_ms"] is None
             cho = Client(stack, two, game["game_id"], game["token"])
-            state = cho.wait(lambda s: s["status"] == "playing", timeout=15)
+            state = cho.wait(lambda s: s["status"] == "playing", timeout=60)
             assert cho.any_move()  # the game goes on from the survivor
         setups = [e for e in stored_events(postgres_url, game["game_id"]) if e.kind == "setup"]
         assert [(e.data["side"], e.data.get("default")) for e in setups] == [
@@ -289,16 +289,16 @@ def test_the_computer_moves_once_after_its_process_is_killed(
     with contextlib.ExitStack() as stack:
         human = Client(stack, two, game["game_id"], game["token"])
         human.move("h2e2")
-        human.wait_ply(2, timeout=20)
+        human.wait_ply(2, timeout=60)
         human.move("h0g2")
-        human.wait_ply(4, timeout=20)
+        human.wait_ply(4, timeout=60)
         # The human's move goes to the survivor; the process that drives the computer dies
         # as it starts thinking about its answer, and the survivor answers instead.
         human.send_move(human.any_move())
         human.until("ack")
         os.kill(processes[0].pid, signal.SIGKILL)
-        processes[0].wait(timeout=10)
-        state = human.wait_ply(6, timeout=20)
+        processes[0].wait(timeout=60)
+        state = human.wait_ply(6, timeout=60)
         assert state["status"] == "playing" and state["turn"] == "first"
     events = stored_events(postgres_url, game["game_id"])
     moves = [e for e in events if e.kind == "move"]
@@ -336,15 +336,15 @@ def test_a_database_lost_while_serving_refuses_actions_and_recovers(
             hands.move("h2e2")
             cable.cut()
             hands.send_move("h9g7")
-            refused = hands.until("error", timeout=30)
+            refused = hands.until("error", timeout=60)
             assert refused["code"] == "internal" and "could not save" in refused["message"]
         # While it is away, the game cannot be loaded, and says so (before any hello).
         with connect(f"ws://127.0.0.1:{port}/ws/{game['game_id']}") as ws:
-            said = json.loads(ws.recv(timeout=30))
+            said = json.loads(ws.recv(timeout=60))
         assert said["type"] == "error" and said["code"] == "internal", said
         assert "cannot be loaded: the game database failed" in said["message"]
         cable.plug_in()
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a bound on a hang only
         while True:
             try:
                 with contextlib.ExitStack() as stack:

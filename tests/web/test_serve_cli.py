@@ -25,9 +25,16 @@ def test_default_db_path_follows_the_platform(
     assert default_db_path() == tmp_path / "chuhan" / "chuhan.sqlite3"
     monkeypatch.delenv("XDG_DATA_HOME")
     assert default_db_path() == Path.home() / ".local/share/chuhan/chuhan.sqlite3"
-    monkeypatch.setattr(sys, "platform", "darwin")
+    # platformdirs picks the platform's rules when it is imported: its macOS and Windows
+    # rules are taken as they would be there (Windows' folder from APPDATA, off Windows).
+    import platformdirs.macos
+    import platformdirs.windows
+
+    monkeypatch.setattr(platformdirs, "PlatformDirs", platformdirs.macos.MacOS)
     assert default_db_path().parts[-4:-2] == ("Library", "Application Support")
-    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setattr(platformdirs, "PlatformDirs", platformdirs.windows.Windows)
+    windows = platformdirs.windows
+    monkeypatch.setattr(windows, "get_win_folder", windows.get_win_folder_from_env_vars)
     monkeypatch.setenv("APPDATA", str(tmp_path))
     assert default_db_path() == tmp_path / "chuhan" / "chuhan.sqlite3"
 

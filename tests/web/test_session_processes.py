@@ -30,7 +30,7 @@ def lobby(stack: contextlib.ExitStack, port: int, cookie: str) -> ClientConnecti
         )
     )
     ws.send(json.dumps({"type": "hello", "seq": 1}))
-    while json.loads(ws.recv(timeout=30))["type"] != "welcome":
+    while json.loads(ws.recv(timeout=60))["type"] != "welcome":
         pass
     return ws
 
@@ -41,7 +41,7 @@ def closed_for_its_session(ws: ClientConnection) -> list[dict[str, Any]]:
     got = []
     with pytest.raises(ConnectionClosed) as closed:
         while True:
-            got.append(json.loads(ws.recv(timeout=30)))
+            got.append(json.loads(ws.recv(timeout=60)))
     assert closed.value.rcvd is not None and closed.value.rcvd.code == SESSION_ENDED
     assert [m.get("code") for m in got if m["type"] == "error"] == ["session_ended"], got
     return got
@@ -73,7 +73,7 @@ def test_a_session_ended_on_one_process_closes_its_sockets_on_the_other(
         closed_for_its_session(player.ws)
         closed_for_its_session(lobby_there)
         lobby_here.send(json.dumps({"type": "ping", "seq": 2}))
-        while (message := json.loads(lobby_here.recv(timeout=30)))["type"] != "pong":
+        while (message := json.loads(lobby_here.recv(timeout=60)))["type"] != "pong":
             assert message["type"] != "error", message
         # Signing out on the other process closes the last one.
         assert call(other, "/api/account/signout", {}, cookie=here)[0] == 200

@@ -287,7 +287,7 @@ def test_a_database_whose_schema_cannot_be_read_is_refused_in_one_sentence(
 
 def _get(url: str) -> int:
     try:
-        with urllib.request.urlopen(url, timeout=5) as response:
+        with urllib.request.urlopen(url, timeout=60) as response:
             return int(response.status)
     except urllib.error.HTTPError as error:
         return error.code
@@ -314,7 +314,7 @@ def test_chuhan_serve_on_a_damaged_database_says_so_and_serves_the_other_games(
     finally:
         server.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):
-            server.wait(timeout=10)
+            server.wait(timeout=60)
         server.kill()
 
 

@@ -28,7 +28,7 @@ def no_moves_outcome(board: Board) -> Outcome:
     winner = not loser
     if board.is_check():
         checkers = board.checkers()
-        piece = board.piece_at(checkers[0]) if checkers else 0
+        piece = board.piece_code_at(checkers[0]) if checkers else 0
         detail = (
             f" by the {variant.piece_name(abs(piece))} on {SQUARE_NAMES[checkers[0]]}"
             if piece

@@ -196,7 +196,7 @@ def _replay(board: Board, start: int, end: int, rules: str) -> list[_Ply]:
         kinds: tuple[int, ...] = ()
         mate_threat = False
         if threats.gives_check:
-            kinds = tuple(sorted({abs(work.piece_at(sq)) for sq in work.checkers()}))
+            kinds = tuple(sorted({abs(work.piece_code_at(sq)) for sq in work.checkers()}))
         elif before is not None:
             mate_threat = _threatens_mate(before, work)
         plies.append(_Ply(side, move, number, threats, kinds, mate_threat))

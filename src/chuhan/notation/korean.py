@@ -128,7 +128,7 @@ def parse_korean(board: Board, text: str) -> Move:
     from_square = _square(text, rows_files[0], rows_files[1])
     to_square = _square(text, rows_files[2], rows_files[3])
     where = f"{korean_square(from_square)} ({SQUARE_NAMES[from_square]})"
-    piece = board.piece_at(from_square)
+    piece = board.piece_code_at(from_square)
     if not piece:
         raise illegal("Korean", text, board, f"there is no piece on {where}")
     if (piece > 0) != board.turn:
@@ -162,7 +162,7 @@ def _check_suffix(board: Board, text: str, move: Move, captured_name: str, check
     name (either soldier name for either side's soldier) or 장군 (the move gives check) /
     멍군 (the mover was in check)."""
     target = f"{korean_square(move.to_square)} ({SQUARE_NAMES[move.to_square]})"
-    victim = board.piece_at(move.to_square)
+    victim = board.piece_code_at(move.to_square)
     if _NAME_TYPES.get(captured_name) == KING and not check_word:
         # No king is ever captured: a lone 장 after the to-point is the check word cut short.
         captured_name, check_word = "", "장군"

@@ -57,7 +57,7 @@ def to_san(board: Board, move: Move) -> str:
 
     A pass is the king's letter and its own square (``Ke2``), as Fairy-Stockfish writes it.
     """
-    piece = board.piece_at(move.from_square)
+    piece = board.piece_code_at(move.from_square)
     if not piece:
         raise IllegalMoveError(f"cannot write {move.iccs()!r} in SAN: no piece there")
     kind = abs(piece)
@@ -70,7 +70,7 @@ def to_san(board: Board, move: Move) -> str:
         for other in board.legal_moves
         if other.to_square == move.to_square
         and other.from_square != move.from_square
-        and abs(board.piece_at(other.from_square)) == kind
+        and abs(board.piece_code_at(other.from_square)) == kind
         and not other.is_pass()
     ]
     origin = _square_text(move.from_square)
@@ -83,7 +83,7 @@ def to_san(board: Board, move: Move) -> str:
         hint = rank_text
     else:
         hint = origin
-    capture = "x" if board.piece_at(move.to_square) else ""
+    capture = "x" if board.piece_code_at(move.to_square) else ""
     board.push(move)
     try:
         mark = "#" if board.is_checkmate() else "+" if board.is_check() else ""
@@ -120,14 +120,14 @@ def parse_san(board: Board, text: str, *, first_rank: int = 1) -> Move:
     if match["rank"] is not None:
         from_rank = _rank_index(text, match["rank"], first_rank)
     side = 1 if board.turn else -1
-    if kind == KING and board.piece_at(target) == side * KING and not match["file"]:
+    if kind == KING and board.piece_code_at(target) == side * KING and not match["file"]:
         return _pass_move(board, text)
     candidates = [
         move
         for move in board.legal_moves
         if move.to_square == target
         and not move.is_pass()
-        and board.piece_at(move.from_square) == side * kind
+        and board.piece_code_at(move.from_square) == side * kind
         and (match["file"] is None or FILE_NAMES[move.from_square % FILES] == match["file"])
         and (from_rank is None or move.from_square // FILES == from_rank)
     ]
@@ -154,7 +154,7 @@ def _parse_soldier(board: Board, text: str, match: re.Match[str], first_rank: in
         for move in board.legal_moves
         if move.to_square == target
         and not move.is_pass()
-        and board.piece_at(move.from_square) == side * PAWN
+        and board.piece_code_at(move.from_square) == side * PAWN
     ]
     candidates = [m for m in reaching if FILE_NAMES[m.from_square % FILES] == match["file"]]
     if not candidates and match["to_file"] is None:

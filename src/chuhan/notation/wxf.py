@@ -160,7 +160,7 @@ def needs_place(board: Board, move: Move, place: Column) -> bool:
     """
     if place.count == 1:
         return False
-    piece = board.piece_at(move.from_square)
+    piece = board.piece_code_at(move.from_square)
     if place.count > 2 or abs(piece) not in (ADVISOR, ELEPHANT) or board.variant.is_janggi:
         return True
     side = piece > 0
@@ -169,7 +169,7 @@ def needs_place(board: Board, move: Move, place: Column) -> bool:
     others = tuple(
         sq
         for sq in range(file_index, FILES * RANKS, FILES)
-        if sq != move.from_square and board.piece_at(sq) == piece
+        if sq != move.from_square and board.piece_code_at(sq) == piece
     )
     for m in board.legal_move_codes(others):
         other = geometry(side, m >> 7, m & 127)
@@ -181,7 +181,7 @@ def needs_place(board: Board, move: Move, place: Column) -> bool:
 def mover(board: Board, move: Move, notation: str) -> int:
     """The piece that makes ``move``; raises :class:`IllegalMoveError` when the side to move
     has none on its from-square, so a writer never describes a move of nothing."""
-    piece = board.piece_at(move.from_square)
+    piece = board.piece_code_at(move.from_square)
     if not piece or (piece > 0) != board.turn:
         raise IllegalMoveError(
             f"cannot write {move.iccs()!r} in {notation} in {board.fen()} "

@@ -9,9 +9,12 @@ produce this one value, so converting between formats is reading one and writing
 
 from __future__ import annotations
 
+import enum
+import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
@@ -21,12 +24,15 @@ from chuhan.variants import JANGGI_ARRANGEMENTS, Variant, get_variant, janggi_st
 __all__ = [
     "DEFAULT_READ_LIMITS",
     "RESULTS",
+    "SKIP",
+    "BaseVisitor",
     "GameNode",
     "GameRecord",
     "ReadLimitError",
     "ReadLimits",
     "RecordError",
     "RecordWarning",
+    "SkipType",
     "VariationError",
     "janggi_arrangements",
     "normalize_fen",
@@ -38,7 +44,33 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
 
 if TYPE_CHECKING:
+    from chuhan.engine import PovScore
     from chuhan.game import Game
+
+# The comment commands pychess.org and lichess write (python-chess reads the same forms):
+# [%clk 0:05:00] the clock after the move, [%eval 0.17] / [%eval #-3] / [%eval 0.17,20]
+# the evaluation from the first mover's side, in pawns, with the search depth.
+_CLOCK = re.compile(
+    r"(?P<prefix>\s?)\[%clk\s(?P<hours>\d+):(?P<minutes>\d+):(?P<seconds>\d+(?:\.\d*)?)\]"
+    r"(?P<suffix>\s?)"
+)
+_EVAL = re.compile(
+    r"(?P<prefix>\s?)\[%eval\s(?:\#(?P<mate>[+-]?\d+)|(?P<cp>[+-]?(?:\d{0,10}\.\d{1,2}|\d{1,10}\.?)))"
+    r"(?:,(?P<depth>\d+))?\](?P<suffix>\s?)"
+)
+
+
+def _drop_command(pattern: re.Pattern[str], comment: str) -> str:
+    """``comment`` without its ``pattern`` command (the space around it kept once)."""
+
+    def keep_space(match: re.Match[str]) -> str:
+        return " " if match["prefix"] and match["suffix"] else ""
+
+    return pattern.sub(keep_space, comment).strip()
+
+
+def _add_command(comment: str, command: str) -> str:
+    return f"{command} {comment}" if comment else command
 
 
 class RecordError(ChuhanError):
@@ -124,6 +156,86 @@ class ReadLimits:
 DEFAULT_READ_LIMITS = ReadLimits()
 
 
+class SkipType(enum.Enum):
+    """What a visitor returns to skip a variation or the rest of a game (:data:`SKIP`)."""
+
+    SKIP = "skip"
+
+
+#: Returned by :meth:`BaseVisitor.begin_game`, :meth:`~BaseVisitor.end_headers` or
+#: :meth:`~BaseVisitor.begin_variation` to skip what follows, as python-chess's ``SKIP``.
+SKIP = SkipType.SKIP
+
+ResultT = TypeVar("ResultT")
+
+
+class BaseVisitor(Generic[ResultT]):
+    """What :meth:`GameRecord.accept` calls as it walks a record, in python-chess's order
+    (``chess.pgn.BaseVisitor``): the game's start, its headers, then each move with the
+    board before it (:meth:`visit_move`) and after it (:meth:`visit_board`), its NAGs and
+    comment, each variation between :meth:`begin_variation` and :meth:`end_variation`
+    (after the main-line move it is an alternative to), the result and the end.
+    Subclasses override what they need and :meth:`result`.
+
+    >>> from chuhan.records.pgn import read_pgn
+    >>> class Sans(BaseVisitor[list[str]]):
+    ...     def __init__(self) -> None:
+    ...         self.sans: list[str] = []
+    ...     def visit_move(self, board, move):
+    ...         self.sans.append(board.san(move))
+    ...     def begin_variation(self):
+    ...         self.sans.append("(")
+    ...     def end_variation(self):
+    ...         self.sans.append(")")
+    ...     def result(self):
+    ...         return self.sans
+    >>> [record] = read_pgn("1. Che3 Hc8 (1... Hg8 2. Hg3) 2. Hc3 *")
+    >>> " ".join(record.accept(Sans()))
+    'Che3 Hc8 ( Hg8 Hg3 ) Hc3'
+    """
+
+    def begin_game(self) -> SkipType | None:
+        return None
+
+    def begin_headers(self) -> None:
+        return None
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        return None
+
+    def end_headers(self) -> SkipType | None:
+        return None
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        """``move`` is about to be played on ``board`` (do not change the board)."""
+        return None
+
+    def visit_board(self, board: Board) -> None:
+        """The position after the move just visited (do not change the board)."""
+        return None
+
+    def visit_comment(self, comment: str) -> None:
+        return None
+
+    def visit_nag(self, nag: int) -> None:
+        return None
+
+    def begin_variation(self) -> SkipType | None:
+        return None
+
+    def end_variation(self) -> None:
+        return None
+
+    def visit_result(self, result: str) -> None:
+        return None
+
+    def end_game(self) -> None:
+        return None
+
+    def result(self) -> ResultT:
+        raise NotImplementedError
+
+
 @dataclass(eq=False)
 class GameNode:
     """A position in the game tree, reached by ``move`` from ``parent`` (``None`` at the root).
@@ -137,6 +249,8 @@ class GameNode:
     nags: list[int] = field(default_factory=list)
     # Not in the repr: a long game's tree would nest one repr call per ply.
     children: list[GameNode] = field(default_factory=list, repr=False)
+    #: The record owning the tree, kept on the root (see :meth:`game`).
+    _record: GameRecord | None = field(default=None, repr=False)
 
     def add_variation(self, move: Move, *, comment: str = "") -> GameNode:
         """Add ``move`` as a new child (the main line if it is the first) and return it."""
@@ -180,6 +294,197 @@ class GameNode:
         """True when this node is its parent's first child (or the root)."""
         return self.parent is None or self.parent.children[0] is self
 
+    # ------------------------------------------------------------- python-chess's tree
+
+    def root(self) -> GameNode:
+        """The root node of the tree."""
+        node = self
+        while node.parent is not None:
+            node = node.parent
+        return node
+
+    def game(self) -> GameRecord:
+        """The :class:`GameRecord` whose tree holds this node. Raises :class:`RecordError`
+        for a node of a tree no record owns."""
+        record = self.root()._record
+        if record is None:
+            raise RecordError("this node belongs to no game record")
+        return record
+
+    def board(self) -> Board:
+        """A new board of the position at this node: the record's start position with
+        the moves from the root played (they are on its move stack).
+
+        >>> from chuhan.records.pgn import read_pgn
+        >>> [record] = read_pgn('1. Che3 {[%clk 0:04:58]} Hc8 2. Hc3 *')
+        >>> node = record.root.next().next()
+        >>> node.san(), node.board().fen()
+        ('Hc8', 'r1bakabnr/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2')
+        """
+        board = self.game().start_board()
+        for move in self.path():
+            board.push(move)
+        return board
+
+    def san(self) -> str:
+        """The SAN of the move that led here (:meth:`chuhan.board.Board.san`, from the
+        parent's position). Raises :class:`RecordError` at the root, which has no move."""
+        if self.move is None or self.parent is None:
+            raise RecordError("the root node has no move")
+        return self.parent.board().san(self.move)
+
+    def next(self) -> GameNode | None:
+        """The main-line child, or None at the end of the line."""
+        return self.children[0] if self.children else None
+
+    def end(self) -> GameNode:
+        """The last node of the line that follows first children from here."""
+        node = self
+        while node.children:
+            node = node.children[0]
+        return node
+
+    def is_end(self) -> bool:
+        return not self.children
+
+    def is_mainline(self) -> bool:
+        """Whether this node is on the game's main line (every step a first child)."""
+        node = self
+        while node.parent is not None:
+            if node.parent.children[0] is not node:
+                return False
+            node = node.parent
+        return True
+
+    def starts_variation(self) -> bool:
+        """Whether this node is the first of a variation (a child other than the first)."""
+        return self.parent is not None and self.parent.children[0] is not self
+
+    def _child(self, move: Move | GameNode | int) -> GameNode:
+        if isinstance(move, GameNode):
+            if move in self.children:
+                return move
+        elif isinstance(move, int):
+            if 0 <= move < len(self.children):
+                return self.children[move]
+        else:
+            for child in self.children:
+                if child.move == move:
+                    return child
+        raise KeyError(move)
+
+    def variation(self, move: Move | GameNode | int) -> GameNode:
+        """The child by index, move or node (``KeyError`` if there is none)."""
+        return self._child(move)
+
+    def has_variation(self, move: Move | GameNode) -> bool:
+        try:
+            self._child(move)
+        except KeyError:
+            return False
+        return True
+
+    def promote_to_main(self, move: Move | GameNode) -> None:
+        """Make the child (a move or a node) the main line from here."""
+        child = self._child(move)
+        self.children.remove(child)
+        self.children.insert(0, child)
+
+    def promote(self, move: Move | GameNode) -> None:
+        """Move the child one place up among the variations."""
+        child = self._child(move)
+        place = self.children.index(child)
+        if place > 0:
+            self.children[place - 1], self.children[place] = child, self.children[place - 1]
+
+    def demote(self, move: Move | GameNode) -> None:
+        """Move the child one place down among the variations."""
+        child = self._child(move)
+        place = self.children.index(child)
+        if place < len(self.children) - 1:
+            self.children[place + 1], self.children[place] = child, self.children[place + 1]
+
+    def remove_variation(self, move: Move | GameNode) -> None:
+        """Remove the child and everything after it."""
+        child = self._child(move)
+        self.children.remove(child)
+        child.parent = None
+
+    # ------------------------------------------------------- [%clk] and [%eval] comments
+
+    def clock(self) -> float | None:
+        """The clock after this node's move, in seconds, from a ``[%clk h:mm:ss]``
+        command in its comment (pychess.org writes them), or None.
+
+        >>> node = GameNode(comment="[%clk 0:04:58.5] good")
+        >>> node.clock()
+        298.5
+        >>> node.set_clock(61)
+        >>> node.comment
+        '[%clk 0:01:01] good'
+        """
+        match = _CLOCK.search(self.comment)
+        if match is None:
+            return None
+        return int(match["hours"]) * 3600 + int(match["minutes"]) * 60 + float(match["seconds"])
+
+    def set_clock(self, seconds: float | None) -> None:
+        """Write (or with None, remove) the ``[%clk]`` command of the comment."""
+        comment = _drop_command(_CLOCK, self.comment)
+        if seconds is not None:
+            if not math.isfinite(seconds) or seconds < 0:
+                raise RecordError(f"invalid clock {seconds!r}: expected seconds >= 0")
+            whole = int(seconds)
+            fraction = seconds - whole
+            hours, rest = divmod(whole, 3600)
+            minutes, secs = divmod(rest, 60)
+            text = f"{hours}:{minutes:02}:{secs:02}"
+            if fraction:
+                text += f"{fraction:.3f}".lstrip("0").rstrip("0").rstrip(".")
+            comment = _add_command(comment, f"[%clk {text}]")
+        self.comment = comment
+
+    def eval(self) -> PovScore | None:
+        """The evaluation in a ``[%eval ...]`` command of the comment, as a
+        :class:`~chuhan.engine.PovScore` from the first mover's side (``[%eval 0.17]`` in
+        pawns, ``[%eval #-3]`` mate), or None.
+
+        >>> node = GameNode(comment="[%eval -1.25,18]")
+        >>> node.eval().first(), node.eval_depth()
+        (Score(cp=-125, mate=None), 18)
+        >>> node.set_eval(None)
+        >>> node.comment, node.eval()
+        ('', None)
+        """
+        from chuhan.engine import PovScore, Score
+
+        match = _EVAL.search(self.comment)
+        if match is None:
+            return None
+        if match["mate"] is not None:
+            return PovScore(Score(mate=int(match["mate"])), True)
+        return PovScore(Score(cp=round(float(match["cp"]) * 100)), True)
+
+    def eval_depth(self) -> int | None:
+        """The depth in a ``[%eval score,depth]`` command, or None."""
+        match = _EVAL.search(self.comment)
+        return None if match is None or match["depth"] is None else int(match["depth"])
+
+    def set_eval(self, score: PovScore | None, depth: int | None = None) -> None:
+        """Write (or with None, remove) the ``[%eval]`` command of the comment, from the
+        first mover's side."""
+        comment = _drop_command(_EVAL, self.comment)
+        if score is not None:
+            first = score.first()
+            mate = first.mate()
+            if mate is not None:
+                value = f"#{mate}"
+            else:
+                value = f"{(first.cp or 0) / 100:.2f}"
+            tail = f",{depth}" if depth is not None else ""
+            comment = _add_command(comment, f"[%eval {value}{tail}]")
+        self.comment = comment
+
 
 @dataclass(eq=False)
 class GameRecord:
@@ -202,6 +507,7 @@ class GameRecord:
     def __post_init__(self) -> None:
         if not self.fen:
             self.fen = self.variant.start_fen
+        self.root._record = self
 
     @classmethod
     def from_moves(
@@ -315,6 +621,23 @@ class GameRecord:
             nodes.append(node)
         self.__dict__.update(state)
         self.root = nodes[0]
+        self.root._record = self
+
+    def accept(self, visitor: BaseVisitor[ResultT]) -> ResultT:
+        """Walk the record with ``visitor`` (:class:`BaseVisitor`, in python-chess's
+        order) and return ``visitor.result()``. Iterative: a long game does not reach
+        Python's recursion limit."""
+        if visitor.begin_game() is not SKIP:
+            visitor.begin_headers()
+            for name, value in self.headers.items():
+                visitor.visit_header(name, value)
+            if visitor.end_headers() is not SKIP:
+                if self.root.comment:
+                    visitor.visit_comment(self.root.comment)
+                _accept_tree(self.root, self.start_board(), visitor)
+                visitor.visit_result(self.result)
+        visitor.end_game()
+        return visitor.result()
 
     def describe(self, index: int | None = None) -> str:
         """How error messages name this game: its index in the file and key headers."""
@@ -386,3 +709,48 @@ def janggi_arrangements(fen: str) -> tuple[str, str] | None:
             if janggi_start_fen(cho=cho, han=han).split()[0] == placement:
                 return cho, han
     return None
+
+
+def _accept_node(node: GameNode, board: Board, visitor: BaseVisitor[Any]) -> None:
+    assert node.move is not None
+    visitor.visit_move(board, node.move)
+    board.push(node.move)
+    visitor.visit_board(board)
+    board.pop()
+    for nag in sorted(node.nags):
+        visitor.visit_nag(nag)
+    if node.comment:
+        visitor.visit_comment(node.comment)
+
+
+def _accept_tree(root: GameNode, board: Board, visitor: BaseVisitor[Any]) -> None:
+    """The moves under ``root`` in python-chess's order: a node's main-line move, then its
+    alternatives each as a variation, then the main line's continuation."""
+    # A stack of steps: ("children", node) visits node's children at the board's position;
+    # "variation" opens one, "push"/"pop" keep the board in step, "end" closes a variation.
+    steps: list[tuple[str, GameNode]] = [("children", root)]
+    while steps:
+        kind, node = steps.pop()
+        if kind == "children":
+            if not node.children:
+                continue
+            main = node.children[0]
+            _accept_node(main, board, visitor)
+            later = [("variation", child) for child in node.children[1:]]
+            later += [("push", main), ("children", main), ("pop", main)]
+            steps.extend(reversed(later))
+        elif kind == "variation":
+            if visitor.begin_variation() is SKIP:
+                visitor.end_variation()
+                continue
+            _accept_node(node, board, visitor)
+            steps.extend(
+                reversed([("push", node), ("children", node), ("pop", node), ("end", node)])
+            )
+        elif kind == "push":
+            assert node.move is not None
+            board.push(node.move)
+        elif kind == "pop":
+            board.pop()
+        else:
+            visitor.end_variation()

@@ -281,7 +281,7 @@ def _marks_agree(board: Board, move: Move, text: str) -> bool:
     """Whether a SAN move's capture mark (``x``) and check mark (``+``, ``#``), where it has
     one, say what ``move`` does on ``board``: the test between two readings of a file's
     rank numbers that are both legal throughout."""
-    if ("x" in text) != bool(board.piece_at(move.to_square)) and not move.is_pass():
+    if ("x" in text) != bool(board.piece_code_at(move.to_square)) and not move.is_pass():
         return False
     if text.endswith(("+", "#")):
         board.push_code(move.from_square << 7 | move.to_square)

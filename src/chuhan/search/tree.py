@@ -45,7 +45,7 @@ from chuhan.squares import FILES, SQUARE_COUNT, Move
 __all__ = ["INF", "MATE", "MATE_BOUND", "MAX_PLY", "WIN", "SearchTables", "TreeSearch"]
 
 MATE = 30000
-#: Scores beyond this are mates (distance = MATE - |score| plies).
+#: Scores beyond this are mates (distance = MATE - abs(score) plies).
 MATE_BOUND = MATE - 1000
 #: A game won or lost by a referee's ruling other than mate (repetition, points).
 WIN = 20000

@@ -38,6 +38,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from disarm import Script, detect_scripts
 from starlette.requests import HTTPConnection
 
 from chuhan.web.accounts.repository import (
@@ -84,6 +85,16 @@ MAX_PASSWORD_CHARS = 200
 #: The name of the session secret in the store.
 SECRET_NAME = "session_secret"
 _LETTERS = {"Lu", "Ll", "Lt", "Lm", "Lo", "Nd"}
+#: The scripts a name may mix (UTS #39's "highly restrictive" level): one script alone, or
+#: Latin with the scripts of Chinese, Japanese or Korean writing. A name that mixes Latin
+#: with Cyrillic or Greek (``Viсtim01`` with a Cyrillic ``с``) is how look-alikes are
+#: made, and the skeletons do not list every pair of letters that look alike, so the mix
+#: itself is refused (UTS #39, section 5.2).
+_SCRIPT_MIXES = (
+    frozenset((Script.LATIN, Script.HAN, Script.HIRAGANA, Script.KATAKANA)),
+    frozenset((Script.LATIN, Script.HAN, Script.BOPOMOFO)),
+    frozenset((Script.LATIN, Script.HAN, Script.HANGUL)),
+)
 
 
 class AccountRuleError(ValueError):
@@ -115,6 +126,14 @@ def check_name(name: str) -> str:
                 f"'name' has a character that shows nothing (U+{ord(char):04X}); use "
                 "letters, digits, '_' or '-' that can be seen"
             )
+    scripts = set(detect_scripts(kept))
+    if len(scripts) > 1 and not any(scripts <= allowed for allowed in _SCRIPT_MIXES):
+        *most, last = sorted(script.name.title() for script in scripts)
+        shown = f"{', '.join(most)} and {last}"
+        raise AccountRuleError(
+            f"'name' mixes the {shown} scripts; write it in one script (Latin may go with "
+            "Chinese, Japanese or Korean)"
+        )
     if not MIN_NAME_CHARS <= len(kept) <= MAX_NAME_CHARS:
         raise AccountRuleError(
             f"'name' must be {MIN_NAME_CHARS} to {MAX_NAME_CHARS} characters, got {len(kept)}"

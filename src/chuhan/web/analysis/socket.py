@@ -154,16 +154,10 @@ async def analysis_socket(websocket: WebSocket) -> None:
         websocket,
         member,
         write=_write,
-        no_hello=_no_hello,
+        greeted=lambda member: member.greeted,
         body=body,
         failure="analysis websocket error",
     )
-
-
-def _no_hello(member: AnalysisMember) -> None:
-    if not member.greeted and not member.closing:
-        member.send(error_message("hello_timeout", "no 'hello' came in time; reconnect"))
-        member.close(4408)
 
 
 async def _read(

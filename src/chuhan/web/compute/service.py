@@ -282,7 +282,7 @@ def _external_line(board: Board, info: InfoDict) -> dict[str, Any]:
         multipv=info.get("multipv", 1),
         depth=info.get("depth", 0),
         score_cp=None if relative is None else relative.cp,
-        mate=None if relative is None else relative.mate,
+        mate=None if relative is None else relative.mate(),
         pv=info.get("pv", []),
     )
 

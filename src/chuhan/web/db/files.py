@@ -35,16 +35,14 @@ __all__ = [
 
 def default_db_path() -> Path:
     """Where ``chuhan serve`` keeps its games by default: the platform's per-user data
-    directory (``$XDG_DATA_HOME/chuhan`` or ``~/.local/share/chuhan`` on Linux,
-    ``~/Library/Application Support/chuhan`` on macOS, ``%APPDATA%\\chuhan`` on Windows)."""
-    home = Path.home()
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or home / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = home / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
-    return base / "chuhan" / "chuhan.sqlite3"
+    directory, as platformdirs names it (``$XDG_DATA_HOME/chuhan`` or
+    ``~/.local/share/chuhan`` on Linux, ``~/Library/Application Support/chuhan`` on macOS,
+    ``%APPDATA%\\chuhan`` on Windows: the roaming folder, no author folder)."""
+    # Imported here: the other helpers of this module need nothing outside the standard
+    # library (platformdirs comes with the web extra).
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("chuhan", appauthor=False, roaming=True)) / "chuhan.sqlite3"
 
 
 def lock_path(path: Path) -> Path:

@@ -132,16 +132,10 @@ async def lobby_socket(websocket: WebSocket) -> None:
         websocket,
         member,
         write=_write,
-        no_hello=_no_hello,
+        greeted=lambda member: member.owner is not None,
         body=body,
         failure="lobby websocket error",
     )
-
-
-def _no_hello(member: LobbyMember) -> None:
-    if member.owner is None and not member.closing:
-        member.send(error_message("hello_timeout", "no 'hello' came in time; reconnect"))
-        member.close(4408)
 
 
 async def _read(context: ServerContext, websocket: WebSocket, member: LobbyMember) -> None:

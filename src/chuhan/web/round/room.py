@@ -39,6 +39,7 @@ from chuhan.web.db import (
 )
 from chuhan.web.db.rows import noticed_change
 from chuhan.web.round import computer
+from chuhan.web.round.connection import GameConnection
 from chuhan.web.round.rules import (
     COMMANDS,
     PLAYER_ROLES,
@@ -70,7 +71,7 @@ from chuhan.web.round.view import (
     render_ack,
     render_presence,
 )
-from chuhan.web.sockets.connection import PRESENCE, STATE, Connection
+from chuhan.web.sockets.connection import PRESENCE, STATE
 from chuhan.web.sockets.protocol import (
     PROTOCOL_VERSION,
     ClientMessage,
@@ -131,7 +132,7 @@ class Room:
         """The room of a stored game, rebuilt from its event log."""
         self.manager = manager
         self.lock = asyncio.Lock()
-        self.connections: set[Connection] = set()
+        self.connections: set[GameConnection] = set()
         #: Connections by role (who is here, without counting them one by one).
         self._roles: Counter[str] = Counter()
         #: Who other server processes have connected here (shared stores): by process.
@@ -275,13 +276,13 @@ class Room:
             if chat_audience(conn.role) == audience:
                 conn.push(text, droppable=True)
 
-    def _add(self, conn: Connection) -> None:
+    def _add(self, conn: GameConnection) -> None:
         if conn not in self.connections:
             self.connections.add(conn)
             self._roles[conn.role or "watcher"] += 1
             self._note_absences()
 
-    def _remove(self, conn: Connection) -> None:
+    def _remove(self, conn: GameConnection) -> None:
         if conn in self.connections:
             self.connections.discard(conn)
             self._roles[conn.role or "watcher"] -= 1
@@ -333,7 +334,7 @@ class Room:
         for conn in list(self.connections):
             conn.push(text, droppable=droppable)
 
-    def send_state(self, conn: Connection) -> None:
+    def send_state(self, conn: GameConnection) -> None:
         conn.mark(STATE)
 
     def presence_changed(self, *, announce: bool = True) -> None:
@@ -356,7 +357,7 @@ class Room:
 
     # ------------------------------------------------------------------ joining
 
-    def admit(self, conn: Connection, role: str, *, max_watchers: int) -> bool:
+    def admit(self, conn: GameConnection, role: str, *, max_watchers: int) -> bool:
         """Take a connection in and welcome it, at once: its place is counted before
         anything is awaited, so a crowd arriving together cannot pass the watcher cap.
         False (nothing done) when the game has no room for another watcher."""
@@ -376,7 +377,7 @@ class Room:
         )
         return True
 
-    async def join(self, conn: Connection, name: str | None) -> None:
+    async def join(self, conn: GameConnection, name: str | None) -> None:
         """After :meth:`admit`: the seat's name, the state, the chat, a rematch link."""
         async with self.lock:
             now = self.manager.now()
@@ -404,13 +405,13 @@ class Room:
                 self.send_rematch(conn)
             await self.after_change(now)
 
-    async def leave(self, conn: Connection) -> None:
+    async def leave(self, conn: GameConnection) -> None:
         if conn not in self.connections:
             return
         self._remove(conn)
         self.presence_changed()
 
-    async def resync(self, conn: Connection) -> None:
+    async def resync(self, conn: GameConnection) -> None:
         async with self.lock:
             now = self.manager.now()
             await self.check_time(now)
@@ -508,7 +509,7 @@ class Room:
         self._keep_chat(line)
 
     async def commit(
-        self, events: list[Event], now: float, actor: Connection | None, seq: int
+        self, events: list[Event], now: float, actor: GameConnection | None, seq: int
     ) -> None:
         """Store the events (each applied, then written), then acknowledge, broadcast and
         publish them."""
@@ -568,7 +569,9 @@ class Room:
 
     # ------------------------------------------------------------------ time
 
-    async def check_time(self, now: float, actor: Connection | None = None, seq: int = 0) -> bool:
+    async def check_time(
+        self, now: float, actor: GameConnection | None = None, seq: int = 0
+    ) -> bool:
         """End the game on a flag fall, or take the default janggi arrangement once the
         deadline has passed (:func:`~chuhan.web.round.rules.due_events`). Called under the
         lock before every action and by the timer; ``actor`` (a flag claim) gets the ack.
@@ -694,7 +697,7 @@ class Room:
 
     # ------------------------------------------------------------------ actions
 
-    async def act(self, conn: Connection, msg: ClientMessage) -> None:
+    async def act(self, conn: GameConnection, msg: ClientMessage) -> None:
         """Apply one checked player action. Raises :class:`ProtocolError` to reject it."""
         async with self.lock:
             if self.manager.rooms.get(self.state.id) is not self:
@@ -774,7 +777,7 @@ class Room:
         self.state = state._replace(rematch=link)
         return Event("rematch", {"game_id": new_row.id, **event.data}, event.at)
 
-    def send_rematch(self, conn: Connection) -> None:
+    def send_rematch(self, conn: GameConnection) -> None:
         rematch = self.state.rematch
         assert rematch is not None
         game_id = rematch["game_id"]
@@ -790,7 +793,7 @@ class Room:
             }
         )
 
-    async def _chat(self, conn: Connection, msg: ClientMessage, now: float) -> None:
+    async def _chat(self, conn: GameConnection, msg: ClientMessage, now: float) -> None:
         """A chat line from a player (to the players' room) or from a spectator (to the
         spectators' room), within the sender's flood limit."""
         if conn.role is None:

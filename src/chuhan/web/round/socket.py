@@ -10,10 +10,11 @@ import logging
 from starlette.websockets import WebSocket
 
 from chuhan.web.context import ServerContext, context_of
+from chuhan.web.round.connection import GameConnection
 from chuhan.web.round.manager import RoomUnavailable
 from chuhan.web.round.room import Room
 from chuhan.web.round.view import render_state
-from chuhan.web.sockets.connection import STATE, Connection
+from chuhan.web.sockets.connection import STATE
 from chuhan.web.sockets.protocol import (
     ACTIONS,
     ClientMessage,
@@ -40,7 +41,7 @@ async def game_socket(websocket: WebSocket) -> None:
         return
     settings = context.settings
     conn = new_connection(
-        context, websocket, Connection, settings.rate_burst, settings.rate_per_second
+        context, websocket, GameConnection, settings.rate_burst, settings.rate_per_second
     )
     game_id = websocket.path_params["game_id"]
     manager = context.manager
@@ -68,21 +69,15 @@ async def game_socket(websocket: WebSocket) -> None:
         websocket,
         conn,
         write=_write,
-        no_hello=_no_hello,
+        greeted=lambda conn: conn.role is not None,
         body=body,
         failure=f"websocket error in game {game_id}",
     )
 
 
-def _no_hello(conn: Connection) -> None:
-    """A socket that has not said hello in time is closed: it holds memory and a place
-    in its address's count for nothing."""
-    if conn.role is None and not conn.closing:
-        conn.send(error_message("hello_timeout", "no 'hello' came in time; reconnect"))
-        conn.close(4408)
-
-
-async def _read(context: ServerContext, websocket: WebSocket, conn: Connection, room: Room) -> None:
+async def _read(
+    context: ServerContext, websocket: WebSocket, conn: GameConnection, room: Room
+) -> None:
     async for text in frames(websocket, conn):
         try:
             msg = parse_client_message(text)
@@ -94,7 +89,7 @@ async def _read(context: ServerContext, websocket: WebSocket, conn: Connection, 
 
 
 async def _dispatch(
-    context: ServerContext, conn: Connection, room: Room, msg: ClientMessage
+    context: ServerContext, conn: GameConnection, room: Room, msg: ClientMessage
 ) -> bool:
     """Handle one checked message; False when the connection must close."""
     try:
@@ -124,7 +119,9 @@ async def _dispatch(
     return True
 
 
-async def _hello(context: ServerContext, conn: Connection, room: Room, msg: ClientMessage) -> bool:
+async def _hello(
+    context: ServerContext, conn: GameConnection, room: Room, msg: ClientMessage
+) -> bool:
     if conn.role is not None:
         raise ProtocolError("not_allowed", "this connection already said hello", msg.seq)
     token = msg.get("token")
@@ -166,7 +163,7 @@ async def _hello(context: ServerContext, conn: Connection, room: Room, msg: Clie
     return True
 
 
-async def _write(context: ServerContext, websocket: WebSocket, conn: Connection) -> None:
+async def _write(context: ServerContext, websocket: WebSocket, conn: GameConnection) -> None:
     """Send the connection's frames in order, rendering the newest state or presence when
     it gets to one; close when the connection is closed."""
 

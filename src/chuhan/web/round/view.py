@@ -24,9 +24,9 @@ from chuhan.web.round.seats import SEATS, seat_of, side_of
 from chuhan.web.sockets.protocol import MAX_NAME_CHARS
 
 if TYPE_CHECKING:
+    from chuhan.web.round.connection import GameConnection
     from chuhan.web.round.room import Room
     from chuhan.web.round.state import RoundState
-    from chuhan.web.sockets.connection import Connection
 
 __all__ = [
     "DEFAULT_ARRANGEMENT",
@@ -85,7 +85,7 @@ def move_entry(board: Board, move: Move) -> str:
     wxf, chinese = notations
     korean = _json_string(to_korean(board, move)) if board.variant.is_janggi else "null"
     passing = move.is_pass()
-    capture = not passing and board.piece_at(move.to_square) != 0
+    capture = not passing and board.piece_code_at(move.to_square) != 0
     return (
         f'{{"ply": {board.ply + 1}, "side": "{seat_of(board.turn)}", '
         f'"from": "{SQUARE_NAMES[move.from_square]}", "to": "{SQUARE_NAMES[move.to_square]}", '
@@ -395,9 +395,7 @@ def build_snapshot(
         "thinking": status == "playing" and state.is_computer(board.turn),
         "offers": {
             "draw": None if game.draw_offer is None else seat_of(game.draw_offer),
-            "takeback": None
-            if game.takeback_request is None
-            else seat_of(game.takeback_request),
+            "takeback": None if game.takeback_request is None else seat_of(game.takeback_request),
             "rematch": state.rematch_offer,
         },
         "setup": setup,
@@ -512,7 +510,7 @@ def _clock_text(snap: Snapshot, now: float) -> str:
 _SEAT_JSON = {True: '"first"', False: '"second"'}
 
 
-def render_state(room: Room, conn: Connection, now: float) -> str:
+def render_state(room: Room, conn: GameConnection, now: float) -> str:
     """The ``state`` message for one connection: the newest snapshot, with only the move
     list entries the connection does not have yet (``moves_from``)."""
     snap = room.published

@@ -15,12 +15,9 @@ import asyncio
 import json
 from collections import deque
 from collections.abc import AsyncIterator, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from chuhan.web.sockets.protocol import TokenBucket
-
-if TYPE_CHECKING:
-    from chuhan.web.round.room import Room
 
 __all__ = ["PRESENCE", "STATE", "Connection"]
 
@@ -34,36 +31,24 @@ _encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
 class Connection:
-    """One websocket: its role, its last seq, its rate limit (and how many more dropped
-    messages it may have), what it has been sent of the game, and its outbox."""
+    """One websocket, whatever it serves: its last seq, its rate limit (and how many more
+    dropped messages it may have), the session it came with, and its outbox. Each feature
+    adds what it keeps of the socket in a subclass (the game's: round/connection.py)."""
 
     #: Text frames queued beyond this: chat is dropped, then the connection is closed.
     MAX_QUEUE = 256
 
     def __init__(self, bucket: TokenBucket, patience: TokenBucket, address: str = "") -> None:
-        self.role: str | None = None  # first | second | both | watcher, after hello
-        self.token: str | None = None
         #: The session cookie the websocket came with (chuhan.web.accounts.service), if any,
         #: and the store key of its session while the socket is listed under it
         #: (:mod:`chuhan.web.sockets.sessions`: the socket is closed when it ends).
         self.session_cookie: str | None = None
         self.session_key: str | None = None
-        #: The name a spectator gave in its hello (shown with its chat lines).
-        self.name: str | None = None
         self.address = address
         self.last_seq = 0
         self.bucket = bucket
         #: One token per message the rate limit may drop before the connection is closed.
         self.patience = patience
-        #: The publication (:attr:`Room.published`) this connection was last sent and how
-        #: many move-list entries it holds (the next state sends only the entries after those).
-        self.sent_seq = -1
-        self.sent_moves = 0
-        #: Whether the client reads move lists as changes (``moves_from``, protocol 2); a
-        #: client that does not say so gets the whole list in every state.
-        self.deltas = False
-        #: The room this connection joined (set by :meth:`Room.join`).
-        self.room: Room | None = None
         self._outbox: deque[tuple[str, str | None]] = deque()  # (kind, text)
         self._texts = 0
         self._ready = asyncio.Event()

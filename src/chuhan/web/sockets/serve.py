@@ -74,7 +74,7 @@ async def serve_socket(
     conn: C,
     *,
     write: Callable[[ServerContext, WebSocket, C], Coroutine[Any, Any, None]],
-    no_hello: Callable[[C], None],
+    greeted: Callable[[C], bool],
     body: Callable[[], Awaitable[None]],
     failure: str,
 ) -> None:
@@ -82,12 +82,14 @@ async def serve_socket(
     writer, its place in its address's count (over every live process:
     :mod:`chuhan.web.db.holdings`), the time it has to say hello; ``body`` reads it. An
     error is logged (``failure``) and the client told; the writer gets two seconds to send
-    what is queued."""
+    what is queued. A socket that has not said hello (``greeted``) within the settings'
+    ``hello_timeout`` is told so and closed: it holds memory and a place in its address's
+    count for nothing."""
     settings = context.settings
     address = conn.address
     loop = asyncio.get_running_loop()
     writer = loop.create_task(write(context, websocket, conn))
-    silent = loop.call_later(settings.hello_timeout, no_hello, conn)
+    silent = loop.call_later(settings.hello_timeout, _no_hello, conn, greeted)
     key = f"sockets address {address}"
     held = False
     context.sessions.add(conn)  # (before anything reads the session: see sessions.py)
@@ -121,6 +123,12 @@ async def serve_socket(
             await asyncio.wait_for(writer, timeout=2)
         if not writer.done():
             writer.cancel()
+
+
+def _no_hello(conn: C, greeted: Callable[[C], bool]) -> None:
+    if not greeted(conn) and not conn.closing:
+        conn.send(error_message("hello_timeout", "no 'hello' came in time; reconnect"))
+        conn.close(4408)
 
 
 async def frames(websocket: WebSocket, conn: Connection) -> AsyncIterator[str | bytes]:
