@@ -149,27 +149,25 @@ def _parse_counter(fen: str, text: str, what: str, *, minimum: int) -> int:
     return int(text)
 
 
-#: The character of each signed piece code in :func:`board_fen`'s first pass ("1" for an
-#: empty square), and the runs of empty squares it then counts, longest first.
-_PLACEMENT_CHARS = {
-    0: "1",
-    **{kind: letter.upper() for kind, letter in TYPE_LETTERS.items()},
-    **{-kind: letter for kind, letter in TYPE_LETTERS.items()},
-}
-_EMPTY_RUNS = tuple(("1" * count, str(count)) for count in range(FILES, 1, -1))
-
-
 def board_fen(squares: list[int] | tuple[int, ...]) -> str:
     """The placement field of a FEN."""
-    # Made with string methods rather than square by square: the web server writes the
-    # FEN of every position it shows.
-    chars = "".join(map(_PLACEMENT_CHARS.__getitem__, squares))
-    text = "/".join(
-        [chars[start : start + FILES] for start in range(FILES * (RANKS - 1), -1, -FILES)]
-    )
-    for run, count in _EMPTY_RUNS:
-        text = text.replace(run, count)
-    return text
+    rows = []
+    for rank in range(RANKS - 1, -1, -1):
+        row = ""
+        empty = 0
+        for file_index in range(FILES):
+            piece = squares[rank * FILES + file_index]
+            if piece:
+                if empty:
+                    row += str(empty)
+                    empty = 0
+                row += piece_letter(piece)
+            else:
+                empty += 1
+        if empty:
+            row += str(empty)
+        rows.append(row)
+    return "/".join(rows)
 
 
 def format_fen(setup: Setup) -> str:

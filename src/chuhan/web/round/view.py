@@ -7,17 +7,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from itertools import groupby
 from json.encoder import encode_basestring
-from operator import getitem
 from typing import TYPE_CHECKING, Any
 
 from chuhan.board import Board
 from chuhan.clock import Clock, TimeControl
 from chuhan.errors import ChuhanError
 from chuhan.game import Game, Outcome
+from chuhan.jsontext import moves_json, pieces_json
 from chuhan.notation import to_chinese, to_korean, to_wxf
-from chuhan.squares import SQUARE_NAMES, SQUARES, Move
+from chuhan.squares import SQUARE_NAMES, Move
 from chuhan.variants import JANGGI_ARRANGEMENTS, Variant
 from chuhan.web.db import ChatLine
 from chuhan.web.round.seats import SEATS, seat_of, side_of
@@ -153,7 +152,8 @@ class Snapshot:
     #: What the game's state messages say that never changes.
     texts: GameTexts
     _tails: dict[int, str] = field(default_factory=dict)
-    #: ``players`` as JSON text by who is connected (first, second) (cached).
+    #: ``players`` as JSON text by who is connected (first, second) (cached; shared by the
+    #: snapshots with the same ``players``).
     _players_texts: dict[tuple[bool, bool], str] = field(default_factory=dict)
 
     def moves_after(self, start: int) -> str:
@@ -199,27 +199,6 @@ def pass_endings(game: Game, variant: Variant) -> tuple[dict[str, Any] | None, .
     )
 
 
-#: A move code's from-square and to-square (``code >> 7``, ``code & 127``), as calls that
-#: run no Python code (see :func:`_destinations_json`).
-_ORIGIN_OF = (7).__rrshift__
-_TARGET_OF = (127).__and__
-#: Each square's name as JSON text.
-_QUOTED = [f'"{name}"' for name in SQUARE_NAMES]
-
-
-def _destinations_json(codes: list[int]) -> str:
-    """The move codes as JSON text: an object of their to-squares (in order) by
-    from-square (in the order first met), by name. The generators give each piece's moves
-    together, so the codes are grouped a piece at a time, not a move at a time."""
-    grouped: dict[int, str] = {}
-    quoted = _QUOTED
-    for origin, moves in groupby(codes, _ORIGIN_OF):
-        targets = ", ".join(map(quoted.__getitem__, map(_TARGET_OF, moves)))
-        known = grouped.get(origin)
-        grouped[origin] = targets if known is None else f"{known}, {targets}"
-    return "{" + ", ".join([f"{quoted[sq]}: [{to}]" for sq, to in grouped.items()]) + "}"
-
-
 def _legal_destinations(game: Game) -> tuple[str, bool]:
     """The side to move's legal moves grouped by from-square (in generation order), as
     JSON text, and whether it may pass."""
@@ -228,7 +207,7 @@ def _legal_destinations(game: Game) -> tuple[str, bool]:
     can_pass = king << 7 | king in codes
     if can_pass:
         codes.remove(king << 7 | king)
-    return _destinations_json(codes), can_pass
+    return moves_json(codes), can_pass
 
 
 #: The kinds of game whose waiting player may premove (not a local game, where one person
@@ -245,7 +224,7 @@ def _premove_destinations(state: RoundState) -> str:
     waiting = not board.turn
     if state.kind not in _PREMOVE_KINDS or state.is_computer(waiting):
         return "{}"
-    return _destinations_json(board.pseudo_legal_move_codes(waiting))
+    return moves_json(board.pseudo_legal_move_codes(waiting))
 
 
 def _pieces(placement: tuple[int, ...], variant: Variant) -> list[dict[str, Any]]:
@@ -261,33 +240,31 @@ def _pieces(placement: tuple[int, ...], variant: Variant) -> list[dict[str, Any]
     ]
 
 
-#: Each piece's ``state.pieces`` entry as JSON text, by game, signed piece code and square
-#: (an empty square's: "" on every square).
-_PIECE_TEXTS: dict[str, dict[int, list[str]]] = {}
+#: Each piece's ``state.pieces`` entry as JSON text, by game, signed piece code + 7 and
+#: square (:func:`~chuhan.jsontext.pieces_json`'s table; an empty square's: none).
+_PIECE_TEXTS: dict[str, list[list[str]]] = {}
 
 
 def _pieces_text(placement: list[int], variant: Variant) -> str:
-    """``json.dumps(_pieces(placement, variant))``, from the texts of the pieces (looked
-    up square by square without running Python code per square)."""
+    """``json.dumps(_pieces(placement, variant))``, from the texts of the pieces."""
     texts = _PIECE_TEXTS.get(variant.game)
     if texts is None:
-        texts = _PIECE_TEXTS[variant.game] = {
-            piece: [
+        texts = _PIECE_TEXTS[variant.game] = [
+            [
                 _dumps(
                     {
                         "square": name,
                         "side": seat_of(piece > 0),
-                        "kind": variant.piece_name(kind),
+                        "kind": variant.piece_name(abs(piece)),
                     }
                 )
                 for name in SQUARE_NAMES
             ]
-            for kind in range(1, 8)
-            for piece in (kind, -kind)
-        }
-        texts[0] = [""] * len(SQUARE_NAMES)
-    by_square = map(getitem, map(texts.__getitem__, placement), SQUARES)
-    return "[" + ", ".join(filter(None, by_square)) + "]"
+            if piece
+            else []
+            for piece in range(-7, 8)
+        ]
+    return pieces_json(placement, texts)
 
 
 def _game_texts(state: RoundState, previous: GameTexts | None) -> GameTexts:
@@ -365,10 +342,12 @@ def build_snapshot(
             else int(state.setup_deadline * 1000),
             "default": DEFAULT_ARRANGEMENT,
         }
-    if previous is not None and previous.names is state.names:
-        players = previous.players
+    # ``players`` (and its JSON texts) change only with the names in a game (its headers
+    # and computer seat never do).
+    if previous is not None and previous.names is state.names and previous.texts is texts:
+        players, players_texts = previous.players, previous._players_texts
     else:
-        players = _players(state)
+        players, players_texts = _players(state), {}
     last = board.peek() if board.ply else None
     fen = board.fen()
     before = {
@@ -445,6 +424,7 @@ def build_snapshot(
         _YOU_BY_TURN[mover],
         tuple(placement),
         texts,
+        _players_texts=players_texts,
     )
 
 
