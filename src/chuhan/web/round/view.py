@@ -19,6 +19,7 @@ from chuhan.notation import to_chinese, to_korean, to_wxf
 from chuhan.squares import SQUARE_NAMES, Move
 from chuhan.variants import JANGGI_ARRANGEMENTS, Variant
 from chuhan.web.db import ChatLine
+from chuhan.web.encode import dumps as _dumps
 from chuhan.web.round.seats import SEATS, seat_of, side_of
 from chuhan.web.sockets.protocol import MAX_NAME_CHARS
 
@@ -51,9 +52,6 @@ __all__ = [
 #: The arrangement taken for a janggi player who does not choose in time.
 DEFAULT_ARRANGEMENT = "마상상마"
 
-#: ``json.dumps(value, ensure_ascii=False)`` without making an encoder per call (what
-#: is encoded here has no cycles, so the check for them is left out: same output).
-_dumps = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 _ROLES = ("first", "second", "both", "watcher")
 #: ``you`` as JSON text by role and whether it is that role's turn.
 _YOU = {
@@ -155,6 +153,9 @@ class Snapshot:
     #: ``players`` as JSON text by who is connected (first, second) (cached; shared by the
     #: snapshots with the same ``players``).
     _players_texts: dict[tuple[bool, bool], str] = field(default_factory=dict)
+    #: The clock's JSON text as last read, and when (every connection is sent the state
+    #: at once after a move: one reading serves them all).
+    _clock_read: tuple[float, str] | None = None
 
     def moves_after(self, start: int) -> str:
         """The entries from ``start`` on, as the inside of a JSON array (cached)."""
@@ -474,9 +475,12 @@ def _clock_text(snap: Snapshot, now: float) -> str:
     clock = snap.clock
     if clock is None:
         return "null"
+    read = snap._clock_read
+    if read is not None and read[0] == now:
+        return read[1]
     control = snap.texts.control_text
     running = clock.running
-    return (
+    text = (
         f'{{"control": {control}, '
         f'"first": {{"remaining_ms": {round(clock.remaining(True, now) * 1000)}, '
         f'"periods": {clock.periods_left(True, now)}}}, '
@@ -485,6 +489,8 @@ def _clock_text(snap: Snapshot, now: float) -> str:
         f'"running": {"null" if running is None else _SEAT_JSON[running]}, '
         f'"server_time_ms": {round(now * 1000)}}}'
     )
+    snap._clock_read = (now, text)
+    return text
 
 
 _SEAT_JSON = {True: '"first"', False: '"second"'}
