@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect as sync_connect
 
 from chuhan.game import Game
@@ -503,11 +503,12 @@ class ForwardedSocket:
         return self.seq
 
     async def ask(self, kind: str, **fields: Any) -> dict[str, Any]:
-        """Send, and return the first message that answers it."""
+        """Send, and return the first message that answers it: its own answer, or an error
+        without a seq (``rate_limited``: the server dropped the message unread)."""
         seq = await self.send(kind, **fields)
         while True:
             message: dict[str, Any] = json.loads(await self.ws.recv())
-            if self.answers(message, seq):
+            if self.answers(message, seq) or (message["type"] == "error" and "seq" not in message):
                 return message
 
 
@@ -548,13 +549,24 @@ async def review_storm(args: argparse.Namespace) -> None:
             deadline = time.monotonic() + STORM_SECONDS
             baseline, problems = await play(port, 20, 0.1, deadline)
             print(f"before the storm: {describe(baseline)}")
-            reviewer = await Analyst.open(port, "203.0.113.1")
+            # One address asks for every review, opening a new socket whenever the server
+            # closes one (for a flood of messages), until it refuses the connection.
+            reviewers = [await Analyst.open(port, "203.0.113.1")]
             reviews: dict[str, int] = {}
             for game_id in ids:
-                said = await reviewer.ask("review", game=game_id)
-                kind = said.get("code", said["type"])
+                try:
+                    said = await reviewers[-1].ask("review", game=game_id)
+                    kind = said.get("code", said["type"])
+                except ConnectionClosed as closed:
+                    kind = f"socket closed {closed.rcvd and closed.rcvd.code}"
+                    try:
+                        reviewers.append(await Analyst.open(port, "203.0.113.1"))
+                    except (ConnectionClosed, InvalidStatus, OSError):
+                        reviews["a new socket refused"] = 1
+                        break
                 reviews[kind] = reviews.get(kind, 0) + 1
-            analysts, deep = [], {}
+            analysts: list[Analyst] = []
+            deep: dict[str, int] = {}
             for number in range(args.analysts):
                 try:
                     analyst = await Analyst.open(port, f"203.0.113.{10 + number % 5}")
@@ -569,7 +581,7 @@ async def review_storm(args: argparse.Namespace) -> None:
                 kind = said.get("code", said["type"])
                 deep[kind] = deep.get(kind, 0) + 1
                 analysts.append(analyst)
-            draining = asyncio.create_task(drain([reviewer, *analysts]))
+            draining = asyncio.create_task(drain([*reviewers, *analysts]))
             newcomer = await Analyst.open(port, "192.0.2.1")
             asked = time.perf_counter()
             seq = await newcomer.send("position", variant="xiangqi", moves=["h2e2"], engine=True)
@@ -595,7 +607,7 @@ async def review_storm(args: argparse.Namespace) -> None:
             print(f"during the storm, a game's {describe(latencies)}")
             if problems + more:
                 print(f"PROBLEMS: {problems + more}")
-            for analyst in (reviewer, newcomer, *analysts):
+            for analyst in (*reviewers, newcomer, *analysts):
                 await analyst.ws.close()
             draining.cancel()
         finally:

@@ -42,7 +42,7 @@ from load import serving  # the same server start as the load test
 def random_move(player: Client, rng: random.Random) -> str:
     """Play a random legal move; return it (ICCS)."""
     source, targets = rng.choice(sorted(player.state["legal"].items()))
-    move = source + rng.choice(targets)
+    move: str = source + rng.choice(targets)
     player.move(move)
     return move
 

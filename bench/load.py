@@ -122,7 +122,7 @@ def serving(port: int, db: str | Path, *options: str) -> subprocess.Popen[bytes]
 
 def logged(logs: list[Path]) -> list[str]:
     """The lines the servers logged, without the start banner."""
-    lines = []
+    lines: list[str] = []
     for log in logs:
         lines.extend(
             line

@@ -96,7 +96,9 @@ def drain(conn: GameConnection, room: Room, now: float, sink: list[str] | None) 
     return sent
 
 
-async def run(args: argparse.Namespace, sequences: list[list[str]]) -> tuple[int, float, float]:
+async def run(
+    args: argparse.Namespace, sequences: list[list[str]]
+) -> tuple[int, float, float, int]:
     counter = itertools.count()
     manager_module.new_game_id = lambda: f"game{next(counter):05d}"  # type: ignore[attr-defined]
     manager_module.new_token = lambda: f"token{next(counter):05d}"  # type: ignore[attr-defined]

@@ -24,6 +24,7 @@ if any is wrong (after printing everything).
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import json
 import os
@@ -48,7 +49,7 @@ except ImportError:  # run from a checkout without ``pip install -e .``
     import chuhan
 
 try:
-    import cchess
+    import cchess  # type: ignore[import-untyped]
     import chess
 except ImportError as exc:
     sys.exit(f"bench/perft.py needs the bench extras ({exc}): pip install -e '.[bench]'")
@@ -514,7 +515,7 @@ def main(argv: list[str] | None = None) -> int:
             mode,
             cchess_depth,
             XIANGQI_PERFT,
-            lambda mode=mode: cchess_perft(cc_board, cchess_depth, mode == "bulk"),
+            functools.partial(cchess_perft, cc_board, cchess_depth, mode == "bulk"),
             args.cchess_repeat,
         )
     if cc_board.to_fen() != cchess.FULL_INIT_FEN:
@@ -528,7 +529,7 @@ def main(argv: list[str] | None = None) -> int:
             mode,
             4,
             CHESS_PERFT,
-            lambda mode=mode: chess_perft(ch_board, 4, mode == "bulk"),
+            functools.partial(chess_perft, ch_board, 4, mode == "bulk"),
             repeat,
         )
 

@@ -29,6 +29,7 @@ import json
 import multiprocessing
 import statistics
 import time
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from multiprocessing.queues import Queue
 from typing import Any
@@ -189,7 +190,12 @@ def prepare(url: str) -> None:
 
 
 def child(queue: Queue[Any], job: str, *args: Any) -> None:
-    coroutine = {"write": write_loop, "notify": notify_loop, "listen": listen_loop}[job]
+    loops: dict[str, Callable[..., Coroutine[Any, Any, Any]]] = {
+        "write": write_loop,
+        "notify": notify_loop,
+        "listen": listen_loop,
+    }
+    coroutine = loops[job]
     try:
         queue.put((job, asyncio.run(coroutine(*args))))
     except BaseException as error:
@@ -314,6 +320,7 @@ def measure_connections(database: Database) -> None:
             await asyncio.gather(*(store.create_game(row, {}) for row in rows))
             await asyncio.gather(*(store.save_game(row, "move", {"move": "h2e2"}) for row in rows))
             await asyncio.sleep(1)
+            assert postmaster is not None and name is not None
             private = [private_kb(pid) for pid in children(postmaster) if in_database(pid, name)]
             await pool.close()
             return most, reserved, private

@@ -11,10 +11,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import hypothesis  # noqa: F401  (see below)
 import pytest
 
 from postgres_cluster import Cluster, PostgresNotFound
 
+# hypothesis is imported here, at the start, and not first by its plugin's summary at the end
+# of a session. pytest rewrites the asserts of a plugin's modules as it imports them, and
+# CPython before 3.11.8 keeps one AST-building depth counter for all threads (gh-106905): a
+# parse at the end, while a thread left by a test formats a traceback (3.11's traceback
+# module parses the failing line), failed a run with "SystemError: AST constructor
+# recursion depth mismatch" after every test had passed.
 DATA = Path(__file__).parent / "data"
 
 # The admin address of a running cluster to use instead of starting one, e.g.

@@ -1,6 +1,6 @@
 """The python-chess names on the board: outcome / result / is_game_over / is_repetition,
-parse_san / push_san, piece_at -> Piece, board editing, mirror, attackers / attacks and
-SquareSet (issue 27)."""
+parse_san / push_san, piece_at -> Piece, pieces / piece_map, checkers, board editing, mirror,
+attackers / attacks and SquareSet (issue 27)."""
 
 from __future__ import annotations
 
@@ -93,6 +93,48 @@ def test_piece_at_returns_a_piece() -> None:
     assert board.piece_code_at(parse_square("a9")) == -ROOK
 
 
+def test_pieces_is_a_square_set_of_one_kind_and_side() -> None:
+    board = Board()
+    assert board.pieces(ROOK, RED) == SquareSet([parse_square("a0"), parse_square("i0")])
+    assert board.pieces(chuhan.PAWN, BLACK).names() == ["a6", "c6", "e6", "g6", "i6"]
+    assert board.pieces(chuhan.KING, BLACK) == SquareSet.from_square(board.king(BLACK))
+    assert board.pieces(ROOK, RED).isdisjoint(board.pieces(ROOK, BLACK))
+    janggi = Board(variant="janggi")
+    assert len(janggi.pieces(chuhan.PAWN, chuhan.CHO)) == 5
+    for bad in (0, 8, -5):
+        with pytest.raises(ValueError, match=str(bad)):
+            board.pieces(bad, RED)
+
+
+def test_piece_map_holds_pieces_and_piece_code_map_the_ints() -> None:
+    board = Board()
+    pieces = board.piece_map()
+    assert len(pieces) == 32 and list(pieces) == sorted(pieces)
+    assert pieces[parse_square("b2")] == Piece.from_symbol("C")
+    assert {sq: piece.code() for sq, piece in pieces.items()} == board.piece_code_map()
+    assert all(board.piece_at(sq) == piece for sq, piece in pieces.items())
+    rooks = board.pieces(ROOK, RED) | board.pieces(ROOK, BLACK)
+    assert set(board.piece_map(mask=rooks)) == set(rooks)
+    assert board.piece_map(mask=int(rooks)) == board.piece_map(mask=rooks)
+    assert board.piece_map(mask=0) == {}
+
+
+def test_checkers_is_a_square_set() -> None:
+    assert Board().checkers() == SquareSet() and not Board().checkers()
+    double = Board("4k4/9/3H5/9/9/9/4R4/9/9/4K4 b - - 0 1")  # the rook and the horse
+    assert double.checkers().names() == ["e3", "d7"]
+    assert len(Board(MATED).checkers()) == 1
+    # In xiangqi a king facing the other across an open file gives check too.
+    facing = Board("3k5/9/9/9/9/9/9/9/9/3K5 b - - 0 1")
+    assert facing.checkers() == SquareSet.from_square(facing.king(RED))
+    # Mated by a rook with the kings facing: the reason names the rook, not the king.
+    mated = Board("R2k5/9/9/9/9/9/9/9/9/3K5 b - - 0 1")
+    assert mated.checkers().names() == ["d0", "a9"]
+    outcome = mated.outcome()
+    assert outcome is not None and outcome.termination is Termination.CHECKMATE
+    assert "by the chariot on a9" in outcome.reason
+
+
 def test_piece_values() -> None:
     piece = Piece.from_symbol("H")
     assert piece.symbol() == "N" and str(piece) == "N" and piece.color is RED
@@ -103,6 +145,24 @@ def test_piece_values() -> None:
             Piece.from_symbol(bad)
     with pytest.raises(ValueError, match="9"):
         Piece(9, RED)
+
+
+@pytest.mark.parametrize("variant", ["xiangqi", "janggi"])
+def test_unicode_symbol_is_the_character_the_board_draws(variant: str) -> None:
+    board = Board(variant=variant)
+    janggi = variant == "janggi"
+    rows = {line[0]: line[2:] for line in board.unicode().splitlines() if line[:1].isdigit()}
+    for sq, piece in board.piece_map().items():
+        drawn = rows[str(sq // 9)][sq % 9]
+        assert piece.unicode_symbol(janggi=janggi) == drawn
+        other = Piece(piece.piece_type, not piece.color)
+        assert piece.unicode_symbol(janggi=janggi, invert_color=True) == other.unicode_symbol(
+            janggi=janggi
+        )
+    assert Piece.from_symbol("C").unicode_symbol() == "炮"
+    assert Piece.from_symbol("c").unicode_symbol() == "砲"
+    assert Piece.from_symbol("C").unicode_symbol(janggi=True) == "包"
+    assert Piece.from_symbol("n").unicode_symbol(simplified=True) == "马"
 
 
 def test_set_and_remove_piece_keep_the_board_consistent() -> None:

@@ -1,11 +1,13 @@
 """python-chess's Score / PovScore API (mate(), is_mate(), white(), ordering, Cp / Mate)
-and the streaming analysis() context manager of SimpleEngine (issue 27)."""
+and the streaming analysis() context manager of SimpleEngine and AsyncEngine, with a limit or
+open-ended (issue 27)."""
 
 from __future__ import annotations
 
 import asyncio
 import pickle
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -18,11 +20,14 @@ from chuhan.engine import (
     Mate,
     PovScore,
     Score,
+    SimpleAnalysisResult,
     SimpleEngine,
     popen_uci,
 )
 
 FAKE = [sys.executable, str(Path(__file__).parent / "fake_engine.py")]
+#: chuhan's own engine, which holds its answer to "go infinite" until it is told to stop.
+OWN = [sys.executable, "-m", "chuhan", "engine"]
 
 
 def test_score_methods() -> None:
@@ -100,3 +105,87 @@ def test_async_analysis_streams_infos() -> None:
 
     seen, final, first, depth = asyncio.run(run())
     assert set(seen) == {1, 2} and final == 2 and first == 1 and depth == 1
+
+
+def _still_running(analysis: SimpleAnalysisResult) -> bool:
+    """Read what the engine has said so far; True if the search has not ended (raises
+    AnalysisComplete, failing the test, if it has)."""
+    while not analysis.would_block():
+        analysis.get()
+    return True
+
+
+@pytest.mark.parametrize("protocol", ["uci", "ucci"])
+def test_analysis_without_a_limit_runs_until_it_is_stopped(protocol: str) -> None:
+    popen = SimpleEngine.popen_uci if protocol == "uci" else SimpleEngine.popen_ucci
+    with popen(OWN) as engine:
+        board = Board()
+        with engine.analysis(board) as analysis:
+            depths = []
+            for info in analysis:
+                depths.append(info.get("depth", 0))
+                if depths[-1] >= 3:
+                    break
+            # A search to depth 3 would be over long before this: this one goes on.
+            time.sleep(1.0)
+            assert _still_running(analysis)
+        final = analysis.wait()
+        assert depths[0] == 1 and max(depths) >= 3
+        assert final and final[0]["pv"] and final[0]["pv"][0] in board.legal_moves
+        assert analysis.info["depth"] >= 3 and "score" in analysis.info
+        # The engine answered the stop and takes the next command.
+        assert engine.analyse(board, Limit(depth=1))["depth"] == 1
+
+
+def test_analysis_without_a_limit_ends_at_its_timeout_or_at_stop() -> None:
+    with SimpleEngine.popen_uci(OWN) as engine:
+        started = time.monotonic()
+        analysis = engine.analysis(Board(), timeout=0.5)
+        lines = analysis.wait()
+        assert 0.5 <= time.monotonic() - started < 30 and lines[0]["pv"]
+        analysis = engine.analysis(Board(), multipv=2)
+        assert next(analysis)
+        analysis.stop()
+        assert len(analysis.wait()) == 2 and len(analysis.multipv) == 2
+
+
+def test_async_analysis_without_a_limit_runs_until_it_is_stopped() -> None:
+    async def run() -> tuple[list[int], bool, int, int]:
+        async with await popen_uci(OWN) as engine:
+            board = Board()
+            with await engine.analysis(board) as analysis:
+                depths = []
+                async for info in analysis:
+                    depths.append(info.get("depth", 0))
+                    if depths[-1] >= 3:
+                        break
+                await asyncio.sleep(1.0)
+                while not analysis.would_block():
+                    await analysis.get()  # AnalysisComplete here: it ended by itself
+                running = analysis.would_block()
+            final = await analysis.wait()
+            again = await engine.analyse(board, Limit(depth=1))
+            return depths, running, len(final[0]["pv"]), again["depth"]
+
+    depths, running, pv, depth = asyncio.run(run())
+    assert max(depths) >= 3 and running and pv > 0 and depth == 1
+
+
+@pytest.mark.parametrize("flags", [[], ["--ucci"]])
+def test_analysis_without_a_limit_sends_go_infinite(flags: list[str], tmp_path: Path) -> None:
+    """UCI's "go infinite", and the same words to a UCCI engine (see _go_command); with
+    banned moves, UCI's searchmoves after it."""
+    log = tmp_path / "log.txt"
+    popen = SimpleEngine.popen_ucci if flags else SimpleEngine.popen_uci
+    board = Board()
+    banned = [board.parse_iccs("h2e2")]
+    with popen([*FAKE, *flags, "--log", str(log)]) as engine:
+        with engine.analysis(board, ban_moves=banned) as analysis:
+            pass
+        analysis.wait()
+    go = [line for line in log.read_text().splitlines() if line.startswith("go")]
+    if flags:
+        assert go == ["go infinite"]
+    else:
+        assert len(go) == 1 and go[0].startswith("go infinite searchmoves ")
+        assert "h2e2" not in go[0] and len(go[0].split()) == 3 + len(board.legal_moves) - 1

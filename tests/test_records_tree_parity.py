@@ -5,7 +5,9 @@ pychess.org writes them (issue 27)."""
 from __future__ import annotations
 
 import copy
+import io
 import pickle
+from typing import Any
 
 import pytest
 
@@ -182,3 +184,70 @@ def test_visitor_walks_a_long_game_without_recursion() -> None:
     record = GameRecord.from_moves(moves)
     events = record.accept(_Trace())
     assert sum(1 for event in events if event.startswith("@")) == len(moves)
+
+
+def test_node_accept_starts_at_the_node_and_leaves_its_siblings_out() -> None:
+    [record] = read_pgn(
+        '[Event "e"]\n\n{start} 1. Che3 $1 Hc8 (1... Hg8 {alt} 2. Hg3 (2. Hc3)) 2. Hc3 1-0\n'
+    )
+    che3 = record.root.next()
+    assert che3 is not None
+    assert che3.accept(_Trace()) == [
+        "Che3", "@1", "$1",
+        "Hc8", "@2",
+        "(", "Hg8", "@2", "{alt}", "Hg3", "@3", "(", "Hc3", "@3", ")", ")",
+        "Hc3", "@3",
+    ]  # fmt: skip
+    hg8 = che3.children[1]
+    assert hg8.accept(_Trace()) == ["Hg8", "@2", "{alt}", "Hg3", "@3", "(", "Hc3", "@3", ")"]
+    assert che3.accept(_Trace(skip_variations=True)).count("(") == 1
+    # At the root it is the record's walk, headers and result included.
+    assert record.root.accept(_Trace()) == record.accept(_Trace())
+
+
+def _events(base: type[Any]) -> Any:
+    """A visitor (a subclass of ``base``: chuhan's or python-chess's) that lists the moves
+    (as "move"), comments and variations it is shown."""
+
+    class Events(base):  # type: ignore[misc,valid-type]
+        def __init__(self) -> None:
+            self.events: list[str] = []
+
+        def visit_move(self, board: object, move: object) -> None:
+            self.events.append("move")
+
+        def visit_comment(self, comment: str) -> None:
+            self.events.append(comment)
+
+        def begin_variation(self) -> None:
+            self.events.append("(")
+
+        def end_variation(self) -> None:
+            self.events.append(")")
+
+        def result(self) -> list[str]:
+            return self.events
+
+    return Events()
+
+
+def test_node_accept_matches_python_chess_node_by_node() -> None:
+    """The same tree shape, with the same comments, walked from each node by chuhan and by
+    python-chess (a western game): the same comments, moves and variations in the same
+    order."""
+    chess_pgn = pytest.importorskip("chess.pgn")
+    shape = (
+        "1. {} {{a}} (1. {} {{b}} {} {{c}}) 1... {} {{d}} "
+        "(1... {} {{e}} 2. {} {{f}} (2. {} {{g}})) 2. {} {{h}} *"
+    )
+    [record] = read_pgn(shape.format("Che3", "Hc3", "Hc8", "Hc8", "Hg8", "Hg3", "Hc3", "Hc3"))
+    western = shape.format("e4", "d4", "d5", "e5", "c5", "Nf3", "Nc3", "Nf3")
+    game = chess_pgn.read_game(io.StringIO(western))
+    pairs = [(record.root, game)]
+    compared = 0
+    while pairs:
+        ours, theirs = pairs.pop()
+        assert ours.accept(_events(BaseVisitor)) == theirs.accept(_events(chess_pgn.BaseVisitor))
+        compared += 1
+        pairs.extend(zip(ours.children, theirs.variations, strict=True))
+    assert compared == 9

@@ -17,7 +17,7 @@ import random
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
-from chuhan.errors import IllegalMoveError
+from chuhan.errors import ChuhanError, IllegalMoveError
 from chuhan.fen import PALACE, Setup, parse_fen, piece_letter
 from chuhan.movegen import ALL_SQUARES, Kernel, kernel_for
 from chuhan.piece import Piece
@@ -76,6 +76,8 @@ _ZOBRIST_BY_PIECE: Final = [
 
 
 _NO_SQUARES: Final[set[int]] = set()
+#: Every square's bit: the default mask of :meth:`Board.piece_map`.
+_ALL_MASK: Final = (1 << SQUARE_COUNT) - 1
 
 
 def _piece_key(piece: int, sq: int) -> int:
@@ -154,7 +156,7 @@ class Board:
     @property
     def placement(self) -> list[int]:
         """The 90 signed piece codes by square: the board's own list, not a copy (for the
-        hot paths; :meth:`pieces` and :meth:`piece_at` are the safe reads). Never keep a
+        hot paths; :meth:`piece_map` and :meth:`piece_at` are the safe reads). Never keep a
         change to it: ``push_code`` / ``pop_code`` keep it in step with the kings and the
         Zobrist key. A caller may play a move on it for a moment, to test attacks with
         :func:`chuhan.movegen.kernel_for`, and must restore it before using the board."""
@@ -293,8 +295,46 @@ class Board:
         piece = self._squares[sq]
         return piece > 0 if piece else None
 
-    def pieces(self) -> dict[int, int]:
-        """All pieces as ``{square: signed piece code}``."""
+    def pieces(self, piece_type: int, color: bool) -> SquareSet:
+        """The squares of ``color``'s pieces of ``piece_type`` (:data:`~chuhan.variants.KING`
+        .. :data:`~chuhan.variants.PAWN`), as python-chess's ``Board.pieces()``.
+
+        >>> from chuhan import Board, CANNON, BLACK
+        >>> Board().pieces(CANNON, BLACK).names()
+        ['b7', 'h7']
+        """
+        if piece_type not in _START_COUNTS:
+            raise ChuhanError(f"invalid piece type {piece_type!r}: expected 1 to 7")
+        code = piece_type if color else -piece_type
+        mask = 0
+        for sq, piece in enumerate(self._squares):
+            if piece == code:
+                mask |= 1 << sq
+        return SquareSet(mask)
+
+    def piece_map(self, *, mask: int | SquareSet = _ALL_MASK) -> dict[int, Piece]:
+        """Every piece by its square (in ascending order), as python-chess's
+        ``Board.piece_map()``; ``mask`` (a :class:`~chuhan.squareset.SquareSet` or its int)
+        keeps the squares in it. :meth:`piece_code_map` is the same with the signed ints
+        the board keeps.
+
+        >>> from chuhan import Board, SquareSet, parse_square
+        >>> board = Board()
+        >>> len(board.piece_map())
+        32
+        >>> board.piece_map(mask=SquareSet([parse_square("a0"), parse_square("a1")]))
+        {0: Piece.from_symbol('R')}
+        """
+        bits = int(mask)
+        return {
+            sq: Piece.from_code(piece)
+            for sq, piece in enumerate(self._squares)
+            if piece and bits >> sq & 1
+        }
+
+    def piece_code_map(self) -> dict[int, int]:
+        """Every piece as ``{square: signed piece code}`` (:meth:`piece_code_at`), in
+        ascending order of squares: :meth:`piece_map` for the hot paths."""
         return {sq: p for sq, p in enumerate(self._squares) if p}
 
     def king(self, side: bool) -> int:
@@ -472,22 +512,33 @@ class Board:
         xiangqi a king on the same open file counts)."""
         return self._kernel.attacked(self._squares, sq, side)
 
-    def checkers(self) -> list[int]:
-        """Squares of the pieces giving check to the side to move."""
+    def checkers(self) -> SquareSet:
+        """The squares of the pieces giving check to the side to move, as python-chess's
+        ``Board.checkers()`` (in xiangqi the other king too, when the kings face each other
+        on an open file).
+
+        >>> from chuhan import Board
+        >>> Board("3k5/9/9/9/9/9/9/9/3R5/4K4 b").checkers().names()
+        ['d1']
+        >>> Board().checkers()
+        SquareSet(0x0)
+        """
         side = self.turn
         king = self._kings[side]
         b = self._squares
         generate = self._kernel.generate
-        result = [
-            sq
-            for sq in range(SQUARE_COUNT)
-            if b[sq]
-            and (b[sq] > 0) != side
-            and any(m & 127 == king for m in generate(b, not side, (sq,), _NO_SQUARES, None))
-        ]
+        mask = 0
+        for sq in range(SQUARE_COUNT):
+            piece = b[sq]
+            if (
+                piece
+                and (piece > 0) != side
+                and any(m & 127 == king for m in generate(b, not side, (sq,), _NO_SQUARES, None))
+            ):
+                mask |= 1 << sq
         if self.variant.flying_general and self._kings_facing():
-            result.append(self._kings[not side])
-        return result
+            mask |= 1 << self._kings[not side]
+        return SquareSet(mask)
 
     def _kings_facing(self) -> bool:
         """Whether the two kings stand on one file with nothing between them."""

@@ -379,6 +379,10 @@ class AnalysisComplete(Exception):
     all been read (python-chess's ``chess.engine.AnalysisComplete``)."""
 
 
+def _as_lines(lines: InfoDict | list[InfoDict]) -> list[InfoDict]:
+    return lines if isinstance(lines, list) else [lines]
+
+
 class _AnalysisLines:
     """What the two analysis results share: the MultiPV lines merged as the engine's
     info arrives (each info also queued for the reader by ``_put``), and the stop."""
@@ -401,6 +405,27 @@ class _AnalysisLines:
     def empty(self) -> bool:
         """Whether every info has been read (the analysis may still go on)."""
         return self._done or self._nothing_queued()
+
+    def _conversation(
+        self,
+        session: _Session,
+        board: Board,
+        limit: Limit | None,
+        multipv: int | None,
+        ban_moves: Sequence[Move],
+        timeout: float | None,
+    ) -> _Conversation[InfoDict | list[InfoDict]]:
+        """The engine session's search for this analysis: its infos heard here, stopped
+        by :meth:`stop`."""
+        return session.analyse(
+            board,
+            limit,
+            multipv=multipv if multipv is not None else 1,
+            ban_moves=ban_moves,
+            timeout=timeout,
+            on_info=self._hear,
+            stop=self._stop_event,
+        )
 
     def _hear(self, info: InfoDict) -> None:
         index = info.get("multipv", 1) - 1
@@ -1041,26 +1066,35 @@ class _Session:
             yield _Send("banmoves " + " ".join(self.encode(board, m) for m in ban_moves))
         yield from self.ping()
 
-    def _go_command(self, board: Board, limit: Limit, ban_moves: Sequence[Move]) -> str:
-        go = limit.search_limits()
-        if self.protocol == "ucci":
-            return self._ucci_go(board, go)
+    def _go_command(self, board: Board, limit: Limit | None, ban_moves: Sequence[Move]) -> str:
+        """The ``go`` command of a search under ``limit``; None is an open-ended search
+        (``go infinite``), which the engine ends when it is sent ``stop``."""
+        if limit is not None and self.protocol == "ucci":
+            return self._ucci_go(board, limit.search_limits())
         parts = ["go"]
-        for name, value in (
-            ("wtime", go.wtime),
-            ("btime", go.btime),
-            ("winc", go.winc),
-            ("binc", go.binc),
-            ("byoyomi", go.byoyomi),
-            ("movestogo", go.movestogo),
-            ("depth", go.depth),
-            ("nodes", go.nodes),
-            ("mate", go.mate),
-            ("movetime", go.movetime),
-        ):
-            if value is not None:
-                parts.append(f"{name} {value}")
-        if ban_moves:
+        if limit is None:
+            # UCCI too. Its specification's words are "go depth infinite", which
+            # ElephantEye, the protocol's reference engine, reads as depth 0 (its number
+            # parser's default), while it takes a go with no depth, time or nodes (as
+            # "go infinite" is) for a search to its deepest depth; chuhan's reads both.
+            parts.append("infinite")
+        else:
+            go = limit.search_limits()
+            for name, value in (
+                ("wtime", go.wtime),
+                ("btime", go.btime),
+                ("winc", go.winc),
+                ("binc", go.binc),
+                ("byoyomi", go.byoyomi),
+                ("movestogo", go.movestogo),
+                ("depth", go.depth),
+                ("nodes", go.nodes),
+                ("mate", go.mate),
+                ("movetime", go.movetime),
+            ):
+                if value is not None:
+                    parts.append(f"{name} {value}")
+        if ban_moves and self.protocol == "uci":
             banned = set(ban_moves)
             allowed = [m for m in board.legal_moves if m not in banned]
             if not allowed:
@@ -1104,7 +1138,7 @@ class _Session:
     def search(
         self,
         board: Board,
-        limit: Limit,
+        limit: Limit | None,
         *,
         multipv: int,
         ban_moves: Sequence[Move],
@@ -1114,8 +1148,13 @@ class _Session:
     ) -> _Conversation[tuple[PlayResult, dict[int, InfoDict]]]:
         """Send the position and ``go``, collect info, and return the best move and the
         latest info of each PV line. ``on_info`` hears each info line with a score or a
-        line as it comes; setting ``stop`` (from another thread) sends ``stop``."""
-        if not isinstance(limit, Limit):
+        line as it comes; setting ``stop`` (from another thread) sends ``stop``. With no
+        ``limit`` (an open-ended search, ``go infinite``) there must be a ``stop``, and
+        only it or ``timeout`` ends the search."""
+        if limit is None:
+            if stop is None:
+                raise EngineError("a search without a limit needs a stop event to end it")
+        elif not isinstance(limit, Limit):
             raise EngineError(f"expected a chuhan.engine.Limit, got {limit!r}")
         if isinstance(multipv, bool) or not isinstance(multipv, int) or multipv < 1:
             raise EngineError(f"invalid multipv {multipv!r}: expected a whole number >= 1")
@@ -1124,11 +1163,13 @@ class _Session:
                 raise EngineError(f"ban_moves holds {move!r}, not a chuhan.squares.Move")
         go = self._go_command(board, limit, ban_moves)
         yield from self._prepare(board, multipv, ban_moves)
-        if timeout is None:
+        if timeout is not None:
+            _check_number("timeout", timeout, whole=False)
+        elif limit is None:
+            timeout = math.inf  # until stop is set
+        else:
             budget = limit.budget(board.turn)
             timeout = self.search_timeout if budget is None else budget + GRACE
-        else:
-            _check_number("timeout", timeout, whole=False)
         yield _Send(go)
         started = time.monotonic()
         deadline = started + timeout
@@ -1147,9 +1188,10 @@ class _Session:
             if line is None:
                 if stopped:
                     self.unresponsive = True
+                    within = f"within {timeout:g} s, nor " if math.isfinite(timeout) else ""
                     raise EngineTimeoutError(
-                        f"{self.describe()} did not answer {go!r} with a bestmove within "
-                        f"{timeout:g} s, nor {GRACE:g} s after 'stop'"
+                        f"{self.describe()} did not answer {go!r} with a bestmove "
+                        f"{within}{GRACE:g} s after 'stop'"
                     )
                 LOGGER.debug("%s: search over its %g s, sending stop", self.describe(), timeout)
                 yield _Send("stop")
@@ -1209,7 +1251,7 @@ class _Session:
     def analyse(
         self,
         board: Board,
-        limit: Limit,
+        limit: Limit | None,
         *,
         multipv: int | None,
         ban_moves: Sequence[Move],
@@ -1218,7 +1260,7 @@ class _Session:
         stop: threading.Event | None = None,
     ) -> _Conversation[InfoDict | list[InfoDict]]:
         """The final info of the search: of its best line, or with ``multipv`` a list of
-        up to that many, best first."""
+        up to that many, best first (``limit`` None: see :meth:`search`)."""
         _, lines = yield from self.search(
             board,
             limit,
@@ -1585,7 +1627,7 @@ class SimpleEngine(_Driver["SimpleEngine"]):
     def analysis(
         self,
         board: Board,
-        limit: Limit,
+        limit: Limit | None = None,
         *,
         multipv: int | None = None,
         ban_moves: Sequence[Move] = (),
@@ -1596,28 +1638,43 @@ class SimpleEngine(_Driver["SimpleEngine"]):
         :class:`InfoDict` as the engine sends it), read :attr:`SimpleAnalysisResult.info`
         (the best line so far) or :attr:`~SimpleAnalysisResult.multipv`, call
         :meth:`~SimpleAnalysisResult.stop` to end the search early. Leaving the ``with``
-        stops the search and waits for the engine's answer. ``limit`` is required (give a
-        long ``time`` and ``stop()`` for open-ended analysis); the engine takes no other
-        command until the analysis is over::
+        stops the search and waits for the engine's answer; the engine takes no other
+        command until the analysis is over.
 
-            with engine.analysis(board, Limit(time=30)) as analysis:
+        Without a ``limit`` the search is open-ended, as python-chess's: ``go infinite``,
+        and it runs until :meth:`~SimpleAnalysisResult.stop` or the end of the ``with``
+        (or ``timeout`` seconds, when given). UCCI engines are sent ``go infinite`` too:
+        chuhan's own searches until stopped, while ElephantEye searches to its deepest
+        depth and may answer before it is stopped, which ends the analysis as a limit
+        would. With a ``limit``, the search ends at it (or at ``stop()``, whichever comes
+        first)::
+
+            with engine.analysis(board) as analysis:
                 for info in analysis:
                     if info.get("depth", 0) >= 20:
                         break
             print(analysis.info["score"].white())
+
+        >>> import sys
+        >>> from chuhan import Board
+        >>> from chuhan.engine import SimpleEngine
+        >>> with SimpleEngine.popen_uci([sys.executable, "-m", "chuhan", "engine"]) as engine:
+        ...     with engine.analysis(Board()) as analysis:
+        ...         for info in analysis:
+        ...             if info.get("depth", 0) >= 3:
+        ...                 break
+        ...     analysis.info["depth"] >= 3, len(analysis.info["pv"]) > 0
+        (True, True)
         """
         analysis = SimpleAnalysisResult(multipv)
-        analysis._start(
-            lambda: self.analyse(
-                board,
-                limit,
-                multipv=multipv if multipv is not None else 1,
-                ban_moves=ban_moves,
-                timeout=timeout,
-                on_info=analysis._hear,
-                stop=analysis._stop_event,
+
+        def search() -> list[InfoDict]:
+            conversation = analysis._conversation(
+                self._session, board, limit, multipv, ban_moves, timeout
             )
-        )
+            return _as_lines(self._run(conversation))
+
+        analysis._start(search)
         return analysis
 
     def quit(self, timeout: float | None = None) -> None:
@@ -1829,35 +1886,43 @@ class AsyncEngine(_Driver[Coroutine[Any, Any, "AsyncEngine"]]):
     async def analysis(
         self,
         board: Board,
-        limit: Limit,
+        limit: Limit | None = None,
         *,
         multipv: int | None = None,
         ban_moves: Sequence[Move] = (),
         timeout: float | None = None,
     ) -> AnalysisResult:
-        """As :meth:`SimpleEngine.analysis`, the search running in a task::
+        """As :meth:`SimpleEngine.analysis` (without a ``limit``, an open-ended search
+        that runs until it is stopped), the search running in a task::
 
-            with await engine.analysis(board, Limit(time=30)) as analysis:
+            with await engine.analysis(board) as analysis:
                 async for info in analysis:
                     ...
 
-        The search stops when the ``with`` block ends.
+        The search stops when the ``with`` block ends (``await analysis.wait()`` for its
+        final lines).
+
+        >>> import asyncio, sys
+        >>> from chuhan import Board
+        >>> from chuhan.engine import popen_uci
+        >>> async def deepest() -> int:
+        ...     async with await popen_uci([sys.executable, "-m", "chuhan", "engine"]) as engine:
+        ...         with await engine.analysis(Board()) as analysis:
+        ...             async for info in analysis:
+        ...                 if info.get("depth", 0) >= 3:
+        ...                     break
+        ...         await analysis.wait()
+        ...         return analysis.info["depth"]
+        >>> asyncio.run(deepest()) >= 3
+        True
         """
         analysis = AnalysisResult(multipv)
 
         async def search() -> list[InfoDict]:
-            lines = await self._run(
-                self._session.analyse(
-                    board,
-                    limit,
-                    multipv=multipv if multipv is not None else 1,
-                    ban_moves=ban_moves,
-                    timeout=timeout,
-                    on_info=analysis._hear,
-                    stop=analysis._stop_event,
-                )
+            conversation = analysis._conversation(
+                self._session, board, limit, multipv, ban_moves, timeout
             )
-            return lines if isinstance(lines, list) else [lines]
+            return _as_lines(await self._run(conversation))
 
         analysis._start(search())
         return analysis

@@ -63,6 +63,28 @@ class Piece:
         letter = TYPE_LETTERS[self.piece_type]
         return letter.upper() if self.color else letter
 
+    def unicode_symbol(
+        self, *, invert_color: bool = False, janggi: bool = False, simplified: bool = False
+    ) -> str:
+        """The piece's character, as python-chess's ``Piece.unicode_symbol()`` and as
+        :meth:`chuhan.board.Board.unicode` draws it: each side has its own (Red's ``帥 仕 相
+        傌 俥 炮 兵``, Black's ``將 士 象 馬 車 砲 卒``); ``janggi`` gives janggi's (Cho's
+        ``楚 ... 卒``, Han's ``漢 ... 兵``, the cannon ``包``), ``simplified`` simplified
+        characters (``帅``, ``马``), and ``invert_color`` the other side's character.
+
+        >>> from chuhan import Piece
+        >>> Piece.from_symbol("K").unicode_symbol(), Piece.from_symbol("r").unicode_symbol()
+        ('帥', '車')
+        >>> Piece.from_symbol("R").unicode_symbol(invert_color=True)
+        '車'
+        >>> Piece.from_symbol("k").unicode_symbol(janggi=True)
+        '漢'
+        """
+        from chuhan.notation.chinese import piece_character
+
+        code = -self.code() if invert_color else self.code()
+        return piece_character(code, janggi=janggi, simplified=simplified)
+
     def name(self) -> str:
         """The piece type's English name (xiangqi's; a janggi board says ``guard`` for
         the advisor in :meth:`chuhan.variants.Variant.piece_name`)."""

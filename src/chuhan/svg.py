@@ -154,7 +154,7 @@ def board(
             },
         )
     pieces = ET.SubElement(svg, "g", {"class": "pieces"})
-    for sq, piece in sorted(position.pieces().items()):
+    for sq, piece in sorted(position.piece_code_map().items()):
         side = piece > 0
         colour = _COLOURS[janggi, side]
         kind = position.variant.piece_name(abs(piece))

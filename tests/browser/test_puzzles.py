@@ -198,7 +198,7 @@ def test_the_daily_puzzle_on_the_home_page_opens(
     daily = page.evaluate("fetch('/api/puzzles/daily').then((r) => r.json())")
     pieces = page.locator("#daily-board svg.board .piece").count()
     placement = chuhan.Board(daily["fen"], variant=daily["game"], rules=daily["rules"])
-    assert pieces == len(placement.pieces())
+    assert pieces == len(placement.piece_map())
     assert daily["date"] in (page.text_content("#daily-text") or "")
     player.screenshot("home-daily-puzzle")
     page.click("#daily")

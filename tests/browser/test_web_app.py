@@ -295,12 +295,10 @@ def test_clock_counts_down_warns_and_flags(
     player.click_move("h2e2")  # Red's move; now Black's clock runs
     clock = "#bar-top .player-clock"  # Black, at the top of Red's view
     first = page.text_content(clock) or ""
-    page.wait_for_function(
-        f"() => document.querySelector('{clock}').textContent !== {first!r}", timeout=5000
-    )
-    page.wait_for_selector("#bar-top.low-time", timeout=5000)
+    page.wait_for_function(f"() => document.querySelector('{clock}').textContent !== {first!r}")
+    page.wait_for_selector("#bar-top.low-time")
     assert page.locator("#bar-bottom.clock-running").count() == 0  # Red's clock is stopped
-    page.wait_for_selector("#banner:not([hidden])", timeout=60000)
+    page.wait_for_selector("#banner:not([hidden])")
     assert player.state()["result"]["termination"] == "time"
     assert "Red wins" in (page.text_content("#banner-title") or "")
     assert page.locator("#bar-top.low-time").count() == 0  # the game is over

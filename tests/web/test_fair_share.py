@@ -22,6 +22,7 @@ from chuhan.game import Game
 from chuhan.records import GameRecord, write_pgn
 from chuhan.search.limits import SearchLimits
 from chuhan.variants import XIANGQI_START_FEN as START
+from chuhan.web.analysis.service import AnalysisService
 from chuhan.web.app import create_app
 from chuhan.web.compute.service import AnalysisRequest, ProcessCompute, WorkersBusy
 from chuhan.web.settings import Settings
@@ -137,6 +138,9 @@ def long_game_pgn(seed: int, plies: int = 120) -> str:
 def analysis_app(tmp_path: Path) -> Iterator[TestClient]:
     settings = Settings(
         review_nodes=20_000,  # 120 positions each: no review ends while the test asks
+        analysis_seconds=600,  # no analysis ends while the test asks
+        analysis_slice_seconds=0.2,  # the analyses waiting get their turns soon
+        analyses_per_address=3,
         reviews_per_connection=2,
         reviews_per_address=3,
         reviews_at_once=4,
@@ -225,3 +229,72 @@ def test_reviews_never_take_more_than_their_share_of_the_server(analysis_app: Te
             if message.get("seq") == seq and message["type"] in ("lines", "error"):
                 break
         assert message["type"] == "lines", message
+
+
+def first_lines(board: Board, seq: int) -> dict[str, Any]:
+    """The first engine answer (lines or an error) to the position numbered ``seq``."""
+    while True:
+        message: dict[str, Any] = board.socket.receive_json()
+        if message.get("seq") == seq and message["type"] in ("lines", "error"):
+            return message
+
+
+def test_a_few_addresses_cannot_fill_the_queue_of_analyses(analysis_app: TestClient) -> None:
+    client = analysis_app
+    with contextlib.ExitStack() as stack:
+
+        def board(address: str) -> Board:
+            socket = client.websocket_connect("/ws/analysis", headers={"x-forwarded-for": address})
+            return Board(stack.enter_context(socket))
+
+        boards = [board("10.0.1.1") for _ in range(4)]
+        for one in boards[:3]:
+            asked = one.ask("position", variant="xiangqi", engine=True)
+            assert asked["type"] == "position"
+        # The address's fourth board is refused; asking again on a thinking board is not
+        # another analysis.
+        asked = boards[3].ask("position", variant="xiangqi", moves=["h2e2"], engine=True)
+        refused = first_lines(boards[3], asked["seq"])
+        assert refused["code"] == "too_many_analyses", refused
+        assert "3 boards thinking" in refused["message"]
+        asked = boards[0].ask("position", variant="xiangqi", moves=["b2e2"], engine=True)
+        assert first_lines(boards[0], asked["seq"])["type"] == "lines"
+        # Another address still gets the engine.
+        other = board("10.0.1.2")
+        asked = other.ask("position", variant="xiangqi", engine=True)
+        assert first_lines(other, asked["seq"])["type"] == "lines"
+        # A board that stops thinking gives its place to the address's next one.
+        assert boards[1].ask("position", variant="xiangqi")["type"] == "position"
+        asked = boards[3].ask("position", variant="xiangqi", moves=["h2e2"], engine=True)
+        assert first_lines(boards[3], asked["seq"])["type"] == "lines"
+
+
+def test_turns_are_queued_fairly_by_address() -> None:
+    """Start-time fair queueing: an address's turns are placed one cost apart, an idle
+    address's first turn goes ahead of all but the first of them, and while turns wait the
+    places follow the turns that have started, not the wall clock (a newcomer asking long
+    after the busy address queued its turns still goes ahead of them)."""
+
+    class Waiting:
+        def analysis_waiting(self) -> int:
+            return 3
+
+    class Busy(AnalysisService):
+        @property
+        def compute(self) -> Any:
+            return Waiting()
+
+    service = Busy(Settings(), compute=None, manager=None)  # type: ignore[arg-type]
+    service.virtual_time = 0.0  # the latest turn that started was placed at 0
+
+    async def run() -> tuple[list[float], float, float]:
+        busy = [service._turn_order("10.0.2.1", 2.0) for _ in range(3)]
+        newcomer = service._turn_order("10.0.2.2", 2.0)
+        again = service._turn_order("10.0.2.2", 2.0)
+        return busy, newcomer, again
+
+    busy, newcomer, again = asyncio.run(run())
+    # An address with nothing queued starts a turn ahead of the round; then each of its
+    # turns comes after the one before.
+    assert busy == [-2.0, 0.0, 2.0]
+    assert (newcomer, again) == (-2.0, 0.0)  # each after the busy address's turn of its round

@@ -17,7 +17,7 @@ def janggi_points(board: Board) -> dict[str, float]:
     """Material points of both janggi sides, Han's bonus (1.5 points) included."""
     values = board.variant.piece_points
     cho = han = 0.0
-    for piece in board.pieces().values():
+    for piece in board.piece_code_map().values():
         if piece > 0:
             cho += values[piece]
         else:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from chuhan.adjudication.outcome import Outcome, Termination, side_title
 from chuhan.squares import SQUARE_NAMES
-from chuhan.variants import CANNON, HORSE, PAWN, ROOK
+from chuhan.variants import CANNON, HORSE, KING, PAWN, ROOK
 
 if TYPE_CHECKING:
     from chuhan.board import Board
@@ -27,7 +27,8 @@ def no_moves_outcome(board: Board) -> Outcome:
     loser = board.turn
     winner = not loser
     if board.is_check():
-        checkers = board.checkers()
+        # A piece that attacks the king is named before a king facing it.
+        checkers = sorted(board.checkers(), key=lambda sq: abs(board.piece_code_at(sq)) == KING)
         piece = board.piece_code_at(checkers[0]) if checkers else 0
         detail = (
             f" by the {variant.piece_name(abs(piece))} on {SQUARE_NAMES[checkers[0]]}"

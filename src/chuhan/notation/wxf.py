@@ -265,7 +265,7 @@ def resolve(board: Board, text: str, notation: str, query: Query, hint: str) -> 
     who = f"{board.variant.side_name(side)} {NOTATION_NAMES[query.kind]}"
     origins: set[int] = set()
     on_file = False
-    pieces = board.pieces()
+    pieces = board.piece_code_map()
     for sq, other in pieces.items():
         if other != piece:
             continue

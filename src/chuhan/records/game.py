@@ -170,7 +170,8 @@ ResultT = TypeVar("ResultT")
 
 
 class BaseVisitor(Generic[ResultT]):
-    """What :meth:`GameRecord.accept` calls as it walks a record, in python-chess's order
+    """What :meth:`GameRecord.accept` (and :meth:`GameNode.accept`, from a node) calls as
+    it walks a record, in python-chess's order
     (``chess.pgn.BaseVisitor``): the game's start, its headers, then each move with the
     board before it (:meth:`visit_move`) and after it (:meth:`visit_board`), its NAGs and
     comment, each variation between :meth:`begin_variation` and :meth:`end_variation`
@@ -332,6 +333,41 @@ class GameNode:
         if self.move is None or self.parent is None:
             raise RecordError("the root node has no move")
         return self.parent.board().san(self.move)
+
+    def accept(self, visitor: BaseVisitor[ResultT]) -> ResultT:
+        """Walk the tree from this node with ``visitor`` and return ``visitor.result()``,
+        as python-chess's ``GameNode.accept()``: from the move that led here (its board
+        before and after, NAGs and comment), then what follows it in the order of
+        :meth:`GameRecord.accept` (the main line, each variation between
+        :meth:`~BaseVisitor.begin_variation` and :meth:`~BaseVisitor.end_variation`); this
+        node's own siblings are not visited, nor the headers and result. At the root it is
+        :meth:`GameRecord.accept` of the record, headers and all.
+
+        >>> from chuhan.records.pgn import read_pgn
+        >>> class Sans(BaseVisitor[str]):
+        ...     def __init__(self) -> None:
+        ...         self.sans: list[str] = []
+        ...     def visit_move(self, board, move):
+        ...         self.sans.append(board.san(move))
+        ...     def begin_variation(self):
+        ...         self.sans.append("(")
+        ...     def end_variation(self):
+        ...         self.sans.append(")")
+        ...     def result(self):
+        ...         return " ".join(self.sans)
+        >>> [record] = read_pgn("1. Che3 (1. Hc3 Hc8) 1... Hc8 (1... Hg8 2. Hg3) 2. Hc3 *")
+        >>> record.root.next().accept(Sans())  # 1. Hc3, its sibling, is left out
+        'Che3 Hc8 ( Hg8 Hg3 ) Hc3'
+        >>> record.root.next().next().accept(Sans())
+        'Hc8 Hc3'
+        """
+        if self.parent is None or self.move is None:
+            return self.game().accept(visitor)
+        board = self.parent.board()
+        _accept_node(self, board, visitor)
+        board.push(self.move)
+        _accept_tree(self, board, visitor)
+        return visitor.result()
 
     def next(self) -> GameNode | None:
         """The main-line child, or None at the end of the line."""

@@ -341,7 +341,7 @@ def write_xqf(record: GameRecord, *, version: int = 18, seed: int = 0x5A) -> byt
 
 def _places(board: Board, record: GameRecord) -> list[int]:
     places = [_OFF_BOARD] * 32
-    for sq, piece in sorted(board.pieces().items()):
+    for sq, piece in sorted(board.piece_code_map().items()):
         base = 0 if piece > 0 else 16
         slots = [i for i, kind in enumerate(_SLOT_TYPES) if kind == abs(piece)]
         free = [slot for slot in slots if places[base + slot] == _OFF_BOARD]

@@ -188,14 +188,11 @@ def _serve(
     open_browser: bool,
     limits: dict[str, Any],
 ) -> int:
-    try:
-        import starlette  # noqa: F401
-        import uvicorn
-        import websockets  # noqa: F401
-    except ImportError as missing:
-        raise ServeError(
-            f"the web app needs {missing.name}, which this install lacks: pip install 'chuhan[web]'"
-        ) from None
+    # Without the web extra these raise ImportError, which the command line turns into a
+    # sentence naming the missing module and the extra to install.
+    import starlette  # noqa: F401
+    import uvicorn
+    import websockets  # noqa: F401
 
     from chuhan.web.app import create_app
     from chuhan.web.db import is_database_url, open_store, shown_location

@@ -133,10 +133,15 @@ class Settings:
     #: analyses wait (then it goes to the back of the queue: time slices, round robin).
     analysis_seconds: float = 30.0
     analysis_slice_seconds: float = 2.0
+    #: The first turn of an analysis is shorter (its first lines are soon there), so that
+    #: a newcomer waiting behind many new analyses gets its own lines soon.
+    analysis_first_slice_seconds: float = 0.5
     #: Analysis sockets one client address may hold open; analyses waiting for a worker
     #: (one more is told the engine is busy).
     analysis_sockets_per_address: int = 6
     analysis_max_waiting: int = 24
+    #: Boards of one address whose engine thinks (or waits for a worker) at once.
+    analyses_per_address: int = 3
     #: The longest line the analysis board takes (plies from its start position).
     analysis_max_plies: int = 600
     #: A game review: the search of each position (nodes), and the longest game reviewed.

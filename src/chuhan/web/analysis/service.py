@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import shlex
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
@@ -39,6 +40,9 @@ log = logging.getLogger("chuhan.web")
 MAX_MULTIPV = 5
 #: Finished reviews kept in memory.
 KEPT_REVIEWS = 200
+#: What one position of a review costs its address's turn order (about the engine time of
+#: ``Settings.review_nodes`` nodes; see :meth:`AnalysisService._turn_order`).
+REVIEW_TURN_SECONDS = 0.25
 
 
 class AnalysisMember(Connection):
@@ -82,6 +86,12 @@ class AnalysisService:
         self.running: dict[str, _Review] = {}
         #: Reviews under way by the address that started them.
         self.review_addresses: Counter[str] = Counter()
+        #: The analyses thinking or waiting for a worker, by address: each board's task.
+        self.analysing: dict[str, dict[AnalysisMember, asyncio.Task[None]]] = {}
+        #: Fair queueing by address (see :meth:`_turn_order`): the place in the queue of
+        #: the latest turn that has started, and where each address's next turn goes.
+        self.virtual_time = -math.inf
+        self.address_clock: dict[str, float] = {}
 
     @property
     def compute(self) -> ProcessCompute | None:
@@ -100,16 +110,65 @@ class AnalysisService:
 
     # ------------------------------------------------------------------ thinking
 
+    def _turn_order(self, address: str, cost: float) -> float:
+        """The place in the workers' queue of a turn ``address`` asks for now, costing it
+        about ``cost`` seconds of engine time: start-time fair queueing by address. Each
+        address has a clock that its turns move on by their cost; a turn is placed at the
+        later of its address's clock and the place of the latest turn that has started (the
+        virtual time, which follows the queue, not the wall clock), or one cost before it
+        when the address has no turn queued. So the turns of an address with many boards or
+        reviews wait behind each other, every busy address gets one turn a round, and a
+        newcomer's first turn waits only for the turn running. When no
+        turn waits, the virtual time catches up with the event loop's clock (the places
+        other jobs of the workers take, such as a finished game's analysis over HTTP)."""
+        now = asyncio.get_running_loop().time()
+        compute = self.compute
+        if compute is None or compute.analysis_waiting() == 0:
+            self.virtual_time = max(self.virtual_time, now)
+        clocks = self.address_clock
+        # An address with no turn in the queue (its clock is behind) starts one turn ahead
+        # of the round: its first lines come after the turn running now.
+        order = max(clocks.get(address, -math.inf), self.virtual_time - cost)
+        clocks[address] = order + cost
+        if len(clocks) > 64:  # an address whose clock is behind the virtual time has no credit
+            for stale in [a for a, clock in clocks.items() if clock <= self.virtual_time]:
+                del clocks[stale]
+        return order
+
     def think(
         self, member: AnalysisMember, line: Line, multipv: int, seq: int, seconds: float
     ) -> None:
         """Start the engine on ``line`` for ``member`` for ``seconds`` of its time
-        (stopping what it did before)."""
+        (stopping what it did before). An address thinks on at most
+        ``Settings.analyses_per_address`` boards at once (its other sockets are told
+        ``too_many_analyses``), so that a few addresses cannot fill the queue of the
+        analyses waiting for a worker."""
         self.stop(member)
         member.position_seq = seq
-        member.thinking = asyncio.get_running_loop().create_task(
+        boards = self.analysing.setdefault(member.address, {})
+        cap = self.settings.analyses_per_address
+        if member not in boards and len(boards) >= cap:
+            member.send(
+                error_message(
+                    "too_many_analyses",
+                    f"your address already has {len(boards)} boards thinking; stop one of "
+                    "them, or wait for one to finish",
+                    seq,
+                )
+            )
+            return
+        task = asyncio.get_running_loop().create_task(
             self._think(member, line, multipv, seq, seconds)
         )
+        member.thinking = boards[member] = task
+
+        def finished(task: asyncio.Task[None], address: str = member.address) -> None:
+            if boards.get(member) is task:
+                del boards[member]
+                if not boards and self.analysing.get(address) is boards:
+                    del self.analysing[address]
+
+        task.add_done_callback(finished)
 
     def stop(self, member: AnalysisMember) -> None:
         if member.stream is not None:
@@ -157,11 +216,20 @@ class AnalysisService:
                     SearchLimits(movetime=movetime),
                     multipv,
                 )
+                # The first turn is short: enough for the first lines, so that many new
+                # analyses at once each show some soon; the later turns are longer.
+                slice_seconds = (
+                    settings.analysis_first_slice_seconds
+                    if turn == 1
+                    else settings.analysis_slice_seconds
+                )
+                order = self._turn_order(member.address, slice_seconds)
                 try:  # the first turn takes a place in the queue; the others come back
                     stream = compute.analysis_stream(
-                        request, reported, order=loop.time(), bounded=turn == 1
+                        request, reported, order=order, bounded=turn == 1
                     )
                 except WorkersBusy:
+                    self.address_clock[member.address] = order  # (no turn taken)
                     member.send(
                         error_message(
                             "engine_busy",
@@ -178,10 +246,12 @@ class AnalysisService:
                 while not task.done():
                     await asyncio.wait({task}, timeout=0.1)
                     since = stream.running_since
+                    if since is not None:
+                        self.virtual_time = max(self.virtual_time, order)
                     if (
                         since is not None
                         and stream.stop_asked is None
-                        and loop.time() - since >= settings.analysis_slice_seconds
+                        and loop.time() - since >= slice_seconds
                         and compute.analysis_waiting() > 0
                     ):
                         stream.stop()  # another analyst's turn
@@ -264,7 +334,6 @@ class AnalysisService:
     async def _review(self, review: _Review) -> None:
         compute = self.compute
         assert compute is not None
-        loop = asyncio.get_running_loop()
         line = review.line
         moves = line.moves
         replay = line.game.board.root()
@@ -281,6 +350,7 @@ class AnalysisService:
                     evaluation["over"] = result_dict(over, line.variant)
                     evaluation["line"] = None
                 else:
+                    order = self._turn_order(review.address, REVIEW_TURN_SECONDS)
                     answer = await compute.evaluate(
                         AnalysisRequest(
                             line.variant.name,
@@ -289,8 +359,9 @@ class AnalysisService:
                             SearchLimits(nodes=self.settings.review_nodes),
                             1,
                         ),
-                        order=loop.time(),
+                        order=order,
                     )
+                    self.virtual_time = max(self.virtual_time, order)
                     evaluation["line"] = answer["line"]
                 review.evaluations.append(evaluation)
                 for member in list(review.listeners):

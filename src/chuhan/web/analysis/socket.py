@@ -8,11 +8,12 @@ as they deepen, and game reviews (``docs/web-protocol.md``, "The analysis socket
   analyst moves on (a new ``position`` or ``stop``: the search stops at once, its worker
   stays warm).
 - Fairness. The analysis workers are shared by every analyst: each analysis holds a
-  worker for at most ``Settings.analysis_slice_seconds`` while others wait, then goes to
-  the back of the queue (first come, first served) and resumes where it was (the lines
-  shown never go back to a shallower depth). One connection has one analysis at a time;
-  one address a few connections. The computer players have workers of their own, and the
-  analysis workers a lower CPU priority (:mod:`chuhan.web.compute.service`).
+  worker for at most ``Settings.analysis_slice_seconds`` while others wait (a shorter
+  first turn), then waits for its next turn, queued fairly by address, and resumes where
+  it was (the lines shown never go back to a shallower depth). One connection has one
+  analysis at a time; one address a few connections, and a few analyses at once. The
+  computer players have workers of their own, and the analysis workers a lower CPU
+  priority (:mod:`chuhan.web.compute.service`).
 - ``game`` opens a finished game (or an imported record) on the board; a game still in
   play is refused: analysis is not offered to its players while it runs.
 - ``review`` evaluates every position of a finished game at a fixed node budget, in turn

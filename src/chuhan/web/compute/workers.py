@@ -334,6 +334,18 @@ class Stream:
             raise
 
 
+def _seen_if_stopped(stream: Stream) -> Callable[[asyncio.Task[Any]], None]:
+    """A stopped stream's error is nobody's to read (its owner left, e.g. the page closed
+    while the workers were being closed): it is marked as read, not logged at exit as an
+    exception never retrieved."""
+
+    def done(task: asyncio.Task[Any]) -> None:
+        if stream.stop_asked is not None and not task.cancelled():
+            task.exception()
+
+    return done
+
+
 def _send_stop(connection: Connection, sending: threading.Lock, flags: _StreamFlags) -> None:
     with contextlib.suppress(OSError, ValueError), sending:
         if flags.sent.is_set() and not flags.ended.is_set():
@@ -431,6 +443,7 @@ class Workers:
         )
         stream._give_back = lambda: self._unstarted(stream, place)
         stream.task.add_done_callback(lambda _: self._unstarted(stream, place))
+        stream.task.add_done_callback(_seen_if_stopped(stream))
         return stream
 
     def _unstarted(self, stream: Stream, place: _Slot | _Waiter) -> None:
