@@ -31,7 +31,7 @@ needs_compiled = pytest.mark.skipif(
 #: What a fresh interpreter reports of the chuhan it imports: its build, how each compiled
 #: module was loaded, and a perft that goes through the board, move generator and tables.
 REPORT = """
-import importlib, json, chuhan, chuhan.search.tree
+import importlib, json, chuhan, chuhan.jsontext, chuhan.search.tree
 from chuhan._native import modules_in_use
 perft_module = importlib.import_module("chuhan.perft")
 print(json.dumps({

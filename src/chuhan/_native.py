@@ -1,7 +1,8 @@
 """Which build of the rules and the engine runs: the modules compiled by mypyc, or pure Python.
 
 The hot modules (:data:`COMPILED_MODULES`: the board, its move generator and tables, perft,
-the search tree and its evaluation) can be compiled to C extensions by mypyc when the
+the search tree and its evaluation, and the JSON texts the web server writes of every
+position) can be compiled to C extensions by mypyc when the
 package is built (``setup.py``; ``make`` does it, and so does ``pip install .`` where a C
 compiler is found). The build writes :data:`MANIFEST` beside them: the SHA-256 of each
 module's source as it was compiled. Compiled or not, every ``.py`` file stays where it was.
@@ -33,7 +34,8 @@ from types import ModuleType
 __all__ = ["BUILD", "COMPILED_MODULES", "GROUP", "MANIFEST", "Build", "install", "modules_in_use"]
 
 #: The modules mypyc compiles, by their name under ``chuhan``: where the search and perft
-#: spend their time. (Compiling squares, variants and fen too gained 3 %, within the noise,
+#: spend their time, and where a move in the web server spent most of its. (Compiling
+#: squares, variants and fen too gained 3 %, within the noise,
 #: and would turn their parsers' errors for arguments of the wrong type into mypyc's
 #: TypeError; errors, compiled, lost its exceptions' pickled attributes.)
 COMPILED_MODULES = (
@@ -42,6 +44,7 @@ COMPILED_MODULES = (
     "perft",
     "search.evaluate",
     "search.tree",
+    "jsontext",
 )
 #: The shared library mypyc puts the compiled code of all of them in
 #: (``chuhan/_native__mypyc.*.so``); each module's own extension is a small shim into it.

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 from chuhan.errors import ChuhanError, IllegalMoveError
-from chuhan.fen import PALACE, Setup, board_fen, parse_fen, piece_letter
+from chuhan.fen import PALACE, Setup, parse_fen, piece_letter
 from chuhan.movegen import ALL_SQUARES, Kernel, kernel_for
 from chuhan.piece import Piece
 from chuhan.squares import FILES, RANKS, SQUARE_COUNT, SQUARE_NAMES, Move
@@ -82,6 +82,36 @@ _ALL_MASK: Final = (1 << SQUARE_COUNT) - 1
 
 def _piece_key(piece: int, sq: int) -> int:
     return _ZOBRIST_BY_PIECE[piece][sq]
+
+
+#: Each signed piece code's FEN letter, by code + 7 (for :func:`_placement_fen`).
+_FEN_LETTERS: Final = [piece_letter(code) if code else "" for code in range(-7, 8)]
+_DIGITS: Final = [str(count) for count in range(FILES + 1)]
+
+
+def _placement_fen(squares: list[int]) -> str:
+    """:func:`chuhan.fen.board_fen`, compiled with the board (the web server writes the
+    FEN of every position it shows): one join of short strings, since every string made
+    costs."""
+    letters = _FEN_LETTERS
+    digits = _DIGITS
+    parts: list[str] = []
+    for rank in range(RANKS - 1, -1, -1):
+        if rank < RANKS - 1:
+            parts.append("/")
+        empty = 0
+        for square in range(rank * FILES, rank * FILES + FILES):
+            piece = squares[square]
+            if piece:
+                if empty:
+                    parts.append(digits[empty])
+                    empty = 0
+                parts.append(letters[piece + 7])
+            else:
+                empty += 1
+        if empty:
+            parts.append(digits[empty])
+    return "".join(parts)
 
 
 class Board:
@@ -195,11 +225,12 @@ class Board:
     def fen(self) -> str:
         """The FEN of the current position (``w`` is the first mover, as Fairy-Stockfish)."""
         side = "w" if self.turn else "b"
-        return f"{board_fen(self._squares)} {side} - - {self.halfmove_clock} {self.fullmove_number}"
+        placement = _placement_fen(self._squares)
+        return f"{placement} {side} - - {self.halfmove_clock} {self.fullmove_number}"
 
     def board_fen(self) -> str:
         """The placement field of the FEN alone."""
-        return board_fen(self._squares)
+        return _placement_fen(self._squares)
 
     def copy(self, *, stack: bool = True) -> Board:
         """A copy of the board; ``stack=False`` drops the move history."""

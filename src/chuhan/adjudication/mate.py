@@ -81,8 +81,7 @@ _ATTACKERS = {
 def has_attacker(board: Board, side: bool) -> bool:
     """Whether ``side`` has a piece that can cross the river (chariot, horse, cannon,
     soldier)."""
-    attackers = _ATTACKERS[side]
-    return any(p in attackers for p in board.placement)
+    return not _ATTACKERS[side].isdisjoint(board.placement)
 
 
 def insufficient_material_outcome(board: Board) -> Outcome | None:

@@ -100,8 +100,8 @@ def janggi_repetition_outcome(board: Board, *, repetitions: int = 3) -> Outcome 
     that checked on every move of the cycle loses, and else the rule set settles it."""
     variant = board.variant
     key = board.zobrist_hash()
-    earlier = [ply for ply, earlier_key in enumerate(board.position_keys()) if earlier_key == key]
-    occurrences = len(earlier) + 1
+    keys = board.position_keys()
+    occurrences = keys.count(key) + 1
     if variant.repetition == "modern":
         # Modern rules: the move that brings a position back a fourth time loses.
         if occurrences < 4:
@@ -116,6 +116,7 @@ def janggi_repetition_outcome(board: Board, *, repetitions: int = 3) -> Outcome 
         )
     if occurrences < repetitions:
         return None
+    earlier = [ply for ply, earlier_key in enumerate(keys) if earlier_key == key]
     start = earlier[-(repetitions - 1)]
     checking = _perpetual_checkers(board, start)
     if len(checking) == 1:

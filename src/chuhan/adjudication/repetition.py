@@ -374,6 +374,8 @@ def judge_repetition(
     rule_set = _RULE_SETS[chosen]
     key = board.zobrist_hash()
     keys = board.position_keys()
+    if keys.count(key) + 1 < repetitions:  # (the referee asks after every move)
+        return None
     occurrences = [ply for ply, earlier in enumerate(keys) if earlier == key]
     occurrences.append(len(keys))
     if len(occurrences) < repetitions:

@@ -120,25 +120,26 @@ class Column:
     #: 0 for the front piece (nearest the opponent's side).
     index: int
     count: int
-    #: How many files hold two or more of these pieces.
+    #: How many files hold two or more of these pieces (worked out for a piece that
+    #: shares its file, the only one whose place is written: 0 for one alone on it).
     crowded_files: int
 
 
-def column(board: Board, square: int, pieces: dict[int, int] | None = None) -> Column:
-    """The :class:`Column` of the piece on ``square`` (``pieces``: ``board.piece_code_map()``
-    when the caller has it already)."""
-    piece = board.piece_code_at(square)
-    file_index = square % FILES
-    per_file = [0] * FILES
-    ranks: list[int] = []
-    for sq, other in (board.piece_code_map() if pieces is None else pieces).items():
-        if other == piece:
-            per_file[sq % FILES] += 1
-            if sq % FILES == file_index:
-                ranks.append(sq // FILES)
+#: The column of a piece alone on its file (most are).
+_ALONE = Column(0, 1, 0)
+
+
+def column(board: Board, square: int) -> Column:
+    """The :class:`Column` of the piece on ``square``."""
+    placement = board.placement
+    piece = placement[square]
+    on_file = placement[square % FILES :: FILES]  # (by rank)
+    if on_file.count(piece) == 1:
+        return _ALONE
+    ranks = [rank for rank, other in enumerate(on_file) if other == piece]
     # The front piece is the one furthest up the board from its owner's side.
     ranks.sort(reverse=piece > 0)
-    crowded = sum(1 for count in per_file if count > 1)
+    crowded = sum(1 for file_index in range(FILES) if placement[file_index::FILES].count(piece) > 1)
     return Column(ranks.index(square // FILES), len(ranks), crowded)
 
 
@@ -272,7 +273,7 @@ def resolve(board: Board, text: str, notation: str, query: Query, hint: str) -> 
             continue
         on_file = True
         if query.selector is not None:
-            place = column(board, sq, pieces)
+            place = column(board, sq)
             if not query.selector(place.index, place.count):
                 continue
         origins.add(sq)

@@ -20,6 +20,7 @@ a mistake (-> 25 %), a horse (-450) a blunder (-> 7 %).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -133,16 +134,19 @@ def describe_position(line: Line, *, all_moves: bool) -> dict[str, Any]:
     game = line.game
     board = game.board
     over = game.outcome()
-    dests, can_pass = _legal_destinations(game) if over is None else ({}, False)
+    dests: dict[str, list[str]] = {}
+    can_pass = False
+    if over is None:
+        dests_text, can_pass = _legal_destinations(game)
+        dests = json.loads(dests_text)
     stack = board.move_stack
     first = 0 if all_moves else max(0, len(stack) - 1)
     replay = board.root()
     entries: list[dict[str, Any]] = []
     for index, move in enumerate(stack):
         if index >= first:
-            entry = move_entry(replay, move)
+            entry = json.loads(move_entry(replay, move))  # (with its "check")
             replay.push(move)
-            entry["check"] = replay.is_check()
             entry["fen"] = replay.fen()
             entries.append(entry)
         else:

@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from chuhan.web.db import GameRow, GameUnreadable, Notice, StoredEvent
+from chuhan.web.encode import dumps as _ENCODE
 
 __all__ = [
     "COLUMNS",
@@ -21,10 +22,6 @@ __all__ = [
     "seated_games",
     "values",
 ]
-
-
-#: One encoder for every value (``json.dumps`` with options makes one per call).
-_ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
 def _dump(value: Any) -> str | None:

@@ -58,6 +58,7 @@ from chuhan.web.db.health import is_damage, readable_rows
 from chuhan.web.db.migrations import ACCOUNT_TABLES, MIGRATIONS, SCHEMA_VERSION
 from chuhan.web.db.rows import COLUMNS, MUTABLE, game_row, seated_games, values
 from chuhan.web.db.statements import All, Body, Lock, One, Statement, text_for
+from chuhan.web.encode import dumps
 
 __all__ = [
     "CHECKPOINT_SECONDS",
@@ -323,16 +324,12 @@ class SqliteStore:
 
     async def save_game(self, row: GameRow, event: str, data: dict[str, Any]) -> None:
         columns = values(row)
-        assignments = ", ".join(f"{c}=:{c}" for c in ("names", "updated", *MUTABLE))
         games = "games NOT INDEXED" if "games" in self._unindexed else "games"
+        update = _SAVE_GAME_UNINDEXED if "games" in self._unindexed else _SAVE_GAME
         made_on = row.revision
 
         def work() -> None:
-            saved = self._db.execute(
-                f"UPDATE {games} SET {assignments}, revision=:revision + 1 "
-                "WHERE id=:id AND revision=:revision",
-                columns,
-            ).rowcount
+            saved = self._db.execute(update, columns).rowcount
             if saved != 1:  # never acknowledge a move that was not written
                 query = f"SELECT 1 FROM {games} WHERE id=?"
                 if self._db.execute(query, (row.id,)).fetchone() is not None:
@@ -359,7 +356,7 @@ class SqliteStore:
         self._db.execute(
             "INSERT INTO events(game_id, number, version, at, kind, data) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            (row.id, number, row.version, row.updated, kind, json.dumps(data, ensure_ascii=False)),
+            (row.id, number, row.version, row.updated, kind, dumps(data)),
         )
 
     # ------------------------------------------------------------------ reads
@@ -587,6 +584,15 @@ class SqliteStore:
     async def live_servers(self, takeover_seconds: float) -> set[str]:
         """This one."""
         return {self.server_id}
+
+
+#: ``save_game``'s statement, on the table and without its indexes (a damaged index).
+_SAVE_GAME, _SAVE_GAME_UNINDEXED = (
+    f"UPDATE {games} SET "
+    + ", ".join(f"{c}=:{c}" for c in ("names", "updated", *MUTABLE))
+    + ", revision=:revision + 1 WHERE id=:id AND revision=:revision"
+    for games in ("games", "games NOT INDEXED")
+)
 
 
 def _event_data(game_id: str, text: str) -> dict[str, Any]:

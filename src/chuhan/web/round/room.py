@@ -68,6 +68,7 @@ from chuhan.web.round.view import (
     chat_audience,
     chat_message,
     default_name,
+    render_ack,
     render_presence,
 )
 from chuhan.web.sockets.connection import PRESENCE, STATE
@@ -302,7 +303,7 @@ class Room:
             if len(self._truncations) == self._truncations.maxlen:
                 self._truncations_from = self._truncations[0][0]
             self._truncations.append((seq, kept))
-        self.published = build_snapshot(self.state, seq, now)
+        self.published = build_snapshot(self.state, seq, now, previous)
 
     def kept_entries(self, sent_seq: int, sent_moves: int) -> int:
         """How many of the ``sent_moves`` entries a connection last sent publication
@@ -520,7 +521,7 @@ class Room:
             for each in list(self.connections):
                 self.send_rematch(each)
         if actor is not None:
-            actor.send({"type": "ack", "seq": seq, "version": state.version})
+            actor.push(render_ack(seq, state.version))
         self.broadcast_state()
         bus = self.manager.bus
         bus.publish(StateChanged(state.id, state.version, events[-1].kind))
@@ -817,5 +818,5 @@ class Room:
             )
         line = ChatLine(now, sender, name, msg.get("text"))
         await self.save_chat(line)
-        conn.send({"type": "ack", "seq": msg.seq, "version": self.state.version})
+        conn.push(render_ack(msg.seq, self.state.version))
         self.broadcast_chat(line)

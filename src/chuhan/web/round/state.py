@@ -38,7 +38,6 @@ Events and their data (``side`` is a seat, ``first`` or ``second``):
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any, NamedTuple
 
@@ -176,7 +175,6 @@ def _played(state: RoundState, move: Move, at: float) -> dict[str, Any]:
         raise AssertionError(f"{move.iccs()} is not legal, yet it was played")
     entry = move_entry(board, move)
     game.push(move)
-    entry["check"] = board.is_check()
     clock = state.clock
     if clock is not None:
         if clock.running is None:
@@ -184,7 +182,7 @@ def _played(state: RoundState, move: Move, at: float) -> dict[str, Any]:
         else:
             clock.press(at)
     return {
-        "entries": (*state.entries, json.dumps(entry, ensure_ascii=False)),
+        "entries": (*state.entries, entry),
         "moves": (*state.moves, move.iccs()),
         "outcome": _ended(state, at),
     }

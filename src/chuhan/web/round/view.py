@@ -7,16 +7,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any
 
 from chuhan.board import Board
 from chuhan.clock import Clock, TimeControl
 from chuhan.errors import ChuhanError
 from chuhan.game import Game, Outcome
+from chuhan.jsontext import moves_json, pieces_json
 from chuhan.notation import to_chinese, to_korean, to_wxf
 from chuhan.squares import SQUARE_NAMES, Move
 from chuhan.variants import JANGGI_ARRANGEMENTS, Variant
 from chuhan.web.db import ChatLine
+from chuhan.web.encode import dumps as _dumps
 from chuhan.web.round.seats import SEATS, seat_of, side_of
 from chuhan.web.sockets.protocol import MAX_NAME_CHARS
 
@@ -40,6 +43,7 @@ __all__ = [
     "presence",
     "public_state",
     "record_name",
+    "render_ack",
     "render_presence",
     "render_state",
     "result_dict",
@@ -48,9 +52,6 @@ __all__ = [
 #: The arrangement taken for a janggi player who does not choose in time.
 DEFAULT_ARRANGEMENT = "마상상마"
 
-#: ``json.dumps(value, ensure_ascii=False)`` without making an encoder per call (what
-#: is encoded here has no cycles, so the check for them is left out: same output).
-_dumps = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 _ROLES = ("first", "second", "both", "watcher")
 #: ``you`` as JSON text by role and whether it is that role's turn.
 _YOU = {
@@ -60,26 +61,35 @@ _YOU = {
 }
 
 
-def move_entry(board: Board, move: Move) -> dict[str, Any]:
-    """A move list entry in every notation (``board`` is the position before the move;
-    the caller adds ``check`` after playing it)."""
-    janggi = board.variant.is_janggi
-    entry: dict[str, Any] = {
-        "ply": board.ply + 1,
-        "side": seat_of(board.turn),
-        "from": SQUARE_NAMES[move.from_square],
-        "to": SQUARE_NAMES[move.to_square],
-        "pass": move.is_pass(),
-        "iccs": move.iccs(),
-    }
-    for name, writer in (("wxf", to_wxf), ("chinese", to_chinese)):
+#: JSON's booleans, by bool.
+_JSON_BOOLS = ("false", "true")
+
+
+def _json_string(text: str | None) -> str:
+    return "null" if text is None else encode_basestring(text)
+
+
+def move_entry(board: Board, move: Move) -> str:
+    """A move list entry in every notation, as JSON text (``board`` is the position before
+    the move): what ``json.dumps(entry, ensure_ascii=False)`` writes, put together
+    directly, since every move makes one."""
+    notations = []
+    for writer in (to_wxf, to_chinese):
         try:
-            entry[name] = writer(board, move)
+            notations.append(_json_string(writer(board, move)))
         except (ChuhanError, ValueError):
-            entry[name] = None
-    entry["korean"] = to_korean(board, move) if janggi else None
-    entry["capture"] = not move.is_pass() and board.piece_code_at(move.to_square) != 0
-    return entry
+            notations.append("null")
+    wxf, chinese = notations
+    korean = _json_string(to_korean(board, move)) if board.variant.is_janggi else "null"
+    passing = move.is_pass()
+    capture = not passing and board.piece_code_at(move.to_square) != 0
+    return (
+        f'{{"ply": {board.ply + 1}, "side": "{seat_of(board.turn)}", '
+        f'"from": "{SQUARE_NAMES[move.from_square]}", "to": "{SQUARE_NAMES[move.to_square]}", '
+        f'"pass": {_JSON_BOOLS[passing]}, "iccs": "{move.iccs()}", "wxf": {wxf}, '
+        f'"chinese": {chinese}, "korean": {korean}, "capture": {_JSON_BOOLS[capture]}, '
+        f'"check": {_JSON_BOOLS[board.gives_check(move)]}}}'
+    )
 
 
 def result_dict(outcome: Outcome, variant: Variant) -> dict[str, Any]:
@@ -91,6 +101,24 @@ def result_dict(outcome: Outcome, variant: Variant) -> dict[str, Any]:
         "points": outcome.points,
         "result": outcome.result(),
     }
+
+
+@dataclass(frozen=True, slots=True)
+class GameTexts:
+    """What a game's ``state`` message says that never changes in the game (its id, kind,
+    variant, level and time control), made once for a room and passed from snapshot to
+    snapshot (:func:`build_snapshot`)."""
+
+    #: What they were made from (they are made again for a state that differs).
+    source: tuple[Any, ...]
+    #: ``{"type": "state", "game_id": …`` (JSON text, without the closing brace).
+    opening: str
+    #: The fields from ``kind`` to ``time_control``, and the same as JSON text (each
+    #: field after a comma).
+    fixed: dict[str, Any]
+    fixed_text: str
+    #: The clock's ``control`` as JSON text (None for an untimed game).
+    control_text: str | None
 
 
 @dataclass
@@ -105,23 +133,29 @@ class Snapshot:
     #: per connection: ``players``, ``watchers``, ``moves_from``, ``moves``, ``clock``, ``you``.
     head: str
     #: The public state as a dict, with ``players`` (REST previews), but ``pieces`` None
-    #: (see :func:`public_state`).
+    #: and without ``legal`` and ``premoves`` (see :func:`public_state`).
     public: dict[str, Any]
-    #: Each seat's name and kind (``connected`` is added when rendered).
+    #: Each seat's name and kind (``connected`` is added when rendered), and the seats'
+    #: names in the state they were made from.
     players: dict[str, dict[str, Any]]
+    names: dict[str, str]
     #: The move list entries as JSON texts.
     entries: tuple[str, ...]
     #: A copy of the clock as it was stored (None for an untimed game).
     clock: Clock | None
-    #: ``you`` as JSON text for each role.
+    #: ``you`` as JSON text for each role (shared between snapshots: never change it).
     you: dict[str, str]
     #: The board's placement (``public["pieces"]`` is made from it when asked for).
     placement: tuple[int, ...]
+    #: What the game's state messages say that never changes.
+    texts: GameTexts
     _tails: dict[int, str] = field(default_factory=dict)
-    #: ``players`` as JSON text by who is connected (first, second) (cached).
+    #: ``players`` as JSON text by who is connected (first, second) (cached; shared by the
+    #: snapshots with the same ``players``).
     _players_texts: dict[tuple[bool, bool], str] = field(default_factory=dict)
-    #: The clock's ``control`` as JSON text (set on first use).
-    _control_text: str | None = None
+    #: The clock's JSON text as last read, and when (every connection is sent the state
+    #: at once after a move: one reading serves them all).
+    _clock_read: tuple[float, str] | None = None
 
     def moves_after(self, start: int) -> str:
         """The entries from ``start`` on, as the inside of a JSON array (cached)."""
@@ -166,23 +200,15 @@ def pass_endings(game: Game, variant: Variant) -> tuple[dict[str, Any] | None, .
     )
 
 
-def _legal_destinations(game: Game) -> tuple[dict[str, list[str]], bool]:
-    """The side to move's legal moves grouped by from-square (in generation order), and
-    whether it may pass."""
-    legal: dict[str, list[str]] = {}
-    can_pass = False
-    names = SQUARE_NAMES
-    for code in game.legal_move_codes():
-        origin, target = code >> 7, code & 127
-        if origin == target:
-            can_pass = True
-            continue
-        destinations = legal.get(names[origin])
-        if destinations is None:
-            legal[names[origin]] = [names[target]]
-        else:
-            destinations.append(names[target])
-    return legal, can_pass
+def _legal_destinations(game: Game) -> tuple[str, bool]:
+    """The side to move's legal moves grouped by from-square (in generation order), as
+    JSON text, and whether it may pass."""
+    codes = game.legal_move_codes()
+    king = game.board.king(game.board.turn)
+    can_pass = king << 7 | king in codes
+    if can_pass:
+        codes.remove(king << 7 | king)
+    return moves_json(codes), can_pass
 
 
 #: The kinds of game whose waiting player may premove (not a local game, where one person
@@ -190,20 +216,16 @@ def _legal_destinations(game: Game) -> tuple[dict[str, list[str]], bool]:
 _PREMOVE_KINDS = frozenset(("computer", "friend"))
 
 
-def _premove_destinations(state: RoundState) -> dict[str, list[str]]:
-    """The waiting human player's candidate premoves grouped by from-square: its pieces'
-    moves by their movement in the position as it stands (the opponent's coming move may
-    make any of them illegal, or open a line that is not offered; the page plays the
-    premove only if it is in ``legal`` when the turn comes)."""
+def _premove_destinations(state: RoundState) -> str:
+    """The waiting human player's candidate premoves grouped by from-square, as JSON text:
+    its pieces' moves by their movement in the position as it stands (the opponent's
+    coming move may make any of them illegal, or open a line that is not offered; the page
+    plays the premove only if it is in ``legal`` when the turn comes)."""
     board = state.game.board
     waiting = not board.turn
     if state.kind not in _PREMOVE_KINDS or state.is_computer(waiting):
-        return {}
-    premoves: dict[str, list[str]] = {}
-    names = SQUARE_NAMES
-    for code in board.pseudo_legal_move_codes(waiting):
-        premoves.setdefault(names[code >> 7], []).append(names[code & 127])
-    return premoves
+        return "{}"
+    return moves_json(board.pseudo_legal_move_codes(waiting))
 
 
 def _pieces(placement: tuple[int, ...], variant: Variant) -> list[dict[str, Any]]:
@@ -219,41 +241,98 @@ def _pieces(placement: tuple[int, ...], variant: Variant) -> list[dict[str, Any]
     ]
 
 
-#: Each piece's ``state.pieces`` entry as JSON text, by game, signed piece code and square.
-_PIECE_TEXTS: dict[str, dict[int, list[str]]] = {}
+#: Each piece's ``state.pieces`` entry as JSON text, by game, signed piece code + 7 and
+#: square (:func:`~chuhan.jsontext.pieces_json`'s table; an empty square's: none).
+_PIECE_TEXTS: dict[str, list[list[str]]] = {}
 
 
 def _pieces_text(placement: list[int], variant: Variant) -> str:
     """``json.dumps(_pieces(placement, variant))``, from the texts of the pieces."""
     texts = _PIECE_TEXTS.get(variant.game)
     if texts is None:
-        texts = _PIECE_TEXTS[variant.game] = {
-            piece: [
+        texts = _PIECE_TEXTS[variant.game] = [
+            [
                 _dumps(
                     {
                         "square": name,
                         "side": seat_of(piece > 0),
-                        "kind": variant.piece_name(kind),
+                        "kind": variant.piece_name(abs(piece)),
                     }
                 )
                 for name in SQUARE_NAMES
             ]
-            for kind in range(1, 8)
-            for piece in (kind, -kind)
+            if piece
+            else []
+            for piece in range(-7, 8)
+        ]
+    return pieces_json(placement, texts)
+
+
+def _game_texts(state: RoundState, previous: GameTexts | None) -> GameTexts:
+    """The game's :class:`GameTexts`: ``previous`` when made from the same game."""
+    variant, control = state.variant, state.time_control
+    source = (state.id, state.kind, variant, state.level, control)
+    if previous is not None and previous.source == source:
+        return previous
+    fixed = {
+        "kind": state.kind,
+        "variant": variant.game,
+        "rules": variant.rules,
+        "side_names": {
+            "first": variant.side_name(True),
+            "second": variant.side_name(False),
+        },
+        "level": state.level,
+        "time_control": None if control is None else TimeControl(**control).describe(),
+    }
+    return GameTexts(
+        source,
+        _dumps({"type": "state", "game_id": state.id})[:-1],
+        fixed,
+        ", " + _dumps(fixed)[1:-1],
+        None if control is None else json.dumps(_control_json(TimeControl(**control))),
+    )
+
+
+def _players(state: RoundState) -> dict[str, dict[str, Any]]:
+    return {
+        seat: {
+            "name": state.names.get(seat)
+            or record_name(state.headers, seat)
+            or default_name(state, seat),
+            "kind": "computer" if state.computer_side == seat else "human",
         }
-    return "[" + ", ".join([texts[piece][sq] for sq, piece in enumerate(placement) if piece]) + "]"
+        for seat in SEATS
+    }
 
 
-def build_snapshot(state: RoundState, seq: int, now: float) -> Snapshot:
-    """The snapshot of the game as it stands (call it right after a write)."""
+#: ``you`` as JSON text for each role, by the seat whose turn it is (None: nobody's, or
+#: the computer's).
+_YOU_BY_TURN = {
+    turn: {role: _YOU[role, role != "watcher" and role in ("both", turn)] for role in _ROLES}
+    for turn in (None, "first", "second")
+}
+
+
+def build_snapshot(
+    state: RoundState, seq: int, now: float, previous: Snapshot | None = None
+) -> Snapshot:
+    """The snapshot of the game as it stands (call it right after a write); ``previous``,
+    the game's snapshot before, lends what has not changed since."""
     game, board, variant = state.game, state.game.board, state.variant
+    texts = _game_texts(state, None if previous is None else previous.texts)
     status = state.status
-    legal, can_pass = _legal_destinations(game) if status == "playing" else ({}, False)
-    premoves = _premove_destinations(state) if status == "playing" else {}
-    pass_ends, pass_back_ends = pass_endings(game, variant) if can_pass else (None, None)
-    last = board.peek() if board.ply else None
+    turn = seat_of(board.turn)
     pending = game.setup_pending
     setup = None
+    if status == "playing":
+        legal, can_pass = _legal_destinations(game)
+        premoves = _premove_destinations(state)
+        pass_ends, pass_back_ends = pass_endings(game, variant) if can_pass else (None, None)
+        mover = None if state.is_computer(board.turn) else turn
+    else:
+        legal, premoves, can_pass, pass_ends, pass_back_ends = "{}", "{}", False, None, None
+        mover = seat_of(pending) if status == "setup" and pending is not None else None
     if pending is not None:
         setup = {
             "chooser": seat_of(pending),
@@ -264,45 +343,24 @@ def build_snapshot(state: RoundState, seq: int, now: float) -> Snapshot:
             else int(state.setup_deadline * 1000),
             "default": DEFAULT_ARRANGEMENT,
         }
-    players = {
-        seat: {
-            "name": state.names.get(seat)
-            or record_name(state.headers, seat)
-            or default_name(state, seat),
-            "kind": "computer" if state.computer_side == seat else "human",
-        }
-        for seat in SEATS
-    }
-    offers = {
-        "draw": None if game.draw_offer is None else seat_of(game.draw_offer),
-        "takeback": None if game.takeback_request is None else seat_of(game.takeback_request),
-        "rematch": state.rematch_offer,
-    }
-    # The pieces are the longest part: their JSON is put together from each piece's, and
-    # the list of dicts is made only when asked for (public_state).
-    before: dict[str, Any] = {
+    # ``players`` (and its JSON texts) change only with the names in a game (its headers
+    # and computer seat never do).
+    if previous is not None and previous.names is state.names and previous.texts is texts:
+        players, players_texts = previous.players, previous._players_texts
+    else:
+        players, players_texts = _players(state), {}
+    last = board.peek() if board.ply else None
+    fen = board.fen()
+    before = {
         "type": "state",
         "game_id": state.id,
         "version": state.version,
-        "kind": state.kind,
-        "variant": variant.game,
-        "rules": variant.rules,
-        "side_names": {
-            "first": variant.side_name(True),
-            "second": variant.side_name(False),
-        },
-        "level": state.level,
-        "time_control": None
-        if state.time_control is None
-        else TimeControl(**state.time_control).describe(),
+        **texts.fixed,
         "status": status,
-        "fen": board.fen(),
+        "fen": fen,
     }
-    after: dict[str, Any] = {
-        "turn": seat_of(board.turn),
-        "ply": board.ply,
-        "legal": legal,
-        "premoves": premoves,
+    # The fields after ``legal`` and ``premoves`` (those two are only sent).
+    rest = {
         "can_pass": can_pass,
         "pass_ends": pass_ends,
         "pass_back_ends": pass_back_ends,
@@ -315,27 +373,60 @@ def build_snapshot(state: RoundState, seq: int, now: float) -> Snapshot:
         "check": SQUARE_NAMES[board.king(board.turn)] if board.is_check() else None,
         "bikjang": variant.is_janggi and board.is_bikjang(),
         "thinking": status == "playing" and state.is_computer(board.turn),
-        "offers": offers,
+        "offers": {
+            "draw": None if game.draw_offer is None else seat_of(game.draw_offer),
+            "takeback": None if game.takeback_request is None else seat_of(game.takeback_request),
+            "rematch": state.rematch_offer,
+        },
         "setup": setup,
         "result": state.result(),
         "last_event": state.last_event,
         "rematch_game": None if state.rematch is None else state.rematch["game_id"],
         "headers": state.headers,
     }
+    # The JSON text is put together from parts: those that never change in the game are
+    # made once, the pieces and the moves from texts made once per square (json.dumps of
+    # the whole would cost more than the rest of a move).
     placement = board.placement
     head = "".join(
         (
-            _dumps(before)[:-1],
-            ', "pieces": ',
+            texts.opening,
+            ', "version": ',
+            str(state.version),
+            texts.fixed_text,
+            ', "status": "',
+            status,
+            '", "fen": "',
+            fen,
+            '", "pieces": ',
             _pieces_text(placement, variant),
+            ', "turn": "',
+            turn,
+            '", "ply": ',
+            str(board.ply),
+            ', "legal": ',
+            legal,
+            ', "premoves": ',
+            premoves,
             ", ",
-            _dumps(after)[1:-1],
+            _dumps(rest)[1:-1],
         )
     )
-    public = {**before, "pieces": None, **after, "players": players}
-    clock = None if state.clock is None else Clock.from_dict(state.clock.to_dict(now), now)
-    you = {role: _YOU[role, _your_turn(state, role)] for role in _ROLES}
-    return Snapshot(seq, head, public, players, state.entries, clock, you, tuple(placement))
+    public = {**before, "pieces": None, "turn": turn, "ply": board.ply, **rest, "players": players}
+    clock = None if state.clock is None else state.clock.reading(now)
+    return Snapshot(
+        seq,
+        head,
+        public,
+        players,
+        state.names,
+        state.entries,
+        clock,
+        _YOU_BY_TURN[mover],
+        tuple(placement),
+        texts,
+        _players_texts=players_texts,
+    )
 
 
 def presence(room: Room) -> dict[str, Any]:
@@ -384,11 +475,12 @@ def _clock_text(snap: Snapshot, now: float) -> str:
     clock = snap.clock
     if clock is None:
         return "null"
-    control = snap._control_text
-    if control is None:
-        control = snap._control_text = json.dumps(_control_json(clock.control))
+    read = snap._clock_read
+    if read is not None and read[0] == now:
+        return read[1]
+    control = snap.texts.control_text
     running = clock.running
-    return (
+    text = (
         f'{{"control": {control}, '
         f'"first": {{"remaining_ms": {round(clock.remaining(True, now) * 1000)}, '
         f'"periods": {clock.periods_left(True, now)}}}, '
@@ -397,6 +489,8 @@ def _clock_text(snap: Snapshot, now: float) -> str:
         f'"running": {"null" if running is None else _SEAT_JSON[running]}, '
         f'"server_time_ms": {round(now * 1000)}}}'
     )
+    snap._clock_read = (now, text)
+    return text
 
 
 _SEAT_JSON = {True: '"first"', False: '"second"'}
@@ -459,6 +553,11 @@ def chat_message(line: ChatLine) -> dict[str, Any]:
     }
 
 
+def render_ack(seq: int, version: int) -> str:
+    """The ``ack`` message (as ``json.dumps`` writes it; one answers every action)."""
+    return f'{{"type": "ack", "seq": {seq}, "version": {version}}}'
+
+
 def render_presence(room: Room) -> str:
     return json.dumps({"type": "presence", **presence(room)})
 
@@ -512,6 +611,4 @@ def public_state(room: Room, now: float) -> dict[str, Any]:
     state["watchers"] = room.watcher_count()
     state["moves"] = [json.loads(e) for e in snap.entries]
     state["clock"] = clock_json(snap.clock, now)
-    del state["legal"]
-    del state["premoves"]
     return state
