@@ -84,15 +84,15 @@ def _piece_key(piece: int, sq: int) -> int:
     return _ZOBRIST_BY_PIECE[piece][sq]
 
 
-#: Each signed piece code's FEN letter, by code + 7 (for :func:`_placement_fen`).
+#: Each signed piece code's FEN letter, by code + 7 (for :func:`placement_fen`).
 _FEN_LETTERS: Final = [piece_letter(code) if code else "" for code in range(-7, 8)]
 _DIGITS: Final = [str(count) for count in range(FILES + 1)]
 
 
-def _placement_fen(squares: list[int]) -> str:
-    """:func:`chuhan.fen.board_fen`, compiled with the board (the web server writes the
-    FEN of every position it shows): one join of short strings, since every string made
-    costs."""
+def placement_fen(squares: list[int]) -> str:
+    """The placement field of a FEN of signed piece codes by square (what
+    :func:`chuhan.fen.board_fen` returns), here to be compiled with the board: one join of
+    short strings, since every string made costs."""
     letters = _FEN_LETTERS
     digits = _DIGITS
     parts: list[str] = []
@@ -225,12 +225,12 @@ class Board:
     def fen(self) -> str:
         """The FEN of the current position (``w`` is the first mover, as Fairy-Stockfish)."""
         side = "w" if self.turn else "b"
-        placement = _placement_fen(self._squares)
+        placement = placement_fen(self._squares)
         return f"{placement} {side} - - {self.halfmove_clock} {self.fullmove_number}"
 
     def board_fen(self) -> str:
         """The placement field of the FEN alone."""
-        return _placement_fen(self._squares)
+        return placement_fen(self._squares)
 
     def copy(self, *, stack: bool = True) -> Board:
         """A copy of the board; ``stack=False`` drops the move history."""

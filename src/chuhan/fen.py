@@ -150,24 +150,16 @@ def _parse_counter(fen: str, text: str, what: str, *, minimum: int) -> int:
 
 
 def board_fen(squares: list[int] | tuple[int, ...]) -> str:
-    """The placement field of a FEN."""
-    rows = []
-    for rank in range(RANKS - 1, -1, -1):
-        row = ""
-        empty = 0
-        for file_index in range(FILES):
-            piece = squares[rank * FILES + file_index]
-            if piece:
-                if empty:
-                    row += str(empty)
-                    empty = 0
-                row += piece_letter(piece)
-            else:
-                empty += 1
-        if empty:
-            row += str(empty)
-        rows.append(row)
-    return "/".join(rows)
+    """The placement field of a FEN (written by :func:`chuhan.board.placement_fen`, which
+    is compiled with the board: the web server writes the FEN of every position it shows).
+
+    >>> from chuhan.variants import XIANGQI_START_FEN
+    >>> board_fen(parse_fen(XIANGQI_START_FEN).squares) == XIANGQI_START_FEN.split()[0]
+    True
+    """
+    from chuhan.board import placement_fen  # (board imports this module)
+
+    return placement_fen(squares if isinstance(squares, list) else list(squares))
 
 
 def format_fen(setup: Setup) -> str:
