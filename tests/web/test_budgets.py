@@ -116,3 +116,32 @@ def test_processes_taking_from_one_key_at_once_share_its_budget(postgres_url: st
     waits = asyncio.run(main())
     assert sorted(waits)[:6] == [0.0] * 5 + [3600.0]
     assert waits.count(0.0) == 5
+
+
+def test_a_lease_is_spent_here_and_an_empty_bucket_is_not_asked_again(
+    database: str | Path,
+) -> None:
+    """A budget leased ten at a time writes once per ten requests; once the store says the
+    bucket is empty, the requests until it has a token again are refused here, without a
+    transaction; and never more than the budget is granted."""
+
+    async def work(store: Any) -> tuple[list[float], int]:
+        budgets = Budgets(store, FakeClock())
+        writes = 0
+        write = store.write
+
+        async def counted(body: Any, what: str) -> Any:
+            nonlocal writes
+            writes += 1
+            return await write(body, what)
+
+        store.write = counted
+        rate = Rate(25, 10.0, lease=10)
+        waits = [await budgets.take("read address a", rate) for _ in range(30)]
+        return waits, writes
+
+    waits, writes = _budgets(database, work)
+    assert waits[:25] == [0.0] * 25 and all(wait > 0 for wait in waits[25:])
+    # Three leases (10, 10, 5) and one refusal from the store (four more refused here), and
+    # the first take's sweep of full buckets.
+    assert writes == 5

@@ -373,7 +373,9 @@ async def _count_read(request: Request) -> None:
     await _take_budget(
         request,
         "read",
-        Rate(settings.read_burst, settings.read_every_seconds),
+        # (a reader may read many times a second: tokens leased ten at a time, so that a
+        # flood of reads does not make the store write once a read)
+        Rate(settings.read_burst, settings.read_every_seconds, lease=10),
         "reads of games",
     )
 
