@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
+import time
 from typing import Any
 
 import pytest
@@ -306,11 +307,13 @@ def test_an_unknown_game_or_a_bad_read_is_answered_as_before(client: TestClient)
 
 
 def test_reads_are_counted_per_address_with_a_429_naming_the_limit(make_client: Any) -> None:
-    client = make_client(read_burst=4, read_every_seconds=10)
+    client = make_client(read_burst=4, read_every_seconds=10, read_refusal_delay_seconds=0.3)
     game_id = import_long(client, 20)
     paths = ["", "/fen?ply=3", "/pgn", "/fen"]
     assert [client.get(f"/api/games/{game_id}{p}").status_code for p in paths] == [200] * 4
+    asked = time.monotonic()
     refused = client.get(f"/api/games/{game_id}")
+    assert time.monotonic() - asked >= 0.3  # (refused after the delay: a flood slows down)
     assert refused.status_code == 429
     error = refused.json()["error"]
     assert error["code"] == "rate_limited"

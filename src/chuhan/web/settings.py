@@ -84,6 +84,10 @@ class Settings:
     #: (a game not read since its last change: chuhan.web.round.reads).
     read_burst: float = 300
     read_every_seconds: float = 0.05
+    #: A read refused for its address's budget is answered after this long (at most the
+    #: wait it names): a client that reads as fast as it is answered then asks a few times
+    #: a second, not hundreds, and its refusals cost the event loop next to nothing.
+    read_refusal_delay_seconds: float = 1.0
     rebuild_burst: float = 60
     rebuild_every_seconds: float = 1.0
     #: What the games read are kept in (the least recently read go first), the seconds a

@@ -3,6 +3,7 @@ a game's state, its PGN and FEN, and the analysis of a finished game's position.
 
 from __future__ import annotations
 
+import asyncio
 import math
 import secrets
 from dataclasses import dataclass
@@ -377,14 +378,21 @@ async def _count_read(request: Request) -> None:
         # flood of reads does not make the store write once a read)
         Rate(settings.read_burst, settings.read_every_seconds, lease=10),
         "reads of games",
+        delay=settings.read_refusal_delay_seconds,
     )
 
 
-async def _take_budget(request: Request, budget: str, rate: Rate, what: str) -> None:
+async def _take_budget(
+    request: Request, budget: str, rate: Rate, what: str, delay: float = 0.0
+) -> None:
+    """Take one token of the address's ``budget``, or answer 429 naming the limit (after
+    ``delay`` seconds at most, see ``Settings.read_refusal_delay_seconds``)."""
     context = context_of(request)
     address = client_address(request, context.settings)
     wait = await context.budgets.take(f"{budget} address {address}", rate)
     if wait > 0:
+        if delay > 0:
+            await asyncio.sleep(min(wait, delay))
         seconds = max(1, math.ceil(wait))
         per = (
             f"one every {rate.every_seconds:g} s"
