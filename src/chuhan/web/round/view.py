@@ -252,6 +252,7 @@ def build_snapshot(state: RoundState, seq: int, now: float) -> Snapshot:
     premoves = _premove_destinations(state) if status == "playing" else {}
     pass_ends, pass_back_ends = pass_endings(game, variant) if can_pass else (None, None)
     last = board.peek() if board.ply else None
+    first_move = state.first_move_deadline()
     pending = game.setup_pending
     setup = None
     if pending is not None:
@@ -318,6 +319,8 @@ def build_snapshot(state: RoundState, seq: int, now: float) -> Snapshot:
         "offers": offers,
         "setup": setup,
         "result": state.result(),
+        "abortable": state.abortable(),
+        "first_move_deadline_ms": None if first_move is None else round(first_move * 1000),
         "last_event": state.last_event,
         "rematch_game": None if state.rematch is None else state.rematch["game_id"],
         "headers": state.headers,
