@@ -101,3 +101,14 @@ def test_the_address_a_player_copies_is_a_spectators(
     red.click_move("h2e2")
     black.wait_ply(1)
     assert visitor.errors == [] and red.errors == []
+
+
+def test_the_simplified_chinese_page_writes_moves_in_simplified_characters(
+    browser: Any, edges_server: Server, players: list[Player]
+) -> None:
+    player = new_player(players, browser, edges_server, locale="zh-CN")
+    create_from_home(player, variant="xiangqi", kind="local")
+    player.click_move("h0g2")
+    player.wait_ply(1)
+    assert player.page.text_content("#moves .move.current") == "马二进三"
+    assert player.errors == []

@@ -77,6 +77,10 @@ def move_entry(board: Board, move: Move) -> dict[str, Any]:
             entry[name] = writer(board, move)
         except (ChuhanError, ValueError):
             entry[name] = None
+    try:
+        entry["chinese_simplified"] = to_chinese(board, move, simplified=True)
+    except (ChuhanError, ValueError):
+        entry["chinese_simplified"] = None
     entry["korean"] = to_korean(board, move) if janggi else None
     entry["capture"] = not move.is_pass() and board.piece_code_at(move.to_square) != 0
     return entry

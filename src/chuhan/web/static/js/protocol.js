@@ -33,6 +33,7 @@
  * @property {string} iccs
  * @property {string | null} [wxf]
  * @property {string | null} [chinese]
+ * @property {string | null} [chinese_simplified] the Chinese move in simplified characters
  * @property {string | null} [korean]
  * @property {boolean} [capture]
  * @property {boolean} [check]
