@@ -112,3 +112,24 @@ def test_the_simplified_chinese_page_writes_moves_in_simplified_characters(
     player.wait_ply(1)
     assert player.page.text_content("#moves .move.current") == "马二进三"
     assert player.errors == []
+
+
+def test_the_janggi_setup_card_counts_no_time_before_the_chooser_arrives(
+    browser: Any, edges_server: Server, players: list[Player]
+) -> None:
+    cho = new_player(players, browser, edges_server)
+    cho.goto("/")
+    create_from_home(cho, variant="janggi", kind="friend", reload=False, colour="first")
+    cho.page.wait_for_selector("#setup:not([hidden])")
+    cho.page.wait_for_function(
+        "() => document.getElementById('setup-status').textContent.length > 0"
+    )
+    # Han chooses first and is not here yet: the card waits, with no "0 s left".
+    status = cho.page.text_content("#setup-status") or ""
+    assert status == "Han chooses first…", status
+    invite = cho.page.input_value("#invite-url")
+    han = new_player(players, browser, edges_server)
+    han.page.goto(invite)
+    han.page.wait_for_selector("#setup:not([hidden])")
+    cho.page.locator("#setup-status", has_text="s left").wait_for()
+    assert cho.errors == [] and han.errors == []
