@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from chuhan.game import Game, GameError, Termination
+from chuhan.squares import Move
 
 CASEBOOK = json.loads(
     (Path(__file__).parent / "data" / "xiangqi-repetition-cases.json").read_text("utf-8")
@@ -133,6 +134,24 @@ def test_a_player_who_left_loses_or_draws_as_the_opponent_claims(
     assert (outcome.winner, outcome.reason, game.draw_offer) == (winner, reason, None)
     with pytest.raises(GameError):
         game.abandon(False)
+
+
+@pytest.mark.parametrize(
+    ("no_start", "reason"),
+    [
+        (False, "Game aborted by Black."),
+        (True, "Game aborted: Black did not make a first move in time."),
+    ],
+)
+def test_an_aborted_game_has_no_winner_and_no_result(no_start: bool, reason: str) -> None:
+    game = Game.new()
+    game.push(Move.from_iccs("h2e2"))
+    game.abort(False, no_start=no_start)
+    outcome = game.outcome()
+    assert outcome is not None and outcome.termination is Termination.ABORTED
+    assert (outcome.winner, outcome.reason, outcome.result()) == (None, reason, "*")
+    with pytest.raises(GameError):
+        game.abort(True)
 
 
 def test_a_draw_offer_lapses_when_the_opponent_moves() -> None:

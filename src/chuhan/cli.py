@@ -98,6 +98,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         limits["setup_seconds"] = args.setup_seconds
     if args.abandon_seconds is not None:
         limits["abandon_seconds"] = args.abandon_seconds
+    if args.first_move_seconds is not None:
+        limits["first_move_seconds"] = args.first_move_seconds
     if args.analysis_engine is not None:
         limits["analysis_engine"] = _engine_command(args.analysis_engine)
         limits["analysis_engine_protocol"] = args.analysis_engine_protocol
@@ -618,6 +620,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="seconds a player must be gone from a timed game before the opponent may "
         "claim the win or a draw (default 30)",
+    )
+    p.add_argument(
+        "--first-move-seconds",
+        type=_positive_seconds,
+        default=None,
+        help="seconds a player has to make a first move once the opponent has made theirs, "
+        "after which the opponent may abort the game (default 30)",
     )
     p.add_argument(
         "--analysis-engine",

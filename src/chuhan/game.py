@@ -289,6 +289,21 @@ class Game:
             f"{side_title(self.variant, stayer)} wins: {leaver_name} left the game.",
         )
 
+    def abort(self, side: bool, *, no_start: bool = False) -> None:
+        """Call the game off before it started: ``side`` aborted it, or (``no_start``)
+        ``side`` did not make its first move in time and the opponent called it off. No
+        one wins (the result is ``*``). When a game may be aborted is for the server to
+        judge."""
+        self._require_not_over()
+        self._draw_offer = self._takeback_request = None
+        name = side_title(self.variant, side)
+        reason = (
+            f"Game aborted: {name} did not make a first move in time."
+            if no_start
+            else f"Game aborted by {name}."
+        )
+        self._event_outcome = Outcome(None, Termination.ABORTED, reason)
+
     # ------------------------------------------------------------------ referee
 
     def is_over(self) -> bool:

@@ -173,7 +173,7 @@ def test_the_notice_goes_when_the_opponent_comes_back(
     red, black, _watch = friend_game(browser, chat_server, players, timed=True)
     red.click_move("h2e2")
     black.wait_ply(1)
-    invite = black.page.url
+    invite = red.page.input_value("#invite-url")  # (Black's seat link: not in Black's address bar)
     black.close()
     red.page.wait_for_selector("#absent-claims:not([hidden])")
     again = new_player(players, browser, chat_server)

@@ -61,7 +61,8 @@ def test_players_find_each_other_in_the_lobby(
         player.page.wait_for_url("**/g/**")
         player.page.wait_for_selector("svg.board .piece")
     assert red.state()["you"]["role"] == "first" and black.state()["you"]["role"] == "second"
-    assert red.page.url != black.page.url
+    # (each keeps its seat in the browser: the addresses are the game's, without a key)
+    assert red.page.url == black.page.url and "t=" not in red.page.url
     onlooker.page.wait_for_selector("#lobby-empty:not([hidden])")
 
     play_opening(red, black)  # (a rated game counts once both players moved twice)

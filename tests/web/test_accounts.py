@@ -131,8 +131,9 @@ def test_a_name_is_taken_whatever_its_case_or_width(client: TestClient) -> None:
         ("Ada\u202egnp.exe", "control or formatting character (U+202E)"),
         ("Ada\x00", "control or formatting character (U+0000)"),
         ("A\u200dda", "control or formatting character (U+200D)"),
-        ("Ada Lovelace", "control or formatting character (U+0020)"),
-        ("<script>", "not a letter, a digit"),
+        ("Ada Lovelace", "'name' has a space; use letters"),
+        ("Ada\u3000Lovelace", "'name' has a space; use letters"),
+        ("<script>", "'name' has '<', which is not a letter, a digit"),
         ("_ada", "begin with a letter or a digit"),
     ],
 )

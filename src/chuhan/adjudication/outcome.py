@@ -33,6 +33,9 @@ class Termination(enum.Enum):
     AGREEMENT = "agreement"
     #: A player left a timed game and the opponent claimed the win (or a draw).
     ABANDONMENT = "abandonment"
+    #: The game was called off before it started (before each side's first move): no one
+    #: won or drew; the result is ``*``.
+    ABORTED = "aborted"
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,10 @@ class Outcome:
     points: dict[str, float] | None = None
 
     def result(self) -> str:
-        """``"1-0"``, ``"0-1"`` or ``"1/2-1/2"`` (first mover's score first)."""
+        """``"1-0"``, ``"0-1"`` or ``"1/2-1/2"`` (first mover's score first); ``"*"`` for
+        an aborted game."""
+        if self.termination is Termination.ABORTED:
+            return "*"
         if self.winner is None:
             return "1/2-1/2"
         return "1-0" if self.winner else "0-1"

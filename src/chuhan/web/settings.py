@@ -50,6 +50,9 @@ class Settings:
     #: Seconds a player must have been gone from a timed game before the opponent may
     #: claim the win or a draw (lichess waits a similar time).
     abandon_seconds: float = 30.0
+    #: Seconds a player has to make a first move once the opponent has made theirs; after
+    #: that the opponent may abort the game (lichess gives a similar time).
+    first_move_seconds: float = 30.0
     share_origin: str | None = None
     local_only: bool = False
     #: Watchers one game admits at once; more are refused (close code 4429).

@@ -451,8 +451,11 @@ def count_results(found: Sequence[Mapping[str, Any]]) -> dict[str, int]:
             counts["playing"] += 1
             continue
         try:
-            winner = json.loads(row["result"]).get("winner")
+            result = json.loads(row["result"])
+            winner = result.get("winner")
         except (ValueError, AttributeError):
+            continue
+        if result.get("termination") == "aborted":  # called off: neither won nor drew
             continue
         if winner is None:
             counts["draws"] += 1

@@ -101,6 +101,18 @@ class AccountRuleError(ValueError):
     """A name or a password that breaks the rules; the message says which rule."""
 
 
+def _described(char: str) -> str:
+    """A character a name may not have, in words a person reads: a space as a space, a
+    symbol as itself, and what would not show (a control, a right-to-left override, a
+    zero-width joiner) by its code point only."""
+    category = unicodedata.category(char)
+    if category == "Zs":  # (the name is NFKC: a full-width space is a plain one)
+        return "a space"
+    if category[0] in "CZ":
+        return f"a control or formatting character (U+{ord(char):04X}), which does not show"
+    return f"'{char}', which is not a letter, a digit, '_' or '-'"
+
+
 def check_name(name: str) -> str:
     """The name as it is kept (NFKC: full-width letters become plain ones), or
     :class:`AccountRuleError` naming the rule it breaks (a character shown by its code point,
@@ -111,14 +123,8 @@ def check_name(name: str) -> str:
     kept = unicodedata.normalize("NFKC", name)
     for char in kept:
         if unicodedata.category(char) not in _LETTERS and char not in "_-":
-            category = unicodedata.category(char)
-            what = (
-                "a control or formatting character"
-                if category[0] in "CZ"
-                else "a character that is not a letter, a digit, '_' or '-'"
-            )
             raise AccountRuleError(
-                f"'name' has {what} (U+{ord(char):04X}); use letters, digits, '_' or '-'"
+                f"'name' has {_described(char)}; use letters, digits, '_' or '-'"
             )
     for char in name:  # (as typed: U+FFA0 and U+3164 are fillers before NFKC and after)
         if not name_skeleton(char):  # a letter that shows nothing: a Hangul filler

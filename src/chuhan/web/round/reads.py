@@ -122,6 +122,7 @@ class ReadJob:
     now: float
     setup_seconds: float = 0.0
     abandon_seconds: float = 0.0
+    first_move_seconds: float = 0.0
 
 
 @dataclass(slots=True)
@@ -208,7 +209,11 @@ def read_game(job: ReadJob) -> Rendered:
     """(In a worker) the game of ``job`` replayed and rendered. Raises the replay's
     :class:`~chuhan.errors.ChuhanError` when its log does not replay."""
     state = replay(
-        job.row, job.events, setup_seconds=job.setup_seconds, abandon_seconds=job.abandon_seconds
+        job.row,
+        job.events,
+        setup_seconds=job.setup_seconds,
+        abandon_seconds=job.abandon_seconds,
+        first_move_seconds=job.first_move_seconds,
     )
     shown = _Unwatched(state, job.now)
     public = public_state(cast("Room", shown), job.now)
@@ -430,6 +435,7 @@ class GameReads:
                 self.manager.now(),
                 setup_seconds=settings.setup_seconds,
                 abandon_seconds=settings.abandon_seconds,
+                first_move_seconds=settings.first_move_seconds,
             )
             rendered = await self.workers.run(read_game, job, timeout=settings.read_seconds)
         except WorkerError as error:

@@ -179,6 +179,7 @@ class Room:
             events,
             setup_seconds=self.manager.setup_seconds,
             abandon_seconds=self.manager.settings.abandon_seconds,
+            first_move_seconds=self.manager.settings.first_move_seconds,
         )
 
     # ------------------------------------------------------------------ state

@@ -162,6 +162,32 @@ def _setup(state: RoundState, role: str | None, command: Command, now: float) ->
     return _one("setup", now, side=seat_of(pending), arrangement=arrangement)
 
 
+# ---------------------------------------------------------------------- aborting
+
+
+def _abort(state: RoundState, role: str | None, command: Command, now: float) -> list[Event]:
+    """A player who has not moved calls the game off; a player who has, once the
+    opponent has let the time for a first move pass (``no_start``)."""
+    _require_player(role)
+    _require_not_over(state)
+    side = _side_for(role, command, state.game.board.turn)
+    if not state.has_moved(side):
+        return _one("abort", now, side=seat_of(side))
+    deadline = state.first_move_deadline()
+    if deadline is None or state.game.board.turn == side:
+        raise _Refused(
+            "not_allowed",
+            "the game has started: it can be aborted only before each side's first move",
+        )
+    if now < deadline:
+        raise _Refused(
+            "not_allowed",
+            f"{_title(state, not side)} has {math.ceil(deadline - now)} s left to make a "
+            "first move; you may abort the game after that",
+        )
+    return _one("abort", now, side=seat_of(not side), no_start=True)
+
+
 # ---------------------------------------------------------------------- resigning and draws
 
 
@@ -306,6 +332,7 @@ _DECIDERS: dict[str, _Decider] = {
     "pass": _pass,
     "setup": _setup,
     "resign": _resign,
+    "abort": _abort,
     "draw_offer": _draw_offer,
     "draw_accept": _draw_answer("draw_agreed", "draw offer to accept"),
     "draw_decline": _draw_answer("draw_declined", "draw offer to decline"),

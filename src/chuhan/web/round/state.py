@@ -25,6 +25,9 @@ Events and their data (``side`` is a seat, ``first`` or ``second``):
 - ``resign`` / ``flag`` ``{side}``: that side resigned / ran out of time,
 - ``abandoned`` ``{side, draw}``: that side left a timed game and the opponent, after the
   grace period, claimed the win (or, with ``draw``, a draw),
+- ``abort`` ``{side, no_start}``: that side called the game off before its first move
+  (with ``no_start``: that side did not make its first move in time, and the opponent
+  called it off), no one winning,
 - ``draw_offer`` ``{side}``; ``draw_agreed`` ``{side}``: that side accepted the standing
   offer (or made the crossing one); ``draw_declined`` ``{side}``: that side declined (with
   ``computer``: the computer declined the offer its opponent made in the same action),
@@ -101,6 +104,9 @@ class RoundState(NamedTuple):
     #: opponent may claim the game (seconds: the server's settings).
     setup_seconds: float = 0.0
     abandon_seconds: float = 0.0
+    #: How long a player has to make a first move once the opponent has made theirs
+    #: before the opponent may abort the game (seconds: the server's setting).
+    first_move_seconds: float = 0.0
     #: The move list entries as JSON texts, and the moves in ICCS.
     entries: tuple[str, ...] = ()
     moves: tuple[str, ...] = ()
@@ -116,6 +122,8 @@ class RoundState(NamedTuple):
     ending: dict[str, Any] | None = None
     #: An imported record's result, as it was given.
     recorded_result: dict[str, Any] | None = None
+    #: When the last move was played (None before the first).
+    moved_at: float | None = None
     #: 1 + the events that changed the game; the events in its log (see
     #: :attr:`~chuhan.web.db.GameRow.revision`); the time of the last write.
     version: int = 1
@@ -138,9 +146,37 @@ class RoundState(NamedTuple):
     def is_computer(self, side: bool) -> bool:
         return self.computer_side == seat_of(side)
 
+    def has_moved(self, side: bool) -> bool:
+        """Whether ``side`` has made a move in the game (a janggi pass is one)."""
+        board = self.game.board
+        ply = board.ply
+        first_mover = board.turn if ply % 2 == 0 else not board.turn
+        return ply >= (1 if side == first_mover else 2)
+
+    def abortable(self) -> list[str]:
+        """The seats that may abort the game now: the players who have not moved yet (as
+        on lichess, a game is called off before it starts, not lost)."""
+        if self.status == "over":
+            return []
+        return [seat_of(side) for side in (True, False) if not self.has_moved(side)]
+
+    def first_move_deadline(self) -> float | None:
+        """When the side to move, which has not made a first move while the opponent has,
+        runs out of time for it (the opponent may abort the game from then on), or None."""
+        if self.status != "playing" or self.moved_at is None:
+            return None
+        turn = self.game.board.turn
+        if self.has_moved(turn) or not self.has_moved(not turn) or self.is_computer(turn):
+            return None
+        return self.moved_at + self.first_move_seconds
+
 
 def new_state(
-    row: GameRow, *, setup_seconds: float = 0.0, abandon_seconds: float = 0.0
+    row: GameRow,
+    *,
+    setup_seconds: float = 0.0,
+    abandon_seconds: float = 0.0,
+    first_move_seconds: float = 0.0,
 ) -> RoundState:
     """The state of ``row``'s game before any event: its start position and full clock."""
     variant = get_variant(row.variant, row.rules)
@@ -158,6 +194,7 @@ def new_state(
         clock=None if control is None else Clock(TimeControl(**control)),
         setup_seconds=setup_seconds,
         abandon_seconds=abandon_seconds,
+        first_move_seconds=first_move_seconds,
         names=dict(row.names),
         setup={},
         headers=row.headers,
@@ -185,6 +222,7 @@ def _played(state: RoundState, move: Move, at: float) -> dict[str, Any]:
         "entries": (*state.entries, entry),
         "moves": (*state.moves, move.iccs()),
         "outcome": _ended(state, at),
+        "moved_at": at,
     }
 
 
@@ -234,6 +272,10 @@ def evolve(state: RoundState, event: Event) -> RoundState:
         assert side is not None
         game.abandon(side, draw=bool(data.get("draw")))
         changes = _ending(state, "abandoned", side, at)
+    elif kind == "abort":
+        assert side is not None
+        game.abort(side, no_start=bool(data.get("no_start")))
+        changes = _ending(state, "abort", side, at)
     elif kind == "draw_offer":
         assert side is not None
         game.offer_draw(side)
@@ -315,11 +357,17 @@ def replay(
     *,
     setup_seconds: float = 0.0,
     abandon_seconds: float = 0.0,
+    first_move_seconds: float = 0.0,
 ) -> RoundState:
     """A stored game's state: its event log replayed (an imported record: its moves),
     checked to end where its row says (its version and moves). What the row records beside
     the game (names, the setup deadline, the rematch) is taken as stored."""
-    state = new_state(row, setup_seconds=setup_seconds, abandon_seconds=abandon_seconds)
+    state = new_state(
+        row,
+        setup_seconds=setup_seconds,
+        abandon_seconds=abandon_seconds,
+        first_move_seconds=first_move_seconds,
+    )
     if row.kind == "imported":
         # An imported record is shown as far as the referee lets it be played: a record
         # stored before the import stopped at the referee's end (a repetition, say) opens

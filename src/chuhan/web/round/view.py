@@ -80,6 +80,10 @@ def move_entry(board: Board, move: Move) -> str:
         except (ChuhanError, ValueError):
             notations.append("null")
     wxf, chinese = notations
+    try:
+        simplified = _json_string(to_chinese(board, move, simplified=True))
+    except (ChuhanError, ValueError):
+        simplified = "null"
     korean = _json_string(to_korean(board, move)) if board.variant.is_janggi else "null"
     passing = move.is_pass()
     capture = not passing and board.piece_code_at(move.to_square) != 0
@@ -87,8 +91,8 @@ def move_entry(board: Board, move: Move) -> str:
         f'{{"ply": {board.ply + 1}, "side": "{seat_of(board.turn)}", '
         f'"from": "{SQUARE_NAMES[move.from_square]}", "to": "{SQUARE_NAMES[move.to_square]}", '
         f'"pass": {_JSON_BOOLS[passing]}, "iccs": "{move.iccs()}", "wxf": {wxf}, '
-        f'"chinese": {chinese}, "korean": {korean}, "capture": {_JSON_BOOLS[capture]}, '
-        f'"check": {_JSON_BOOLS[board.gives_check(move)]}}}'
+        f'"chinese": {chinese}, "chinese_simplified": {simplified}, "korean": {korean}, '
+        f'"capture": {_JSON_BOOLS[capture]}, "check": {_JSON_BOOLS[board.gives_check(move)]}}}'
     )
 
 
@@ -323,6 +327,7 @@ def build_snapshot(
     texts = _game_texts(state, None if previous is None else previous.texts)
     status = state.status
     turn = seat_of(board.turn)
+    first_move = state.first_move_deadline()
     pending = game.setup_pending
     setup = None
     if status == "playing":
@@ -380,6 +385,8 @@ def build_snapshot(
         },
         "setup": setup,
         "result": state.result(),
+        "abortable": state.abortable(),
+        "first_move_deadline_ms": None if first_move is None else round(first_move * 1000),
         "last_event": state.last_event,
         "rematch_game": None if state.rematch is None else state.rematch["game_id"],
         "headers": state.headers,

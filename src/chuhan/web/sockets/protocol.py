@@ -144,6 +144,7 @@ _SCHEMAS: dict[str, dict[str, tuple[_Check, bool]]] = {
     "pass": {"version": (_version, True)},
     "setup": {"version": (_version, True), "arrangement": (_arrangement, True)},
     "resign": _SIDE_FIELDS,
+    "abort": _SIDE_FIELDS,
     "draw_offer": _SIDE_FIELDS,
     "draw_accept": _SIDE_FIELDS,
     "draw_decline": _SIDE_FIELDS,

@@ -1,6 +1,7 @@
 // @ts-check
 // The entry point: the settings panel in the top bar, and the router. "/" is the home page
-// (home.js); "/g/{id}?t={token}" plays a game and "/w/{id}" watches or replays one
+// (home.js); "/g/{id}" plays a game with the seat this browser keeps (a seat link,
+// "/g/{id}?t={token}", keeps its seat here and leaves the address bar) and "/w/{id}" watches or replays one
 // (game-view.js); "/p/{name}" is a player's page (account.js); "/puzzles" and
 // "/puzzles/{id}" are the puzzles (puzzles.js); "/analysis" is the analysis board
 // (analysis.js).
@@ -14,7 +15,7 @@ import { refreshHome, startHome } from "./home.js";
 import { refreshLobbyTexts, startLobby } from "./lobby.js";
 import { startPuzzles } from "./puzzles.js";
 import { LANGUAGES, detectLanguage, language, notationFor, setLanguage, t, translatePage } from "./i18n.js";
-import { loadSettings, rememberGame, saveSettings, syncThemeSettings, themeOf } from "./settings.js";
+import { loadSettings, rememberGame, saveSettings, seatToken, syncThemeSettings, themeOf } from "./settings.js";
 import { setSoundEnabled } from "./sound.js";
 
 const settings = loadSettings();
@@ -111,8 +112,15 @@ function route() {
     }).catch(() => {});
   }
   if (playMatch) {
-    const token = new URLSearchParams(location.search).get("t");
-    if (token) rememberGame({ game_id: playMatch[1], token });
+    // A seat link's token is kept in this browser and taken out of the address bar, so the
+    // address a player copies or shares is a spectator's; the page finds its seat again here.
+    let token = new URLSearchParams(location.search).get("t");
+    if (token) {
+      rememberGame({ game_id: playMatch[1], token });
+      history.replaceState(null, "", `/g/${playMatch[1]}${location.hash}`);
+    } else {
+      token = seatToken(playMatch[1]);
+    }
     show($("game"), true);
     view = new GameView(playMatch[1], token, !token, settings);
     watchGameRating(playMatch[1]);

@@ -67,14 +67,15 @@ export function tickClocks(view) {
     bar.classList.toggle("clock-running", running);
   }
   if (state.status === "setup" && state.setup) {
-    // (no deadline yet, the chooser not connected: counted as 0, as the subtraction did)
-    const left = Math.max(0, Number(state.setup.deadline_ms) - (Date.now() - view.skewMs));
+    // The chooser's time starts once the chooser is here: until then no countdown.
+    const deadline = state.setup.deadline_ms;
+    const left = typeof deadline === "number" ? Math.max(0, deadline - (Date.now() - view.skewMs)) : null;
     const chooser = sideName(state.variant, state.setup.chooser === "first");
     const mine = state.you && state.you.your_turn && view.isPlayer();
     const waitKey = state.setup.chooser === "second" ? "setupWaitHan" : "setupWaitCho";
     let who = mine ? t("yourSide", { side: chooser }) : t(waitKey);
     if (view.role === "both") who = t("toMove", { side: chooser });
-    const countdown = t("secondsLeft", { n: Math.ceil(left / 1000) });
-    $("setup-status").textContent = `${who} — ${countdown}`;
+    $("setup-status").textContent = left === null
+      ? who : `${who} — ${t("secondsLeft", { n: Math.ceil(left / 1000) })}`;
   }
 }

@@ -176,6 +176,24 @@ export function renderAbsence(view) {
   show($("absent-claims"), claimable);
 }
 
+/** Before the game starts: the time the side to move has left for a first move (for
+ * everyone), and for the opponent who has moved, once it is up, the abort.
+ * @param {LiveGameView} view */
+export function renderFirstMove(view) {
+  const state = view.state;
+  const deadline = state.first_move_deadline_ms;
+  const visible = state.status === "playing" && typeof deadline === "number";
+  show($("first-move"), visible);
+  if (!visible || typeof deadline !== "number") return;
+  const side = sideName(state.variant, state.turn === "first");
+  const wait = deadline - (Date.now() - view.skewMs);
+  const late = wait <= 0;
+  $("first-move-text").textContent = late
+    ? t("firstMoveLate", { side })
+    : t("firstMoveIn", { side, n: Math.ceil(wait / 1000) });
+  show($("claim-abort"), late && view.role === otherSide(state.turn));
+}
+
 /** The setup choice, a standing offer and the buttons the state allows.
  * @param {LiveGameView} view */
 export function renderPanels(view) {
@@ -233,7 +251,13 @@ export function renderPanels(view) {
   // Buttons.
   show($("controls"), true);
   const playing = state.status === "playing";
-  for (const id of ["btn-resign", "btn-draw", "btn-takeback"]) {
+  // Before a player's first move the game is aborted, not resigned (as on lichess).
+  const abortable = state.abortable || [];
+  const canAbort = player && live
+    && (view.role === "both" ? abortable.length > 0 : abortable.includes(/** @type {Side} */ (view.role)));
+  show($("btn-abort"), canAbort);
+  show($("btn-resign"), player && live && !canAbort);
+  for (const id of ["btn-draw", "btn-takeback"]) {
     show($(id), player && live);
   }
   $("btn-resign").disabled = !playing && state.status !== "setup";

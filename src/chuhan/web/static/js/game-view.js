@@ -9,7 +9,7 @@ import { CHAT_ERRORS, ChatBox, guestName } from "./chat.js";
 import { tickClocks } from "./clocks.js";
 import { $, copyField, download, show, toast } from "./dom.js";
 import {
-  otherSide, passQuestion, renderAbsence, renderAnalysis, renderInvite, renderPanels, renderPlayers, renderStatus,
+  otherSide, passQuestion, renderAbsence, renderFirstMove, renderAnalysis, renderInvite, renderPanels, renderPlayers, renderStatus,
   renderWatchers,
 } from "./game-panels.js";
 import { describePiece, language, notationFor, t, translatePage } from "./i18n.js";
@@ -347,6 +347,8 @@ export class GameView {
     });
     $("btn-pass").addEventListener("click", () => this.pass());
     $("claim-win").addEventListener("click", () => this.connection.action("claim_abandoned"));
+    $("btn-abort").addEventListener("click", () => this.connection.action("abort", this.actingSide()));
+    $("claim-abort").addEventListener("click", () => this.connection.action("abort"));
     $("claim-draw").addEventListener("click", () => {
       this.connection.action("claim_abandoned", { draw: true });
     });
@@ -555,6 +557,9 @@ export class GameView {
   tick() {
     this.renderRetry();
     tickClocks(this);
-    if (this.hasState()) renderAbsence(this);
+    if (this.hasState()) {
+      renderAbsence(this);
+      renderFirstMove(this);
+    }
   }
 }

@@ -286,6 +286,8 @@ const CHAT_AND_PRESENCE_STRINGS = {
     drawDeclined: "Your draw offer was declined.",
     takebackDeclined: "Your takeback request was declined.",
     term_abandonment: "Opponent left",
+    abort: "Abort", term_aborted: "Game aborted", firstMoveIn: "{side} has {n} s to make a first move.",
+    firstMoveLate: "{side} did not make a first move in time: you may abort the game.",
   },
   "zh-Hans": {
     chatPlayers: "聊天", chatSpectators: "观众席", chatHideSpectators: "隐藏观众聊天",
@@ -296,6 +298,8 @@ const CHAT_AND_PRESENCE_STRINGS = {
     claimNow: "你可以判自己获胜或判和。", claimWin: "判我获胜", claimDraw: "判为和棋",
     untimedWait: "本局不计时，只能等待对手回来。", drawDeclined: "对手拒绝了你的提和。",
     takebackDeclined: "对手拒绝了你的悔棋请求。", term_abandonment: "对手离开",
+    abort: "中止对局", term_aborted: "对局已中止", firstMoveIn: "{side}还有 {n} 秒走第一步。",
+    firstMoveLate: "{side}没有按时走第一步：你可以中止对局。",
   },
   "zh-Hant": {
     chatPlayers: "聊天", chatSpectators: "觀眾席", chatHideSpectators: "隱藏觀眾聊天",
@@ -306,6 +310,8 @@ const CHAT_AND_PRESENCE_STRINGS = {
     claimNow: "你可以判自己獲勝或判和。", claimWin: "判我獲勝", claimDraw: "判為和棋",
     untimedWait: "本局不計時，只能等待對手回來。", drawDeclined: "對手拒絕了你的提和。",
     takebackDeclined: "對手拒絕了你的悔棋請求。", term_abandonment: "對手離開",
+    abort: "中止對局", term_aborted: "對局已中止", firstMoveIn: "{side}還有 {n} 秒走第一步。",
+    firstMoveLate: "{side}沒有按時走第一步：你可以中止對局。",
   },
   ko: {
     chatPlayers: "채팅", chatSpectators: "관전자 채팅", chatHideSpectators: "관전자 채팅 숨기기",
@@ -318,6 +324,8 @@ const CHAT_AND_PRESENCE_STRINGS = {
     untimedWait: "시간 제한이 없는 대국이라 상대를 기다립니다.",
     drawDeclined: "상대가 무승부 제안을 거절했습니다.",
     takebackDeclined: "상대가 무르기 요청을 거절했습니다.", term_abandonment: "상대 이탈",
+    abort: "대국 취소", term_aborted: "대국 취소됨", firstMoveIn: "{side}은(는) 첫 수를 두기까지 {n}초 남았습니다.",
+    firstMoveLate: "{side}이(가) 제때 첫 수를 두지 않았습니다. 대국을 취소할 수 있습니다.",
   },
 };
 for (const [code, table] of Object.entries(CHAT_AND_PRESENCE_STRINGS)) Object.assign(STRINGS[code], table);

@@ -2,7 +2,7 @@
 // The game's move list in the player's notation; a click on a move shows that position.
 
 import { $, clear, make, show } from "./dom.js";
-import { notationFor, t } from "./i18n.js";
+import { language, notationFor, t } from "./i18n.js";
 
 /** @typedef {import("./protocol.js").MoveEntry} MoveEntry */
 
@@ -41,7 +41,9 @@ export function renderMoves(view) {
       list.appendChild(row);
       if (entry.side === "second") row.appendChild(make("span", "move empty", "…"));
     }
-    const text = entry[notation] || entry.iccs;
+    // Chinese notation in the page's script: simplified characters on the zh-Hans page.
+    const simplified = notation === "chinese" && language() === "zh-Hans" && entry.chinese_simplified;
+    const text = simplified || entry[notation] || entry.iccs;
     const cell = make("button", "move", text);
     cell.type = "button";
     cell.dataset.ply = String(entry.ply);

@@ -33,6 +33,7 @@
  * @property {string} iccs
  * @property {string | null} [wxf]
  * @property {string | null} [chinese]
+ * @property {string | null} [chinese_simplified] the Chinese move in simplified characters
  * @property {string | null} [korean]
  * @property {boolean} [capture]
  * @property {boolean} [check]
@@ -138,6 +139,9 @@
  * @property {number} [watchers]
  * @property {LastEvent | null} [last_event]
  * @property {string | null} [rematch_game]
+ * @property {Side[]} [abortable] the seats that may abort the game now (who have not moved)
+ * @property {number | null} [first_move_deadline_ms] when the side to move, which has not
+ *   made a first move while the opponent has, runs out of time for it
  * @property {Record<string, string>} [headers]
  */
 

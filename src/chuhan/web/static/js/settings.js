@@ -120,6 +120,13 @@ export function rememberGame(entry) {
   write(GAMES_KEY, games.slice(0, MAX_GAMES));
 }
 
+/** The seat this browser keeps in a game (the newest, if it keeps both).
+ * @param {string} gameId @returns {string | null} */
+export function seatToken(gameId) {
+  const entry = myGames().find((g) => g.game_id === gameId);
+  return entry ? entry.token : null;
+}
+
 /** @param {string} token @returns {SavedGame | null} */
 export function gameEntry(token) {
   return myGames().find((g) => g.token === token) || null;
