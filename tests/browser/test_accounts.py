@@ -109,3 +109,57 @@ def test_signing_out_in_again_and_a_wrong_password(
     page.wait_for_selector("#account summary.signed-in")
     # The cookie is out of the page's reach.
     assert "chuhan_session" not in page.evaluate("document.cookie")
+
+
+def test_every_tab_follows_a_sign_out_and_a_session_ended_elsewhere(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    """Issue 24, 4: the tabs of one browser share its session, so a sign-out in one signs
+    out the others (their account menus and their lobbies, which then post as a visitor);
+    a session ended from another browser (a new password) does the same."""
+    name = f"Tabs{secrets.token_hex(3)}"
+    player = new_player(players, browser, server)
+    sign_up(player, name)
+    first = player.page
+    first.wait_for_selector(f'#lobby[data-player="{name}"]:not(.offline)')
+    second = player.context.new_page()  # a second tab: the same cookies
+    second.set_default_timeout(60000)
+    second.goto(server.url + "/")
+    second.wait_for_selector(f'#lobby[data-player="{name}"]:not(.offline)')
+    assert second.is_visible("#lobby-rated-row")
+
+    first.click("#account summary")
+    first.click("#account-signout")
+    first.wait_for_selector("#account summary:not(.signed-in)")
+    # The other tab follows: its menu offers to sign in, its lobby knows a visitor and
+    # offers no rated seek.
+    second.wait_for_selector("#account summary:not(.signed-in)")
+    second.wait_for_selector('#lobby[data-player=""]:not(.offline)')
+    assert not second.is_visible("#lobby-rated-row")
+
+    # Signed in again in the second tab: the first follows.
+    second.click("#account summary")
+    second.fill("#account-name", name)
+    second.fill("#account-password", PASSWORD)
+    second.click("#account-signin")
+    first.wait_for_selector("#account summary.signed-in")
+    first.wait_for_selector(f'#lobby[data-player="{name}"]:not(.offline)')
+
+    # A new password set in another browser ends this browser's session on the server:
+    # both tabs see it, told by their lobby's socket (no tab of theirs signed out).
+    other = new_player(players, browser, server)
+    other.goto("/")
+    other.page.click("#account summary")
+    other.page.fill("#account-name", name)
+    other.page.fill("#account-password", PASSWORD)
+    other.page.click("#account-signin")
+    other.page.wait_for_selector("#account summary.signed-in")
+    other.page.click("#account summary")
+    other.page.click(".account-more summary >> nth=0")
+    other.page.fill("#password-current", PASSWORD)
+    other.page.fill("#password-new", PASSWORD + "-new")
+    other.page.click("#password-change")
+    for page in (first, second):
+        page.wait_for_selector("#account summary:not(.signed-in)")
+        page.wait_for_selector('#lobby[data-player=""]:not(.offline)')
+    assert not player.errors

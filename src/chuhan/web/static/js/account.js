@@ -42,6 +42,39 @@ function setAccount(found, { closeMenu = true } = {}) {
   for (const listener of listeners) listener(account);
 }
 
+// The tabs of one browser share its session cookie: when one signs in or out, it tells the
+// others, which ask the server who is signed in now (a tab never takes another's word for
+// it). A sign-out elsewhere (another browser, a new password, the account deleted) ends
+// the session on the server, which closes its sockets: a page whose socket's welcome names
+// another player than the menu asks the same way (checkAccount).
+const CHANNEL = "chuhan.account";
+/** @type {BroadcastChannel | null} */
+const tabs = typeof BroadcastChannel === "function" ? new BroadcastChannel(CHANNEL) : null;
+if (tabs) tabs.onmessage = () => { checkAccount(); };
+
+/** Someone signed in, up or out in this tab: the page follows, and the other tabs are told.
+ * @param {Account | null} found */
+function changeAccount(found) {
+  setAccount(found);
+  if (tabs) tabs.postMessage(found ? found.name : "");
+}
+
+/** Ask the server again who is signed in, and follow its answer if it names someone else
+ * than the page shows (another tab or browser signed in or out). A failed question changes
+ * nothing: the next socket welcome asks again.
+ * @returns {Promise<void>} */
+export async function checkAccount() {
+  let found;
+  try {
+    found = await api.currentAccount();
+  } catch {
+    return;
+  }
+  if ((found ? found.name : "") !== (account ? account.name : "")) {
+    setAccount(found, { closeMenu: false });
+  }
+}
+
 /** A labelled input of the account's forms.
  * @param {string} id @param {string} type @param {string} labelKey @param {string} autocomplete
  * @returns {HTMLLabelElement} */
@@ -107,10 +140,10 @@ function signedOutBody(body) {
   const credentials = () => ({ name: $("account-name").value.trim(), password: $("account-password").value });
   form.addEventListener("submit", (/** @type {SubmitEvent} */ event) => {
     event.preventDefault();
-    run(signIn, "account-error", async () => setAccount((await api.signIn(credentials())).account));
+    run(signIn, "account-error", async () => changeAccount((await api.signIn(credentials())).account));
   });
   signUp.addEventListener("click", () => {
-    run(signUp, "account-error", async () => setAccount((await api.signUp(credentials())).account));
+    run(signUp, "account-error", async () => changeAccount((await api.signUp(credentials())).account));
   });
   body.appendChild(form);
 }
@@ -128,7 +161,7 @@ function signedInBody(body) {
   signOut.addEventListener("click", () => {
     run(signOut, "account-error", async () => {
       await api.signOut();
-      setAccount(null);
+      changeAccount(null);
     });
   });
   body.append(profile, signOut, errorLine("account-error"));
@@ -160,7 +193,7 @@ function signedInBody(body) {
     run(confirmButton, "delete-error", async () => {
       await api.deleteAccount($("delete-password").value);
       toast(t("accountDeleted"));
-      setAccount(null);
+      changeAccount(null);
     });
   });
   remove.append(check, confirmButton, errorLine("delete-error"));

@@ -5,7 +5,7 @@
 // cookie, an anonymous one by a secret this browser keeps (never shown to anyone). When a
 // seek is accepted the server sends this page its seat, and the page goes to the game.
 
-import { currentAccount, onAccountChange } from "./account.js";
+import { checkAccount, currentAccount, onAccountChange } from "./account.js";
 import { $, clear, make, show, toast } from "./dom.js";
 import { sideName, t } from "./i18n.js";
 import { Socket } from "./net.js";
@@ -81,7 +81,10 @@ function connect() {
 function receive(message) {
   if (message.type === "welcome") {
     $("lobby").classList.remove("offline");
-    $("lobby").dataset.player = message.you.signed_in ? message.you.name : "";
+    const known = message.you.signed_in ? message.you.name : "";
+    $("lobby").dataset.player = known;
+    // (the session ended elsewhere, or began in another tab: the menu asks the server)
+    if (known !== signedInAs) checkAccount();
   } else if (message.type === "seeks") {
     seeks = message.seeks;
     drawSeeks();
