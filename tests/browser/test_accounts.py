@@ -163,3 +163,48 @@ def test_every_tab_follows_a_sign_out_and_a_session_ended_elsewhere(
         page.wait_for_selector("#account summary:not(.signed-in)")
         page.wait_for_selector('#lobby[data-player=""]:not(.offline)')
     assert not player.errors
+
+
+def test_the_rated_card_outlives_a_server_restart(
+    browser: Any, own_server: Server, players: list[Player]
+) -> None:
+    """Issue 24, 3: a question of the rating card that fails while the server restarts
+    leaves the card as it was and asks again; the settlement shows when the game ends."""
+    suffix = secrets.token_hex(3)
+    red = new_player(players, browser, own_server, address="198.51.100.41")
+    black = new_player(players, browser, own_server, address="198.51.100.42")
+    sign_up(red, f"Red{suffix}")
+    sign_up(black, f"Black{suffix}")
+    page = red.page
+    page.click("body")
+    open_custom_game(page)
+    page.check('input[name="kind"][value="friend"]')
+    page.wait_for_selector("#rated-row:not([hidden])")
+    page.check("#rated")
+    page.select_option("#colour", "first")
+    page.click("#create")
+    page.wait_for_url("**/g/**")
+    page.wait_for_selector("#invite:not([hidden])")
+    black.page.goto(page.input_value("#invite-url"))
+    black.page.wait_for_selector("svg.board .piece")
+    play_opening(red, black)
+    page.wait_for_selector("#rating-card:not([hidden])")
+
+    # The server goes away until one of the card's questions has failed.
+    own_server.kill()
+    with page.expect_event(
+        "requestfailed", predicate=lambda request: request.url.endswith("/rating")
+    ):
+        pass
+    own_server.start()
+    for player in (red, black):
+        player.page.wait_for_function(
+            "() => document.getElementById('connection').hidden"
+            " && window.chuhanApp.view.state.ply === 4"
+        )
+    assert page.is_visible("#rating-card")
+
+    black.page.on("dialog", lambda dialog: dialog.accept())
+    black.page.click("#btn-resign")
+    for player in (red, black):
+        player.page.locator('#rating-card .rating-change[data-seat="first"]').wait_for()

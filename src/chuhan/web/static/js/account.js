@@ -309,15 +309,21 @@ export function watchGameRating(gameId) {
     }
   };
   redraws.push(draw);
+  let failures = 0;
   const ask = async () => {
     if (stopped) return;
     try {
       found = await api.gameRating(gameId);
     } catch {
-      found = null;
+      // A server restarting or a failover: the card stays as it was and asks again, less
+      // often the longer it fails (it used to vanish until a reload).
+      failures += 1;
+      setTimeout(ask, Math.min(2000 * failures, 15000));
+      return;
     }
+    failures = 0;
     draw();
-    if (found && found.rated && !found.settlement) setTimeout(ask, 2000);
+    if (found.rated && !found.settlement) setTimeout(ask, 2000);
     else stopped = true;
   };
   ask();
