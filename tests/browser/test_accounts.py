@@ -77,6 +77,14 @@ def test_a_rated_game_between_two_accounts(
         assert other.get_attribute("data-change") == str(round(lost.rating) - 1500)
     assert f"Black{suffix}" in (red.page.text_content("#bar-top .player-name") or "")
     red.screenshot("rated-game-over")
+    # "My games" names the opponent and how the game ended for each.
+    for player in (red, black):
+        player.goto("/")
+        player.page.wait_for_selector("#games-over li")
+    assert f"vs Black{suffix}" in (red.page.text_content("#games-over li") or "")
+    assert (red.page.text_content("#games-over li") or "").endswith("· Won")
+    assert f"vs Red{suffix}" in (black.page.text_content("#games-over li") or "")
+    assert (black.page.text_content("#games-over li") or "").endswith("· Lost")
 
     # The winner's page shows the rating, provisional, and the game.
     red.goto(f"/p/Red{suffix}")

@@ -79,7 +79,9 @@ def test_friend_game_to_checkmate(browser: Any, server: Server, players: list[Pl
     record = download_info.value.path()
     assert "1-0" in record.read_text(encoding="utf-8")
     red.goto("/")
-    red.page.wait_for_selector("#games-over li")  # my finished game is listed
+    # My finished game is listed, with how it ended for me.
+    red.page.wait_for_selector("#games-over li")
+    assert (red.page.text_content("#games-over li") or "").endswith("· Won")
     red.page.set_input_files("#import-file", str(record))
     red.page.wait_for_url("**/w/**")
     red.page.wait_for_selector("#banner:not([hidden])")

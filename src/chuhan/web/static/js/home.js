@@ -214,15 +214,24 @@ function startQuick() {
   loadDaily();
 }
 
-/** @param {import("./protocol.js").ListedGame} game @returns {string} */
+/** One line of "My games": the game, the opponent (by name once known), the time control,
+ * and whose move it is or how it ended for this seat.
+ * @param {import("./protocol.js").ListedGame} game @returns {string} */
 function describeListedGame(game) {
   const parts = [t(game.variant)];
+  const opponent = game.seat === "both" ? "" : (game.names || {})[game.seat === "first" ? "second" : "first"];
   if (game.kind === "computer") parts.push(t("computerLevel", { n: game.level }));
+  else if (opponent) parts.push(t("vsOpponent", { name: opponent }));
   else if (game.kind === "friend") parts.push(t("vsFriend"));
   else if (game.kind === "local") parts.push(t("vsHere"));
   if (game.time_control) parts.push(game.time_control);
-  if (game.status === "over" && game.result) parts.push(game.result.result || "");
-  else parts.push(game.your_turn ? t("yourMove") : t("theirMove"));
+  if (game.status === "over" && game.result) {
+    const winner = game.result.winner;
+    if (game.seat === "both") parts.push(game.result.result || "");
+    else parts.push(winner === null ? t("drawn") : t(winner === game.seat ? "won" : "lost"));
+  } else {
+    parts.push(game.your_turn ? t("yourMove") : t("theirMove"));
+  }
   return parts.filter(Boolean).join(" · ");
 }
 

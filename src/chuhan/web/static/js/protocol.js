@@ -335,6 +335,7 @@
  * @property {boolean} your_turn
  * @property {number} ply
  * @property {Result | null} result
+ * @property {Partial<Record<Side, string>>} [names] the seats' names, where known
  * @property {string} seat_url
  */
 
