@@ -85,6 +85,12 @@ def test_a_rated_game_between_two_accounts(
     assert (red.page.text_content("#games-over li") or "").endswith("· Won")
     assert f"vs Red{suffix}" in (black.page.text_content("#games-over li") or "")
     assert (black.page.text_content("#games-over li") or "").endswith("· Lost")
+    # Both ratings are provisional: the leaderboard lists them apart, marked "?".
+    newcomers = red.page.locator('#leaderboard .newcomers[data-game="xiangqi"] li')
+    newcomers.first.wait_for()
+    assert all(line.endswith("?") for line in newcomers.all_text_contents())
+    board = red.page.evaluate("fetch('/api/leaderboard/xiangqi').then((r) => r.json())")
+    assert {f"Red{suffix}", f"Black{suffix}"} <= {p["name"] for p in board["newcomers"]}
 
     # The winner's page shows the rating, provisional, and the game.
     red.goto(f"/p/Red{suffix}")

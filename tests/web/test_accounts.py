@@ -424,13 +424,22 @@ def test_a_pair_of_accounts_counts_one_rated_game_a_day(
     assert client.get("/api/players/Ada").json()["ratings"]["xiangqi"]["games"] == 2
 
 
-def test_the_leaderboard_lists_established_ratings_only(client: TestClient) -> None:
+def test_the_leaderboard_ranks_established_ratings_and_lists_newcomers_apart(
+    client: TestClient,
+) -> None:
     ada, bo = sign_up(client, "Ada"), sign_up(client, "Bob")
-    game, _red, black = rated_game(client, ada, bo)
+    game, red, black = rated_game(client, ada, bo)
+    play_opening(red, black)  # (a game of fewer moves does not count)
     black.do("resign")
     wait_settled(client, game["game_id"])
     board = client.get("/api/leaderboard/xiangqi").json()
-    assert board == {"game": "xiangqi", "players": []}  # both still provisional
+    # Both are still provisional: no one is ranked, both are listed as newcomers, the
+    # winner first.
+    assert board["game"] == "xiangqi" and board["players"] == []
+    assert [p["name"] for p in board["newcomers"]] == ["Ada", "Bob"]
+    assert all(p["provisional"] for p in board["newcomers"])
+    assert board["newcomers"][0]["rating"] > board["newcomers"][1]["rating"]
+    assert client.get("/api/leaderboard/janggi").json()["newcomers"] == []
     assert client.get("/api/leaderboard/chess").status_code == 404
 
 

@@ -367,6 +367,7 @@ LEADERBOARD = (
     "JOIN accounts a ON a.id = r.account_id WHERE r.game = ? AND r.deviation <= ? "
     "ORDER BY r.rating DESC, a.name_key LIMIT ?"
 )
+LEADERBOARD_PROVISIONAL = LEADERBOARD.replace("r.deviation <= ?", "r.deviation > ?")
 ACCOUNT_GAMES = """
 SELECT ga.seat, g.id, g.variant, g.rules, g.kind, g.status, g.result, g.names, g.created,
        g.updated,
@@ -922,6 +923,15 @@ class AccountRepository:
         at most ``max_deviation``, best first."""
         body = rows(LEADERBOARD, game, max_deviation, limit)
         found = await self.db.read(body, "reading the leaderboard")
+        return [(str(r["name"]), rating_of(r)) for r in found]
+
+    async def newcomers(
+        self, game: str, max_deviation: float, limit: int
+    ) -> list[tuple[str, Rating]]:
+        """``(name, rating)`` of the best rated accounts in ``game`` whose deviation is
+        still above ``max_deviation`` (provisional ratings), best first."""
+        body = rows(LEADERBOARD_PROVISIONAL, game, max_deviation, limit)
+        found = await self.db.read(body, "reading the leaderboard's newcomers")
         return [(str(r["name"]), rating_of(r)) for r in found]
 
     async def account_games(self, account_id: str, limit: int) -> list[AccountGame]:

@@ -303,13 +303,15 @@ async def player(request: Request) -> Response:
 
 
 async def leaderboard(request: Request) -> Response:
-    """``GET /api/leaderboard/{game}``: the best established ratings of the game."""
+    """``GET /api/leaderboard/{game}``: the best established ratings of the game
+    (``players``, ranked), and the best provisional ones beside them (``newcomers``, not
+    ranked: a new server's players are all provisional for their first games)."""
     game = request.path_params["game"]
     if game not in GAMES:
         raise HTTPError(404, "no_game_kind", f"there is no game {game[:20]!r}: xiangqi or janggi")
-    best = await context_of(request).accounts.repository.leaderboard(
-        game, PROVISIONAL_DEVIATION, LEADERBOARD_SIZE
-    )
+    repository = context_of(request).accounts.repository
+    best = await repository.leaderboard(game, PROVISIONAL_DEVIATION, LEADERBOARD_SIZE)
+    newcomers = await repository.newcomers(game, PROVISIONAL_DEVIATION, LEADERBOARD_SIZE)
     return JSONResponse(
         {
             "game": game,
@@ -317,6 +319,7 @@ async def leaderboard(request: Request) -> Response:
                 {"rank": rank, "name": name, **rating_json(rating)}
                 for rank, (name, rating) in enumerate(best, start=1)
             ],
+            "newcomers": [{"name": name, **rating_json(rating)} for name, rating in newcomers],
         }
     )
 

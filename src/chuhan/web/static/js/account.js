@@ -426,39 +426,53 @@ export function showPlayer(name) {
 
 // ---------------------------------------------------------------- leaderboards
 
-/** The home page's card of the best established ratings per game. */
+/** @param {HTMLElement} list @param {{name: string, rating: number}} player @param {string} mark */
+function leaderboardLine(list, player, mark) {
+  const item = make("li");
+  const link = make("a", null, `${player.name} ${player.rating}${mark}`);
+  link.href = `/p/${encodeURIComponent(player.name)}`;
+  item.appendChild(link);
+  list.appendChild(item);
+}
+
+/** The home page's card of the best established ratings per game, and below them the
+ * best provisional ones ("?"), so that a new server's board is not empty. */
 export function showLeaderboards() {
   const card = make("div", "card leaderboard");
   card.id = "leaderboard";
   $("home").appendChild(card);
-  /** @type {Record<string, import("./protocol.js").Leaderboard["players"]>} */
+  /** @type {Record<string, import("./protocol.js").Leaderboard>} */
   const boards = {};
   const draw = () => {
     clear(card);
     card.appendChild(make("h2", null, t("leaderboard")));
     for (const game of ["xiangqi", "janggi"]) {
-      card.appendChild(make("h3", null, t(game)));
-      const players = boards[game] || [];
-      if (!players.length) {
+      const heading = make("h3", null, t(game));
+      card.appendChild(heading);
+      const players = boards[game] ? boards[game].players.slice(0, 10) : [];
+      const newcomers = boards[game] ? (boards[game].newcomers || []).slice(0, 10 - players.length) : [];
+      if (players.length) {
+        const list = make("ol", "leaderboard-list");
+        list.dataset.game = game;
+        for (const player of players) leaderboardLine(list, player, "");
+        card.appendChild(list);
+      } else {
         card.appendChild(make("p", "muted", t("noPlayersYet")));
-        continue;
       }
-      const list = make("ol", "leaderboard-list");
-      for (const player of players) {
-        const item = make("li");
-        const link = make("a", null, `${player.name} ${player.rating}`);
-        link.href = `/p/${encodeURIComponent(player.name)}`;
-        item.appendChild(link);
-        list.appendChild(item);
+      if (newcomers.length) {
+        card.appendChild(make("p", "muted", t("newcomers")));
+        const list = make("ul", "leaderboard-list newcomers");
+        list.dataset.game = game;
+        for (const player of newcomers) leaderboardLine(list, player, "?");
+        card.appendChild(list);
       }
-      card.appendChild(list);
     }
   };
   redraws.push(draw);
   draw();
   for (const game of ["xiangqi", "janggi"]) {
     api.leaderboard(game).then((found) => {
-      boards[game] = found.players.slice(0, 10);
+      boards[game] = found;
       draw();
     }).catch(() => {});
   }

@@ -429,7 +429,8 @@
 
 /**
  * GET /api/leaderboard/{game}: the best established ratings.
- * @typedef {{game: string, players: (Rating & {rank: number, name: string})[]}} Leaderboard
+ * @typedef {{game: string, players: (Rating & {rank: number, name: string})[],
+ *   newcomers?: (Rating & {name: string})[]}} Leaderboard
  */
 
 /**
