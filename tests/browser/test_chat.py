@@ -194,3 +194,32 @@ def test_a_declined_draw_offer_is_shown_to_the_one_who_offered(
     assert black.page.is_hidden("#toast") or "declined" not in (
         black.page.text_content("#toast") or ""
     )
+
+
+TOAST_PROBE = """async () => {
+  const dom = await import("/static/js/dom.js");
+  dom.toast("probe");  // (measured at once: its timer cannot hide it in between)
+  const box = (id) => document.getElementById(id).getBoundingClientRect();
+  const toast = box("toast"), bar = box("bar-bottom");
+  return {
+    overlaps: toast.left < bar.right && bar.left < toast.right
+      && toast.top < bar.bottom && bar.top < toast.bottom,
+    shown: toast.height > 0 && bar.height > 0,
+  };
+}"""
+
+
+def test_a_toast_never_covers_the_players_own_clock(
+    browser: Any, chat_server: Server, players: list[Player]
+) -> None:
+    """Issue 24, 7: the toast sat at the foot of the window, over the bar with the player's
+    own clock on a laptop's screen; it goes to the head of the window where it would."""
+    red, _black, _watch = friend_game(browser, chat_server, players, timed=True)
+    red.page.wait_for_selector("#bar-bottom .player-clock:not(:empty)")
+    for width, height in ((1366, 660), (1200, 900), (390, 844), (900, 600)):
+        red.page.set_viewport_size({"width": width, "height": height})
+        for scroll in (0, 10_000):  # the top of the page, and scrolled to its end
+            red.page.evaluate(f"window.scrollTo(0, {scroll})")
+            found = red.page.evaluate(TOAST_PROBE)
+            assert found["shown"], (width, height)
+            assert not found["overlaps"], (width, height, scroll)

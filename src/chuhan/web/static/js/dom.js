@@ -42,9 +42,27 @@ let toastTimer;
 export function toast(message) {
   const node = $("toast");
   node.textContent = message;
+  node.classList.remove("toast-top");
   show(node, true);
+  // The toast sits at the foot of the window, unless a player's bar (a clock) is there:
+  // then at its head.
+  if (coversPlayerBar(node)) node.classList.add("toast-top");
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => show(node, false), 5000);
+}
+
+/** Whether `node` overlaps a player's bar on the screen.
+ * @param {HTMLElement} node @returns {boolean} */
+export function coversPlayerBar(node) {
+  const box = node.getBoundingClientRect();
+  for (const bar of document.querySelectorAll(".player-bar")) {
+    const other = bar.getBoundingClientRect();
+    if (!other.width || !other.height) continue; // (not shown)
+    if (box.left < other.right && other.left < box.right && box.top < other.bottom && other.top < box.bottom) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** @param {string} filename @param {string} text */
