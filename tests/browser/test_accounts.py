@@ -77,6 +77,7 @@ def test_a_rated_game_between_two_accounts(
         assert other.get_attribute("data-change") == str(round(lost.rating) - 1500)
     assert f"Black{suffix}" in (red.page.text_content("#bar-top .player-name") or "")
     red.screenshot("rated-game-over")
+    game_pages = {red: red.page.url, black: black.page.url}
     # "My games" names the opponent and how the game ended for each.
     for player in (red, black):
         player.goto("/")
@@ -98,6 +99,20 @@ def test_a_rated_game_between_two_accounts(
     rating.wait_for()
     assert f"{round(won.rating)}? (provisional)" in (rating.text_content() or "")
     assert red.page.locator("#player .game-list a").count() == 1
+
+    # A rematch of the rated game is offered as rated, and is (issue 24, 5).
+    for player in (red, black):
+        player.page.goto(game_pages[player])
+        player.page.wait_for_selector("#btn-rematch:not([hidden])")
+    first_game = black.page.url
+    red.page.click("#btn-rematch")
+    black.page.wait_for_selector("#offer:not([hidden])")
+    assert black.page.text_content("#offer-text") == "Rated rematch?"
+    black.page.click("#offer-accept")
+    for player in (red, black):
+        player.page.wait_for_function(f"() => location.href !== {first_game!r}")
+        player.page.wait_for_selector("#rating-card:not([hidden])")
+    assert black.page.evaluate("window.chuhanApp.view.role") == "first"  # colours swapped
     assert red.errors == [] and black.errors == []
 
 

@@ -498,3 +498,45 @@ def test_a_rated_seat_link_opens_the_seat_to_its_account_only(client: TestClient
     back.move("h2e2")
     assert settlement(client, game["game_id"])["players"] == {"first": "Ada", "second": "Bob"}
     assert client.get("/api/players/Cyd").json()["games"] == []
+
+
+def test_a_rematch_of_a_rated_game_is_rated_with_the_seats_swapped(client: TestClient) -> None:
+    """Issue 24, 5: the rematch of a rated game between two accounts is rated too."""
+    ada, bo = sign_up(client, "Ada"), sign_up(client, "Bob")
+    _game, red, black = rated_game(client, ada, bo)
+    play_opening(red, black)
+    black.do("resign")
+    red.wait_state(lambda s: s["status"] == "over")
+    red.do("rematch")
+    black.wait_state(lambda s: s["offers"]["rematch"] == "first")
+    black.act("rematch")
+    ready = red.expect("rematch_ready")
+    rematch = settlement(client, ready["game_id"])
+    assert rematch["rated"] is True
+    assert rematch["players"] == {"first": "Bob", "second": "Ada"}
+    # Bob (Red now) and Ada play it out; it is settled like any rated game.
+    new_red = Seat(client, ready["game_id"], black.expect("rematch_ready")["token"], bo)
+    new_black = Seat(client, ready["game_id"], ready["token"], ada)
+    assert new_red.hello()["role"] == "first" and new_black.hello()["role"] == "second"
+    play_opening(new_red, new_black)
+    new_black.do("resign")
+    settled = wait_settled(client, ready["game_id"])
+    assert settled["counted"] is False  # (the pair's second rated game within the day)
+    assert set(settled["changes"]) == {"first", "second"}
+
+
+def test_a_rematch_of_a_casual_game_between_accounts_stays_casual(client: TestClient) -> None:
+    ada, bo = sign_up(client, "Ada"), sign_up(client, "Bob")
+    response = client.post("/api/games", json={"kind": "friend"}, headers=as_(ada))
+    game = response.json()
+    red = Seat(client, game["game_id"], game["token"], ada)
+    red.hello()
+    black = Seat(client, game["game_id"], token_of(game["invite_url"]), bo)
+    black.hello()
+    red.do("resign")
+    black.wait_state(lambda s: s["status"] == "over")
+    red.do("rematch")
+    black.wait_state(lambda s: s["offers"]["rematch"] == "first")
+    black.act("rematch")
+    ready = red.expect("rematch_ready")
+    assert settlement(client, ready["game_id"])["rated"] is False

@@ -46,7 +46,7 @@ from chuhan.web.analysis.socket import analysis_socket
 from chuhan.web.bus import Bus
 from chuhan.web.compute.service import Compute, ProcessCompute
 from chuhan.web.context import ServerContext
-from chuhan.web.db import Store, open_store
+from chuhan.web.db import GameRow, Store, open_store
 from chuhan.web.http.common import api
 from chuhan.web.http.pages import STATIC_DIR, SecurityHeaders, not_routed, page
 from chuhan.web.imports.routes import import_record
@@ -110,6 +110,12 @@ def create_app(
         )
         context = ServerContext(the_settings, store, the_compute, bus, manager, now)
         context.accounts = AccountService(the_settings, store, bus, context.sessions)
+        accounts_store = context.accounts.repository
+
+        async def rate_rematch(old: GameRow, new: GameRow) -> None:
+            await accounts_store.carry_rated(old.id, new.id, new.created)
+
+        manager.rematch_hooks.append(rate_rematch)
         context.lobby = Lobby(the_settings, store, manager, context.accounts, now)
         context.analysis = AnalysisService(the_settings, the_compute, manager)
         context.reads = GameReads(manager, the_settings)

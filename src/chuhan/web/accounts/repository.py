@@ -665,6 +665,22 @@ def attach_account(
     return holder
 
 
+def carry_rated(old_id: str, new_id: str, created: float) -> Body[bool]:
+    """The rematch ``new_id`` of a rated game ``old_id`` between two accounts is rated
+    too, each account holding the other seat (colours swap, as the rematch swaps them);
+    whether it is. The seats' networks are recorded again as the rematch is played."""
+    rated = yield One(RATED_READ, (old_id,))
+    if rated is None:
+        return False
+    holders = {str(r["seat"]): str(r["id"]) for r in (yield All(GAME_ACCOUNTS, (old_id,)))}
+    if set(holders) != {"first", "second"}:
+        return False  # (an account deleted since: the rematch is casual)
+    yield Do(RATED_INSERT, (new_id, str(rated["game"]), created))
+    yield Do(SEAT_ATTACH, (new_id, "second", holders["first"]))
+    yield Do(SEAT_ATTACH, (new_id, "first", holders["second"]))
+    return True
+
+
 def game_accounts(game_id: str) -> Body[dict[str, Account]]:
     found = yield All(GAME_ACCOUNTS, (game_id,))
     return {str(r["seat"]): account_of(r) for r in found}
@@ -871,6 +887,11 @@ class AccountRepository:
     async def rate_game(self, game_id: str, game: str, created: float) -> None:
         """Mark the game as rated (settled once it is over: :meth:`settle_rated_game`)."""
         await self.db.write(do(RATED_INSERT, game_id, game, created), "marking a game rated")
+
+    async def carry_rated(self, old_id: str, new_id: str, created: float) -> bool:
+        """Make the rematch ``new_id`` of a rated game rated too, its seats swapped
+        (:func:`carry_rated`); whether it is."""
+        return await self.db.write(carry_rated(old_id, new_id, created), "rating a rematch")
 
     async def is_rated(self, game_id: str) -> bool:
         found = await self.db.read(rows(RATED_READ, game_id), "reading a rated game")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from typing import Any
 
 from chuhan.clock import TimeControl
@@ -82,6 +82,9 @@ class GameManager:
         #: Who hears the notices of other kinds than the games' (``{kind: handler}``: the
         #: lobby's); each also hears ``resync``.
         self.listeners: dict[str, Callable[[Notice], None]] = {}
+        #: Called with the old game's row and its rematch's once the rematch is stored,
+        #: before the players are told (the accounts' feature rates a rated game's rematch).
+        self.rematch_hooks: list[Callable[[GameRow, GameRow], Awaitable[None]]] = []
 
     def drives(self, game_id: str) -> bool:
         """Whether this process runs the game's clock, setup deadline and computer."""
@@ -428,7 +431,7 @@ class GameManager:
             human_seat = "first" if old.computer_side == "first" else "second"
         else:
             human_seat = "first"
-        return await self.create(
+        row, seats = await self.create(
             kind=old.kind,
             variant=self.variant_of(old),
             time_control=control,
@@ -438,6 +441,9 @@ class GameManager:
             names=names,
             fen=old.start_fen,
         )
+        for hook in self.rematch_hooks:
+            await hook(old, row)
+        return row, seats
 
     async def store_imported(
         self,

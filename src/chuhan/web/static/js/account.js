@@ -259,6 +259,15 @@ function ratingLine(change) {
   });
 }
 
+/** @type {string | null} the game whose page says it is rated (watchGameRating) */
+let ratedGameShown = null;
+
+/** Whether the game's page found the game rated (its rematch is rated too).
+ * @param {string} gameId @returns {boolean} */
+export function isRatedGame(gameId) {
+  return ratedGameShown === gameId;
+}
+
 /** On a game's page: a card saying whether the game is rated and, once it is settled,
  * each player's rating change (asked every few seconds until then).
  * @param {string} gameId */
@@ -322,6 +331,7 @@ export function watchGameRating(gameId) {
       return;
     }
     failures = 0;
+    if (found.rated) ratedGameShown = gameId;
     draw();
     if (found.rated && !found.settlement) setTimeout(ask, 2000);
     else stopped = true;

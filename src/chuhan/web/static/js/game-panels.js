@@ -3,6 +3,7 @@
 // result banner, the invite, the janggi setup choice, standing offers, the buttons, and the
 // engine's analysis. Each function draws from the view's current state.
 
+import { isRatedGame } from "./account.js";
 import { serverOptions } from "./api.js";
 import { $, clear, make, show } from "./dom.js";
 import { language, notationFor, sideName, t } from "./i18n.js";
@@ -245,7 +246,8 @@ export function renderPanels(view) {
   show($("offer"), Boolean(pending));
   if (pending) {
     $("offer-text").textContent = pending === "takeback" ? t("takebackRequested")
-      : pending === "draw" ? t("drawOffered") : `${t("rematch")}?`;
+      : pending === "draw" ? t("drawOffered")
+      : `${t(isRatedGame(state.game_id) ? "ratedRematch" : "rematch")}?`;
   }
 
   // Buttons.
