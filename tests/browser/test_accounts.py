@@ -62,6 +62,11 @@ def test_a_rated_game_between_two_accounts(
 
     black.page.goto(invite)
     black.page.wait_for_selector("svg.board .piece")
+    # The bars show both ratings (new accounts: 1500, provisional).
+    red.page.wait_for_function(
+        "() => document.querySelector('#bar-top .player-name').textContent.endsWith('(1500?)')"
+    )
+    assert (red.page.text_content("#bar-bottom .player-name") or "").endswith("(1500?)")
     play_opening(red, black)  # (a rated game counts once both players moved twice)
     black.page.on("dialog", lambda dialog: dialog.accept())
     black.page.click("#btn-resign")

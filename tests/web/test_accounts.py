@@ -503,10 +503,11 @@ def test_a_rated_seat_link_opens_the_seat_to_its_account_only(client: TestClient
 def test_a_rematch_of_a_rated_game_is_rated_with_the_seats_swapped(client: TestClient) -> None:
     """Issue 24, 5: the rematch of a rated game between two accounts is rated too."""
     ada, bo = sign_up(client, "Ada"), sign_up(client, "Bob")
-    _game, red, black = rated_game(client, ada, bo)
+    first_game, red, black = rated_game(client, ada, bo)
     play_opening(red, black)
     black.do("resign")
     red.wait_state(lambda s: s["status"] == "over")
+    wait_settled(client, first_game["game_id"])
     red.do("rematch")
     black.wait_state(lambda s: s["offers"]["rematch"] == "first")
     black.act("rematch")
@@ -514,6 +515,12 @@ def test_a_rematch_of_a_rated_game_is_rated_with_the_seats_swapped(client: TestC
     rematch = settlement(client, ready["game_id"])
     assert rematch["rated"] is True
     assert rematch["players"] == {"first": "Bob", "second": "Ada"}
+    # Each player's rating as it is now (Ada won the first game), and the first game's
+    # as they were before it.
+    assert rematch["ratings"]["second"]["rating"] > 1500 > rematch["ratings"]["first"]["rating"]
+    assert rematch["ratings"]["first"]["provisional"] is True
+    before = settlement(client, first_game["game_id"])["ratings"]
+    assert {seat: r["rating"] for seat, r in before.items()} == {"first": 1500, "second": 1500}
     # Bob (Red now) and Ada play it out; it is settled like any rated game.
     new_red = Seat(client, ready["game_id"], black.expect("rematch_ready")["token"], bo)
     new_black = Seat(client, ready["game_id"], ready["token"], ada)

@@ -894,8 +894,13 @@ class AccountRepository:
         return await self.db.write(carry_rated(old_id, new_id, created), "rating a rematch")
 
     async def is_rated(self, game_id: str) -> bool:
+        return await self.rated_kind(game_id) is not None
+
+    async def rated_kind(self, game_id: str) -> str | None:
+        """The game (``xiangqi``, ``janggi``) a rated game is rated in; None when the
+        game is not rated."""
         found = await self.db.read(rows(RATED_READ, game_id), "reading a rated game")
-        return bool(found)
+        return str(found[0]["game"]) if found else None
 
     async def settle_rated_game(
         self,

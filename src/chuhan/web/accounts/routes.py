@@ -13,7 +13,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from chuhan.variants import GAMES
-from chuhan.web.accounts.ratings import PROVISIONAL_DEVIATION, rating_json, settlement_json
+from chuhan.web.accounts.glicko2 import DEFAULT_DEVIATION, DEFAULT_RATING
+from chuhan.web.accounts.ratings import (
+    PROVISIONAL_DEVIATION,
+    is_provisional,
+    rating_json,
+    settlement_json,
+)
 from chuhan.web.accounts.repository import (
     Account,
     NameConfusable,
@@ -326,17 +332,34 @@ async def leaderboard(request: Request) -> Response:
 
 async def game_rating(request: Request) -> Response:
     """``GET /api/games/{game_id}/rating``: whether the game is rated, its players'
-    accounts, and once it is settled the rating changes."""
+    accounts, each player's rating in a rated game (as it was before the game once the
+    game is settled, as it is now until then), and once it is settled the rating
+    changes."""
     store = context_of(request).accounts.repository
     game_id = request.path_params["game_id"][:40]
-    rated = await store.is_rated(game_id)
+    kind = await store.rated_kind(game_id)
     holders = await store.game_accounts(game_id)
-    settled = await store.settlement(game_id) if rated else None
+    settled = await store.settlement(game_id) if kind is not None else None
+    ratings: dict[str, dict[str, Any]] = {}
+    if settled is not None:
+        for seat, change in settled.changes.items():
+            # (provisional as the rating stands after the game: its deviation before it
+            # is not kept)
+            provisional = is_provisional(change.deviation)
+            ratings[seat] = {"rating": round(change.before), "provisional": provisional}
+    elif kind is not None:
+        for seat, account in holders.items():
+            found = (await store.ratings_of(account.id)).get(kind)
+            ratings[seat] = {
+                "rating": round(found.rating if found else DEFAULT_RATING),
+                "provisional": is_provisional(found.deviation if found else DEFAULT_DEVIATION),
+            }
     return JSONResponse(
         {
             "game_id": game_id,
-            "rated": rated,
+            "rated": kind is not None,
             "players": {seat: account.name for seat, account in holders.items()},
+            "ratings": ratings,
             "settlement": None if settled is None else settlement_json(settled),
         }
     )

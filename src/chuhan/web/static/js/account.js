@@ -259,13 +259,30 @@ function ratingLine(change) {
   });
 }
 
-/** @type {string | null} the game whose page says it is rated (watchGameRating) */
-let ratedGameShown = null;
+/** @type {import("./protocol.js").GameRating | null} what the game's page was told of
+ * its rating (watchGameRating) */
+let ratingShown = null;
+/** @type {(() => void)[]} called when it changes (the players' bars) */
+const ratingListeners = [];
 
 /** Whether the game's page found the game rated (its rematch is rated too).
  * @param {string} gameId @returns {boolean} */
 export function isRatedGame(gameId) {
-  return ratedGameShown === gameId;
+  return Boolean(ratingShown && ratingShown.game_id === gameId && ratingShown.rated);
+}
+
+/** A player's rating in a rated game, as its bar shows it ("1662", "1500?"), or "".
+ * @param {string} gameId @param {import("./protocol.js").Side} side @returns {string} */
+export function ratingInGame(gameId, side) {
+  if (!ratingShown || ratingShown.game_id !== gameId || !ratingShown.ratings) return "";
+  const found = ratingShown.ratings[side];
+  return found ? `${found.rating}${found.provisional ? "?" : ""}` : "";
+}
+
+/** Call `listener()` whenever the game's rating is known anew.
+ * @param {() => void} listener */
+export function onGameRating(listener) {
+  ratingListeners.push(listener);
 }
 
 /** On a game's page: a card saying whether the game is rated and, once it is settled,
@@ -331,7 +348,8 @@ export function watchGameRating(gameId) {
       return;
     }
     failures = 0;
-    if (found.rated) ratedGameShown = gameId;
+    ratingShown = found;
+    for (const listener of ratingListeners) listener();
     draw();
     if (found.rated && !found.settlement) setTimeout(ask, 2000);
     else stopped = true;

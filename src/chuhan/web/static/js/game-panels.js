@@ -3,7 +3,7 @@
 // result banner, the invite, the janggi setup choice, standing offers, the buttons, and the
 // engine's analysis. Each function draws from the view's current state.
 
-import { isRatedGame } from "./account.js";
+import { isRatedGame, ratingInGame } from "./account.js";
 import { serverOptions } from "./api.js";
 import { $, clear, make, show } from "./dom.js";
 import { language, notationFor, sideName, t } from "./i18n.js";
@@ -49,7 +49,8 @@ export function renderPlayers(view) {
       ? t("computerLevel", { n: state.level }) : player.name;
     const plain = !shown || shown === label
       || (state.side_names && shown.toLowerCase() === state.side_names[side]);
-    name.textContent = plain ? label : `${label} · ${shown}`;
+    const rating = ratingInGame(state.game_id, side);
+    name.textContent = (plain ? label : `${label} · ${shown}`) + (rating ? ` (${rating})` : "");
     bar.classList.toggle("offline", player.connected === false);
     bar.classList.toggle("to-move", state.status === "playing" && state.turn === side);
     bar.classList.toggle(`side-${state.side_names ? state.side_names[side] : side}`, true);

@@ -3,6 +3,7 @@
 // actions, stepping through the moves, and drawing it all. Every rule, notation and result
 // sentence comes from the server; this module only shows them and sends the player's choices.
 
+import { onGameRating } from "./account.js";
 import * as api from "./api.js";
 import { BoardView, parsePlacement, pieceCharacter } from "./board.js";
 import { CHAT_ERRORS, ChatBox, guestName } from "./chat.js";
@@ -72,6 +73,10 @@ export class GameView {
     /** @type {Role | null} */
     this.role = watching ? "watcher" : null;
     this.receivedAt = 0; // performance.now() when the last state arrived
+    // (a rated game's ratings arrive apart from the state: the bars show them once known)
+    onGameRating(() => {
+      if (this.hasState()) renderPlayers(this);
+    });
     this.skewMs = 0; // our clock minus the server's
     /** @type {number | null} null: live; else the ply shown while stepping through the game */
     this.viewPly = null;

@@ -384,6 +384,8 @@
  * @property {string} game_id
  * @property {boolean} rated
  * @property {Partial<Record<Side, string>>} players
+ * @property {Partial<Record<Side, {rating: number, provisional: boolean}>>} [ratings] each
+ *   player's rating in a rated game (before the game once it is settled)
  * @property {{game: string, counted: boolean, code?: string | null, reason?: string | null,
  *   winner?: Side | null,
  *   changes: Partial<Record<Side, RatingChange>>} | null} settlement
