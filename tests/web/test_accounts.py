@@ -521,6 +521,14 @@ def test_a_rematch_of_a_rated_game_is_rated_with_the_seats_swapped(client: TestC
     assert rematch["ratings"]["first"]["provisional"] is True
     before = settlement(client, first_game["game_id"])["ratings"]
     assert {seat: r["rating"] for seat, r in before.items()} == {"first": 1500, "second": 1500}
+    # The records say the same.
+    record = client.get(f"/api/games/{first_game['game_id']}/pgn").text
+    assert '[RedElo "1500?"]' in record and '[BlackElo "1500?"]' in record
+    ada_now = rematch["ratings"]["second"]["rating"]
+    record = client.get(f"/api/games/{ready['game_id']}/pgn").text
+    assert f'[BlackElo "{ada_now}?"]' in record
+    casual = client.post("/api/games", json={"kind": "friend"}, headers=as_(ada)).json()
+    assert "Elo" not in client.get(f"/api/games/{casual['game_id']}/pgn").text
     # Bob (Red now) and Ada play it out; it is settled like any rated game.
     new_red = Seat(client, ready["game_id"], black.expect("rematch_ready")["token"], bo)
     new_black = Seat(client, ready["game_id"], ready["token"], ada)

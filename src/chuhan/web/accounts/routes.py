@@ -13,13 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from chuhan.variants import GAMES
-from chuhan.web.accounts.glicko2 import DEFAULT_DEVIATION, DEFAULT_RATING
-from chuhan.web.accounts.ratings import (
-    PROVISIONAL_DEVIATION,
-    is_provisional,
-    rating_json,
-    settlement_json,
-)
+from chuhan.web.accounts.ratings import PROVISIONAL_DEVIATION, rating_json, settlement_json
 from chuhan.web.accounts.repository import (
     Account,
     NameConfusable,
@@ -335,25 +329,13 @@ async def game_rating(request: Request) -> Response:
     accounts, each player's rating in a rated game (as it was before the game once the
     game is settled, as it is now until then), and once it is settled the rating
     changes."""
-    store = context_of(request).accounts.repository
     game_id = request.path_params["game_id"][:40]
-    kind = await store.rated_kind(game_id)
-    holders = await store.game_accounts(game_id)
-    settled = await store.settlement(game_id) if kind is not None else None
-    ratings: dict[str, dict[str, Any]] = {}
-    if settled is not None:
-        for seat, change in settled.changes.items():
-            # (provisional as the rating stands after the game: its deviation before it
-            # is not kept)
-            provisional = is_provisional(change.deviation)
-            ratings[seat] = {"rating": round(change.before), "provisional": provisional}
-    elif kind is not None:
-        for seat, account in holders.items():
-            found = (await store.ratings_of(account.id)).get(kind)
-            ratings[seat] = {
-                "rating": round(found.rating if found else DEFAULT_RATING),
-                "provisional": is_provisional(found.deviation if found else DEFAULT_DEVIATION),
-            }
+    found = await context_of(request).accounts.game_rating(game_id)
+    kind, holders, settled = found.kind, found.holders, found.settlement
+    ratings = {
+        seat: {"rating": rating, "provisional": provisional}
+        for seat, (rating, provisional) in found.ratings.items()
+    }
     return JSONResponse(
         {
             "game_id": game_id,

@@ -41,9 +41,12 @@ from typing import TYPE_CHECKING, Any
 from disarm import Script, detect_scripts
 from starlette.requests import HTTPConnection
 
+from chuhan.web.accounts.glicko2 import DEFAULT_DEVIATION, DEFAULT_RATING
+from chuhan.web.accounts.ratings import is_provisional
 from chuhan.web.accounts.repository import (
     Account,
     AccountRepository,
+    Settlement,
     name_skeleton,
     network_of,
 )
@@ -162,6 +165,20 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
+@dataclass(frozen=True, slots=True)
+class GameRating:
+    """What a game's page and its record say of its rating: the game it is rated in
+    (None: not rated), the accounts holding its seats, the settlement once settled, and
+    each seat's rating in a rated game, ``(rating, provisional)``: as it is until the game
+    is settled, then as it was before it (provisional as it stands after the game: the
+    deviation before it is not kept)."""
+
+    kind: str | None
+    holders: dict[str, Account]
+    settlement: Settlement | None
+    ratings: dict[str, tuple[int, bool]]
+
+
 @dataclass
 class AccountService:
     """One server's accounts: the hasher, the session secret (read from the store at
@@ -183,6 +200,24 @@ class AccountService:
 
     def __post_init__(self) -> None:
         self.repository = AccountRepository(self.store)
+
+    async def game_rating(self, game_id: str) -> GameRating:
+        """Whether the game is rated, by whom its seats are held and their ratings."""
+        repository = self.repository
+        kind = await repository.rated_kind(game_id)
+        holders = await repository.game_accounts(game_id)
+        settled = await repository.settlement(game_id) if kind is not None else None
+        ratings: dict[str, tuple[int, bool]] = {}
+        if settled is not None:
+            for seat, change in settled.changes.items():
+                ratings[seat] = (round(change.before), is_provisional(change.deviation))
+        elif kind is not None:
+            for seat, account in holders.items():
+                found = (await repository.ratings_of(account.id)).get(kind)
+                rating = found.rating if found else DEFAULT_RATING
+                deviation = found.deviation if found else DEFAULT_DEVIATION
+                ratings[seat] = (round(rating), is_provisional(deviation))
+        return GameRating(kind, holders, settled, ratings)
 
     async def start(self) -> None:
         from argon2 import PasswordHasher

@@ -35,7 +35,7 @@ import logging
 import os
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -469,19 +469,22 @@ class GameReads:
         log.warning("a game could not be read: %s", error)
         return "the server is reading many games at the moment; try again in a few seconds"
 
-    async def pgn(self, rendered: Rendered, notation: str) -> str:
+    async def pgn(
+        self, rendered: Rendered, notation: str, headers: Mapping[str, str] | None = None
+    ) -> str:
         """The game's PGN with moves in ``notation`` (a format of
-        :data:`~chuhan.records.PGN_FORMATS`), written in the worker once per revision and
-        format. Raises ``RecordError`` (a move that notation cannot write) or
-        :class:`ReadBusy`."""
-        text = rendered.pgns.get(notation)
+        :data:`~chuhan.records.PGN_FORMATS`) and ``headers`` beside the game's own (the
+        players' ratings), written in the worker once per revision, format and headers.
+        Raises ``RecordError`` (a move that notation cannot write) or :class:`ReadBusy`."""
+        key = notation + "".join(f"\n{name}={value}" for name, value in (headers or {}).items())
+        text = rendered.pgns.get(key)
         if text is not None:
             return text
         job = (
             rendered.variant,
             rendered.start,
             rendered.iccs,
-            rendered.record_headers,
+            {**rendered.record_headers, **(headers or {})},
             rendered.record_comment,
             notation,
         )
@@ -491,7 +494,7 @@ class GameReads:
             raise ReadBusy(self._busy(error)) from None
         if self._kept.get(rendered.game_id) is rendered:
             before = rendered.size()
-            rendered.pgns[notation] = text
+            rendered.pgns[key] = text
             self._bytes += rendered.size() - before
             if self._bytes > self.settings.read_cache_bytes:
                 self._keep(rendered)  # (kept again, within the bound)

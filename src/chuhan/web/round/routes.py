@@ -27,6 +27,7 @@ from chuhan.variants import (
 )
 from chuhan.web.compute.service import AnalysisRequest, WorkerError, WorkersBusy
 from chuhan.web.context import context_of
+from chuhan.web.db import StoreError
 from chuhan.web.db.budgets import Rate
 from chuhan.web.http.clients import client_address
 from chuhan.web.http.common import (
@@ -279,6 +280,24 @@ async def game_state(request: Request) -> Response:
     return Response(text, media_type="application/json")
 
 
+async def _rating_headers(request: Request) -> dict[str, str]:
+    """A rated game's ``RedElo`` and ``BlackElo`` (``ChoElo``, ``HanElo``) headers: the
+    players' ratings before the game, marked ``?`` while provisional (as lichess does)."""
+    game_id = request.path_params["game_id"][:40]
+    try:
+        found = await context_of(request).accounts.game_rating(game_id)
+    except StoreError as error:
+        raise HTTPError(503, "store_unavailable", f"the game's ratings: {error}") from None
+    if found.kind is None:
+        return {}
+    names = ("Cho", "Han") if found.kind == "janggi" else ("Red", "Black")
+    return {
+        f"{name}Elo": f"{found.ratings[seat][0]}{'?' if found.ratings[seat][1] else ''}"
+        for name, seat in zip(names, ("first", "second"), strict=True)
+        if seat in found.ratings
+    }
+
+
 async def export_pgn(request: Request) -> Response:
     context = context_of(request)
     notation = request.query_params.get("format", "iccs").strip().lower()
@@ -291,7 +310,7 @@ async def export_pgn(request: Request) -> Response:
     if notation == "korean" and not rendered.janggi:
         raise HTTPError(400, "bad_field", "the Korean notation is for janggi games")
     try:
-        text = await context.reads.pgn(rendered, notation)
+        text = await context.reads.pgn(rendered, notation, await _rating_headers(request))
     except RecordError as error:
         raise HTTPError(400, "bad_field", str(error)) from None
     except ReadBusy as error:
