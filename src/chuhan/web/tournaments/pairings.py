@@ -19,6 +19,8 @@ from typing import Any, Literal
 from chuhan.errors import ChuhanError
 
 __all__ = [
+    "MAX_COLOUR_STREAK",
+    "REMATCH_PENALTY",
     "ArenaPlayer",
     "Colour",
     "Float",
@@ -121,7 +123,9 @@ def swiss_round(
     bye (to the player the system chooses: lowest in the lowest score group, never twice).
     ``met`` and ``forbidden`` are pairs that may not play each other (a rematch, or two
     players the organiser keeps apart: family, one club). Raises :class:`PairingImpossible`
-    when no pairing has at most one bye."""
+    when no pairing has at most one bye. When every pairing would give the bye to a player
+    who has had one (five players in four rounds), the library gives it again rather than
+    pair no round: a Swiss of at most half as many rounds as players does not meet this."""
     if not players:
         raise PairingImpossible(f"no players to pair in round {round_number}")
     kept_apart = _unordered(met) | _unordered(forbidden)
