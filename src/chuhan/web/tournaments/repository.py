@@ -45,6 +45,7 @@ from chuhan.web.tournaments.rules import (
     Spec,
     TieBreak,
     TournamentError,
+    UnknownTournament,
     can_join,
     check_spec,
     next_round,
@@ -61,6 +62,7 @@ __all__ = [
     "create_tournament",
     "enter",
     "forbid_pair",
+    "game_of",
     "list_tournaments",
     "load_tournament",
     "pair_round",
@@ -77,13 +79,13 @@ STATUSES: tuple[Status, ...] = ("created", "running", "finished")
 @dataclass(frozen=True, slots=True)
 class Settings:
     """What the organiser chose beyond the pairing rules: the game and its rule set, the
-    time control (``{"minutes", "increment"}``, or None), rated or casual, and who may
-    enter (``anyone``, ``accounts``: players signed in, ``code``: who knows the code,
-    kept as its SHA-256)."""
+    time control (:class:`~chuhan.clock.TimeControl`'s fields, or None), rated or
+    casual, and who may enter (``anyone``, ``accounts``: players signed in, ``code``: who
+    knows the code, kept as its SHA-256)."""
 
     game: str = "xiangqi"
     rules: str = "wxf"
-    time_control: dict[str, int] | None = None
+    time_control: dict[str, float] | None = None
     rated: bool = False
     entry: Literal["anyone", "accounts", "code"] = "anyone"
     code_sha256: str | None = None
@@ -105,6 +107,8 @@ class Tournament:
     entrants: tuple[Entrant, ...] = ()
     boards: tuple[Board, ...] = ()
     forbidden: tuple[tuple[str, str], ...] = ()
+    #: How many players have entered (a listed tournament has no entrants read).
+    players: int = 0
 
     @property
     def rounds_paired(self) -> int:
@@ -161,7 +165,9 @@ TOURNAMENT_INSERT = f"INSERT INTO tournaments ({_TOURNAMENT}) VALUES (?, ?, ?, ?
 TOURNAMENT_READ = f"SELECT {_TOURNAMENT} FROM tournaments WHERE id = ?"
 TOURNAMENT_CHANGED = "UPDATE tournaments SET revision = revision + 1, status = ? WHERE id = ?"
 TOURNAMENTS_LISTED = (
-    f"SELECT {_TOURNAMENT} FROM tournaments WHERE status = ? ORDER BY starts, id LIMIT ?"
+    f"SELECT {_TOURNAMENT}, (SELECT count(*) FROM tournament_entrants AS e "
+    "WHERE e.tournament_id = tournaments.id) AS players "
+    "FROM tournaments WHERE status = ? ORDER BY starts, id LIMIT ?"
 )
 _ENTRANT = "entrant_id, account_id, name, rating, entered, first_round, last_round"
 ENTRANT_INSERT = (
@@ -186,6 +192,9 @@ BOARD_RESULT = (
 BOARD_GAME = (
     "UPDATE tournament_boards SET game_id = ? "
     "WHERE tournament_id = ? AND round = ? AND board = ? AND game_id IS NULL"
+)
+BOARD_GAME_READ = (
+    "SELECT game_id FROM tournament_boards WHERE tournament_id = ? AND round = ? AND board = ?"
 )
 BOARD_OF_GAME = "SELECT tournament_id, round, board FROM tournament_boards WHERE game_id = ?"
 FORBIDDEN_INSERT = (
@@ -262,6 +271,7 @@ def load_tournament(tournament_id: str, *, for_update: bool = False) -> Body[Tou
         entrants=tuple(_entrant_of(entrant) for entrant in entrants),
         boards=tuple(_board_of(board) for board in boards),
         forbidden=tuple((str(pair["first"]), str(pair["second"])) for pair in forbidden),
+        players=len(entrants),
     )
 
 
@@ -270,7 +280,7 @@ def _changing(tournament_id: str, revision: int | None) -> Body[Tournament]:
     changed since ``revision``."""
     tournament = yield from load_tournament(tournament_id, for_update=True)
     if tournament is None:
-        raise TournamentError(f"there is no tournament {tournament_id!r}")
+        raise UnknownTournament(f"there is no tournament {tournament_id!r}")
     if revision is not None and revision != tournament.revision:
         raise TournamentError(
             f"the tournament has changed since you read it (revision {revision}, now "
@@ -405,6 +415,12 @@ def attach_game(
     return bool(changed)
 
 
+def game_of(tournament_id: str, round_number: int, board_number: int) -> Body[str | None]:
+    """The game made for a board, or None."""
+    found = yield One(BOARD_GAME_READ, (tournament_id, round_number, board_number))
+    return None if found is None or found["game_id"] is None else str(found["game_id"])
+
+
 def result_of_game(game_id: str, result: Result) -> Body[tuple[str, Board] | None]:
     """The result of a tournament's game, given to its board once: the tournament's id
     and the board, or None when the game is no tournament's or its board has a result
@@ -436,7 +452,8 @@ def set_status(tournament_id: str, status: Status, *, revision: int | None = Non
 
 
 def list_tournaments(status: Status, limit: int) -> Body[list[Tournament]]:
-    """The tournaments with ``status``, soonest first (without entrants or boards)."""
+    """The tournaments with ``status``, soonest first (without entrants or boards: their
+    number of players)."""
     rows = yield All(TOURNAMENTS_LISTED, (status, limit))
     listed = []
     for row in rows:
@@ -452,6 +469,7 @@ def list_tournaments(status: Status, limit: int) -> Body[list[Tournament]]:
                 starts=float(row["starts"]),
                 created=float(row["created"]),
                 revision=int(row["revision"]),
+                players=int(row["players"]),
             )
         )
     return listed
@@ -528,6 +546,10 @@ class TournamentRepository:
     ) -> bool:
         body = attach_game(tournament_id, round_number, board_number, game_id)
         return await self.db.write(body, "noting a tournament game")
+
+    async def game_of(self, tournament_id: str, round_number: int, board_number: int) -> str | None:
+        body = game_of(tournament_id, round_number, board_number)
+        return await self.db.read(body, "reading a board's game")
 
     async def result_of_game(self, game_id: str, result: Result) -> tuple[str, Board] | None:
         return await self.db.write(result_of_game(game_id, result), "a tournament game's result")

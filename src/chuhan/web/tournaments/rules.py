@@ -39,6 +39,7 @@ __all__ = [
     "Standing",
     "TieBreak",
     "TournamentError",
+    "UnknownTournament",
     "arena_pairings",
     "arena_points",
     "arena_standings",
@@ -60,6 +61,10 @@ MAX_ARENA_MINUTES = 24 * 60
 
 class TournamentError(ChuhanError):
     """A tournament action the rules refuse; the message says what and why."""
+
+
+class UnknownTournament(TournamentError):
+    """No tournament has the id asked for."""
 
 
 class Format(enum.Enum):

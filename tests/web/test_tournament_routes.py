@@ -1,0 +1,188 @@
+"""Tournaments through HTTP against the real server app, on both stores: create, list,
+join, withdraw, pair a round (its games made and played over the game websocket, their
+ends giving the boards their results), and the refusals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from test_accounts import CHEAP, OPENING, Seat, as_, sign_up
+from web_helpers import FakeClock
+
+
+@pytest.fixture
+def client(make_client: Any) -> TestClient:
+    return make_client(**CHEAP)  # type: ignore[no-any-return]
+
+
+def create(client: TestClient, cookie: str, clock: FakeClock, **fields: Any) -> Any:
+    body = {"name": "Saturday Swiss", "format": "swiss", "rounds": 2, "starts": clock() + 600}
+    body.update(fields)
+    return client.post("/api/tournaments", json=body, headers=as_(cookie))
+
+
+def a_swiss(client: TestClient, clock: FakeClock, players: int = 4) -> tuple[str, list[str]]:
+    """A Swiss directed by the first of ``players`` accounts, all of them entered."""
+    cookies = [sign_up(client, f"Player{n}") for n in range(players)]
+    response = create(client, cookies[0], clock)
+    assert response.status_code == 201, response.text
+    tournament_id = response.json()["tournament"]["id"]
+    for cookie in cookies:
+        joined = client.post(f"/api/tournaments/{tournament_id}/join", json={}, headers=as_(cookie))
+        assert joined.status_code == 200, joined.text
+    return tournament_id, cookies
+
+
+def shown(client: TestClient, tournament_id: str) -> Any:
+    response = client.get(f"/api/tournaments/{tournament_id}")
+    assert response.status_code == 200, response.text
+    return response.json()["tournament"]
+
+
+def play_to_a_result(client: TestClient, tournament_id: str, cookies: list[str]) -> None:
+    """Every paired player opens the game; in each, after the opening, black resigns."""
+    games: dict[str, dict[str, Seat]] = {}
+    for cookie in cookies:
+        url = f"/api/tournaments/{tournament_id}/game"
+        response = client.post(url, json={}, headers=as_(cookie))
+        if response.status_code != 200:
+            continue
+        game = response.json()["game"]
+        games.setdefault(game["game_id"], {})[game["seat"]] = Seat(
+            client, game["game_id"], game["token"], cookie
+        )
+    for seats in games.values():
+        red, black = seats["first"], seats["second"]
+        red.hello()
+        black.hello()
+        for ply, move in enumerate(OPENING):
+            mover, other = (red, black) if ply % 2 == 0 else (black, red)
+            mover.move(move)
+            other.wait_state(lambda state, ply=ply: state["ply"] == ply + 1)
+        black.do("resign")
+    context = client.app.state.context  # type: ignore[attr-defined]
+    client.portal.call(context.tournaments.idle)  # type: ignore[union-attr]
+
+
+def test_a_swiss_is_created_entered_paired_and_played_to_its_standings(
+    client: TestClient, clock: FakeClock
+) -> None:
+    tournament_id, cookies = a_swiss(client, clock)
+    listed = client.get("/api/tournaments?status=created").json()["tournaments"]
+    assert [(t["id"], t["players"]) for t in listed] == [(tournament_id, 4)]
+    paired = client.post(f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0]))
+    assert paired.status_code == 200, paired.text
+    first_round = paired.json()["tournament"]["paired"][0]
+    assert len(first_round) == 2 and all(board["result"] is None for board in first_round)
+    play_to_a_result(client, tournament_id, cookies)
+    after = shown(client, tournament_id)
+    assert after["status"] == "running"
+    assert [board["result"] for board in after["paired"][0]] == ["1-0", "1-0"]
+    assert sorted(line["points"] for line in after["standings"]) == [0.0, 0.0, 1.0, 1.0]
+    second = client.post(f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0]))
+    assert second.status_code == 200, second.text
+    rounds = second.json()["tournament"]["paired"]
+    met = {frozenset((b["red"], b["black"])) for b in rounds[0]}
+    assert not met & {frozenset((b["red"], b["black"])) for b in rounds[1]}
+    play_to_a_result(client, tournament_id, cookies)
+    final = shown(client, tournament_id)
+    assert final["standings"][0]["points"] == 2.0
+    assert set(final["standings"][0]["tiebreaks"]) == {
+        "buchholz",
+        "direct_encounter",
+        "won",
+        "wins_black",
+        "games_black",
+    }
+
+
+def test_only_the_director_pairs_and_not_while_games_run(
+    client: TestClient, clock: FakeClock
+) -> None:
+    tournament_id, cookies = a_swiss(client, clock)
+    url = f"/api/tournaments/{tournament_id}/pair"
+    refused = client.post(url, json={}, headers=as_(cookies[1]))
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_director"
+    assert (
+        client.post(
+            f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0])
+        ).status_code
+        == 200
+    )
+    again = client.post(f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0]))
+    assert again.status_code == 409
+    assert "round 1 still has games without a result" in again.json()["error"]["message"]
+    assert len(shown(client, tournament_id)["paired"]) == 1
+
+
+def test_a_stale_revision_is_refused(client: TestClient, clock: FakeClock) -> None:
+    tournament_id, cookies = a_swiss(client, clock)
+    revision = shown(client, tournament_id)["revision"]
+    client.post(f"/api/tournaments/{tournament_id}/withdraw", json={}, headers=as_(cookies[3]))
+    stale = client.post(
+        f"/api/tournaments/{tournament_id}/pair",
+        json={"revision": revision},
+        headers=as_(cookies[0]),
+    )
+    assert stale.status_code == 409
+    assert "has changed since you read it" in stale.json()["error"]["message"]
+
+
+def test_a_withdrawn_player_is_not_paired(client: TestClient, clock: FakeClock) -> None:
+    tournament_id, cookies = a_swiss(client, clock, players=5)
+    withdrawn = client.post(
+        f"/api/tournaments/{tournament_id}/withdraw", json={}, headers=as_(cookies[4])
+    )
+    assert withdrawn.json() == {"withdrawn": {"name": "Player4", "after_round": 0}}
+    paired = client.post(f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0]))
+    boards = paired.json()["tournament"]["paired"][0]
+    assert "Player4" not in {name for board in boards for name in (board["red"], board["black"])}
+    assert all(board["black"] is not None for board in boards)
+
+
+def test_entering_twice_and_entering_without_the_code_are_refused(
+    client: TestClient, clock: FakeClock
+) -> None:
+    director, player = sign_up(client, "Director"), sign_up(client, "Player")
+    response = create(client, director, clock, entry="code", code="dragon")
+    assert response.status_code == 201, response.text
+    assert "code" not in response.text.replace('"entry":"code"', "")
+    tournament_id = response.json()["tournament"]["id"]
+    url = f"/api/tournaments/{tournament_id}/join"
+    wrong = client.post(url, json={"code": "tiger"}, headers=as_(player))
+    assert wrong.status_code == 409 and "entered with its code" in wrong.json()["error"]["message"]
+    assert client.post(url, json={"code": "dragon"}, headers=as_(player)).status_code == 200
+    twice = client.post(url, json={"code": "dragon"}, headers=as_(player))
+    assert twice.status_code == 409 and "already entered" in twice.json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "status", "message"),
+    [
+        ({"starts": 1.0}, 409, "the start time is"),
+        ({"rounds": 1000}, 409, "a Swiss has 1 to 30 rounds, not 1000"),
+        ({"format": "knockout"}, 400, "'format' must be arena, swiss or round_robin"),
+        ({"variant": "shogi"}, 400, "shogi"),
+        ({"tiebreaks": ["coin toss"]}, 400, "'tiebreaks' has 'coin toss'"),
+        ({"name": "   "}, 409, "a tournament needs a name"),
+        ({"max_players": 10**9}, 409, "2 to 2000 players"),
+        ({"entry": "code"}, 409, "needs its 'code'"),
+        ({"starts": "tomorrow"}, 400, "'starts' must be the start time"),
+    ],
+)
+def test_a_bad_tournament_gets_a_sentence(
+    client: TestClient, clock: FakeClock, fields: dict[str, Any], status: int, message: str
+) -> None:
+    cookie = sign_up(client, "Director")
+    response = create(client, cookie, clock, **fields)
+    assert response.status_code == status, response.text
+    assert message in response.json()["error"]["message"]
+
+
+def test_tournaments_need_an_account(client: TestClient, clock: FakeClock) -> None:
+    response = client.post("/api/tournaments", json={"name": "x", "starts": clock() + 60})
+    assert response.status_code == 401 and response.json()["error"]["code"] == "not_signed_in"
+    missing = client.get("/api/tournaments/nothing-here")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "no_such_tournament"
