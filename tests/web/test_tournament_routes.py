@@ -186,3 +186,36 @@ def test_tournaments_need_an_account(client: TestClient, clock: FakeClock) -> No
     assert response.status_code == 401 and response.json()["error"]["code"] == "not_signed_in"
     missing = client.get("/api/tournaments/nothing-here")
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "no_such_tournament"
+
+
+def test_a_round_robin_is_paired_by_berger_and_exported_in_trf(
+    client: TestClient, clock: FakeClock
+) -> None:
+    cookies = [sign_up(client, f"Player{n}") for n in range(4)]
+    response = create(client, cookies[0], clock, format="round_robin", rounds=1, name="Club RR")
+    assert response.status_code == 201, response.text
+    tournament_id = response.json()["tournament"]["id"]
+    for cookie in cookies:
+        client.post(f"/api/tournaments/{tournament_id}/join", json={}, headers=as_(cookie))
+    for _ in range(3):
+        paired = client.post(
+            f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0])
+        )
+        assert paired.status_code == 200, paired.text
+        play_to_a_result(client, tournament_id, cookies)
+    done = client.post(f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0]))
+    assert done.status_code == 409 and "3 rounds are all paired" in done.text
+    rounds = shown(client, tournament_id)["paired"]
+    games = [frozenset((board["red"], board["black"])) for boards in rounds for board in boards]
+    assert len(set(games)) == 6  # everyone met everyone once
+    exported = client.get(f"/api/tournaments/{tournament_id}/trf")
+    assert exported.status_code == 200
+    lines = exported.text.splitlines()
+    assert lines[0] == "012 Club RR" and "XXR 3" in lines
+    players = [line for line in lines if line.startswith("001")]
+    assert len(players) == 4
+    # Every game went to red (black resigned): each line's results are its colours.
+    for line in players:
+        for block in range(3):
+            cell = line[91 + 10 * block : 101 + 10 * block]
+            assert cell[5:8] in ("w 1", "b 0"), line

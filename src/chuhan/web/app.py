@@ -81,6 +81,7 @@ from chuhan.web.tournaments.routes import (
     list_tournaments,
     pair_round,
     tournament,
+    tournament_trf,
     withdraw_tournament,
 )
 from chuhan.web.tournaments.service import TournamentService
@@ -195,6 +196,7 @@ def create_app(
         ),
         Route("/api/tournaments/{tournament_id}/pair", api(pair_round), methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/game", api(current_game), methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/trf", api(tournament_trf)),
         WebSocketRoute("/ws/lobby", lobby_socket),  # (before the games': no game is "lobby")
         WebSocketRoute("/ws/analysis", analysis_socket),  # (nor "analysis")
         WebSocketRoute("/ws/{game_id}", game_socket),

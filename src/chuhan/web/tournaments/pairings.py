@@ -10,7 +10,6 @@ functions, so the rest of the web app loads without them."""
 
 from __future__ import annotations
 
-import itertools
 import warnings
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -197,6 +196,8 @@ class ArenaPlayer:
 
 #: Never more than this many games in a row with one colour.
 MAX_COLOUR_STREAK = 3
+#: How many waiting players on each side in the standings a player may be matched with.
+ARENA_WINDOW = 16
 #: What a rematch of the last opponent costs: more than any rank and rating distance, so
 #: a rematch happens only when it is that or leaving players waiting.
 REMATCH_PENALTY = 1_000_000
@@ -253,19 +254,28 @@ def arena_cost(first: ArenaPlayer, second: ArenaPlayer, *, players: int) -> int:
 
 
 def arena_matching(
-    waiting: Sequence[ArenaPlayer], *, players: int | None = None
+    waiting: Sequence[ArenaPlayer], *, players: int | None = None, window: int = ARENA_WINDOW
 ) -> tuple[Pairing, ...]:
     """The games of the waiting players: as many as can be made, and of those the set of
     least total :func:`arena_cost` (a minimum-weight maximum-cardinality matching, by
     networkx's blossom algorithm), each with colours that keep both players within
     :data:`MAX_COLOUR_STREAK`. ``players`` is the arena's number of players (for the rank
-    weight; the waiting ones if not given). An odd player out waits for the next turn."""
+    weight; the waiting ones if not given). An odd player out waits for the next turn.
+    A player is matched only with the ``window`` waiting players nearest in the standings
+    on each side: the blossom algorithm's time grows with the cube of the players, and a
+    pair further apart costs more than one within it anyway."""
     import networkx as nx  # type: ignore[import-untyped]
 
     count = players if players is not None else len(waiting)
     graph = nx.Graph()
     colours: dict[tuple[int, int], tuple[int, int]] = {}
-    for first, second in itertools.combinations(waiting, 2):
+    by_rank = sorted(waiting, key=lambda player: (player.rank, player.number))
+    candidates = (
+        (first, second)
+        for index, first in enumerate(by_rank)
+        for second in by_rank[index + 1 : index + 1 + window]
+    )
+    for first, second in candidates:
         assigned = _arena_colours(first, second)
         if assigned is None:
             continue

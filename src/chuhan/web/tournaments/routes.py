@@ -8,18 +8,20 @@
 - ``POST /api/tournaments/{id}/pair`` (``{"revision"}``, optional): the director pairs the
   next round and its games are made;
 - ``POST /api/tournaments/{id}/game``: the signed-in player's game of the round being
-  played, with the seat's token.
+  played, with the seat's token;
+- ``GET /api/tournaments/{id}/trf``: a Swiss or round robin in FIDE's TRF16.
 
 A refusal of the rules is 409 with its sentence; an unknown tournament 404; a request not
 signed in 401; a player who is not the director 403; a bad field 400 naming it."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from chuhan.errors import ChuhanError
 from chuhan.variants import get_variant
@@ -39,6 +41,7 @@ from chuhan.web.tournaments.rules import (
     TournamentError,
     UnknownTournament,
     standings,
+    trf,
 )
 from chuhan.web.tournaments.service import NotDirector, with_code
 
@@ -49,6 +52,7 @@ __all__ = [
     "list_tournaments",
     "pair_round",
     "tournament",
+    "tournament_trf",
     "withdraw_tournament",
 ]
 
@@ -297,3 +301,17 @@ async def current_game(request: Request) -> Response:
     account = await _account(request)
     game = await context.tournaments.current_game(request.path_params["tournament_id"], account)
     return JSONResponse({"game": game})
+
+
+@refusals
+async def tournament_trf(request: Request) -> Response:
+    context = context_of(request)
+    found = await context.tournaments.tournament(request.path_params["tournament_id"])
+    if found.spec.format is Format.ARENA:
+        raise HTTPError(409, "refused", "an arena has no rounds to write in TRF")
+    day = time.strftime("%Y/%m/%d", time.gmtime(found.starts))
+    text = trf(found.spec, found.entrants, found.boards, name=found.name, start_date=day)
+    return PlainTextResponse(
+        text,
+        headers={"content-disposition": f'attachment; filename="{found.id}.trf"'},
+    )
