@@ -219,3 +219,45 @@ def test_a_round_robin_is_paired_by_berger_and_exported_in_trf(
         for block in range(3):
             cell = line[91 + 10 * block : 101 + 10 * block]
             assert cell[5:8] in ("w 1", "b 0"), line
+
+
+def test_the_director_enters_forfeits_and_keeps_players_apart(
+    client: TestClient, clock: FakeClock
+) -> None:
+    tournament_id, cookies = a_swiss(client, clock)
+    base = f"/api/tournaments/{tournament_id}"
+    director = as_(cookies[0])
+    apart = client.post(
+        f"{base}/forbid", json={"first": "Player0", "second": "Player2"}, headers=director
+    )
+    assert apart.status_code == 200, apart.text
+    unknown = client.post(
+        f"{base}/forbid", json={"first": "Player0", "second": "Nobody"}, headers=director
+    )
+    assert unknown.status_code == 409 and "'Nobody' is not a player" in unknown.text
+    boards = client.post(f"{base}/pair", json={}, headers=director).json()["tournament"]["paired"][
+        0
+    ]
+    assert all({board["red"], board["black"]} != {"Player0", "Player2"} for board in boards)
+    not_director = client.post(
+        f"{base}/result", json={"round": 1, "board": 1, "result": "+-"}, headers=as_(cookies[1])
+    )
+    assert not_director.status_code == 403
+    bad = client.post(
+        f"{base}/result", json={"round": 1, "board": 1, "result": "2-0"}, headers=director
+    )
+    assert bad.status_code == 400 and "'result' must be one of 1-0, 0-1" in bad.text
+    for board in (1, 2):
+        entered = client.post(
+            f"{base}/result", json={"round": 1, "board": board, "result": "+-"}, headers=director
+        )
+        assert entered.status_code == 200, entered.text
+    twice = client.post(
+        f"{base}/result", json={"round": 1, "board": 1, "result": "-+"}, headers=director
+    )
+    assert twice.status_code == 409 and "already has its result (+-)" in twice.text
+    after = shown(client, tournament_id)
+    assert [board["result"] for board in after["paired"][0]] == ["+-", "+-"]
+    assert sorted(line["points"] for line in after["standings"]) == [0.0, 0.0, 1.0, 1.0]
+    # A forfeit is no game: the Swiss may pair the same two again.
+    assert client.post(f"{base}/pair", json={}, headers=director).status_code == 200

@@ -77,7 +77,9 @@ from chuhan.web.sockets.sessions import SESSION_NOTICE
 from chuhan.web.tournaments.routes import (
     create_tournament,
     current_game,
+    enter_result,
     join_tournament,
+    keep_apart,
     list_tournaments,
     pair_round,
     tournament,
@@ -196,6 +198,8 @@ def create_app(
         ),
         Route("/api/tournaments/{tournament_id}/pair", api(pair_round), methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/game", api(current_game), methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/result", api(enter_result), methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/forbid", api(keep_apart), methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/trf", api(tournament_trf)),
         WebSocketRoute("/ws/lobby", lobby_socket),  # (before the games': no game is "lobby")
         WebSocketRoute("/ws/analysis", analysis_socket),  # (nor "analysis")

@@ -63,6 +63,7 @@ __all__ = [
     "enter",
     "forbid_pair",
     "game_of",
+    "is_tournament_game",
     "list_tournaments",
     "load_tournament",
     "pair_round",
@@ -421,6 +422,12 @@ def game_of(tournament_id: str, round_number: int, board_number: int) -> Body[st
     return None if found is None or found["game_id"] is None else str(found["game_id"])
 
 
+def is_tournament_game(game_id: str) -> Body[bool]:
+    """Whether a game is a board's (one indexed read)."""
+    found = yield One(BOARD_OF_GAME, (game_id,))
+    return found is not None
+
+
 def result_of_game(game_id: str, result: Result) -> Body[tuple[str, Board] | None]:
     """The result of a tournament's game, given to its board once: the tournament's id
     and the board, or None when the game is no tournament's or its board has a result
@@ -552,6 +559,10 @@ class TournamentRepository:
         return await self.db.read(body, "reading a board's game")
 
     async def result_of_game(self, game_id: str, result: Result) -> tuple[str, Board] | None:
+        """Give a game's board its result (see :func:`result_of_game`); a game of no
+        tournament is found so by a read, without a write."""
+        if not await self.db.read(is_tournament_game(game_id), "finding a tournament game"):
+            return None
         return await self.db.write(result_of_game(game_id, result), "a tournament game's result")
 
     async def set_status(

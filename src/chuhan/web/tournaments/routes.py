@@ -9,6 +9,9 @@
   next round and its games are made;
 - ``POST /api/tournaments/{id}/game``: the signed-in player's game of the round being
   played, with the seat's token;
+- ``POST /api/tournaments/{id}/result`` (``{"round", "board", "result"}``: ``1-0``,
+  ``0-1``, ``1/2-1/2``, ``+-``, ``-+``, ``--``) and ``/forbid`` (``{"first", "second"}``,
+  players' names): the director;
 - ``GET /api/tournaments/{id}/trf``: a Swiss or round robin in FIDE's TRF16.
 
 A refusal of the rules is 409 with its sentence; an unknown tournament 404; a request not
@@ -36,6 +39,7 @@ from chuhan.web.tournaments.rules import (
     JANGGI_ARENA_SCORING,
     WXF_ORDER,
     Format,
+    Result,
     Spec,
     TieBreak,
     TournamentError,
@@ -48,7 +52,9 @@ from chuhan.web.tournaments.service import NotDirector, with_code
 __all__ = [
     "create_tournament",
     "current_game",
+    "enter_result",
     "join_tournament",
+    "keep_apart",
     "list_tournaments",
     "pair_round",
     "tournament",
@@ -286,11 +292,8 @@ async def pair_round(request: Request) -> Response:
     context = context_of(request)
     director = await _account(request)
     data = await read_json(request)
-    revision = data.get("revision")
-    if revision is not None and (isinstance(revision, bool) or not isinstance(revision, int)):
-        raise HTTPError(400, "bad_field", f"'revision' must be an int, got {revision!r}")
     tournament_id = request.path_params["tournament_id"]
-    await context.tournaments.pair_round(tournament_id, director, revision=revision)
+    await context.tournaments.pair_round(tournament_id, director, revision=_revision(data))
     found = await context.tournaments.tournament(tournament_id)
     return JSONResponse({"tournament": tournament_json(found, whole=True)})
 
@@ -315,3 +318,50 @@ async def tournament_trf(request: Request) -> Response:
         text,
         headers={"content-disposition": f'attachment; filename="{found.id}.trf"'},
     )
+
+
+def _revision(data: dict[str, Any]) -> int | None:
+    revision = data.get("revision")
+    if revision is not None and (isinstance(revision, bool) or not isinstance(revision, int)):
+        raise HTTPError(400, "bad_field", f"'revision' must be an int, got {revision!r}")
+    return revision
+
+
+@refusals
+async def enter_result(request: Request) -> Response:
+    context = context_of(request)
+    director = await _account(request)
+    data = await read_json(request)
+    try:
+        result = Result(field(data, "result", str, ""))
+    except ValueError:
+        raise HTTPError(
+            400,
+            "bad_field",
+            "'result' must be one of " + ", ".join(result.value for result in Result),
+        ) from None
+    board = await context.tournaments.enter_result(
+        request.path_params["tournament_id"],
+        director,
+        field(data, "round", int, 0),
+        field(data, "board", int, 0),
+        result,
+        revision=_revision(data),
+    )
+    return JSONResponse(
+        {"board": {"round": board.round, "board": board.number, "result": result.value}}
+    )
+
+
+@refusals
+async def keep_apart(request: Request) -> Response:
+    context = context_of(request)
+    director = await _account(request)
+    data = await read_json(request)
+    await context.tournaments.keep_apart(
+        request.path_params["tournament_id"],
+        director,
+        field(data, "first", str, ""),
+        field(data, "second", str, ""),
+    )
+    return JSONResponse({"kept_apart": [data["first"], data["second"]]})

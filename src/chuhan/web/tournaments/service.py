@@ -198,6 +198,34 @@ class TournamentService:
                 await self.accounts.repository.attach_account(row.id, seat, entrant_id[2:])
         return board
 
+    async def enter_result(
+        self,
+        tournament_id: str,
+        director: Account,
+        round_number: int,
+        board_number: int,
+        result: Result,
+        *,
+        revision: int | None = None,
+    ) -> Board:
+        """The director enters a board's result (a forfeit, a game played elsewhere): a
+        board that has one already is refused."""
+        await self._directed(tournament_id, director)
+        return await self.repository.set_result(
+            tournament_id, round_number, board_number, result, revision=revision
+        )
+
+    async def keep_apart(
+        self, tournament_id: str, director: Account, first: str, second: str
+    ) -> None:
+        """The director keeps two players (by name) apart in the rounds to come."""
+        tournament = await self._directed(tournament_id, director)
+        ids = {entrant.name: entrant.id for entrant in tournament.entrants}
+        for name in (first, second):
+            if name not in ids:
+                raise TournamentError(f"{name!r} is not a player of the tournament")
+        await self.repository.forbid(tournament_id, ids[first], ids[second])
+
     # ------------------------------------------------------------------ the players
 
     async def join(self, tournament_id: str, account: Account, code: str | None = None) -> Entrant:
