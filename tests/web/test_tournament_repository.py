@@ -100,7 +100,17 @@ def test_pairing_a_round_is_refused_in_the_body_while_a_game_runs() -> None:
         }
         for n in range(2)
     ]
-    boards = [{"round": 1, "board": 1, "red": "p0", "black": "p1", "result": None, "game_id": "g"}]
+    boards = [
+        {
+            "round": 1,
+            "board": 1,
+            "red": "p0",
+            "black": "p1",
+            "result": None,
+            "game_id": "g",
+            "detail": None,
+        }
+    ]
     answers = iter([rows[TOURNAMENT_READ], entrants, boards, []])
     seen: list[Statement] = []
 

@@ -261,3 +261,38 @@ def test_the_director_enters_forfeits_and_keeps_players_apart(
     assert sorted(line["points"] for line in after["standings"]) == [0.0, 0.0, 1.0, 1.0]
     # A forfeit is no game: the Swiss may pair the same two again.
     assert client.post(f"{base}/pair", json={}, headers=director).status_code == 200
+
+
+def test_an_arena_pairs_its_waiting_players_again_as_games_end(
+    client: TestClient, clock: FakeClock
+) -> None:
+    cookies = [sign_up(client, f"Player{n}") for n in range(4)]
+    response = create(client, cookies[0], clock, format="arena", minutes=30, name="Blitz arena")
+    assert response.status_code == 201, response.text
+    tournament_id = response.json()["tournament"]["id"]
+    base = f"/api/tournaments/{tournament_id}"
+    for cookie in cookies:
+        assert client.post(f"{base}/join", json={}, headers=as_(cookie)).status_code == 200
+    early = client.post(f"{base}/pair", json={}, headers=as_(cookies[0]))
+    assert early.status_code == 409 and "the arena starts in 600 seconds" in early.text
+    clock.advance(600)
+    started = client.post(f"{base}/pair", json={}, headers=as_(cookies[0]))
+    assert started.status_code == 200, started.text
+    assert len(started.json()["tournament"]["games"]) == 2
+    play_to_a_result(client, tournament_id, cookies)
+    after = shown(client, tournament_id)
+    games = after["games"]
+    # Both games ended (red won each); the four waiting players were paired again as the
+    # standings place them, the winners together and the losers together (not the last
+    # opponent, whom a player only meets again after another game).
+    assert [game["result"] for game in games] == ["1-0", "1-0", None, None]
+    first = [frozenset((game["red"], game["black"])) for game in games[:2]]
+    winners = frozenset(game["red"] for game in games[:2])
+    losers = frozenset(game["black"] for game in games[:2])
+    second = [frozenset((game["red"], game["black"])) for game in games[2:]]
+    assert sorted(second, key=sorted) == sorted([winners, losers], key=sorted)
+    assert not set(first) & set(second)
+    assert sorted(line["points"] for line in after["standings"]) == [0, 0, 2, 2]
+    clock.advance(30 * 60)
+    over = client.post(f"{base}/pair", json={}, headers=as_(cookies[0]))
+    assert over.status_code == 409 and "the arena is over" in over.text

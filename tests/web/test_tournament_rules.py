@@ -488,3 +488,12 @@ def test_every_pair_of_two_players_is_costed_symmetrically() -> None:
     assert arena_cost(a, b, players=10) > arena_cost(
         ArenaPlayer(1, 1, 2000), ArenaPlayer(2, 5, 1800), players=10
     )
+
+
+def test_the_arena_does_not_pair_last_opponents_while_others_play() -> None:
+    records = {
+        "p0": ArenaRecord("p0", ("red",), ("p1",), (win(),)),
+        "p1": ArenaRecord("p1", ("black",), ("p0",), (loss(),)),
+    }
+    assert arena_pairings(players(4), records, ["p0", "p1"]) == ()
+    assert arena_pairings(players(2), records, ["p0", "p1"]) == (("p1", "p0"),)

@@ -254,7 +254,11 @@ def arena_cost(first: ArenaPlayer, second: ArenaPlayer, *, players: int) -> int:
 
 
 def arena_matching(
-    waiting: Sequence[ArenaPlayer], *, players: int | None = None, window: int = ARENA_WINDOW
+    waiting: Sequence[ArenaPlayer],
+    *,
+    players: int | None = None,
+    window: int = ARENA_WINDOW,
+    rematches: bool = True,
 ) -> tuple[Pairing, ...]:
     """The games of the waiting players: as many as can be made, and of those the set of
     least total :func:`arena_cost` (a minimum-weight maximum-cardinality matching, by
@@ -263,7 +267,8 @@ def arena_matching(
     weight; the waiting ones if not given). An odd player out waits for the next turn.
     A player is matched only with the ``window`` waiting players nearest in the standings
     on each side: the blossom algorithm's time grows with the cube of the players, and a
-    pair further apart costs more than one within it anyway."""
+    pair further apart costs more than one within it anyway. ``rematches`` False: two
+    players who were each other's last opponents are not paired (they wait for others)."""
     import networkx as nx  # type: ignore[import-untyped]
 
     count = players if players is not None else len(waiting)
@@ -276,6 +281,10 @@ def arena_matching(
         for second in by_rank[index + 1 : index + 1 + window]
     )
     for first, second in candidates:
+        if not rematches and (
+            first.last_opponent == second.number or second.last_opponent == first.number
+        ):
+            continue
         assigned = _arena_colours(first, second)
         if assigned is None:
             continue

@@ -30,13 +30,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
+from chuhan.adjudication.outcome import Termination
 from chuhan.web.db import Store
 from chuhan.web.db.errors import Duplicate
 from chuhan.web.db.statements import All, Body, Do, One
 from chuhan.web.tournaments.rules import (
+    ArenaEnding,
     ArenaScoring,
     Board,
     Entrant,
@@ -46,6 +48,9 @@ from chuhan.web.tournaments.rules import (
     TieBreak,
     TournamentError,
     UnknownTournament,
+    arena_pairings,
+    arena_records,
+    arena_waiting,
     can_join,
     check_spec,
     next_round,
@@ -66,6 +71,7 @@ __all__ = [
     "is_tournament_game",
     "list_tournaments",
     "load_tournament",
+    "pair_arena",
     "pair_round",
     "result_of_game",
     "set_result",
@@ -110,6 +116,8 @@ class Tournament:
     forbidden: tuple[tuple[str, str], ...] = ()
     #: How many players have entered (a listed tournament has no entrants read).
     players: int = 0
+    #: How the arena's finished games ended, by board number.
+    endings: dict[int, ArenaEnding] = field(default_factory=dict)
 
     @property
     def rounds_paired(self) -> int:
@@ -180,9 +188,9 @@ ENTRANTS_READ = (
 ENTRANT_WITHDRAWN = (
     "UPDATE tournament_entrants SET last_round = ? WHERE tournament_id = ? AND entrant_id = ?"
 )
-_BOARD = "round, board, red, black, result, game_id"
+_BOARD = "round, board, red, black, result, game_id, detail"
 BOARD_INSERT = (
-    f"INSERT INTO tournament_boards (tournament_id, {_BOARD}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    f"INSERT INTO tournament_boards (tournament_id, {_BOARD}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
 BOARDS_READ = (
     f"SELECT {_BOARD} FROM tournament_boards WHERE tournament_id = ? ORDER BY round, board"
@@ -190,6 +198,11 @@ BOARDS_READ = (
 BOARD_RESULT = (
     "UPDATE tournament_boards SET result = ? WHERE tournament_id = ? AND round = ? AND board = ?"
 )
+BOARD_ENDED = (
+    "UPDATE tournament_boards SET result = ?, detail = ? "
+    "WHERE tournament_id = ? AND round = ? AND board = ?"
+)
+GAME_PLIES = "SELECT moves FROM games WHERE id = ?"
 BOARD_GAME = (
     "UPDATE tournament_boards SET game_id = ? "
     "WHERE tournament_id = ? AND round = ? AND board = ? AND game_id IS NULL"
@@ -215,6 +228,11 @@ def _entrant_of(row: Mapping[str, Any]) -> Entrant:
         first_round=int(row["first_round"]),
         last_round=None if row["last_round"] is None else int(row["last_round"]),
     )
+
+
+def _ending_of(detail: str) -> ArenaEnding:
+    values = json.loads(detail)
+    return ArenaEnding(Termination(values["termination"]), int(values["plies"]))
 
 
 def _board_of(row: Mapping[str, Any]) -> Board:
@@ -273,6 +291,11 @@ def load_tournament(tournament_id: str, *, for_update: bool = False) -> Body[Tou
         boards=tuple(_board_of(board) for board in boards),
         forbidden=tuple((str(pair["first"]), str(pair["second"])) for pair in forbidden),
         players=len(entrants),
+        endings={
+            int(board["board"]): _ending_of(str(board["detail"]))
+            for board in boards
+            if board["detail"] is not None
+        },
     )
 
 
@@ -383,7 +406,7 @@ def pair_round(tournament_id: str, *, revision: int | None = None) -> Body[tuple
     for board in boards:
         yield Do(
             BOARD_INSERT,
-            (tournament_id, board.round, board.number, board.red, board.black, None, None),
+            (tournament_id, board.round, board.number, board.red, board.black, None, None, None),
         )
     yield from _changed(tournament, "running")
     return boards
@@ -428,7 +451,9 @@ def is_tournament_game(game_id: str) -> Body[bool]:
     return found is not None
 
 
-def result_of_game(game_id: str, result: Result) -> Body[tuple[str, Board] | None]:
+def result_of_game(
+    game_id: str, result: Result, termination: Termination | None = None
+) -> Body[tuple[str, Board] | None]:
     """The result of a tournament's game, given to its board once: the tournament's id
     and the board, or None when the game is no tournament's or its board has a result
     already (whoever heard of its end first gave it)."""
@@ -443,9 +468,42 @@ def result_of_game(game_id: str, result: Result) -> Body[tuple[str, Board] | Non
     ]
     if board.result is not None:
         return None
-    yield Do(BOARD_RESULT, (result.value, tournament_id, round_number, board_number))
+    detail = None
+    if round_number == 0:  # an arena's game: how it ended and its length score it
+        game = yield One(GAME_PLIES, (game_id,))
+        plies = len(str(game["moves"] or "").split()) if game is not None else 0
+        ended = termination or Termination.ABANDONMENT
+        detail = json.dumps({"termination": ended.value, "plies": plies})
+    yield Do(BOARD_ENDED, (result.value, detail, tournament_id, round_number, board_number))
     yield from _changed(tournament)
     return tournament_id, replace(board, result=result)
+
+
+def pair_arena(tournament_id: str, now: float) -> Body[tuple[Board, ...]]:
+    """Pair the arena's waiting players (``rules.arena_pairings``) and keep their boards
+    (round 0, numbered on from the last): refused before the start and after the end; the
+    arena is running from its first pairing."""
+    tournament = yield from _changing(tournament_id, None)
+    spec = tournament.spec
+    if spec.format is not Format.ARENA:
+        raise TournamentError("only an arena pairs its players as they wait")
+    if tournament.status == "finished" or now >= tournament.starts + spec.minutes * 60:
+        raise TournamentError("the arena is over")
+    if now < tournament.starts:
+        raise TournamentError(f"the arena starts in {tournament.starts - now:.0f} seconds")
+    records = arena_records(tournament.boards, tournament.endings)
+    waiting = arena_waiting(tournament.entrants, tournament.boards)
+    games = arena_pairings(tournament.entrants, records, waiting, spec.scoring)
+    first = max((board.number for board in tournament.boards), default=0) + 1
+    boards = tuple(
+        Board(0, number, red, black) for number, (red, black) in enumerate(games, start=first)
+    )
+    for board in boards:
+        yield Do(
+            BOARD_INSERT, (tournament_id, 0, board.number, board.red, board.black) + (None,) * 3
+        )
+    yield from _changed(tournament, "running")
+    return boards
 
 
 def set_status(tournament_id: str, status: Status, *, revision: int | None = None) -> Body[int]:
@@ -558,12 +616,18 @@ class TournamentRepository:
         body = game_of(tournament_id, round_number, board_number)
         return await self.db.read(body, "reading a board's game")
 
-    async def result_of_game(self, game_id: str, result: Result) -> tuple[str, Board] | None:
+    async def result_of_game(
+        self, game_id: str, result: Result, termination: Termination | None = None
+    ) -> tuple[str, Board] | None:
         """Give a game's board its result (see :func:`result_of_game`); a game of no
         tournament is found so by a read, without a write."""
         if not await self.db.read(is_tournament_game(game_id), "finding a tournament game"):
             return None
-        return await self.db.write(result_of_game(game_id, result), "a tournament game's result")
+        body = result_of_game(game_id, result, termination)
+        return await self.db.write(body, "a tournament game's result")
+
+    async def pair_arena(self, tournament_id: str, now: float) -> tuple[Board, ...]:
+        return await self.db.write(pair_arena(tournament_id, now), "pairing an arena")
 
     async def set_status(
         self, tournament_id: str, status: Status, *, revision: int | None = None

@@ -44,6 +44,8 @@ from chuhan.web.tournaments.rules import (
     TieBreak,
     TournamentError,
     UnknownTournament,
+    arena_records,
+    arena_standings,
     standings,
     trf,
 )
@@ -219,7 +221,22 @@ def tournament_json(tournament: Tournament, *, whole: bool) -> dict[str, Any]:
         ]
         for number in range(1, tournament.rounds_paired + 1)
     ]
-    if spec.format is not Format.ARENA and tournament.entrants:
+    if spec.format is Format.ARENA:
+        shown["games"] = [
+            {
+                "board": board.number,
+                "red": names[board.red],
+                "black": None if board.black is None else names[board.black],
+                "result": None if board.result is None else board.result.value,
+            }
+            for board in tournament.boards
+        ]
+        records = arena_records(tournament.boards, tournament.endings)
+        shown["standings"] = [
+            {"rank": line.rank, "name": names[line.entrant_id], "points": line.points}
+            for line in arena_standings(tournament.entrants, records, spec.scoring)
+        ]
+    elif tournament.entrants:
         shown["standings"] = [
             {
                 "rank": line.rank,

@@ -29,7 +29,9 @@ from chuhan.web.tournaments.pairings import (
 __all__ = [
     "AXF_ORDER",
     "WXF_ORDER",
+    "ArenaEnding",
     "ArenaGame",
+    "ArenaRecord",
     "ArenaScoring",
     "Board",
     "Entrant",
@@ -42,7 +44,9 @@ __all__ = [
     "UnknownTournament",
     "arena_pairings",
     "arena_points",
+    "arena_records",
     "arena_standings",
+    "arena_waiting",
     "can_join",
     "check_spec",
     "next_round",
@@ -729,8 +733,9 @@ def arena_pairings(
     scoring: ArenaScoring = ARENA_SCORING,
 ) -> tuple[tuple[str, str], ...]:
     """The games (red, black) to start now among the ``waiting`` players who are still in:
-    a minimum-cost matching on their ranks and ratings, rematches of the last opponent
-    last, colours never more than three in a row (``pairings.arena_matching``)."""
+    a minimum-cost matching on their ranks and ratings, colours never more than three in a
+    row (``pairings.arena_matching``). Two players who just played each other are not
+    paired again while the arena has anyone else: they wait for the next game to end."""
     in_arena = {entrant.id: entrant for entrant in entrants if entrant.last_round is None}
     ranks = {line.entrant_id: line.rank for line in arena_standings(entrants, records, scoring)}
     numbers = pairing_numbers(entrants)
@@ -749,5 +754,69 @@ def arena_pairings(
                 last_opponent=numbers[record.opponents[-1]] if record.opponents else None,
             )
         )
-    games = arena_matching(players, players=len(entrants))
+    games = arena_matching(players, players=len(entrants), rematches=len(in_arena) <= 2)
     return tuple((ids[game.red], ids[game.black]) for game in games if game.black is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaEnding:
+    """How an arena board's game ended, beside its result: the termination and the plies
+    played (each player's moves are its half)."""
+
+    termination: Termination
+    plies: int
+
+
+def arena_records(
+    boards: Sequence[Board], endings: Mapping[int, ArenaEnding]
+) -> dict[str, ArenaRecord]:
+    """Each arena player's record from the arena's boards (round 0, in the order they
+    started) and the endings of the finished ones by board number; a forfeit counts as a
+    win or a loss of no moves, a double forfeit as a loss for both."""
+    colours: dict[str, list[Colour]] = {}
+    opponents: dict[str, list[str]] = {}
+    games: dict[str, list[ArenaGame]] = {}
+    for board in sorted(boards, key=lambda board: board.number):
+        if board.black is None:
+            continue
+        ending = endings.get(board.number)
+        for player, opponent, colour in (
+            (board.red, board.black, "red"),
+            (board.black, board.red, "black"),
+        ):
+            colours.setdefault(player, []).append(colour)  # type: ignore[arg-type]
+            opponents.setdefault(player, []).append(opponent)
+            if board.result is None:
+                continue
+            red_points, black_points = board.result.points()
+            points = red_points if colour == "red" else black_points
+            won = True if points == 1.0 else False if points == 0.0 else None
+            plies = ending.plies if ending is not None else 0
+            moves = (plies + 1) // 2 if colour == "red" else plies // 2
+            termination = ending.termination if ending is not None else Termination.ABANDONMENT
+            games.setdefault(player, []).append(ArenaGame(won, termination, moves))
+    return {
+        player: ArenaRecord(
+            player,
+            tuple(colours[player]),
+            tuple(opponents[player]),
+            tuple(games.get(player, ())),
+        )
+        for player in colours
+    }
+
+
+def arena_waiting(entrants: Sequence[Entrant], boards: Sequence[Board]) -> list[str]:
+    """The arena's players still in and not playing (no board of theirs without a
+    result), in the order they entered."""
+    playing = {
+        player
+        for board in boards
+        if board.black is not None and board.result is None
+        for player in (board.red, board.black)
+    }
+    return [
+        entrant.id
+        for entrant in sorted(entrants, key=lambda entrant: entrant.entered)
+        if entrant.last_round is None and entrant.id not in playing
+    ]

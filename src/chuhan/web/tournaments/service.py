@@ -3,10 +3,14 @@ round and make its games (``GameManager.create``, as the lobby makes a game), an
 board its result when its game ends (the bus's ``GameFinished``, published by the process
 that wrote the game's end).
 
-What is not here yet (issue 23, later): the arena's running pairing, a process that
-drives each tournament's clock (starting it on time, pairing the next round by itself)
-and its takeover when that process dies, and the results of games whose end another
-process wrote (heard through the store's notices).
+An arena pairs its waiting players when its director pairs it, when a player enters it
+while it runs, and when one of its games ends (in the process that heard the end).
+
+What is not here yet (issue 23, later): a process that drives each tournament's clock
+(starting it on time, pairing the next round by itself, ending an arena and pairing its
+players who wait without an event) and its takeover when that process dies, the results
+of games whose end another process wrote (heard through the store's notices), and
+berserk (it changes the game's clock, which the round owns).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import replace
 from typing import Any
 
+from chuhan.adjudication.outcome import Termination
 from chuhan.clock import TimeControl
 from chuhan.variants import get_variant
 from chuhan.web.accounts.repository import Account
@@ -34,6 +39,7 @@ from chuhan.web.tournaments.repository import (
 from chuhan.web.tournaments.rules import (
     Board,
     Entrant,
+    Format,
     Result,
     Spec,
     TournamentError,
@@ -151,6 +157,8 @@ class TournamentService:
     ) -> tuple[Board, ...]:
         """Pair the next round (the director only) and make its games; the boards."""
         tournament = await self._directed(tournament_id, director)
+        if tournament.spec.format is Format.ARENA:
+            return await self._pair_arena(tournament)
         boards = await self.repository.pair_round(tournament_id, revision=revision)
         names = {entrant.id: entrant.name for entrant in tournament.entrants}
         started = []
@@ -160,6 +168,25 @@ class TournamentService:
             else:
                 started.append(board)
         return tuple(started)
+
+    async def _pair_arena(self, tournament: Tournament) -> tuple[Board, ...]:
+        """Pair the arena's waiting players now and make their games."""
+        boards = await self.repository.pair_arena(tournament.id, self.now())
+        if boards:
+            tournament = await self.tournament(tournament.id)  # (with who entered since)
+        names = {entrant.id: entrant.name for entrant in tournament.entrants}
+        return tuple([await self._start_game(tournament, board, names) for board in boards])
+
+    async def _pair_arena_again(self, tournament_id: str) -> None:
+        """After an arena game's end or an entry: pair whoever waits (nothing once the
+        arena is over)."""
+        tournament = await self.tournament(tournament_id)
+        if tournament.spec.format is not Format.ARENA or tournament.status != "running":
+            return
+        try:
+            await self._pair_arena(tournament)
+        except TournamentError as refusal:
+            log.info("arena %s not paired: %s", tournament_id, refusal)
 
     async def _start_game(
         self, tournament: Tournament, board: Board, names: dict[str, str]
@@ -240,13 +267,16 @@ class TournamentService:
         ratings = await self.accounts.repository.ratings_of(account.id)
         found = ratings.get(tournament.settings.game)
         rating = UNRATED if found is None else round(found.rating)
-        return await self.repository.enter(
+        entrant = await self.repository.enter(
             tournament_id,
             entrant_id_of(account),
             name=account.name,
             rating=rating,
             account_id=account.id,
         )
+        if tournament.spec.format is Format.ARENA and tournament.status == "running":
+            await self._pair_arena_again(tournament_id)
+        return entrant
 
     async def withdraw(self, tournament_id: str, account: Account) -> Entrant:
         await self.tournament(tournament_id)
@@ -257,7 +287,10 @@ class TournamentService:
         refusal (not paired, a bye, the game not made yet)."""
         tournament = await self.tournament(tournament_id)
         me = entrant_id_of(account)
-        boards = tournament.round_boards(tournament.rounds_paired)
+        if tournament.spec.format is Format.ARENA:
+            boards = tuple(board for board in tournament.boards if board.result is None)
+        else:
+            boards = tournament.round_boards(tournament.rounds_paired)
         mine = [board for board in boards if me in (board.red, board.black)]
         if not mine:
             raise TournamentError("you have no board in the round being played")
@@ -283,7 +316,13 @@ class TournamentService:
         one having played, is a double forfeit)."""
         result = _RESULTS.get(str(event.result.get("result")), Result.DOUBLE_FORFEIT)
         try:
-            await self.repository.result_of_game(event.game_id, result)
+            termination = Termination(event.result.get("termination"))
+        except ValueError:
+            termination = None
+        try:
+            given = await self.repository.result_of_game(event.game_id, result, termination)
+            if given is not None and given[1].round == 0:
+                await self._pair_arena_again(given[0])
         except Exception:
             log.exception("the result of game %s was not given to its board", event.game_id)
 
