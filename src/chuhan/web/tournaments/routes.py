@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -143,8 +143,13 @@ def parse_tournament(
     bye_points = data.get("bye_points", 1.0)
     if isinstance(bye_points, bool) or not isinstance(bye_points, int | float):
         raise HTTPError(400, "bad_field", f"'bye_points' must be a number, got {bye_points!r}")
-    entry = field(data, "entry", str, "anyone")
-    if entry not in ("anyone", "accounts", "code"):
+    entries: dict[str, Literal["anyone", "accounts", "code"]] = {
+        "anyone": "anyone",
+        "accounts": "accounts",
+        "code": "code",
+    }
+    entry = entries.get(field(data, "entry", str, "anyone"))
+    if entry is None:
         raise HTTPError(400, "bad_field", "'entry' must be anyone, accounts or code")
     code = field(data, "code", str, "") or None
     if code is not None and len(code) > MAX_CODE_CHARS:
@@ -172,7 +177,7 @@ def parse_tournament(
             "period_seconds": control.period_seconds,
         },
         rated=field(data, "rated", bool, False),
-        entry=entry,  # type: ignore[arg-type]
+        entry=entry,
     )
     return name, spec, chosen, float(starts), code
 

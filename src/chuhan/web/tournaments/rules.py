@@ -352,17 +352,18 @@ def _histories(
             continue
         red_points, black_points = board.result.points()
         forfeit = board.result.is_forfeit
-        for player, opponent, colour, points in (
+        sides: tuple[tuple[str, str, Colour, float], ...] = (
             (board.red, board.black, "red", red_points),
             (board.black, board.red, "black", black_points),
-        ):
+        )
+        for player, opponent, colour, points in sides:
             if forfeit:
                 kind: Literal["played", "forfeit_win", "forfeit_loss"] = (
                     "forfeit_win" if points else "forfeit_loss"
                 )
                 played = _Played(board.round, opponent, None, points, kind)
             else:
-                played = _Played(board.round, opponent, colour, points, "played")  # type: ignore[arg-type]
+                played = _Played(board.round, opponent, colour, points, "played")
             histories[player][board.round] = played
     return {
         player: [
@@ -780,11 +781,12 @@ def arena_records(
         if board.black is None:
             continue
         ending = endings.get(board.number)
-        for player, opponent, colour in (
+        sides: tuple[tuple[str, str, Colour], ...] = (
             (board.red, board.black, "red"),
             (board.black, board.red, "black"),
-        ):
-            colours.setdefault(player, []).append(colour)  # type: ignore[arg-type]
+        )
+        for player, opponent, colour in sides:
+            colours.setdefault(player, []).append(colour)
             opponents.setdefault(player, []).append(opponent)
             if board.result is None:
                 continue
