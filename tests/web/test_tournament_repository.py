@@ -13,19 +13,19 @@ from typing import Any
 import pytest
 
 from chuhan.web.db import Store, open_store
-from chuhan.web.db.statements import All, Do, One, Statement, run_fed
+from chuhan.web.db.statements import Do, One, Statement, run_fed
 from chuhan.web.tournaments.repository import (
-    TOURNAMENT_READ,
     Settings,
     Tournament,
     TournamentRepository,
-    pair_round,
+    keep_round,
     settings_json,
     settings_of,
 )
 from chuhan.web.tournaments.rules import (
     JANGGI_ARENA_SCORING,
     WXF_ORDER,
+    Board,
     Format,
     Result,
     Spec,
@@ -73,55 +73,30 @@ def test_the_settings_are_kept_as_they_were_chosen() -> None:
     assert settings_of(settings_json(spec, settings)) == (spec, settings)
 
 
-def test_pairing_a_round_is_refused_in_the_body_while_a_game_runs() -> None:
-    # The body fed rows: the tournament, its two players, round 1 without a result.
-    rows: dict[str, Any] = {
-        TOURNAMENT_READ: {
-            "id": "t1",
-            "name": "Club",
-            "format": "swiss",
-            "status": "running",
-            "created_by": None,
-            "starts": 0.0,
-            "created": 0.0,
-            "revision": 3,
-            "settings": settings_json(SWISS, Settings()),
-        },
+def test_a_round_paired_on_an_old_revision_is_not_kept() -> None:
+    # The body fed rows: the tournament now at revision 4, the round paired at 3.
+    row = {
+        "id": "t1",
+        "name": "Club",
+        "format": "swiss",
+        "status": "running",
+        "created_by": None,
+        "starts": 0.0,
+        "created": 0.0,
+        "revision": 4,
+        "settings": settings_json(SWISS, Settings()),
     }
-    entrants = [
-        {
-            "entrant_id": f"p{n}",
-            "account_id": None,
-            "name": f"P{n}",
-            "rating": 1500,
-            "entered": n,
-            "first_round": 1,
-            "last_round": None,
-        }
-        for n in range(2)
-    ]
-    boards = [
-        {
-            "round": 1,
-            "board": 1,
-            "red": "p0",
-            "black": "p1",
-            "result": None,
-            "game_id": "g",
-            "detail": None,
-        }
-    ]
-    answers = iter([rows[TOURNAMENT_READ], entrants, boards, []])
+    answers = iter([row, [], [], []])
     seen: list[Statement] = []
 
     def answer(statement: Statement) -> Any:
         seen.append(statement)
         return next(answers)
 
-    with pytest.raises(TournamentError, match=r"round 1 still has games without a result"):
-        run_fed(pair_round("t1"), answer)
+    boards = (Board(1, 1, "p0", "p1"),)
+    with pytest.raises(TournamentError, match="changed while the round was being paired"):
+        run_fed(keep_round("t1", 3, boards), answer)
     assert isinstance(seen[0], One) and seen[0].for_update
-    assert all(isinstance(statement, One | All) for statement in seen)
     assert not any(isinstance(statement, Do) for statement in seen)
 
 

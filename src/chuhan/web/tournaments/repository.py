@@ -17,9 +17,11 @@ What is kept (the tables are step 8 of :mod:`chuhan.web.db.migrations`):
 
 Every body that changes a tournament first reads its row ``FOR UPDATE`` (PostgreSQL; on
 SQLite one thread writes) and reads the tournament whole, asks the rules
-(:mod:`chuhan.web.tournaments.rules`) and writes what they return: of two processes pairing
-the same round at once, the second waits for the first and then finds the round paired
-(its games without results), so no round is paired twice. A change may name the revision
+(:mod:`chuhan.web.tournaments.rules`) and writes what they return. A round is paired
+outside the transaction (a large Swiss takes seconds, in a thread) on the tournament as
+read, and kept only while its revision is still the one read (:func:`keep_round`): of two
+processes pairing the same round at once, one keeps it and the other is refused, so no
+round is paired twice. A change may name the revision
 its author saw (``revision``): when the tournament has changed since, it is refused, so two
 directors editing one round never overwrite each other unseen. A refusal is a
 :class:`~chuhan.web.tournaments.rules.TournamentError` raised in the body: nothing of the
@@ -28,6 +30,7 @@ transaction is kept.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
@@ -69,10 +72,10 @@ __all__ = [
     "forbid_pair",
     "game_of",
     "is_tournament_game",
+    "keep_round",
     "list_tournaments",
     "load_tournament",
     "pair_arena",
-    "pair_round",
     "result_of_game",
     "set_result",
     "set_status",
@@ -392,24 +395,24 @@ def forbid_pair(
     yield from _changed(tournament)
 
 
-def pair_round(tournament_id: str, *, revision: int | None = None) -> Body[tuple[Board, ...]]:
-    """Pair the next round and keep its boards (``rules.next_round``): refused while a game
-    of the last round has no result, after the last round, for an arena, for a finished
-    tournament, or when the tournament changed since ``revision``. The tournament is
-    running from its first round."""
-    tournament = yield from _changing(tournament_id, revision)
-    if tournament.status == "finished":
-        raise TournamentError("the tournament is over")
-    boards = next_round(
-        tournament.spec, tournament.entrants, tournament.boards, forbidden=tournament.forbidden
-    )
+def keep_round(tournament_id: str, revision: int, boards: tuple[Board, ...]) -> Body[None]:
+    """Keep a round paired on the tournament as it was at ``revision``: refused, with
+    nothing kept, when it has changed since (another writer paired the round, a player
+    entered or withdrew meanwhile). The tournament is running from its first round."""
+    tournament = yield from load_tournament(tournament_id, for_update=True)
+    if tournament is None:
+        raise UnknownTournament(f"there is no tournament {tournament_id!r}")
+    if tournament.revision != revision:
+        raise TournamentError(
+            "the tournament changed while the round was being paired (a round paired, a "
+            "player entered or withdrew); nothing was paired: read it again and pair anew"
+        )
     for board in boards:
         yield Do(
             BOARD_INSERT,
             (tournament_id, board.round, board.number, board.red, board.black, None, None, None),
         )
     yield from _changed(tournament, "running")
-    return boards
 
 
 def set_result(
@@ -591,8 +594,31 @@ class TournamentRepository:
     async def pair_round(
         self, tournament_id: str, *, revision: int | None = None
     ) -> tuple[Board, ...]:
-        body = pair_round(tournament_id, revision=revision)
-        return await self.db.write(body, "pairing a round")
+        """Pair the next round (``rules.next_round``, in a thread: a large Swiss takes
+        seconds, which neither the event loop nor SQLite's writer thread should wait for)
+        and keep it (:func:`keep_round`) if the tournament has not changed meanwhile:
+        refused while a game of the last round has no result, after the last round, for
+        an arena, for a finished tournament, or when it changed since ``revision``."""
+        tournament = await self.tournament(tournament_id)
+        if tournament is None:
+            raise UnknownTournament(f"there is no tournament {tournament_id!r}")
+        if revision is not None and revision != tournament.revision:
+            raise TournamentError(
+                f"the tournament has changed since you read it (revision {revision}, now "
+                f"{tournament.revision}): read it again and make your change on what it is now"
+            )
+        if tournament.status == "finished":
+            raise TournamentError("the tournament is over")
+        boards = await asyncio.to_thread(
+            next_round,
+            tournament.spec,
+            tournament.entrants,
+            tournament.boards,
+            forbidden=tournament.forbidden,
+        )
+        body = keep_round(tournament_id, tournament.revision, boards)
+        await self.db.write(body, "keeping a round's pairings")
+        return boards
 
     async def set_result(
         self,
