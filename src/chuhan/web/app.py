@@ -74,6 +74,19 @@ from chuhan.web.round.routes import (
 from chuhan.web.round.socket import game_socket
 from chuhan.web.settings import Settings
 from chuhan.web.sockets.sessions import SESSION_NOTICE
+from chuhan.web.tournaments.routes import (
+    create_tournament,
+    current_game,
+    enter_result,
+    join_tournament,
+    keep_apart,
+    list_tournaments,
+    pair_round,
+    tournament,
+    tournament_trf,
+    withdraw_tournament,
+)
+from chuhan.web.tournaments.service import TournamentService
 
 __all__ = ["STATIC_DIR", "create_app"]
 
@@ -119,6 +132,7 @@ def create_app(
         context.lobby = Lobby(the_settings, store, manager, context.accounts, now)
         context.analysis = AnalysisService(the_settings, the_compute, manager)
         context.reads = GameReads(manager, the_settings)
+        context.tournaments = TournamentService(store, manager, context.accounts, bus, now)
         context.reads.start()
         app.state.context = context
         app.state.manager = manager
@@ -137,6 +151,7 @@ def create_app(
             yield
         finally:
             context.sessions.close()
+            context.tournaments.close()
             app.state.context.lobby.close()
             app.state.context.analysis.close()
             ratings.close()
@@ -178,6 +193,20 @@ def create_app(
         Route("/api/puzzles/{puzzle_id}/hint", api(puzzle_hint), methods=["POST"]),
         Route("/api/puzzles/{puzzle_id}/solution", api(puzzle_solution), methods=["POST"]),
         Route("/analysis", page),
+        Route("/api/tournaments", api(create_tournament), methods=["POST"]),
+        Route("/api/tournaments", api(list_tournaments)),
+        Route("/api/tournaments/{tournament_id}", api(tournament)),
+        Route("/api/tournaments/{tournament_id}/join", api(join_tournament), methods=["POST"]),
+        Route(
+            "/api/tournaments/{tournament_id}/withdraw",
+            api(withdraw_tournament),
+            methods=["POST"],
+        ),
+        Route("/api/tournaments/{tournament_id}/pair", api(pair_round), methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/game", api(current_game), methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/result", api(enter_result), methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/forbid", api(keep_apart), methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/trf", api(tournament_trf)),
         WebSocketRoute("/ws/lobby", lobby_socket),  # (before the games': no game is "lobby")
         WebSocketRoute("/ws/analysis", analysis_socket),  # (nor "analysis")
         WebSocketRoute("/ws/{game_id}", game_socket),

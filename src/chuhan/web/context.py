@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the features are built by create_app; this module imports n
     from chuhan.web.lobby.service import Lobby
     from chuhan.web.round.manager import GameManager
     from chuhan.web.round.reads import GameReads
+    from chuhan.web.tournaments.service import TournamentService
 
 __all__ = ["ServerContext", "context_of"]
 
@@ -60,6 +61,8 @@ class ServerContext:
     #: The games read by requests, kept and built off the event loop
     #: (:mod:`chuhan.web.round.reads`).
     reads: GameReads = field(init=False)
+    #: Tournaments (:mod:`chuhan.web.tournaments.service`).
+    tournaments: TournamentService = field(init=False)
 
     def __post_init__(self) -> None:
         settings = self.settings

@@ -43,6 +43,7 @@ __all__ = [
     "NUMBERING",
     "SCHEMA_VERSION",
     "SEEKS_SCHEMA",
+    "TOURNAMENTS_SCHEMA",
     "Migration",
     "migrate_postgresql",
     "migrate_sqlite",
@@ -381,6 +382,55 @@ CREATE INDEX rated_games_second ON rated_games (second_account, game, settled);
 CREATE INDEX seeks_target ON seeks (target) WHERE target IS NOT NULL
 """
 
+#: Tournaments (issue 23; :mod:`chuhan.web.tournaments.repository`): a tournament's row
+#: (its settings as JSON, a revision every change raises), its entrants, its boards (a
+#: round's games, and an arena's, with the game played and the result) and the pairs its
+#: organiser keeps apart. (The same text on both.)
+TOURNAMENTS_SCHEMA = """
+CREATE TABLE tournaments (
+    id text PRIMARY KEY,
+    name text NOT NULL,
+    format text NOT NULL,
+    status text NOT NULL,
+    created_by text,
+    starts double precision NOT NULL,
+    created double precision NOT NULL,
+    revision integer NOT NULL,
+    settings text NOT NULL
+);
+CREATE INDEX tournaments_status ON tournaments (status, starts);
+CREATE TABLE tournament_entrants (
+    tournament_id text NOT NULL,
+    entrant_id text NOT NULL,
+    account_id text,
+    name text NOT NULL,
+    rating integer NOT NULL,
+    entered integer NOT NULL,
+    first_round integer NOT NULL,
+    last_round integer,
+    PRIMARY KEY (tournament_id, entrant_id)
+);
+CREATE TABLE tournament_boards (
+    tournament_id text NOT NULL,
+    round integer NOT NULL,
+    board integer NOT NULL,
+    red text NOT NULL,
+    black text,
+    result text,
+    game_id text,
+    detail text,
+    PRIMARY KEY (tournament_id, round, board)
+);
+CREATE UNIQUE INDEX tournament_boards_game ON tournament_boards (game_id)
+    WHERE game_id IS NOT NULL;
+CREATE TABLE tournament_forbidden (
+    tournament_id text NOT NULL,
+    first text NOT NULL,
+    second text NOT NULL,
+    PRIMARY KEY (tournament_id, first, second)
+)
+"""
+
 
 #: The schema's history: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
 MIGRATIONS: tuple[Migration, ...] = (
@@ -399,6 +449,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "part in a rated game's settlement",
         FAIR_PLAY_SCHEMA,
         FAIR_PLAY_SCHEMA,
+    ),
+    Migration(
+        "tournaments: their settings, entrants, boards and pairs kept apart",
+        TOURNAMENTS_SCHEMA,
+        TOURNAMENTS_SCHEMA,
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,0 +1,662 @@
+"""Tournaments as stored: their transactions, each written once as a body
+(:mod:`chuhan.web.db.statements`) that both databases run, and
+:class:`TournamentRepository`, which hands them to the store.
+
+What is kept (the tables are step 8 of :mod:`chuhan.web.db.migrations`):
+
+- ``tournaments``: one row per tournament: its name, format, status (``created``,
+  ``running``, ``finished``), who created it, when it starts, and ``settings``, the rest as
+  JSON (the :class:`~chuhan.web.tournaments.rules.Spec` and the :class:`Settings`). Its
+  ``revision`` rises with every change of the tournament, its entrants or its boards.
+- ``tournament_entrants``: the players (:class:`~chuhan.web.tournaments.rules.Entrant`;
+  ``account_id`` for a player with an account, none for a director's entry).
+- ``tournament_boards``: each round's boards (an arena's games are boards of round 0,
+  numbered as they start), the game played on it once made (``game_id``, unique) and the
+  result.
+- ``tournament_forbidden``: the pairs the organiser keeps apart.
+
+Every body that changes a tournament first reads its row ``FOR UPDATE`` (PostgreSQL; on
+SQLite one thread writes) and reads the tournament whole, asks the rules
+(:mod:`chuhan.web.tournaments.rules`) and writes what they return. A round is paired
+outside the transaction (a large Swiss takes seconds, in a thread) on the tournament as
+read, and kept only while its revision is still the one read (:func:`keep_round`): of two
+processes pairing the same round at once, one keeps it and the other is refused, so no
+round is paired twice. A change may name the revision
+its author saw (``revision``): when the tournament has changed since, it is refused, so two
+directors editing one round never overwrite each other unseen. A refusal is a
+:class:`~chuhan.web.tournaments.rules.TournamentError` raised in the body: nothing of the
+transaction is kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Literal
+
+from chuhan.adjudication.outcome import Termination
+from chuhan.web.db import Store
+from chuhan.web.db.errors import Duplicate
+from chuhan.web.db.statements import All, Body, Do, One
+from chuhan.web.tournaments.rules import (
+    ArenaEnding,
+    ArenaScoring,
+    Board,
+    Entrant,
+    Format,
+    Result,
+    Spec,
+    TieBreak,
+    TournamentError,
+    UnknownTournament,
+    arena_pairings,
+    arena_records,
+    arena_waiting,
+    can_join,
+    check_spec,
+    next_round,
+    record_result,
+    withdraw,
+)
+
+__all__ = [
+    "Settings",
+    "Status",
+    "Tournament",
+    "TournamentRepository",
+    "attach_game",
+    "create_tournament",
+    "enter",
+    "forbid_pair",
+    "game_of",
+    "is_tournament_game",
+    "keep_round",
+    "list_tournaments",
+    "load_tournament",
+    "pair_arena",
+    "result_of_game",
+    "set_result",
+    "set_status",
+    "withdraw_entrant",
+]
+
+Status = Literal["created", "running", "finished"]
+STATUSES: tuple[Status, ...] = ("created", "running", "finished")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What the organiser chose beyond the pairing rules: the game and its rule set, the
+    time control (:class:`~chuhan.clock.TimeControl`'s fields, or None), rated or
+    casual, and who may enter (``anyone``, ``accounts``: players signed in, ``code``: who
+    knows the code, kept as its SHA-256)."""
+
+    game: str = "xiangqi"
+    rules: str = "wxf"
+    time_control: dict[str, float] | None = None
+    rated: bool = False
+    entry: Literal["anyone", "accounts", "code"] = "anyone"
+    code_sha256: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """A tournament as stored, whole."""
+
+    id: str
+    name: str
+    spec: Spec
+    settings: Settings
+    status: Status
+    created_by: str | None
+    starts: float
+    created: float
+    revision: int = 0
+    entrants: tuple[Entrant, ...] = ()
+    boards: tuple[Board, ...] = ()
+    forbidden: tuple[tuple[str, str], ...] = ()
+    #: How many players have entered (a listed tournament has no entrants read).
+    players: int = 0
+    #: How the arena's finished games ended, by board number.
+    endings: dict[int, ArenaEnding] = field(default_factory=dict)
+
+    @property
+    def rounds_paired(self) -> int:
+        return max((board.round for board in self.boards), default=0)
+
+    def round_boards(self, round_number: int) -> tuple[Board, ...]:
+        return tuple(board for board in self.boards if board.round == round_number)
+
+
+# ---------------------------------------------------------------------- the settings' JSON
+
+
+def settings_json(spec: Spec, settings: Settings) -> str:
+    """The ``settings`` column: the spec and the settings as JSON."""
+    values = {
+        "spec": {
+            "format": spec.format.value,
+            "rounds": spec.rounds,
+            "minutes": spec.minutes,
+            "tiebreaks": [tiebreak.value for tiebreak in spec.tiebreaks],
+            "scoring": asdict(spec.scoring),
+            "bye_points": spec.bye_points,
+            "late_join": spec.late_join,
+            "max_players": spec.max_players,
+        },
+        "settings": asdict(settings),
+    }
+    return json.dumps(values, ensure_ascii=False, sort_keys=True)
+
+
+def settings_of(text: str) -> tuple[Spec, Settings]:
+    """The spec and settings a ``settings`` column holds."""
+    values = json.loads(text)
+    spec = values["spec"]
+    return (
+        Spec(
+            format=Format(spec["format"]),
+            rounds=int(spec["rounds"]),
+            minutes=int(spec["minutes"]),
+            tiebreaks=tuple(TieBreak(value) for value in spec["tiebreaks"]),
+            scoring=ArenaScoring(**spec["scoring"]),
+            bye_points=float(spec["bye_points"]),
+            late_join=bool(spec["late_join"]),
+            max_players=int(spec["max_players"]),
+        ),
+        Settings(**values["settings"]),
+    )
+
+
+# ---------------------------------------------------------------------- statements
+
+_TOURNAMENT = "id, name, format, status, created_by, starts, created, revision, settings"
+TOURNAMENT_INSERT = f"INSERT INTO tournaments ({_TOURNAMENT}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+TOURNAMENT_READ = f"SELECT {_TOURNAMENT} FROM tournaments WHERE id = ?"
+TOURNAMENT_CHANGED = "UPDATE tournaments SET revision = revision + 1, status = ? WHERE id = ?"
+TOURNAMENTS_LISTED = (
+    f"SELECT {_TOURNAMENT}, (SELECT count(*) FROM tournament_entrants AS e "
+    "WHERE e.tournament_id = tournaments.id) AS players "
+    "FROM tournaments WHERE status = ? ORDER BY starts, id LIMIT ?"
+)
+_ENTRANT = "entrant_id, account_id, name, rating, entered, first_round, last_round"
+ENTRANT_INSERT = (
+    f"INSERT INTO tournament_entrants (tournament_id, {_ENTRANT}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+ENTRANTS_READ = (
+    f"SELECT {_ENTRANT} FROM tournament_entrants WHERE tournament_id = ? ORDER BY entered"
+)
+ENTRANT_WITHDRAWN = (
+    "UPDATE tournament_entrants SET last_round = ? WHERE tournament_id = ? AND entrant_id = ?"
+)
+_BOARD = "round, board, red, black, result, game_id, detail"
+BOARD_INSERT = (
+    f"INSERT INTO tournament_boards (tournament_id, {_BOARD}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+BOARDS_READ = (
+    f"SELECT {_BOARD} FROM tournament_boards WHERE tournament_id = ? ORDER BY round, board"
+)
+BOARD_RESULT = (
+    "UPDATE tournament_boards SET result = ? WHERE tournament_id = ? AND round = ? AND board = ?"
+)
+BOARD_ENDED = (
+    "UPDATE tournament_boards SET result = ?, detail = ? "
+    "WHERE tournament_id = ? AND round = ? AND board = ?"
+)
+GAME_PLIES = "SELECT moves FROM games WHERE id = ?"
+BOARD_GAME = (
+    "UPDATE tournament_boards SET game_id = ? "
+    "WHERE tournament_id = ? AND round = ? AND board = ? AND game_id IS NULL"
+)
+BOARD_GAME_READ = (
+    "SELECT game_id FROM tournament_boards WHERE tournament_id = ? AND round = ? AND board = ?"
+)
+BOARD_OF_GAME = "SELECT tournament_id, round, board FROM tournament_boards WHERE game_id = ?"
+FORBIDDEN_INSERT = (
+    "INSERT INTO tournament_forbidden (tournament_id, first, second) VALUES (?, ?, ?)"
+)
+FORBIDDEN_READ = (
+    "SELECT first, second FROM tournament_forbidden WHERE tournament_id = ? ORDER BY first, second"
+)
+
+
+def _entrant_of(row: Mapping[str, Any]) -> Entrant:
+    return Entrant(
+        id=str(row["entrant_id"]),
+        name=str(row["name"]),
+        rating=int(row["rating"]),
+        entered=int(row["entered"]),
+        first_round=int(row["first_round"]),
+        last_round=None if row["last_round"] is None else int(row["last_round"]),
+    )
+
+
+def _ending_of(detail: str) -> ArenaEnding:
+    values = json.loads(detail)
+    return ArenaEnding(Termination(values["termination"]), int(values["plies"]))
+
+
+def _board_of(row: Mapping[str, Any]) -> Board:
+    return Board(
+        round=int(row["round"]),
+        number=int(row["board"]),
+        red=str(row["red"]),
+        black=None if row["black"] is None else str(row["black"]),
+        result=None if row["result"] is None else Result(row["result"]),
+    )
+
+
+# ---------------------------------------------------------------------- bodies
+
+
+def create_tournament(tournament: Tournament) -> Body[None]:
+    """Keep a new tournament (its entrants, boards and forbidden pairs are added later)."""
+    check_spec(tournament.spec)
+    yield Do(
+        TOURNAMENT_INSERT,
+        (
+            tournament.id,
+            tournament.name,
+            tournament.spec.format.value,
+            tournament.status,
+            tournament.created_by,
+            tournament.starts,
+            tournament.created,
+            0,
+            settings_json(tournament.spec, tournament.settings),
+        ),
+    )
+
+
+def load_tournament(tournament_id: str, *, for_update: bool = False) -> Body[Tournament | None]:
+    """The tournament whole, or None; ``for_update`` locks its row until the transaction
+    ends (every body that changes it reads it so first)."""
+    row = yield One(TOURNAMENT_READ, (tournament_id,), for_update=for_update)
+    if row is None:
+        return None
+    entrants = yield All(ENTRANTS_READ, (tournament_id,))
+    boards = yield All(BOARDS_READ, (tournament_id,))
+    forbidden = yield All(FORBIDDEN_READ, (tournament_id,))
+    spec, settings = settings_of(str(row["settings"]))
+    return Tournament(
+        id=str(row["id"]),
+        name=str(row["name"]),
+        spec=spec,
+        settings=settings,
+        status=row["status"],
+        created_by=row["created_by"],
+        starts=float(row["starts"]),
+        created=float(row["created"]),
+        revision=int(row["revision"]),
+        entrants=tuple(_entrant_of(entrant) for entrant in entrants),
+        boards=tuple(_board_of(board) for board in boards),
+        forbidden=tuple((str(pair["first"]), str(pair["second"])) for pair in forbidden),
+        players=len(entrants),
+        endings={
+            int(board["board"]): _ending_of(str(board["detail"]))
+            for board in boards
+            if board["detail"] is not None
+        },
+    )
+
+
+def _changing(tournament_id: str, revision: int | None) -> Body[Tournament]:
+    """The tournament read for a change (its row locked), or the refusal: none such, or
+    changed since ``revision``."""
+    tournament = yield from load_tournament(tournament_id, for_update=True)
+    if tournament is None:
+        raise UnknownTournament(f"there is no tournament {tournament_id!r}")
+    if revision is not None and revision != tournament.revision:
+        raise TournamentError(
+            f"the tournament has changed since you read it (revision {revision}, now "
+            f"{tournament.revision}): read it again and make your change on what it is now"
+        )
+    return tournament
+
+
+def _changed(tournament: Tournament, status: Status | None = None) -> Body[int]:
+    """Raise the tournament's revision (and set its status); the new revision."""
+    yield Do(TOURNAMENT_CHANGED, (status or tournament.status, tournament.id))
+    return tournament.revision + 1
+
+
+def enter(
+    tournament_id: str,
+    entrant_id: str,
+    *,
+    name: str,
+    rating: int,
+    account_id: str | None = None,
+    revision: int | None = None,
+) -> Body[Entrant]:
+    """Enter a player: refused when the tournament is over, full, already has the player,
+    or is past its last round for entries (``rules.can_join``)."""
+    tournament = yield from _changing(tournament_id, revision)
+    if tournament.status == "finished":
+        raise TournamentError("the tournament is over")
+    first_round = can_join(
+        tournament.spec, tournament.entrants, tournament.rounds_paired, entrant_id
+    )
+    entrant = Entrant(
+        id=entrant_id,
+        name=name,
+        rating=rating,
+        entered=max((e.entered for e in tournament.entrants), default=-1) + 1,
+        first_round=first_round,
+    )
+    yield Do(
+        ENTRANT_INSERT,
+        (
+            tournament_id,
+            entrant.id,
+            account_id,
+            entrant.name,
+            entrant.rating,
+            entrant.entered,
+            entrant.first_round,
+            None,
+        ),
+    )
+    yield from _changed(tournament)
+    return entrant
+
+
+def withdraw_entrant(
+    tournament_id: str, entrant_id: str, *, revision: int | None = None
+) -> Body[Entrant]:
+    """Withdraw a player after the rounds paired so far (a game being played is played
+    out; the player is not paired again)."""
+    tournament = yield from _changing(tournament_id, revision)
+    entrants = withdraw(tournament.entrants, entrant_id, tournament.rounds_paired)
+    (entrant,) = [e for e in entrants if e.id == entrant_id]
+    yield Do(ENTRANT_WITHDRAWN, (entrant.last_round, tournament_id, entrant_id))
+    yield from _changed(tournament)
+    return entrant
+
+
+def forbid_pair(
+    tournament_id: str, first: str, second: str, *, revision: int | None = None
+) -> Body[None]:
+    """Keep two entrants apart in the pairings to come."""
+    tournament = yield from _changing(tournament_id, revision)
+    known = {entrant.id for entrant in tournament.entrants}
+    for player in (first, second):
+        if player not in known:
+            raise TournamentError(f"{player!r} is not in the tournament")
+    if first == second:
+        raise TournamentError("a player cannot be kept apart from themselves")
+    low, high = sorted((first, second))
+    try:
+        yield Do(FORBIDDEN_INSERT, (tournament_id, low, high))
+    except Duplicate:
+        raise TournamentError("these two players are already kept apart") from None
+    yield from _changed(tournament)
+
+
+def keep_round(tournament_id: str, revision: int, boards: tuple[Board, ...]) -> Body[None]:
+    """Keep a round paired on the tournament as it was at ``revision``: refused, with
+    nothing kept, when it has changed since (another writer paired the round, a player
+    entered or withdrew meanwhile). The tournament is running from its first round."""
+    tournament = yield from load_tournament(tournament_id, for_update=True)
+    if tournament is None:
+        raise UnknownTournament(f"there is no tournament {tournament_id!r}")
+    if tournament.revision != revision:
+        raise TournamentError(
+            "the tournament changed while the round was being paired (a round paired, a "
+            "player entered or withdrew); nothing was paired: read it again and pair anew"
+        )
+    for board in boards:
+        yield Do(
+            BOARD_INSERT,
+            (tournament_id, board.round, board.number, board.red, board.black, None, None, None),
+        )
+    yield from _changed(tournament, "running")
+
+
+def set_result(
+    tournament_id: str,
+    round_number: int,
+    board_number: int,
+    result: Result,
+    *,
+    revision: int | None = None,
+) -> Body[Board]:
+    """Give a board its result (a game's end, or a director's entry): a second result for
+    one board is refused."""
+    tournament = yield from _changing(tournament_id, revision)
+    boards = record_result(tournament.boards, round_number, board_number, result)
+    yield Do(BOARD_RESULT, (result.value, tournament_id, round_number, board_number))
+    yield from _changed(tournament)
+    (board,) = [b for b in boards if b.round == round_number and b.number == board_number]
+    return board
+
+
+def attach_game(
+    tournament_id: str, round_number: int, board_number: int, game_id: str
+) -> Body[bool]:
+    """Note the game made for a board; False when the board already has one (another
+    process made it first) or does not exist."""
+    changed = yield Do(BOARD_GAME, (game_id, tournament_id, round_number, board_number))
+    return bool(changed)
+
+
+def game_of(tournament_id: str, round_number: int, board_number: int) -> Body[str | None]:
+    """The game made for a board, or None."""
+    found = yield One(BOARD_GAME_READ, (tournament_id, round_number, board_number))
+    return None if found is None or found["game_id"] is None else str(found["game_id"])
+
+
+def is_tournament_game(game_id: str) -> Body[bool]:
+    """Whether a game is a board's (one indexed read)."""
+    found = yield One(BOARD_OF_GAME, (game_id,))
+    return found is not None
+
+
+def result_of_game(
+    game_id: str, result: Result, termination: Termination | None = None
+) -> Body[tuple[str, Board] | None]:
+    """The result of a tournament's game, given to its board once: the tournament's id
+    and the board, or None when the game is no tournament's or its board has a result
+    already (whoever heard of its end first gave it)."""
+    found = yield One(BOARD_OF_GAME, (game_id,))
+    if found is None:
+        return None
+    tournament_id = str(found["tournament_id"])
+    tournament = yield from _changing(tournament_id, None)
+    round_number, board_number = int(found["round"]), int(found["board"])
+    (board,) = [
+        b for b in tournament.boards if b.round == round_number and b.number == board_number
+    ]
+    if board.result is not None:
+        return None
+    detail = None
+    if round_number == 0:  # an arena's game: how it ended and its length score it
+        game = yield One(GAME_PLIES, (game_id,))
+        plies = len(str(game["moves"] or "").split()) if game is not None else 0
+        ended = termination or Termination.ABANDONMENT
+        detail = json.dumps({"termination": ended.value, "plies": plies})
+    yield Do(BOARD_ENDED, (result.value, detail, tournament_id, round_number, board_number))
+    yield from _changed(tournament)
+    return tournament_id, replace(board, result=result)
+
+
+def pair_arena(tournament_id: str, now: float) -> Body[tuple[Board, ...]]:
+    """Pair the arena's waiting players (``rules.arena_pairings``) and keep their boards
+    (round 0, numbered on from the last): refused before the start and after the end; the
+    arena is running from its first pairing."""
+    tournament = yield from _changing(tournament_id, None)
+    spec = tournament.spec
+    if spec.format is not Format.ARENA:
+        raise TournamentError("only an arena pairs its players as they wait")
+    if tournament.status == "finished" or now >= tournament.starts + spec.minutes * 60:
+        raise TournamentError("the arena is over")
+    if now < tournament.starts:
+        raise TournamentError(f"the arena starts in {tournament.starts - now:.0f} seconds")
+    records = arena_records(tournament.boards, tournament.endings)
+    waiting = arena_waiting(tournament.entrants, tournament.boards)
+    games = arena_pairings(tournament.entrants, records, waiting, spec.scoring)
+    first = max((board.number for board in tournament.boards), default=0) + 1
+    boards = tuple(
+        Board(0, number, red, black) for number, (red, black) in enumerate(games, start=first)
+    )
+    for board in boards:
+        yield Do(
+            BOARD_INSERT, (tournament_id, 0, board.number, board.red, board.black) + (None,) * 3
+        )
+    yield from _changed(tournament, "running")
+    return boards
+
+
+def set_status(tournament_id: str, status: Status, *, revision: int | None = None) -> Body[int]:
+    """Set the tournament's status (a finished tournament stays finished); the revision."""
+    if status not in STATUSES:
+        raise TournamentError(f"a tournament's status is one of {', '.join(STATUSES)}")
+    tournament = yield from _changing(tournament_id, revision)
+    if tournament.status == "finished" and status != "finished":
+        raise TournamentError("the tournament is over")
+    return (yield from _changed(tournament, status))
+
+
+def list_tournaments(status: Status, limit: int) -> Body[list[Tournament]]:
+    """The tournaments with ``status``, soonest first (without entrants or boards: their
+    number of players)."""
+    rows = yield All(TOURNAMENTS_LISTED, (status, limit))
+    listed = []
+    for row in rows:
+        spec, settings = settings_of(str(row["settings"]))
+        listed.append(
+            Tournament(
+                id=str(row["id"]),
+                name=str(row["name"]),
+                spec=spec,
+                settings=settings,
+                status=row["status"],
+                created_by=row["created_by"],
+                starts=float(row["starts"]),
+                created=float(row["created"]),
+                revision=int(row["revision"]),
+                players=int(row["players"]),
+            )
+        )
+    return listed
+
+
+class TournamentRepository:
+    """Tournaments in the game database ``db`` (either store): each method one transaction
+    (a body above), or one read."""
+
+    def __init__(self, db: Store) -> None:
+        self.db = db
+
+    async def create(self, tournament: Tournament) -> None:
+        await self.db.write(create_tournament(tournament), "creating a tournament")
+
+    async def tournament(self, tournament_id: str) -> Tournament | None:
+        return await self.db.read(load_tournament(tournament_id), "reading a tournament")
+
+    async def listed(self, status: Status, limit: int = 100) -> list[Tournament]:
+        return await self.db.read(list_tournaments(status, limit), "listing tournaments")
+
+    async def enter(
+        self,
+        tournament_id: str,
+        entrant_id: str,
+        *,
+        name: str,
+        rating: int,
+        account_id: str | None = None,
+        revision: int | None = None,
+    ) -> Entrant:
+        body = enter(
+            tournament_id,
+            entrant_id,
+            name=name,
+            rating=rating,
+            account_id=account_id,
+            revision=revision,
+        )
+        return await self.db.write(body, "entering a tournament")
+
+    async def withdraw(
+        self, tournament_id: str, entrant_id: str, *, revision: int | None = None
+    ) -> Entrant:
+        body = withdraw_entrant(tournament_id, entrant_id, revision=revision)
+        return await self.db.write(body, "withdrawing from a tournament")
+
+    async def forbid(
+        self, tournament_id: str, first: str, second: str, *, revision: int | None = None
+    ) -> None:
+        body = forbid_pair(tournament_id, first, second, revision=revision)
+        await self.db.write(body, "keeping two players apart")
+
+    async def pair_round(
+        self, tournament_id: str, *, revision: int | None = None
+    ) -> tuple[Board, ...]:
+        """Pair the next round (``rules.next_round``, in a thread: a large Swiss takes
+        seconds, which neither the event loop nor SQLite's writer thread should wait for)
+        and keep it (:func:`keep_round`) if the tournament has not changed meanwhile:
+        refused while a game of the last round has no result, after the last round, for
+        an arena, for a finished tournament, or when it changed since ``revision``."""
+        tournament = await self.tournament(tournament_id)
+        if tournament is None:
+            raise UnknownTournament(f"there is no tournament {tournament_id!r}")
+        if revision is not None and revision != tournament.revision:
+            raise TournamentError(
+                f"the tournament has changed since you read it (revision {revision}, now "
+                f"{tournament.revision}): read it again and make your change on what it is now"
+            )
+        if tournament.status == "finished":
+            raise TournamentError("the tournament is over")
+        boards = await asyncio.to_thread(
+            next_round,
+            tournament.spec,
+            tournament.entrants,
+            tournament.boards,
+            forbidden=tournament.forbidden,
+        )
+        body = keep_round(tournament_id, tournament.revision, boards)
+        await self.db.write(body, "keeping a round's pairings")
+        return boards
+
+    async def set_result(
+        self,
+        tournament_id: str,
+        round_number: int,
+        board_number: int,
+        result: Result,
+        *,
+        revision: int | None = None,
+    ) -> Board:
+        body = set_result(tournament_id, round_number, board_number, result, revision=revision)
+        return await self.db.write(body, "entering a result")
+
+    async def attach_game(
+        self, tournament_id: str, round_number: int, board_number: int, game_id: str
+    ) -> bool:
+        body = attach_game(tournament_id, round_number, board_number, game_id)
+        return await self.db.write(body, "noting a tournament game")
+
+    async def game_of(self, tournament_id: str, round_number: int, board_number: int) -> str | None:
+        body = game_of(tournament_id, round_number, board_number)
+        return await self.db.read(body, "reading a board's game")
+
+    async def result_of_game(
+        self, game_id: str, result: Result, termination: Termination | None = None
+    ) -> tuple[str, Board] | None:
+        """Give a game's board its result (see :func:`result_of_game`); a game of no
+        tournament is found so by a read, without a write."""
+        if not await self.db.read(is_tournament_game(game_id), "finding a tournament game"):
+            return None
+        body = result_of_game(game_id, result, termination)
+        return await self.db.write(body, "a tournament game's result")
+
+    async def pair_arena(self, tournament_id: str, now: float) -> tuple[Board, ...]:
+        return await self.db.write(pair_arena(tournament_id, now), "pairing an arena")
+
+    async def set_status(
+        self, tournament_id: str, status: Status, *, revision: int | None = None
+    ) -> int:
+        body = set_status(tournament_id, status, revision=revision)
+        return await self.db.write(body, "changing a tournament's status")

@@ -1,0 +1,389 @@
+"""The tournaments' JSON API:
+
+- ``POST /api/tournaments``: create one (signed in; the creator directs it);
+- ``GET /api/tournaments?status=created|running|finished``: the list;
+- ``GET /api/tournaments/{id}``: one, with its players, rounds and standings;
+- ``POST /api/tournaments/{id}/join`` (``{"code"}`` for one entered by code) and
+  ``/withdraw``: the signed-in player;
+- ``POST /api/tournaments/{id}/pair`` (``{"revision"}``, optional): the director pairs the
+  next round and its games are made;
+- ``POST /api/tournaments/{id}/game``: the signed-in player's game of the round being
+  played, with the seat's token;
+- ``POST /api/tournaments/{id}/result`` (``{"round", "board", "result"}``: ``1-0``,
+  ``0-1``, ``1/2-1/2``, ``+-``, ``-+``, ``--``) and ``/forbid`` (``{"first", "second"}``,
+  players' names): the director;
+- ``GET /api/tournaments/{id}/trf``: a Swiss or round robin in FIDE's TRF16.
+
+A refusal of the rules is 409 with its sentence; an unknown tournament 404; a request not
+signed in 401; a player who is not the director 403; a bad field 400 naming it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+
+from chuhan.errors import ChuhanError
+from chuhan.variants import get_variant
+from chuhan.web.accounts.repository import Account
+from chuhan.web.context import context_of
+from chuhan.web.http.common import HTTPError, field, limit_rate, read_json
+from chuhan.web.round.routes import parse_time_control
+from chuhan.web.tournaments.repository import STATUSES, Settings, Tournament
+from chuhan.web.tournaments.rules import (
+    ARENA_SCORING,
+    AXF_ORDER,
+    JANGGI_ARENA_SCORING,
+    WXF_ORDER,
+    Format,
+    Result,
+    Spec,
+    TieBreak,
+    TournamentError,
+    UnknownTournament,
+    arena_records,
+    arena_standings,
+    standings,
+    trf,
+)
+from chuhan.web.tournaments.service import NotDirector, with_code
+
+__all__ = [
+    "create_tournament",
+    "current_game",
+    "enter_result",
+    "join_tournament",
+    "keep_apart",
+    "list_tournaments",
+    "pair_round",
+    "tournament",
+    "tournament_trf",
+    "withdraw_tournament",
+]
+
+MAX_CODE_CHARS = 64
+
+
+def refusals(
+    handler: Callable[[Request], Awaitable[Response]],
+) -> Callable[[Request], Awaitable[Response]]:
+    """The endpoint with the rules' refusals as HTTP errors."""
+
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except UnknownTournament as error:
+            raise HTTPError(404, "no_such_tournament", str(error)) from None
+        except NotDirector as error:
+            raise HTTPError(403, "not_director", str(error)) from None
+        except TournamentError as error:
+            raise HTTPError(409, "refused", str(error)) from None
+        except ModuleNotFoundError as error:
+            raise HTTPError(
+                503,
+                "unavailable",
+                f"tournaments need the extra 'tournaments' on this server ({error.name} is "
+                "missing)",
+            ) from None
+
+    wrapped.__name__ = handler.__name__
+    wrapped.__doc__ = handler.__doc__
+    return wrapped
+
+
+async def _account(request: Request) -> Account:
+    context = context_of(request)
+    account = await context.accounts.account_of(request, context.now())
+    if account is None:
+        raise HTTPError(401, "not_signed_in", "sign in first: tournaments are played with accounts")
+    return account
+
+
+def _tiebreaks(value: Any) -> tuple[TieBreak, ...]:
+    if value is None or value == "axf":
+        return AXF_ORDER
+    if value == "wxf":
+        return WXF_ORDER
+    if isinstance(value, list) and all(isinstance(name, str) for name in value):
+        known = {tiebreak.value: tiebreak for tiebreak in TieBreak}
+        unknown = [name for name in value if name not in known]
+        if not unknown:
+            return tuple(known[name] for name in value)
+        raise HTTPError(
+            400,
+            "bad_field",
+            f"'tiebreaks' has {unknown[0]!r}; known: axf, wxf, or a list of " + ", ".join(known),
+        )
+    raise HTTPError(400, "bad_field", "'tiebreaks' must be axf, wxf or a list of tie-breaks")
+
+
+def parse_tournament(
+    data: dict[str, Any], settings: Any
+) -> tuple[str, Spec, Settings, float, str | None]:
+    """A new tournament's body checked: its name, spec, settings, start and entry code
+    (a 400 naming the bad field)."""
+    name = field(data, "name", str, "")
+    try:
+        format = Format(field(data, "format", str, "swiss"))
+    except ValueError:
+        raise HTTPError(400, "bad_field", "'format' must be arena, swiss or round_robin") from None
+    try:
+        variant = get_variant(
+            field(data, "variant", str, "xiangqi"), field(data, "rules", str, "") or None
+        )
+    except ChuhanError as error:
+        raise HTTPError(400, "bad_field", str(error)) from None
+    control = parse_time_control(field(data, "time_control", str, "none"), settings)
+    starts = data.get("starts")
+    if isinstance(starts, bool) or not isinstance(starts, int | float):
+        raise HTTPError(400, "bad_field", "'starts' must be the start time, in seconds since 1970")
+    bye_points = data.get("bye_points", 1.0)
+    if isinstance(bye_points, bool) or not isinstance(bye_points, int | float):
+        raise HTTPError(400, "bad_field", f"'bye_points' must be a number, got {bye_points!r}")
+    entries: dict[str, Literal["anyone", "accounts", "code"]] = {
+        "anyone": "anyone",
+        "accounts": "accounts",
+        "code": "code",
+    }
+    entry = entries.get(field(data, "entry", str, "anyone"))
+    if entry is None:
+        raise HTTPError(400, "bad_field", "'entry' must be anyone, accounts or code")
+    code = field(data, "code", str, "") or None
+    if code is not None and len(code) > MAX_CODE_CHARS:
+        raise HTTPError(400, "bad_field", f"'code' is longer than {MAX_CODE_CHARS} characters")
+    default_rounds = 1 if format is Format.ROUND_ROBIN else 5 if format is Format.SWISS else 0
+    spec = Spec(
+        format=format,
+        rounds=field(data, "rounds", int, default_rounds),
+        minutes=field(data, "minutes", int, 60 if format is Format.ARENA else 0),
+        tiebreaks=_tiebreaks(data.get("tiebreaks")),
+        scoring=JANGGI_ARENA_SCORING if variant.is_janggi else ARENA_SCORING,
+        bye_points=float(bye_points),
+        late_join=field(data, "late_join", bool, True),
+        max_players=field(data, "max_players", int, 500),
+    )
+    chosen = Settings(
+        game=variant.game,
+        rules=variant.rules,
+        time_control=None
+        if control is None
+        else {
+            "base": control.base,
+            "increment": control.increment,
+            "periods": control.periods,
+            "period_seconds": control.period_seconds,
+        },
+        rated=field(data, "rated", bool, False),
+        entry=entry,
+    )
+    return name, spec, chosen, float(starts), code
+
+
+def tournament_json(tournament: Tournament, *, whole: bool) -> dict[str, Any]:
+    """A tournament as the API shows it: never an account's id or an entry code."""
+    spec, settings = tournament.spec, tournament.settings
+    shown: dict[str, Any] = {
+        "id": tournament.id,
+        "name": tournament.name,
+        "format": spec.format.value,
+        "status": tournament.status,
+        "starts": tournament.starts,
+        "revision": tournament.revision,
+        "variant": settings.game,
+        "rules": settings.rules,
+        "time_control": settings.time_control,
+        "rated": settings.rated,
+        "entry": settings.entry,
+        "rounds": spec.rounds,
+        "minutes": spec.minutes,
+        "tiebreaks": [tiebreak.value for tiebreak in spec.tiebreaks],
+        "players": tournament.players,
+    }
+    if not whole:
+        return shown
+    names = {entrant.id: entrant.name for entrant in tournament.entrants}
+    shown["entrants"] = [
+        {
+            "name": entrant.name,
+            "rating": entrant.rating,
+            "first_round": entrant.first_round,
+            "withdrawn_after": entrant.last_round,
+        }
+        for entrant in tournament.entrants
+    ]
+    shown["paired"] = [
+        [
+            {
+                "board": board.number,
+                "red": names[board.red],
+                "black": None if board.black is None else names[board.black],
+                "result": None if board.result is None else board.result.value,
+            }
+            for board in tournament.round_boards(number)
+        ]
+        for number in range(1, tournament.rounds_paired + 1)
+    ]
+    if spec.format is Format.ARENA:
+        shown["games"] = [
+            {
+                "board": board.number,
+                "red": names[board.red],
+                "black": None if board.black is None else names[board.black],
+                "result": None if board.result is None else board.result.value,
+            }
+            for board in tournament.boards
+        ]
+        records = arena_records(tournament.boards, tournament.endings)
+        shown["standings"] = [
+            {"rank": line.rank, "name": names[line.entrant_id], "points": line.points}
+            for line in arena_standings(tournament.entrants, records, spec.scoring)
+        ]
+    elif tournament.entrants:
+        shown["standings"] = [
+            {
+                "rank": line.rank,
+                "name": names[line.entrant_id],
+                "points": line.points,
+                "tiebreaks": {tiebreak.value: value for tiebreak, value in line.tiebreaks},
+            }
+            for line in standings(spec, tournament.entrants, tournament.boards)
+        ]
+    return shown
+
+
+@refusals
+async def create_tournament(request: Request) -> Response:
+    context = context_of(request)
+    director = await _account(request)
+    await limit_rate(request, "create", context.create_rate, "new games and tournaments")
+    name, spec, chosen, starts, code = parse_tournament(await read_json(request), context.settings)
+    created = await context.tournaments.create(
+        director=director, name=name, spec=spec, settings=with_code(chosen, code), starts=starts
+    )
+    return JSONResponse({"tournament": tournament_json(created, whole=True)}, status_code=201)
+
+
+@refusals
+async def list_tournaments(request: Request) -> Response:
+    context = context_of(request)
+    status = request.query_params.get("status", "created")
+    if status not in STATUSES:
+        raise HTTPError(400, "bad_field", "'status' must be created, running or finished")
+    listed = await context.tournaments.repository.listed(status)
+    return JSONResponse({"tournaments": [tournament_json(t, whole=False) for t in listed]})
+
+
+@refusals
+async def tournament(request: Request) -> Response:
+    context = context_of(request)
+    found = await context.tournaments.tournament(request.path_params["tournament_id"])
+    return JSONResponse({"tournament": tournament_json(found, whole=True)})
+
+
+@refusals
+async def join_tournament(request: Request) -> Response:
+    context = context_of(request)
+    account = await _account(request)
+    data = await read_json(request)
+    code = field(data, "code", str, "") or None
+    entrant = await context.tournaments.join(request.path_params["tournament_id"], account, code)
+    return JSONResponse(
+        {
+            "entered": {
+                "name": entrant.name,
+                "rating": entrant.rating,
+                "first_round": entrant.first_round,
+            }
+        }
+    )
+
+
+@refusals
+async def withdraw_tournament(request: Request) -> Response:
+    context = context_of(request)
+    account = await _account(request)
+    entrant = await context.tournaments.withdraw(request.path_params["tournament_id"], account)
+    return JSONResponse({"withdrawn": {"name": entrant.name, "after_round": entrant.last_round}})
+
+
+@refusals
+async def pair_round(request: Request) -> Response:
+    context = context_of(request)
+    director = await _account(request)
+    data = await read_json(request)
+    tournament_id = request.path_params["tournament_id"]
+    await context.tournaments.pair_round(tournament_id, director, revision=_revision(data))
+    found = await context.tournaments.tournament(tournament_id)
+    return JSONResponse({"tournament": tournament_json(found, whole=True)})
+
+
+@refusals
+async def current_game(request: Request) -> Response:
+    context = context_of(request)
+    account = await _account(request)
+    game = await context.tournaments.current_game(request.path_params["tournament_id"], account)
+    return JSONResponse({"game": game})
+
+
+@refusals
+async def tournament_trf(request: Request) -> Response:
+    context = context_of(request)
+    found = await context.tournaments.tournament(request.path_params["tournament_id"])
+    if found.spec.format is Format.ARENA:
+        raise HTTPError(409, "refused", "an arena has no rounds to write in TRF")
+    day = time.strftime("%Y/%m/%d", time.gmtime(found.starts))
+    text = trf(found.spec, found.entrants, found.boards, name=found.name, start_date=day)
+    return PlainTextResponse(
+        text,
+        headers={"content-disposition": f'attachment; filename="{found.id}.trf"'},
+    )
+
+
+def _revision(data: dict[str, Any]) -> int | None:
+    revision = data.get("revision")
+    if revision is not None and (isinstance(revision, bool) or not isinstance(revision, int)):
+        raise HTTPError(400, "bad_field", f"'revision' must be an int, got {revision!r}")
+    return revision
+
+
+@refusals
+async def enter_result(request: Request) -> Response:
+    context = context_of(request)
+    director = await _account(request)
+    data = await read_json(request)
+    try:
+        result = Result(field(data, "result", str, ""))
+    except ValueError:
+        raise HTTPError(
+            400,
+            "bad_field",
+            "'result' must be one of " + ", ".join(result.value for result in Result),
+        ) from None
+    board = await context.tournaments.enter_result(
+        request.path_params["tournament_id"],
+        director,
+        field(data, "round", int, 0),
+        field(data, "board", int, 0),
+        result,
+        revision=_revision(data),
+    )
+    return JSONResponse(
+        {"board": {"round": board.round, "board": board.number, "result": result.value}}
+    )
+
+
+@refusals
+async def keep_apart(request: Request) -> Response:
+    context = context_of(request)
+    director = await _account(request)
+    data = await read_json(request)
+    await context.tournaments.keep_apart(
+        request.path_params["tournament_id"],
+        director,
+        field(data, "first", str, ""),
+        field(data, "second", str, ""),
+    )
+    return JSONResponse({"kept_apart": [data["first"], data["second"]]})

@@ -1,0 +1,134 @@
+"""The pairing libraries against published pairings: the FIDE Berger tables (Handbook
+C.05, Annex 1) for 6 and 8 players, and the FIDE Dutch system's (C.04.3) first round and a
+second round worked by hand from its colour rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from chuhan.web.tournaments.pairings import (
+    PairingImpossible,
+    SwissPlayer,
+    berger_round,
+    swiss_round,
+)
+
+# The FIDE Handbook's Berger tables, white (red) first, as printed.
+BERGER_6 = (
+    "1-6 2-5 3-4",
+    "6-4 5-3 1-2",
+    "2-6 3-1 4-5",
+    "6-5 1-4 2-3",
+    "3-6 4-2 5-1",
+)
+BERGER_8 = (
+    "1-8 2-7 3-6 4-5",
+    "8-5 6-4 7-3 1-2",
+    "2-8 3-1 4-7 5-6",
+    "8-6 7-5 1-4 2-3",
+    "3-8 4-2 5-1 6-7",
+    "8-7 1-6 2-5 3-4",
+    "4-8 5-3 6-2 7-1",
+)
+
+
+def games_of(table_row: str) -> set[tuple[int, int]]:
+    return {
+        (int(red), int(black)) for red, black in (game.split("-") for game in table_row.split())
+    }
+
+
+@pytest.mark.parametrize(("count", "table"), [(6, BERGER_6), (8, BERGER_8)])
+def test_round_robin_follows_the_fide_berger_tables(count: int, table: tuple[str, ...]) -> None:
+    for round_number, row in enumerate(table, start=1):
+        pairings = berger_round(count, round_number)
+        assert {(p.red, p.black) for p in pairings} == games_of(row), round_number
+
+
+def test_odd_round_robin_gives_the_bye_to_the_missing_numbers_opponent() -> None:
+    # Five players play the six-player table; whoever meets number 6 sits out.
+    for round_number, row in enumerate(BERGER_6, start=1):
+        pairings = berger_round(5, round_number)
+        (bye,) = [p.red for p in pairings if p.is_bye]
+        (opponent,) = [r if b == 6 else b for r, b in games_of(row) if 6 in (r, b)]
+        assert bye == opponent
+        assert {(p.red, p.black) for p in pairings if not p.is_bye} == {
+            game for game in games_of(row) if 6 not in game
+        }
+
+
+def test_double_round_robin_reverses_the_colours_in_its_second_cycle() -> None:
+    for round_number, row in enumerate(BERGER_6, start=1):
+        second = berger_round(6, round_number + 5, cycles=2)
+        assert {(p.black, p.red) for p in second} == games_of(row)
+
+
+def test_round_robin_refuses_a_round_outside_its_table() -> None:
+    with pytest.raises(PairingImpossible, match="rounds 1 to 7, not 8"):
+        berger_round(8, 8)
+
+
+def test_dutch_first_round_pairs_the_top_half_with_the_bottom_half() -> None:
+    # C.04.3: S1 = 1..5 meets S2 = 6..10 in order; the top seed has red, and the colours
+    # alternate from board to board.
+    players = [SwissPlayer(number=n, rating=2100 - 10 * n, score=0.0) for n in range(1, 11)]
+    pairings = swiss_round(players, round_number=1, total_rounds=5)
+    assert [(p.red, p.black) for p in pairings] == [(1, 6), (7, 2), (3, 8), (9, 4), (5, 10)]
+
+
+def test_dutch_first_round_gives_the_bye_to_the_lowest_seed() -> None:
+    players = [SwissPlayer(number=n, rating=2100 - 10 * n, score=0.0) for n in range(1, 10)]
+    pairings = swiss_round(players, round_number=1, total_rounds=5)
+    assert [(p.red, p.black) for p in pairings] == [(1, 5), (6, 2), (3, 7), (8, 4), (9, None)]
+
+
+def test_dutch_second_round_transposes_to_give_each_player_the_other_colour() -> None:
+    # After 1-5, 6-2, 3-7, 8-4 with the seeds winning: in {1, 2, 3, 4}, 1-3 and 2-4 would
+    # give both players of each game the colour they had; the transposition 1-4, 2-3 gives
+    # everyone the other colour (C.04.3, colour preferences). Likewise among the losers.
+    def player(number: int, score: float, colour: str) -> SwissPlayer:
+        return SwissPlayer(
+            number=number,
+            rating=2100 - 10 * number,
+            score=score,
+            colours=("red" if colour == "r" else "black",),
+            floats=("none",),
+        )
+
+    players = [
+        player(1, 1.0, "r"),
+        player(2, 1.0, "b"),
+        player(3, 1.0, "r"),
+        player(4, 1.0, "b"),
+        player(5, 0.0, "b"),
+        player(6, 0.0, "r"),
+        player(7, 0.0, "b"),
+        player(8, 0.0, "r"),
+    ]
+    pairings = swiss_round(
+        players, round_number=2, total_rounds=5, met=[(1, 5), (6, 2), (3, 7), (8, 4)]
+    )
+    assert [(p.red, p.black) for p in pairings] == [(4, 1), (2, 3), (5, 8), (7, 6)]
+
+
+def test_dutch_keeps_forbidden_pairs_apart() -> None:
+    players = [SwissPlayer(number=n, rating=2100 - 10 * n, score=0.0) for n in range(1, 5)]
+    pairings = swiss_round(players, round_number=1, total_rounds=3, forbidden=[(1, 3)])
+    assert all({p.red, p.black} != {1, 3} for p in pairings)
+    assert sorted(n for p in pairings for n in (p.red, p.black)) == [1, 2, 3, 4]
+
+
+def test_dutch_refuses_a_round_where_the_last_two_have_met() -> None:
+    players = [
+        SwissPlayer(number=1, rating=2000, score=1.0, colours=("red",), floats=("none",)),
+        SwissPlayer(number=2, rating=1900, score=0.0, colours=("black",), floats=("none",)),
+    ]
+    with pytest.raises(PairingImpossible, match="players 1, 2 have met"):
+        swiss_round(players, round_number=2, total_rounds=3, met=[(1, 2)])
+
+
+def test_dutch_first_round_transposes_around_a_forbidden_pair() -> None:
+    # 1 may not meet 6: S2 is transposed to 7 6 8 9 10 (C.04.3's first transposition).
+    players = [SwissPlayer(number=n, rating=2100 - 10 * n, score=0.0) for n in range(1, 11)]
+    pairings = swiss_round(players, round_number=1, total_rounds=5, forbidden=[(6, 1)])
+    assert [(p.red, p.black) for p in pairings] == [(1, 7), (6, 2), (3, 8), (9, 4), (5, 10)]

@@ -1,0 +1,298 @@
+"""Tournaments through HTTP against the real server app, on both stores: create, list,
+join, withdraw, pair a round (its games made and played over the game websocket, their
+ends giving the boards their results), and the refusals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from test_accounts import CHEAP, OPENING, Seat, as_, sign_up
+from web_helpers import FakeClock
+
+
+@pytest.fixture
+def client(make_client: Any) -> TestClient:
+    return make_client(**CHEAP)  # type: ignore[no-any-return]
+
+
+def create(client: TestClient, cookie: str, clock: FakeClock, **fields: Any) -> Any:
+    body = {"name": "Saturday Swiss", "format": "swiss", "rounds": 2, "starts": clock() + 600}
+    body.update(fields)
+    return client.post("/api/tournaments", json=body, headers=as_(cookie))
+
+
+def a_swiss(client: TestClient, clock: FakeClock, players: int = 4) -> tuple[str, list[str]]:
+    """A Swiss directed by the first of ``players`` accounts, all of them entered."""
+    cookies = [sign_up(client, f"Player{n}") for n in range(players)]
+    response = create(client, cookies[0], clock)
+    assert response.status_code == 201, response.text
+    tournament_id = response.json()["tournament"]["id"]
+    for cookie in cookies:
+        joined = client.post(f"/api/tournaments/{tournament_id}/join", json={}, headers=as_(cookie))
+        assert joined.status_code == 200, joined.text
+    return tournament_id, cookies
+
+
+def shown(client: TestClient, tournament_id: str) -> Any:
+    response = client.get(f"/api/tournaments/{tournament_id}")
+    assert response.status_code == 200, response.text
+    return response.json()["tournament"]
+
+
+def play_to_a_result(client: TestClient, tournament_id: str, cookies: list[str]) -> None:
+    """Every paired player opens the game; in each, after the opening, black resigns."""
+    games: dict[str, dict[str, Seat]] = {}
+    for cookie in cookies:
+        url = f"/api/tournaments/{tournament_id}/game"
+        response = client.post(url, json={}, headers=as_(cookie))
+        if response.status_code != 200:
+            continue
+        game = response.json()["game"]
+        games.setdefault(game["game_id"], {})[game["seat"]] = Seat(
+            client, game["game_id"], game["token"], cookie
+        )
+    for seats in games.values():
+        red, black = seats["first"], seats["second"]
+        red.hello()
+        black.hello()
+        for ply, move in enumerate(OPENING):
+            mover, other = (red, black) if ply % 2 == 0 else (black, red)
+            mover.move(move)
+            other.wait_state(lambda state, ply=ply: state["ply"] == ply + 1)
+        black.do("resign")
+    context = client.app.state.context  # type: ignore[attr-defined]
+    client.portal.call(context.tournaments.idle)  # type: ignore[union-attr]
+
+
+def test_a_swiss_is_created_entered_paired_and_played_to_its_standings(
+    client: TestClient, clock: FakeClock
+) -> None:
+    tournament_id, cookies = a_swiss(client, clock)
+    listed = client.get("/api/tournaments?status=created").json()["tournaments"]
+    assert [(t["id"], t["players"]) for t in listed] == [(tournament_id, 4)]
+    paired = client.post(f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0]))
+    assert paired.status_code == 200, paired.text
+    first_round = paired.json()["tournament"]["paired"][0]
+    assert len(first_round) == 2 and all(board["result"] is None for board in first_round)
+    play_to_a_result(client, tournament_id, cookies)
+    after = shown(client, tournament_id)
+    assert after["status"] == "running"
+    assert [board["result"] for board in after["paired"][0]] == ["1-0", "1-0"]
+    assert sorted(line["points"] for line in after["standings"]) == [0.0, 0.0, 1.0, 1.0]
+    second = client.post(f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0]))
+    assert second.status_code == 200, second.text
+    rounds = second.json()["tournament"]["paired"]
+    met = {frozenset((b["red"], b["black"])) for b in rounds[0]}
+    assert not met & {frozenset((b["red"], b["black"])) for b in rounds[1]}
+    play_to_a_result(client, tournament_id, cookies)
+    final = shown(client, tournament_id)
+    assert final["standings"][0]["points"] == 2.0
+    assert set(final["standings"][0]["tiebreaks"]) == {
+        "buchholz",
+        "direct_encounter",
+        "won",
+        "wins_black",
+        "games_black",
+    }
+
+
+def test_only_the_director_pairs_and_not_while_games_run(
+    client: TestClient, clock: FakeClock
+) -> None:
+    tournament_id, cookies = a_swiss(client, clock)
+    url = f"/api/tournaments/{tournament_id}/pair"
+    refused = client.post(url, json={}, headers=as_(cookies[1]))
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_director"
+    assert (
+        client.post(
+            f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0])
+        ).status_code
+        == 200
+    )
+    again = client.post(f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0]))
+    assert again.status_code == 409
+    assert "round 1 still has games without a result" in again.json()["error"]["message"]
+    assert len(shown(client, tournament_id)["paired"]) == 1
+
+
+def test_a_stale_revision_is_refused(client: TestClient, clock: FakeClock) -> None:
+    tournament_id, cookies = a_swiss(client, clock)
+    revision = shown(client, tournament_id)["revision"]
+    client.post(f"/api/tournaments/{tournament_id}/withdraw", json={}, headers=as_(cookies[3]))
+    stale = client.post(
+        f"/api/tournaments/{tournament_id}/pair",
+        json={"revision": revision},
+        headers=as_(cookies[0]),
+    )
+    assert stale.status_code == 409
+    assert "has changed since you read it" in stale.json()["error"]["message"]
+
+
+def test_a_withdrawn_player_is_not_paired(client: TestClient, clock: FakeClock) -> None:
+    tournament_id, cookies = a_swiss(client, clock, players=5)
+    withdrawn = client.post(
+        f"/api/tournaments/{tournament_id}/withdraw", json={}, headers=as_(cookies[4])
+    )
+    assert withdrawn.json() == {"withdrawn": {"name": "Player4", "after_round": 0}}
+    paired = client.post(f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0]))
+    boards = paired.json()["tournament"]["paired"][0]
+    assert "Player4" not in {name for board in boards for name in (board["red"], board["black"])}
+    assert all(board["black"] is not None for board in boards)
+
+
+def test_entering_twice_and_entering_without_the_code_are_refused(
+    client: TestClient, clock: FakeClock
+) -> None:
+    director, player = sign_up(client, "Director"), sign_up(client, "Player")
+    response = create(client, director, clock, entry="code", code="dragon")
+    assert response.status_code == 201, response.text
+    assert "code" not in response.text.replace('"entry":"code"', "")
+    tournament_id = response.json()["tournament"]["id"]
+    url = f"/api/tournaments/{tournament_id}/join"
+    wrong = client.post(url, json={"code": "tiger"}, headers=as_(player))
+    assert wrong.status_code == 409 and "entered with its code" in wrong.json()["error"]["message"]
+    assert client.post(url, json={"code": "dragon"}, headers=as_(player)).status_code == 200
+    twice = client.post(url, json={"code": "dragon"}, headers=as_(player))
+    assert twice.status_code == 409 and "already entered" in twice.json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "status", "message"),
+    [
+        ({"starts": 1.0}, 409, "the start time is"),
+        ({"rounds": 1000}, 409, "a Swiss has 1 to 30 rounds, not 1000"),
+        ({"format": "knockout"}, 400, "'format' must be arena, swiss or round_robin"),
+        ({"variant": "shogi"}, 400, "shogi"),
+        ({"tiebreaks": ["coin toss"]}, 400, "'tiebreaks' has 'coin toss'"),
+        ({"name": "   "}, 409, "a tournament needs a name"),
+        ({"max_players": 10**9}, 409, "2 to 2000 players"),
+        ({"entry": "code"}, 409, "needs its 'code'"),
+        ({"starts": "tomorrow"}, 400, "'starts' must be the start time"),
+    ],
+)
+def test_a_bad_tournament_gets_a_sentence(
+    client: TestClient, clock: FakeClock, fields: dict[str, Any], status: int, message: str
+) -> None:
+    cookie = sign_up(client, "Director")
+    response = create(client, cookie, clock, **fields)
+    assert response.status_code == status, response.text
+    assert message in response.json()["error"]["message"]
+
+
+def test_tournaments_need_an_account(client: TestClient, clock: FakeClock) -> None:
+    response = client.post("/api/tournaments", json={"name": "x", "starts": clock() + 60})
+    assert response.status_code == 401 and response.json()["error"]["code"] == "not_signed_in"
+    missing = client.get("/api/tournaments/nothing-here")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "no_such_tournament"
+
+
+def test_a_round_robin_is_paired_by_berger_and_exported_in_trf(
+    client: TestClient, clock: FakeClock
+) -> None:
+    cookies = [sign_up(client, f"Player{n}") for n in range(4)]
+    response = create(client, cookies[0], clock, format="round_robin", rounds=1, name="Club RR")
+    assert response.status_code == 201, response.text
+    tournament_id = response.json()["tournament"]["id"]
+    for cookie in cookies:
+        client.post(f"/api/tournaments/{tournament_id}/join", json={}, headers=as_(cookie))
+    for _ in range(3):
+        paired = client.post(
+            f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0])
+        )
+        assert paired.status_code == 200, paired.text
+        play_to_a_result(client, tournament_id, cookies)
+    done = client.post(f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0]))
+    assert done.status_code == 409 and "3 rounds are all paired" in done.text
+    rounds = shown(client, tournament_id)["paired"]
+    games = [frozenset((board["red"], board["black"])) for boards in rounds for board in boards]
+    assert len(set(games)) == 6  # everyone met everyone once
+    exported = client.get(f"/api/tournaments/{tournament_id}/trf")
+    assert exported.status_code == 200
+    lines = exported.text.splitlines()
+    assert lines[0] == "012 Club RR" and "XXR 3" in lines
+    players = [line for line in lines if line.startswith("001")]
+    assert len(players) == 4
+    # Every game went to red (black resigned): each line's results are its colours.
+    for line in players:
+        for block in range(3):
+            cell = line[91 + 10 * block : 101 + 10 * block]
+            assert cell[5:8] in ("w 1", "b 0"), line
+
+
+def test_the_director_enters_forfeits_and_keeps_players_apart(
+    client: TestClient, clock: FakeClock
+) -> None:
+    tournament_id, cookies = a_swiss(client, clock)
+    base = f"/api/tournaments/{tournament_id}"
+    director = as_(cookies[0])
+    apart = client.post(
+        f"{base}/forbid", json={"first": "Player0", "second": "Player2"}, headers=director
+    )
+    assert apart.status_code == 200, apart.text
+    unknown = client.post(
+        f"{base}/forbid", json={"first": "Player0", "second": "Nobody"}, headers=director
+    )
+    assert unknown.status_code == 409 and "'Nobody' is not a player" in unknown.text
+    boards = client.post(f"{base}/pair", json={}, headers=director).json()["tournament"]["paired"][
+        0
+    ]
+    assert all({board["red"], board["black"]} != {"Player0", "Player2"} for board in boards)
+    not_director = client.post(
+        f"{base}/result", json={"round": 1, "board": 1, "result": "+-"}, headers=as_(cookies[1])
+    )
+    assert not_director.status_code == 403
+    bad = client.post(
+        f"{base}/result", json={"round": 1, "board": 1, "result": "2-0"}, headers=director
+    )
+    assert bad.status_code == 400 and "'result' must be one of 1-0, 0-1" in bad.text
+    for board in (1, 2):
+        entered = client.post(
+            f"{base}/result", json={"round": 1, "board": board, "result": "+-"}, headers=director
+        )
+        assert entered.status_code == 200, entered.text
+    twice = client.post(
+        f"{base}/result", json={"round": 1, "board": 1, "result": "-+"}, headers=director
+    )
+    assert twice.status_code == 409 and "already has its result (+-)" in twice.text
+    after = shown(client, tournament_id)
+    assert [board["result"] for board in after["paired"][0]] == ["+-", "+-"]
+    assert sorted(line["points"] for line in after["standings"]) == [0.0, 0.0, 1.0, 1.0]
+    # A forfeit is no game: the Swiss may pair the same two again.
+    assert client.post(f"{base}/pair", json={}, headers=director).status_code == 200
+
+
+def test_an_arena_pairs_its_waiting_players_again_as_games_end(
+    client: TestClient, clock: FakeClock
+) -> None:
+    cookies = [sign_up(client, f"Player{n}") for n in range(4)]
+    response = create(client, cookies[0], clock, format="arena", minutes=30, name="Blitz arena")
+    assert response.status_code == 201, response.text
+    tournament_id = response.json()["tournament"]["id"]
+    base = f"/api/tournaments/{tournament_id}"
+    for cookie in cookies:
+        assert client.post(f"{base}/join", json={}, headers=as_(cookie)).status_code == 200
+    early = client.post(f"{base}/pair", json={}, headers=as_(cookies[0]))
+    assert early.status_code == 409 and "the arena starts in 600 seconds" in early.text
+    clock.advance(600)
+    started = client.post(f"{base}/pair", json={}, headers=as_(cookies[0]))
+    assert started.status_code == 200, started.text
+    assert len(started.json()["tournament"]["games"]) == 2
+    play_to_a_result(client, tournament_id, cookies)
+    after = shown(client, tournament_id)
+    games = after["games"]
+    # Both games ended (red won each); the four waiting players were paired again as the
+    # standings place them, the winners together and the losers together (not the last
+    # opponent, whom a player only meets again after another game).
+    assert [game["result"] for game in games] == ["1-0", "1-0", None, None]
+    first = [frozenset((game["red"], game["black"])) for game in games[:2]]
+    winners = frozenset(game["red"] for game in games[:2])
+    losers = frozenset(game["black"] for game in games[:2])
+    second = [frozenset((game["red"], game["black"])) for game in games[2:]]
+    assert sorted(second, key=sorted) == sorted([winners, losers], key=sorted)
+    assert not set(first) & set(second)
+    assert sorted(line["points"] for line in after["standings"]) == [0, 0, 2, 2]
+    clock.advance(30 * 60)
+    over = client.post(f"{base}/pair", json={}, headers=as_(cookies[0]))
+    assert over.status_code == 409 and "the arena is over" in over.text
