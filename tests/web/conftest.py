@@ -93,6 +93,11 @@ def make_client(
         # test sets one.
         options.setdefault("create_burst", 10_000)
         options.setdefault("import_burst", 10_000)
+        # The worker deadlines are bounds on a hang only, unless a test sets one: on a
+        # loaded machine a worker takes seconds to start (an upload's 5 s deadline was
+        # missed at load 14).
+        options.setdefault("import_seconds", 120.0)
+        options.setdefault("read_seconds", 120.0)
         if "rate_limit" in options:  # (burst, refill per second)
             options["rate_burst"], options["rate_per_second"] = options.pop("rate_limit")
         app = create_app(
