@@ -223,3 +223,54 @@ def test_a_toast_never_covers_the_players_own_clock(
             found = red.page.evaluate(TOAST_PROBE)
             assert found["shown"], (width, height)
             assert not found["overlaps"], (width, height, scroll)
+
+
+# A tab the player has left: the page reads document.hidden as the test sets it, and the
+# notifications it makes are counted (headless chromium shows none).
+HIDDEN_TAB = """
+Object.defineProperty(Document.prototype, "hidden", {get: () => Boolean(window.__hidden)});
+window.__notes = [];
+const RealNotification = window.Notification;
+window.Notification = class extends RealNotification {
+  constructor(title, options) { super(title, options); window.__notes.push([title, options.body]); }
+};
+"""
+
+
+def test_the_title_the_icon_and_a_notification_say_it_is_your_move(
+    browser: Any, chat_server: Server, players: list[Player]
+) -> None:
+    """Issue 24: nothing said it was your move outside the board. Now the tab's title and
+    icon do, and a move that comes while the tab is hidden makes a notification for a
+    player who allowed them."""
+    red, black, _watch = friend_game(browser, chat_server, players)
+    black.context.grant_permissions(["notifications"])
+    black.context.add_init_script(HIDDEN_TAB)
+    black.page.reload()
+    black.page.wait_for_selector("svg.board .piece")
+    black.page.click("#settings summary")
+    black.page.check("#set-notify")
+    black.page.click("#settings summary")
+    assert red.page.title().startswith("● Your move · ")
+    assert black.page.title() == "chuhan 楚漢"
+    icon = 'link[rel="icon"]'
+    red.page.wait_for_function(
+        f"() => document.querySelector('{icon}').href.startsWith('data:image/svg+xml')"
+    )
+    black.page.evaluate("window.__hidden = true")
+    red.click_move("h2e2")
+    black.wait_ply(1)
+    black.page.wait_for_function("() => document.title.startsWith('● Your move')")
+    black.page.wait_for_function(
+        f"() => document.querySelector('{icon}').href.startsWith('data:image/svg+xml')"
+    )
+    assert black.page.evaluate("window.__notes") == [["chuhan 楚漢", "Your move: C2.5"]]
+    red.page.wait_for_function("() => !document.title.startsWith('●')")
+    assert red.page.get_attribute(icon, "href") == "/static/img/favicon.svg"
+    # A move seen in a shown tab makes no notification.
+    black.page.evaluate("window.__hidden = false")
+    black.click_move("h9g7")
+    red.wait_ply(2)
+    black.page.wait_for_function("() => !document.title.startsWith('●')")
+    assert black.page.evaluate("window.__notes") == [["chuhan 楚漢", "Your move: C2.5"]]
+    assert red.errors == [] and black.errors == []

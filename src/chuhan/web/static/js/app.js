@@ -9,7 +9,7 @@
 import { AnalysisBoard } from "./analysis.js";
 import { refreshAccountTexts, showLeaderboards, showPlayer, startAccount, watchGameRating } from "./account.js";
 import { loadOptions } from "./api.js";
-import { $, make, show } from "./dom.js";
+import { $, make, show, toast } from "./dom.js";
 import { GameView } from "./game-view.js";
 import { refreshHome, startHome } from "./home.js";
 import { refreshLobbyTexts, startLobby } from "./lobby.js";
@@ -17,6 +17,7 @@ import { startPuzzles } from "./puzzles.js";
 import { LANGUAGES, detectLanguage, language, notationFor, setLanguage, t, translatePage } from "./i18n.js";
 import { loadSettings, rememberGame, saveSettings, seatToken, syncThemeSettings, themeOf } from "./settings.js";
 import { setSoundEnabled } from "./sound.js";
+import { setNotify, startTurnSignals } from "./turn-signal.js";
 
 const settings = loadSettings();
 /** @type {GameView | AnalysisBoard | import("./puzzles.js").PuzzleView | null} the page's
@@ -52,6 +53,21 @@ function setUpSettings() {
     setSoundEnabled(sound.checked);
     saveSettings(settings);
   });
+  const notify = $("set-notify");
+  notify.checked = settings.notify;
+  setNotify(settings.notify).catch(() => {});
+  notify.addEventListener("change", async () => {
+    settings.notify = notify.checked;
+    saveSettings(settings);
+    let allowed = false;
+    try {
+      allowed = await setNotify(notify.checked);
+    } catch {
+      allowed = false;
+    }
+    if (notify.checked && !allowed) toast(t("notifyBlocked"));
+  });
+  startTurnSignals();
   const touchMove = $("set-touch-move");
   touchMove.checked = settings.touchMove;
   touchMove.addEventListener("change", () => {

@@ -14,11 +14,12 @@ import {
   renderWatchers,
 } from "./game-panels.js";
 import { describePiece, language, notationFor, t, translatePage } from "./i18n.js";
-import { mergeMoves, renderMoves } from "./move-list.js";
+import { mergeMoves, moveText, renderMoves } from "./move-list.js";
 import { Connection } from "./net.js";
 import { fenLetter, isPieceKind } from "./pieces.js";
 import { rememberGame, syncThemeSettings, themeOf } from "./settings.js";
 import { playSound } from "./sound.js";
+import { notifyTurn, showTurn } from "./turn-signal.js";
 
 /** @typedef {import("./protocol.js").Side} Side */
 /** @typedef {import("./protocol.js").Role} Role */
@@ -258,6 +259,7 @@ export class GameView {
     if (previous && state.ply === previous.ply + 1 && state.moves.length) {
       const last = state.moves[state.moves.length - 1];
       playSound(last.check || state.check ? "check" : last.capture ? "capture" : "move");
+      if (this.myTurn()) notifyTurn(t("title"), `${t("yourMove")}: ${moveText(last, notationFor(this.settings.notation, state.variant))}`);
     }
     this.render();
   }
@@ -481,11 +483,20 @@ export class GameView {
     return (this.role === "second") !== this.userFlip;
   }
 
+  /** Whether it is this seat's move in a game in play (not a game at one screen).
+   * @returns {boolean} */
+  myTurn() {
+    const state = this.state;
+    return Boolean(state && state.status === "playing" && state.you && state.you.your_turn
+      && (this.role === "first" || this.role === "second"));
+  }
+
   render() {
     if (!this.hasState()) return;
     /** @type {GameState} */
     const state = this.state;
     translatePage();
+    showTurn(this.myTurn(), t("title"), t("yourMove"));
     $("set-notation").value = notationFor(this.settings.notation, state.variant);
     document.body.classList.toggle("janggi", state.variant === "janggi");
     if (this.themeGame !== state.variant) { // the settings show this game's board and pieces

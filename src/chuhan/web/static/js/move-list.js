@@ -25,6 +25,15 @@ export function mergeMoves(known, state) {
   return known.slice(0, kept).concat(state.moves);
 }
 
+/** A move list entry as the player reads moves (their notation, the page's script).
+ * @param {import("./protocol.js").MoveEntry} entry
+ * @param {import("./protocol.js").Notation} notation @returns {string} */
+export function moveText(entry, notation) {
+  // Chinese notation in the page's script: simplified characters on the zh-Hans page.
+  const simplified = notation === "chinese" && language() === "zh-Hans" && entry.chinese_simplified;
+  return simplified || entry[notation] || entry.iccs;
+}
+
 /** Draw the game view's move list, the shown move marked.
  * @param {import("./game-view.js").LiveGameView} view */
 export function renderMoves(view) {
@@ -41,10 +50,7 @@ export function renderMoves(view) {
       list.appendChild(row);
       if (entry.side === "second") row.appendChild(make("span", "move empty", "…"));
     }
-    // Chinese notation in the page's script: simplified characters on the zh-Hans page.
-    const simplified = notation === "chinese" && language() === "zh-Hans" && entry.chinese_simplified;
-    const text = simplified || entry[notation] || entry.iccs;
-    const cell = make("button", "move", text);
+    const cell = make("button", "move", moveText(entry, notation));
     cell.type = "button";
     cell.dataset.ply = String(entry.ply);
     if (entry.ply === shown) cell.classList.add("current");

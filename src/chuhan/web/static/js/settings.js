@@ -13,6 +13,7 @@ const MAX_GAMES = 200; // the server lists at most 200 tokens
  * @property {string | null} language null: follow navigator.language
  * @property {Notation | null} notation null: follow the language and the game
  * @property {boolean} sound
+ * @property {boolean} notify a browser notification when it is my move in a hidden tab
  * @property {boolean} touchMove
  * @property {boolean} animation
  * @property {Record<string, Theme>} themes each game's own
@@ -35,6 +36,7 @@ const DEFAULTS = {
   language: null, // null: follow navigator.language
   notation: null, // null: follow the language and the game
   sound: true,
+  notify: false, // asks the browser's permission when turned on
   touchMove: false,
   animation: true, // slide the pieces (the system's "reduce motion" turns it off too)
   themes: {}, // each game's own: {xiangqi: {board, pieces}, janggi: {board, pieces}}

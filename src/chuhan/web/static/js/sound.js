@@ -24,6 +24,12 @@ function audio() {
   return context;
 }
 
+/** Make (or resume) the audio context from a user's gesture, so that later sounds play
+ * even in a background tab. */
+export function unlockSound() {
+  audio();
+}
+
 /** A burst of filtered noise: the knock of a piece on wood.
  * @param {AudioContext} ctx @param {number} when
  * @param {{frequency: number, duration: number, gain: number}} sound */
