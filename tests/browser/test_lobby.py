@@ -64,6 +64,13 @@ def test_players_find_each_other_in_the_lobby(
     # (each keeps its seat in the browser: the addresses are the game's, without a key)
     assert red.page.url == black.page.url and "t=" not in red.page.url
     onlooker.page.wait_for_selector("#lobby-empty:not([hidden])")
+    # The onlooker's home page lists the game to watch (asked every few seconds).
+    game_id = red.page.url.rstrip("/").split("/")[-1]
+    watch = onlooker.page.locator(f'#watch .watch-list a[href="/w/{game_id}"]')
+    watch.wait_for()
+    text = watch.text_content() or ""
+    assert f"{red_name} – {black_name}" in text and "10+5" in text, text
+    assert (onlooker.page.text_content("#watch-online") or "").startswith("大厅里有")
 
     play_opening(red, black)  # (a rated game counts once both players moved twice)
     black.page.on("dialog", lambda dialog: dialog.accept())

@@ -15,11 +15,11 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from test_accounts import CHEAP, Seat, as_, play_opening, sign_up
-from web_helpers import Player
+from web_helpers import FakeClock, Player, create_game, join_friend_game
 
 from chuhan.web.accounts.glicko2 import Glicko, rate
 from chuhan.web.lobby.repository import Seek, SeekLimits, SeekRepository
-from chuhan.web.lobby.service import owner_of
+from chuhan.web.lobby.service import WATCH_EVERY_SECONDS, owner_of
 
 
 class LobbyClient:
@@ -594,3 +594,71 @@ def test_the_seek_list_never_carries_an_owner_key_an_address_or_an_account_id(
     accounts = client.app.state.context.accounts.repository  # type: ignore[attr-defined]
     account_id = client.portal.call(accounts.account_by_name, "Ada").id  # type: ignore[union-attr]
     assert visitor not in text and account_id not in text and "testclient" not in text
+
+
+# ---------------------------------------------------------------------- games to watch
+# GET /api/lobby/watch (issue 24: "a list of live games to watch and of who is online").
+
+
+def watch(client: TestClient, clock: FakeClock) -> dict[str, Any]:
+    clock.advance(WATCH_EVERY_SECONDS)  # (past the kept answer)
+    answer = client.get("/api/lobby/watch")
+    assert answer.status_code == 200, answer.text
+    body: dict[str, Any] = answer.json()
+    return body
+
+
+def test_the_games_in_play_are_listed_latest_moved_first(
+    client: TestClient, clock: FakeClock
+) -> None:
+    first, red, _black = join_friend_game(client)
+    clock.advance(1)
+    second, _red2, _black2 = join_friend_game(client)
+    create_game(client, kind="local", variant="xiangqi")  # (at one screen: not listed)
+    clock.advance(1)
+    computer = create_game(client, kind="computer", variant="xiangqi", level=2)
+    listed = [game["game_id"] for game in watch(client, clock)["games"]]
+    assert listed[:2] == [computer["game_id"], second["game_id"]]
+    assert first["game_id"] in listed and len(listed) == 3
+    # A move brings a game to the top; a game that ends leaves the list.
+    clock.advance(1)
+    red.move("h2e2")
+    games = watch(client, clock)["games"]
+    assert games[0]["game_id"] == first["game_id"]
+    assert games[0]["watch_url"] == f"/w/{first['game_id']}"
+    assert (games[0]["variant"], games[0]["kind"], games[0]["rated"]) == (
+        "xiangqi",
+        "friend",
+        False,
+    )
+    red.do("resign")
+    assert first["game_id"] not in [g["game_id"] for g in watch(client, clock)["games"]]
+
+
+def test_who_is_in_the_lobby_is_counted_and_the_signed_in_are_named(
+    client: TestClient, clock: FakeClock, lobby: Callable[..., LobbyClient]
+) -> None:
+    assert watch(client, clock)["online"] == {"count": 0, "names": []}
+    lobby(sign_up(client, "bob"))
+    lobby()  # an anonymous visitor
+    ada = lobby(sign_up(client, "Ada"))
+    assert watch(client, clock)["online"] == {"count": 3, "names": ["Ada", "bob"]}
+    ada.close()
+    # (the server sees the socket close in its own time: asked until it has, within a bound
+    # on a hang)
+    deadline = time.monotonic() + 60
+    while (online := watch(client, clock)["online"])["count"] != 2:
+        assert time.monotonic() < deadline, online
+        time.sleep(0.01)
+    assert online == {"count": 2, "names": ["bob"]}
+
+
+def test_the_answer_is_read_once_every_few_seconds_whoever_asks(
+    client: TestClient, clock: FakeClock
+) -> None:
+    before = client.get("/api/lobby/watch").json()
+    join_friend_game(client)
+    # Within the few seconds the same answer is given without a read; after them, a new one.
+    assert client.get("/api/lobby/watch").json() == before
+    clock.advance(WATCH_EVERY_SECONDS)
+    assert len(client.get("/api/lobby/watch").json()["games"]) == len(before["games"]) + 1

@@ -50,6 +50,7 @@ from chuhan.web.db import GameRow, Store, open_store
 from chuhan.web.http.common import api
 from chuhan.web.http.pages import STATIC_DIR, SecurityHeaders, not_routed, page
 from chuhan.web.imports.routes import import_record
+from chuhan.web.lobby.routes import watch
 from chuhan.web.lobby.service import Lobby
 from chuhan.web.lobby.socket import lobby_socket
 from chuhan.web.puzzles.routes import (
@@ -183,6 +184,7 @@ def create_app(
         Route("/api/account/delete", api(delete_account), methods=["POST"]),
         Route("/api/players/{name}", api(player)),
         Route("/api/leaderboard/{game}", api(leaderboard)),
+        Route("/api/lobby/watch", api(watch)),
         Route("/p/{name}", page),
         Route("/puzzles", page),
         Route("/puzzles/{puzzle_id}", page),

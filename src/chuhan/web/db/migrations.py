@@ -433,6 +433,10 @@ CREATE TABLE tournament_forbidden (
 
 
 #: The schema's history: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
+LIVE_GAMES_SCHEMA = """
+CREATE INDEX games_live ON games (status, updated)
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("games, seats, events and chat", _SQLITE_1, _POSTGRESQL_1),
     Migration("each game's revision and each event's number", _SQLITE_2, ""),
@@ -454,6 +458,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "tournaments: their settings, entrants, boards and pairs kept apart",
         TOURNAMENTS_SCHEMA,
         TOURNAMENTS_SCHEMA,
+    ),
+    Migration(
+        "the games in play, newest move first (the lobby's games to watch)",
+        LIVE_GAMES_SCHEMA,
+        LIVE_GAMES_SCHEMA,
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

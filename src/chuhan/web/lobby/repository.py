@@ -164,6 +164,19 @@ VISITOR_SERVERS = "SELECT server_id FROM lobby_visitors WHERE owner = ?"
 VISITORS_ALL = "SELECT owner, server_id FROM lobby_visitors"
 VISITORS_FORGET = "DELETE FROM lobby_visitors WHERE server_id = ?"
 SEEKS_OF_OWNER = f"DELETE FROM seeks WHERE owner = ? RETURNING {_SEEK}"
+#: Who is in the lobby, by process, with the account's name of a signed-in owner.
+VISITORS_NAMED = (
+    "SELECT v.owner, v.server_id, a.name FROM lobby_visitors v "
+    "LEFT JOIN accounts a ON v.owner = 'a:' || a.id"
+)
+#: The games in play between people or against the computer, the latest moved first
+#: (the index games_live).
+LIVE_GAMES = (
+    "SELECT g.id, g.kind, g.variant, g.rules, g.names, g.time_control, g.level, g.updated, "
+    "(SELECT count(*) FROM rated_games r WHERE r.game_id = g.id) AS rated "
+    "FROM games g WHERE g.status = 'playing' AND g.kind IN ('friend', 'computer') "
+    "ORDER BY g.updated DESC LIMIT ?"
+)
 SEEK_OWNERS = "SELECT DISTINCT owner FROM seeks"
 
 
@@ -300,6 +313,53 @@ def sweep_lobby(server_id: str, here: set[str], alive: set[str]) -> Body[list[Se
 # ---------------------------------------------------------------------- the repository
 
 
+@dataclass(frozen=True, slots=True)
+class LiveGame:
+    """A game in play, as the lobby lists it to watch."""
+
+    game_id: str
+    kind: str
+    variant: str
+    rules: str
+    names: dict[str, str]
+    time_control: dict[str, Any] | None
+    level: int | None
+    updated: float
+    rated: bool
+
+
+def live_games(limit: int) -> Body[list[LiveGame]]:
+    found = yield All(LIVE_GAMES, (limit,))
+    return [
+        LiveGame(
+            game_id=str(r["id"]),
+            kind=str(r["kind"]),
+            variant=str(r["variant"]),
+            rules=str(r["rules"]),
+            names=dict(json.loads(r["names"])),
+            time_control=None if r["time_control"] is None else json.loads(r["time_control"]),
+            level=None if r["level"] is None else int(r["level"]),
+            updated=float(r["updated"]),
+            rated=bool(r["rated"]),
+        )
+        for r in found
+    ]
+
+
+def lobby_visitors(alive: set[str]) -> Body[tuple[int, list[str]]]:
+    """How many owners are in the lobby on a live process, and the names of the signed-in
+    ones (sorted)."""
+    owners: set[str] = set()
+    names: set[str] = set()
+    for row in (yield All(VISITORS_NAMED, ())):
+        if row["server_id"] not in alive:
+            continue
+        owners.add(str(row["owner"]))
+        if row["name"] is not None:
+            names.add(str(row["name"]))
+    return len(owners), sorted(names, key=str.casefold)
+
+
 class SeekRepository:
     """The lobby's seeks in the game database ``db`` (either store): each method one
     transaction (a body above), or one read."""
@@ -344,6 +404,14 @@ class SeekRepository:
     async def open_seeks(self, limit: int) -> list[Seek]:
         """The open seeks, oldest first."""
         return await self.db.read(open_seeks(limit), "listing the seeks")
+
+    async def live_games(self, limit: int) -> list[LiveGame]:
+        """The ``limit`` games in play moved last (between people or against the computer)."""
+        return await self.db.read(live_games(limit), "reading the games in play")
+
+    async def lobby_visitors(self, alive: set[str]) -> tuple[int, list[str]]:
+        """Who is in the lobby on the live processes: how many, and the signed-in names."""
+        return await self.db.read(lobby_visitors(alive), "reading who is in the lobby")
 
     async def enter_lobby(self, owner: str, server_id: str) -> None:
         """Record that the process ``server_id`` holds a lobby connection of ``owner``."""

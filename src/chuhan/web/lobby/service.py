@@ -88,6 +88,13 @@ def owner_of(account: Account | None, visitor: str | None) -> str:
     return "v:" + hashlib.sha256(visitor.encode()).hexdigest()
 
 
+#: The games in play the lobby lists to watch, the names of who is in it it shows, and how
+#: often one process reads them (every page of the lobby asks).
+WATCH_GAMES = 20
+WATCH_NAMES = 50
+WATCH_EVERY_SECONDS = 2.0
+
+
 def short_time_control(control: dict[str, Any] | None) -> str | None:
     """A time control as players write it: ``"10+5"``, ``"20 3x30"``; None: untimed."""
     if control is None:
@@ -144,6 +151,8 @@ class Lobby:
         self.settings = settings
         self.store = store
         self.repository = SeekRepository(store)
+        #: The last answer of :meth:`watch_list` and when it was read.
+        self._watch_list: tuple[float, dict[str, Any]] | None = None
         self.manager = manager
         self.accounts = accounts
         self.now = now
@@ -186,6 +195,37 @@ class Lobby:
 
     async def _alive(self) -> set[str]:
         return await self.store.live_servers(self.manager.takeover_seconds)
+
+    async def watch_list(self) -> dict[str, Any]:
+        """The games in play to watch, the latest moved first, and who is in the lobby (how
+        many, and the names of the signed-in): read at most once every
+        :data:`WATCH_EVERY_SECONDS` by this process, whoever asks and however often."""
+        now = self.now()
+        kept = self._watch_list
+        if kept is not None and now - kept[0] < WATCH_EVERY_SECONDS:
+            return kept[1]
+        games = await self.repository.live_games(WATCH_GAMES)
+        count, names = await self.repository.lobby_visitors(await self._alive())
+        answer = {
+            "games": [
+                {
+                    "game_id": game.game_id,
+                    "watch_url": f"/w/{game.game_id}",
+                    "kind": game.kind,
+                    "variant": game.variant,
+                    "rules": game.rules,
+                    "names": game.names,
+                    "level": game.level,
+                    "time_control": short_time_control(game.time_control),
+                    "rated": game.rated,
+                    "updated_ms": round(game.updated * 1000),
+                }
+                for game in games
+            ],
+            "online": {"count": count, "names": names[:WATCH_NAMES]},
+        }
+        self._watch_list = (now, answer)
+        return answer
 
     async def _sweep_forever(self) -> None:
         while True:

@@ -167,6 +167,12 @@ export function gameRating(gameId) {
   return api(`${gamePath(gameId)}/rating`);
 }
 
+/** GET /api/lobby/watch: the games in play and who is in the lobby.
+ * @returns {Promise<import("./protocol.js").LobbyWatch>} */
+export function lobbyWatch() {
+  return api("/api/lobby/watch");
+}
+
 /** GET /api/players/{name}: a player's profile.
  * @param {string} name @returns {Promise<import("./protocol.js").Profile>} */
 export function playerProfile(name) {

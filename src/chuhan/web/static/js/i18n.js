@@ -407,6 +407,27 @@ const LOBBY_STRINGS = {
 };
 for (const [code, table] of Object.entries(LOBBY_STRINGS)) Object.assign(STRINGS[code], table);
 
+// The games to watch and who is in the lobby (lobby.js), merged into STRINGS.
+const WATCH_STRINGS = {
+  en: {
+    watchTitle: "Games to watch", watchNone: "No game is being played right now.",
+    online: "{n} in the lobby", onlineNamed: "{n} in the lobby: {names}",
+  },
+  "zh-Hans": {
+    watchTitle: "正在进行的对局", watchNone: "现在没有正在进行的对局。",
+    online: "大厅里有 {n} 人", onlineNamed: "大厅里有 {n} 人：{names}",
+  },
+  "zh-Hant": {
+    watchTitle: "正在進行的對局", watchNone: "現在沒有正在進行的對局。",
+    online: "大廳裡有 {n} 人", onlineNamed: "大廳裡有 {n} 人：{names}",
+  },
+  ko: {
+    watchTitle: "관전할 대국", watchNone: "지금 진행 중인 대국이 없습니다.",
+    online: "로비에 {n}명", onlineNamed: "로비에 {n}명: {names}",
+  },
+};
+for (const [code, table] of Object.entries(WATCH_STRINGS)) Object.assign(STRINGS[code], table);
+
 // The board's settings (themes, piece sets, animation) and premoves (board.js).
 const BOARD_STRINGS = {
   en: {

@@ -6,6 +6,7 @@
 // seek is accepted the server sends this page its seat, and the page goes to the game.
 
 import { checkAccount, currentAccount, onAccountChange } from "./account.js";
+import * as api from "./api.js";
 import { $, clear, make, show, toast } from "./dom.js";
 import { sideName, t } from "./i18n.js";
 import { Socket } from "./net.js";
@@ -283,6 +284,7 @@ function showRated() {
 
 /** Draw the lobby again in the language just chosen (what is typed is kept). */
 export function refreshLobbyTexts() {
+  drawWatch();
   if (!$("lobby")) return;
   /** @type {Record<string, string>} */
   const kept = {};
@@ -296,10 +298,66 @@ export function refreshLobbyTexts() {
 }
 
 /** Put the lobby on the home page and connect. */
+/** @type {import("./protocol.js").LobbyWatch | null} the last answer */
+let watching = null;
+const WATCH_EVERY_MS = 10000;
+
+/** The card of the games to watch and of who is in the lobby. */
+function drawWatch() {
+  const card = $("watch");
+  if (!card) return;
+  clear(card);
+  card.appendChild(make("h2", null, t("watchTitle")));
+  if (!watching) return;
+  const online = watching.online;
+  const line = make("p", "muted", online.names.length
+    ? t("onlineNamed", { n: online.count, names: online.names.join(", ") })
+    : t("online", { n: online.count }));
+  line.id = "watch-online";
+  card.appendChild(line);
+  if (!watching.games.length) {
+    card.appendChild(make("p", "muted", t("watchNone")));
+    return;
+  }
+  const list = make("ul", "watch-list");
+  for (const game of watching.games) {
+    const names = game.kind === "computer"
+      ? [game.names.first || game.names.second || "", t("computerLevel", { n: game.level })]
+      : [game.names.first || sideName(game.variant, true), game.names.second || sideName(game.variant, false)];
+    const parts = [t(game.variant), names.filter(Boolean).join(" – ")];
+    if (game.time_control) parts.push(game.time_control);
+    if (game.rated) parts.push(t("rated"));
+    const item = make("li");
+    const link = make("a", null, parts.join(" · "));
+    link.href = game.watch_url;
+    item.appendChild(link);
+    list.appendChild(item);
+  }
+  card.appendChild(list);
+}
+
+/** Ask for the games to watch now, then every few seconds while the page is shown. */
+async function refreshWatch() {
+  if (!document.hidden) {
+    try {
+      watching = await api.lobbyWatch();
+      drawWatch();
+    } catch {
+      // (the card keeps what it showed; the next turn asks again)
+    }
+  }
+  setTimeout(refreshWatch, WATCH_EVERY_MS);
+}
+
 export function startLobby() {
   const card = make("div", "card lobby");
   card.id = "lobby";
   $("home").prepend(card);
+  const watch = make("div", "card watch");
+  watch.id = "watch";
+  card.after(watch);
+  drawWatch();
+  refreshWatch();
   drawForm();
   connect();
   onAccountChange((/** @type {{name: string} | null} */ account) => {

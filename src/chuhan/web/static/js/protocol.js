@@ -436,6 +436,15 @@
  */
 
 /**
+ * GET /api/lobby/watch's answer: the games in play, the latest moved first, and who is in
+ * the lobby.
+ * @typedef {{games: {game_id: string, watch_url: string, kind: string, variant: Game,
+ *   rules: string, names: Partial<Record<Side, string>>, level: number | null,
+ *   time_control: string | null, rated: boolean, updated_ms: number}[],
+ *   online: {count: number, names: string[]}}} LobbyWatch
+ */
+
+/**
  * Where a puzzle comes from: a collection's case, or a position of chuhan's self-play.
  * @typedef {{mined?: boolean, game?: string, ply?: number, collection?: string,
  *   case?: string, name?: string, [field: string]: unknown}} PuzzleSource
