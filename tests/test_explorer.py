@@ -18,6 +18,7 @@ from chuhan.explorer import (
     Explorer,
     ExplorerError,
     ImportSummary,
+    iter_collection,
     kind_of,
     normalize_date,
     normalize_result,
@@ -342,11 +343,11 @@ def test_counts_agree_with_a_count_made_by_replaying_the_games(tmp_path: Path) -
     with Explorer(tmp_path / "index.sqlite3") as explorer:
         summary = explorer.import_collection([tmp_path / "games.pgn", tmp_path / "more"])
         assert (summary.games, summary.duplicates) == (len(games), 3 + len(copies))
-        for fen, moves in expected.items():
+        for fen, played in expected.items():
             stats = explorer.lookup(Board(fen))
             found = {move.iccs: move for move in stats.moves}
-            assert set(found) == set(moves), fen
-            for text, numbers in moves.items():
+            assert set(found) == set(played), fen
+            for text, numbers in played.items():
                 results = [games[n][1] for n in numbers]
                 years = [games[n][2] for n in numbers]
                 move = found[text]
@@ -417,3 +418,46 @@ def test_the_command_answers_bad_questions_with_a_sentence(
         assert code == 0 and "No game of the nowhere" in out
     else:
         assert code == 2 and said in err and "Traceback" not in err
+
+
+# -- reading in worker processes ----------------------------------------------------------
+
+
+def test_records_read_by_worker_processes_make_the_index_read_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Batches of 20 files (the first is read here, the rest by two processes), with copies
+    # of earlier texts in later batches and a broken file among them.
+    monkeypatch.setattr("chuhan.explorer.index._READ_BATCH", 20)
+    games = _random_games(30, seed=7)
+    folder = tmp_path / "many"
+    for number in range(90):
+        moves, result, year = games[number % 30]
+        text = _pgn(moves[:30], Red=f"Red {number}", Date=str(year), Result=result)
+        _write(folder, f"{number:04d}.pgn", text)
+        if number % 19 == 0:
+            _write(folder, f"{number:04d}-copy.pgn", text)
+    _write(folder, "0050-broken.pgn", '[FEN "9/9 w"]\n\n1. h2e2 *\n')
+
+    def index(workers: int) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]], int]:
+        with Explorer(tmp_path / f"index-{workers}.sqlite3") as explorer:
+            summary = explorer.import_collection([folder], workers=workers)
+            games_rows = explorer._db.execute(
+                "SELECT id, kind, fen, moves, red, date, result, origin, copies FROM games "
+                "ORDER BY id"
+            ).fetchall()
+            positions = explorer._db.execute("SELECT * FROM positions ORDER BY 1, 2, 3").fetchall()
+            return games_rows, positions, len(summary.refused)
+
+    here = index(1)
+    assert here == index(2)
+    assert len(here[0]) == 90 and here[2] == 1
+    assert sum(int(str(row[-1])) for row in here[0]) == 90 + 5  # the five copies counted
+
+
+def test_an_encoding_given_reads_the_files_in_it(tmp_path: Path) -> None:
+    _write(tmp_path, "big5.pgn", _pgn(ONE[:2], Red="楊官璘", Black="胡榮華", Result="1-0"), "cp950")
+    with Explorer(":memory:") as explorer:
+        explorer.import_files(iter_collection(tmp_path), encoding="cp950")
+        game = explorer.game(1)
+    assert (game["red"], game["black"]) == ("楊官璘", "胡榮華")
