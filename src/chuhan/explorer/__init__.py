@@ -24,6 +24,7 @@ from chuhan.explorer.files import KINDS, CollectionError, CollectionFile, iter_c
 from chuhan.explorer.index import (
     GAME_ENDED,
     MASTERS,
+    READ_WORKERS,
     SCHEMA_VERSION,
     TOP_GAMES,
     UNIQUE_PLIES,
@@ -45,6 +46,7 @@ __all__ = [
     "KINDS",
     "MASTERS",
     "MASTERS_ARCHIVE",
+    "READ_WORKERS",
     "SCHEMA_VERSION",
     "TOP_GAMES",
     "UNIQUE_PLIES",

@@ -24,7 +24,6 @@ __all__ = [
     "MASTERS_ENCODING",
     "MASTERS_LABEL",
     "masters_digest",
-    "masters_files",
     "open_masters",
 ]
 
@@ -50,13 +49,6 @@ def masters_digest(archive: Path = MASTERS_ARCHIVE) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-@cache
-def masters_files(archive: Path = MASTERS_ARCHIVE) -> int:
-    """How many record files the shipped archive holds (what an import of it reads; a
-    few seconds: the archive is read through)."""
-    return sum(1 for _ in iter_collection(archive))
 
 
 def open_masters(

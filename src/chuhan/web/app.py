@@ -47,6 +47,8 @@ from chuhan.web.bus import Bus
 from chuhan.web.compute.service import Compute, ProcessCompute
 from chuhan.web.context import ServerContext
 from chuhan.web.db import Store, open_store
+from chuhan.web.explorer.routes import explorer_game, explorer_lookup
+from chuhan.web.explorer.service import ExplorerService
 from chuhan.web.http.common import api
 from chuhan.web.http.pages import STATIC_DIR, SecurityHeaders, not_routed, page
 from chuhan.web.imports.routes import import_record
@@ -85,12 +87,15 @@ def create_app(
     compute: Compute | None = None,
     static_dir: Path | None = None,
     settings: Settings | None = None,
+    explorer_index: str | Path | None = None,
 ) -> Starlette:
     """The web app on the game database ``db`` (a SQLite file path, or an open store).
 
     ``now`` is the wall clock in seconds (tests pass a fake one), ``compute`` the computer
     players (default: chuhan's engine in worker processes), ``settings`` the limits and
-    options (:class:`~chuhan.web.settings.Settings`).
+    options (:class:`~chuhan.web.settings.Settings`), ``explorer_index`` the opening
+    explorer's index (default: :func:`chuhan.explorer.default_index_path`; the masters are
+    built into it in the background when they are not there).
     """
     static = static_dir or STATIC_DIR
     the_settings = settings or Settings()
@@ -114,6 +119,9 @@ def create_app(
         context.analysis = AnalysisService(the_settings, the_compute, manager)
         context.reads = GameReads(manager, the_settings)
         context.reads.start()
+        context.explorer = ExplorerService(explorer_index)
+        # (with the server's read worker: chuhan serve; the app alone builds when asked)
+        context.explorer.start(build=the_settings.read_worker_at_start)
         app.state.context = context
         app.state.manager = manager
         await app.state.context.accounts.start()
@@ -138,6 +146,7 @@ def create_app(
             the_compute.close()
             app.state.context.import_workers.close()
             context.reads.close()
+            context.explorer.close()
             await context.holdings.close()
             await store.close()
 
@@ -172,6 +181,8 @@ def create_app(
         Route("/api/puzzles/{puzzle_id}/hint", api(puzzle_hint), methods=["POST"]),
         Route("/api/puzzles/{puzzle_id}/solution", api(puzzle_solution), methods=["POST"]),
         Route("/analysis", page),
+        Route("/api/explorer", api(explorer_lookup)),
+        Route("/api/explorer/games/{game_id}", api(explorer_game)),
         WebSocketRoute("/ws/lobby", lobby_socket),  # (before the games': no game is "lobby")
         WebSocketRoute("/ws/analysis", analysis_socket),  # (nor "analysis")
         WebSocketRoute("/ws/{game_id}", game_socket),

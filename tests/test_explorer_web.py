@@ -1,0 +1,110 @@
+"""The explorer in the web app: ``GET /api/explorer`` and ``/api/explorer/games/{id}`` on a
+small masters' index (tests/explorer_sample.py), the masters' build in the background
+while the explorer says how far it has gone, and the answers to bad questions."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from chuhan import Board
+from chuhan.explorer import Explorer
+from chuhan.web.app import create_app
+from explorer_sample import build_sample_index
+
+
+@pytest.fixture(scope="module")
+def sample_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_sample_index(tmp_path_factory.mktemp("explorer") / "explorer.sqlite3")
+
+
+def _client(tmp_path: Path, index: Path) -> TestClient:
+    static = tmp_path / "static"
+    static.mkdir(exist_ok=True)
+    (static / "index.html").write_text("<!doctype html><title>chuhan</title>", encoding="utf-8")
+    return TestClient(
+        create_app(tmp_path / "games.sqlite3", static_dir=static, explorer_index=index)
+    )
+
+
+@pytest.fixture
+def client(tmp_path: Path, sample_index: Path) -> Iterator[TestClient]:
+    with _client(tmp_path, sample_index) as opened:
+        yield opened
+
+
+def test_the_start_position_answers_the_masters_moves(
+    client: TestClient, sample_index: Path
+) -> None:
+    answer = client.get("/api/explorer").json()
+    with Explorer(sample_index) as explorer:
+        expected = explorer.lookup(Board())
+    assert answer["games"] == expected.games > 50
+    moves = {move["iccs"]: move for move in answer["moves"]}
+    assert moves["h2e2"]["chinese"] == "炮二平五"
+    assert moves["h2e2"]["games"] == expected.moves[0].games
+    first = moves["h2e2"]
+    assert first["red_wins"] + first["draws"] + first["black_wins"] <= first["games"]
+    assert "Yu-Han Tseng" in answer["credit"]
+
+
+def test_a_position_is_asked_by_its_fen_or_by_moves(client: TestClient) -> None:
+    after = Board()
+    after.push_iccs("h2e2")
+    by_fen = client.get("/api/explorer", params={"fen": after.fen()}).json()
+    by_moves = client.get("/api/explorer", params={"moves": "h2e2"}).json()
+    assert by_fen["moves"] == by_moves["moves"] and by_fen["moves"]
+    assert by_fen["games"] == by_moves["games"]
+
+
+def test_a_janggi_position_has_no_master_games(client: TestClient) -> None:
+    response = client.get("/api/explorer", params={"variant": "janggi"})
+    assert response.status_code == 200
+    assert response.json()["note"] == "no master games for janggi: the masters are xiangqi games"
+
+
+@pytest.mark.parametrize(
+    ("params", "said"),
+    [
+        ({"fen": "rnbakabnr/9 w"}, "'fen' 'rnbakabnr/9 w' does not read"),
+        ({"moves": "h2e2,a0a5"}, "'moves': 'a0a5'"),
+        ({"source": "elsewhere"}, "'source' must be one of masters"),
+        ({"variant": "chess"}, "'variant'"),
+    ],
+)
+def test_a_bad_question_gets_a_sentence(
+    client: TestClient, params: dict[str, str], said: str
+) -> None:
+    response = client.get("/api/explorer", params=params)
+    assert response.status_code == 400
+    assert said in response.json()["error"]["message"]
+
+
+def test_a_master_game_is_read_with_its_players_and_pgn(client: TestClient) -> None:
+    top = client.get("/api/explorer").json()["moves"][0]["top_games"][0]
+    game = client.get(f"/api/explorer/games/{top['id']}").json()
+    assert (game["red"], game["black"]) == (top["red"], top["black"])
+    assert game["moves"][0] == "h2e2"
+    assert "炮二平五" in game["pgn"] and f'[Red "{top["red"]}"]' in game["pgn"]
+    missing = client.get("/api/explorer/games/999999")
+    assert missing.status_code == 404
+    assert missing.json()["error"]["message"] == "there is no master game '999999'"
+
+
+def test_the_explorer_says_how_far_the_masters_index_is_built(tmp_path: Path) -> None:
+    with _client(tmp_path, tmp_path / "new.sqlite3") as client:
+        answer: dict[str, Any] = client.get("/api/explorer").json()
+        assert answer["building"]["state"] == "building"
+        assert answer["building"]["done"] >= 0
+        assert "moves" not in answer
+    # The app stopped: the build stopped with it, its import undone.
+    with Explorer(tmp_path / "new.sqlite3") as explorer:
+        assert explorer.counts() == {}
