@@ -17,6 +17,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -97,7 +98,18 @@ def _build(
         except AttributeError:
             cpus = os.cpu_count() or 1
         workers = max(1, min(READ_WORKERS, cpus - 1))
-        open_masters(path, progress=progress, workers=workers).close()
+        while True:
+            try:
+                open_masters(path, progress=progress, workers=workers).close()
+                return
+            except ExplorerError as error:
+                if "another import is writing" not in str(error):
+                    raise
+            # Another server builds this index: it is ready when that build commits.
+            for _ in range(50):
+                if stop.value or os.getppid() != parent:
+                    raise SystemExit(1)
+                time.sleep(0.1)
     except Exception as error:  # (told to the server, which says it)
         failures.send(f"{type(error).__name__}: {error}")
         raise SystemExit(1) from None
