@@ -24,6 +24,11 @@ from postgres_cluster import Cluster, PostgresNotFound
 # recursion depth mismatch" after every test had passed.
 DATA = Path(__file__).parent / "data"
 
+# The servers the tests start (chuhan serve, in-process apps) do not build the masters'
+# explorer index (minutes of CPU, undone when the server stops): a test that needs one
+# builds a small one (explorer_sample.py) or sets the variable itself.
+os.environ.setdefault("CHUHAN_EXPLORER_BUILD", "0")
+
 # The admin address of a running cluster to use instead of starting one, e.g.
 # postgresql://postgres@127.0.0.1:5432/postgres (its user must be allowed to create databases).
 POSTGRES_ENV = "CHUHAN_TEST_POSTGRES"

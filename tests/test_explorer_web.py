@@ -88,6 +88,17 @@ def test_a_bad_question_gets_a_sentence(
     assert said in response.json()["error"]["message"]
 
 
+def test_a_server_told_not_to_build_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CHUHAN_EXPLORER_BUILD", "0")
+    with _client(tmp_path, tmp_path / "new.sqlite3") as client:
+        response = client.get("/api/explorer")
+    assert response.status_code == 200
+    message = response.json()["unavailable"]
+    assert message == "the masters' index is not built here (CHUHAN_EXPLORER_BUILD=0)"
+
+
 def test_a_master_game_is_read_with_its_players_and_pgn(client: TestClient) -> None:
     top = client.get("/api/explorer").json()["moves"][0]["top_games"][0]
     game = client.get(f"/api/explorer/games/{top['id']}").json()
@@ -99,7 +110,10 @@ def test_a_master_game_is_read_with_its_players_and_pgn(client: TestClient) -> N
     assert missing.json()["error"]["message"] == "there is no master game '999999'"
 
 
-def test_the_explorer_says_how_far_the_masters_index_is_built(tmp_path: Path) -> None:
+def test_the_explorer_says_how_far_the_masters_index_is_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CHUHAN_EXPLORER_BUILD", "1")
     with _client(tmp_path, tmp_path / "new.sqlite3") as client:
         answer: dict[str, Any] = client.get("/api/explorer").json()
         assert answer["building"]["state"] == "building"

@@ -58,7 +58,8 @@ async def explorer_lookup(request: Request) -> Response:
     """The moves played from the position ``fen`` (of ``variant``; then ``moves`` in ICCS,
     if given) in ``source`` (``masters``): each with its games, Red's wins, the draws,
     Black's wins, the average year and the most recent games; ``{"building": ...}`` while
-    the masters' index is being built."""
+    the masters' index is being built, ``{"unavailable": why}`` when it cannot be, and
+    ``{"note": ...}`` for a janggi position."""
     context = context_of(request)
     source = request.query_params.get("source") or MASTERS
     if source not in SOURCES:
@@ -74,7 +75,9 @@ async def explorer_lookup(request: Request) -> Response:
     service = context.explorer
     state = service.state()
     if state.state == "failed":
-        raise HTTPError(503, "explorer_unavailable", state.message)
+        # (an answer, not an error: the analysis board asks at every position)
+        answer["unavailable"] = state.message
+        return JSONResponse(answer)
     if state.state == "building":
         answer["building"] = state.to_json()
         return JSONResponse(answer)

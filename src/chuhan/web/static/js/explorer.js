@@ -16,7 +16,7 @@ const MOVES_SHOWN = 12;
  *   year: number | null, result: string, ecco: string, opening: string, ply: number | null}} MasterGame */
 /** @typedef {{iccs: string, wxf: string, chinese: string, games: number, red_wins: number,
  *   draws: number, black_wins: number, average_year: number | null, top_games: MasterGame[]}} ExplorerMove */
-/** @typedef {{source: string, variant: string, credit: string, note?: string,
+/** @typedef {{source: string, variant: string, credit: string, note?: string, unavailable?: string,
  *   building?: {state: string, done: number, total: number},
  *   games?: number, red_wins?: number, draws?: number, black_wins?: number,
  *   moves?: ExplorerMove[], top_games?: MasterGame[], ended_here?: number}} ExplorerAnswer */
@@ -147,6 +147,10 @@ export class ExplorerPanel {
     $("explorer-credit").textContent = answer.credit || "";
     if (answer.note) {
       status.textContent = answer.note;
+      return;
+    }
+    if (answer.unavailable) {
+      status.textContent = say("failed", { reason: answer.unavailable });
       return;
     }
     if (answer.building) {
