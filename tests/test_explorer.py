@@ -15,6 +15,8 @@ import pytest
 from chuhan import Board
 from chuhan.cli import main
 from chuhan.explorer import (
+    MASTERS,
+    SITE,
     Explorer,
     ExplorerError,
     ImportSummary,
@@ -23,6 +25,8 @@ from chuhan.explorer import (
     normalize_date,
     normalize_result,
     search_key,
+    site_index_path,
+    site_source,
 )
 from chuhan.records import GameRecord, write_pgn, write_xqf
 from chuhan.squares import Move
@@ -461,3 +465,56 @@ def test_an_encoding_given_reads_the_files_in_it(tmp_path: Path) -> None:
         explorer.import_files(iter_collection(tmp_path), encoding="cp950")
         game = explorer.game(1)
     assert (game["red"], game["black"]) == ("楊官璘", "胡榮華")
+
+
+# -- a server's own games -----------------------------------------------------------------
+
+
+def test_a_servers_games_are_added_as_they_end_and_asked_by_speed_and_band() -> None:
+    blitz = site_source("xiangqi", "blitz", "1500-1799")
+    rapid = site_source("xiangqi", "rapid", "casual")
+    with Explorer(":memory:") as explorer:
+        assert explorer.add_game(blitz, ONE, headers={"Result": "1-0"}, origin="g1")
+        assert explorer.add_game(blitz, ONE, headers={"Result": "0-1"}, origin="g2")
+        assert explorer.add_game(rapid, TWO, headers={"Result": "1/2-1/2"}, origin="g3")
+        assert not explorer.add_game(blitz, ONE, headers={"Result": "1-0"}, origin="g1")
+        start = explorer.lookup(Board(), source=SITE)
+        assert start.games == 3
+        moves = {move.iccs: move for move in start.moves}
+        assert (moves["h2e2"].games, moves["h2e2"].red_wins, moves["h2e2"].black_wins) == (2, 1, 1)
+        assert moves["b0c2"].draws == 1
+        # The two openings transpose: the position after three moves meets all three games.
+        assert explorer.lookup(_board(*ONE[:3]), source=SITE).games == 3
+        only_rapid = explorer.lookup(_board(*ONE[:3]), source=SITE, speeds=["rapid"])
+        assert only_rapid.games == 1 and only_rapid.moves[0].iccs == "i9h9"
+        assert explorer.lookup(Board(), source=SITE, bands=["2100+"]).games == 0
+        assert explorer.lookup(Board(), source=MASTERS).games == 0
+
+
+def test_a_servers_janggi_games_are_a_source_of_their_own() -> None:
+    source = site_source("janggi", "blitz", "casual")
+    board = Board(variant="janggi")
+    move = sorted(board.legal_moves, key=lambda m: m.iccs())[0]
+    with Explorer(":memory:") as explorer:
+        explorer.add_game(
+            source, [move.iccs()], variant="janggi", headers={"Result": "1-0"}, origin="j1"
+        )
+        stats = explorer.lookup(Board(variant="janggi"), source=SITE)
+        assert (stats.games, stats.moves[0].iccs) == (1, move.iccs())
+        assert explorer.lookup(Board(), source=SITE).games == 0
+        with pytest.raises(ExplorerError, match="does not replay"):
+            explorer.add_game(source, ["a0a9"], variant="janggi", origin="j2")
+
+
+def test_the_command_asks_the_servers_games_beside_the_index(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    index = tmp_path / "explorer.sqlite3"
+    with Explorer(site_index_path(index)) as site:
+        site.add_game(
+            site_source("xiangqi", "blitz", "casual"), ONE, origin="g1", headers={"Result": "1-0"}
+        )
+    args = ["explorer", "--db", str(index), "--source", "site", "--json"]
+    assert main(args) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["games"], answer["moves"][0]["iccs"]) == (1, "h2e2")

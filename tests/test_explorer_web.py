@@ -4,6 +4,7 @@ while the explorer says how far it has gone, and the answers to bad questions.""
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,8 @@ from chuhan import Board
 from chuhan.explorer import Explorer
 from chuhan.web.app import create_app
 from explorer_sample import build_sample_index
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "web"))
 
 
 @pytest.fixture(scope="module")
@@ -122,3 +125,51 @@ def test_the_explorer_says_how_far_the_masters_index_is_built(
     # The app stopped: the build stopped with it, its import undone.
     with Explorer(tmp_path / "new.sqlite3") as explorer:
         assert explorer.counts() == {}
+
+
+# -- this server's own games ----------------------------------------------------------------
+
+
+def _site(client: TestClient, **params: str) -> dict[str, Any]:
+    response = client.get("/api/explorer", params={"source": "site", **params})
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def test_a_game_that_ends_here_is_counted_in_the_site_source(
+    tmp_path: Path, sample_index: Path
+) -> None:
+    import time
+
+    from web_helpers import join_friend_game  # (tests/web: the game's websocket players)
+
+    index = tmp_path / "explorer.sqlite3"
+    index.write_bytes(sample_index.read_bytes())
+    with _client(tmp_path, index) as client:
+        assert _site(client)["games"] == 0
+        _, red, black = join_friend_game(client, time_control="3+2")
+        red.move("h2e2")
+        black.wait_state(lambda s: s["ply"] == 1)
+        black.move("h9g7")
+        red.wait_state(lambda s: s["ply"] == 2)
+        black.do("resign")
+        # The game is added after its end is told (in the explorer's thread): asked until
+        # it is there, within a bound.
+        for _ in range(1200):
+            answer = _site(client)
+            if answer["games"]:
+                break
+            time.sleep(0.05)
+        assert answer["games"] == 1
+        assert [(m["iccs"], m["games"], m["red_wins"]) for m in answer["moves"]] == [("h2e2", 1, 1)]
+        assert _site(client, moves="h2e2")["moves"][0]["iccs"] == "h9g7"
+        assert _site(client, speeds="blitz", bands="casual")["games"] == 1
+        assert _site(client, speeds="bullet")["games"] == 0
+        bad = client.get("/api/explorer", params={"source": "site", "speeds": "slow"})
+        assert bad.status_code == 400 and "'speeds' holds 'slow'" in bad.text
+        # The masters' index is another file: its counts are the sample's alone.
+        with Explorer(sample_index) as masters:
+            assert client.get("/api/explorer").json()["games"] == masters.lookup(Board()).games
+        red.close()
+        black.close()

@@ -26,6 +26,7 @@ from chuhan.explorer.index import (
     MASTERS,
     READ_WORKERS,
     SCHEMA_VERSION,
+    SITE,
     TOP_GAMES,
     UNIQUE_PLIES,
     Explorer,
@@ -37,6 +38,8 @@ from chuhan.explorer.index import (
     Refusal,
     default_index_path,
     position_key,
+    site_index_path,
+    site_source,
 )
 from chuhan.explorer.masters import MASTERS_ARCHIVE, masters_digest, open_masters
 from chuhan.explorer.text import normalize_date, normalize_ecco, normalize_result, search_key
@@ -48,6 +51,7 @@ __all__ = [
     "MASTERS_ARCHIVE",
     "READ_WORKERS",
     "SCHEMA_VERSION",
+    "SITE",
     "TOP_GAMES",
     "UNIQUE_PLIES",
     "CollectionError",
@@ -69,4 +73,6 @@ __all__ = [
     "open_masters",
     "position_key",
     "search_key",
+    "site_index_path",
+    "site_source",
 ]

@@ -69,6 +69,7 @@ __all__ = [
     "GAME_ENDED",
     "MASTERS",
     "SCHEMA_VERSION",
+    "SITE",
     "TOP_GAMES",
     "UNIQUE_PLIES",
     "Explorer",
@@ -80,12 +81,17 @@ __all__ = [
     "Refusal",
     "default_index_path",
     "position_key",
+    "site_index_path",
+    "site_source",
 ]
 
 #: The index's layout; an index of another version is refused (rebuild it).
 SCHEMA_VERSION = 1
 #: The source of the master games.
 MASTERS = "masters"
+#: The sources of a server's own games, one per game, speed and rating band
+#: (:func:`site_source`); asked together as this one name.
+SITE = "site"
 #: The games kept with each move (and each position): the most recent first.
 TOP_GAMES = 5
 #: The ``move`` of a position's row that counts the games that ended in it.
@@ -168,6 +174,23 @@ CREATE TABLE IF NOT EXISTS positions (
 class ExplorerError(ChuhanError):
     """A question the index cannot answer as asked (a janggi position of a xiangqi source,
     an unknown source), or an index file that is not one."""
+
+
+def site_index_path(path: str | Path | None = None) -> Path:
+    """The index of a server's own games beside the explorer's index at ``path`` (default
+    :func:`default_index_path`): ``explorer-site.sqlite3`` beside ``explorer.sqlite3``. A
+    file of its own: an import of the masters holds the other for minutes."""
+    index = default_index_path() if path is None else Path(path)
+    return index.with_name(f"{index.stem}-site{index.suffix}")
+
+
+def site_source(game: str, speed: str, band: str) -> str:
+    """The source of a server's own games of ``game`` at ``speed`` in the rating ``band``:
+    ``site/xiangqi/blitz/1500-1799``."""
+    for part in (game, speed, band):
+        if not part or "/" in part:
+            raise ExplorerError(f"a site source's part must be a word without '/': {part!r}")
+    return f"{SITE}/{game}/{speed}/{band}"
 
 
 def position_key(board: Board) -> int:
@@ -535,31 +558,147 @@ class Explorer:
             raise
         return summary
 
+    def add_game(
+        self,
+        source: str,
+        moves: Iterable[str],
+        *,
+        variant: Variant | str = "xiangqi",
+        fen: str | None = None,
+        headers: dict[str, str] | None = None,
+        origin: str,
+    ) -> bool:
+        """Add one game (ICCS ``moves`` from ``fen``, default the start; ``headers``: PGN
+        tags, ``Result`` among them) to ``source`` (created for ``variant`` when new), as
+        a game ends on a server: one transaction, counted at once. ``origin`` names the
+        game (its id): a game is told from others by it alone, and one already added is
+        not added again (returns ``False``). Raises :class:`ExplorerError` for a game that
+        does not replay or of another game than the source's."""
+        spec = get_variant(variant)
+        board = Board(fen, variant=spec)
+        played: list[Move] = []
+        try:
+            for text in moves:
+                played.append(board.push_iccs(text))
+        except ChuhanError as error:
+            raise ExplorerError(f"the game {origin!r} does not replay: {error}") from None
+        board = Board(fen, variant=spec)
+        kind = "game" if board.zobrist_hash() == Board(variant=spec).zobrist_hash() else "position"
+        given = headers or {}
+        if played:
+            tags = tuple((tag, given.get(tag, "")) for tag in _TAGS)
+            read = _replayed(board, played, origin, kind, "", tags)
+        else:
+            read = _RecordRead(origin, "a game without a move")
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            raise ExplorerError(
+                f"the explorer index {str(self.path)!r} cannot be written ({error})"
+            ) from None
+        try:
+            source_id, source_variant = self._source(source, spec)
+            if source_variant.game != spec.game:
+                raise ExplorerError(
+                    f"the {source} source holds {source_variant.game} games, not {spec.game}"
+                )
+            label = f"{source} (games as they end)"
+            row = self._db.execute(
+                "SELECT id FROM imports WHERE source = ? AND label = ?", (source_id, label)
+            ).fetchone()
+            if row is None:
+                cursor = self._db.execute(
+                    "INSERT INTO imports (source, label, digest, imported_at, files, games, "
+                    "others, duplicates, refused) "
+                    "VALUES (?, ?, '', datetime('now'), 0, 0, 0, 0, 0)",
+                    (source_id, label),
+                )
+                assert cursor.lastrowid is not None
+                import_id = cursor.lastrowid
+            else:
+                import_id = int(row[0])
+            summary = ImportSummary(label=label, source=source)
+            importer = _Importer(self._db, source_id, spec, import_id, summary, distinct=True)
+            importer.add_file(CollectionFile(origin, b"-"), origin.encode(), _FileRead("", (read,)))
+            importer.finish()
+            self._db.execute(
+                "UPDATE imports SET files = files + 1, games = games + ?, others = others + ?, "
+                "duplicates = duplicates + ?, refused = refused + ? WHERE id = ?",
+                (
+                    summary.games,
+                    summary.others,
+                    summary.duplicates,
+                    len(summary.refused),
+                    import_id,
+                ),
+            )
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        return summary.duplicates == 0 and not summary.refused
+
     # -- questions ------------------------------------------------------------------------
 
-    def lookup(self, board: Board, *, source: str = MASTERS) -> PositionStats:
+    def lookup(
+        self,
+        board: Board,
+        *,
+        source: str = MASTERS,
+        speeds: Iterable[str] | None = None,
+        bands: Iterable[str] | None = None,
+    ) -> PositionStats:
         """The moves played from ``board``'s position in the games of ``source``, most
         played first (moves of a stored row that are not legal on ``board``, which only a
         64-bit hash collision could give, are left out). A position no game reached has
         0 games and no moves; a source that does not exist yet is such an empty answer
         too. Raises :class:`ExplorerError` for a board of another game than the
-        source's."""
-        row = self._db.execute(
-            "SELECT id, variant FROM sources WHERE name = ?", (source,)
-        ).fetchone()
+        source's.
+
+        ``source`` :data:`SITE` asks a server's own games of the board's game together
+        (:func:`site_source`), of the ``speeds`` and rating ``bands`` given (default
+        all)."""
         empty = PositionStats(board.fen(), source, 0, 0, 0, 0, None, (), 0, ())
-        if row is None:
-            if source == MASTERS and board.variant.game != "xiangqi":
-                raise ExplorerError(_wrong_game(source, "xiangqi", board))
-            return empty
-        source_id, variant = int(row[0]), str(row[1])
-        if board.variant.game != variant:
-            raise ExplorerError(_wrong_game(source, variant, board))
-        rows = self._db.execute(
-            "SELECT move, games, red_wins, draws, black_wins, year_total, dated, top "
-            "FROM positions WHERE source = ? AND position = ?",
-            (source_id, position_key(board)),
-        ).fetchall()
+        columns = "move, games, red_wins, draws, black_wins, year_total, dated, top"
+        if source == SITE:
+            wanted_speeds = None if speeds is None else set(speeds)
+            wanted_bands = None if bands is None else set(bands)
+            prefix = f"{SITE}/{board.variant.game}/"
+            ids = []
+            for source_id, name in self._db.execute("SELECT id, name FROM sources"):
+                parts = str(name).split("/")
+                if not str(name).startswith(prefix) or len(parts) != 4:
+                    continue
+                if wanted_speeds is not None and parts[2] not in wanted_speeds:
+                    continue
+                if wanted_bands is not None and parts[3] not in wanted_bands:
+                    continue
+                ids.append(int(source_id))
+            if not ids:
+                return empty
+            marks = ", ".join("?" * len(ids))
+            summed = self._db.execute(
+                "SELECT move, sum(games), sum(red_wins), sum(draws), sum(black_wins), "
+                "sum(year_total), sum(dated), group_concat(top, ' ') FROM positions "
+                f"WHERE source IN ({marks}) AND position = ? GROUP BY move",
+                [*ids, position_key(board)],
+            ).fetchall()
+            rows = [(*row[:7], _merge_top(str(row[7]), None)) for row in summed]
+        else:
+            row = self._db.execute(
+                "SELECT id, variant FROM sources WHERE name = ?", (source,)
+            ).fetchone()
+            if row is None:
+                if source == MASTERS and board.variant.game != "xiangqi":
+                    raise ExplorerError(_wrong_game(source, "xiangqi", board))
+                return empty
+            source_id, variant = int(row[0]), str(row[1])
+            if board.variant.game != variant:
+                raise ExplorerError(_wrong_game(source, variant, board))
+            rows = self._db.execute(
+                f"SELECT {columns} FROM positions WHERE source = ? AND position = ?",
+                (source_id, position_key(board)),
+            ).fetchall()
         if not rows:
             return empty
         games = self._games_of(" ".join(str(r[7]) for r in rows))
@@ -755,6 +894,19 @@ def _read_record(
     if not moves and kind in ("game", "computer"):
         return _RecordRead(origin, "a game without a move")
     headers = tuple((tag, record.headers.get(tag, "")) for tag in _TAGS)
+    return _replayed(board, moves, origin, kind, opening, headers)
+
+
+def _replayed(
+    board: Board,
+    moves: list[Move],
+    origin: str,
+    kind: str,
+    opening: str,
+    headers: tuple[tuple[str, str], ...],
+) -> _RecordRead:
+    """A record's moves (legal: checked as they were read) replayed from ``board`` by their
+    codes, with the positions a game passed."""
     fen = board.fen()
     iccs = " ".join(move.iccs() for move in moves)
     passed: list[tuple[int, int, int]] = []
@@ -863,8 +1015,12 @@ class _Importer:
         variant: Variant,
         import_id: int,
         summary: ImportSummary,
+        *,
+        distinct: bool = False,
     ) -> None:
         self.db = db
+        #: Games told apart by their origin alone (a server's games), not by their moves.
+        self.distinct = distinct
         self.source_id = source_id
         self.variant = variant
         self.import_id = import_id
@@ -937,7 +1093,9 @@ class _Importer:
         start = " ".join(record.fen.split()[:2])
         red_key, black_key = search_key(red), search_key(black)
         parts = [start, record.iccs, result]
-        if record.plies < UNIQUE_PLIES:
+        if self.distinct:
+            parts = ["origin", record.origin]
+        elif record.plies < UNIQUE_PLIES:
             parts += [red_key.replace(" ", ""), black_key.replace(" ", "")]
         identity = hashlib.blake2b("\n".join(parts).encode(), digest_size=16).digest()
         row = self.db.execute(

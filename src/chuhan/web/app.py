@@ -49,6 +49,7 @@ from chuhan.web.context import ServerContext
 from chuhan.web.db import Store, open_store
 from chuhan.web.explorer.routes import explorer_game, explorer_lookup
 from chuhan.web.explorer.service import ExplorerService
+from chuhan.web.explorer.site import SiteGames
 from chuhan.web.http.common import api
 from chuhan.web.http.pages import STATIC_DIR, SecurityHeaders, not_routed, page
 from chuhan.web.imports.routes import import_record
@@ -122,12 +123,14 @@ def create_app(
         context.explorer = ExplorerService(explorer_index)
         # (with the server's read worker: chuhan serve; the app alone builds when asked)
         context.explorer.start(build=the_settings.read_worker_at_start)
+        site_games = SiteGames(context.explorer, manager, context.accounts.repository)
         app.state.context = context
         app.state.manager = manager
         await app.state.context.accounts.start()
         ratings = RatingKeeper(store, bus, now, the_settings.rating_sweep_seconds)
         await manager.start()
         ratings.start()
+        site_games.start(bus)
         await app.state.context.lobby.start()
         await context.holdings.start()
         manager.listeners[SESSION_NOTICE] = context.sessions.hear  # (and resync)
@@ -146,6 +149,7 @@ def create_app(
             the_compute.close()
             app.state.context.import_workers.close()
             context.reads.close()
+            await site_games.close()
             context.explorer.close()
             await context.holdings.close()
             await store.close()

@@ -11,11 +11,12 @@ from starlette.responses import JSONResponse, Response
 
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
-from chuhan.explorer import MASTERS, ExplorerError
+from chuhan.explorer import MASTERS, SITE, ExplorerError
 from chuhan.explorer.masters import CREDIT
 from chuhan.variants import get_variant
 from chuhan.web.context import context_of
 from chuhan.web.db.budgets import Rate
+from chuhan.web.explorer.site import BANDS, SPEEDS
 from chuhan.web.http.common import HTTPError, limit_rate
 
 __all__ = ["EXPLORER_RATE", "explorer_game", "explorer_lookup"]
@@ -24,7 +25,7 @@ __all__ = ["EXPLORER_RATE", "explorer_game", "explorer_lookup"]
 #: second. A lookup is a few milliseconds of the explorer's thread.
 EXPLORER_RATE = Rate(300, 0.2)
 #: The sources the explorer answers from.
-SOURCES = (MASTERS,)
+SOURCES = (MASTERS, SITE)
 #: The longest FEN read.
 _MAX_FEN = 120
 
@@ -54,12 +55,27 @@ def _board(request: Request) -> Board:
     return board
 
 
+def _choices(request: Request, name: str, known: list[str]) -> list[str] | None:
+    """A comma-separated parameter's words, each one of ``known``; ``None`` when absent."""
+    text = request.query_params.get(name)
+    if not text:
+        return None
+    words = [word for word in text.split(",") if word]
+    for word in words:
+        if word not in known:
+            raise HTTPError(
+                400, "bad_field", f"'{name}' holds {word[:20]!r}: one of {', '.join(known)}"
+            )
+    return words
+
+
 async def explorer_lookup(request: Request) -> Response:
     """The moves played from the position ``fen`` (of ``variant``; then ``moves`` in ICCS,
-    if given) in ``source`` (``masters``): each with its games, Red's wins, the draws,
-    Black's wins, the average year and the most recent games; ``{"building": ...}`` while
-    the masters' index is being built, ``{"unavailable": why}`` when it cannot be, and
-    ``{"note": ...}`` for a janggi position."""
+    if given) in ``source`` (``masters``, or ``site``: this server's games, of the
+    comma-separated ``speeds`` and rating ``bands`` given): each with its games, Red's
+    wins, the draws, Black's wins, the average year and the most recent games;
+    ``{"building": ...}`` while the masters' index is being built, ``{"unavailable": why}``
+    when it cannot be, and ``{"note": ...}`` for a janggi position of the masters."""
     context = context_of(request)
     source = request.query_params.get("source") or MASTERS
     if source not in SOURCES:
@@ -73,6 +89,13 @@ async def explorer_lookup(request: Request) -> Response:
         answer["note"] = f"no master games for {board.variant.game}: the masters are xiangqi games"
         return JSONResponse(answer)
     service = context.explorer
+    if source == SITE:
+        speeds = _choices(request, "speeds", [name for name, _ in SPEEDS] + ["untimed"])
+        bands = _choices(request, "bands", [name for name, _ in BANDS] + ["casual"])
+        stats = await service.lookup(board, SITE, speeds=speeds, bands=bands)
+        answer.update(stats.to_json())
+        answer.pop("credit")
+        return JSONResponse(answer)
     state = service.state()
     if state.state == "failed":
         # (an answer, not an error: the analysis board asks at every position)
