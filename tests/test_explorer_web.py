@@ -148,7 +148,7 @@ def test_a_game_that_ends_here_is_counted_in_the_site_source(
     index.write_bytes(sample_index.read_bytes())
     with _client(tmp_path, index) as client:
         assert _site(client)["games"] == 0
-        _, red, black = join_friend_game(client, time_control="3+2")
+        game, red, black = join_friend_game(client, time_control="3+2")
         red.move("h2e2")
         black.wait_state(lambda s: s["ply"] == 1)
         black.move("h9g7")
@@ -164,6 +164,8 @@ def test_a_game_that_ends_here_is_counted_in_the_site_source(
         assert answer["games"] == 1
         assert [(m["iccs"], m["games"], m["red_wins"]) for m in answer["moves"]] == [("h2e2", 1, 1)]
         assert _site(client, moves="h2e2")["moves"][0]["iccs"] == "h9g7"
+        # Its listing names the game by its id here (the analysis board opens it so).
+        assert answer["moves"][0]["top_games"][0]["origin"] == game["game_id"]
         assert _site(client, speeds="blitz", bands="casual")["games"] == 1
         assert _site(client, speeds="bullet")["games"] == 0
         bad = client.get("/api/explorer", params={"source": "site", "speeds": "slow"})

@@ -1,7 +1,8 @@
 """The opening explorer on the analysis board in a real browser: the masters' moves from
 the start with their counts, a move played by a click, the next position's moves, and a
-master game opened from the list with its players (on a small masters' index of the
-shipped archive's first games: tests/explorer_sample.py)."""
+master game opened from the list with its players, and the server's own games asked
+instead (on a small masters' index of the shipped archive's first games:
+tests/explorer_sample.py)."""
 
 from __future__ import annotations
 
@@ -87,4 +88,12 @@ def test_the_explorer_plays_into_a_master_game(
     )
     text = " ".join(bars.all_text_contents())
     assert game.red in text and game.black in text
+
+    # The other source: this server's own games, none of which reached this position.
+    page.select_option("#explorer-source", "site")
+    page.wait_for_function(
+        "() => document.getElementById('explorer-status').textContent"
+        " === 'No game of this server reached this position.'"
+    )
+    assert page.locator("#explorer-moves tr").count() == 0
     assert player.errors == []

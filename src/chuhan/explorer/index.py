@@ -252,10 +252,13 @@ class GameSummary:
     ecco: str
     opening: str
     ply: int | None = None
+    #: Where the game came from: its file in a collection, its id on a server.
+    origin: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
+            "origin": self.origin,
             "red": self.red,
             "black": self.black,
             "event": self.event,
@@ -748,11 +751,14 @@ class Explorer:
             return {}
         marks = ", ".join("?" * len(ids))
         rows = self._db.execute(
-            "SELECT id, red, black, event, date, year, result, ecco, opening FROM games "
-            f"WHERE id IN ({marks})",
+            "SELECT id, red, black, event, date, year, result, ecco, opening, origin "
+            f"FROM games WHERE id IN ({marks})",
             ids,
         )
-        return {int(r[0]): GameSummary(*r) for r in rows}
+        return {
+            int(r[0]): GameSummary(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], None, r[9])
+            for r in rows
+        }
 
     def game(self, game_id: int) -> dict[str, Any]:
         """A game of the index by its id: its tags as stored, its kind, start FEN and ICCS
@@ -810,6 +816,7 @@ def _listed(top: str, games: dict[int, GameSummary]) -> tuple[GameSummary, ...]:
                     game.ecco,
                     game.opening,
                     int(ply),
+                    game.origin,
                 )
             )
     return tuple(listed)

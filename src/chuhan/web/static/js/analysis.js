@@ -102,8 +102,12 @@ export class AnalysisBoard {
     });
     this.explorer = new ExplorerPanel({
       onMove: (iccs) => this.play([iccs]),
-      onGame: (game) => {
-        location.href = `/analysis?${new URLSearchParams({ master: String(game.id), ply: String(game.ply ?? 0) })}`;
+      onGame: (game, source) => {
+        // A game of this server opens as its own finished game; a master game read-only.
+        const query = new URLSearchParams({ ply: String(game.ply ?? 0) });
+        if (source === "site") query.set("game", game.origin);
+        else query.set("master", String(game.id));
+        location.href = `/analysis?${query}`;
       },
     });
     this.wire();

@@ -3,7 +3,8 @@
 // board's position (GET /api/explorer), each with its games, Red wins / draws / Black wins
 // as a bar and the average year; a click on a move plays it, a click on a game opens it at
 // the ply where it reached the position (/analysis?master=ID&ply=N). While the server
-// builds the masters' index the panel says how far it has gone and asks again.
+// builds the masters' index the panel says how far it has gone and asks again. The source
+// may be this server's own games instead (source=site; a janggi board starts there).
 
 import { $, make } from "./dom.js";
 import { language } from "./i18n.js";
@@ -13,7 +14,8 @@ const BUILDING_RETRY_MS = 2000;
 const MOVES_SHOWN = 12;
 
 /** @typedef {{id: number, red: string, black: string, event: string, date: string,
- *   year: number | null, result: string, ecco: string, opening: string, ply: number | null}} MasterGame */
+ *   year: number | null, result: string, ecco: string, opening: string, ply: number | null,
+ *   origin: string}} MasterGame */
 /** @typedef {{iccs: string, wxf: string, chinese: string, games: number, red_wins: number,
  *   draws: number, black_wins: number, average_year: number | null, top_games: MasterGame[]}} ExplorerMove */
 /** @typedef {{source: string, variant: string, credit: string, note?: string, unavailable?: string,
@@ -24,7 +26,9 @@ const MOVES_SHOWN = 12;
 /** @type {Record<string, Record<string, string>>} */
 const STRINGS = {
   en: {
-    title: "Masters", games: "{n} games", move: "Move", gamesHead: "Games", yearHead: "Year",
+    title: "Opening explorer", masters: "Masters", site: "This server",
+    noSiteGames: "No game of this server reached this position.",
+    games: "{n} games", move: "Move", gamesHead: "Games", yearHead: "Year",
     building: "Building the masters' index: {done} of {total} files…",
     buildingStart: "Building the masters' index…",
     noGames: "No master game reached this position.", topGames: "Master games",
@@ -32,7 +36,9 @@ const STRINGS = {
     barTitle: "Red wins {red} · draws {draws} · Black wins {black}",
   },
   "zh-Hans": {
-    title: "大师对局", games: "{n} 局", move: "着法", gamesHead: "局数", yearHead: "年份",
+    title: "开局库", masters: "大师对局", site: "本站对局",
+    noSiteGames: "本站没有对局走到这个局面。",
+    games: "{n} 局", move: "着法", gamesHead: "局数", yearHead: "年份",
     building: "正在建立大师棋谱索引：{done} / {total} 个文件……",
     buildingStart: "正在建立大师棋谱索引……",
     noGames: "没有大师对局走到这个局面。", topGames: "大师对局",
@@ -40,7 +46,9 @@ const STRINGS = {
     barTitle: "红胜 {red} · 和 {draws} · 黑胜 {black}",
   },
   "zh-Hant": {
-    title: "大師對局", games: "{n} 局", move: "著法", gamesHead: "局數", yearHead: "年份",
+    title: "開局庫", masters: "大師對局", site: "本站對局",
+    noSiteGames: "本站沒有對局走到這個局面。",
+    games: "{n} 局", move: "著法", gamesHead: "局數", yearHead: "年份",
     building: "正在建立大師棋譜索引：{done} / {total} 個檔案……",
     buildingStart: "正在建立大師棋譜索引……",
     noGames: "沒有大師對局走到這個局面。", topGames: "大師對局",
@@ -48,7 +56,9 @@ const STRINGS = {
     barTitle: "紅勝 {red} · 和 {draws} · 黑勝 {black}",
   },
   ko: {
-    title: "명인 대국", games: "{n}국", move: "수", gamesHead: "대국 수", yearHead: "연도",
+    title: "오프닝 탐색기", masters: "명인 대국", site: "이 서버의 대국",
+    noSiteGames: "이 국면에 이른 이 서버의 대국이 없습니다.",
+    games: "{n}국", move: "수", gamesHead: "대국 수", yearHead: "연도",
     building: "명인 기보 색인을 만드는 중: {done} / {total} 파일…",
     buildingStart: "명인 기보 색인을 만드는 중…",
     noGames: "이 국면에 이른 명인 대국이 없습니다.", topGames: "명인 대국",
@@ -70,27 +80,37 @@ function percent(part, whole) {
 }
 
 export class ExplorerPanel {
-  /** @param {{onMove: (iccs: string) => void, onGame: (game: MasterGame) => void}} actions */
+  /** @param {{onMove: (iccs: string) => void,
+   *   onGame: (game: MasterGame, source: string) => void}} actions */
   constructor(actions) {
     this.actions = actions;
     /** @type {Map<string, ExplorerAnswer>} answers by "variant fen" */
     this.answers = new Map();
     this.wanted = "";
+    /** @type {string | null} the source chosen, else masters (site for janggi) */
+    this.chosen = null;
+    this.source = "masters";
     this.variant = "xiangqi";
     this.notation = "chinese";
+    /** @type {string} the position shown */
+    this.fen = "";
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.timer = undefined;
+    const menu = $("explorer-source");
+    menu.addEventListener("change", () => this.choose(menu.value));
   }
 
   /** Show the moves from the position `fen` (asked of the server once per position).
    * @param {string} variant @param {string} fen @param {string} notation */
   show(variant, fen, notation) {
-    const key = `${variant} ${fen}`;
+    this.source = this.chosen || (variant === "janggi" ? "site" : "masters");
+    const key = `${this.source} ${variant} ${fen}`;
     const changed = key !== this.wanted || notation !== this.notation;
     this.variant = variant;
     this.notation = notation;
     if (!changed) return;
     this.wanted = key;
+    this.fen = fen;
     const known = this.answers.get(key);
     if (known) {
       this.render(known);
@@ -98,16 +118,26 @@ export class ExplorerPanel {
     }
     $("explorer-status").textContent = say("asking");
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.ask(variant, fen), DEBOUNCE_MS);
+    const source = this.source;
+    this.timer = setTimeout(() => this.ask(source, variant, fen), DEBOUNCE_MS);
   }
 
-  /** @param {string} variant @param {string} fen */
-  async ask(variant, fen) {
-    const key = `${variant} ${fen}`;
+  /** The source chosen in the panel's menu: asked again at once.
+   * @param {string} source */
+  choose(source) {
+    this.chosen = source;
+    const fen = this.fen;
+    this.wanted = "";
+    if (fen) this.show(this.variant, fen, this.notation);
+  }
+
+  /** @param {string} source @param {string} variant @param {string} fen */
+  async ask(source, variant, fen) {
+    const key = `${source} ${variant} ${fen}`;
     /** @type {ExplorerAnswer} */
     let answer;
     try {
-      const response = await fetch(`/api/explorer?${new URLSearchParams({ variant, fen })}`);
+      const response = await fetch(`/api/explorer?${new URLSearchParams({ source, variant, fen })}`);
       const body = await response.json();
       if (!response.ok) {
         if (key === this.wanted) this.fail(body.error ? body.error.message : response.statusText);
@@ -120,7 +150,7 @@ export class ExplorerPanel {
     }
     if (answer.building) {
       // Not kept: asked again until the index is built, while the position is still shown.
-      setTimeout(() => { if (key === this.wanted) this.ask(variant, fen); }, BUILDING_RETRY_MS);
+      setTimeout(() => { if (key === this.wanted) this.ask(source, variant, fen); }, BUILDING_RETRY_MS);
     } else {
       this.answers.set(key, answer);
     }
@@ -137,6 +167,9 @@ export class ExplorerPanel {
   /** @param {ExplorerAnswer} answer */
   render(answer) {
     $("explorer-title").textContent = say("title");
+    const menu = $("explorer-source");
+    menu.value = this.source;
+    for (const option of menu.options) option.textContent = say(option.value);
     const status = $("explorer-status");
     const table = $("explorer-moves");
     const list = $("explorer-games");
@@ -161,7 +194,7 @@ export class ExplorerPanel {
     }
     const moves = answer.moves || [];
     const games = answer.games || 0;
-    status.textContent = games ? "" : say("noGames");
+    status.textContent = games ? "" : say(this.source === "site" ? "noSiteGames" : "noGames");
     if (!games) return;
     $("explorer-total").textContent = say("games", { n: games.toLocaleString() });
     const head = make("tr");
@@ -191,7 +224,7 @@ export class ExplorerPanel {
       link.appendChild(make("span", "explorer-players", `${game.red} – ${game.black}`));
       link.appendChild(make("span", "explorer-result", game.result));
       link.appendChild(make("span", "muted", [game.year, game.event].filter(Boolean).join(" · ")));
-      link.addEventListener("click", () => this.actions.onGame(game));
+      link.addEventListener("click", () => this.actions.onGame(game, this.source));
       item.appendChild(link);
       list.appendChild(item);
     }
