@@ -8,6 +8,8 @@ import random
 import tarfile
 import zipfile
 from collections import defaultdict
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -518,3 +520,39 @@ def test_the_command_asks_the_servers_games_beside_the_index(
     assert main(args) == 0
     answer = json.loads(capsys.readouterr().out)
     assert (answer["games"], answer["moves"][0]["iccs"]) == (1, "h2e2")
+
+
+class _BrokenPool:
+    """A pool whose workers never start (as a script without a main guard makes them)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        pass
+
+    def submit(self, *args: object) -> Future[object]:
+        future: Future[object] = Future()
+        future.set_exception(BrokenProcessPool("a worker could not start"))
+        return future
+
+    def shutdown(self, **kwargs: object) -> None:
+        pass
+
+
+def test_an_import_whose_workers_cannot_start_reads_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("chuhan.explorer.index._READ_BATCH", 10)
+    games = _random_games(12, seed=3)
+    for number in range(45):
+        moves, result, _ = games[number % 12]
+        _write(
+            tmp_path / "many",
+            f"{number:03d}.pgn",
+            _pgn(moves[:20], Red=f"R{number}", Result=result),
+        )
+    with Explorer(":memory:") as explorer:
+        here = explorer.import_collection([tmp_path / "many"], workers=1)
+    monkeypatch.setattr("chuhan.explorer.index.ProcessPoolExecutor", _BrokenPool)
+    with Explorer(":memory:") as explorer:
+        broken = explorer.import_collection([tmp_path / "many"], workers=2)
+        assert explorer.lookup(Board()).games == 45
+    assert (broken.files, broken.games, broken.refused) == (here.files, here.games, here.refused)

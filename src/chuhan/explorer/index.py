@@ -43,6 +43,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -954,8 +955,10 @@ def _read_into(
     A text already read (by its digest) is not read again."""
     wanted = min(READ_WORKERS, _cpus()) if workers is None else max(1, workers)
     seen: set[bytes] = set()
-    window: deque[tuple[list[tuple[CollectionFile, bytes, bool]], Any]] = deque()
+    Jobs = list[tuple[str, bytes]]
+    window: deque[tuple[list[tuple[CollectionFile, bytes, bool]], Jobs, Any]] = deque()
     pool: ProcessPoolExecutor | None = None
+    broken = False
 
     def add(batch: list[tuple[CollectionFile, bytes, bool]], reads: list[_FileRead]) -> None:
         given = iter(reads)
@@ -965,20 +968,30 @@ def _read_into(
                 progress(importer.summary)
 
     def drain(ahead: int) -> None:
+        nonlocal broken
         while len(window) > ahead:
-            batch, reads = window.popleft()
-            add(batch, reads.result() if isinstance(reads, Future) else reads)
+            batch, jobs, reads = window.popleft()
+            if isinstance(reads, Future):
+                try:
+                    reads = reads.result()
+                except BrokenProcessPool:
+                    # A worker could not start or died (a script that starts an import
+                    # without ``if __name__ == "__main__"`` cannot be run again by one):
+                    # the rest is read here.
+                    broken = True
+                    reads = _read_files(jobs, game, encoding)
+            add(batch, reads)
 
     try:
         for number, batch in enumerate(_batches(files, seen)):
             jobs = [(file.name, file.data) for file, _, new in batch if new]
             if pool is None and number > 0 and wanted > 1:
                 pool = ProcessPoolExecutor(wanted, mp_context=get_context("spawn"))
-            if pool is None:
-                window.append((batch, _read_files(jobs, game, encoding)))
+            if pool is None or broken:
+                window.append((batch, jobs, _read_files(jobs, game, encoding)))
             else:
-                window.append((batch, pool.submit(_read_files, jobs, game, encoding)))
-            drain(2 * wanted if pool is not None else 0)
+                window.append((batch, jobs, pool.submit(_read_files, jobs, game, encoding)))
+            drain(2 * wanted if pool is not None and not broken else 0)
         drain(0)
     finally:
         if pool is not None:
