@@ -156,11 +156,11 @@ def test_a_game_that_ends_here_is_counted_in_the_site_source(
         black.do("resign")
         # The game is added after its end is told (in the explorer's thread): asked until
         # it is there, within a bound.
-        for _ in range(1200):
+        for _ in range(240):
             answer = _site(client)
             if answer["games"]:
                 break
-            time.sleep(0.05)
+            time.sleep(0.25)
         assert answer["games"] == 1
         assert [(m["iccs"], m["games"], m["red_wins"]) for m in answer["moves"]] == [("h2e2", 1, 1)]
         assert _site(client, moves="h2e2")["moves"][0]["iccs"] == "h9g7"
@@ -175,3 +175,37 @@ def test_a_game_that_ends_here_is_counted_in_the_site_source(
             assert client.get("/api/explorer").json()["games"] == masters.lookup(Board()).games
         red.close()
         black.close()
+
+
+def test_a_janggi_game_is_counted_from_the_position_its_setup_made(
+    tmp_path: Path, sample_index: Path
+) -> None:
+    import time
+
+    from web_helpers import join_friend_game
+
+    with _client(tmp_path, sample_index) as client:
+        _, cho, han = join_friend_game(client, variant="janggi")
+        try:
+            han.do("setup", arrangement="상마상마")
+            cho.wait_state(lambda s: s["setup"] and s["setup"]["chooser"] == "first")
+            start = cho.do("setup", arrangement="HEHE")["fen"]
+            han.wait_state(lambda s: s["status"] == "playing")
+            cho.move("e3d3")
+            han.wait_state(lambda s: s["ply"] == 1)
+            han.move("e6d6")  # the kings face each other: a pass ends it in bikjang
+            cho.wait_state(lambda s: s["ply"] == 2)
+            assert cho.do("pass")["status"] == "over"
+            params = {"source": "site", "variant": "janggi", "fen": start}
+            for _ in range(240):  # (added after the end is told: asked until it is there)
+                answer = _site(client, variant="janggi", fen=start)
+                if answer["games"]:
+                    break
+                time.sleep(0.25)
+            assert [(m["iccs"], m["black_wins"]) for m in answer["moves"]] == [("e3d3", 1)]
+            after = client.get("/api/explorer", params={**params, "moves": "e3d3,e6d6"}).json()
+            assert after["games"] == 1 and after["moves"][0]["games"] == 1  # the pass
+            assert _site(client)["games"] == 0  # no xiangqi game
+        finally:
+            cho.close()
+            han.close()

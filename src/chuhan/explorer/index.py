@@ -64,7 +64,7 @@ from chuhan.explorer.text import (
 from chuhan.notation import format_move
 from chuhan.records import GameRecord, VariationError, iter_data
 from chuhan.squares import Move
-from chuhan.variants import Variant, get_variant
+from chuhan.variants import JANGGI_ARRANGEMENTS, Variant, get_variant, janggi_start_fen
 
 __all__ = [
     "GAME_ENDED",
@@ -175,6 +175,18 @@ CREATE TABLE IF NOT EXISTS positions (
 class ExplorerError(ChuhanError):
     """A question the index cannot answer as asked (a janggi position of a xiangqi source,
     an unknown source), or an index file that is not one."""
+
+
+def _start_keys(variant: Variant) -> set[int]:
+    """The keys of a game's start positions: xiangqi's one, and janggi's sixteen (each
+    side's arrangement of horses and elephants)."""
+    if variant.game != "janggi":
+        return {Board(variant=variant).zobrist_hash()}
+    return {
+        Board(janggi_start_fen(cho=cho, han=han), variant=variant).zobrist_hash()
+        for cho in JANGGI_ARRANGEMENTS
+        for han in JANGGI_ARRANGEMENTS
+    }
 
 
 def site_index_path(path: str | Path | None = None) -> Path:
@@ -572,7 +584,8 @@ class Explorer:
         headers: dict[str, str] | None = None,
         origin: str,
     ) -> bool:
-        """Add one game (ICCS ``moves`` from ``fen``, default the start; ``headers``: PGN
+        """Add one game (ICCS ``moves`` from ``fen``, default the start; a janggi game
+        from any of the sixteen arrangements counts as from the start; ``headers``: PGN
         tags, ``Result`` among them) to ``source`` (created for ``variant`` when new), as
         a game ends on a server: one transaction, counted at once. ``origin`` names the
         game (its id): a game is told from others by it alone, and one already added is
@@ -587,7 +600,7 @@ class Explorer:
         except ChuhanError as error:
             raise ExplorerError(f"the game {origin!r} does not replay: {error}") from None
         board = Board(fen, variant=spec)
-        kind = "game" if board.zobrist_hash() == Board(variant=spec).zobrist_hash() else "position"
+        kind = "game" if board.zobrist_hash() in _start_keys(spec) else "position"
         given = headers or {}
         if played:
             tags = tuple((tag, given.get(tag, "")) for tag in _TAGS)

@@ -109,7 +109,8 @@ class SiteGames:
                 event.game_id,
                 state.variant.game,
                 state.variant.name,
-                state.start_fen,
+                # (the position the moves start from: a janggi game's after its setup)
+                state.game.board.root().fen(),
                 list(state.moves),
                 speed_of(state.time_control),
                 headers,
