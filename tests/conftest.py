@@ -7,6 +7,8 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,16 @@ from postgres_cluster import Cluster, PostgresNotFound
 # module parses the failing line), failed a run with "SystemError: AST constructor
 # recursion depth mismatch" after every test had passed.
 DATA = Path(__file__).parent / "data"
+
+# The servers the tests start (chuhan serve, in-process apps) do not build the masters'
+# explorer index (minutes of CPU, undone when the server stops): a test that needs one
+# builds a small one (explorer_sample.py) or sets the variable itself.
+os.environ.setdefault("CHUHAN_EXPLORER_BUILD", "0")
+# ... and keep their explorer files (the games that end on them) out of the user's folder.
+if "CHUHAN_EXPLORER_DB" not in os.environ:
+    _EXPLORER_FOLDER = tempfile.mkdtemp(prefix="chuhan-explorer-")
+    atexit.register(shutil.rmtree, _EXPLORER_FOLDER, ignore_errors=True)
+    os.environ["CHUHAN_EXPLORER_DB"] = os.path.join(_EXPLORER_FOLDER, "explorer.sqlite3")
 
 # The admin address of a running cluster to use instead of starting one, e.g.
 # postgresql://postgres@127.0.0.1:5432/postgres (its user must be allowed to create databases).

@@ -8,6 +8,8 @@ import random
 import tarfile
 import zipfile
 from collections import defaultdict
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -15,13 +17,18 @@ import pytest
 from chuhan import Board
 from chuhan.cli import main
 from chuhan.explorer import (
+    MASTERS,
+    SITE,
     Explorer,
     ExplorerError,
     ImportSummary,
+    iter_collection,
     kind_of,
     normalize_date,
     normalize_result,
     search_key,
+    site_index_path,
+    site_source,
 )
 from chuhan.records import GameRecord, write_pgn, write_xqf
 from chuhan.squares import Move
@@ -342,11 +349,11 @@ def test_counts_agree_with_a_count_made_by_replaying_the_games(tmp_path: Path) -
     with Explorer(tmp_path / "index.sqlite3") as explorer:
         summary = explorer.import_collection([tmp_path / "games.pgn", tmp_path / "more"])
         assert (summary.games, summary.duplicates) == (len(games), 3 + len(copies))
-        for fen, moves in expected.items():
+        for fen, played in expected.items():
             stats = explorer.lookup(Board(fen))
             found = {move.iccs: move for move in stats.moves}
-            assert set(found) == set(moves), fen
-            for text, numbers in moves.items():
+            assert set(found) == set(played), fen
+            for text, numbers in played.items():
                 results = [games[n][1] for n in numbers]
                 years = [games[n][2] for n in numbers]
                 move = found[text]
@@ -417,3 +424,135 @@ def test_the_command_answers_bad_questions_with_a_sentence(
         assert code == 0 and "No game of the nowhere" in out
     else:
         assert code == 2 and said in err and "Traceback" not in err
+
+
+# -- reading in worker processes ----------------------------------------------------------
+
+
+def test_records_read_by_worker_processes_make_the_index_read_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Batches of 20 files (the first is read here, the rest by two processes), with copies
+    # of earlier texts in later batches and a broken file among them.
+    monkeypatch.setattr("chuhan.explorer.index._READ_BATCH", 20)
+    games = _random_games(30, seed=7)
+    folder = tmp_path / "many"
+    for number in range(90):
+        moves, result, year = games[number % 30]
+        text = _pgn(moves[:30], Red=f"Red {number}", Date=str(year), Result=result)
+        _write(folder, f"{number:04d}.pgn", text)
+        if number % 19 == 0:
+            _write(folder, f"{number:04d}-copy.pgn", text)
+    _write(folder, "0050-broken.pgn", '[FEN "9/9 w"]\n\n1. h2e2 *\n')
+
+    def index(workers: int) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]], int]:
+        with Explorer(tmp_path / f"index-{workers}.sqlite3") as explorer:
+            summary = explorer.import_collection([folder], workers=workers)
+            games_rows = explorer._db.execute(
+                "SELECT id, kind, fen, moves, red, date, result, origin, copies FROM games "
+                "ORDER BY id"
+            ).fetchall()
+            positions = explorer._db.execute("SELECT * FROM positions ORDER BY 1, 2, 3").fetchall()
+            return games_rows, positions, len(summary.refused)
+
+    here = index(1)
+    assert here == index(2)
+    assert len(here[0]) == 90 and here[2] == 1
+    assert sum(int(str(row[-1])) for row in here[0]) == 90 + 5  # the five copies counted
+
+
+def test_an_encoding_given_reads_the_files_in_it(tmp_path: Path) -> None:
+    _write(tmp_path, "big5.pgn", _pgn(ONE[:2], Red="楊官璘", Black="胡榮華", Result="1-0"), "cp950")
+    with Explorer(":memory:") as explorer:
+        explorer.import_files(iter_collection(tmp_path), encoding="cp950")
+        game = explorer.game(1)
+    assert (game["red"], game["black"]) == ("楊官璘", "胡榮華")
+
+
+# -- a server's own games -----------------------------------------------------------------
+
+
+def test_a_servers_games_are_added_as_they_end_and_asked_by_speed_and_band() -> None:
+    blitz = site_source("xiangqi", "blitz", "1500-1799")
+    rapid = site_source("xiangqi", "rapid", "casual")
+    with Explorer(":memory:") as explorer:
+        assert explorer.add_game(blitz, ONE, headers={"Result": "1-0"}, origin="g1")
+        assert explorer.add_game(blitz, ONE, headers={"Result": "0-1"}, origin="g2")
+        assert explorer.add_game(rapid, TWO, headers={"Result": "1/2-1/2"}, origin="g3")
+        assert not explorer.add_game(blitz, ONE, headers={"Result": "1-0"}, origin="g1")
+        start = explorer.lookup(Board(), source=SITE)
+        assert start.games == 3
+        moves = {move.iccs: move for move in start.moves}
+        assert (moves["h2e2"].games, moves["h2e2"].red_wins, moves["h2e2"].black_wins) == (2, 1, 1)
+        assert moves["b0c2"].draws == 1
+        # The two openings transpose: the position after three moves meets all three games.
+        assert explorer.lookup(_board(*ONE[:3]), source=SITE).games == 3
+        only_rapid = explorer.lookup(_board(*ONE[:3]), source=SITE, speeds=["rapid"])
+        assert only_rapid.games == 1 and only_rapid.moves[0].iccs == "i9h9"
+        assert explorer.lookup(Board(), source=SITE, bands=["2100+"]).games == 0
+        assert explorer.lookup(Board(), source=MASTERS).games == 0
+
+
+def test_a_servers_janggi_games_are_a_source_of_their_own() -> None:
+    source = site_source("janggi", "blitz", "casual")
+    board = Board(variant="janggi")
+    move = sorted(board.legal_moves, key=lambda m: m.iccs())[0]
+    with Explorer(":memory:") as explorer:
+        explorer.add_game(
+            source, [move.iccs()], variant="janggi", headers={"Result": "1-0"}, origin="j1"
+        )
+        stats = explorer.lookup(Board(variant="janggi"), source=SITE)
+        assert (stats.games, stats.moves[0].iccs) == (1, move.iccs())
+        assert explorer.lookup(Board(), source=SITE).games == 0
+        with pytest.raises(ExplorerError, match="does not replay"):
+            explorer.add_game(source, ["a0a9"], variant="janggi", origin="j2")
+
+
+def test_the_command_asks_the_servers_games_beside_the_index(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    index = tmp_path / "explorer.sqlite3"
+    with Explorer(site_index_path(index)) as site:
+        site.add_game(
+            site_source("xiangqi", "blitz", "casual"), ONE, origin="g1", headers={"Result": "1-0"}
+        )
+    args = ["explorer", "--db", str(index), "--source", "site", "--json"]
+    assert main(args) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["games"], answer["moves"][0]["iccs"]) == (1, "h2e2")
+
+
+class _BrokenPool:
+    """A pool whose workers never start (as a script without a main guard makes them)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        pass
+
+    def submit(self, *args: object) -> Future[object]:
+        future: Future[object] = Future()
+        future.set_exception(BrokenProcessPool("a worker could not start"))
+        return future
+
+    def shutdown(self, **kwargs: object) -> None:
+        pass
+
+
+def test_an_import_whose_workers_cannot_start_reads_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("chuhan.explorer.index._READ_BATCH", 10)
+    games = _random_games(12, seed=3)
+    for number in range(45):
+        moves, result, _ = games[number % 12]
+        _write(
+            tmp_path / "many",
+            f"{number:03d}.pgn",
+            _pgn(moves[:20], Red=f"R{number}", Result=result),
+        )
+    with Explorer(":memory:") as explorer:
+        here = explorer.import_collection([tmp_path / "many"], workers=1)
+    monkeypatch.setattr("chuhan.explorer.index.ProcessPoolExecutor", _BrokenPool)
+    with Explorer(":memory:") as explorer:
+        broken = explorer.import_collection([tmp_path / "many"], workers=2)
+        assert explorer.lookup(Board()).games == 45
+    assert (broken.files, broken.games, broken.refused) == (here.files, here.games, here.refused)

@@ -10,8 +10,11 @@ from pathlib import Path
 import pytest
 
 from chuhan import Board
-from chuhan.explorer import MASTERS_ARCHIVE, open_masters
+from chuhan.explorer import MASTERS_ARCHIVE, Explorer, normalize_result, open_masters, search_key
 from chuhan.explorer.masters import MASTERS_LABEL, masters_digest
+from chuhan.records import iter_data
+from chuhan.squares import Move
+from explorer_sample import build_sample_index, sample_files
 
 
 def test_the_archive_is_shipped_with_its_credit() -> None:
@@ -86,3 +89,48 @@ def test_the_masters_index_holds_the_dataset(tmp_path: Path) -> None:
         for fen in busiest:
             stats = explorer.lookup(Board(fen))
             assert {move.iccs: move.games for move in stats.moves} == dict(expected[fen]), fen
+
+
+def test_a_sample_of_the_archive_counts_as_its_records_replayed(tmp_path: Path) -> None:
+    """The counts of the busiest positions of a small index of the archive's first master
+    games, against the same records read by the records' reader and replayed move by move,
+    counted by FEN (one game once: a copy plays the same moves to the same result)."""
+    index = build_sample_index(tmp_path / "sample.sqlite3")
+    games: dict[tuple[object, ...], tuple[list[Move], str]] = {}
+    for file in sample_files():
+        for record in iter_data(file.data.decode("cp950").encode(), file.name):
+            moves = record.main_line_moves()
+            result = normalize_result(record.headers.get("Result", "*"))
+            identity: tuple[object, ...] = (tuple(m.iccs() for m in moves), result)
+            if len(moves) < 40:
+                names = (record.headers.get("Red", ""), record.headers.get("Black", ""))
+                identity += tuple(search_key(name).replace(" ", "") for name in names)
+            if moves and not record.errors:
+                games.setdefault(identity, (moves, result))
+    expected: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for moves, result in games.values():
+        board = Board()
+        seen: set[tuple[str, str]] = set()
+        for move in moves:
+            fen = " ".join(board.fen().split()[:2])
+            if (fen, move.iccs()) not in seen:
+                seen.add((fen, move.iccs()))
+                expected[fen][move.iccs()].append(result)
+            board.push(move)
+    busiest = sorted(expected, key=lambda fen: -sum(map(len, expected[fen].values())))[:25]
+    with Explorer(index) as explorer:
+        assert explorer.lookup(Board()).games == len(games)
+        for fen in busiest:
+            found = {
+                move.iccs: (move.games, move.red_wins, move.draws, move.black_wins)
+                for move in explorer.lookup(Board(fen)).moves
+            }
+            assert found == {
+                iccs: (
+                    len(results),
+                    results.count("1-0"),
+                    results.count("1/2-1/2"),
+                    results.count("0-1"),
+                )
+                for iccs, results in expected[fen].items()
+            }, fen

@@ -314,7 +314,14 @@ def _padded(text: str, width: int) -> str:
 def _cmd_explorer(args: argparse.Namespace) -> int:
     import json
 
-    from chuhan.explorer import MASTERS, Explorer, ExplorerError, open_masters
+    from chuhan.explorer import (
+        MASTERS,
+        SITE,
+        Explorer,
+        ExplorerError,
+        open_masters,
+        site_index_path,
+    )
     from chuhan.explorer.masters import CREDIT
 
     board = Board(args.fen, variant=args.variant)
@@ -337,6 +344,8 @@ def _cmd_explorer(args: argparse.Namespace) -> int:
         explorer = open_masters(args.db, progress=progress, announce=announce)
         if progress is not None and explorer.built_now:
             print(file=sys.stderr)
+    elif args.source == SITE:
+        explorer = Explorer(site_index_path(args.db))  # (the server's games, beside it)
     else:
         explorer = Explorer(args.db)
     with explorer:
@@ -704,7 +713,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--moves", nargs="*", default=[], metavar="M", help="ICCS moves played from the position"
     )
     p.add_argument("--variant", default="xiangqi", choices=GAMES, help="game (default xiangqi)")
-    p.add_argument("--source", default="masters", help="the collection asked (default masters)")
+    p.add_argument(
+        "--source",
+        default="masters",
+        help="the collection asked (default masters; site: the games that ended on the "
+        "server of this index, in explorer-site.sqlite3 beside it)",
+    )
     p.add_argument(
         "--json",
         action="store_true",

@@ -24,7 +24,9 @@ from chuhan.explorer.files import KINDS, CollectionError, CollectionFile, iter_c
 from chuhan.explorer.index import (
     GAME_ENDED,
     MASTERS,
+    READ_WORKERS,
     SCHEMA_VERSION,
+    SITE,
     TOP_GAMES,
     UNIQUE_PLIES,
     Explorer,
@@ -36,6 +38,8 @@ from chuhan.explorer.index import (
     Refusal,
     default_index_path,
     position_key,
+    site_index_path,
+    site_source,
 )
 from chuhan.explorer.masters import MASTERS_ARCHIVE, masters_digest, open_masters
 from chuhan.explorer.text import normalize_date, normalize_ecco, normalize_result, search_key
@@ -45,7 +49,9 @@ __all__ = [
     "KINDS",
     "MASTERS",
     "MASTERS_ARCHIVE",
+    "READ_WORKERS",
     "SCHEMA_VERSION",
+    "SITE",
     "TOP_GAMES",
     "UNIQUE_PLIES",
     "CollectionError",
@@ -67,4 +73,6 @@ __all__ = [
     "open_masters",
     "position_key",
     "search_key",
+    "site_index_path",
+    "site_source",
 ]

@@ -34,12 +34,18 @@ An import is one transaction: it adds every record it can read or none.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import heapq
+import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -58,12 +64,13 @@ from chuhan.explorer.text import (
 from chuhan.notation import format_move
 from chuhan.records import GameRecord, VariationError, iter_data
 from chuhan.squares import Move
-from chuhan.variants import Variant, get_variant
+from chuhan.variants import JANGGI_ARRANGEMENTS, Variant, get_variant, janggi_start_fen
 
 __all__ = [
     "GAME_ENDED",
     "MASTERS",
     "SCHEMA_VERSION",
+    "SITE",
     "TOP_GAMES",
     "UNIQUE_PLIES",
     "Explorer",
@@ -75,12 +82,17 @@ __all__ = [
     "Refusal",
     "default_index_path",
     "position_key",
+    "site_index_path",
+    "site_source",
 ]
 
 #: The index's layout; an index of another version is refused (rebuild it).
 SCHEMA_VERSION = 1
 #: The source of the master games.
 MASTERS = "masters"
+#: The sources of a server's own games, one per game, speed and rating band
+#: (:func:`site_source`); asked together as this one name.
+SITE = "site"
 #: The games kept with each move (and each position): the most recent first.
 TOP_GAMES = 5
 #: The ``move`` of a position's row that counts the games that ended in it.
@@ -89,6 +101,11 @@ GAME_ENDED = -1
 UNIQUE_PLIES = 40
 #: Rows of positions staged in Python before they go to SQLite's staging table.
 _STAGE_BATCH = 20_000
+#: The most processes an import reads records with (parsing the moves is most of its work).
+READ_WORKERS = 8
+#: Files read by one job of a reading worker; the first batch is read in the importing
+#: process, so that a small collection starts no worker.
+_READ_BATCH = 200
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -160,6 +177,35 @@ class ExplorerError(ChuhanError):
     an unknown source), or an index file that is not one."""
 
 
+def _start_keys(variant: Variant) -> set[int]:
+    """The keys of a game's start positions: xiangqi's one, and janggi's sixteen (each
+    side's arrangement of horses and elephants)."""
+    if variant.game != "janggi":
+        return {Board(variant=variant).zobrist_hash()}
+    return {
+        Board(janggi_start_fen(cho=cho, han=han), variant=variant).zobrist_hash()
+        for cho in JANGGI_ARRANGEMENTS
+        for han in JANGGI_ARRANGEMENTS
+    }
+
+
+def site_index_path(path: str | Path | None = None) -> Path:
+    """The index of a server's own games beside the explorer's index at ``path`` (default
+    :func:`default_index_path`): ``explorer-site.sqlite3`` beside ``explorer.sqlite3``. A
+    file of its own: an import of the masters holds the other for minutes."""
+    index = default_index_path() if path is None else Path(path)
+    return index.with_name(f"{index.stem}-site{index.suffix}")
+
+
+def site_source(game: str, speed: str, band: str) -> str:
+    """The source of a server's own games of ``game`` at ``speed`` in the rating ``band``:
+    ``site/xiangqi/blitz/1500-1799``."""
+    for part in (game, speed, band):
+        if not part or "/" in part:
+            raise ExplorerError(f"a site source's part must be a word without '/': {part!r}")
+    return f"{SITE}/{game}/{speed}/{band}"
+
+
 def position_key(board: Board) -> int:
     """The index's key of the board's position: its Zobrist hash (placement and side to
     move) as a signed 64-bit integer, as SQLite stores it."""
@@ -219,10 +265,13 @@ class GameSummary:
     ecco: str
     opening: str
     ply: int | None = None
+    #: Where the game came from: its file in a collection, its id on a server.
+    origin: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
+            "origin": self.origin,
             "red": self.red,
             "black": self.black,
             "event": self.event,
@@ -337,7 +386,6 @@ def default_index_path() -> Path:
     ``explorer.sqlite3`` in the user data folder (as platformdirs names it, where the web
     app keeps its games; without platformdirs, ``$XDG_DATA_HOME/chuhan`` or
     ``~/.local/share/chuhan``)."""
-    import os
 
     given = os.environ.get("CHUHAN_EXPLORER_DB")
     if given:
@@ -447,6 +495,7 @@ class Explorer:
         label: str | None = None,
         digest: str = "",
         progress: Callable[[ImportSummary], None] | None = None,
+        workers: int | None = None,
     ) -> ImportSummary:
         """Import the record files, folders and archives at ``paths`` into ``source``
         (created for ``variant`` when new), in one transaction: every record read is
@@ -463,6 +512,7 @@ class Explorer:
             label=label or ", ".join(Path(name).name for name in names),
             digest=digest,
             progress=progress,
+            workers=workers,
         )
 
     def import_files(
@@ -474,8 +524,13 @@ class Explorer:
         label: str = "records",
         digest: str = "",
         progress: Callable[[ImportSummary], None] | None = None,
+        encoding: str | None = None,
+        workers: int | None = None,
     ) -> ImportSummary:
-        """Import the records of ``files`` (as :meth:`import_collection` does)."""
+        """Import the records of ``files`` (as :meth:`import_collection` does), in the
+        ``encoding`` given (default: told per file) and read by ``workers`` processes
+        (default: one per CPU, at most :data:`READ_WORKERS`; a collection of a few hundred
+        files is read in this process)."""
         started = time.perf_counter()
         summary = ImportSummary(label=label, source=source)
         try:
@@ -498,10 +553,7 @@ class Explorer:
             )
             assert cursor.lastrowid is not None
             importer = _Importer(self._db, source_id, spec, cursor.lastrowid, summary)
-            for file in files:
-                importer.add_file(file)
-                if progress is not None:
-                    progress(summary)
+            _read_into(importer, files, spec.game, encoding, workers, progress)
             importer.finish()
             summary.seconds = time.perf_counter() - started
             self._db.execute(
@@ -522,31 +574,148 @@ class Explorer:
             raise
         return summary
 
+    def add_game(
+        self,
+        source: str,
+        moves: Iterable[str],
+        *,
+        variant: Variant | str = "xiangqi",
+        fen: str | None = None,
+        headers: dict[str, str] | None = None,
+        origin: str,
+    ) -> bool:
+        """Add one game (ICCS ``moves`` from ``fen``, default the start; a janggi game
+        from any of the sixteen arrangements counts as from the start; ``headers``: PGN
+        tags, ``Result`` among them) to ``source`` (created for ``variant`` when new), as
+        a game ends on a server: one transaction, counted at once. ``origin`` names the
+        game (its id): a game is told from others by it alone, and one already added is
+        not added again (returns ``False``). Raises :class:`ExplorerError` for a game that
+        does not replay or of another game than the source's."""
+        spec = get_variant(variant)
+        board = Board(fen, variant=spec)
+        played: list[Move] = []
+        try:
+            for text in moves:
+                played.append(board.push_iccs(text))
+        except ChuhanError as error:
+            raise ExplorerError(f"the game {origin!r} does not replay: {error}") from None
+        board = Board(fen, variant=spec)
+        kind = "game" if board.zobrist_hash() in _start_keys(spec) else "position"
+        given = headers or {}
+        if played:
+            tags = tuple((tag, given.get(tag, "")) for tag in _TAGS)
+            read = _replayed(board, played, origin, kind, "", tags)
+        else:
+            read = _RecordRead(origin, "a game without a move")
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            raise ExplorerError(
+                f"the explorer index {str(self.path)!r} cannot be written ({error})"
+            ) from None
+        try:
+            source_id, source_variant = self._source(source, spec)
+            if source_variant.game != spec.game:
+                raise ExplorerError(
+                    f"the {source} source holds {source_variant.game} games, not {spec.game}"
+                )
+            label = f"{source} (games as they end)"
+            row = self._db.execute(
+                "SELECT id FROM imports WHERE source = ? AND label = ?", (source_id, label)
+            ).fetchone()
+            if row is None:
+                cursor = self._db.execute(
+                    "INSERT INTO imports (source, label, digest, imported_at, files, games, "
+                    "others, duplicates, refused) "
+                    "VALUES (?, ?, '', datetime('now'), 0, 0, 0, 0, 0)",
+                    (source_id, label),
+                )
+                assert cursor.lastrowid is not None
+                import_id = cursor.lastrowid
+            else:
+                import_id = int(row[0])
+            summary = ImportSummary(label=label, source=source)
+            importer = _Importer(self._db, source_id, spec, import_id, summary, distinct=True)
+            importer.add_file(CollectionFile(origin, b"-"), origin.encode(), _FileRead("", (read,)))
+            importer.finish()
+            self._db.execute(
+                "UPDATE imports SET files = files + 1, games = games + ?, others = others + ?, "
+                "duplicates = duplicates + ?, refused = refused + ? WHERE id = ?",
+                (
+                    summary.games,
+                    summary.others,
+                    summary.duplicates,
+                    len(summary.refused),
+                    import_id,
+                ),
+            )
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        return summary.duplicates == 0 and not summary.refused
+
     # -- questions ------------------------------------------------------------------------
 
-    def lookup(self, board: Board, *, source: str = MASTERS) -> PositionStats:
+    def lookup(
+        self,
+        board: Board,
+        *,
+        source: str = MASTERS,
+        speeds: Iterable[str] | None = None,
+        bands: Iterable[str] | None = None,
+    ) -> PositionStats:
         """The moves played from ``board``'s position in the games of ``source``, most
         played first (moves of a stored row that are not legal on ``board``, which only a
         64-bit hash collision could give, are left out). A position no game reached has
         0 games and no moves; a source that does not exist yet is such an empty answer
         too. Raises :class:`ExplorerError` for a board of another game than the
-        source's."""
-        row = self._db.execute(
-            "SELECT id, variant FROM sources WHERE name = ?", (source,)
-        ).fetchone()
+        source's.
+
+        ``source`` :data:`SITE` asks a server's own games of the board's game together
+        (:func:`site_source`), of the ``speeds`` and rating ``bands`` given (default
+        all)."""
         empty = PositionStats(board.fen(), source, 0, 0, 0, 0, None, (), 0, ())
-        if row is None:
-            if source == MASTERS and board.variant.game != "xiangqi":
-                raise ExplorerError(_wrong_game(source, "xiangqi", board))
-            return empty
-        source_id, variant = int(row[0]), str(row[1])
-        if board.variant.game != variant:
-            raise ExplorerError(_wrong_game(source, variant, board))
-        rows = self._db.execute(
-            "SELECT move, games, red_wins, draws, black_wins, year_total, dated, top "
-            "FROM positions WHERE source = ? AND position = ?",
-            (source_id, position_key(board)),
-        ).fetchall()
+        columns = "move, games, red_wins, draws, black_wins, year_total, dated, top"
+        if source == SITE:
+            wanted_speeds = None if speeds is None else set(speeds)
+            wanted_bands = None if bands is None else set(bands)
+            prefix = f"{SITE}/{board.variant.game}/"
+            ids = []
+            for source_id, name in self._db.execute("SELECT id, name FROM sources"):
+                parts = str(name).split("/")
+                if not str(name).startswith(prefix) or len(parts) != 4:
+                    continue
+                if wanted_speeds is not None and parts[2] not in wanted_speeds:
+                    continue
+                if wanted_bands is not None and parts[3] not in wanted_bands:
+                    continue
+                ids.append(int(source_id))
+            if not ids:
+                return empty
+            marks = ", ".join("?" * len(ids))
+            summed = self._db.execute(
+                "SELECT move, sum(games), sum(red_wins), sum(draws), sum(black_wins), "
+                "sum(year_total), sum(dated), group_concat(top, ' ') FROM positions "
+                f"WHERE source IN ({marks}) AND position = ? GROUP BY move",
+                [*ids, position_key(board)],
+            ).fetchall()
+            rows = [(*row[:7], _merge_top(str(row[7]), None)) for row in summed]
+        else:
+            row = self._db.execute(
+                "SELECT id, variant FROM sources WHERE name = ?", (source,)
+            ).fetchone()
+            if row is None:
+                if source == MASTERS and board.variant.game != "xiangqi":
+                    raise ExplorerError(_wrong_game(source, "xiangqi", board))
+                return empty
+            source_id, variant = int(row[0]), str(row[1])
+            if board.variant.game != variant:
+                raise ExplorerError(_wrong_game(source, variant, board))
+            rows = self._db.execute(
+                f"SELECT {columns} FROM positions WHERE source = ? AND position = ?",
+                (source_id, position_key(board)),
+            ).fetchall()
         if not rows:
             return empty
         games = self._games_of(" ".join(str(r[7]) for r in rows))
@@ -596,11 +765,14 @@ class Explorer:
             return {}
         marks = ", ".join("?" * len(ids))
         rows = self._db.execute(
-            "SELECT id, red, black, event, date, year, result, ecco, opening FROM games "
-            f"WHERE id IN ({marks})",
+            "SELECT id, red, black, event, date, year, result, ecco, opening, origin "
+            f"FROM games WHERE id IN ({marks})",
             ids,
         )
-        return {int(r[0]): GameSummary(*r) for r in rows}
+        return {
+            int(r[0]): GameSummary(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], None, r[9])
+            for r in rows
+        }
 
     def game(self, game_id: int) -> dict[str, Any]:
         """A game of the index by its id: its tags as stored, its kind, start FEN and ICCS
@@ -658,15 +830,216 @@ def _listed(top: str, games: dict[int, GameSummary]) -> tuple[GameSummary, ...]:
                     game.ecco,
                     game.opening,
                     int(ply),
+                    game.origin,
                 )
             )
     return tuple(listed)
 
 
+@dataclass(frozen=True, slots=True)
+class _RecordRead:
+    """A record as a reading worker gives it to the import (plain values: it crosses a
+    process boundary): the refusal's reason, or the record's tags, start, moves and,
+    for a game from the start, the positions it passed, each with the move played from it
+    and the ply (once per game) and its final position."""
+
+    origin: str
+    refusal: str = ""
+    kind: str = ""
+    opening: str = ""
+    headers: tuple[tuple[str, str], ...] = ()
+    fen: str = ""
+    iccs: str = ""
+    plies: int = 0
+    passed: tuple[tuple[int, int, int], ...] = ()
+    ended: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _FileRead:
+    """A file's records as read, or the reason it has none."""
+
+    refusal: str
+    records: tuple[_RecordRead, ...]
+
+
+#: The tags the index keeps of a record.
+_TAGS = ("Red", "Black", "Result", "Date", "ECCO", "Event", "Site")
+
+
+def _read_file(name: str, data: bytes, game: str, encoding: str | None) -> _FileRead:
+    """Read one file's records (what a reading worker does: parsing the moves, which checks
+    each is legal, is most of an import's work) into plain values."""
+    if encoding is not None:
+        # Given as UTF-8, whose check is cheap, rather than as the encoding: the reader
+        # would tell the encoding of the file's start again to tell its format. A file
+        # not in the encoding given is left to the reader to tell.
+        with contextlib.suppress(UnicodeDecodeError, LookupError):
+            data = data.decode(encoding).encode("utf-8")
+    try:
+        records = list(iter_data(data, name))
+    except ChuhanError as error:
+        return _FileRead(str(error), ())
+    if not records:
+        return _FileRead("no game in it", ())
+    start_key = Board(variant=get_variant(game)).zobrist_hash()
+    folder_kind, opening = kind_of(name)
+    read: list[_RecordRead] = []
+    for index, record in enumerate(records):
+        origin = name if len(records) == 1 else f"{name}, game {index + 1}"
+        read.append(_read_record(record, origin, game, start_key, folder_kind, opening))
+    return _FileRead("", tuple(read))
+
+
+def _read_record(
+    record: GameRecord,
+    origin: str,
+    game: str,
+    start_key: int,
+    folder_kind: str | None,
+    opening: str,
+) -> _RecordRead:
+    errors = [error for error in record.errors if not isinstance(error, VariationError)]
+    if errors:
+        return _RecordRead(origin, str(errors[0]))
+    if record.variant.game != game:
+        return _RecordRead(origin, f"a {record.variant.game} game; this source holds {game}")
+    try:
+        board = record.start_board()
+    except ChuhanError as error:
+        return _RecordRead(origin, f"its start position does not read: {error}")
+    moves = record.main_line_moves()
+    kind = folder_kind or "game"
+    if kind == "game" and board.zobrist_hash() != start_key:
+        kind = "position"  # a fragment (or a handicap game): its positions are not openings
+    if not moves and kind in ("game", "computer"):
+        return _RecordRead(origin, "a game without a move")
+    headers = tuple((tag, record.headers.get(tag, "")) for tag in _TAGS)
+    return _replayed(board, moves, origin, kind, opening, headers)
+
+
+def _replayed(
+    board: Board,
+    moves: list[Move],
+    origin: str,
+    kind: str,
+    opening: str,
+    headers: tuple[tuple[str, str], ...],
+) -> _RecordRead:
+    """A record's moves (legal: checked as they were read) replayed from ``board`` by their
+    codes, with the positions a game passed."""
+    fen = board.fen()
+    iccs = " ".join(move.iccs() for move in moves)
+    passed: list[tuple[int, int, int]] = []
+    ended = None
+    if kind == "game":
+        # The moves were checked as the record was read: replayed here by their codes.
+        seen: set[tuple[int, int]] = set()
+        for ply, move in enumerate(moves):
+            code = move.from_square << 7 | move.to_square
+            key = position_key(board)
+            if (key, code) not in seen:
+                seen.add((key, code))
+                passed.append((key, code, ply))
+            board.push_code(code)
+        ended = position_key(board)
+    return _RecordRead(
+        origin, "", kind, opening, headers, fen, iccs, len(moves), tuple(passed), ended
+    )
+
+
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # (not on every system)
+        return os.cpu_count() or 1
+
+
+def _read_into(
+    importer: _Importer,
+    files: Iterable[CollectionFile],
+    game: str,
+    encoding: str | None,
+    workers: int | None,
+    progress: Callable[[ImportSummary], None] | None,
+) -> None:
+    """Read ``files`` and add their records to ``importer``, in order: the first batch
+    here, the rest by ``workers`` processes (several batches ahead) when there are more.
+    A text already read (by its digest) is not read again."""
+    wanted = min(READ_WORKERS, _cpus()) if workers is None else max(1, workers)
+    seen: set[bytes] = set()
+    Jobs = list[tuple[str, bytes]]
+    window: deque[tuple[list[tuple[CollectionFile, bytes, bool]], Jobs, Any]] = deque()
+    pool: ProcessPoolExecutor | None = None
+    broken = False
+
+    def add(batch: list[tuple[CollectionFile, bytes, bool]], reads: list[_FileRead]) -> None:
+        given = iter(reads)
+        for file, digest, new in batch:
+            importer.add_file(file, digest, next(given) if new else None)
+            if progress is not None:
+                progress(importer.summary)
+
+    def drain(ahead: int) -> None:
+        nonlocal broken
+        while len(window) > ahead:
+            batch, jobs, reads = window.popleft()
+            if isinstance(reads, Future):
+                try:
+                    reads = reads.result()
+                except BrokenProcessPool:
+                    # A worker could not start or died (a script that starts an import
+                    # without ``if __name__ == "__main__"`` cannot be run again by one):
+                    # the rest is read here.
+                    broken = True
+                    reads = _read_files(jobs, game, encoding)
+            add(batch, reads)
+
+    try:
+        for number, batch in enumerate(_batches(files, seen)):
+            jobs = [(file.name, file.data) for file, _, new in batch if new]
+            if pool is None and number > 0 and wanted > 1:
+                pool = ProcessPoolExecutor(wanted, mp_context=get_context("spawn"))
+            if pool is None or broken:
+                window.append((batch, jobs, _read_files(jobs, game, encoding)))
+            else:
+                window.append((batch, jobs, pool.submit(_read_files, jobs, game, encoding)))
+            drain(2 * wanted if pool is not None and not broken else 0)
+        drain(0)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _batches(
+    files: Iterable[CollectionFile], seen: set[bytes]
+) -> Iterator[list[tuple[CollectionFile, bytes, bool]]]:
+    """The files in batches of :data:`_READ_BATCH`, each with its text's digest and
+    whether the text is new (to be read)."""
+    batch: list[tuple[CollectionFile, bytes, bool]] = []
+    for file in files:
+        digest = hashlib.blake2b(file.data, digest_size=16).digest()
+        new = not file.error and digest not in seen
+        if new:
+            seen.add(digest)
+        batch.append((file, digest, new))
+        if len(batch) >= _READ_BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _read_files(batch: list[tuple[str, bytes]], game: str, encoding: str | None) -> list[_FileRead]:
+    """Read a batch of files (a reading worker's job)."""
+    return [_read_file(name, data, game, encoding) for name, data in batch]
+
+
 class _Importer:
-    """One import's work inside its transaction: each record read, told from duplicates,
-    stored, and its positions staged; :meth:`finish` adds the staged positions to the
-    index's counts."""
+    """One import's work inside its transaction: each file's records (read by
+    :func:`_read_file`, in worker processes or here) told from duplicates, stored, and
+    their positions staged; :meth:`finish` adds the staged positions to the index's
+    counts."""
 
     def __init__(
         self,
@@ -675,13 +1048,16 @@ class _Importer:
         variant: Variant,
         import_id: int,
         summary: ImportSummary,
+        *,
+        distinct: bool = False,
     ) -> None:
         self.db = db
+        #: Games told apart by their origin alone (a server's games), not by their moves.
+        self.distinct = distinct
         self.source_id = source_id
         self.variant = variant
         self.import_id = import_id
         self.summary = summary
-        self.start_key = Board(variant=variant).zobrist_hash()
         # The games each file's text gave, by the text's digest: a file whose bytes were
         # seen already (the dataset's copies) is not read again.
         self.texts: dict[bytes, tuple[list[int], list[str]]] = {}
@@ -699,12 +1075,13 @@ class _Importer:
             (self.import_id, origin, reason),
         )
 
-    def add_file(self, file: CollectionFile) -> None:
+    def add_file(self, file: CollectionFile, digest: bytes, read: _FileRead | None) -> None:
+        """Add a file's records: ``read`` as read, or ``None`` for a file that could not be
+        read (its ``error``) or whose text (``digest``) was read before."""
         self.summary.files += 1
         if file.error:
             self.refuse(file.name, file.error)
             return
-        digest = hashlib.blake2b(file.data, digest_size=16).digest()
         known = self.texts.get(digest)
         if known is not None:
             for game_id in known[0]:
@@ -712,19 +1089,13 @@ class _Importer:
             for reason in known[1]:
                 self.refuse(file.name, reason)
             return
+        assert read is not None
         refused = len(self.summary.refused)
         added: list[int] = []
-        try:
-            records = list(iter_data(file.data, file.name))
-        except ChuhanError as error:
-            records = []
-            self.refuse(file.name, str(error))
-        else:
-            if not records:
-                self.refuse(file.name, "no game in it")
-        for index, record in enumerate(records):
-            origin = file.name if len(records) == 1 else f"{file.name}, game {index + 1}"
-            kept = self.add_record(record, origin, file.name)
+        if read.refusal:
+            self.refuse(file.name, read.refusal)
+        for record in read.records:
+            kept = self.add_record(record, file.name)
             if kept is not None:
                 added.append(kept)
         self.texts[digest] = (added, [r.reason for r in self.summary.refused[refused:]])
@@ -740,42 +1111,24 @@ class _Importer:
             (opening, game_id),
         )
 
-    def add_record(self, record: GameRecord, origin: str, name: str) -> int | None:
+    def add_record(self, record: _RecordRead, name: str) -> int | None:
         """Add one record (or count it as a duplicate); its game's id, or ``None`` when
         it is refused."""
-        errors = [error for error in record.errors if not isinstance(error, VariationError)]
-        if errors:
-            self.refuse(origin, str(errors[0]))
+        if record.refusal:
+            self.refuse(record.origin, record.refusal)
             return None
-        if record.variant.game != self.variant.game:
-            self.refuse(
-                origin, f"a {record.variant.game} game; this source holds {self.variant.game}"
-            )
-            return None
-        try:
-            board = record.start_board()
-        except ChuhanError as error:
-            self.refuse(origin, f"its start position does not read: {error}")
-            return None
-        moves = record.main_line_moves()
-        folder_kind, opening = kind_of(name)
-        kind = folder_kind or "game"
-        if kind == "game" and board.zobrist_hash() != self.start_key:
-            kind = "position"  # a fragment (or a handicap game): its positions are not openings
-        if not moves and kind in ("game", "computer"):
-            self.refuse(origin, "a game without a move")
-            return None
-        headers = record.headers
-        red = normalize_tag(headers.get("Red", ""))
-        black = normalize_tag(headers.get("Black", ""))
-        result = normalize_result(headers.get("Result", "*"))
-        date = normalize_date(headers.get("Date", ""))
-        ecco = normalize_ecco(headers.get("ECCO", ""))
-        iccs = " ".join(move.iccs() for move in moves)
-        start = " ".join(board.fen().split()[:2])
+        headers = dict(record.headers)
+        red = normalize_tag(headers["Red"])
+        black = normalize_tag(headers["Black"])
+        result = normalize_result(headers["Result"] or "*")
+        date = normalize_date(headers["Date"])
+        ecco = normalize_ecco(headers["ECCO"])
+        start = " ".join(record.fen.split()[:2])
         red_key, black_key = search_key(red), search_key(black)
-        parts = [start, iccs, result]
-        if len(moves) < UNIQUE_PLIES:
+        parts = [start, record.iccs, result]
+        if self.distinct:
+            parts = ["origin", record.origin]
+        elif record.plies < UNIQUE_PLIES:
             parts += [red_key.replace(" ", ""), black_key.replace(" ", "")]
         identity = hashlib.blake2b("\n".join(parts).encode(), digest_size=16).digest()
         row = self.db.execute(
@@ -789,61 +1142,56 @@ class _Importer:
                 (ecco, game_id),
             )
             return game_id
-        event = normalize_tag(headers.get("Event", ""))
+        event = normalize_tag(headers["Event"])
+        year = year_of(date)
         cursor = self.db.execute(
             "INSERT INTO games (source, kind, identity, fen, moves, plies, red, black, event, "
             "site, date, year, result, ecco, opening, red_key, black_key, event_key, origin, "
             "import) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 self.source_id,
-                kind,
+                record.kind,
                 identity,
-                board.fen(),
-                iccs,
-                len(moves),
+                record.fen,
+                record.iccs,
+                record.plies,
                 red,
                 black,
                 event,
-                normalize_tag(headers.get("Site", "")),
+                normalize_tag(headers["Site"]),
                 date,
-                year_of(date),
+                year,
                 result,
                 ecco,
-                opening,
+                record.opening,
                 red_key,
                 black_key,
                 search_key(event),
-                origin,
+                record.origin,
                 self.import_id,
             ),
         )
         new_id = cursor.lastrowid
         assert new_id is not None
-        if kind == "game":
+        if record.kind == "game":
             self.summary.games += 1
-            self.stage(board, moves, new_id, RESULT_CODES[result], date)
+            self.stage(record, new_id, RESULT_CODES[result], date, year)
         else:
             self.summary.others += 1
         return new_id
 
     def stage(
-        self, board: Board, moves: list[Move], game_id: int, outcome: int | None, date: str
+        self, record: _RecordRead, game_id: int, outcome: int | None, date: str, year: int | None
     ) -> None:
         """Stage the positions of one game: each position with the move played from it
         (once per game, should the game pass it again) and the final one."""
-        year = year_of(date)
-        seen: set[tuple[int, int]] = set()
         staged = self.staged
-        for ply, move in enumerate(moves):
-            code = move.from_square << 7 | move.to_square
-            key = position_key(board)
-            if (key, code) not in seen:
-                seen.add((key, code))
-                staged.append((key, code, outcome, year, _top_token(date, game_id, ply)))
-            board.push_code(code)
-        key = position_key(board)
-        if (key, GAME_ENDED) not in seen:
-            staged.append((key, GAME_ENDED, outcome, year, _top_token(date, game_id, len(moves))))
+        for key, code, ply in record.passed:
+            staged.append((key, code, outcome, year, _top_token(date, game_id, ply)))
+        if record.ended is not None:
+            staged.append(
+                (record.ended, GAME_ENDED, outcome, year, _top_token(date, game_id, record.plies))
+            )
         if len(staged) >= _STAGE_BATCH:
             self.flush()
 

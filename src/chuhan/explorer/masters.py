@@ -18,10 +18,19 @@ from pathlib import Path
 from chuhan.explorer.files import iter_collection
 from chuhan.explorer.index import MASTERS, Explorer, ExplorerError, ImportSummary
 
-__all__ = ["CREDIT", "MASTERS_ARCHIVE", "MASTERS_LABEL", "masters_digest", "open_masters"]
+__all__ = [
+    "CREDIT",
+    "MASTERS_ARCHIVE",
+    "MASTERS_ENCODING",
+    "MASTERS_LABEL",
+    "masters_digest",
+    "open_masters",
+]
 
 #: The shipped archive of master games.
 MASTERS_ARCHIVE = Path(str(resources.files("chuhan.explorer").joinpath("data/ccpd.tar.xz")))
+#: The encoding of every file of the shipped archive (Big5, as Windows reads it).
+MASTERS_ENCODING = "cp950"
 #: How imports of the shipped archive are labelled in the index.
 MASTERS_LABEL = "CCPD (ccpd.tar.xz)"
 #: The credit the licence asks for, wherever the masters are shown.
@@ -47,10 +56,12 @@ def open_masters(
     *,
     progress: Callable[[ImportSummary], None] | None = None,
     announce: Callable[[str], None] | None = None,
+    workers: int | None = None,
 ) -> Explorer:
     """The explorer's index at ``path`` (default: the user data folder) with the shipped
     master games in it: imported on first use, once (several minutes: ``announce`` is
-    told before, ``progress`` called after each file). An index built from another
+    told before, ``progress`` called after each file; the records are read by ``workers``
+    processes, as :meth:`Explorer.import_files` says). An index built from another
     version of the archive is refused with the way out (delete it: it is built again).
     """
     explorer = Explorer(path)
@@ -74,6 +85,8 @@ def open_masters(
                 label=MASTERS_LABEL,
                 digest=digest,
                 progress=progress,
+                encoding=MASTERS_ENCODING,
+                workers=workers,
             )
             explorer.built_now = True
     except BaseException:

@@ -47,6 +47,9 @@ from chuhan.web.bus import Bus
 from chuhan.web.compute.service import Compute, ProcessCompute
 from chuhan.web.context import ServerContext
 from chuhan.web.db import GameRow, Store, open_store
+from chuhan.web.explorer.routes import explorer_game, explorer_lookup
+from chuhan.web.explorer.service import ExplorerService
+from chuhan.web.explorer.site import SiteGames
 from chuhan.web.http.common import api
 from chuhan.web.http.pages import STATIC_DIR, SecurityHeaders, not_routed, page
 from chuhan.web.imports.routes import import_record
@@ -99,12 +102,15 @@ def create_app(
     compute: Compute | None = None,
     static_dir: Path | None = None,
     settings: Settings | None = None,
+    explorer_index: str | Path | None = None,
 ) -> Starlette:
     """The web app on the game database ``db`` (a SQLite file path, or an open store).
 
     ``now`` is the wall clock in seconds (tests pass a fake one), ``compute`` the computer
     players (default: chuhan's engine in worker processes), ``settings`` the limits and
-    options (:class:`~chuhan.web.settings.Settings`).
+    options (:class:`~chuhan.web.settings.Settings`), ``explorer_index`` the opening
+    explorer's index (default: :func:`chuhan.explorer.default_index_path`; the masters are
+    built into it in the background when they are not there).
     """
     static = static_dir or STATIC_DIR
     the_settings = settings or Settings()
@@ -135,12 +141,17 @@ def create_app(
         context.reads = GameReads(manager, the_settings)
         context.tournaments = TournamentService(store, manager, context.accounts, bus, now)
         context.reads.start()
+        context.explorer = ExplorerService(explorer_index)
+        # (with the server's read worker: chuhan serve; the app alone builds when asked)
+        context.explorer.start(build=the_settings.read_worker_at_start)
+        site_games = SiteGames(context.explorer, manager, context.accounts.repository)
         app.state.context = context
         app.state.manager = manager
         await app.state.context.accounts.start()
         ratings = RatingKeeper(store, bus, now, the_settings.rating_sweep_seconds)
         await manager.start()
         ratings.start()
+        site_games.start(bus)
         await app.state.context.lobby.start()
         await context.holdings.start()
         manager.listeners[SESSION_NOTICE] = context.sessions.hear  # (and resync)
@@ -160,6 +171,8 @@ def create_app(
             the_compute.close()
             app.state.context.import_workers.close()
             context.reads.close()
+            await site_games.close()
+            context.explorer.close()
             await context.holdings.close()
             await store.close()
 
@@ -209,6 +222,8 @@ def create_app(
         Route("/api/tournaments/{tournament_id}/result", api(enter_result), methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/forbid", api(keep_apart), methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/trf", api(tournament_trf)),
+        Route("/api/explorer", api(explorer_lookup)),
+        Route("/api/explorer/games/{game_id}", api(explorer_game)),
         WebSocketRoute("/ws/lobby", lobby_socket),  # (before the games': no game is "lobby")
         WebSocketRoute("/ws/analysis", analysis_socket),  # (nor "analysis")
         WebSocketRoute("/ws/{game_id}", game_socket),

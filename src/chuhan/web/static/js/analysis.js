@@ -5,10 +5,12 @@
 // from the server's /ws/analysis socket (docs/web-protocol.md); this module only shows them.
 //
 // The address: /analysis?variant=xiangqi&rules=asian&fen=...&moves=h2e2,h9g7&ply=1, or
-// /analysis?game=ID&ply=N for a finished game (or an imported record).
+// /analysis?game=ID&ply=N for a finished game (or an imported record), /analysis?master=ID&ply=N
+// for a master game of the opening explorer (read-only: it is not stored as a game here).
 
 import { BoardView, parsePlacement, pieceCharacter } from "./board.js";
 import { $, make, show, toast } from "./dom.js";
+import { ExplorerPanel } from "./explorer.js";
 import { describePiece, language, notationFor, sideName, t, translatePage } from "./i18n.js";
 import { MoveTree, renderTree } from "./move-tree.js";
 import { Socket } from "./net.js";
@@ -52,6 +54,7 @@ export class AnalysisBoard {
     const params = new URLSearchParams(location.search);
     this.params = params;
     this.gameId = params.get("game");
+    this.masterId = this.gameId ? null : params.get("master");
     /** @type {import("./pieces.js").Game} */
     this.variant = params.get("variant") === "janggi" ? "janggi" : "xiangqi";
     this.rules = params.get("rules") || null;
@@ -95,6 +98,16 @@ export class AnalysisBoard {
       onMessage: (message) => this.onMessage(/** @type {AnalysisMessage} */ (message)),
       onStatus: (status) => {
         if (status === "reconnecting" || status === "busy") this.setStatus(t("reconnecting"));
+      },
+    });
+    this.explorer = new ExplorerPanel({
+      onMove: (iccs) => this.play([iccs]),
+      onGame: (game, source) => {
+        // A game of this server opens as its own finished game; a master game read-only.
+        const query = new URLSearchParams({ ply: String(game.ply ?? 0) });
+        if (source === "site") query.set("game", game.origin);
+        else query.set("master", String(game.id));
+        location.href = `/analysis?${query}`;
       },
     });
     this.wire();
@@ -149,9 +162,38 @@ export class AnalysisBoard {
       this.socket.send("game", { game: this.gameId });
       return;
     }
+    if (this.masterId) {
+      this.loadMaster(this.masterId);
+      return;
+    }
     const moves = (this.params.get("moves") || "").split(/[\s,]+/).filter(Boolean);
     const seq = this.socket.send("position", {
       variant: this.variant, rules: this.rules, fen: this.startFen, moves, all_moves: true,
+    });
+    this.pending.set(seq, (answer) => this.start(answer, this.params.get("ply")));
+  }
+
+  /** A master game from the explorer's index: its moves from its start, its players.
+   * @param {string} id */
+  async loadMaster(id) {
+    let game;
+    try {
+      const response = await fetch(`/api/explorer/games/${encodeURIComponent(id)}`);
+      game = await response.json();
+      if (!response.ok) throw new Error(game.error ? game.error.message : response.statusText);
+    } catch (error) {
+      this.showError(error instanceof Error ? error.message : String(error));
+      this.masterId = null;
+      const seq = this.socket.send("position", { variant: this.variant, moves: [], all_moves: true });
+      this.pending.set(seq, (answer) => this.start(answer, null));
+      return;
+    }
+    this.players = { first: game.red || null, second: game.black || null };
+    $("an-master").textContent = [game.event, game.date, game.result, game.ecco, game.opening]
+      .filter(Boolean).join(" · ");
+    show($("an-master"), true);
+    const seq = this.socket.send("position", {
+      variant: "xiangqi", fen: game.fen, moves: game.moves, all_moves: true,
     });
     this.pending.set(seq, (answer) => this.start(answer, this.params.get("ply")));
   }
@@ -316,8 +358,9 @@ export class AnalysisBoard {
    * the same position: a game's ply, or the line from the start. */
   remember() {
     const query = new URLSearchParams();
-    if (this.gameId) {
-      query.set("game", this.gameId);
+    if (this.gameId || this.masterId) {
+      if (this.gameId) query.set("game", this.gameId);
+      else query.set("master", String(this.masterId));
       const ply = this.gameNodes.indexOf(this.current) + 1;
       if (ply > 0 || this.current === this.tree.root) query.set("ply", String(ply));
       else query.set("moves", this.tree.moves(this.current).join(","));
@@ -496,6 +539,7 @@ export class AnalysisBoard {
     this.renderComment();
     this.renderEngine();
     this.renderReview();
+    this.renderExplorer();
     $("an-promote").disabled = this.tree.isMainLine(this.current);
     $("an-mainline").disabled = this.tree.isMainLine(this.current);
     $("an-delete").disabled = !this.current.parent;
@@ -551,6 +595,12 @@ export class AnalysisBoard {
     $("eval-bar").classList.toggle("flipped", this.flipped());
     $("eval-bar").title = best ? formatScore(best) : "";
     $("eval-bar").dataset.score = best ? formatScore(best) : "";
+  }
+
+  renderExplorer() {
+    const node = this.current;
+    const fen = node.position ? node.position.fen : (node.entry ? node.entry.fen : node.fen);
+    if (fen) this.explorer.show(this.variant, fen, this.notation());
   }
 
   /** @param {TreeNode} node @returns {EngineLine | null} */

@@ -1,0 +1,296 @@
+"""The explorer's index for the server (:class:`ExplorerService`): built from the shipped
+master games in a process of its own when the server starts and the index is not there
+yet (several minutes on first use: meanwhile the explorer answers how far the build has
+gone), and read by one thread of its own, never on the event loop.
+
+The build is :func:`chuhan.explorer.open_masters` in a ``spawn`` process (``nice`` 10),
+reading the records with one worker process fewer than the CPUs (none on two): its
+progress (files read of the archive's) is shared memory the server reads when asked. A
+build whose server has gone stops at its next file, and its transaction is undone.
+``CHUHAN_EXPLORER_BUILD=0`` in the environment builds nothing (the tests set it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from multiprocessing.sharedctypes import Synchronized
+from pathlib import Path
+from typing import Any
+
+from chuhan.board import Board
+from chuhan.explorer import (
+    MASTERS,
+    MASTERS_ARCHIVE,
+    READ_WORKERS,
+    SITE,
+    Explorer,
+    ExplorerError,
+    ImportSummary,
+    PositionStats,
+    default_index_path,
+    iter_collection,
+    masters_digest,
+    open_masters,
+    site_index_path,
+)
+from chuhan.records import GameRecord, write_pgn
+from chuhan.squares import Move
+
+__all__ = ["BUILD_ENV", "BuildState", "ExplorerService"]
+
+#: Set to ``0`` in the environment, no server builds the masters' index (the tests' servers:
+#: a build would take minutes of their machine; an index already built is read).
+BUILD_ENV = "CHUHAN_EXPLORER_BUILD"
+
+log = logging.getLogger("chuhan.web")
+
+
+@dataclass(frozen=True)
+class BuildState:
+    """Where the masters' index is: ``ready``, ``building`` (``done`` of ``total`` files
+    read; ``total`` 0 until counted) or ``failed`` (``message`` says why)."""
+
+    state: str
+    done: int = 0
+    total: int = 0
+    message: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "state": self.state,
+            "done": self.done,
+            "total": self.total,
+            "message": self.message,
+        }
+
+
+def _build(
+    path: str,
+    done: Synchronized[int],
+    total: Synchronized[int],
+    stop: Synchronized[int],
+    failures: Connection,
+    parent: int,
+) -> None:
+    """The build process: the masters' index at ``path``, its progress in ``done`` and
+    ``total``; a failure's sentence sent on ``failures``. It stops (its import undone, its
+    reading workers ended) at the next file once ``stop`` is set or its parent is gone."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+    try:
+        counted = 0
+        for _ in iter_collection(MASTERS_ARCHIVE):
+            counted += 1
+            if stop.value:
+                raise SystemExit(1)
+        total.value = counted
+
+        def progress(summary: ImportSummary) -> None:
+            if stop.value or os.getppid() != parent:
+                raise SystemExit(1)  # the server stops or has gone: undo the import
+            done.value = summary.files
+
+        try:
+            cpus = len(os.sched_getaffinity(0))
+        except AttributeError:
+            cpus = os.cpu_count() or 1
+        workers = max(1, min(READ_WORKERS, cpus - 1))
+        while True:
+            try:
+                open_masters(path, progress=progress, workers=workers).close()
+                return
+            except ExplorerError as error:
+                if "another import is writing" not in str(error):
+                    raise
+            # Another server builds this index: it is ready when that build commits.
+            for _ in range(50):
+                if stop.value or os.getppid() != parent:
+                    raise SystemExit(1)
+                time.sleep(0.1)
+    except Exception as error:  # (told to the server, which says it)
+        failures.send(f"{type(error).__name__}: {error}")
+        raise SystemExit(1) from None
+
+
+class ExplorerService:
+    """The explorer's index at ``path`` (default :func:`chuhan.explorer.default_index_path`)
+    for the server: :meth:`start` builds the masters there if they are not, in the
+    background (with the server, or when first asked); :meth:`lookup` and :meth:`game`
+    read it in a thread of their own."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_index_path()
+        self._begun = False
+        self._ready = False
+        self._failure = ""
+        self._process: BaseProcess | None = None
+        self._failures: Connection | None = None
+        context = multiprocessing.get_context("spawn")
+        self._context = context
+        self._done: Synchronized[int] = context.Value("q", 0, lock=False)
+        self._total: Synchronized[int] = context.Value("q", 0, lock=False)
+        self._stop: Synchronized[int] = context.Value("b", 0, lock=False)
+        self._reader = ThreadPoolExecutor(1, thread_name_prefix="explorer")
+        self._local = threading.local()
+
+    def start(self, *, build: bool) -> None:
+        """Build the masters' index in the background now, unless it is built, when
+        ``build`` (``chuhan serve``); else at the first lookup (the app alone, in tests)."""
+        if build:
+            self._begin()
+
+    def _begin(self) -> None:
+        self._begun = True
+        try:
+            with Explorer(self.path) as explorer:
+                self._ready = explorer.imported(masters_digest())
+        except ExplorerError as error:
+            self._failure = str(error)
+            log.warning("the explorer is unavailable: %s", error)
+            return
+        if self._ready:
+            return
+        if os.environ.get(BUILD_ENV) == "0":
+            self._failure = f"the masters' index is not built here ({BUILD_ENV}=0)"
+            return
+        receiving, sending = self._context.Pipe(duplex=False)
+        self._failures = receiving
+        process = self._context.Process(
+            target=_build,
+            args=(str(self.path), self._done, self._total, self._stop, sending, os.getpid()),
+            name="chuhan explorer build",
+        )
+        process.start()
+        sending.close()
+        self._process = process
+        log.info("building the masters' explorer index in %s (process %s)", self.path, process.pid)
+
+    def state(self) -> BuildState:
+        """Where the masters' index is (cheap: asked with every lookup)."""
+        if not self._begun:
+            self._begin()
+        if self._ready:
+            return BuildState("ready")
+        if self._failure:
+            return BuildState("failed", message=self._failure)
+        process = self._process
+        if process is None:
+            return BuildState("failed", message="the masters' index is not being built")
+        if process.exitcode is None:
+            return BuildState("building", int(self._done.value), int(self._total.value))
+        if process.exitcode == 0:
+            self._ready = True
+            log.info("the masters' explorer index is built")
+            return BuildState("ready")
+        message = ""
+        if self._failures is not None and self._failures.poll():
+            with contextlib.suppress(EOFError, OSError):
+                message = str(self._failures.recv())
+        self._failure = f"the masters' index could not be built: {message or 'it stopped'}"
+        log.error("%s", self._failure)
+        return BuildState("failed", message=self._failure)
+
+    def _explorer(self, source: str = MASTERS) -> Explorer:
+        name = "site" if source == SITE else "masters"
+        explorer: Explorer | None = getattr(self._local, name, None)
+        if explorer is None:
+            explorer = Explorer(site_index_path(self.path) if source == SITE else self.path)
+            setattr(self._local, name, explorer)
+        return explorer
+
+    async def lookup(
+        self,
+        board: Board,
+        source: str = MASTERS,
+        *,
+        speeds: list[str] | None = None,
+        bands: list[str] | None = None,
+    ) -> PositionStats:
+        """The moves played from ``board`` (as :meth:`Explorer.lookup`: the masters, or
+        this server's games of the ``speeds`` and rating ``bands`` given), read in the
+        service's thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._reader,
+            lambda: self._explorer(source).lookup(board, source=source, speeds=speeds, bands=bands),
+        )
+
+    async def add_game(
+        self,
+        source: str,
+        moves: list[str],
+        *,
+        variant: str,
+        fen: str | None,
+        headers: dict[str, str],
+        origin: str,
+    ) -> bool:
+        """Add a game that ended here to the site's index (:meth:`Explorer.add_game`), in
+        the service's thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._reader,
+            lambda: self._explorer(SITE).add_game(
+                source, moves, variant=variant, fen=fen, headers=headers, origin=origin
+            ),
+        )
+
+    async def game(self, game_id: int) -> dict[str, Any]:
+        """A game of the index by its id (as :meth:`Explorer.game`) with its PGN, read
+        and written in the service's thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._reader, lambda: self._read_game(game_id))
+
+    def _read_game(self, game_id: int) -> dict[str, Any]:
+        game = self._explorer().game(game_id)
+        game.pop("import", None)
+        game["pgn"] = _pgn(game)
+        return game
+
+    def close(self) -> None:
+        """Stop the build (its import is undone) and the reading thread."""
+        process = self._process
+        if process is not None and process.exitcode is None:
+            self._stop.value = 1
+            process.join(10)
+            if process.exitcode is None:
+                process.kill()
+        self._reader.submit(self._close_reader)
+        self._reader.shutdown(wait=True)
+
+    def _close_reader(self) -> None:
+        for name in ("masters", "site"):
+            explorer: Explorer | None = getattr(self._local, name, None)
+            if explorer is not None:
+                explorer.close()
+
+
+def _pgn(game: dict[str, Any]) -> str:
+    """The game as PGN, its moves in Chinese notation (the records' writer)."""
+    board = Board(game["fen"])
+    moves: list[Move] = [board.push_iccs(text) for text in game["moves"]]
+    tags = {
+        "Event": game["event"],
+        "Site": game["site"],
+        "Date": game["date"].replace("-", "."),
+        "Red": game["red"],
+        "Black": game["black"],
+        "Result": game["result"],
+        "ECCO": game["ecco"],
+        "Opening": game["opening"],
+    }
+    headers = {name: value for name, value in tags.items() if value}
+    record = GameRecord.from_moves(
+        moves, fen=None if game["fen"] == Board().fen() else game["fen"], headers=headers
+    )
+    return write_pgn(record, format="chinese")

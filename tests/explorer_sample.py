@@ -1,0 +1,41 @@
+"""A small masters' index for the tests: the first master games of the shipped archive,
+imported as the masters are (so that the server takes the index as built), in seconds
+rather than the minutes of the whole archive."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from chuhan.explorer import MASTERS, MASTERS_ARCHIVE, Explorer, iter_collection, kind_of
+from chuhan.explorer.files import CollectionFile
+from chuhan.explorer.masters import MASTERS_ENCODING, MASTERS_LABEL, masters_digest
+
+#: The master games the sample holds (files of the archive's 大師對局 folder, in its order).
+SAMPLE_FILES = 120
+
+
+@cache
+def sample_files(count: int = SAMPLE_FILES) -> tuple[CollectionFile, ...]:
+    """The first ``count`` files of master games in the shipped archive."""
+    chosen: list[CollectionFile] = []
+    for file in iter_collection(MASTERS_ARCHIVE):
+        if kind_of(file.name)[0] == "game" and "/大師對局/" in file.name:
+            chosen.append(file)
+            if len(chosen) == count:
+                break
+    return tuple(chosen)
+
+
+def build_sample_index(path: Path) -> Path:
+    """The sample imported into a new index at ``path``, labelled as the shipped masters."""
+    with Explorer(path) as explorer:
+        explorer.import_files(
+            sample_files(),
+            source=MASTERS,
+            label=MASTERS_LABEL,
+            digest=masters_digest(),
+            encoding=MASTERS_ENCODING,
+            workers=1,
+        )
+    return path

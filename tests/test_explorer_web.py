@@ -1,0 +1,211 @@
+"""The explorer in the web app: ``GET /api/explorer`` and ``/api/explorer/games/{id}`` on a
+small masters' index (tests/explorer_sample.py), the masters' build in the background
+while the explorer says how far it has gone, and the answers to bad questions."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from chuhan import Board
+from chuhan.explorer import Explorer
+from chuhan.web.app import create_app
+from explorer_sample import build_sample_index
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "web"))
+
+
+@pytest.fixture(scope="module")
+def sample_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_sample_index(tmp_path_factory.mktemp("explorer") / "explorer.sqlite3")
+
+
+def _client(tmp_path: Path, index: Path) -> TestClient:
+    static = tmp_path / "static"
+    static.mkdir(exist_ok=True)
+    (static / "index.html").write_text("<!doctype html><title>chuhan</title>", encoding="utf-8")
+    return TestClient(
+        create_app(tmp_path / "games.sqlite3", static_dir=static, explorer_index=index)
+    )
+
+
+@pytest.fixture
+def client(tmp_path: Path, sample_index: Path) -> Iterator[TestClient]:
+    with _client(tmp_path, sample_index) as opened:
+        yield opened
+
+
+def test_the_start_position_answers_the_masters_moves(
+    client: TestClient, sample_index: Path
+) -> None:
+    answer = client.get("/api/explorer").json()
+    with Explorer(sample_index) as explorer:
+        expected = explorer.lookup(Board())
+    assert answer["games"] == expected.games > 50
+    moves = {move["iccs"]: move for move in answer["moves"]}
+    assert moves["h2e2"]["chinese"] == "炮二平五"
+    assert moves["h2e2"]["games"] == expected.moves[0].games
+    first = moves["h2e2"]
+    assert first["red_wins"] + first["draws"] + first["black_wins"] <= first["games"]
+    assert "Yu-Han Tseng" in answer["credit"]
+
+
+def test_a_position_is_asked_by_its_fen_or_by_moves(client: TestClient) -> None:
+    after = Board()
+    after.push_iccs("h2e2")
+    by_fen = client.get("/api/explorer", params={"fen": after.fen()}).json()
+    by_moves = client.get("/api/explorer", params={"moves": "h2e2"}).json()
+    assert by_fen["moves"] == by_moves["moves"] and by_fen["moves"]
+    assert by_fen["games"] == by_moves["games"]
+
+
+def test_a_janggi_position_has_no_master_games(client: TestClient) -> None:
+    response = client.get("/api/explorer", params={"variant": "janggi"})
+    assert response.status_code == 200
+    assert response.json()["note"] == "no master games for janggi: the masters are xiangqi games"
+
+
+@pytest.mark.parametrize(
+    ("params", "said"),
+    [
+        ({"fen": "rnbakabnr/9 w"}, "'fen' 'rnbakabnr/9 w' does not read"),
+        ({"moves": "h2e2,a0a5"}, "'moves': 'a0a5'"),
+        ({"source": "elsewhere"}, "'source' must be one of masters"),
+        ({"variant": "chess"}, "'variant'"),
+    ],
+)
+def test_a_bad_question_gets_a_sentence(
+    client: TestClient, params: dict[str, str], said: str
+) -> None:
+    response = client.get("/api/explorer", params=params)
+    assert response.status_code == 400
+    assert said in response.json()["error"]["message"]
+
+
+def test_a_server_told_not_to_build_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CHUHAN_EXPLORER_BUILD", "0")
+    with _client(tmp_path, tmp_path / "new.sqlite3") as client:
+        response = client.get("/api/explorer")
+    assert response.status_code == 200
+    message = response.json()["unavailable"]
+    assert message == "the masters' index is not built here (CHUHAN_EXPLORER_BUILD=0)"
+
+
+def test_a_master_game_is_read_with_its_players_and_pgn(client: TestClient) -> None:
+    top = client.get("/api/explorer").json()["moves"][0]["top_games"][0]
+    game = client.get(f"/api/explorer/games/{top['id']}").json()
+    assert (game["red"], game["black"]) == (top["red"], top["black"])
+    assert game["moves"][0] == "h2e2"
+    assert "炮二平五" in game["pgn"] and f'[Red "{top["red"]}"]' in game["pgn"]
+    missing = client.get("/api/explorer/games/999999")
+    assert missing.status_code == 404
+    assert missing.json()["error"]["message"] == "there is no master game '999999'"
+
+
+def test_the_explorer_says_how_far_the_masters_index_is_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CHUHAN_EXPLORER_BUILD", "1")
+    with _client(tmp_path, tmp_path / "new.sqlite3") as client:
+        answer: dict[str, Any] = client.get("/api/explorer").json()
+        assert answer["building"]["state"] == "building"
+        assert answer["building"]["done"] >= 0
+        assert "moves" not in answer
+    # The app stopped: the build stopped with it, its import undone.
+    with Explorer(tmp_path / "new.sqlite3") as explorer:
+        assert explorer.counts() == {}
+
+
+# -- this server's own games ----------------------------------------------------------------
+
+
+def _site(client: TestClient, **params: str) -> dict[str, Any]:
+    response = client.get("/api/explorer", params={"source": "site", **params})
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def test_a_game_that_ends_here_is_counted_in_the_site_source(
+    tmp_path: Path, sample_index: Path
+) -> None:
+    import time
+
+    from web_helpers import join_friend_game  # (tests/web: the game's websocket players)
+
+    index = tmp_path / "explorer.sqlite3"
+    index.write_bytes(sample_index.read_bytes())
+    with _client(tmp_path, index) as client:
+        assert _site(client)["games"] == 0
+        game, red, black = join_friend_game(client, time_control="3+2")
+        red.move("h2e2")
+        black.wait_state(lambda s: s["ply"] == 1)
+        black.move("h9g7")
+        red.wait_state(lambda s: s["ply"] == 2)
+        black.do("resign")
+        # The game is added after its end is told (in the explorer's thread): asked until
+        # it is there, within a bound.
+        for _ in range(240):
+            answer = _site(client)
+            if answer["games"]:
+                break
+            time.sleep(0.25)
+        assert answer["games"] == 1
+        assert [(m["iccs"], m["games"], m["red_wins"]) for m in answer["moves"]] == [("h2e2", 1, 1)]
+        assert _site(client, moves="h2e2")["moves"][0]["iccs"] == "h9g7"
+        # Its listing names the game by its id here (the analysis board opens it so).
+        assert answer["moves"][0]["top_games"][0]["origin"] == game["game_id"]
+        assert _site(client, speeds="blitz", bands="casual")["games"] == 1
+        assert _site(client, speeds="bullet")["games"] == 0
+        bad = client.get("/api/explorer", params={"source": "site", "speeds": "slow"})
+        assert bad.status_code == 400 and "'speeds' holds 'slow'" in bad.text
+        # The masters' index is another file: its counts are the sample's alone.
+        with Explorer(sample_index) as masters:
+            assert client.get("/api/explorer").json()["games"] == masters.lookup(Board()).games
+        red.close()
+        black.close()
+
+
+def test_a_janggi_game_is_counted_from_the_position_its_setup_made(
+    tmp_path: Path, sample_index: Path
+) -> None:
+    import time
+
+    from web_helpers import join_friend_game
+
+    with _client(tmp_path, sample_index) as client:
+        _, cho, han = join_friend_game(client, variant="janggi")
+        try:
+            han.do("setup", arrangement="상마상마")
+            cho.wait_state(lambda s: s["setup"] and s["setup"]["chooser"] == "first")
+            start = cho.do("setup", arrangement="HEHE")["fen"]
+            han.wait_state(lambda s: s["status"] == "playing")
+            cho.move("e3d3")
+            han.wait_state(lambda s: s["ply"] == 1)
+            han.move("e6d6")  # the kings face each other: a pass ends it in bikjang
+            cho.wait_state(lambda s: s["ply"] == 2)
+            assert cho.do("pass")["status"] == "over"
+            params = {"source": "site", "variant": "janggi", "fen": start}
+            for _ in range(240):  # (added after the end is told: asked until it is there)
+                answer = _site(client, variant="janggi", fen=start)
+                if answer["games"]:
+                    break
+                time.sleep(0.25)
+            assert [(m["iccs"], m["black_wins"]) for m in answer["moves"]] == [("e3d3", 1)]
+            after = client.get("/api/explorer", params={**params, "moves": "e3d3,e6d6"}).json()
+            assert after["games"] == 1 and after["moves"][0]["games"] == 1  # the pass
+            assert _site(client)["games"] == 0  # no xiangqi game
+        finally:
+            cho.close()
+            han.close()
