@@ -24,7 +24,15 @@ from websockets.sync.client import ClientConnection, connect
 
 from chuhan.records import GameRecord, write_pgn
 from chuhan.squares import Move
-from chuhan.web.analysis.rules import BLUNDER, INACCURACY, MISTAKE, judge_review, win_chance
+from chuhan.web.analysis.rules import (
+    BLUNDER,
+    INACCURACY,
+    MISTAKE,
+    judge_review,
+    read_line,
+    win_chance,
+)
+from chuhan.web.analysis.service import why_not_deeper
 from chuhan.web.server import free_port
 
 MATE_FEN = "3k5/R8/3R5/9/9/9/9/9/9/4K4 w"
@@ -135,6 +143,45 @@ def test_black_is_judged_from_blacks_side() -> None:
     judged = judge_review(evaluations, ["h2e2", "a9a8"])
     assert [m["mark"] for m in judged["moves"]] == [None, "blunder"]
     assert judged["summary"]["second"]["blunder"] == 1
+
+
+def mate_evaluation(ply: int, turn: str, mate: int | None, cp: int, best: str) -> dict[str, Any]:
+    """A position whose side to move (``turn``) mates in ``mate`` (or scores ``cp``)."""
+    sign = 1 if turn == "first" else -1
+    pv = {"iccs": [best], "wxf": [best], "chinese": [best], "korean": None}
+    line = {
+        "score_cp": None if mate else cp,
+        "mate": mate,
+        "first_cp": None if mate else sign * cp,
+        "first_mate": None if mate is None else sign * mate,
+        "pv": pv,
+    }
+    return {"ply": ply, "turn": turn, "line": line}
+
+
+def test_a_move_into_a_forced_mate_is_a_blunder_and_says_the_mate() -> None:
+    # Black at -230 (a 21 % chance): the drop to a mate would be a mistake by chances.
+    evaluations = [
+        mate_evaluation(0, "second", None, -230, "h9g7"),
+        mate_evaluation(1, "first", 4, 0, "h2e2"),
+    ]
+    move = judge_review(evaluations, ["a9a8"])["moves"][0]
+    assert (move["mark"], move["mated_in"]) == ("blunder", 4)
+    assert move["best"]["iccs"] == "h9g7"
+
+
+def test_a_move_into_mate_from_a_lost_position_is_judged_by_its_chance() -> None:
+    lost = [
+        mate_evaluation(0, "second", None, -800, "h9g7"),
+        mate_evaluation(1, "first", 3, 0, "h2e2"),
+    ]
+    move = judge_review(lost, ["a9a8"])["moves"][0]
+    assert (move["mark"], move["mated_in"]) == (None, 3)
+    mated_already = [
+        mate_evaluation(0, "second", -5, 0, "h9g7"),
+        mate_evaluation(1, "first", 3, 0, "h2e2"),
+    ]
+    assert judge_review(mated_already, ["a9a8"])["moves"][0]["mated_in"] is None
 
 
 # ---------------------------------------------------------------------- positions (the rules)
@@ -301,6 +348,94 @@ def test_the_engines_lines_stream_and_deepen_with_three_lines(server: int) -> No
     last = seen[-1][1]
     assert len(last["lines"]) == 3
     assert all(line["pv"]["wxf"] and line["first_cp"] is not None for line in last["lines"])
+
+
+def final_lines(board: Analyst, seq: int) -> dict[str, Any]:
+    """The ``done`` lines of the analysis asked by ``seq`` (waited for: the engine's time)."""
+    while True:
+        message = board.receive(timeout=600)  # a bound on a hang only
+        if message["type"] == "lines" and message["seq"] == seq and message["done"]:
+            return message
+
+
+@pytest.fixture
+def quick_server(tmp_path: Path) -> Iterator[int]:
+    """A real ``chuhan serve`` whose analyses get a tenth of a second."""
+    port = free_port()
+    process = start_server(port, tmp_path / "games.sqlite3", "--analysis-seconds", "0.1")
+    try:
+        yield port
+    finally:
+        stop(process)
+
+
+def test_think_longer_goes_deeper_than_the_depth_shown(quick_server: int) -> None:
+    # The board showed depth 4 (whatever the machine's speed); a tenth of a second again
+    # would end at any depth, but asked to go deeper, the engine goes on until it is.
+    with contextlib.ExitStack() as stack:
+        board = Analyst(stack, quick_server)
+        seq = board.send("position", variant="xiangqi", engine=True, longer=1, deeper_than=4)
+        longer = final_lines(board, seq)
+    assert longer["depth"] >= 5
+    assert "not_deeper" not in longer
+
+
+def test_think_longer_on_a_proved_mate_says_so(quick_server: int) -> None:
+    with contextlib.ExitStack() as stack:
+        board = Analyst(stack, quick_server)
+        seq = board.send(
+            "position", variant="xiangqi", fen=MATE_FEN, engine=True, longer=1, deeper_than=5
+        )
+        longer = final_lines(board, seq)
+    assert longer["lines"][0]["mate"] == 1 and longer["depth"] <= 5
+    assert longer["not_deeper"] == "mate"
+
+
+@pytest.mark.sqlite_only
+def test_think_longer_on_an_ended_game_says_so(analysis_client: TestClient) -> None:
+    with analysis_client.websocket_connect("/ws/analysis") as ws:
+        ws.send_text(json.dumps({"type": "hello", "seq": 1}))
+        ws.send_text(
+            json.dumps(
+                {
+                    "type": "position",
+                    "seq": 2,
+                    "variant": "xiangqi",
+                    "fen": MATE_FEN,
+                    "moves": ["a8d8"],
+                    "engine": True,
+                    "deeper_than": 3,
+                }
+            )
+        )
+        while True:
+            message = ws.receive_json()
+            if message["type"] == "lines":
+                break
+    assert message["done"] and message["not_deeper"] == "over"
+
+
+@pytest.mark.parametrize(
+    ("fen", "last", "out_of_time", "why"),
+    [
+        (MATE_FEN, {"depth": 2, "lines": [{"mate": 1}]}, False, "mate"),
+        # Black in check from the chariot with one way out.
+        (
+            "4k4/9/9/9/9/9/9/9/4R4/3K5 b",
+            {"depth": 1, "lines": [{"mate": None}]},
+            False,
+            "only_move",
+        ),
+        (None, {"depth": 112, "lines": [{"mate": None}]}, False, "depth_cap"),
+        (None, {"depth": 20, "hashfull": 1000, "lines": [{"mate": None}]}, True, "hash_full"),
+        (None, {"depth": 20, "hashfull": 300, "lines": [{"mate": None}]}, True, "time"),
+    ],
+)
+def test_why_think_longer_went_no_deeper(
+    fen: str | None, last: dict[str, Any], out_of_time: bool, why: str
+) -> None:
+    line = read_line("xiangqi", None, fen, [], max_plies=10)
+    assert why_not_deeper(line, last, out_of_time) == why
 
 
 def stop_and_check_still_running(analyst: Analyst, why: str) -> None:

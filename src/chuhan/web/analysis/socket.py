@@ -105,6 +105,7 @@ _POSITION: dict[str, tuple[Check, bool]] = {
     "engine": (_flag, False),
     "multipv": (_multipv, False),
     "longer": (_longer, False),
+    "deeper_than": (_ply, False),
 }
 
 #: The analysis socket's client messages: ``{type: {field: (check, required)}}``.
@@ -211,10 +212,20 @@ async def _dispatch(
                 if answer["over"] is not None or (not answer["dests"] and not answer["can_pass"]):
                     service.stop(member)
                     member.position_seq = msg.seq
-                    member.send(lines_message(msg.seq, {"depth": 0, "lines": []}, done=True))
+                    ended = lines_message(msg.seq, {"depth": 0, "lines": []}, done=True)
+                    if msg.get("deeper_than") is not None:
+                        ended["not_deeper"] = "over"
+                    member.send(ended)
                 else:
                     seconds = context.settings.analysis_seconds * (1 + (msg.get("longer") or 0))
-                    service.think(member, line, msg.get("multipv") or 1, msg.seq, seconds)
+                    service.think(
+                        member,
+                        line,
+                        msg.get("multipv") or 1,
+                        msg.seq,
+                        seconds,
+                        deeper_than=msg.get("deeper_than"),
+                    )
             else:
                 service.stop(member)
         elif msg.type == "stop":
