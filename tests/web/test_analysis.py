@@ -184,6 +184,18 @@ def test_a_move_into_mate_from_a_lost_position_is_judged_by_its_chance() -> None
     assert judge_review(mated_already, ["a9a8"])["moves"][0]["mated_in"] is None
 
 
+def test_a_move_inside_a_mate_under_way_is_not_a_move_into_mate() -> None:
+    # Red mates in 4 starting h2e2 and plays it: black's next move is mated in 3 whatever
+    # it is, though black's own line (a search of a few plies) only saw -510.
+    evaluations = [
+        mate_evaluation(0, "first", 4, 0, "h2e2"),
+        mate_evaluation(1, "second", None, -510, "h9g7"),
+        mate_evaluation(2, "first", 3, 0, "e2e6"),
+    ]
+    judged = judge_review(evaluations, ["h2e2", "a9a8"])["moves"]
+    assert [(m["mark"], m["mated_in"]) for m in judged] == [(None, None), (None, None)]
+
+
 # ---------------------------------------------------------------------- positions (the rules)
 
 
@@ -523,25 +535,37 @@ def test_a_computer_move_is_not_delayed_by_analyses(server: int) -> None:
             stop_and_check_still_running(analyst, "the computer's move waited for an analysis")
 
 
+def import_game(port: int, record: GameRecord) -> str:
+    """Import ``record`` into the server on ``port``: the game's id."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/import", data=write_pgn(record).encode()
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        game_id: str = json.loads(response.read())["games"][0]["game_id"]
+    return game_id
+
+
+def reviewed(board: Analyst, game_id: str) -> tuple[list[int], dict[str, Any]]:
+    """Ask for the review of ``game_id``: the plies of its progress, and its end."""
+    started = board.ask("review", game=game_id)
+    assert started["type"] == "review_started", started
+    progress = []
+    while True:
+        message = board.receive(120)  # a bound on a hang only
+        if message["type"] == "review":
+            progress.append(message["evaluation"]["ply"])
+        if message["type"] == "review_done":
+            return progress, message
+
+
 def test_a_finished_games_review_marks_the_blunder_with_the_better_move(server: int) -> None:
     record = GameRecord.from_moves([Move.from_iccs(m) for m in BLUNDER_LINE])
     record.result = "0-1"
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{server}/api/import", data=write_pgn(record).encode()
-    )
-    with urllib.request.urlopen(request, timeout=60) as response:
-        game_id = json.loads(response.read())["games"][0]["game_id"]
+    game_id = import_game(server, record)
     with contextlib.ExitStack() as stack:
         board = Analyst(stack, server)
-        started = board.ask("review", game=game_id)
-        assert started["type"] == "review_started" and started["plies"] == 2
-        progress = []
-        while True:
-            message = board.receive(60)
-            if message["type"] == "review":
-                progress.append(message["evaluation"]["ply"])
-            if message["type"] == "review_done":
-                break
+        progress, message = reviewed(board, game_id)
+        assert message["plies"] == 2
         again = Analyst(stack, server).ask("review", game=game_id)  # kept: answered at once
     assert progress == [0, 1, 2]
     assert [e["ply"] for e in message["evaluations"]] == [0, 1, 2]
@@ -551,6 +575,32 @@ def test_a_finished_games_review_marks_the_blunder_with_the_better_move(server: 
     assert second["mark"] is None
     assert message["summary"]["first"]["blunder"] == 1
     assert again["type"] == "review_done" and again["moves"] == message["moves"]
+
+
+#: Black at about -2 (horse and cannon against advisor, elephant and soldier; 8,000 nodes
+#: score it -201 for black, and f8e8 holds) plays the elephant a7c5, after which red mates
+#: in 4 starting with a quiet horse move, e7g6: a search of 8,000 nodes sees +641 for red
+#: and no mate, so the review of the searches alone called it a mistake at most.
+INTO_MATE_FEN = "5a3/5k3/b3N4/8p/9/7C1/9/9/9/4K4 b - - 0 1"
+INTO_MATE_LINE = ["a7c5", "e7g6", "f8f7", "h4f4", "c5e7", "g6e7", "i6i5", "e7f5"]
+
+
+def test_a_review_marks_a_move_into_a_forced_mate_a_blunder_and_says_the_mate(
+    server: int,
+) -> None:
+    record = GameRecord.from_moves([Move.from_iccs(m) for m in INTO_MATE_LINE], fen=INTO_MATE_FEN)
+    record.result = "1-0"
+    game_id = import_game(server, record)
+    with contextlib.ExitStack() as stack:
+        _, message = reviewed(Analyst(stack, server), game_id)
+    assert message["evaluations"][-1]["over"]["termination"] == "checkmate"
+    blunder, *rest = message["moves"]
+    assert (blunder["side"], blunder["mark"], blunder["mated_in"]) == ("second", "blunder", 4)
+    assert blunder["best"]["iccs"] != "a7c5"
+    assert message["evaluations"][1]["line"]["mate"] == 4  # red, to move, mates in 4
+    # The moves of the mate itself are not marked: black was mated whatever it played.
+    assert [move["mark"] for move in rest] == [None] * 7
+    assert message["summary"]["second"]["blunder"] == 1
 
 
 def test_an_external_uci_engine_analyses_when_the_operator_names_one(tmp_path: Path) -> None:

@@ -161,7 +161,7 @@ class Settings:
     #: within about ``review_mate_nodes`` nodes (so that a move into a forced mate is
     #: marked; the node-limited search sees 4-5 plies).
     review_mate_moves: int = 4
-    review_mate_nodes: int = 30_000
+    review_mate_nodes: int = 15_000
     review_max_plies: int = 600
     #: Reviews under way at once: for one connection, for one address (its connections
     #: together), and on the server (at most half the analyses that may wait, so reviews

@@ -230,16 +230,28 @@ def _mover_cp(evaluation: dict[str, Any], first: bool) -> int:
     return score if first else -score
 
 
-def _mated_in(before: dict[str, Any], after: dict[str, Any]) -> int | None:
-    """The moves in which the player of the move between two evaluated positions is
-    mated by force after it, when it was not being mated before it (else None)."""
-    line_after = after.get("line")
-    if after.get("over") is not None or not line_after or (line_after.get("mate") or 0) <= 0:
+def _line_mate(evaluation: dict[str, Any]) -> int:
+    """The mate of an evaluated position's line, in moves, from its side to move's view
+    (0: none, or the rules ended the game)."""
+    line = evaluation.get("line")
+    if evaluation.get("over") is not None or not line:
+        return 0
+    mate: int = line.get("mate") or 0
+    return mate
+
+
+def _mated_in(evaluations: list[dict[str, Any]], moves: list[str], ply: int) -> int | None:
+    """The moves in which the player of move ``ply`` is mated by force after it, when it
+    was not being mated before it (else None). It was being mated when its own line
+    said so, or when the opponent's line before the opponent's last move was a mate that
+    began with that move (a proof: every reply is mated)."""
+    mate = _line_mate(evaluations[ply])
+    if mate <= 0 or _line_mate(evaluations[ply - 1]) < 0:
         return None
-    line_before = before.get("line")
-    if before.get("over") is None and line_before and (line_before.get("mate") or 0) < 0:
-        return None  # mated already: the move only shortened or lengthened it
-    mate: int = line_after["mate"]
+    if ply >= 2 and _line_mate(evaluations[ply - 2]) > 0:
+        line = evaluations[ply - 2]["line"]
+        if line["pv"]["iccs"][:1] == [moves[ply - 2]]:
+            return None  # the mate under way: the move only shortened or lengthened it
     return mate
 
 
@@ -269,7 +281,7 @@ def judge_review(evaluations: list[dict[str, Any]], moves: list[str]) -> dict[st
         line = before.get("line")
         best_iccs = line["pv"]["iccs"][0] if line and line["pv"]["iccs"] else None
         mark = None
-        mated_in = _mated_in(before, after)
+        mated_in = _mated_in(evaluations, moves, ply)
         into_mate = mated_in is not None and _mover_cp(before, first) > -LOST_CP
         if best_iccs != played:
             if drop >= BLUNDER or into_mate:
