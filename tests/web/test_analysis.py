@@ -272,6 +272,7 @@ def test_a_janggi_position_offers_the_pass_and_korean_notation(analyst: SocketAn
         ({"moves": ["h0g2", "h9g7", "g2h0", "g7h9"] * 151}, "too_many_moves", "at most 600"),
         ({"variant": "chess"}, "bad_variant", "chess"),
         ({"moves": "h2e2"}, "bad_field", "'moves' must be a list of ICCS moves"),
+        ({"deeper_than": 500}, "bad_field", "'deeper_than' must be a depth from 0 to 112"),
     ],
 )
 def test_bad_input_gets_an_error_naming_it(
