@@ -270,15 +270,14 @@ def test_the_engine_thinks_longer_when_asked_after_its_time(
     page = player.page
     page.wait_for_selector("#engine-more:not([hidden])", timeout=60000)
     assert (page.text_content("#engine-status") or "").endswith("done")
-    depths = [int(re.sub(r"\D", "", page.text_content("#engine-depth") or ""))]
-    for _ in range(3):  # each time 2 s more, its hash table keeping what was found
-        page.click("#engine-more")
-        page.wait_for_selector("#engine-more", state="hidden")
-        page.wait_for_selector("#engine-more:not([hidden])", timeout=60000)
-        depths.append(int(re.sub(r"\D", "", page.text_content("#engine-depth") or "")))
-        if depths[-1] > depths[0]:
-            break
-    assert depths == sorted(depths) and depths[-1] > depths[0], depths
+    shown = int(re.sub(r"\D", "", page.text_content("#engine-depth") or ""))
+    # One click is enough: the engine goes on past its 4 s until it is deeper than shown.
+    page.click("#engine-more")
+    page.wait_for_selector("#engine-more", state="hidden")
+    page.wait_for_selector("#engine-more:not([hidden])", timeout=120000)
+    deeper = int(re.sub(r"\D", "", page.text_content("#engine-depth") or ""))
+    assert deeper > shown, (shown, deeper)
+    assert (page.text_content("#engine-status") or "").endswith("done")
     assert player.errors == []
 
 
