@@ -451,6 +451,13 @@ def test_why_think_longer_went_no_deeper(
     assert why_not_deeper(line, last, out_of_time) == why
 
 
+def test_the_deepest_depth_is_the_searchs() -> None:
+    from chuhan.search.tree import MAX_PLY
+    from chuhan.web.analysis.service import MAX_SEARCH_DEPTH
+
+    assert MAX_SEARCH_DEPTH == MAX_PLY - 8  # (tree.run's deepest iteration)
+
+
 def stop_and_check_still_running(analyst: Analyst, why: str) -> None:
     """Stop ``analyst``'s analysis and check it was still running: its socket carries no
     final (``done``) lines before the answer to the stop (a stop cancels the search, and
