@@ -314,6 +314,26 @@ def test_a_mate_search_proves_a_mate_that_starts_with_a_quiet_move() -> None:
     assert not board.legal_moves  # black, to move, has none: lost
 
 
+def _janggi_mates() -> list[dict[str, object]]:
+    path = Path(__file__).parent / "data" / "janggi-mates.jsonl"
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+JANGGI_SHORT_MATES = [c for c in _janggi_mates() if int(str(c["mate_in_plies"])) <= 5]
+
+
+@pytest.mark.parametrize("case", JANGGI_SHORT_MATES, ids=[str(c["id"]) for c in JANGGI_SHORT_MATES])
+def test_a_mate_search_proves_the_janggi_mates_at_their_length(case: dict[str, object]) -> None:
+    # The proved janggi mates in 1-3 (tools/make_janggi_mates.py): the same length, and a
+    # first move among the winning ones.
+    board = Board(str(case["fen"]), variant="janggi", rules=str(case["rules"]))
+    found = Searcher().find_mate(board, moves=3, nodes=20_000)
+    assert found is not None
+    assert 2 * found.mate - 1 == case["mate_in_plies"]
+    assert found.pv[0].iccs() in case["all_winning_first_moves"]  # type: ignore[operator]
+
+
 def test_a_mate_search_finds_no_mate_where_there_is_none() -> None:
     assert Searcher().find_mate(Board(), moves=3, nodes=20_000) is None
     # Not within three moves: the mate of QUIET_MATE_FEN takes four.
