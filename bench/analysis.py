@@ -41,15 +41,23 @@ async def stream(compute: ProcessCompute, multipv: int, seconds: float) -> None:
     print(f"multipv {multipv}: {' '.join(seen)}  ({answer['nodes']:,} nodes, {rate:,} nodes/s)")
 
 
-async def review(compute: ProcessCompute, nodes: int) -> None:
+async def review(compute: ProcessCompute, settings: Settings, *, mate_search: bool) -> None:
+    nodes = settings.review_nodes
     start = time.monotonic()
     for ply in range(len(GAME) + 1):
         request = AnalysisRequest(
-            "xiangqi:asian", XIANGQI_START_FEN, tuple(GAME[:ply]), SearchLimits(nodes=nodes), 1
+            "xiangqi:asian",
+            XIANGQI_START_FEN,
+            tuple(GAME[:ply]),
+            SearchLimits(nodes=nodes),
+            1,
+            mate_moves=settings.review_mate_moves if mate_search else 0,
+            mate_nodes=settings.review_mate_nodes if mate_search else 0,
         )
         await compute.evaluate(request, order=time.monotonic())
     took = time.monotonic() - start
-    print(f"review: {len(GAME) + 1} positions at {nodes:,} nodes in {took:.1f} s")
+    mate = f" + a mate search of {settings.review_mate_nodes:,}" if mate_search else ""
+    print(f"review: {len(GAME) + 1} positions at {nodes:,} nodes{mate} in {took:.1f} s")
 
 
 async def main(seconds: float) -> None:
@@ -58,7 +66,8 @@ async def main(seconds: float) -> None:
         await stream(compute, 1, 1.0)  # the worker starts
         await stream(compute, 1, seconds)
         await stream(compute, 3, seconds)
-        await review(compute, Settings().review_nodes)
+        await review(compute, Settings(), mate_search=False)
+        await review(compute, Settings(), mate_search=True)  # as the server reviews
     finally:
         compute.close()
 

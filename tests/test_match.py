@@ -4,6 +4,7 @@ scripted engine in tests/fake_engine.py (and chuhan's own engine) refereed by Ga
 from __future__ import annotations
 
 import math
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -21,9 +22,13 @@ from chuhan.match import (
     MatchError,
     MatchResult,
     MatchTimeControl,
+    Sprt,
     elo_difference,
     load_openings,
+    pentanomial,
+    pentanomial_llr,
     run_match,
+    score_from_elo,
 )
 from chuhan.records import GameRecord, read_pgn, write_pgn
 from chuhan.squares import Move
@@ -112,6 +117,113 @@ def test_elo_falls_back_to_per_game_variance() -> None:
 def test_even_score_is_zero_elo() -> None:
     elo, error, _ = elo_difference([result(n, 0.5) for n in range(1, 5)])
     assert (elo, error) == (0.0, 0.0)
+
+
+# ---------------------------------------------------------------------- SPRT
+
+
+def test_llr_of_pairs_all_won_or_all_lost() -> None:
+    # Pairs only at 1 and 0: under "the pair score is s" the likeliest distribution puts
+    # s on 1 and 1 - s on 0, so the LLR is W log(s1 / s0) + L log((1 - s1) / (1 - s0)).
+    # elo 100 is a score of 0.640065; 10 pairs won and 6 lost: 2.4696 - 1.9721.
+    assert score_from_elo(100) == pytest.approx(0.640065, abs=1e-6)
+    llr = pentanomial_llr([6, 0, 0, 0, 10], 0, 100)
+    assert llr == pytest.approx(0.4975, abs=1e-3)  # the unseen outcomes count 0.001 each
+    assert pentanomial_llr([0, 0, 0, 0, 12], 0, 100) == pytest.approx(12 * 0.24696, abs=0.01)
+
+
+def test_llr_tends_to_the_normal_approximation() -> None:
+    # Many pairs, bounds close together: N (s1 - s0)(2m - s0 - s1) / (2 var), m and var
+    # the pair scores' mean and variance (m 0.5125, var 0.0434 here).
+    counts = [300, 2000, 5000, 2300, 400]
+    scores = [0.0, 0.25, 0.5, 0.75, 1.0]
+    n = sum(counts)
+    mean = sum(c * x for c, x in zip(counts, scores, strict=True)) / n
+    variance = sum(c * (x - mean) ** 2 for c, x in zip(counts, scores, strict=True)) / n
+    s0, s1 = score_from_elo(0), score_from_elo(5)
+    normal = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+    assert normal == pytest.approx(14.49, abs=0.01)
+    assert pentanomial_llr(counts, 0, 5) == pytest.approx(normal, rel=0.01)
+
+
+def test_llr_is_zero_without_pairs_and_negative_when_even() -> None:
+    assert pentanomial_llr([0, 0, 0, 0, 0], 0, 5) == 0.0
+    assert pentanomial_llr([10, 20, 40, 20, 10], 0, 5) < 0  # a 50% score favours elo 0
+
+
+def test_pentanomial_counts_complete_pairs() -> None:
+    # Pairs: 1 + 1, 0 + 1/2, 1/2 + 1/2, and game 7 without its pair.
+    games = [result(n, s) for n, s in enumerate([1.0, 1.0, 0.0, 0.5, 0.5, 0.5, 1.0], 1)]
+    assert pentanomial(games) == (0, 1, 1, 0, 1)
+
+
+def test_sprt_bounds() -> None:
+    sprt = Sprt(0, 5)
+    assert sprt.lower == pytest.approx(-2.944, abs=1e-3)  # log(0.05 / 0.95)
+    assert sprt.upper == pytest.approx(2.944, abs=1e-3)  # log(0.95 / 0.05)
+    assert Sprt(0, 5, alpha=0.1, beta=0.2).lower == pytest.approx(math.log(0.2 / 0.9))
+    assert (sprt.decision(3.0), sprt.decision(-3.0), sprt.decision(0.0)) == ("H1", "H0", None)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ((5, 0), "invalid --sprt 5 0: ELO0 must be below ELO1"),
+        ((0, math.inf), "invalid --sprt 0 inf: expected numbers"),
+        ((0, 5, 0.0), "invalid --alpha 0: expected a rate between 0 and 0.5"),
+        ((0, 5, 0.05, 0.7), "invalid --beta 0.7: expected a rate"),
+    ],
+)
+def test_bad_sprt_settings(arguments: tuple[float, ...], message: str) -> None:
+    with pytest.raises(MatchError, match=message):
+        Sprt(*arguments)
+
+
+def test_sprt_stops_the_match_when_h1_is_accepted() -> None:
+    # Every pair won: 0.2464 a pair, so the 12th pair crosses log(0.95 / 0.05) = 2.944.
+    config = MatchConfig(
+        engines=(fake(), fake("--name", "Loser", "--illegal-after", "0")),
+        variant=XIANGQI,
+        time_control=MatchTimeControl.parse("depth:1"),
+        games=100,
+        sprt=Sprt(0, 100),
+    )
+    match, lines = play(config)
+    assert len(match.games) == 24
+    assert (match.decision, match.decided_after_pairs) == ("H1", 12)
+    assert match.llr == pytest.approx(2.957, abs=0.01)
+    assert lines[0].startswith("Match Fake Engine vs Loser: up to 100 games of xiangqi")
+    assert "LLR 2.72 (-2.94, 2.94)" in lines[22] and lines[24].endswith("H1 accepted")
+    assert lines[-1].splitlines()[-1] == (
+        "SPRT elo0 0 elo1 100 (alpha 0.05, beta 0.05; bounds -2.94, 2.94): "
+        "H1 accepted after 12 game pairs, LLR 2.96"
+    )
+
+
+def test_sprt_stops_the_match_when_h0_is_accepted() -> None:
+    config = MatchConfig(
+        engines=(fake("--illegal-after", "0"), fake("--name", "Winner")),
+        variant=XIANGQI,
+        time_control=MatchTimeControl.parse("depth:1"),
+        games=100,
+        sprt=Sprt(0, 100),
+    )
+    match, _ = play(config)
+    # Every pair lost: log((1 - s1) / (1 - s0)) = -0.3287 a pair, past -2.944 at the 9th.
+    assert (match.decision, match.decided_after_pairs, len(match.games)) == ("H0", 9, 18)
+
+
+def test_sprt_without_a_decision_says_so() -> None:
+    config = MatchConfig(
+        engines=(fake(), fake("--name", "Loser", "--illegal-after", "0")),
+        variant=XIANGQI,
+        time_control=MatchTimeControl.parse("depth:1"),
+        games=6,
+        sprt=Sprt(0, 100),
+    )
+    match, lines = play(config)
+    assert len(match.games) == 6 and match.decision is None
+    assert lines[-1].endswith("no decision after 3 game pairs (the games ran out), LLR 0.74")
 
 
 # ---------------------------------------------------------------------- openings
@@ -342,7 +454,44 @@ def test_match_command_reports_an_engine_that_cannot_start(
     assert "chuhan: error: cannot start engine 'no-such-engine-xyz'" in capsys.readouterr().err
 
 
+def test_match_command_refuses_a_bad_sprt(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "a", "b", "--sprt", "5", "0"]) == 2
+    assert "invalid --sprt 5 0: ELO0 must be below ELO1" in capsys.readouterr().err
+
+
 # ---------------------------------------------------------------------- chuhan's own engine
+
+
+def test_sprt_match_of_levels_far_apart_stops_early_with_h1(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Level 8 against level 1 (a random move 30% of the time), both at depth 1: H1 (400
+    # Elo stronger, a score of 0.91) is accepted after about 5 pairs, well before 40 games.
+    engine = shlex.join([sys.executable, "-m", "chuhan.cli", "engine"])
+    code = main(
+        [
+            "match",
+            engine,
+            engine,
+            "--option2",
+            "Skill Level=1",
+            "--tc",
+            "depth:1",
+            "--games",
+            "40",
+            "--sprt",
+            "0",
+            "400",
+            "--seed",
+            "1",
+        ]
+    )
+    printed = capsys.readouterr().out
+    assert code == 0
+    verdict = re.search(r"H1 accepted after (\d+) game pairs, LLR", printed)
+    assert verdict is not None, printed
+    played = int(re.search(r"of (\d+) games?\n", printed)[1])  # type: ignore[index]
+    assert played < 40 and int(verdict[1]) < 20
 
 
 def test_chuhan_engine_against_the_fake_at_depth_1() -> None:

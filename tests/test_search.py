@@ -298,6 +298,52 @@ def test_mate_by_checks_is_found_beyond_the_search_depth() -> None:
     assert len(result.lines[0].pv) >= 3
 
 
+#: xiangqibench xq_shi_qing_ya_qu_459: red mates in 4 moves, the first a quiet king move
+#: (e0e1) and the last a stalemate of black (which loses in xiangqi).
+QUIET_MATE_FEN = "4C4/4P4/3k5/9/6b2/9/9/9/9/4K4 w - - 0 1"
+
+
+def test_a_mate_search_proves_a_mate_that_starts_with_a_quiet_move() -> None:
+    board = Board(QUIET_MATE_FEN)
+    assert Searcher().search(board, SearchLimits(nodes=8000)).lines[0].mate is None
+    found = Searcher().find_mate(board, moves=4, nodes=60_000)
+    assert found is not None and found.mate == 4
+    assert found.pv[0] == Move.from_iccs("e0e1") and len(found.pv) == 7
+    for move in found.pv:
+        board.push(move)
+    assert not board.legal_moves  # black, to move, has none: lost
+
+
+def _janggi_mates() -> list[dict[str, object]]:
+    path = Path(__file__).parent / "data" / "janggi-mates.jsonl"
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+JANGGI_SHORT_MATES = [c for c in _janggi_mates() if int(str(c["mate_in_plies"])) <= 5]
+
+
+@pytest.mark.parametrize("case", JANGGI_SHORT_MATES, ids=[str(c["id"]) for c in JANGGI_SHORT_MATES])
+def test_a_mate_search_proves_the_janggi_mates_at_their_length(case: dict[str, object]) -> None:
+    # The proved janggi mates in 1-3 (tools/make_janggi_mates.py): the same length, and a
+    # first move among the winning ones.
+    board = Board(str(case["fen"]), variant="janggi", rules=str(case["rules"]))
+    found = Searcher().find_mate(board, moves=3, nodes=20_000)
+    assert found is not None
+    assert 2 * found.mate - 1 == case["mate_in_plies"]
+    assert found.pv[0].iccs() in case["all_winning_first_moves"]  # type: ignore[operator]
+
+
+def test_a_mate_search_finds_no_mate_where_there_is_none() -> None:
+    assert Searcher().find_mate(Board(), moves=3, nodes=20_000) is None
+    # Not within three moves: the mate of QUIET_MATE_FEN takes four.
+    assert Searcher().find_mate(Board(QUIET_MATE_FEN), moves=3, nodes=200_000) is None
+
+
+def test_a_mate_search_gives_up_after_its_nodes() -> None:
+    assert Searcher().find_mate(Board(QUIET_MATE_FEN), moves=4, nodes=2_000) is None
+
+
 def test_a_line_that_reaches_the_xiangqi_move_limit_is_a_draw() -> None:
     # A chariot against an advisor wins, unless the 60-move limit ends the game first.
     fresh = Searcher().search(

@@ -515,7 +515,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("engine2", help="second engine command line")
     p.add_argument("--variant", default="xiangqi", choices=GAMES, help="game (default xiangqi)")
     p.add_argument("--rules", default=None, help="rule set (default: the game's default)")
-    p.add_argument("--games", type=int, default=2, help="number of games (default 2)")
+    p.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        help="number of games (default 2; with --sprt the most played, default 20000)",
+    )
+    p.add_argument(
+        "--sprt",
+        nargs=2,
+        type=float,
+        default=None,
+        metavar=("ELO0", "ELO1"),
+        help="stop when a sequential test over the colour-swapped pairs accepts H0 "
+        "(ENGINE1 is ELO0 stronger) or H1 (ELO1 stronger), e.g. --sprt 0 5",
+    )
+    p.add_argument(
+        "--alpha", type=float, default=0.05, help="--sprt: false-positive rate (default 0.05)"
+    )
+    p.add_argument(
+        "--beta", type=float, default=0.05, help="--sprt: false-negative rate (default 0.05)"
+    )
     p.add_argument(
         "--tc",
         default="movetime:0.1",

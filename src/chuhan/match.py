@@ -21,7 +21,7 @@ import shlex
 import sys
 import threading
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -50,10 +50,14 @@ __all__ = [
     "MatchResult",
     "MatchTimeControl",
     "Opening",
+    "Sprt",
     "elo_difference",
     "load_openings",
+    "pentanomial",
+    "pentanomial_llr",
     "random_opening",
     "run_match",
+    "score_from_elo",
 ]
 
 #: Plies after which a game under a rule set with no move limit is adjudicated a draw.
@@ -62,6 +66,9 @@ DEFAULT_MAX_PLIES = 400
 
 #: Random opening plies when neither openings nor a number of plies is given.
 DEFAULT_RANDOM_PLIES = 4
+
+#: The most games an SPRT match plays when ``--games`` is not given.
+DEFAULT_SPRT_GAMES = 20_000
 
 
 class MatchError(ChuhanError):
@@ -316,6 +323,8 @@ class MatchConfig:
     #: The second engine's own limit (a handicap match, e.g. nodes against nodes); None:
     #: both play under ``time_control``. Only fixed limits (movetime, depth, nodes) differ.
     time_control2: MatchTimeControl | None = None
+    #: Stop as soon as this test accepts a hypothesis (``games`` is then the most played).
+    sprt: Sprt | None = None
 
     def control_of(self, engine: int) -> MatchTimeControl:
         """The time control engine ``engine`` (0 or 1) plays under."""
@@ -387,10 +396,135 @@ def elo_difference(results: Sequence[GameResult]) -> tuple[float, float, str]:
     return elo_from_score(mean), half, model
 
 
+# ---------------------------------------------------------------------- SPRT
+
+#: The score of a colour-swapped pair (its two games' points over 2): the pentanomial
+#: model's five outcomes, 0-0, 0-1/2, 1/2-1/2 or 1-0, 1-1/2, 1-1.
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+#: The count put in place of an outcome not seen yet, so that the likelihood of a score
+#: outside the outcomes seen (every pair won, say) stays finite.
+UNSEEN_PAIRS = 1e-3
+
+
+def score_from_elo(elo: float) -> float:
+    """The expected score of a logistic Elo difference."""
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+def pentanomial(results: Sequence[GameResult]) -> tuple[int, int, int, int, int]:
+    """How many complete colour-swapped pairs engine 1 scored 0, 1/4, 1/2, 3/4 and 1 in
+    (a pair's two games' points over 2); a pair with one game played is not counted."""
+    by_pair: dict[int, list[float]] = {}
+    for game in results:
+        by_pair.setdefault(game.pair, []).append(game.score())
+    counts = [0] * 5
+    for scores in by_pair.values():
+        if len(scores) == 2:
+            counts[round(2 * sum(scores))] += 1
+    return counts[0], counts[1], counts[2], counts[3], counts[4]
+
+
+def pentanomial_llr(counts: Sequence[int], elo0: float, elo1: float) -> float:
+    """The generalized SPRT's log-likelihood ratio of H1 (engine 1 is ``elo1`` stronger)
+    against H0 (``elo0`` stronger) after pairs scored as ``counts`` (see :func:`pentanomial`).
+
+    Under a hypothesis "the expected pair score is s" the likelihood is maximised over
+    every distribution of the five pair scores x_i with mean s. With f_i the observed
+    frequencies, the maximum is at p_i = f_i / (1 + lam (x_i - s)), lam the root of
+    sum f_i (x_i - s) / (1 + lam (x_i - s)) = 0 (a Lagrange multiplier; the sum falls
+    as lam grows, so the root is found by bisection). The ratio of the two maxima over
+    N pairs is N sum f_i log((1 + lam0 (x_i - s0)) / (1 + lam1 (x_i - s1))). For many
+    pairs it tends to the normal approximation N (s1 - s0)(2 m - s0 - s1) / (2 var), m and
+    var the pair scores' mean and variance."""
+    if len(counts) != 5 or any(count < 0 for count in counts):
+        raise ValueError(f"invalid pentanomial counts {list(counts)}: expected 5 counts >= 0")
+    pairs = sum(counts)
+    if pairs == 0:
+        return 0.0
+    seen = [count if count > 0 else UNSEEN_PAIRS for count in counts]
+    total = sum(seen)
+    frequencies = [count / total for count in seen]
+
+    def log_denominator(score: float) -> float:
+        # sum f_i log(1 + lam (x_i - s)): minus the maximal log-likelihood, up to the
+        # entropy of f, which both hypotheses share.
+        shifts = [x - score for x in PAIR_SCORES]
+        low, high = -1 / shifts[-1], -1 / shifts[0]  # where 1 + lam * shift stays > 0
+        for _ in range(200):
+            lam = (low + high) / 2
+            slope = sum(f * d / (1 + lam * d) for f, d in zip(frequencies, shifts, strict=True))
+            if slope > 0:
+                low = lam
+            else:
+                high = lam
+            if high - low <= 1e-15 * max(1.0, abs(lam)):
+                break
+        lam = (low + high) / 2
+        return sum(f * math.log(1 + lam * d) for f, d in zip(frequencies, shifts, strict=True))
+
+    return pairs * (log_denominator(score_from_elo(elo0)) - log_denominator(score_from_elo(elo1)))
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """A sequential probability ratio test of H0 "engine 1 is ``elo0`` Elo stronger"
+    against H1 "it is ``elo1`` stronger" (logistic Elo), with false-positive rate
+    ``alpha`` and false-negative rate ``beta``, on the pentanomial model."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.elo0) and math.isfinite(self.elo1)):
+            raise MatchError(f"invalid --sprt {self.elo0:g} {self.elo1:g}: expected numbers")
+        if not self.elo0 < self.elo1:
+            raise MatchError(f"invalid --sprt {self.elo0:g} {self.elo1:g}: ELO0 must be below ELO1")
+        for name, value in (("alpha", self.alpha), ("beta", self.beta)):
+            if not 0 < value < 0.5:
+                raise MatchError(f"invalid --{name} {value:g}: expected a rate between 0 and 0.5")
+
+    @property
+    def lower(self) -> float:
+        """H0 is accepted at or below this log-likelihood ratio."""
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        """H1 is accepted at or above this log-likelihood ratio."""
+        return math.log((1 - self.beta) / self.alpha)
+
+    def llr(self, results: Sequence[GameResult]) -> float:
+        return pentanomial_llr(pentanomial(results), self.elo0, self.elo1)
+
+    def decision(self, llr: float) -> Literal["H0", "H1"] | None:
+        if llr >= self.upper:
+            return "H1"
+        if llr <= self.lower:
+            return "H0"
+        return None
+
+    def describe(self) -> str:
+        return (
+            f"SPRT elo0 {self.elo0:g} elo1 {self.elo1:g} "
+            f"(alpha {self.alpha:g}, beta {self.beta:g}; "
+            f"bounds {self.lower:.2f}, {self.upper:.2f})"
+        )
+
+
 @dataclass
 class MatchResult:
     names: tuple[str, str]
     games: list[GameResult] = field(default_factory=list)
+    sprt: Sprt | None = None
+    #: The SPRT's log-likelihood ratio: when it decided, else after the last pair.
+    llr: float = 0.0
+    #: The hypothesis the SPRT accepted (None: the games ran out first).
+    decision: Literal["H0", "H1"] | None = None
+    #: Complete pairs when the SPRT decided or the games ran out.
+    decided_after_pairs: int = 0
 
     def wins_draws_losses(self) -> tuple[int, int, int]:
         scores = [g.score() for g in self.games]
@@ -411,8 +545,20 @@ class MatchResult:
             f"Score of {self.names[0]} vs {self.names[1]}: {wins} - {draws} - {losses} "
             f"[W-D-L] {100 * self.score():.1f}% of {n} game{'s' if n != 1 else ''}\n"
             f"Elo difference: {_signed(elo)} +/- {_plain(error)} (95%, {model})\n"
-            f"Endings: {endings or 'none'}"
+            f"Endings: {endings or 'none'}" + self._sprt_line()
         )
+
+    def _sprt_line(self) -> str:
+        if self.sprt is None:
+            return ""
+        pairs = self.decided_after_pairs
+        when = f"after {pairs} game pair{'s' if pairs != 1 else ''}"
+        verdict = (
+            f"{self.decision} accepted {when}"
+            if self.decision is not None
+            else f"no decision {when} (the games ran out)"
+        )
+        return f"\n{self.sprt.describe()}: {verdict}, LLR {self.llr:.2f}"
 
 
 def _signed(value: float) -> str:
@@ -612,8 +758,9 @@ def _new_session(clock: Clock, control: MatchTimeControl, side: bool, now: float
     return Clock.from_dict(snapshot, now)
 
 
-def _build_jobs(config: MatchConfig, rng: random.Random) -> list[_Job]:
-    jobs: list[_Job] = []
+def _build_jobs(config: MatchConfig, rng: random.Random) -> Iterator[_Job]:
+    """The games in order, each pair's opening made when its first game is asked for (an
+    SPRT match may stop long before its last game)."""
     pairs = (config.games + 1) // 2
     for pair in range(1, pairs + 1):
         arrangement = ("마상상마", "마상상마")
@@ -632,8 +779,7 @@ def _build_jobs(config: MatchConfig, rng: random.Random) -> list[_Job]:
         for first in (0, 1):
             number = 2 * (pair - 1) + first + 1
             if number <= config.games:
-                jobs.append(_Job(number, pair, first, opening))
-    return jobs
+                yield _Job(number, pair, first, opening)
 
 
 def run_match(config: MatchConfig, *, out: Callable[[str], None] = print) -> MatchResult:
@@ -659,11 +805,16 @@ def run_match(config: MatchConfig, *, out: Callable[[str], None] = print) -> Mat
     names = _unique_names(first_pair[0].name, first_pair[1].name)
     result = MatchResult(names)
     out(
-        f"Match {names[0]} vs {names[1]}: {config.games} game{'s' if config.games != 1 else ''} "
+        f"Match {names[0]} vs {names[1]}: {'up to ' if config.sprt else ''}"
+        f"{config.games} game{'s' if config.games != 1 else ''} "
         f"of {config.variant.name}, {config.describe_control()}, "
         f"concurrency {config.concurrency}, seed {seed}"
+        + (f"; {config.sprt.describe()}" if config.sprt else "")
     )
-    pending = list(reversed(jobs))
+    # Stopped early (an SPRT decision): the games under way are finished, no more started.
+    stopped = False
+    result.sprt = config.sprt
+    pairs_done: set[int] = set()
     lock = threading.Lock()
     failure: list[BaseException] = []
     pgn_path = Path(config.pgn) if config.pgn else None
@@ -677,15 +828,28 @@ def run_match(config: MatchConfig, *, out: Callable[[str], None] = print) -> Mat
     referee = _Referee(config, names)
 
     def report(game: GameResult) -> None:
+        nonlocal stopped
         result.games.append(game)
         wins, draws, losses = result.wins_draws_losses()
         first = names[game.first_engine]
         second = names[1 - game.first_engine]
-        out(
+        line = (
             f"Game {game.number}/{config.games} ({first} vs {second}): {game.result} "
             f"{game.termination} - {game.reason} | {names[0]} +{wins} ={draws} -{losses} "
             f"({100 * result.score():.1f}%)"
         )
+        sprt = config.sprt
+        if sprt is not None and sum(g.pair == game.pair for g in result.games) == 2:
+            pairs_done.add(game.pair)
+            if result.decision is None:
+                result.llr = sprt.llr(result.games)
+                result.decided_after_pairs = len(pairs_done)
+                result.decision = sprt.decision(result.llr)
+                line += f" | LLR {result.llr:.2f} ({sprt.lower:.2f}, {sprt.upper:.2f})"
+                if result.decision is not None:
+                    line += f": {result.decision} accepted"
+                    stopped = True
+        out(line)
         if pgn_path is not None:
             with pgn_path.open("a", encoding="utf-8") as handle:
                 handle.write(write_pgn(game.record) + "\n")
@@ -694,9 +858,9 @@ def run_match(config: MatchConfig, *, out: Callable[[str], None] = print) -> Mat
         try:
             while True:
                 with lock:
-                    if not pending or failure:
+                    job = next(jobs, None) if not (stopped or failure) else None
+                    if job is None:
                         return
-                    job = pending.pop()
                 if engines is None:
                     engines = [spec.start() for spec in config.engines]
                 game, broken = referee.play(job, engines)
@@ -714,7 +878,7 @@ def run_match(config: MatchConfig, *, out: Callable[[str], None] = print) -> Mat
 
     threads = [
         threading.Thread(target=worker, args=(first_pair if index == 0 else None,), daemon=True)
-        for index in range(min(config.concurrency, len(jobs)))
+        for index in range(min(config.concurrency, config.games))
     ]
     for thread in threads:
         thread.start()
@@ -763,6 +927,11 @@ def match_from_arguments(args: argparse.Namespace) -> int:
         )
         for n in (1, 2)
     )
+    sprt = None
+    if args.sprt is not None:
+        sprt = Sprt(args.sprt[0], args.sprt[1], args.alpha, args.beta)
+    if args.games is None:
+        args.games = DEFAULT_SPRT_GAMES if sprt is not None else 2
     openings: tuple[Opening, ...] = ()
     if args.openings:
         openings = tuple(load_openings(args.openings, variant))
@@ -780,6 +949,7 @@ def match_from_arguments(args: argparse.Namespace) -> int:
         max_plies=args.max_plies,
         time_margin=args.time_margin,
         time_control2=control2,
+        sprt=sprt,
     )
     try:
         run_match(config, out=lambda line: print(line, flush=True))

@@ -24,7 +24,15 @@ from websockets.sync.client import ClientConnection, connect
 
 from chuhan.records import GameRecord, write_pgn
 from chuhan.squares import Move
-from chuhan.web.analysis.rules import BLUNDER, INACCURACY, MISTAKE, judge_review, win_chance
+from chuhan.web.analysis.rules import (
+    BLUNDER,
+    INACCURACY,
+    MISTAKE,
+    judge_review,
+    read_line,
+    win_chance,
+)
+from chuhan.web.analysis.service import why_not_deeper
 from chuhan.web.server import free_port
 
 MATE_FEN = "3k5/R8/3R5/9/9/9/9/9/9/4K4 w"
@@ -137,6 +145,57 @@ def test_black_is_judged_from_blacks_side() -> None:
     assert judged["summary"]["second"]["blunder"] == 1
 
 
+def mate_evaluation(ply: int, turn: str, mate: int | None, cp: int, best: str) -> dict[str, Any]:
+    """A position whose side to move (``turn``) mates in ``mate`` (or scores ``cp``)."""
+    sign = 1 if turn == "first" else -1
+    pv = {"iccs": [best], "wxf": [best], "chinese": [best], "korean": None}
+    line = {
+        "score_cp": None if mate else cp,
+        "mate": mate,
+        "first_cp": None if mate else sign * cp,
+        "first_mate": None if mate is None else sign * mate,
+        "pv": pv,
+    }
+    return {"ply": ply, "turn": turn, "line": line}
+
+
+def test_a_move_into_a_forced_mate_is_a_blunder_and_says_the_mate() -> None:
+    # Black at -230 (a 21 % chance): the drop to a mate would be a mistake by chances.
+    evaluations = [
+        mate_evaluation(0, "second", None, -230, "h9g7"),
+        mate_evaluation(1, "first", 4, 0, "h2e2"),
+    ]
+    move = judge_review(evaluations, ["a9a8"])["moves"][0]
+    assert (move["mark"], move["mated_in"]) == ("blunder", 4)
+    assert move["best"]["iccs"] == "h9g7"
+
+
+def test_a_move_into_mate_from_a_lost_position_is_judged_by_its_chance() -> None:
+    lost = [
+        mate_evaluation(0, "second", None, -800, "h9g7"),
+        mate_evaluation(1, "first", 3, 0, "h2e2"),
+    ]
+    move = judge_review(lost, ["a9a8"])["moves"][0]
+    assert (move["mark"], move["mated_in"]) == (None, 3)
+    mated_already = [
+        mate_evaluation(0, "second", -5, 0, "h9g7"),
+        mate_evaluation(1, "first", 3, 0, "h2e2"),
+    ]
+    assert judge_review(mated_already, ["a9a8"])["moves"][0]["mated_in"] is None
+
+
+def test_a_move_inside_a_mate_under_way_is_not_a_move_into_mate() -> None:
+    # Red mates in 4 starting h2e2 and plays it: black's next move is mated in 3 whatever
+    # it is, though black's own line (a search of a few plies) only saw -510.
+    evaluations = [
+        mate_evaluation(0, "first", 4, 0, "h2e2"),
+        mate_evaluation(1, "second", None, -510, "h9g7"),
+        mate_evaluation(2, "first", 3, 0, "e2e6"),
+    ]
+    judged = judge_review(evaluations, ["h2e2", "a9a8"])["moves"]
+    assert [(m["mark"], m["mated_in"]) for m in judged] == [(None, None), (None, None)]
+
+
 # ---------------------------------------------------------------------- positions (the rules)
 
 
@@ -213,6 +272,7 @@ def test_a_janggi_position_offers_the_pass_and_korean_notation(analyst: SocketAn
         ({"moves": ["h0g2", "h9g7", "g2h0", "g7h9"] * 151}, "too_many_moves", "at most 600"),
         ({"variant": "chess"}, "bad_variant", "chess"),
         ({"moves": "h2e2"}, "bad_field", "'moves' must be a list of ICCS moves"),
+        ({"deeper_than": 500}, "bad_field", "'deeper_than' must be a depth from 0 to 112"),
     ],
 )
 def test_bad_input_gets_an_error_naming_it(
@@ -303,6 +363,101 @@ def test_the_engines_lines_stream_and_deepen_with_three_lines(server: int) -> No
     assert all(line["pv"]["wxf"] and line["first_cp"] is not None for line in last["lines"])
 
 
+def final_lines(board: Analyst, seq: int) -> dict[str, Any]:
+    """The ``done`` lines of the analysis asked by ``seq`` (waited for: the engine's time)."""
+    while True:
+        message = board.receive(timeout=600)  # a bound on a hang only
+        if message["type"] == "lines" and message["seq"] == seq and message["done"]:
+            return message
+
+
+@pytest.fixture
+def quick_server(tmp_path: Path) -> Iterator[int]:
+    """A real ``chuhan serve`` whose analyses get a tenth of a second."""
+    port = free_port()
+    process = start_server(port, tmp_path / "games.sqlite3", "--analysis-seconds", "0.1")
+    try:
+        yield port
+    finally:
+        stop(process)
+
+
+def test_think_longer_goes_deeper_than_the_depth_shown(quick_server: int) -> None:
+    # The board showed depth 4 (whatever the machine's speed); a tenth of a second again
+    # would end at any depth, but asked to go deeper, the engine goes on until it is.
+    with contextlib.ExitStack() as stack:
+        board = Analyst(stack, quick_server)
+        seq = board.send("position", variant="xiangqi", engine=True, longer=1, deeper_than=4)
+        longer = final_lines(board, seq)
+    assert longer["depth"] >= 5
+    assert "not_deeper" not in longer
+
+
+def test_think_longer_on_a_proved_mate_says_so(quick_server: int) -> None:
+    with contextlib.ExitStack() as stack:
+        board = Analyst(stack, quick_server)
+        seq = board.send(
+            "position", variant="xiangqi", fen=MATE_FEN, engine=True, longer=1, deeper_than=5
+        )
+        longer = final_lines(board, seq)
+    assert longer["lines"][0]["mate"] == 1 and longer["depth"] <= 5
+    assert longer["not_deeper"] == "mate"
+
+
+@pytest.mark.sqlite_only
+def test_think_longer_on_an_ended_game_says_so(analysis_client: TestClient) -> None:
+    with analysis_client.websocket_connect("/ws/analysis") as ws:
+        ws.send_text(json.dumps({"type": "hello", "seq": 1}))
+        ws.send_text(
+            json.dumps(
+                {
+                    "type": "position",
+                    "seq": 2,
+                    "variant": "xiangqi",
+                    "fen": MATE_FEN,
+                    "moves": ["a8d8"],
+                    "engine": True,
+                    "deeper_than": 3,
+                }
+            )
+        )
+        while True:
+            message = ws.receive_json()
+            if message["type"] == "lines":
+                break
+    assert message["done"] and message["not_deeper"] == "over"
+
+
+@pytest.mark.parametrize(
+    ("fen", "last", "out_of_time", "why"),
+    [
+        (MATE_FEN, {"depth": 2, "lines": [{"mate": 1}]}, False, "mate"),
+        # Black in check from the chariot with one way out.
+        (
+            "4k4/9/9/9/9/9/9/9/4R4/3K5 b",
+            {"depth": 1, "lines": [{"mate": None}]},
+            False,
+            "only_move",
+        ),
+        (None, {"depth": 112, "lines": [{"mate": None}]}, False, "depth_cap"),
+        (None, {"depth": 20, "hashfull": 1000, "lines": [{"mate": None}]}, True, "hash_full"),
+        (None, {"depth": 20, "hashfull": 300, "lines": [{"mate": None}]}, True, "time"),
+    ],
+)
+def test_why_think_longer_went_no_deeper(
+    fen: str | None, last: dict[str, Any], out_of_time: bool, why: str
+) -> None:
+    line = read_line("xiangqi", None, fen, [], max_plies=10)
+    assert why_not_deeper(line, last, out_of_time) == why
+
+
+def test_the_deepest_depth_is_the_searchs() -> None:
+    from chuhan.search.tree import MAX_PLY
+    from chuhan.web.analysis.service import MAX_SEARCH_DEPTH
+
+    assert MAX_SEARCH_DEPTH == MAX_PLY - 8  # (tree.run's deepest iteration)
+
+
 def stop_and_check_still_running(analyst: Analyst, why: str) -> None:
     """Stop ``analyst``'s analysis and check it was still running: its socket carries no
     final (``done``) lines before the answer to the stop (a stop cancels the search, and
@@ -388,25 +543,37 @@ def test_a_computer_move_is_not_delayed_by_analyses(server: int) -> None:
             stop_and_check_still_running(analyst, "the computer's move waited for an analysis")
 
 
+def import_game(port: int, record: GameRecord) -> str:
+    """Import ``record`` into the server on ``port``: the game's id."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/import", data=write_pgn(record).encode()
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        game_id: str = json.loads(response.read())["games"][0]["game_id"]
+    return game_id
+
+
+def reviewed(board: Analyst, game_id: str) -> tuple[list[int], dict[str, Any]]:
+    """Ask for the review of ``game_id``: the plies of its progress, and its end."""
+    started = board.ask("review", game=game_id)
+    assert started["type"] == "review_started", started
+    progress = []
+    while True:
+        message = board.receive(120)  # a bound on a hang only
+        if message["type"] == "review":
+            progress.append(message["evaluation"]["ply"])
+        if message["type"] == "review_done":
+            return progress, message
+
+
 def test_a_finished_games_review_marks_the_blunder_with_the_better_move(server: int) -> None:
     record = GameRecord.from_moves([Move.from_iccs(m) for m in BLUNDER_LINE])
     record.result = "0-1"
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{server}/api/import", data=write_pgn(record).encode()
-    )
-    with urllib.request.urlopen(request, timeout=60) as response:
-        game_id = json.loads(response.read())["games"][0]["game_id"]
+    game_id = import_game(server, record)
     with contextlib.ExitStack() as stack:
         board = Analyst(stack, server)
-        started = board.ask("review", game=game_id)
-        assert started["type"] == "review_started" and started["plies"] == 2
-        progress = []
-        while True:
-            message = board.receive(60)
-            if message["type"] == "review":
-                progress.append(message["evaluation"]["ply"])
-            if message["type"] == "review_done":
-                break
+        progress, message = reviewed(board, game_id)
+        assert message["plies"] == 2
         again = Analyst(stack, server).ask("review", game=game_id)  # kept: answered at once
     assert progress == [0, 1, 2]
     assert [e["ply"] for e in message["evaluations"]] == [0, 1, 2]
@@ -416,6 +583,32 @@ def test_a_finished_games_review_marks_the_blunder_with_the_better_move(server: 
     assert second["mark"] is None
     assert message["summary"]["first"]["blunder"] == 1
     assert again["type"] == "review_done" and again["moves"] == message["moves"]
+
+
+#: Black at about -2 (horse and cannon against advisor, elephant and soldier; 8,000 nodes
+#: score it -201 for black, and f8e8 holds) plays the elephant a7c5, after which red mates
+#: in 4 starting with a quiet horse move, e7g6: a search of 8,000 nodes sees +641 for red
+#: and no mate, so the review of the searches alone called it a mistake at most.
+INTO_MATE_FEN = "5a3/5k3/b3N4/8p/9/7C1/9/9/9/4K4 b - - 0 1"
+INTO_MATE_LINE = ["a7c5", "e7g6", "f8f7", "h4f4", "c5e7", "g6e7", "i6i5", "e7f5"]
+
+
+def test_a_review_marks_a_move_into_a_forced_mate_a_blunder_and_says_the_mate(
+    server: int,
+) -> None:
+    record = GameRecord.from_moves([Move.from_iccs(m) for m in INTO_MATE_LINE], fen=INTO_MATE_FEN)
+    record.result = "1-0"
+    game_id = import_game(server, record)
+    with contextlib.ExitStack() as stack:
+        _, message = reviewed(Analyst(stack, server), game_id)
+    assert message["evaluations"][-1]["over"]["termination"] == "checkmate"
+    blunder, *rest = message["moves"]
+    assert (blunder["side"], blunder["mark"], blunder["mated_in"]) == ("second", "blunder", 4)
+    assert blunder["best"]["iccs"] != "a7c5"
+    assert message["evaluations"][1]["line"]["mate"] == 4  # red, to move, mates in 4
+    # The moves of the mate itself are not marked: black was mated whatever it played.
+    assert [move["mark"] for move in rest] == [None] * 7
+    assert message["summary"]["second"]["blunder"] == 1
 
 
 def test_an_external_uci_engine_analyses_when_the_operator_names_one(tmp_path: Path) -> None:

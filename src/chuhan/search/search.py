@@ -107,6 +107,22 @@ class Searcher:
             )
         return result
 
+    def find_mate(
+        self,
+        board: Board,
+        *,
+        moves: int,
+        nodes: int,
+        control: SearchControl | None = None,
+    ) -> SearchInfo | None:
+        """A proved mate by the side to move of ``board`` in at most ``moves`` moves, or
+        None (none, or none found within about ``nodes`` nodes): see
+        :meth:`chuhan.search.tree.TreeSearch.mate_search`."""
+        if moves < 1 or nodes < 1:
+            raise ValueError(f"a mate search needs moves and nodes >= 1, got {moves}, {nodes}")
+        tree = TreeSearch(board, self._tables, control or SearchControl())
+        return tree.mate_search(moves, nodes)
+
 
 def _capacity(hash_mb: int) -> int:
     """Transposition table entries in about ``hash_mb`` megabytes."""

@@ -169,6 +169,7 @@ class TreeSearch:
         "_limit_count",
         "_limit_ply",
         "_mate_budget",
+        "_mate_killers",
         "_mate_tt",
         "_node_limit",
         "_nodes",
@@ -242,9 +243,12 @@ class TreeSearch:
         self._limit_count = MoveLimitCount(0, {True: 0, False: 0})
         if self._limit and not b.variant.is_janggi:
             self._limit_count = MoveLimitCount.of(b)
-        #: Mate attempts: (hash, moves) -> a proving move, or 0 when there is none.
+        #: Mate attempts: (hash, moves) -> a proving move, or 0 when there is none (moves
+        #: negative for the proofs that may play quiet moves).
         self._mate_tt: dict[tuple[int, int], int] = {}
         self._mate_budget = 0
+        #: The reply that last refuted a quiet mate proof, by the moves left then.
+        self._mate_killers: dict[int, int] = {}
 
     # ------------------------------------------------------------------ the search
 
@@ -774,11 +778,31 @@ class TreeSearch:
 
     # ------------------------------------------------------------------ mate search
 
-    def _mate_attempt(self, max_moves: int, budget: int) -> tuple[int, list[int]] | None:
+    def mate_search(self, max_moves: int, nodes: int) -> SearchInfo | None:
+        """A forced mate by the side to move in at most ``max_moves`` moves, its own moves
+        any moves (checks tried first) and every reply of the defender considered, so a
+        mate found is proved; None when there is none, or none found within about
+        ``nodes`` nodes. The game reviews' pass after the node-limited search, which
+        misses a mate that starts with a quiet move or lies past its depth."""
+        if not self._board.legal_move_codes():
+            return None
+        try:
+            found = self._mate_attempt(max_moves, nodes, quiet=True)
+        except _Stop:
+            return None
+        if found is None:
+            return None
+        score, pv = found
+        return self._info(MATE - score, score, pv, 1)
+
+    def _mate_attempt(
+        self, max_moves: int, budget: int, *, quiet: bool = False
+    ) -> tuple[int, list[int]] | None:
         """Look for a mate in 1..``max_moves`` moves in which the side to move checks on
         every move (the shape of most composed problems: the defender often threatens a
-        mate of his own). Returns (score, pv) or None; gives up quietly after ``budget``
-        nodes. Not under rule sets where a mate can be drawn (janggi 1995 sheet)."""
+        mate of his own), or with ``quiet`` plays any move but the last. Returns (score,
+        pv) or None; gives up quietly after ``budget`` nodes. Not under rule sets where a
+        mate can be drawn (janggi 1995 sheet)."""
         b = self._board
         v = b.variant
         if v.king_defended_mate_draws or v.facing_forfeits_win:
@@ -786,18 +810,18 @@ class TreeSearch:
         self._mate_budget = self._nodes + budget
         try:
             for n in range(1, max_moves + 1):
-                move = self._prove(n)
+                move = self._prove(n, quiet)
                 if move:
-                    return MATE - (2 * n - 1), self._mate_line(move, n)
+                    return MATE - (2 * n - 1), self._mate_line(move, n, quiet)
         except _MateBudget:
             return None
         return None
 
-    def _prove(self, n: int) -> int:
-        """A checking move after which every reply is mated within ``n - 1`` more moves
-        of checks (0 if there is none)."""
+    def _prove(self, n: int, quiet: bool = False) -> int:
+        """A checking move (or with ``quiet`` and ``n`` > 1, any move, checks first) after
+        which every reply is mated within ``n - 1`` more moves (0 if there is none)."""
         b = self._board
-        key = (b.zobrist_hash(), n)
+        key = (b.zobrist_hash(), -n if quiet else n)
         cached = self._mate_tt.get(key)
         if cached is not None:
             return cached
@@ -810,38 +834,65 @@ class TreeSearch:
         moves = b.legal_move_codes()
         moves.sort(key=lambda m: -_VICTIM[abs(squares[m & 127])] if m >> 7 != m & 127 else 1)
         found = 0
+        # The moves that give no check, tried once no check mates (quiet proofs only).
+        later: list[int] = []
         for m in moves:
             if m >> 7 == m & 127:
                 continue  # passing never mates
             self._make(m)
             try:
-                if b.is_check() and self._all_replies_lose(n):
-                    found = m
+                if b.is_check():
+                    if self._all_replies_lose(n, quiet):
+                        found = m
+                elif quiet and (n > 1 or not b.variant.is_janggi):
+                    later.append(m)  # (a last move: a xiangqi stalemate, which loses)
             finally:
                 self._unmake()
             if found:
                 break
+        for m in later:
+            if found:
+                break
+            self._make(m)
+            try:
+                if self._all_replies_lose(n, quiet):
+                    found = m
+            finally:
+                self._unmake()
         self._mate_tt[key] = found
         return found
 
-    def _all_replies_lose(self, n: int) -> bool:
+    def _all_replies_lose(self, n: int, quiet: bool = False) -> bool:
         b = self._board
+        if quiet:  # (counted too: most of a quiet proof's work is the replies)
+            self._nodes += 1
+            if self._nodes > self._mate_budget:
+                raise _MateBudget
         replies = b.legal_move_codes()
         if not replies:
             return True
         if n == 1:
             return False
+        if quiet:
+            # The reply that refuted the last proof of this length often refutes this one.
+            killer = self._mate_killers.get(n, 0)
+            if killer and killer in replies:
+                replies.remove(killer)
+                replies.insert(0, killer)
         for r in replies:
             self._make(r)
             try:
                 # A pass that ends the game (janggi bikjang) is an escape.
-                if b.is_game_over_by_passing() or not self._prove(n - 1):
-                    return False
+                escaped = b.is_game_over_by_passing() or not self._prove(n - 1, quiet)
             finally:
                 self._unmake()
+            if escaped:
+                if quiet:
+                    self._mate_killers[n] = r
+                return False
         return True
 
-    def _mate_line(self, move: int, n: int) -> list[int]:
+    def _mate_line(self, move: int, n: int, quiet: bool = False) -> list[int]:
         """The proved line: the mating moves, each answered by the first reply."""
         b = self._board
         line = [move]
@@ -856,7 +907,7 @@ class TreeSearch:
                 self._make(replies[0])
                 made += 1
                 line.append(replies[0])
-                nxt = self._mate_tt.get((b.zobrist_hash(), k), 0)
+                nxt = self._mate_tt.get((b.zobrist_hash(), -k if quiet else k), 0)
                 if not nxt:
                     break
                 self._make(nxt)

@@ -140,6 +140,9 @@ class Settings:
     #: analyses wait (then it goes to the back of the queue: time slices, round robin).
     analysis_seconds: float = 30.0
     analysis_slice_seconds: float = 2.0
+    #: "Think longer" goes on past its time until the engine completes a depth beyond the
+    #: one shown, for at most this long (engine seconds), or says why it cannot.
+    analysis_deeper_seconds: float = 300.0
     #: The first turn of an analysis is shorter (its first lines are soon there), so that
     #: a newcomer waiting behind many new analyses gets its own lines soon.
     analysis_first_slice_seconds: float = 0.5
@@ -153,6 +156,12 @@ class Settings:
     analysis_max_plies: int = 600
     #: A game review: the search of each position (nodes), and the longest game reviewed.
     review_nodes: int = 8000
+    #: Then, unless that search saw a mate, a mate search of the position: a forced mate
+    #: in up to ``review_mate_moves`` moves by the side to move, quiet moves included,
+    #: within about ``review_mate_nodes`` nodes (so that a move into a forced mate is
+    #: marked; the node-limited search sees 4-5 plies).
+    review_mate_moves: int = 4
+    review_mate_nodes: int = 15_000
     review_max_plies: int = 600
     #: Reviews under way at once: for one connection, for one address (its connections
     #: together), and on the server (at most half the analyses that may wait, so reviews

@@ -16,6 +16,13 @@ mover is 1, against it 0. A move that lowers its player's chance by at least
 :data:`BLUNDER` (0.30) a blunder; the engine's own choice is never marked. From an equal
 position, giving away a soldier (-115) is an inaccuracy (50 % -> 34 %), an advisor (-190)
 a mistake (-> 25 %), a horse (-450) a blunder (-> 7 %).
+
+A move after which its player is mated by force (the engine's line of the position after
+it is a mate for the opponent: the review's mate search proves mates of up to four moves)
+is a blunder whatever the chances say, unless that player was already being mated or
+lost by more than :data:`LOST_CP` (700 centipawns, a chance under 2 %): from a position
+scored -200, a chance of 24 %, the drop to 0 would make it only a mistake. Its entry
+says the mate (``mated_in``: the opponent mates in that many moves).
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from chuhan.web.round.view import _legal_destinations, move_entry, result_dict
 __all__ = [
     "BLUNDER",
     "INACCURACY",
+    "LOST_CP",
     "MISTAKE",
     "AnalysisInputError",
     "Line",
@@ -48,6 +56,9 @@ __all__ = [
 INACCURACY = 0.10
 MISTAKE = 0.20
 BLUNDER = 0.30
+#: Below this score (centipawns, the mover's view) a move into a forced mate is judged by
+#: the drop of its chance alone: the game was lost already.
+LOST_CP = 700
 
 #: The longest FEN read.
 MAX_FEN_CHARS = 120
@@ -219,13 +230,39 @@ def _mover_cp(evaluation: dict[str, Any], first: bool) -> int:
     return score if first else -score
 
 
+def _line_mate(evaluation: dict[str, Any]) -> int:
+    """The mate of an evaluated position's line, in moves, from its side to move's view
+    (0: none, or the rules ended the game)."""
+    line = evaluation.get("line")
+    if evaluation.get("over") is not None or not line:
+        return 0
+    mate: int = line.get("mate") or 0
+    return mate
+
+
+def _mated_in(evaluations: list[dict[str, Any]], moves: list[str], ply: int) -> int | None:
+    """The moves in which the player of move ``ply`` is mated by force after it, when it
+    was not being mated before it (else None). It was being mated when its own line
+    said so, or when the opponent's line before the opponent's last move was a mate that
+    began with that move (a proof: every reply is mated)."""
+    mate = _line_mate(evaluations[ply])
+    if mate <= 0 or _line_mate(evaluations[ply - 1]) < 0:
+        return None
+    if ply >= 2 and _line_mate(evaluations[ply - 2]) > 0:
+        line = evaluations[ply - 2]["line"]
+        if line["pv"]["iccs"][:1] == [moves[ply - 2]]:
+            return None  # the mate under way: the move only shortened or lengthened it
+    return mate
+
+
 def judge_review(evaluations: list[dict[str, Any]], moves: list[str]) -> dict[str, Any]:
     """The marks of a reviewed game's moves. ``evaluations[k]`` is the position after
     ``k`` plies (``turn``, and ``line`` from the engine or ``over`` from the rules),
-    ``moves`` the ICCS moves. Each move gets ``{"ply", "side", "drop", "mark", "best"}``
-    (``mark``: None, "inaccuracy", "mistake" or "blunder"; ``best``: the engine's move in
-    every notation when the move is marked) and each side a summary (the count of each
-    mark, and the average centipawn loss)."""
+    ``moves`` the ICCS moves. Each move gets ``{"ply", "side", "drop", "mark", "best",
+    "mated_in"}`` (``mark``: None, "inaccuracy", "mistake" or "blunder"; ``best``: the
+    engine's move in every notation when the move is marked; ``mated_in``: the moves of
+    the forced mate the move walked into, else None) and each side a summary (the count of
+    each mark, and the average centipawn loss)."""
     judged: list[dict[str, Any]] = []
     summary = {
         side: {"inaccuracy": 0, "mistake": 0, "blunder": 0, "acpl": 0, "moves": 0}
@@ -244,8 +281,10 @@ def judge_review(evaluations: list[dict[str, Any]], moves: list[str]) -> dict[st
         line = before.get("line")
         best_iccs = line["pv"]["iccs"][0] if line and line["pv"]["iccs"] else None
         mark = None
+        mated_in = _mated_in(evaluations, moves, ply)
+        into_mate = mated_in is not None and _mover_cp(before, first) > -LOST_CP
         if best_iccs != played:
-            if drop >= BLUNDER:
+            if drop >= BLUNDER or into_mate:
                 mark = "blunder"
             elif drop >= MISTAKE:
                 mark = "mistake"
@@ -255,7 +294,14 @@ def judge_review(evaluations: list[dict[str, Any]], moves: list[str]) -> dict[st
         if mark is not None and line is not None and best_iccs is not None:
             best = {name: (line["pv"][name] or [None])[0] for name in line["pv"]}
         judged.append(
-            {"ply": ply, "side": side, "drop": round(drop, 3), "mark": mark, "best": best}
+            {
+                "ply": ply,
+                "side": side,
+                "drop": round(drop, 3),
+                "mark": mark,
+                "best": best,
+                "mated_in": mated_in,
+            }
         )
         if mark is not None:
             summary[side][mark] += 1

@@ -32,7 +32,14 @@ from chuhan.web.settings import Settings
 from chuhan.web.sockets.connection import Connection
 from chuhan.web.sockets.protocol import ProtocolError
 
-__all__ = ["MAX_MULTIPV", "AnalysisMember", "AnalysisService", "error_message", "lines_message"]
+__all__ = [
+    "MAX_MULTIPV",
+    "AnalysisMember",
+    "AnalysisService",
+    "error_message",
+    "lines_message",
+    "why_not_deeper",
+]
 
 log = logging.getLogger("chuhan.web")
 
@@ -41,8 +48,9 @@ MAX_MULTIPV = 5
 #: Finished reviews kept in memory.
 KEPT_REVIEWS = 200
 #: What one position of a review costs its address's turn order (about the engine time of
-#: ``Settings.review_nodes`` nodes; see :meth:`AnalysisService._turn_order`).
-REVIEW_TURN_SECONDS = 0.25
+#: ``Settings.review_nodes`` nodes and the mate search after them; see
+#: :meth:`AnalysisService._turn_order`).
+REVIEW_TURN_SECONDS = 0.4
 
 
 class AnalysisMember(Connection):
@@ -136,10 +144,20 @@ class AnalysisService:
         return order
 
     def think(
-        self, member: AnalysisMember, line: Line, multipv: int, seq: int, seconds: float
+        self,
+        member: AnalysisMember,
+        line: Line,
+        multipv: int,
+        seq: int,
+        seconds: float,
+        *,
+        deeper_than: int | None = None,
     ) -> None:
         """Start the engine on ``line`` for ``member`` for ``seconds`` of its time
-        (stopping what it did before). An address thinks on at most
+        (stopping what it did before). With ``deeper_than`` ("Think longer": the depth
+        the board shows), it goes on past ``seconds`` until a deeper depth is complete,
+        for up to ``Settings.analysis_deeper_seconds``; if it ends no deeper, its last
+        ``lines`` say why (``not_deeper``, see :func:`why_not_deeper`). An address thinks on at most
         ``Settings.analyses_per_address`` boards at once (its other sockets are told
         ``too_many_analyses``), so that a few addresses cannot fill the queue of the
         analyses waiting for a worker."""
@@ -158,7 +176,7 @@ class AnalysisService:
             )
             return
         task = asyncio.get_running_loop().create_task(
-            self._think(member, line, multipv, seq, seconds)
+            self._think(member, line, multipv, seq, seconds, deeper_than)
         )
         member.thinking = boards[member] = task
 
@@ -179,7 +197,13 @@ class AnalysisService:
             member.thinking = None
 
     async def _think(
-        self, member: AnalysisMember, line: Line, multipv: int, seq: int, budget: float
+        self,
+        member: AnalysisMember,
+        line: Line,
+        multipv: int,
+        seq: int,
+        budget: float,
+        deeper_than: int | None = None,
     ) -> None:
         compute = self.compute
         settings = self.settings
@@ -191,6 +215,12 @@ class AnalysisService:
         last: dict[str, Any] = {}
         spent = 0.0
         turn = 0
+        # "Think longer": past the budget, on until a depth beyond deeper_than is shown.
+        cap = budget if deeper_than is None else max(budget, settings.analysis_deeper_seconds)
+
+        def enough(spent: float) -> bool:
+            deep = deeper_than is None or shown["depth"] > deeper_than
+            return spent >= cap or (spent >= budget and deep)
 
         def reported(data: dict[str, Any]) -> None:
             if member.position_seq != seq:
@@ -206,9 +236,9 @@ class AnalysisService:
             member.send(lines_message(seq, data, done=False))
 
         try:
-            while spent < budget:
+            while not enough(spent):
                 turn += 1
-                movetime = max(100, round((budget - spent) * 1000))
+                movetime = max(100, round((cap - spent) * 1000))
                 request = AnalysisRequest(
                     line.variant.name,
                     line.fen,
@@ -248,12 +278,11 @@ class AnalysisService:
                     since = stream.running_since
                     if since is not None:
                         self.virtual_time = max(self.virtual_time, order)
-                    if (
-                        since is not None
-                        and stream.stop_asked is None
-                        and loop.time() - since >= slice_seconds
-                        and compute.analysis_waiting() > 0
-                    ):
+                    if since is None or stream.stop_asked is not None:
+                        continue
+                    if enough(spent + loop.time() - since):
+                        stream.stop()  # the budget spent (and deeper, if asked)
+                    elif loop.time() - since >= slice_seconds and compute.analysis_waiting() > 0:
                         stream.stop()  # another analyst's turn
                         yielded = True
                 answer = await stream.result()
@@ -272,7 +301,10 @@ class AnalysisService:
             if member.position_seq == seq:
                 member.stream = None
         if member.position_seq == seq:
-            member.send(lines_message(seq, last or {"depth": 0, "lines": []}, done=True))
+            final = lines_message(seq, last or {"depth": 0, "lines": []}, done=True)
+            if deeper_than is not None and final["depth"] <= deeper_than:
+                final["not_deeper"] = why_not_deeper(line, last, spent >= cap)
+            member.send(final)
 
     # ------------------------------------------------------------------ reviews
 
@@ -358,6 +390,8 @@ class AnalysisService:
                             moves[:ply],
                             SearchLimits(nodes=self.settings.review_nodes),
                             1,
+                            mate_moves=self.settings.review_mate_moves,
+                            mate_nodes=self.settings.review_mate_nodes,
                         ),
                         order=order,
                     )
@@ -453,6 +487,31 @@ class AnalysisService:
                 "position": describe_position(line, all_moves=True),
             }
         )
+
+
+#: The search's deepest iteration (chuhan.search.tree: MAX_PLY - 8).
+MAX_SEARCH_DEPTH = 112
+#: Permille of the hash table in use from which it is called full.
+HASH_FULL = 950
+
+
+def why_not_deeper(line: Line, last: dict[str, Any], out_of_time: bool) -> str:
+    """Why "Think longer" ended at no deeper a depth than the board showed: ``"mate"``
+    (the engine has proved a mate: deeper cannot change it), ``"only_move"`` (one legal
+    move: the search looks one ply deep), ``"depth_cap"`` (the search's deepest
+    iteration), ``"hash_full"`` (out of time with the hash table full, so that the
+    search forgets as fast as it learns), or ``"time"`` (the next depth needs more than
+    ``Settings.analysis_deeper_seconds``)."""
+    lines = last.get("lines") or []
+    if lines and lines[0].get("mate") is not None:
+        return "mate"
+    if len(line.game.board.legal_moves) == 1:
+        return "only_move"
+    if last.get("depth", 0) >= MAX_SEARCH_DEPTH:
+        return "depth_cap"
+    if out_of_time and last.get("hashfull", 0) >= HASH_FULL:
+        return "hash_full"
+    return "time"
 
 
 def _progress(review: _Review, evaluation: dict[str, Any]) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from starlette.websockets import WebSocket
 from chuhan.web.analysis.rules import AnalysisInputError, describe_position, read_line
 from chuhan.web.analysis.service import (
     MAX_MULTIPV,
+    MAX_SEARCH_DEPTH,
     AnalysisMember,
     AnalysisService,
     lines_message,
@@ -55,6 +56,8 @@ MAX_ANALYSIS_BYTES = 16 * 1024
 #: "Think longer" at most this many times over: a position's engine time is
 #: ``Settings.analysis_seconds`` times one more than ``longer``.
 MAX_LONGER = 9
+#: The deepest depth "Think longer" may be asked to pass (the search's deepest iteration).
+MAX_DEPTH = MAX_SEARCH_DEPTH
 
 
 def _text(most: int) -> Check:
@@ -96,6 +99,12 @@ def _longer(value: object) -> int:
     return value
 
 
+def _depth(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_DEPTH:
+        raise ValueError(f"must be a depth from 0 to {MAX_DEPTH}")
+    return value
+
+
 _POSITION: dict[str, tuple[Check, bool]] = {
     "variant": (_text(20), True),
     "rules": (_text(20), False),
@@ -105,6 +114,7 @@ _POSITION: dict[str, tuple[Check, bool]] = {
     "engine": (_flag, False),
     "multipv": (_multipv, False),
     "longer": (_longer, False),
+    "deeper_than": (_depth, False),
 }
 
 #: The analysis socket's client messages: ``{type: {field: (check, required)}}``.
@@ -211,10 +221,20 @@ async def _dispatch(
                 if answer["over"] is not None or (not answer["dests"] and not answer["can_pass"]):
                     service.stop(member)
                     member.position_seq = msg.seq
-                    member.send(lines_message(msg.seq, {"depth": 0, "lines": []}, done=True))
+                    ended = lines_message(msg.seq, {"depth": 0, "lines": []}, done=True)
+                    if msg.get("deeper_than") is not None:
+                        ended["not_deeper"] = "over"
+                    member.send(ended)
                 else:
                     seconds = context.settings.analysis_seconds * (1 + (msg.get("longer") or 0))
-                    service.think(member, line, msg.get("multipv") or 1, msg.seq, seconds)
+                    service.think(
+                        member,
+                        line,
+                        msg.get("multipv") or 1,
+                        msg.seq,
+                        seconds,
+                        deeper_than=msg.get("deeper_than"),
+                    )
             else:
                 service.stop(member)
         elif msg.type == "stop":

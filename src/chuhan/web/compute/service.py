@@ -100,6 +100,10 @@ class AnalysisRequest:
     limits: SearchLimits
     multipv: int
     engine: ExternalEngine | None = None
+    #: A review's mate search after the search (chuhan's engine only, see
+    #: :func:`evaluate_position`): the longest mate looked for, in moves, and its nodes.
+    mate_moves: int = 0
+    mate_nodes: int = 0
 
 
 class Compute(Protocol):
@@ -322,6 +326,7 @@ def stream_analysis(request: AnalysisRequest, channel: JobChannel) -> dict[str, 
                 depth=info.depth,
                 nodes=info.nodes,
                 time_ms=info.time_ms,
+                hashfull=info.hashfull,
                 lines=[_info_line(board, line) for line in group],
             )
             channel.report(dict(last))
@@ -375,7 +380,10 @@ def _stream_external(board: Board, request: AnalysisRequest, channel: JobChannel
 
 def evaluate_position(request: AnalysisRequest) -> dict[str, Any]:
     """One position of a game review (in an analysis worker): the best line at the
-    request's limits (a node budget), ``{"line": line_dict or None}``."""
+    request's limits (a node budget), ``{"line": line_dict or None}``; with chuhan's
+    engine, a proved mate of the side to move in up to ``request.mate_moves`` moves
+    instead when the search saw none and a mate search within ``request.mate_nodes``
+    nodes finds one."""
     board = _board(request.variant, request.fen, request.moves)
     if not board.legal_moves:
         return {"line": None}
@@ -391,8 +399,16 @@ def evaluate_position(request: AnalysisRequest) -> dict[str, Any]:
             ),
         )
         return {"line": _external_line(board, info) if "score" in info else None}
-    result = _analysis_searcher(request.variant).search(board, request.limits)
-    return {"line": _info_line(board, result.lines[0]) if result.lines else None}
+    searcher = _analysis_searcher(request.variant)
+    result = searcher.search(board, request.limits)
+    best = result.lines[0] if result.lines else None
+    if request.mate_moves and request.mate_nodes and (best is None or best.mate is None):
+        # The search of a few plies misses most mates of three or four moves, above all
+        # those that start with a quiet move: a move into one is a review's blunder.
+        mate = searcher.find_mate(board, moves=request.mate_moves, nodes=request.mate_nodes)
+        if mate is not None:
+            best = mate
+    return {"line": _info_line(board, best) if best is not None else None}
 
 
 class ProcessCompute:

@@ -298,6 +298,7 @@ export class AnalysisBoard {
     const seq = this.socket.send("position", {
       variant: this.variant, rules: this.rules, fen: this.startFen, moves: this.tree.moves(node),
       engine: this.engineOn, multipv: this.multipv, longer: node.longer || 0,
+      ...(node.deeperThan !== undefined ? { deeper_than: node.deeperThan } : {}),
     });
     if (seq) {
       this.positionSeq = seq;
@@ -420,6 +421,8 @@ export class AnalysisBoard {
       // Each time as long again as the first look: the search starts from depth 1 (its
       // hash table warm), so it goes deeper only with more time than before.
       this.current.longer = Math.min(9, (this.current.longer || 0) + 1);
+      // The server goes on until it is deeper than what is shown, or says why it cannot.
+      this.current.deeperThan = this.current.lines ? this.current.lines.depth : 0;
       this.ask(this.current);
     });
     $("review-start").addEventListener("click", () => {
@@ -485,6 +488,7 @@ export class AnalysisBoard {
         if (node && node.ply === move.ply) {
           node.mark = move.mark;
           node.best = move.best;
+          node.matedIn = move.mated_in;
         }
       }
       $("review-start").disabled = false;
@@ -638,7 +642,8 @@ export class AnalysisBoard {
       return;
     }
     const knps = message.nps ? ` · ${Math.round(message.nps / 1000)} kN/s` : "";
-    status.textContent = `${this.engineName}${knps}${message.done ? ` · ${t("engineDone")}` : ""}`;
+    const why = message.done && message.not_deeper ? ` · ${t(`notDeeper_${message.not_deeper}`)}` : "";
+    status.textContent = `${this.engineName}${knps}${message.done ? ` · ${t("engineDone")}` : ""}${why}`;
     const notation = this.notation();
     const offset = this.startTurn === "second" ? 1 : 0;
     for (const line of message.lines) {
@@ -669,6 +674,7 @@ export class AnalysisBoard {
     if (!node.mark) return;
     const best = node.best ? node.best[this.notation()] || node.best.iccs : null;
     comment.className = `review-comment mark-${node.mark}`;
-    comment.textContent = `${t(node.mark)} (${MARK_GLYPHS[node.mark]})${best ? ` — ${t("bestWas", { move: best })}` : ""}`;
+    const mate = node.matedIn ? ` — ${t("intoMate", { n: node.matedIn })}` : "";
+    comment.textContent = `${t(node.mark)} (${MARK_GLYPHS[node.mark]})${mate}${best ? ` — ${t("bestWas", { move: best })}` : ""}`;
   }
 }

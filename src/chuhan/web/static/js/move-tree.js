@@ -15,8 +15,10 @@ import { make } from "./dom.js";
  * @property {import("./protocol.js").PositionAnswer} [position]
  * @property {import("./protocol.js").LinesMessage | null} [lines]
  * @property {number} [longer]
+ * @property {number} [deeperThan] the depth shown when "Think longer" was asked
  * @property {JudgedMove["mark"]} [mark]
  * @property {JudgedMove["best"]} [best]
+ * @property {JudgedMove["mated_in"]} [matedIn]
  */
 /**
  * The start position: no move, the start FEN once known.

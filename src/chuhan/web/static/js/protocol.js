@@ -227,6 +227,8 @@
  * @property {number} [nps]
  * @property {boolean} done
  * @property {EngineLine[]} lines
+ * @property {"mate" | "only_move" | "depth_cap" | "over" | "hash_full" | "time"} [not_deeper]
+ *   why "Think longer" ended no deeper than the depth shown
  */
 
 /**
@@ -246,6 +248,7 @@
  * @property {number} [drop]
  * @property {"inaccuracy" | "mistake" | "blunder" | null} mark
  * @property {Partial<Record<Notation, string | null>> | null} [best]
+ * @property {number | null} [mated_in] the moves of the forced mate the move walked into
  */
 
 /**
