@@ -54,7 +54,7 @@ from chuhan.variants import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK
 if TYPE_CHECKING:
     from chuhan.board import Board
 
-__all__ = ["file_number", "parse_chinese", "piece_character", "to_chinese"]
+__all__ = ["file_number", "parse_chinese", "piece_character", "simplify", "to_chinese"]
 
 _KINDS = (KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN)
 
@@ -99,6 +99,40 @@ _REAR = {False: "後", True: "后"}
 _PLACE_WORDS = {"前": "front", "中": "middle", "後": "rear", "后": "rear"}
 _DIAGONAL = "斜"
 _PASS = {False: "停著", True: "停着"}
+
+
+def _simplifications() -> dict[int, str]:
+    """The traditional characters :func:`to_chinese` writes that its simplified form
+    writes otherwise (piece names, 進, 後, 著), from the tables above, character for
+    character."""
+    pairs = [
+        (traditional, _NAMES[janggi, True][side][kind])
+        for janggi in (False, True)
+        for side in (True, False)
+        for kind, traditional in _NAMES[janggi, False][side].items()
+    ]
+    pairs += [(_REAR[False], _REAR[True]), (_PASS[False], _PASS[True])]
+    pairs += [(_OP_WORDS[False][op], _OP_WORDS[True][op]) for op in _OP_WORDS[False]]
+    table: dict[str, str] = {}
+    for traditional, simplified in pairs:
+        for old, new in zip(traditional, simplified, strict=True):
+            if old != new and table.setdefault(old, new) != new:
+                raise AssertionError(f"{old} is simplified two ways")
+    return str.maketrans(table)
+
+
+_SIMPLIFIED = _simplifications()
+
+
+def simplify(text: str) -> str:
+    """A move as :func:`to_chinese` writes it, in the characters it writes with
+    ``simplified=True`` (one translation, where writing the move again would work it
+    out again).
+
+    >>> simplify("傌二進三"), simplify("後車退一")
+    ('马二进三', '后车退一')
+    """
+    return text.translate(_SIMPLIFIED)
 
 
 def piece_character(piece: int, *, janggi: bool = False, simplified: bool = False) -> str:

@@ -59,6 +59,7 @@ __all__ = [
     "RoundState",
     "evolve",
     "new_state",
+    "parse_iccs",
     "replay",
     "row_of",
 ]
@@ -203,15 +204,34 @@ def new_state(
     )
 
 
+#: Moves by their ICCS text (each move's text is read by the rules and again when it is
+#: played); only texts as :meth:`~chuhan.squares.Move.iccs` writes them, so at most 90 × 90.
+_MOVES: dict[str, Move] = {}
+
+
+def parse_iccs(text: str) -> Move:
+    """``Move.from_iccs(text)``, made once per move text (raises its
+    :class:`~chuhan.errors.InvalidMoveError`)."""
+    move = _MOVES.get(text)
+    if move is None:
+        move = Move.from_iccs(text)
+        if move.iccs() == text:
+            _MOVES[text] = move
+    return move
+
+
 def _played(state: RoundState, move: Move, at: float) -> dict[str, Any]:
     """Play ``move`` on the state's game and clock: the fields of the state it changes."""
     game = state.game
     board = game.board
-    if not game.is_legal(move):
-        game.push(move)  # raises the referee's error, naming why
-        raise AssertionError(f"{move.iccs()} is not legal, yet it was played")
-    entry = move_entry(board, move)
-    game.push(move)
+    game.push(move)  # the referee's check (raises its error, naming why; nothing changes)
+    # The entry is written from the position before the move, taken back for it on the
+    # board alone (the game's offers and verdict are the position's after the move).
+    code = board.pop_code()
+    try:
+        entry = move_entry(board, move)
+    finally:
+        board.push_code(code)
     clock = state.clock
     if clock is not None:
         if clock.running is None:
@@ -252,7 +272,7 @@ def evolve(state: RoundState, event: Event) -> RoundState:
     side = side_of(seat) if seat in ("first", "second") else None
     changes: dict[str, Any]
     if kind == "move":
-        changes = _played(state, Move.from_iccs(data["move"]), at)
+        changes = _played(state, parse_iccs(data["move"]), at)
     elif kind == "setup":
         game.choose_setup(side_of(data["side"]), data["arrangement"])
         chosen = {
@@ -376,7 +396,7 @@ def replay(
             try:
                 if state.game.outcome() is not None:
                     raise ChuhanError(f"the game ended after ply {ply}")
-                state = state._replace(**_played(state, Move.from_iccs(text), row.created))
+                state = state._replace(**_played(state, parse_iccs(text), row.created))
             except ChuhanError as error:
                 log.warning(
                     "imported game %s is shown up to ply %d of its %d: %s",

@@ -16,6 +16,7 @@ from chuhan.errors import ChuhanError
 from chuhan.game import Game, Outcome
 from chuhan.jsontext import moves_json, pieces_json
 from chuhan.notation import to_chinese, to_korean, to_wxf
+from chuhan.notation.chinese import simplify
 from chuhan.squares import SQUARE_NAMES, Move
 from chuhan.variants import JANGGI_ARRANGEMENTS, Variant
 from chuhan.web.db import ChatLine
@@ -73,17 +74,15 @@ def move_entry(board: Board, move: Move) -> str:
     """A move list entry in every notation, as JSON text (``board`` is the position before
     the move): what ``json.dumps(entry, ensure_ascii=False)`` writes, put together
     directly, since every move makes one."""
-    notations = []
-    for writer in (to_wxf, to_chinese):
-        try:
-            notations.append(_json_string(writer(board, move)))
-        except (ChuhanError, ValueError):
-            notations.append("null")
-    wxf, chinese = notations
     try:
-        simplified = _json_string(to_chinese(board, move, simplified=True))
+        wxf = _json_string(to_wxf(board, move))
     except (ChuhanError, ValueError):
-        simplified = "null"
+        wxf = "null"
+    try:
+        written = to_chinese(board, move)
+        chinese, simplified = _json_string(written), _json_string(simplify(written))
+    except (ChuhanError, ValueError):
+        chinese = simplified = "null"
     korean = _json_string(to_korean(board, move)) if board.variant.is_janggi else "null"
     passing = move.is_pass()
     capture = not passing and board.piece_code_at(move.to_square) != 0
