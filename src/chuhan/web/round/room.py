@@ -494,7 +494,7 @@ class Room:
         except StoreError as error:
             log.error("cannot save game %s: %s", state.id, error)
             raise self._fail_unsaved() from None
-        self.state = state._replace(revision=row.revision)
+        self.state = state.replace(revision=row.revision)
         self.publish(event.at)
         if event.kind == "setup":
             await self.arm_setup_deadline(event.at)
@@ -775,7 +775,7 @@ class Room:
             elif other_seat(seat) in seats:
                 mapping[token] = seats[other_seat(seat)]
         link = {"game_id": new_row.id, "tokens": mapping, "seats": by_token}
-        self.state = state._replace(rematch=link)
+        self.state = state.replace(rematch=link)
         return Event("rematch", {"game_id": new_row.id, **event.data}, event.at)
 
     def send_rematch(self, conn: GameConnection) -> None:

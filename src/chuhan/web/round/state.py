@@ -131,6 +131,14 @@ class RoundState(NamedTuple):
     revision: int = 0
     updated: float = 0.0
 
+    def replace(self, **changes: Any) -> RoundState:
+        """The state with ``changes`` (fields by name): ``_replace``, at a fraction of its
+        cost (which pops every field's name from the changes)."""
+        values = list(self)
+        for name, value in changes.items():
+            values[_FIELD_INDEX[name]] = value
+        return RoundState._make(values)
+
     @property
     def status(self) -> str:
         if self.outcome is not None or self.kind == "imported":
@@ -157,19 +165,23 @@ class RoundState(NamedTuple):
     def abortable(self) -> list[str]:
         """The seats that may abort the game now: the players who have not moved yet (as
         on lichess, a game is called off before it starts, not lost)."""
-        if self.status == "over":
+        if self.game.board.ply >= 2 or self.status == "over":  # (both have moved)
             return []
         return [seat_of(side) for side in (True, False) if not self.has_moved(side)]
 
     def first_move_deadline(self) -> float | None:
         """When the side to move, which has not made a first move while the opponent has,
         runs out of time for it (the opponent may abort the game from then on), or None."""
-        if self.status != "playing" or self.moved_at is None:
-            return None
+        if self.moved_at is None or self.game.board.ply >= 2 or self.status != "playing":
+            return None  # (from the second ply on, both sides have moved)
         turn = self.game.board.turn
         if self.has_moved(turn) or not self.has_moved(not turn) or self.is_computer(turn):
             return None
         return self.moved_at + self.first_move_seconds
+
+
+#: Each of :class:`RoundState`'s fields' place in it.
+_FIELD_INDEX = {name: index for index, name in enumerate(RoundState._fields)}
 
 
 def new_state(
@@ -339,7 +351,7 @@ def evolve(state: RoundState, event: Event) -> RoundState:
     if kind not in QUIET_EVENTS:
         changes["version"] = state.version + 1
         changes["last_event"] = {"kind": kind, **data}
-    return state._replace(updated=at, **changes)
+    return state.replace(updated=at, **changes)
 
 
 def _taken_back(state: RoundState, answerer: bool, at: float) -> dict[str, Any]:
@@ -360,7 +372,7 @@ def _taken_back(state: RoundState, answerer: bool, at: float) -> dict[str, Any]:
 def adopt(state: RoundState, row: GameRow) -> RoundState:
     """``state`` with what the row records beside the game's events (names, the setup
     deadline, the rematch), and the row's version, revision and time."""
-    return state._replace(
+    return state.replace(
         names=dict(row.names),
         setup_deadline=row.setup_deadline,
         rematch_offer=row.offers.get("rematch"),
@@ -396,7 +408,7 @@ def replay(
             try:
                 if state.game.outcome() is not None:
                     raise ChuhanError(f"the game ended after ply {ply}")
-                state = state._replace(**_played(state, parse_iccs(text), row.created))
+                state = state.replace(**_played(state, parse_iccs(text), row.created))
             except ChuhanError as error:
                 log.warning(
                     "imported game %s is shown up to ply %d of its %d: %s",
@@ -406,7 +418,7 @@ def replay(
                     error,
                 )
                 break
-        return adopt(state, row)._replace(ending=row.ending)
+        return adopt(state, row).replace(ending=row.ending)
     version = 1
     for event in events:
         try:

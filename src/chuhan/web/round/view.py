@@ -135,9 +135,10 @@ class Snapshot:
     #: The public state as JSON without its closing brace and without the parts rendered
     #: per connection: ``players``, ``watchers``, ``moves_from``, ``moves``, ``clock``, ``you``.
     head: str
-    #: The public state as a dict, with ``players`` (REST previews), but ``pieces`` None
-    #: and without ``legal`` and ``premoves`` (see :func:`public_state`).
-    public: dict[str, Any]
+    #: The public state's fields before ``pieces`` and after ``premoves``, as dicts (see
+    #: :meth:`public`).
+    before: dict[str, Any]
+    rest: dict[str, Any]
     #: Each seat's name and kind (``connected`` is added when rendered), and the seats'
     #: names in the state they were made from.
     players: dict[str, dict[str, Any]]
@@ -152,6 +153,12 @@ class Snapshot:
     placement: tuple[int, ...]
     #: What the game's state messages say that never changes.
     texts: GameTexts
+    #: The side to move and the ply.
+    turn: bool
+    ply: int
+    #: ``headers`` as JSON text, and the headers it was made from (the same object from
+    #: snapshot to snapshot in a game: its text is made once).
+    headers_text: tuple[dict[str, str], str]
     _tails: dict[int, str] = field(default_factory=dict)
     #: ``players`` as JSON text by who is connected (first, second) (cached; shared by the
     #: snapshots with the same ``players``).
@@ -159,6 +166,19 @@ class Snapshot:
     #: The clock's JSON text as last read, and when (every connection is sent the state
     #: at once after a move: one reading serves them all).
     _clock_read: tuple[float, str] | None = None
+
+    def public(self) -> dict[str, Any]:
+        """The public state as a dict, with ``players`` (REST previews), but ``pieces`` None
+        and without ``legal`` and ``premoves`` (see :func:`public_state`)."""
+        head = self.before
+        return {
+            **head,
+            "pieces": None,
+            "turn": seat_of(self.turn),
+            "ply": self.ply,
+            **self.rest,
+            "players": self.players,
+        }
 
     def moves_after(self, start: int) -> str:
         """The entries from ``start`` on, as the inside of a JSON array (cached)."""
@@ -394,6 +414,11 @@ def build_snapshot(
     # made once, the pieces and the moves from texts made once per square (json.dumps of
     # the whole would cost more than the rest of a move).
     placement = board.placement
+    headers = state.headers
+    if previous is not None and previous.headers_text[0] is headers:
+        headers_text = previous.headers_text
+    else:
+        headers_text = (headers, _dumps(headers))
     head = "".join(
         (
             texts.opening,
@@ -415,15 +440,15 @@ def build_snapshot(
             ', "premoves": ',
             premoves,
             ", ",
-            _dumps(rest)[1:-1],
+            _rest_text(rest, headers_text[1]),
         )
     )
-    public = {**before, "pieces": None, "turn": turn, "ply": board.ply, **rest, "players": players}
     clock = None if state.clock is None else state.clock.reading(now)
     return Snapshot(
         seq,
         head,
-        public,
+        before,
+        rest,
         players,
         state.names,
         state.entries,
@@ -431,7 +456,74 @@ def build_snapshot(
         _YOU_BY_TURN[mover],
         tuple(placement),
         texts,
+        board.turn,
+        board.ply,
+        headers_text,
         _players_texts=players_texts,
+    )
+
+
+def _json_value(value: Any) -> str:
+    """``json.dumps(value, ensure_ascii=False)`` for the values of a state's fields (a
+    string, a number, a flag, None, or what ``json.dumps`` writes)."""
+    if value is None:
+        return "null"
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)
+    if kind is bool:
+        return _JSON_BOOLS[value]
+    if kind is int:
+        return str(value)
+    return _dumps(value)
+
+
+def _rest_text(rest: dict[str, Any], headers_text: str) -> str:
+    """``_dumps(rest)[1:-1]``: the state's fields after ``premoves`` as JSON text, written
+    field by field (most are flags, None or short strings; ``json.dumps`` of them all cost
+    a sixth of the move)."""
+    offers = rest["offers"]
+    last_move = rest["last_move"]
+    abortable = rest["abortable"]
+    return "".join(
+        (
+            '"can_pass": ',
+            _JSON_BOOLS[rest["can_pass"]],
+            ', "pass_ends": ',
+            _json_value(rest["pass_ends"]),
+            ', "pass_back_ends": ',
+            _json_value(rest["pass_back_ends"]),
+            ', "last_move": ',
+            "null"
+            if last_move is None
+            else f'{{"from": "{last_move["from"]}", "to": "{last_move["to"]}"}}',
+            ', "check": ',
+            _json_value(rest["check"]),
+            ', "bikjang": ',
+            _JSON_BOOLS[rest["bikjang"]],
+            ', "thinking": ',
+            _JSON_BOOLS[rest["thinking"]],
+            ', "offers": {"draw": ',
+            _json_value(offers["draw"]),
+            ', "takeback": ',
+            _json_value(offers["takeback"]),
+            ', "rematch": ',
+            _json_value(offers["rematch"]),
+            '}, "setup": ',
+            _json_value(rest["setup"]),
+            ', "result": ',
+            _json_value(rest["result"]),
+            ', "abortable": ',
+            _dumps(abortable) if abortable else "[]",
+            ', "first_move_deadline_ms": ',
+            _json_value(rest["first_move_deadline_ms"]),
+            ', "last_event": ',
+            _json_value(rest["last_event"]),
+            ', "rematch_game": ',
+            _json_value(rest["rematch_game"]),
+            ', "headers": ',
+            headers_text,
+        )
     )
 
 
@@ -611,7 +703,7 @@ def _your_turn(state: RoundState, role: str) -> bool:
 def public_state(room: Room, now: float) -> dict[str, Any]:
     """The state without ``legal``, ``premoves`` and ``you`` (``GET /api/games/{id}``)."""
     snap = room.published
-    state = dict(snap.public)
+    state = snap.public()
     state["pieces"] = _pieces(snap.placement, room.state.variant)
     state["players"] = _players_with_presence(snap, presence(room))
     state["watchers"] = room.watcher_count()
