@@ -52,6 +52,7 @@ from chuhan.web.round.rules import (
 )
 from chuhan.web.round.seats import SEATS, other_seat, seat_of
 from chuhan.web.round.state import (
+    ROW_CHANGES,
     Event,
     ReplayError,
     RoundState,
@@ -481,7 +482,9 @@ class Room:
         self.state = state = evolve(self.state, event)
         row = row_of(state)
         try:
-            await self.manager.store.save_game(row, event.kind, event.data)
+            await self.manager.store.save_game(
+                row, event.kind, event.data, changed=ROW_CHANGES.get(event.kind)
+            )
         except StoreConflict:
             # Another server process wrote this game first: what was applied here is
             # undone by rebuilding the game as it is stored, and the action is refused.

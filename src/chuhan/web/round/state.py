@@ -54,6 +54,7 @@ from chuhan.web.round.seats import seat_of, side_of
 from chuhan.web.round.view import move_entry, result_dict
 
 __all__ = [
+    "ROW_CHANGES",
     "Event",
     "ReplayError",
     "RoundState",
@@ -434,6 +435,16 @@ def replay(
             f"version {row.version} with {len(row.moves)}"
         )
     return adopt(state, row)
+
+
+#: The stored row's columns that an event of each kind may change (kinds not here may
+#: change any): a move changes neither the names, the setup and its deadline, the headers,
+#: the rematch nor an ending by an event, so its write leaves them as they are stored.
+ROW_CHANGES: dict[str, frozenset[str]] = {
+    "move": frozenset(
+        ("updated", "version", "status", "moves", "clock", "clock_at", "offers", "result")
+    ),
+}
 
 
 def row_of(state: RoundState) -> GameRow:
