@@ -69,6 +69,7 @@ from chuhan.web.round.view import (
     chat_audience,
     chat_message,
     default_name,
+    players_text,
     render_ack,
     render_presence,
 )
@@ -139,6 +140,9 @@ class Room:
         #: Who other server processes have connected here (shared stores): by process.
         self.remote_roles: dict[str, Counter[str]] = {}
         self._presence_text: str | None = None
+        #: The state message's ``players`` and ``watchers`` as JSON text, and the
+        #: publication they were written for (made again when who is here changes).
+        self._audience: tuple[Snapshot, str] | None = None
         #: Sockets and requests holding this room (:meth:`GameManager.hold`); a socket holds
         #: it from the moment it opens, before its hello.
         self.attached = 0
@@ -237,7 +241,7 @@ class Room:
     def _note_absences(self) -> None:
         """Who is here may have changed: note when each seat's player went (or that they
         are back), and build the ``presence`` message again when asked for."""
-        self._presence_text = None
+        self._presence_text = self._audience = None
         for seat in SEATS:
             if self.is_connected(seat):
                 self.absent_since.pop(seat, None)
@@ -295,6 +299,16 @@ class Room:
         if self._presence_text is None:
             self._presence_text = render_presence(self)
         return self._presence_text
+
+    def audience_text(self, snap: Snapshot) -> str:
+        """The ``players`` and ``watchers`` fields of the state message of ``snap`` (the
+        newest publication), as JSON text after a comma: made once for each connection's
+        state, until who is here changes."""
+        made = self._audience
+        if made is None or made[0] is not snap:
+            text = f',"players":{players_text(self, snap)},"watchers":{self.watcher_count()}'
+            self._audience = made = (snap, text)
+        return made[1]
 
     def publish(self, now: float) -> None:
         """Make what was just stored the state everyone is shown from now on."""

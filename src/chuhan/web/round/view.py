@@ -41,6 +41,7 @@ __all__ = [
     "default_name",
     "move_entry",
     "pass_endings",
+    "players_text",
     "presence",
     "public_state",
     "record_name",
@@ -553,7 +554,7 @@ def _players_with_presence(snap: Snapshot, live: dict[str, Any]) -> dict[str, An
     }
 
 
-def _players_text(room: Room, snap: Snapshot) -> str:
+def players_text(room: Room, snap: Snapshot) -> str:
     """``players`` as JSON text, with who is connected now (cached per snapshot)."""
     connected = (room.is_connected("first"), room.is_connected("second"))
     text = snap._players_texts.get(connected)
@@ -605,10 +606,7 @@ def render_state(room: Room, conn: GameConnection, now: float) -> str:
     text = "".join(
         (
             snap.head,
-            ',"players":',
-            _players_text(room, snap),
-            ',"watchers":',
-            str(room.watcher_count()),
+            room.audience_text(snap),
             ',"moves_from":',
             str(start),
             ',"moves":[',
