@@ -5,11 +5,15 @@ offers, takebacks, endings, janggi setups and passes, and records with headers."
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 from test_round_rules import T0, act, move, new_round, opening
 
+from chuhan.board import Board
+from chuhan.jsontext import moves_json
+from chuhan.squares import SQUARE_NAMES
 from chuhan.web.encode import dumps
 from chuhan.web.round.state import Event, RoundState, evolve
 from chuhan.web.round.view import build_snapshot
@@ -74,3 +78,25 @@ def test_every_part_was_met() -> None:
     assert any(rest["offers"]["takeback"] for rest in rests)
     assert any(rest["offers"]["rematch"] for rest in rests)
     assert any(rest["headers"] for rest in rests)
+
+
+def grouped(codes: list[int]) -> dict[str, list[str]]:
+    """Move codes' to-squares by from-square, in the order first met."""
+    found: dict[str, list[str]] = {}
+    for code in codes:
+        found.setdefault(SQUARE_NAMES[code >> 7], []).append(SQUARE_NAMES[code & 127])
+    return found
+
+
+def test_the_moves_are_the_json_of_their_destinations() -> None:
+    rng = random.Random(7)
+    for variant in ("xiangqi", "janggi"):
+        board = Board(variant=variant)
+        for _ in range(60):
+            codes = board.legal_move_codes()
+            if not codes:
+                break
+            for moves in (codes, board.pseudo_legal_move_codes(not board.turn)):
+                assert moves_json(moves) == json.dumps(grouped(moves))
+                assert moves_json(moves[::-1]) == json.dumps(grouped(moves[::-1]))
+            board.push_code(rng.choice(codes))

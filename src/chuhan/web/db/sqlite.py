@@ -187,9 +187,13 @@ class SqliteStore:
                 batch = list(self._writes)
                 self._writes.clear()
             outcomes = self._commit_group([work for work, _ in batch])
+            # Each event loop is told once how its writes went (a wake-up each costs).
+            settled: dict[asyncio.AbstractEventLoop, list[_Settled]] = {}
             for (_, done), outcome in zip(batch, outcomes, strict=True):
+                settled.setdefault(done.get_loop(), []).append((done, outcome))
+            for loop, writes in settled.items():
                 with contextlib.suppress(RuntimeError):  # its event loop has ended
-                    done.get_loop().call_soon_threadsafe(_settle, done, outcome)
+                    loop.call_soon_threadsafe(_settle, writes)
 
     def _commit_group(self, writes: list[Callable[[], None]]) -> list[BaseException | None]:
         """One transaction for ``writes``, each in its own savepoint: how each went."""
@@ -631,11 +635,16 @@ def _event_data(game_id: str, text: str) -> dict[str, Any]:
     return data
 
 
-def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
-    """(On the write's event loop) tell it how its group commit went."""
-    if done.cancelled():
-        return
-    if error is None:
-        done.set_result(None)
-    else:
-        done.set_exception(error)
+#: A write's future and how its group commit went (None: committed).
+_Settled = tuple[asyncio.Future[None], BaseException | None]
+
+
+def _settle(writes: list[_Settled]) -> None:
+    """(On the writes' event loop) tell each how its group commit went."""
+    for done, error in writes:
+        if done.cancelled():
+            continue
+        if error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(error)
