@@ -36,19 +36,16 @@ from typing import TYPE_CHECKING
 from chuhan.errors import InvalidMoveError
 from chuhan.notation.wxf import (
     PASS_TOKENS,
+    Description,
     Op,
     Query,
     Selector,
-    column,
-    geometry,
+    describe,
     is_middle,
-    mover,
-    needs_place,
-    own_file,
     resolve,
     resolve_pass,
 )
-from chuhan.squares import FILES, Move
+from chuhan.squares import Move
 from chuhan.variants import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK
 
 if TYPE_CHECKING:
@@ -150,18 +147,25 @@ def _number(side: bool, value: int) -> str:
     return (_CHINESE_NUMERALS if side else _FULLWIDTH_DIGITS)[value - 1]
 
 
-def to_chinese(board: Board, move: Move, *, simplified: bool = False) -> str:
-    """The Chinese form of ``move`` (assumed legal): ``"炮二平五"``, ``"馬２進３"``."""
-    piece = mover(board, move, "Chinese")
+def to_chinese(
+    board: Board,
+    move: Move,
+    *,
+    simplified: bool = False,
+    described: Description | None = None,
+) -> str:
+    """The Chinese form of ``move`` (assumed legal): ``"炮二平五"``, ``"馬２進３"``
+    (``described``: its :func:`~chuhan.notation.wxf.describe`, when already worked out)."""
+    if described is None:
+        described = describe(board, move, "Chinese")
     if move.is_pass():
         return _PASS[simplified]
+    piece, shape, file, place, placed = described
     side = piece > 0
     kind = abs(piece)
     name = _NAMES[board.variant.is_janggi, simplified][side][kind]
-    shape = geometry(side, move.from_square, move.to_square)
-    file_number = _number(side, own_file(side, move.from_square % FILES))
-    place = column(board, move.from_square)
-    if not needs_place(board, move, place):
+    file_number = _number(side, file)
+    if not placed:
         head = name + file_number
     else:
         if place.count > 3:

@@ -17,6 +17,7 @@ from chuhan.game import Game, Outcome
 from chuhan.jsontext import moves_json, pieces_json
 from chuhan.notation import to_chinese, to_korean, to_wxf
 from chuhan.notation.chinese import simplify
+from chuhan.notation.wxf import describe
 from chuhan.squares import SQUARE_NAMES, Move
 from chuhan.variants import JANGGI_ARRANGEMENTS, Variant
 from chuhan.web.db import ChatLine
@@ -75,15 +76,13 @@ def move_entry(board: Board, move: Move) -> str:
     """A move list entry in every notation, as JSON text (``board`` is the position before
     the move): what ``json.dumps(entry, ensure_ascii=False)`` writes, put together
     directly, since every move makes one."""
-    try:
-        wxf = _json_string(to_wxf(board, move))
-    except (ChuhanError, ValueError):
-        wxf = "null"
-    try:
-        written = to_chinese(board, move)
+    try:  # (the two forms say the same: worked out once)
+        described = describe(board, move)
+        wxf = _json_string(to_wxf(board, move, described=described))
+        written = to_chinese(board, move, described=described)
         chinese, simplified = _json_string(written), _json_string(simplify(written))
     except (ChuhanError, ValueError):
-        chinese = simplified = "null"
+        wxf = chinese = simplified = "null"
     korean = _json_string(to_korean(board, move)) if board.variant.is_janggi else "null"
     passing = move.is_pass()
     capture = not passing and board.piece_code_at(move.to_square) != 0
