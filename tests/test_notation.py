@@ -33,6 +33,7 @@ from chuhan.notation import (
     to_korean,
     to_wxf,
 )
+from chuhan.notation.chinese import simplify
 from chuhan.notation.wxf import WXF_LETTERS, column, geometry, own_file
 from chuhan.variants import ADVISOR, ELEPHANT, KING, PAWN
 
@@ -288,6 +289,21 @@ def test_chinese_tandem_rooks() -> None:
         assert parse_chinese(board, text) == iccs("a2a3")
     with pytest.raises(AmbiguousMoveError, match="'車九進一'"):
         parse_chinese(board, "車九進一")
+
+
+@pytest.mark.parametrize("variant", [XIANGQI, JANGGI])
+def test_simplify_writes_the_simplified_form(variant: str) -> None:
+    boards = [Board(TANDEM_ROOKS)] if variant == XIANGQI else []
+    for seed in range(4):
+        boards += playout(variant, seed, plies=40)
+    written = set()
+    for board in boards:
+        for move in board.legal_moves:
+            text = to_chinese(board, move)
+            assert simplify(text) == to_chinese(board, move, simplified=True), (board.fen(), text)
+            written.add(text)
+    assert any("後" in text for text in written)
+    assert any("停著" in text for text in written) == (variant == JANGGI)
 
 
 # ---------------------------------------------------------------------- Korean

@@ -125,13 +125,13 @@ class Game:
 
     # ------------------------------------------------------------------ moves
 
-    def _require_not_over(self) -> None:
-        if self.outcome() is not None:
+    def _require_not_over(self, judged: list[Any] | None = None) -> None:
+        if (self.outcome() if judged is None else self._verdict(judged)) is not None:
             self._draw_offer = self._takeback_request = None
             raise GameError("the game is over")
 
-    def _require_playable(self) -> None:
-        self._require_not_over()
+    def _require_playable(self, judged: list[Any] | None = None) -> None:
+        self._require_not_over(judged)
         if self.setup_pending is not None:
             raise GameError(
                 f"the setup is not finished: {side_title(self.variant, self.setup_pending)} "
@@ -141,20 +141,24 @@ class Game:
     def push(self, move: Move) -> None:
         """Play a legal move. Raises :class:`GameError` if the game is over or still in its
         setup, :class:`IllegalMoveError` if the move is illegal."""
-        self._require_playable()
-        self._push_playable(move)
+        judged = self._judgment()
+        self._require_playable(judged)
+        self._push_playable(move, judged)
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` may be played now: the game goes on and the move is legal (from
         the legal moves worked out once per position, see :meth:`legal_move_codes`)."""
-        if self.outcome() is not None or self.setup_pending is not None:
+        judged = self._judgment()
+        if self._verdict(judged) is not None or self.setup_pending is not None:
             return False
-        return move.from_square << 7 | move.to_square in _legal_codes(self.board, self._judgment())
+        return move.from_square << 7 | move.to_square in _legal_codes(self.board, judged)
 
-    def _push_playable(self, move: Move) -> None:
+    def _push_playable(self, move: Move, judged: list[Any] | None = None) -> None:
+        """Play ``move`` (``judged``: the position's :meth:`_judgment`, when the caller has
+        it)."""
         board = self.board
         code = move.from_square << 7 | move.to_square
-        if code not in _legal_codes(board, self._judgment()):
+        if code not in _legal_codes(board, self._judgment() if judged is None else judged):
             board.push(move)  # (raises the board's error, naming why)
             raise AssertionError(f"the referee and the board disagree on {move.iccs()}")
         board.push_code(code)
@@ -313,7 +317,12 @@ class Game:
         """The result, or None while the game goes on."""
         if self._event_outcome is not None:
             return self._event_outcome
-        judged = self._judgment()
+        return self._verdict(self._judgment())
+
+    def _verdict(self, judged: list[Any]) -> Outcome | None:
+        """:meth:`outcome`, from the position's :meth:`_judgment`."""
+        if self._event_outcome is not None:
+            return self._event_outcome
         if judged[1] is _UNJUDGED:
             judged[1] = self._referee_outcome(judged)
         outcome: Outcome | None = judged[1]

@@ -19,9 +19,12 @@ from chuhan.squares import SQUARE_NAMES
 
 __all__ = ["moves_json", "pieces_json"]
 
-#: Each square's name as JSON text, and the same opening a from-square's list.
+#: Each square's name as JSON text; the same after a comma (a to-square after the first
+#: of its list); opening a from-square's list, first or after another's.
 _QUOTED: Final = [f'"{name}"' for name in SQUARE_NAMES]
+_FOLLOWING: Final = [f', "{name}"' for name in SQUARE_NAMES]
 _OPENING: Final = [f'"{name}": [' for name in SQUARE_NAMES]
+_REOPENING: Final = [f'], "{name}": [' for name in SQUARE_NAMES]
 
 
 def moves_json(codes: list[int]) -> str:
@@ -34,25 +37,24 @@ def moves_json(codes: list[int]) -> str:
     '{"a0": ["a1", "a2"], "b0": ["b1"]}'
     """
     # The generators give each piece's moves together: the text is written as the codes
-    # come (one join of short strings, since every string made costs), unless a square
-    # comes back after another.
+    # come (one join of short strings, one string a move, since every string made costs),
+    # unless a square comes back after another.
     quoted = _QUOTED
+    following = _FOLLOWING
     parts: list[str] = ["{"]
     seen = [False] * len(quoted)
     last = -1
     for code in codes:
         origin = code >> 7
-        if origin != last:
-            if seen[origin]:
-                return _grouped_json(codes)
-            seen[origin] = True
-            if last >= 0:
-                parts.append("], ")
-            parts.append(_OPENING[origin])
-            last = origin
-        else:
-            parts.append(", ")
+        if origin == last:
+            parts.append(following[code & 127])
+            continue
+        if seen[origin]:
+            return _grouped_json(codes)
+        seen[origin] = True
+        parts.append(_OPENING[origin] if last < 0 else _REOPENING[origin])
         parts.append(quoted[code & 127])
+        last = origin
     parts.append("]}" if last >= 0 else "}")
     return "".join(parts)
 

@@ -36,25 +36,22 @@ from typing import TYPE_CHECKING
 from chuhan.errors import InvalidMoveError
 from chuhan.notation.wxf import (
     PASS_TOKENS,
+    Description,
     Op,
     Query,
     Selector,
-    column,
-    geometry,
+    describe,
     is_middle,
-    mover,
-    needs_place,
-    own_file,
     resolve,
     resolve_pass,
 )
-from chuhan.squares import FILES, Move
+from chuhan.squares import Move
 from chuhan.variants import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK
 
 if TYPE_CHECKING:
     from chuhan.board import Board
 
-__all__ = ["file_number", "parse_chinese", "piece_character", "to_chinese"]
+__all__ = ["file_number", "parse_chinese", "piece_character", "simplify", "to_chinese"]
 
 _KINDS = (KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN)
 
@@ -101,6 +98,40 @@ _DIAGONAL = "斜"
 _PASS = {False: "停著", True: "停着"}
 
 
+def _simplifications() -> dict[int, str]:
+    """The traditional characters :func:`to_chinese` writes that its simplified form
+    writes otherwise (piece names, 進, 後, 著), from the tables above, character for
+    character."""
+    pairs = [
+        (traditional, _NAMES[janggi, True][side][kind])
+        for janggi in (False, True)
+        for side in (True, False)
+        for kind, traditional in _NAMES[janggi, False][side].items()
+    ]
+    pairs += [(_REAR[False], _REAR[True]), (_PASS[False], _PASS[True])]
+    pairs += [(_OP_WORDS[False][op], _OP_WORDS[True][op]) for op in _OP_WORDS[False]]
+    table: dict[str, str] = {}
+    for traditional, simplified in pairs:
+        for old, new in zip(traditional, simplified, strict=True):
+            if old != new and table.setdefault(old, new) != new:
+                raise AssertionError(f"{old} is simplified two ways")
+    return str.maketrans(table)
+
+
+_SIMPLIFIED = _simplifications()
+
+
+def simplify(text: str) -> str:
+    """A move as :func:`to_chinese` writes it, in the characters it writes with
+    ``simplified=True`` (one translation, where writing the move again would work it
+    out again).
+
+    >>> simplify("傌二進三"), simplify("後車退一")
+    ('马二进三', '后车退一')
+    """
+    return text.translate(_SIMPLIFIED)
+
+
 def piece_character(piece: int, *, janggi: bool = False, simplified: bool = False) -> str:
     """The character of a signed piece code: ``俥`` for a red chariot, ``車`` for a black
     one; janggi uses 楚/漢 for the kings and 包 for the cannon."""
@@ -116,18 +147,25 @@ def _number(side: bool, value: int) -> str:
     return (_CHINESE_NUMERALS if side else _FULLWIDTH_DIGITS)[value - 1]
 
 
-def to_chinese(board: Board, move: Move, *, simplified: bool = False) -> str:
-    """The Chinese form of ``move`` (assumed legal): ``"炮二平五"``, ``"馬２進３"``."""
-    piece = mover(board, move, "Chinese")
+def to_chinese(
+    board: Board,
+    move: Move,
+    *,
+    simplified: bool = False,
+    described: Description | None = None,
+) -> str:
+    """The Chinese form of ``move`` (assumed legal): ``"炮二平五"``, ``"馬２進３"``
+    (``described``: its :func:`~chuhan.notation.wxf.describe`, when already worked out)."""
+    if described is None:
+        described = describe(board, move, "Chinese")
     if move.is_pass():
         return _PASS[simplified]
+    piece, shape, file, place, placed = described
     side = piece > 0
     kind = abs(piece)
     name = _NAMES[board.variant.is_janggi, simplified][side][kind]
-    shape = geometry(side, move.from_square, move.to_square)
-    file_number = _number(side, own_file(side, move.from_square % FILES))
-    place = column(board, move.from_square)
-    if not needs_place(board, move, place):
+    file_number = _number(side, file)
+    if not placed:
         head = name + file_number
     else:
         if place.count > 3:

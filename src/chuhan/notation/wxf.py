@@ -43,7 +43,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from chuhan.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from chuhan.squares import FILES, RANKS, SQUARE_NAMES, Move
@@ -63,7 +63,7 @@ from chuhan.variants import (
 if TYPE_CHECKING:
     from chuhan.board import Board
 
-__all__ = ["WXF_PASS", "parse_wxf", "to_wxf"]
+__all__ = ["WXF_PASS", "Description", "describe", "parse_wxf", "to_wxf"]
 
 Op = Literal["+", "-", "."]
 #: Decides from (index from the front, number of like pieces on the file) whether a piece
@@ -89,9 +89,9 @@ def own_file(side: bool, file_index: int) -> int:
     return FILES - file_index if side else file_index + 1
 
 
-@dataclass(frozen=True, slots=True)
-class Geometry:
-    """Direction and number of a move as WXF writes them."""
+class Geometry(NamedTuple):
+    """Direction and number of a move as WXF writes them (a named tuple: every move
+    written makes one, several times cheaper than a frozen dataclass)."""
 
     op: Op
     #: Points travelled along a file, otherwise the destination file (mover's count).
@@ -324,18 +324,49 @@ def wxf_signs(index: int, count: int) -> str:
     return "-" * (index - (count - 1) // 2)
 
 
-def to_wxf(board: Board, move: Move) -> str:
-    """The WXF form of ``move`` (assumed legal), e.g. ``"C2.5"``; a pass is ``"pass"``."""
-    piece = mover(board, move, "WXF")
+class Description(NamedTuple):
+    """What the WXF and the Chinese forms of a move say, before either is written
+    (:func:`describe`)."""
+
+    #: The moving piece (a signed piece code).
+    piece: int
+    shape: Geometry
+    #: The from-file, counted from the mover's right (1-9).
+    file_number: int
+    place: Column
+    #: Whether the piece is named by its place among its like on the file (front/rear...).
+    placed: bool
+
+
+def describe(board: Board, move: Move, notation: str = "WXF") -> Description:
+    """The :class:`Description` of ``move`` (assumed legal) that :func:`to_wxf` and
+    :func:`~chuhan.notation.chinese.to_chinese` write, worked out once for both. Raises
+    :class:`IllegalMoveError` (naming ``notation``) when the side to move has no piece on
+    the from-square."""
+    piece = mover(board, move, notation)
+    side = piece > 0
+    place = column(board, move.from_square)
+    return Description(
+        piece,
+        geometry(side, move.from_square, move.to_square),
+        own_file(side, move.from_square % FILES),
+        place,
+        needs_place(board, move, place),
+    )
+
+
+def to_wxf(board: Board, move: Move, *, described: Description | None = None) -> str:
+    """The WXF form of ``move`` (assumed legal), e.g. ``"C2.5"``; a pass is ``"pass"``
+    (``described``: its :func:`describe`, when already worked out)."""
+    if described is None:
+        described = describe(board, move, "WXF")
     if move.is_pass():
         return WXF_PASS
-    side = piece > 0
+    piece, shape, file, place, placed = described
     kind = abs(piece)
-    shape = geometry(side, move.from_square, move.to_square)
     letter = WXF_LETTERS[kind]
-    file_number = str(own_file(side, move.from_square % FILES))
-    place = column(board, move.from_square)
-    if not needs_place(board, move, place):
+    file_number = str(file)
+    if not placed:
         head = letter + file_number
     else:
         signs = wxf_signs(place.index, place.count)

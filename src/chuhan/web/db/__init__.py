@@ -179,7 +179,14 @@ class Store(Protocol):
         ``event`` as its first logged event (``row.revision`` becomes 1); this process
         becomes its driver."""
 
-    async def save_game(self, row: GameRow, event: str, data: dict[str, Any]) -> None:
+    async def save_game(
+        self,
+        row: GameRow,
+        event: str,
+        data: dict[str, Any],
+        *,
+        changed: frozenset[str] | None = None,
+    ) -> None:
         """Write the game's mutable state and log ``event`` as event number
         ``row.revision + 1``, in one transaction, if the stored game is still at
         ``row.revision`` (then ``row.revision`` is moved on by one, and a ``game`` notice
@@ -187,7 +194,9 @@ class Store(Protocol):
         batches after the writes, and one a crash loses is made up by the others' next
         check of :meth:`revisions`). Raises
         :class:`StoreConflict`, having written nothing, when another process wrote
-        first."""
+        first. ``changed``, when given, names the columns (of ``rows.SAVED``) that may
+        differ from the row stored at ``row.revision``: a store may leave the others as
+        they are (SQLite does; PostgreSQL's batched statement writes them all)."""
 
     async def add_chat(self, game_id: str, line: ChatLine) -> None:
         """Store a chat line (and announce it: a ``chat`` notice)."""

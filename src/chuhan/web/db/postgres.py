@@ -425,10 +425,18 @@ class PostgresStore:
         row.revision = 1
         self._announce("game", row.id, {"revision": 1})
 
-    async def save_game(self, row: GameRow, event: str, data: dict[str, Any]) -> None:
+    async def save_game(
+        self,
+        row: GameRow,
+        event: str,
+        data: dict[str, Any],
+        *,
+        changed: frozenset[str] | None = None,
+    ) -> None:
         """Save the game (see :meth:`Store.save_game`). The saves of many games are made
         together: what arrives while :data:`SAVE_FLIGHTS` batches are under way waits for
-        the next batch, which one statement (one round trip, one commit) writes."""
+        the next batch, which one statement (one round trip, one commit) writes, every
+        column of each (``changed`` is not needed)."""
         columns = values(row)
         made_on = row.revision
         save = (

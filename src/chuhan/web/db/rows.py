@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -16,9 +16,11 @@ __all__ = [
     "COLUMNS",
     "MUTABLE",
     "NOTICED_COLUMNS",
+    "SAVED",
     "game_notice",
     "game_row",
     "noticed_change",
+    "saved_values",
     "seated_games",
     "values",
 ]
@@ -62,6 +64,31 @@ COLUMNS = (
 #: The columns ``save_game`` rewrites after every action (besides ``names`` and
 #: ``updated``; ``revision`` moves on by one, from the revision the write was made on).
 MUTABLE = COLUMNS[COLUMNS.index("version") : COLUMNS.index("revision")]
+#: The columns ``save_game`` writes (all of them, unless it is told which changed).
+SAVED = ("names", "updated", *MUTABLE)
+
+#: How each column written by ``save_game`` is stored (JSON text for the structured ones).
+_STORED: dict[str, Callable[[GameRow], Any]] = {
+    "names": lambda row: _dump(row.names),
+    "updated": lambda row: row.updated,
+    "version": lambda row: row.version,
+    "status": lambda row: row.status,
+    "setup": lambda row: _dump(row.setup),
+    "setup_deadline": lambda row: row.setup_deadline,
+    "moves": lambda row: " ".join(row.moves),
+    "clock": lambda row: _dump(row.clock),
+    "clock_at": lambda row: row.clock_at,
+    "offers": lambda row: _dump(row.offers),
+    "ending": lambda row: _dump(row.ending),
+    "result": lambda row: _dump(row.result),
+    "headers": lambda row: _dump(row.headers),
+    "rematch": lambda row: _dump(row.rematch),
+}
+
+
+def saved_values(row: GameRow, columns: tuple[str, ...]) -> list[Any]:
+    """The values of ``columns`` (of :data:`SAVED`) as :func:`values` gives them, in order."""
+    return [_STORED[column](row) for column in columns]
 
 
 def values(row: GameRow) -> dict[str, Any]:

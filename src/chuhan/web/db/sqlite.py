@@ -56,7 +56,7 @@ from chuhan.web.db.connection import checkpoint, close_cleanly, open_database
 from chuhan.web.db.files import OwnerLock, database_owner, default_db_path, lock_path
 from chuhan.web.db.health import is_damage, readable_rows
 from chuhan.web.db.migrations import ACCOUNT_TABLES, MIGRATIONS, SCHEMA_VERSION
-from chuhan.web.db.rows import COLUMNS, MUTABLE, game_row, seated_games, values
+from chuhan.web.db.rows import COLUMNS, SAVED, game_row, saved_values, seated_games, values
 from chuhan.web.db.statements import All, Body, Lock, One, Statement, text_for
 from chuhan.web.encode import dumps
 
@@ -187,9 +187,13 @@ class SqliteStore:
                 batch = list(self._writes)
                 self._writes.clear()
             outcomes = self._commit_group([work for work, _ in batch])
+            # Each event loop is told once how its writes went (a wake-up each costs).
+            settled: dict[asyncio.AbstractEventLoop, list[_Settled]] = {}
             for (_, done), outcome in zip(batch, outcomes, strict=True):
+                settled.setdefault(done.get_loop(), []).append((done, outcome))
+            for loop, writes in settled.items():
                 with contextlib.suppress(RuntimeError):  # its event loop has ended
-                    done.get_loop().call_soon_threadsafe(_settle, done, outcome)
+                    loop.call_soon_threadsafe(_settle, writes)
 
     def _commit_group(self, writes: list[Callable[[], None]]) -> list[BaseException | None]:
         """One transaction for ``writes``, each in its own savepoint: how each went."""
@@ -322,14 +326,22 @@ class SqliteStore:
         await self._write(work)
         row.revision = 1
 
-    async def save_game(self, row: GameRow, event: str, data: dict[str, Any]) -> None:
-        columns = values(row)
+    async def save_game(
+        self,
+        row: GameRow,
+        event: str,
+        data: dict[str, Any],
+        *,
+        changed: frozenset[str] | None = None,
+    ) -> None:
+        columns = SAVED if changed is None else _saved_columns(changed)
         games = "games NOT INDEXED" if "games" in self._unindexed else "games"
-        update = _SAVE_GAME_UNINDEXED if "games" in self._unindexed else _SAVE_GAME
+        update = _save_game(games, columns)
         made_on = row.revision
+        arguments = (*saved_values(row, columns), row.id, made_on)
 
         def work() -> None:
-            saved = self._db.execute(update, columns).rowcount
+            saved = self._db.execute(update, arguments).rowcount
             if saved != 1:  # never acknowledge a move that was not written
                 query = f"SELECT 1 FROM {games} WHERE id=?"
                 if self._db.execute(query, (row.id,)).fetchone() is not None:
@@ -586,13 +598,31 @@ class SqliteStore:
         return {self.server_id}
 
 
-#: ``save_game``'s statement, on the table and without its indexes (a damaged index).
-_SAVE_GAME, _SAVE_GAME_UNINDEXED = (
-    f"UPDATE {games} SET "
-    + ", ".join(f"{c}=:{c}" for c in ("names", "updated", *MUTABLE))
-    + ", revision=:revision + 1 WHERE id=:id AND revision=:revision"
-    for games in ("games", "games NOT INDEXED")
-)
+#: ``save_game``'s statements, by table (``games``, or without its indexes when one is
+#: damaged) and the columns written.
+_SAVE_GAME: dict[tuple[str, tuple[str, ...]], str] = {}
+
+
+#: The columns of :data:`SAVED` among ``changed``, in its order, by ``changed``.
+_SAVED_AMONG: dict[frozenset[str], tuple[str, ...]] = {}
+
+
+def _saved_columns(changed: frozenset[str]) -> tuple[str, ...]:
+    columns = _SAVED_AMONG.get(changed)
+    if columns is None:
+        columns = _SAVED_AMONG[changed] = tuple(c for c in SAVED if c in changed)
+    return columns
+
+
+def _save_game(games: str, columns: tuple[str, ...]) -> str:
+    update = _SAVE_GAME.get((games, columns))
+    if update is None:
+        update = _SAVE_GAME[games, columns] = (
+            f"UPDATE {games} SET "
+            + "".join(f"{column}=?, " for column in columns)
+            + "revision=revision + 1 WHERE id=? AND revision=?"
+        )
+    return update
 
 
 def _event_data(game_id: str, text: str) -> dict[str, Any]:
@@ -605,11 +635,16 @@ def _event_data(game_id: str, text: str) -> dict[str, Any]:
     return data
 
 
-def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
-    """(On the write's event loop) tell it how its group commit went."""
-    if done.cancelled():
-        return
-    if error is None:
-        done.set_result(None)
-    else:
-        done.set_exception(error)
+#: A write's future and how its group commit went (None: committed).
+_Settled = tuple[asyncio.Future[None], BaseException | None]
+
+
+def _settle(writes: list[_Settled]) -> None:
+    """(On the writes' event loop) tell each how its group commit went."""
+    for done, error in writes:
+        if done.cancelled():
+            continue
+        if error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(error)

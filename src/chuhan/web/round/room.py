@@ -52,6 +52,7 @@ from chuhan.web.round.rules import (
 )
 from chuhan.web.round.seats import SEATS, other_seat, seat_of
 from chuhan.web.round.state import (
+    ROW_CHANGES,
     Event,
     ReplayError,
     RoundState,
@@ -68,6 +69,7 @@ from chuhan.web.round.view import (
     chat_audience,
     chat_message,
     default_name,
+    players_text,
     render_ack,
     render_presence,
 )
@@ -138,6 +140,9 @@ class Room:
         #: Who other server processes have connected here (shared stores): by process.
         self.remote_roles: dict[str, Counter[str]] = {}
         self._presence_text: str | None = None
+        #: The state message's ``players`` and ``watchers`` as JSON text, and the
+        #: publication they were written for (made again when who is here changes).
+        self._audience: tuple[Snapshot, str] | None = None
         #: Sockets and requests holding this room (:meth:`GameManager.hold`); a socket holds
         #: it from the moment it opens, before its hello.
         self.attached = 0
@@ -236,7 +241,7 @@ class Room:
     def _note_absences(self) -> None:
         """Who is here may have changed: note when each seat's player went (or that they
         are back), and build the ``presence`` message again when asked for."""
-        self._presence_text = None
+        self._presence_text = self._audience = None
         for seat in SEATS:
             if self.is_connected(seat):
                 self.absent_since.pop(seat, None)
@@ -294,6 +299,16 @@ class Room:
         if self._presence_text is None:
             self._presence_text = render_presence(self)
         return self._presence_text
+
+    def audience_text(self, snap: Snapshot) -> str:
+        """The ``players`` and ``watchers`` fields of the state message of ``snap`` (the
+        newest publication), as JSON text after a comma: made once for each connection's
+        state, until who is here changes."""
+        made = self._audience
+        if made is None or made[0] is not snap:
+            text = f',"players":{players_text(self, snap)},"watchers":{self.watcher_count()}'
+            self._audience = made = (snap, text)
+        return made[1]
 
     def publish(self, now: float) -> None:
         """Make what was just stored the state everyone is shown from now on."""
@@ -481,7 +496,9 @@ class Room:
         self.state = state = evolve(self.state, event)
         row = row_of(state)
         try:
-            await self.manager.store.save_game(row, event.kind, event.data)
+            await self.manager.store.save_game(
+                row, event.kind, event.data, changed=ROW_CHANGES.get(event.kind)
+            )
         except StoreConflict:
             # Another server process wrote this game first: what was applied here is
             # undone by rebuilding the game as it is stored, and the action is refused.
@@ -494,7 +511,7 @@ class Room:
         except StoreError as error:
             log.error("cannot save game %s: %s", state.id, error)
             raise self._fail_unsaved() from None
-        self.state = state._replace(revision=row.revision)
+        self.state = state.replace(revision=row.revision)
         self.publish(event.at)
         if event.kind == "setup":
             await self.arm_setup_deadline(event.at)
@@ -775,7 +792,7 @@ class Room:
             elif other_seat(seat) in seats:
                 mapping[token] = seats[other_seat(seat)]
         link = {"game_id": new_row.id, "tokens": mapping, "seats": by_token}
-        self.state = state._replace(rematch=link)
+        self.state = state.replace(rematch=link)
         return Event("rematch", {"game_id": new_row.id, **event.data}, event.at)
 
     def send_rematch(self, conn: GameConnection) -> None:

@@ -18,7 +18,7 @@ from chuhan.errors import ChuhanError
 from chuhan.squares import Move
 from chuhan.variants import normalize_arrangement
 from chuhan.web.round.seats import seat_of, side_of
-from chuhan.web.round.state import Event, RoundState
+from chuhan.web.round.state import Event, RoundState, parse_iccs
 from chuhan.web.round.view import DEFAULT_ARRANGEMENT
 
 __all__ = [
@@ -125,7 +125,7 @@ def _move(state: RoundState, role: str | None, command: Command, now: float) -> 
     if command.get("from") == command.get("to"):
         raise _Refused("illegal_move", f"{text} is not a move; send 'pass' to pass")
     try:
-        move = Move.from_iccs(text)
+        move = parse_iccs(text)
     except ChuhanError as error:
         raise _Refused("illegal_move", str(error)) from None
     if not state.game.is_legal(move):

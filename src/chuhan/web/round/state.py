@@ -54,11 +54,13 @@ from chuhan.web.round.seats import seat_of, side_of
 from chuhan.web.round.view import move_entry, result_dict
 
 __all__ = [
+    "ROW_CHANGES",
     "Event",
     "ReplayError",
     "RoundState",
     "evolve",
     "new_state",
+    "parse_iccs",
     "replay",
     "row_of",
 ]
@@ -130,6 +132,14 @@ class RoundState(NamedTuple):
     revision: int = 0
     updated: float = 0.0
 
+    def replace(self, **changes: Any) -> RoundState:
+        """The state with ``changes`` (fields by name): ``_replace``, at a fraction of its
+        cost (which pops every field's name from the changes)."""
+        values = list(self)
+        for name, value in changes.items():
+            values[_FIELD_INDEX[name]] = value
+        return RoundState._make(values)
+
     @property
     def status(self) -> str:
         if self.outcome is not None or self.kind == "imported":
@@ -156,19 +166,23 @@ class RoundState(NamedTuple):
     def abortable(self) -> list[str]:
         """The seats that may abort the game now: the players who have not moved yet (as
         on lichess, a game is called off before it starts, not lost)."""
-        if self.status == "over":
+        if self.game.board.ply >= 2 or self.status == "over":  # (both have moved)
             return []
         return [seat_of(side) for side in (True, False) if not self.has_moved(side)]
 
     def first_move_deadline(self) -> float | None:
         """When the side to move, which has not made a first move while the opponent has,
         runs out of time for it (the opponent may abort the game from then on), or None."""
-        if self.status != "playing" or self.moved_at is None:
-            return None
+        if self.moved_at is None or self.game.board.ply >= 2 or self.status != "playing":
+            return None  # (from the second ply on, both sides have moved)
         turn = self.game.board.turn
         if self.has_moved(turn) or not self.has_moved(not turn) or self.is_computer(turn):
             return None
         return self.moved_at + self.first_move_seconds
+
+
+#: Each of :class:`RoundState`'s fields' place in it.
+_FIELD_INDEX = {name: index for index, name in enumerate(RoundState._fields)}
 
 
 def new_state(
@@ -203,15 +217,34 @@ def new_state(
     )
 
 
+#: Moves by their ICCS text (each move's text is read by the rules and again when it is
+#: played); only texts as :meth:`~chuhan.squares.Move.iccs` writes them, so at most 90 × 90.
+_MOVES: dict[str, Move] = {}
+
+
+def parse_iccs(text: str) -> Move:
+    """``Move.from_iccs(text)``, made once per move text (raises its
+    :class:`~chuhan.errors.InvalidMoveError`)."""
+    move = _MOVES.get(text)
+    if move is None:
+        move = Move.from_iccs(text)
+        if move.iccs() == text:
+            _MOVES[text] = move
+    return move
+
+
 def _played(state: RoundState, move: Move, at: float) -> dict[str, Any]:
     """Play ``move`` on the state's game and clock: the fields of the state it changes."""
     game = state.game
     board = game.board
-    if not game.is_legal(move):
-        game.push(move)  # raises the referee's error, naming why
-        raise AssertionError(f"{move.iccs()} is not legal, yet it was played")
-    entry = move_entry(board, move)
-    game.push(move)
+    game.push(move)  # the referee's check (raises its error, naming why; nothing changes)
+    # The entry is written from the position before the move, taken back for it on the
+    # board alone (the game's offers and verdict are the position's after the move).
+    code = board.pop_code()
+    try:
+        entry = move_entry(board, move)
+    finally:
+        board.push_code(code)
     clock = state.clock
     if clock is not None:
         if clock.running is None:
@@ -252,7 +285,7 @@ def evolve(state: RoundState, event: Event) -> RoundState:
     side = side_of(seat) if seat in ("first", "second") else None
     changes: dict[str, Any]
     if kind == "move":
-        changes = _played(state, Move.from_iccs(data["move"]), at)
+        changes = _played(state, parse_iccs(data["move"]), at)
     elif kind == "setup":
         game.choose_setup(side_of(data["side"]), data["arrangement"])
         chosen = {
@@ -319,7 +352,7 @@ def evolve(state: RoundState, event: Event) -> RoundState:
     if kind not in QUIET_EVENTS:
         changes["version"] = state.version + 1
         changes["last_event"] = {"kind": kind, **data}
-    return state._replace(updated=at, **changes)
+    return state.replace(updated=at, **changes)
 
 
 def _taken_back(state: RoundState, answerer: bool, at: float) -> dict[str, Any]:
@@ -340,7 +373,7 @@ def _taken_back(state: RoundState, answerer: bool, at: float) -> dict[str, Any]:
 def adopt(state: RoundState, row: GameRow) -> RoundState:
     """``state`` with what the row records beside the game's events (names, the setup
     deadline, the rematch), and the row's version, revision and time."""
-    return state._replace(
+    return state.replace(
         names=dict(row.names),
         setup_deadline=row.setup_deadline,
         rematch_offer=row.offers.get("rematch"),
@@ -376,7 +409,7 @@ def replay(
             try:
                 if state.game.outcome() is not None:
                     raise ChuhanError(f"the game ended after ply {ply}")
-                state = state._replace(**_played(state, Move.from_iccs(text), row.created))
+                state = state.replace(**_played(state, parse_iccs(text), row.created))
             except ChuhanError as error:
                 log.warning(
                     "imported game %s is shown up to ply %d of its %d: %s",
@@ -386,7 +419,7 @@ def replay(
                     error,
                 )
                 break
-        return adopt(state, row)._replace(ending=row.ending)
+        return adopt(state, row).replace(ending=row.ending)
     version = 1
     for event in events:
         try:
@@ -402,6 +435,16 @@ def replay(
             f"version {row.version} with {len(row.moves)}"
         )
     return adopt(state, row)
+
+
+#: The stored row's columns that an event of each kind may change (kinds not here may
+#: change any): a move changes neither the names, the setup and its deadline, the headers,
+#: the rematch nor an ending by an event, so its write leaves them as they are stored.
+ROW_CHANGES: dict[str, frozenset[str]] = {
+    "move": frozenset(
+        ("updated", "version", "status", "moves", "clock", "clock_at", "offers", "result")
+    ),
+}
 
 
 def row_of(state: RoundState) -> GameRow:

@@ -16,6 +16,8 @@ from chuhan.errors import ChuhanError
 from chuhan.game import Game, Outcome
 from chuhan.jsontext import moves_json, pieces_json
 from chuhan.notation import to_chinese, to_korean, to_wxf
+from chuhan.notation.chinese import simplify
+from chuhan.notation.wxf import describe
 from chuhan.squares import SQUARE_NAMES, Move
 from chuhan.variants import JANGGI_ARRANGEMENTS, Variant
 from chuhan.web.db import ChatLine
@@ -40,6 +42,7 @@ __all__ = [
     "default_name",
     "move_entry",
     "pass_endings",
+    "players_text",
     "presence",
     "public_state",
     "record_name",
@@ -73,17 +76,13 @@ def move_entry(board: Board, move: Move) -> str:
     """A move list entry in every notation, as JSON text (``board`` is the position before
     the move): what ``json.dumps(entry, ensure_ascii=False)`` writes, put together
     directly, since every move makes one."""
-    notations = []
-    for writer in (to_wxf, to_chinese):
-        try:
-            notations.append(_json_string(writer(board, move)))
-        except (ChuhanError, ValueError):
-            notations.append("null")
-    wxf, chinese = notations
-    try:
-        simplified = _json_string(to_chinese(board, move, simplified=True))
+    try:  # (the two forms say the same: worked out once)
+        described = describe(board, move)
+        wxf = _json_string(to_wxf(board, move, described=described))
+        written = to_chinese(board, move, described=described)
+        chinese, simplified = _json_string(written), _json_string(simplify(written))
     except (ChuhanError, ValueError):
-        simplified = "null"
+        wxf = chinese = simplified = "null"
     korean = _json_string(to_korean(board, move)) if board.variant.is_janggi else "null"
     passing = move.is_pass()
     capture = not passing and board.piece_code_at(move.to_square) != 0
@@ -136,9 +135,10 @@ class Snapshot:
     #: The public state as JSON without its closing brace and without the parts rendered
     #: per connection: ``players``, ``watchers``, ``moves_from``, ``moves``, ``clock``, ``you``.
     head: str
-    #: The public state as a dict, with ``players`` (REST previews), but ``pieces`` None
-    #: and without ``legal`` and ``premoves`` (see :func:`public_state`).
-    public: dict[str, Any]
+    #: The public state's fields before ``pieces`` and after ``premoves``, as dicts (see
+    #: :meth:`public`).
+    before: dict[str, Any]
+    rest: dict[str, Any]
     #: Each seat's name and kind (``connected`` is added when rendered), and the seats'
     #: names in the state they were made from.
     players: dict[str, dict[str, Any]]
@@ -153,6 +153,12 @@ class Snapshot:
     placement: tuple[int, ...]
     #: What the game's state messages say that never changes.
     texts: GameTexts
+    #: The side to move and the ply.
+    turn: bool
+    ply: int
+    #: ``headers`` as JSON text, and the headers it was made from (the same object from
+    #: snapshot to snapshot in a game: its text is made once).
+    headers_text: tuple[dict[str, str], str]
     _tails: dict[int, str] = field(default_factory=dict)
     #: ``players`` as JSON text by who is connected (first, second) (cached; shared by the
     #: snapshots with the same ``players``).
@@ -160,6 +166,19 @@ class Snapshot:
     #: The clock's JSON text as last read, and when (every connection is sent the state
     #: at once after a move: one reading serves them all).
     _clock_read: tuple[float, str] | None = None
+
+    def public(self) -> dict[str, Any]:
+        """The public state as a dict, with ``players`` (REST previews), but ``pieces`` None
+        and without ``legal`` and ``premoves`` (see :func:`public_state`)."""
+        head = self.before
+        return {
+            **head,
+            "pieces": None,
+            "turn": seat_of(self.turn),
+            "ply": self.ply,
+            **self.rest,
+            "players": self.players,
+        }
 
     def moves_after(self, start: int) -> str:
         """The entries from ``start`` on, as the inside of a JSON array (cached)."""
@@ -395,6 +414,11 @@ def build_snapshot(
     # made once, the pieces and the moves from texts made once per square (json.dumps of
     # the whole would cost more than the rest of a move).
     placement = board.placement
+    headers = state.headers
+    if previous is not None and previous.headers_text[0] is headers:
+        headers_text = previous.headers_text
+    else:
+        headers_text = (headers, _dumps(headers))
     head = "".join(
         (
             texts.opening,
@@ -416,15 +440,15 @@ def build_snapshot(
             ', "premoves": ',
             premoves,
             ", ",
-            _dumps(rest)[1:-1],
+            _rest_text(rest, headers_text[1]),
         )
     )
-    public = {**before, "pieces": None, "turn": turn, "ply": board.ply, **rest, "players": players}
     clock = None if state.clock is None else state.clock.reading(now)
     return Snapshot(
         seq,
         head,
-        public,
+        before,
+        rest,
         players,
         state.names,
         state.entries,
@@ -432,7 +456,74 @@ def build_snapshot(
         _YOU_BY_TURN[mover],
         tuple(placement),
         texts,
+        board.turn,
+        board.ply,
+        headers_text,
         _players_texts=players_texts,
+    )
+
+
+def _json_value(value: Any) -> str:
+    """``json.dumps(value, ensure_ascii=False)`` for the values of a state's fields (a
+    string, a number, a flag, None, or what ``json.dumps`` writes)."""
+    if value is None:
+        return "null"
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)
+    if kind is bool:
+        return _JSON_BOOLS[value]
+    if kind is int:
+        return str(value)
+    return _dumps(value)
+
+
+def _rest_text(rest: dict[str, Any], headers_text: str) -> str:
+    """``_dumps(rest)[1:-1]``: the state's fields after ``premoves`` as JSON text, written
+    field by field (most are flags, None or short strings; ``json.dumps`` of them all cost
+    a sixth of the move)."""
+    offers = rest["offers"]
+    last_move = rest["last_move"]
+    abortable = rest["abortable"]
+    return "".join(
+        (
+            '"can_pass": ',
+            _JSON_BOOLS[rest["can_pass"]],
+            ', "pass_ends": ',
+            _json_value(rest["pass_ends"]),
+            ', "pass_back_ends": ',
+            _json_value(rest["pass_back_ends"]),
+            ', "last_move": ',
+            "null"
+            if last_move is None
+            else f'{{"from": "{last_move["from"]}", "to": "{last_move["to"]}"}}',
+            ', "check": ',
+            _json_value(rest["check"]),
+            ', "bikjang": ',
+            _JSON_BOOLS[rest["bikjang"]],
+            ', "thinking": ',
+            _JSON_BOOLS[rest["thinking"]],
+            ', "offers": {"draw": ',
+            _json_value(offers["draw"]),
+            ', "takeback": ',
+            _json_value(offers["takeback"]),
+            ', "rematch": ',
+            _json_value(offers["rematch"]),
+            '}, "setup": ',
+            _json_value(rest["setup"]),
+            ', "result": ',
+            _json_value(rest["result"]),
+            ', "abortable": ',
+            _dumps(abortable) if abortable else "[]",
+            ', "first_move_deadline_ms": ',
+            _json_value(rest["first_move_deadline_ms"]),
+            ', "last_event": ',
+            _json_value(rest["last_event"]),
+            ', "rematch_game": ',
+            _json_value(rest["rematch_game"]),
+            ', "headers": ',
+            headers_text,
+        )
     )
 
 
@@ -462,7 +553,7 @@ def _players_with_presence(snap: Snapshot, live: dict[str, Any]) -> dict[str, An
     }
 
 
-def _players_text(room: Room, snap: Snapshot) -> str:
+def players_text(room: Room, snap: Snapshot) -> str:
     """``players`` as JSON text, with who is connected now (cached per snapshot)."""
     connected = (room.is_connected("first"), room.is_connected("second"))
     text = snap._players_texts.get(connected)
@@ -514,10 +605,7 @@ def render_state(room: Room, conn: GameConnection, now: float) -> str:
     text = "".join(
         (
             snap.head,
-            ',"players":',
-            _players_text(room, snap),
-            ',"watchers":',
-            str(room.watcher_count()),
+            room.audience_text(snap),
             ',"moves_from":',
             str(start),
             ',"moves":[',
@@ -612,7 +700,7 @@ def _your_turn(state: RoundState, role: str) -> bool:
 def public_state(room: Room, now: float) -> dict[str, Any]:
     """The state without ``legal``, ``premoves`` and ``you`` (``GET /api/games/{id}``)."""
     snap = room.published
-    state = dict(snap.public)
+    state = snap.public()
     state["pieces"] = _pieces(snap.placement, room.state.variant)
     state["players"] = _players_with_presence(snap, presence(room))
     state["watchers"] = room.watcher_count()
