@@ -83,9 +83,13 @@ docs: $(STAMP)
 # in any of them fails `make test`. The API reference is built in the same phase.
 PURE_TESTS := tests/test_perft.py tests/test_search.py tests/test_uci.py tests/test_native.py
 
+# Three test processes on two CPUs: a good part of the suite waits (a clock running out, a
+# server starting, a process taken over, a page drawn), and a third process uses those waits.
+TEST_PROCESSES ?= 3
+
 test: $(STAMP) chromium postgresql
 	$(MAKE) --no-print-directory --jobs=2 --output-sync=target native lint test-pure docs
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not slow"
+	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist loadgroup -m "not slow"
 
 .PHONY: test-pure
 test-pure: $(STAMP)
