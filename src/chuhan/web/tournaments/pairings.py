@@ -1,5 +1,6 @@
-"""Who plays whom: the FIDE Dutch system and the FIDE Berger tables (caissify-pairings),
-and the arena's pairing of waiting players as a minimum-cost matching (networkx).
+"""Who plays whom: the FIDE Dutch system (py4swiss), the FIDE Berger tables
+(caissify-pairings), and the arena's pairing of waiting players as a minimum-cost matching
+(networkx).
 
 Players are named here by their *pairing numbers* (1 is the highest seed); ``rules.py``
 maps a tournament's entrants to them. Red moves first, so red is what the pairing
