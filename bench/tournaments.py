@@ -1,10 +1,12 @@
 """Tournament pairing times: a Swiss of N players round by round (the FIDE Dutch system,
-caissify-pairings), and the arena's matching of N waiting players (networkx's blossom).
+py4swiss as the server pairs it, or caissify-pairings as it did before), and the arena's
+matching of N waiting players (networkx's blossom).
 
 Run from the repository root (it needs the extra ``tournaments``)::
 
     PYTHONPATH=src .venv/bin/python bench/tournaments.py              # 500 and 200 players
     PYTHONPATH=src .venv/bin/python bench/tournaments.py --swiss 100 --rounds 3 --arena 50
+    PYTHONPATH=src .venv/bin/python bench/tournaments.py --arena 0 --swiss 100 --pairer caissify
 
 Each round's results are drawn from a seeded generator (the higher rated wins three games
 in five, one in five is drawn), then the next round is paired through
@@ -19,9 +21,37 @@ import argparse
 import platform
 import random
 import time
+import warnings
+from collections.abc import Collection, Iterable, Sequence
 
-from chuhan.web.tournaments.pairings import ArenaPlayer, arena_matching
+from chuhan.web.tournaments import pairings, rules
+from chuhan.web.tournaments.pairings import ArenaPlayer, Pairing, SwissPlayer, arena_matching
 from chuhan.web.tournaments.rules import Board, Entrant, Format, Result, Spec, next_round
+
+
+def caissify_swiss_round(
+    players: Sequence[SwissPlayer],
+    *,
+    round_number: int,
+    total_rounds: int,
+    met: Iterable[Collection[int]] = (),
+    forbidden: Iterable[Collection[int]] = (),
+    bye_points: float = 1.0,
+) -> tuple[Pairing, ...]:
+    """The Dutch round as caissify-pairings 0.5 pairs it (chuhan's Swiss pairer before
+    py4swiss), for ``--pairer caissify``."""
+    kept_apart = {tuple(sorted(pair)) for pair in (*met, *forbidden)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        rows = pairings._generate_pairings(
+            system="dutch",
+            players=[pairings._library_player(player) for player in players],
+            previous_pairings=kept_apart,
+            round_number=round_number,
+            total_rounds=total_rounds,
+            bye_value=bye_points,
+        )
+    return pairings._pairings_of(rows)
 
 
 def result_of(board: Board, ratings: dict[str, int], rng: random.Random) -> Result:
@@ -87,8 +117,20 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the Swiss to pair")
     parser.add_argument("--arena", type=int, default=200, help="waiting players of the arena")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--pairer",
+        choices=("py4swiss", "caissify"),
+        default="py4swiss",
+        help="the Swiss's Dutch pairer: py4swiss (the server's) or caissify-pairings",
+    )
     options = parser.parse_args()
-    print(f"python {platform.python_version()} on {platform.machine()}, {platform.processor()}")
+    if options.pairer == "caissify":
+        # rules.next_round calls the name it imported from pairings.
+        rules.swiss_round = caissify_swiss_round  # type: ignore[attr-defined]
+    print(
+        f"python {platform.python_version()} on {platform.machine()}, {platform.processor()};"
+        f" Swiss paired by {options.pairer}"
+    )
     if options.arena:
         arena(options.arena, options.seed)
     if options.swiss:

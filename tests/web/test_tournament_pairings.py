@@ -1,8 +1,14 @@
 """The pairing libraries against published pairings: the FIDE Berger tables (Handbook
 C.05, Annex 1) for 6 and 8 players, and the FIDE Dutch system's (C.04.3) first round and a
-second round worked by hand from its colour rules."""
+second round worked by hand from its colour rules; the Dutch pairing as chuhan drives
+py4swiss against py4swiss's own pairing of the tournament's TRF, and a round of a large
+Swiss by its properties."""
 
 from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +17,16 @@ from chuhan.web.tournaments.pairings import (
     SwissPlayer,
     berger_round,
     swiss_round,
+)
+from chuhan.web.tournaments.rules import (
+    Board,
+    Entrant,
+    Format,
+    Result,
+    Spec,
+    next_round,
+    pairing_numbers,
+    trf,
 )
 
 # The FIDE Handbook's Berger tables, white (red) first, as printed.
@@ -123,7 +139,7 @@ def test_dutch_refuses_a_round_where_the_last_two_have_met() -> None:
         SwissPlayer(number=1, rating=2000, score=1.0, colours=("red",), floats=("none",)),
         SwissPlayer(number=2, rating=1900, score=0.0, colours=("black",), floats=("none",)),
     ]
-    with pytest.raises(PairingImpossible, match="players 1, 2 have met"):
+    with pytest.raises(PairingImpossible, match="round 2 cannot be paired"):
         swiss_round(players, round_number=2, total_rounds=3, met=[(1, 2)])
 
 
@@ -132,3 +148,100 @@ def test_dutch_first_round_transposes_around_a_forbidden_pair() -> None:
     players = [SwissPlayer(number=n, rating=2100 - 10 * n, score=0.0) for n in range(1, 11)]
     pairings = swiss_round(players, round_number=1, total_rounds=5, forbidden=[(6, 1)])
     assert [(p.red, p.black) for p in pairings] == [(1, 7), (6, 2), (3, 8), (9, 4), (5, 10)]
+
+
+def seeded_result(board: Board, ratings: dict[str, int], rng: random.Random) -> Board:
+    """The board with a result: the higher rated wins three games in five, one is drawn."""
+    if board.black is None:
+        return board
+    draw = rng.random()
+    stronger_is_red = ratings[board.red] >= ratings[board.black]
+    result = (
+        Result.DRAW
+        if draw < 0.2
+        else Result.RED_WINS
+        if (draw < 0.8) == stronger_is_red
+        else Result.BLACK_WINS
+    )
+    return Board(board.round, board.number, board.red, board.black, result)
+
+
+def test_dutch_pairs_as_py4swiss_pairs_the_tournaments_trf(tmp_path: Path) -> None:
+    # chuhan gives py4swiss its players from the history's summary (scores, colours,
+    # floats, byes, opponents); py4swiss's own entry reads the whole history from a TRF.
+    # Both must pair every round of a Swiss alike, boards, colours and bye included.
+    from py4swiss.engines import DutchEngine  # type: ignore[import-untyped]
+    from py4swiss.trf import TrfParser  # type: ignore[import-untyped]
+
+    rng = random.Random(7)
+    entrants = tuple(Entrant(f"p{n}", f"Player {n}", rng.randint(1000, 2600), n) for n in range(25))
+    ratings = {entrant.id: entrant.rating for entrant in entrants}
+    numbers = pairing_numbers(entrants)
+    spec = Spec(Format.SWISS, rounds=7)
+    boards: tuple[Board, ...] = ()
+    for round_number in range(1, 8):
+        path = tmp_path / f"before-round-{round_number}.trf"
+        path.write_text(trf(spec, entrants, boards, name="Cross-check"), encoding="utf-8")
+        expected = [
+            (pairing.white, pairing.black or None)
+            for pairing in DutchEngine.generate_pairings(TrfParser.parse(path))
+        ]
+        paired = next_round(spec, entrants, boards)
+        found = [
+            (numbers[board.red], None if board.black is None else numbers[board.black])
+            for board in paired
+        ]
+        assert found == expected, round_number
+        boards += tuple(seeded_result(board, ratings, rng) for board in paired)
+
+
+def test_dutch_pairs_round_two_of_a_200_player_swiss() -> None:
+    # Round 1 as C.04.3 pairs it (1-101, 102-2, ...), the results drawn; round 2 must pair
+    # everyone once, repeat no game, float no more players than the score groups' sizes
+    # force, and give both players of a game the other colour when their first colours
+    # differed.
+    rng = random.Random(23)
+    first: dict[int, tuple[str, int]] = {}
+    scores: dict[int, float] = {}
+    for top in range(1, 101):
+        bottom = top + 100
+        red, black = (top, bottom) if top % 2 else (bottom, top)
+        first[red], first[black] = ("red", black), ("black", red)
+        draw = rng.random()
+        top_points = 0.5 if draw < 0.2 else 1.0 if draw < 0.8 else 0.0
+        scores[top], scores[bottom] = top_points, 1.0 - top_points
+    players = [
+        SwissPlayer(
+            number=number,
+            rating=2600 - number,
+            score=scores[number],
+            colours=("red" if first[number][0] == "red" else "black",),
+            floats=(
+                "down"
+                if scores[number] > scores[first[number][1]]
+                else "up"
+                if scores[number] < scores[first[number][1]]
+                else "none",
+            ),
+        )
+        for number in range(1, 201)
+    ]
+    met = {frozenset((number, opponent)) for number, (_, opponent) in first.items()}
+    pairings = swiss_round(players, round_number=2, total_rounds=9, met=met)
+
+    seated = Counter(n for pairing in pairings for n in (pairing.red, pairing.black))
+    assert sorted(seated) == list(range(1, 201))
+    assert set(seated.values()) == {1}
+    assert [pairing.board for pairing in pairings] == list(range(1, 101))
+    assert not met & {frozenset((pairing.red, pairing.black)) for pairing in pairings}
+    groups = Counter(scores.values())
+    forced_floats = sum(
+        sum(size for score, size in groups.items() if score >= group) % 2 for group in groups
+    )
+    assert sum(1 for p in pairings if p.black and scores[p.red] != scores[p.black]) == (
+        forced_floats
+    )
+    for pairing in pairings:
+        assert pairing.black is not None
+        if first[pairing.red][0] != first[pairing.black][0]:
+            assert first[pairing.red][0] == "black", pairing

@@ -1,5 +1,6 @@
-"""Who plays whom: the FIDE Dutch system and the FIDE Berger tables (caissify-pairings),
-and the arena's pairing of waiting players as a minimum-cost matching (networkx).
+"""Who plays whom: the FIDE Dutch system (py4swiss), the FIDE Berger tables
+(caissify-pairings), and the arena's pairing of waiting players as a minimum-cost matching
+(networkx).
 
 Players are named here by their *pairing numbers* (1 is the highest seed); ``rules.py``
 maps a tournament's entrants to them. Red moves first, so red is what the pairing
@@ -10,7 +11,6 @@ functions, so the rest of the web app loads without them."""
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -109,6 +109,127 @@ def _unordered(pairs: Iterable[Collection[int]]) -> set[tuple[int, int]]:
     return result
 
 
+def _colour_preference(colours: Sequence[Colour]) -> tuple[int, int, bool]:
+    """C.04.3, A.6, of the colours of the games played (oldest first): the side preferred
+    (1 red, -1 black, 0 none), its strength (3 absolute, 2 strong, 1 mild, 0 none), and
+    whether the last two games had one colour."""
+    difference = colours.count("red") - colours.count("black")
+    same_twice = len(colours) > 1 and colours[-1] == colours[-2]
+    if difference:
+        side = -1 if difference > 0 else 1
+    elif colours:
+        side = -1 if colours[-1] == "red" else 1
+    else:
+        side = 0
+    if abs(difference) > 1 or same_twice:
+        strength = 3
+    elif abs(difference) == 1:
+        strength = 2
+    else:
+        strength = 1 if colours else 0
+    return side, strength, same_twice
+
+
+def _dutch_player(
+    player: SwissPlayer, opponents: set[int], *, round_number: int, total_rounds: int
+) -> Any:
+    """py4swiss's view of a player: what C.04.3 reads of the rounds before (A.2 score and
+    number, A.4 floats of the last two rounds, A.6 colours, A.7 topscorer, the bye had)."""
+    from py4swiss.engines.common import (  # type: ignore[import-untyped]
+        ColorPreference,
+        ColorPreferenceSide,
+        ColorPreferenceStrength,
+        Float,
+    )
+    from py4swiss.engines.dutch.player import Player  # type: ignore[import-untyped]
+
+    floats = {"up": Float.UP, "down": Float.DOWN, "none": Float.NONE}
+    played = [colour for colour in player.colours if colour is not None]
+    side, strength, same_twice = _colour_preference(played)
+    tenths = round(player.score * 10)
+    return Player(
+        id=player.number,
+        number=player.number,
+        points=tenths,
+        points_with_acceleration=tenths,
+        color_preference=ColorPreference(
+            side=ColorPreferenceSide(side), strength=ColorPreferenceStrength(strength)
+        ),
+        color_difference=played.count("red") - played.count("black"),
+        color_double=same_twice,
+        float_1=floats[player.floats[-1]] if player.floats else Float.NONE,
+        float_2=floats[player.floats[-2]] if len(player.floats) > 1 else Float.NONE,
+        opponents=opponents,
+        colors=[colour == "red" for colour in played],
+        bye_received=player.byes > 0,
+        # A.7: in the last round, a player with more than half the points played for.
+        top_scorer=round_number == total_rounds and 2 * tenths > 10 * (round_number - 1),
+    )
+
+
+def _dutch_pairs(
+    players: Sequence[SwissPlayer],
+    met: set[tuple[int, int]],
+    forbidden: set[tuple[int, int]],
+    *,
+    round_number: int,
+    total_rounds: int,
+) -> list[tuple[int, int | None]]:
+    """The (red, black) pairs of py4swiss's Dutch engine, black None for the bye, bracket
+    by bracket from the top score group (C.04.3, B): py4swiss reads its history from a TRF,
+    and chuhan's history is already the summary C.04.3 pairs by, so its players are made
+    from it and its bracket pairer driven here."""
+    from py4swiss.engines.common import PairingError
+    from py4swiss.engines.dutch.bracket import (  # type: ignore[import-untyped]
+        BracketPairer,
+        Brackets,
+    )
+    from py4swiss.engines.dutch.validity_matcher import (  # type: ignore[import-untyped]
+        ValidityMatcher,
+    )
+
+    opponents: dict[int, set[int]] = {player.number: set() for player in players}
+    for first, second in met:
+        if first in opponents and second in opponents:
+            opponents[first].add(second)
+            opponents[second].add(first)
+    dutch = sorted(
+        (
+            _dutch_player(
+                player,
+                opponents[player.number],
+                round_number=round_number,
+                total_rounds=total_rounds,
+            )
+            for player in players
+        ),
+        reverse=True,
+    )
+    validity = ValidityMatcher(dutch, forbidden)
+    if not validity.is_valid_matching():
+        raise PairingError(f"round {round_number} cannot be paired")
+    brackets = Brackets(dutch, round_number)
+    pairs: list[tuple[int, int | None]] = []
+    while not brackets.is_finished():
+        pairer = BracketPairer(brackets.get_current_bracket(), validity, True)
+        # C.04.3, C.2 to C.7: the bracket's pairing of best quality, then its colours.
+        pairer.determine_heterogeneous_s1()
+        pairer.determine_heterogeneous_s2()
+        pairer.determine_homogeneous_exchanges()
+        pairer.determine_moves_from_s1_to_s2()
+        pairer.determine_moves_from_s2_to_s1()
+        pairer.perform_homogeneous_exchanges()
+        pairer.transpose_homogeneous_s2()
+        if not pairer.check_completion_criterium():
+            # A.9: the rest of the players cannot be paired after this bracket's pairing.
+            brackets.collapse()
+            continue
+        found = pairer.get_player_pairs()
+        brackets.apply_bracket_pairings(found)
+        pairs.extend((red.id, None if red == black else black.id) for red, black in found)
+    return pairs
+
+
 def swiss_round(
     players: Sequence[SwissPlayer],
     *,
@@ -118,40 +239,45 @@ def swiss_round(
     forbidden: Iterable[Collection[int]] = (),
     bye_points: float = 1.0,
 ) -> tuple[Pairing, ...]:
-    """The boards of round ``round_number`` by the FIDE Dutch system (C.04.3), at most one
-    bye (to the player the system chooses: lowest in the lowest score group, never twice).
-    ``met`` and ``forbidden`` are pairs that may not play each other (a rematch, or two
-    players the organiser keeps apart: family, one club). Raises :class:`PairingImpossible`
-    when no pairing has at most one bye. When every pairing would give the bye to a player
-    who has had one (five players in four rounds), the library gives it again rather than
-    pair no round: a Swiss of at most half as many rounds as players does not meet this."""
+    """The boards of round ``round_number`` by the FIDE Dutch system (C.04.3, by py4swiss's
+    engine), at most one bye (to the player the system chooses: lowest in the lowest score
+    group, never to one who had a bye). ``met`` and ``forbidden`` are pairs that may not
+    play each other (a rematch, or two players the organiser keeps apart: family, one
+    club). Boards are numbered as C.04.3, D.9 orders them: the higher score of the two,
+    then their sum, then the better pairing number; the bye last. ``bye_points`` is in the
+    players' scores already. Raises :class:`PairingImpossible` when no pairing satisfies
+    the absolute criteria (C.04.3, C.1 to C.3)."""
+    from py4swiss.engines.common import PairingError
+
+    del bye_points  # the scores carry it; the Dutch system does not look at it
     if not players:
         raise PairingImpossible(f"no players to pair in round {round_number}")
-    kept_apart = _unordered(met) | _unordered(forbidden)
-    # caissify-pairings pairs a first round by the top half against the bottom half and
-    # does not look at the pairs kept apart; its bracket pairing (of the later rounds) with
-    # no history makes the same first round, and transposes where a pair is kept apart.
-    asked_round = 2 if round_number == 1 and kept_apart else round_number
-    with warnings.catch_warnings():
-        # It warns when a later round has no float history, which a first round has not.
-        warnings.simplefilter("ignore", UserWarning)
-        rows = _generate_pairings(
-            system="dutch",
-            players=[_library_player(player) for player in players],
-            previous_pairings=kept_apart,
-            round_number=asked_round,
-            total_rounds=max(total_rounds, asked_round),
-            bye_value=bye_points,
+    try:
+        pairs = _dutch_pairs(
+            players,
+            _unordered(met),
+            _unordered(forbidden),
+            round_number=round_number,
+            total_rounds=total_rounds,
         )
-    pairings = _pairings_of(rows)
-    byes = [pairing.red for pairing in pairings if pairing.is_bye]
-    if len(byes) > 1:
+    except PairingError as error:
         raise PairingImpossible(
-            f"round {round_number} cannot be paired: players "
-            + ", ".join(str(number) for number in byes)
-            + " have met or may not meet every player left"
-        )
-    return pairings
+            f"round {round_number} cannot be paired: every pairing of its "
+            f"{len(players)} players makes a rematch, a forbidden pair or a second bye"
+        ) from error
+    scores = {player.number: player.score for player in players}
+
+    def published_order(pair: tuple[int, int | None]) -> tuple[bool, float, float, int]:
+        red, black = pair
+        if black is None:
+            return (True, 0.0, 0.0, red)
+        higher, lower = sorted((red, black), key=lambda n: (-scores[n], n))
+        return (False, -scores[higher], -scores[higher] - scores[lower], higher)
+
+    return tuple(
+        Pairing(board=board, red=red, black=black)
+        for board, (red, black) in enumerate(sorted(pairs, key=published_order), start=1)
+    )
 
 
 def berger_round(count: int, round_number: int, *, cycles: int = 1) -> tuple[Pairing, ...]:
