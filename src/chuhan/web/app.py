@@ -184,6 +184,7 @@ def create_app(
         Route("/api/players/{name}", api(player)),
         Route("/api/leaderboard/{game}", api(leaderboard)),
         Route("/p/{name}", page),
+        Route("/t/{tournament_id}", page),
         Route("/puzzles", page),
         Route("/puzzles/{puzzle_id}", page),
         Route("/api/puzzles", api(puzzle_list)),
