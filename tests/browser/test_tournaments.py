@@ -36,6 +36,7 @@ def test_a_round_robin_is_created_joined_paired_played_and_scored(
     page.click("#tf-create")
     page.wait_for_selector("#tf-error:not([hidden])")
     assert "name" in (page.text_content("#tf-error") or "")
+    director.screenshot("tournament-form")
     name = f"Club night {suffix}"
     page.fill("#tf-name", name)
     page.select_option("#tf-tiebreaks", "wxf")
@@ -43,13 +44,15 @@ def test_a_round_robin_is_created_joined_paired_played_and_scored(
     page.wait_for_url("**/t/**")
     address = page.url.removeprefix(server.url)
     page.wait_for_selector("#tp-join:not([hidden])")
-    assert "Round robin" in (page.text_content("#tp-settings") or "")
-    assert not page.is_visible("#tp-pair") or page.text_content("#tp-pair") == "Pair the next round"
+    assert "Single round robin" in (page.text_content("#tp-settings") or "")
+    assert page.is_visible("#tp-pair") and page.text_content("#tp-pair") == "Pair the next round"
     page.click("#tp-join")
     page.wait_for_selector("#tp-withdraw:not([hidden])")
 
     entrant.goto("/")
     entrant.page.wait_for_selector(f'#tournaments-created a[href="{address}"]')
+    entrant.page.locator("#tournaments").scroll_into_view_if_needed()
+    entrant.screenshot("tournaments-card")
     entrant.page.click(f'#tournaments-created a[href="{address}"]')
     entrant.page.wait_for_selector("#tp-join:not([hidden])")
     assert not entrant.page.is_visible("#tp-pair")  # (the director's only)
@@ -94,6 +97,7 @@ def test_a_round_robin_is_created_joined_paired_played_and_scored(
     headers = page.locator("#tp-standings th").all_text_contents()
     assert headers[:4] == ["#", "Name", "Points", "Sonneborn-Berger"]
     assert page.is_visible("#tp-trf")
+    director.screenshot("tournament-page")
     for player in (red, black):
         assert "/t/" in player.page.url  # (stayed on the tournament's page)
     # (the one error logged: the refused creation's answer, a 409)

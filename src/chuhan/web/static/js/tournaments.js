@@ -91,9 +91,7 @@ function clockText(control) {
 function formatText(tournament) {
   const name = t(`tformat_${tournament.format}`);
   if (tournament.format === "arena") return `${name} · ${t("tMinutes", { n: tournament.minutes })}`;
-  if (tournament.format === "round_robin") {
-    return `${name} · ${t(tournament.rounds === 2 ? "tDouble" : "tSingle")}`;
-  }
+  if (tournament.format === "round_robin") return t(tournament.rounds === 2 ? "tDouble" : "tSingle");
   return `${name} · ${t("tRounds", { n: tournament.rounds })}`;
 }
 
@@ -123,7 +121,7 @@ function drawLists() {
       link.href = `/t/${encodeURIComponent(tournament.id)}`;
       item.appendChild(link);
       const starts = status === "created" ? ` · ${when(tournament.starts)}` : "";
-      item.appendChild(make("span", "muted", ` · ${settingsText(tournament)} · ${t("tPlayers", { n: tournament.players })}${starts}`));
+      item.appendChild(make("span", "muted", ` · ${settingsText(tournament)} · ${t(tournament.players === 1 ? "tOnePlayer" : "tPlayers", { n: tournament.players })}${starts}`));
       list.appendChild(item);
     }
     if (!found.length) list.appendChild(make("li", "muted", t("tNone")));
