@@ -324,7 +324,8 @@ class TournamentPage {
     $("tp-pair").addEventListener("click", () => this.act("pair", this.tournament ? { revision: this.tournament.revision } : {}));
     $("tp-trf").href = `${tournamentPath(id)}/trf`;
     this.refresh();
-    setInterval(() => this.refresh(), POLL_MS);
+    /** @type {ReturnType<typeof setInterval> | null} (stopped once the tournament is over) */
+    this.poll = setInterval(() => this.refresh(), POLL_MS);
   }
 
   async refresh() {
@@ -334,6 +335,10 @@ class TournamentPage {
       /** @type {{tournament: Tournament}} */
       const body = await api(tournamentPath(this.id));
       this.tournament = body.tournament;
+      if (this.tournament.status === "finished" && this.poll !== null) {
+        clearInterval(this.poll);
+        this.poll = null;
+      }
       this.draw();
       this.findGame();
     } catch (err) {
