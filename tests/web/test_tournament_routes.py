@@ -117,6 +117,31 @@ def test_only_the_director_pairs_and_not_while_games_run(
     assert len(shown(client, tournament_id)["paired"]) == 1
 
 
+def test_the_page_is_the_app_and_is_told_who_directs_and_who_entered(
+    client: TestClient, clock: FakeClock
+) -> None:
+    tournament_id, cookies = a_swiss(client, clock, players=2)
+    outsider = sign_up(client, "Outsider")
+    url = f"/api/tournaments/{tournament_id}"
+    director = client.get(url, headers=as_(cookies[0])).json()["tournament"]["you"]
+    player = client.get(url, headers=as_(cookies[1])).json()["tournament"]["you"]
+    other = client.get(url, headers=as_(outsider)).json()["tournament"]["you"]
+    assert director == {"director": True, "entrant": "Player0"}
+    assert player == {"director": False, "entrant": "Player1"}
+    assert other == {"director": False, "entrant": None}
+    client.cookies.clear()
+    assert client.get(url).json()["tournament"]["you"] == {"director": False, "entrant": None}
+    page = client.get(f"/t/{tournament_id}")
+    assert page.status_code == 200 and "<!doctype html>" in page.text
+    # Each board names its game once made, for the page's links to watch it.
+    paired = client.post(f"{url}/pair", json={}, headers=as_(cookies[0]))
+    assert paired.status_code == 200, paired.text
+    game = client.post(f"{url}/game", json={}, headers=as_(cookies[1])).json()["game"]
+    assert [board["game"] for board in shown(client, tournament_id)["paired"][0]] == [
+        game["game_id"]
+    ]
+
+
 def test_a_stale_revision_is_refused(client: TestClient, clock: FakeClock) -> None:
     tournament_id, cookies = a_swiss(client, clock)
     revision = shown(client, tournament_id)["revision"]

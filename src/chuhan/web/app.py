@@ -199,6 +199,7 @@ def create_app(
         Route("/api/leaderboard/{game}", api(leaderboard)),
         Route("/api/lobby/watch", api(watch)),
         Route("/p/{name}", page),
+        Route("/t/{tournament_id}", page),
         Route("/puzzles", page),
         Route("/puzzles/{puzzle_id}", page),
         Route("/api/puzzles", api(puzzle_list)),

@@ -121,6 +121,8 @@ class Tournament:
     players: int = 0
     #: How the arena's finished games ended, by board number.
     endings: dict[int, ArenaEnding] = field(default_factory=dict)
+    #: Each board's game once made, by (round, board): the page's links to watch them.
+    games: dict[tuple[int, int], str] = field(default_factory=dict)
 
     @property
     def rounds_paired(self) -> int:
@@ -298,6 +300,11 @@ def load_tournament(tournament_id: str, *, for_update: bool = False) -> Body[Tou
             int(board["board"]): _ending_of(str(board["detail"]))
             for board in boards
             if board["detail"] is not None
+        },
+        games={
+            (int(board["round"]), int(board["board"])): str(board["game_id"])
+            for board in boards
+            if board["game_id"] is not None
         },
     )
 

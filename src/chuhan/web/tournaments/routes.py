@@ -2,7 +2,8 @@
 
 - ``POST /api/tournaments``: create one (signed in; the creator directs it);
 - ``GET /api/tournaments?status=created|running|finished``: the list;
-- ``GET /api/tournaments/{id}``: one, with its players, rounds and standings;
+- ``GET /api/tournaments/{id}``: one, with its players, rounds and standings, and
+  ``you``: whether the one asking directs it and their name among its entrants;
 - ``POST /api/tournaments/{id}/join`` (``{"code"}`` for one entered by code) and
   ``/withdraw``: the signed-in player;
 - ``POST /api/tournaments/{id}/pair`` (``{"revision"}``, optional): the director pairs the
@@ -49,7 +50,7 @@ from chuhan.web.tournaments.rules import (
     standings,
     trf,
 )
-from chuhan.web.tournaments.service import NotDirector, with_code
+from chuhan.web.tournaments.service import NotDirector, entrant_id_of, with_code
 
 __all__ = [
     "create_tournament",
@@ -62,6 +63,7 @@ __all__ = [
     "tournament",
     "tournament_trf",
     "withdraw_tournament",
+    "you_json",
 ]
 
 MAX_CODE_CHARS = 64
@@ -221,6 +223,7 @@ def tournament_json(tournament: Tournament, *, whole: bool) -> dict[str, Any]:
                 "red": names[board.red],
                 "black": None if board.black is None else names[board.black],
                 "result": None if board.result is None else board.result.value,
+                "game": tournament.games.get((board.round, board.number)),
             }
             for board in tournament.round_boards(number)
         ]
@@ -233,6 +236,7 @@ def tournament_json(tournament: Tournament, *, whole: bool) -> dict[str, Any]:
                 "red": names[board.red],
                 "black": None if board.black is None else names[board.black],
                 "result": None if board.result is None else board.result.value,
+                "game": tournament.games.get((board.round, board.number)),
             }
             for board in tournament.boards
         ]
@@ -280,7 +284,23 @@ async def list_tournaments(request: Request) -> Response:
 async def tournament(request: Request) -> Response:
     context = context_of(request)
     found = await context.tournaments.tournament(request.path_params["tournament_id"])
-    return JSONResponse({"tournament": tournament_json(found, whole=True)})
+    shown = tournament_json(found, whole=True)
+    account = await context.accounts.account_of(request, context.now())
+    shown["you"] = you_json(found, account)
+    return JSONResponse({"tournament": shown})
+
+
+def you_json(tournament: Tournament, account: Account | None) -> dict[str, Any]:
+    """What the tournament's page needs of the one asking: whether they direct it, and
+    their name among the entrants (None when not entered or not signed in)."""
+    if account is None:
+        return {"director": False, "entrant": None}
+    me = entrant_id_of(account)
+    names = [entrant.name for entrant in tournament.entrants if entrant.id == me]
+    return {
+        "director": tournament.created_by == account.id,
+        "entrant": names[0] if names else None,
+    }
 
 
 @refusals

@@ -12,7 +12,7 @@
  * @param {RequestInit} [init]
  * @returns {Promise<T>}
  */
-async function api(path, init = {}) {
+export async function api(path, init = {}) {
   const response = await fetch(path, init);
   /** @type {{error?: {code?: string, message?: string}} | null} the answer: T, or an error */
   let body = null;
@@ -34,7 +34,7 @@ async function api(path, init = {}) {
  * @param {unknown} data
  * @returns {Promise<T>}
  */
-function postJson(path, data) {
+export function postJson(path, data) {
   return api(path, {
     method: "POST",
     headers: { "Content-Type": "application/json" },

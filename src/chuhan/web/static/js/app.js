@@ -4,7 +4,7 @@
 // "/g/{id}?t={token}", keeps its seat here and leaves the address bar) and "/w/{id}" watches or replays one
 // (game-view.js); "/p/{name}" is a player's page (account.js); "/puzzles" and
 // "/puzzles/{id}" are the puzzles (puzzles.js); "/analysis" is the analysis board
-// (analysis.js).
+// (analysis.js); "/t/{id}" is a tournament's page (tournaments.js).
 
 import { AnalysisBoard } from "./analysis.js";
 import { refreshAccountTexts, showLeaderboards, showPlayer, startAccount, watchGameRating } from "./account.js";
@@ -14,6 +14,7 @@ import { GameView } from "./game-view.js";
 import { refreshHome, startHome } from "./home.js";
 import { refreshLobbyTexts, startLobby } from "./lobby.js";
 import { startPuzzles } from "./puzzles.js";
+import { refreshTournamentTexts, showTournament, startTournaments } from "./tournaments.js";
 import { LANGUAGES, detectLanguage, language, notationFor, setLanguage, t, translatePage } from "./i18n.js";
 import { loadSettings, rememberGame, saveSettings, seatToken, syncThemeSettings, themeOf } from "./settings.js";
 import { setSoundEnabled } from "./sound.js";
@@ -113,6 +114,7 @@ function refreshTexts() {
   else refreshHome();
   refreshAccountTexts();
   refreshLobbyTexts();
+  refreshTournamentTexts();
 }
 
 function route() {
@@ -121,6 +123,7 @@ function route() {
   const watchMatch = path.match(/^\/w\/([A-Za-z0-9_-]+)\/?$/);
   const playerMatch = path.match(/^\/p\/([^/]+)\/?$/);
   const puzzleMatch = path.match(/^\/puzzles(?:\/([A-Za-z0-9_-]+))?\/?$/);
+  const tournamentMatch = path.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
   if (playMatch || watchMatch) {
     // The game page needs the options only for the invite links and the analysis button.
     loadOptions().then(() => {
@@ -146,6 +149,8 @@ function route() {
     watchGameRating(watchMatch[1]);
   } else if (puzzleMatch) {
     view = startPuzzles(puzzleMatch[1] || null, settings);
+  } else if (tournamentMatch) {
+    showTournament(tournamentMatch[1]);
   } else if (playerMatch) {
     showPlayer(decodeURIComponent(playerMatch[1]));
   } else if (/^\/analysis\/?$/.test(path)) {
@@ -154,6 +159,7 @@ function route() {
   } else {
     startHome();
     startLobby();
+    startTournaments();
     showLeaderboards();
   }
 }

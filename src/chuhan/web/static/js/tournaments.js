@@ -1,0 +1,548 @@
+// @ts-check
+// Tournaments in the page (issue 23): the home page's card (upcoming, running and finished
+// tournaments, and the form that creates one) and a tournament's page ("/t/{id}"): its
+// settings, entrants, standings with the tie-breaks, the current round's pairings, join and
+// withdraw, the director's "pair the next round" (or "start" for an arena) and the TRF
+// download. The page asks the server again every few seconds; a player's game, once
+// paired, opens by itself with a sound.
+
+import { api, loadOptions, postJson, serverOptions } from "./api.js";
+import { currentAccount, onAccountChange } from "./account.js";
+import { $, clear, make, show } from "./dom.js";
+import { t } from "./i18n.js";
+import { playSound } from "./sound.js";
+
+/**
+ * @typedef {object} TournamentBoard
+ * @property {number} board
+ * @property {string} red
+ * @property {string | null} black null: a bye for red
+ * @property {string | null} result "1-0", "0-1", "1/2-1/2", "+-", "-+", "--" or null
+ * @property {string | null} game the game's id once made
+ */
+/**
+ * @typedef {object} TournamentStanding
+ * @property {number} rank
+ * @property {string} name
+ * @property {number} points
+ * @property {Record<string, number>} [tiebreaks] (not in an arena)
+ */
+/**
+ * @typedef {object} TournamentEntrant
+ * @property {string} name
+ * @property {number} rating
+ * @property {number} first_round
+ * @property {number | null} withdrawn_after
+ */
+/**
+ * GET /api/tournaments/{id}'s tournament (the list has the fields up to `players`).
+ * @typedef {object} Tournament
+ * @property {string} id
+ * @property {string} name
+ * @property {"arena" | "swiss" | "round_robin"} format
+ * @property {"created" | "running" | "finished"} status
+ * @property {number} starts seconds since 1970
+ * @property {number} revision
+ * @property {string} variant
+ * @property {string} rules
+ * @property {{base: number, increment: number, periods: number, period_seconds: number} | null} time_control
+ * @property {boolean} rated
+ * @property {"anyone" | "accounts" | "code"} entry
+ * @property {number} rounds
+ * @property {number} minutes
+ * @property {string[]} tiebreaks
+ * @property {number} players
+ * @property {TournamentEntrant[]} [entrants]
+ * @property {TournamentBoard[][]} [paired]
+ * @property {TournamentBoard[]} [games] an arena's games
+ * @property {TournamentStanding[]} [standings]
+ * @property {{director: boolean, entrant: string | null}} [you]
+ */
+/** @typedef {{game_id: string, seat: string, token: string, round: number}} TournamentGame */
+
+const STATUSES = /** @type {const} */ (["created", "running", "finished"]);
+/** How often a tournament's page asks the server again (ms). */
+const POLL_MS = 3000;
+/** The games this browser has opened by itself already (their ids), so that coming back to
+ * the tournament's page during a game does not send the player to it again. */
+const OPENED_KEY = "chuhan.tournamentGamesOpened";
+
+/** @param {string} id */
+function tournamentPath(id) {
+  return `/api/tournaments/${encodeURIComponent(id)}`;
+}
+
+/** @param {number} seconds @returns {string} */
+function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString();
+}
+
+/** "10+5", "20 3×30" or "no clock".
+ * @param {Tournament["time_control"]} control @returns {string} */
+function clockText(control) {
+  if (!control) return t("tcNone");
+  const minutes = Math.round(control.base / 60);
+  if (control.periods) return `${minutes} ${control.periods}×${control.period_seconds}`;
+  return `${minutes}+${control.increment}`;
+}
+
+/** The format's name and its length: "Swiss · 5 rounds", "Arena · 60 min".
+ * @param {Tournament} tournament @returns {string} */
+function formatText(tournament) {
+  const name = t(`tformat_${tournament.format}`);
+  if (tournament.format === "arena") return `${name} · ${t("tMinutes", { n: tournament.minutes })}`;
+  if (tournament.format === "round_robin") return t(tournament.rounds === 2 ? "tDouble" : "tSingle");
+  return `${name} · ${t("tRounds", { n: tournament.rounds })}`;
+}
+
+/** @param {Tournament} tournament @returns {string} */
+function settingsText(tournament) {
+  return [
+    formatText(tournament),
+    `${t(tournament.variant)} (${t(`rules_${tournament.rules}`)})`,
+    clockText(tournament.time_control),
+    t(tournament.rated ? "rated" : "tCasual"),
+  ].join(" · ");
+}
+
+// ---------------------------------------------------------------- the home page's card
+
+/** @type {Partial<Record<(typeof STATUSES)[number], Tournament[]>>} */
+const listed = {};
+
+function drawLists() {
+  for (const status of STATUSES) {
+    const list = $(`tournaments-${status}`);
+    clear(list);
+    const found = listed[status] || [];
+    for (const tournament of found) {
+      const item = make("li");
+      const link = make("a", "tournament-link", tournament.name);
+      link.href = `/t/${encodeURIComponent(tournament.id)}`;
+      item.appendChild(link);
+      const starts = status === "created" ? ` · ${when(tournament.starts)}` : "";
+      item.appendChild(make("span", "muted", ` · ${settingsText(tournament)} · ${t(tournament.players === 1 ? "tOnePlayer" : "tPlayers", { n: tournament.players })}${starts}`));
+      list.appendChild(item);
+    }
+    if (!found.length) list.appendChild(make("li", "muted", t("tNone")));
+  }
+}
+
+/** The form's rule sets for its game (the server's list once it has arrived). */
+function fillTournamentRules() {
+  const options = serverOptions();
+  const variant = $("tf-variant").value;
+  const rules = $("tf-rules");
+  const kept = rules.dataset.variant === variant ? rules.value : null;
+  clear(rules);
+  const names = options ? options.variants[variant] || [] : [variant === "janggi" ? "official" : "asian"];
+  for (const name of names) {
+    const option = make("option", null, t(`rules_${name}`));
+    option.value = name;
+    rules.appendChild(option);
+  }
+  if (kept && names.includes(kept)) rules.value = kept;
+  else if (options && options.default_rules[variant]) rules.value = options.default_rules[variant];
+  rules.dataset.variant = variant;
+}
+
+function fillTimeControls() {
+  const options = serverOptions();
+  const select = $("tf-time");
+  const kept = select.value;
+  clear(select);
+  const controls = ["none", ...(options ? options.time_controls.filter((c) => c !== "none") : ["10+5"])];
+  for (const control of controls) {
+    const option = make("option", null, control === "none" ? t("tcNone") : control);
+    option.value = control;
+    select.appendChild(option);
+  }
+  select.value = controls.includes(kept) ? kept : controls.includes("10+5") ? "10+5" : controls[0];
+}
+
+/** The form's fields for its format: rounds (Swiss), cycles (round robin) or minutes. */
+function showFormatFields() {
+  const format = $("tf-format").value;
+  show($("tf-rounds-row"), format === "swiss");
+  show($("tf-cycles-row"), format === "round_robin");
+  show($("tf-minutes-row"), format === "arena");
+  show($("tf-tiebreaks-row"), format !== "arena");
+}
+
+/** A datetime-local input's value for `ms` (the browser's time zone), to the minute.
+ * @param {number} ms @returns {string} */
+function localInput(ms) {
+  const date = new Date(ms);
+  date.setSeconds(0, 0);
+  return new Date(date.getTime() - date.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+}
+
+async function createTournament() {
+  const error = $("tf-error");
+  show(error, false);
+  const format = $("tf-format").value;
+  const startsMs = new Date($("tf-starts").value).getTime();
+  /** @type {Record<string, unknown>} */
+  const body = {
+    name: $("tf-name").value.trim(),
+    format,
+    variant: $("tf-variant").value,
+    rules: $("tf-rules").value,
+    time_control: $("tf-time").value,
+    // (an empty or unreadable time: the server's sentence about 'starts')
+    starts: Number.isFinite(startsMs) ? startsMs / 1000 : null,
+    rated: $("tf-rated").checked,
+    tiebreaks: $("tf-tiebreaks").value,
+  };
+  if (format === "swiss") body.rounds = Math.round(Number($("tf-rounds").value));
+  if (format === "round_robin") body.rounds = Number($("tf-cycles").value);
+  if (format === "arena") body.minutes = Math.round(Number($("tf-minutes").value));
+  $("tf-create").disabled = true;
+  try {
+    /** @type {{tournament: Tournament}} */
+    const created = await postJson("/api/tournaments", body);
+    location.assign(`/t/${encodeURIComponent(created.tournament.id)}`);
+  } catch (err) {
+    error.textContent = err instanceof Error ? err.message : String(err);
+    show(error, true);
+  } finally {
+    $("tf-create").disabled = false;
+  }
+}
+
+function showCreateForm() {
+  const signedIn = Boolean(currentAccount());
+  show($("tournament-form"), signedIn);
+  show($("tournament-sign-in"), !signedIn);
+}
+
+/** The home page's card: the three lists, and the form for a signed-in player. */
+export function startTournaments() {
+  show($("tournaments"), true);
+  for (const status of STATUSES) {
+    /** @type {Promise<{tournaments: Tournament[]}>} */
+    const request = api(`/api/tournaments?status=${status}`);
+    request.then((body) => {
+      listed[status] = body.tournaments;
+      drawLists();
+    }).catch(() => {});
+  }
+  drawLists();
+  $("tf-starts").value = localInput(Date.now() + 15 * 60000);
+  $("tf-format").addEventListener("change", showFormatFields);
+  $("tf-variant").addEventListener("change", fillTournamentRules);
+  $("tournament-form").addEventListener("submit", (/** @type {Event} */ event) => {
+    event.preventDefault();
+    createTournament();
+  });
+  showFormatFields();
+  fillTournamentRules();
+  fillTimeControls();
+  loadOptions().then(() => {
+    fillTournamentRules();
+    fillTimeControls();
+  }).catch(() => {});
+  showCreateForm();
+  onAccountChange(showCreateForm);
+}
+
+/** Draw the card's texts again (the language changed). */
+export function refreshTournamentTexts() {
+  if (!$("tournaments").hidden) {
+    drawLists();
+    fillTournamentRules();
+    fillTimeControls();
+  }
+  if (page) page.draw();
+}
+
+// ---------------------------------------------------------------- a tournament's page
+
+/** @param {string | null} result @returns {string} */
+function resultText(result) {
+  if (result === null) return "–";
+  return result === "1/2-1/2" ? "½-½" : result;
+}
+
+/** @param {number} points @returns {string} */
+function pointsText(points) {
+  const whole = Math.floor(points);
+  const half = points - whole >= 0.5;
+  if (!half) return String(whole);
+  return whole ? `${whole}½` : "½";
+}
+
+/** A table's header row.
+ * @param {HTMLTableElement} table @param {string[]} names */
+function headRow(table, names) {
+  const row = make("tr");
+  for (const name of names) row.appendChild(make("th", null, name));
+  table.appendChild(make("thead")).appendChild(row);
+}
+
+/** @param {HTMLTableRowElement} row @param {unknown} text @param {string | null} [className] */
+function cell(row, text, className) {
+  return row.appendChild(make("td", className, text));
+}
+
+/** @returns {string[]} */
+function openedGames() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(OPENED_KEY) || "[]");
+    return Array.isArray(kept) ? kept.filter((id) => typeof id === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** @param {string} gameId */
+function rememberOpened(gameId) {
+  const kept = openedGames().filter((id) => id !== gameId).slice(-50);
+  kept.push(gameId);
+  try {
+    localStorage.setItem(OPENED_KEY, JSON.stringify(kept));
+  } catch {
+    // (storage off: the game may open again on the next visit)
+  }
+}
+
+class TournamentPage {
+  /** @param {string} id */
+  constructor(id) {
+    this.id = id;
+    /** @type {Tournament | null} */
+    this.tournament = null;
+    /** @type {string | null} the error that ended the page (no such tournament) */
+    this.failed = null;
+    /** @type {TournamentGame | null} the player's game of the round being played */
+    this.game = null;
+    this.asking = false;
+    this.askingGame = false;
+    show($("tournament-page"), true);
+    $("tp-join").addEventListener("click", () => this.act("join", { code: $("tp-code").value }));
+    $("tp-withdraw").addEventListener("click", () => this.act("withdraw", {}));
+    $("tp-pair").addEventListener("click", () => this.act("pair", this.tournament ? { revision: this.tournament.revision } : {}));
+    $("tp-trf").href = `${tournamentPath(id)}/trf`;
+    this.refresh();
+    /** @type {ReturnType<typeof setInterval> | null} (stopped once the tournament is over) */
+    this.poll = setInterval(() => this.refresh(), POLL_MS);
+  }
+
+  async refresh() {
+    if (this.asking || this.failed) return;
+    this.asking = true;
+    try {
+      /** @type {{tournament: Tournament}} */
+      const body = await api(tournamentPath(this.id));
+      this.tournament = body.tournament;
+      if (this.tournament.status === "finished" && this.poll !== null) {
+        clearInterval(this.poll);
+        this.poll = null;
+      }
+      this.draw();
+      this.findGame();
+    } catch (err) {
+      if (!this.tournament) {
+        this.failed = err instanceof Error ? err.message : String(err);
+        this.draw();
+      }
+    } finally {
+      this.asking = false;
+    }
+  }
+
+  /** POST .../join, .../withdraw or .../pair; a refusal's sentence is shown by the buttons.
+   * @param {"join" | "withdraw" | "pair"} action @param {Record<string, unknown>} data */
+  async act(action, data) {
+    const error = $("tp-error");
+    show(error, false);
+    const button = $(`tp-${action}`);
+    button.disabled = true;
+    try {
+      await postJson(`${tournamentPath(this.id)}/${action}`, data);
+    } catch (err) {
+      error.textContent = err instanceof Error ? err.message : String(err);
+      show(error, true);
+    } finally {
+      button.disabled = false;
+    }
+    this.asking = false;
+    await this.refresh();
+  }
+
+  /** The player's board of the round being played, without a result yet (or null).
+   * @returns {TournamentBoard | null} */
+  myOpenBoard() {
+    const tournament = this.tournament;
+    const me = tournament && tournament.you ? tournament.you.entrant : null;
+    if (!tournament || !me) return null;
+    const boards = tournament.format === "arena"
+      ? tournament.games || []
+      : (tournament.paired || []).at(-1) || [];
+    const mine = boards.find((board) => board.result === null && board.black !== null && (board.red === me || board.black === me));
+    return mine || null;
+  }
+
+  /** Once the player is paired, their game's link; the first time, the game opens. */
+  async findGame() {
+    const board = this.myOpenBoard();
+    if (!board || !board.game) {
+      this.game = null;
+      this.drawYourGame();
+      return;
+    }
+    if (this.askingGame || (this.game && this.game.game_id === board.game)) return;
+    this.askingGame = true;
+    try {
+      /** @type {{game: TournamentGame}} */
+      const body = await postJson(`${tournamentPath(this.id)}/game`, {});
+      this.game = body.game;
+    } catch {
+      this.game = null; // (not made yet, or the round moved on: asked again at the next poll)
+    } finally {
+      this.askingGame = false;
+    }
+    this.drawYourGame();
+    const game = this.game;
+    if (game && !openedGames().includes(game.game_id)) {
+      rememberOpened(game.game_id);
+      playSound("check");
+      location.assign(this.gameLink(game));
+    }
+  }
+
+  /** @param {TournamentGame} game @returns {string} */
+  gameLink(game) {
+    return `/g/${encodeURIComponent(game.game_id)}?t=${encodeURIComponent(game.token)}`;
+  }
+
+  drawYourGame() {
+    const card = $("tp-your-game");
+    show(card, Boolean(this.game));
+    if (this.game) $("tp-your-game-link").href = this.gameLink(this.game);
+  }
+
+  draw() {
+    const tournament = this.tournament;
+    if (this.failed) {
+      $("tp-name").textContent = t("tNotFound");
+      $("tp-settings").textContent = this.failed;
+      for (const id of ["tp-actions", "tp-pairings-card", "tp-standings-card", "tp-entrants-card"]) show($(id), false);
+      return;
+    }
+    if (!tournament) return;
+    document.title = `${tournament.name} · ${t("title")}`;
+    $("tp-name").textContent = tournament.name;
+    $("tp-settings").textContent = settingsText(tournament);
+    const tiebreakOrder = tournament.tiebreaks.map((name) => t(`tb_${name}`)).join(", ");
+    $("tp-when").textContent = tournament.status === "created"
+      ? t("tStarts", { when: when(tournament.starts) })
+      : t(`tstatus_${tournament.status}`);
+    $("tp-tiebreak-order").textContent = tournament.format === "arena" ? "" : t("tTieBreakOrder", { order: tiebreakOrder });
+    this.drawActions(tournament);
+    this.drawPairings(tournament);
+    this.drawStandings(tournament);
+    this.drawEntrants(tournament);
+    this.drawYourGame();
+  }
+
+  /** @param {Tournament} tournament */
+  drawActions(tournament) {
+    const you = tournament.you || { director: false, entrant: null };
+    const signedIn = Boolean(currentAccount());
+    const entrant = (tournament.entrants || []).find((e) => e.name === you.entrant);
+    const inIt = Boolean(entrant && entrant.withdrawn_after === null);
+    const open = tournament.status !== "finished";
+    show($("tp-actions"), true);
+    show($("tp-join"), signedIn && open && !entrant);
+    show($("tp-code-row"), signedIn && open && !entrant && tournament.entry === "code");
+    show($("tp-withdraw"), open && inIt);
+    show($("tp-sign-in"), !signedIn && open);
+    const arena = tournament.format === "arena";
+    show($("tp-pair"), you.director && open && !(arena && tournament.status === "running"));
+    $("tp-pair").textContent = t(arena ? "tStart" : "tPairNext");
+    show($("tp-trf"), !arena && (tournament.paired || []).length > 0);
+  }
+
+  /** The round being played (or the arena's games, newest first), each with a link to watch.
+   * @param {Tournament} tournament */
+  drawPairings(tournament) {
+    const arena = tournament.format === "arena";
+    const rounds = tournament.paired || [];
+    const boards = arena ? [...(tournament.games || [])].reverse() : rounds.at(-1) || [];
+    show($("tp-pairings-card"), boards.length > 0);
+    $("tp-pairings-title").textContent = arena ? t("tArenaGames") : t("tRound", { n: rounds.length });
+    const table = $("tp-pairings");
+    clear(table);
+    headRow(table, [t("tBoard"), t(tournament.variant === "janggi" ? "cho" : "red"), t("tResult"), t(tournament.variant === "janggi" ? "han" : "black"), ""]);
+    const body = table.appendChild(make("tbody"));
+    for (const board of boards) {
+      const row = body.appendChild(make("tr"));
+      row.dataset.board = String(board.board);
+      cell(row, board.board);
+      cell(row, board.red, "tp-red");
+      cell(row, board.black === null ? "" : resultText(board.result), "tp-result");
+      cell(row, board.black === null ? t("tBye") : board.black, "tp-black");
+      const watch = cell(row, "");
+      if (board.game) {
+        const link = make("a", "tp-watch", t("tWatch"));
+        link.href = `/w/${encodeURIComponent(board.game)}`;
+        watch.appendChild(link);
+      }
+    }
+  }
+
+  /** @param {Tournament} tournament */
+  drawStandings(tournament) {
+    const lines = tournament.standings || [];
+    show($("tp-standings-card"), lines.length > 0);
+    const table = $("tp-standings");
+    clear(table);
+    const tiebreaks = tournament.format === "arena" ? [] : tournament.tiebreaks;
+    headRow(table, ["#", t("accountName"), t("tPoints"), ...tiebreaks.map((name) => t(`tb_${name}`))]);
+    const body = table.appendChild(make("tbody"));
+    for (const line of lines) {
+      const row = body.appendChild(make("tr"));
+      row.dataset.name = line.name;
+      cell(row, line.rank);
+      const name = cell(row, "");
+      const link = make("a", null, line.name);
+      link.href = `/p/${encodeURIComponent(line.name)}`;
+      name.appendChild(link);
+      cell(row, pointsText(line.points), "tp-points");
+      for (const tiebreak of tiebreaks) {
+        const value = line.tiebreaks ? line.tiebreaks[tiebreak] : undefined;
+        cell(row, value === undefined ? "" : Number.isInteger(value) ? value : value.toFixed(2));
+      }
+    }
+  }
+
+  /** @param {Tournament} tournament */
+  drawEntrants(tournament) {
+    const entrants = tournament.entrants || [];
+    $("tp-entrants-title").textContent = t("tEntrants", { n: entrants.length });
+    const list = $("tp-entrants");
+    clear(list);
+    for (const entrant of entrants) {
+      const withdrawn = entrant.withdrawn_after === null ? "" : ` · ${t("tWithdrawn")}`;
+      const late = entrant.first_round > 1 ? ` · ${t("tFromRound", { n: entrant.first_round })}` : "";
+      list.appendChild(make("li", null, `${entrant.name} (${entrant.rating})${late}${withdrawn}`));
+    }
+    if (!entrants.length) list.appendChild(make("li", "muted", t("tNoEntrants")));
+  }
+}
+
+/** @type {TournamentPage | null} */
+let page = null;
+
+/** "/t/{id}": the tournament's page.
+ * @param {string} id */
+export function showTournament(id) {
+  page = new TournamentPage(id);
+  onAccountChange(() => {
+    if (page) {
+      page.asking = false;
+      page.refresh();
+    }
+  });
+}
