@@ -67,7 +67,13 @@ export async function setNotify(wanted) {
  * @param {string} title @param {string} body */
 export function notifyTurn(title, body) {
   if (!document.hidden || !notificationsAllowed()) return;
-  const note = new Notification(title, { body, tag: "chuhan-turn", icon: ICON });
+  /** @type {Notification} */
+  let note;
+  try {
+    note = new Notification(title, { body, tag: "chuhan-turn", icon: ICON });
+  } catch {
+    return; // (Chrome on Android makes notifications only through a service worker)
+  }
   note.onclick = () => {
     window.focus();
     note.close();
