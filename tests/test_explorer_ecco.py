@@ -27,13 +27,13 @@ from chuhan.records import GameRecord, write_pgn
     ("moves", "code", "name"),
     [
         # 炮二平五 炮2平5: 中炮对列炮, D50
-        ("h2e2 b7e7", "D50", "中炮对列炮(包括后补列炮)"),
+        ("h2e2 b7e7", "D50", "中炮对列炮"),
         # 炮二平五 马2进3 马二进三 马8进9: 中炮对单提马, B10
         ("h2e2 b9c7 h0g2 h9i7", "B10", "中炮对单提马"),
         # 炮二平六 马8进7: 过宫炮对进左马, A61
-        ("h2d2 h9g7", "A61", "过宫炮局"),
+        ("h2d2 h9g7", "A61", "过宫炮对进左马"),
         # 兵七进一 炮8平5: 仙人指路对中炮, E03
-        ("c3c4 h7e7", "E03", "仙人指路局(不包括仙人指路对卒底炮和对兵局)"),
+        ("c3c4 h7e7", "E03", "仙人指路对中炮"),
         # 炮二平五 马8进7 马二进三 车9平8 车一平二 马2进3 炮八平六: 五六炮对屏风马, C50
         ("h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 b2d2", "C50", "五六炮对屏风马"),
     ],
@@ -69,11 +69,15 @@ def test_a_game_from_another_start_or_of_janggi_has_no_opening() -> None:
 def test_codes_are_named_in_chinese_and_english() -> None:
     opening = opening_of("C70")
     assert opening is not None
-    assert opening.name_zh == "五七炮对屏风马(二)"
-    assert opening.name_en == "Five-Seven Cannons against the Screen Horses (2)"
-    assert opening.label() == "C70 五七炮对屏风马(二)"
+    assert opening.name_zh == "五七炮对屏风马进3卒"
+    assert opening.name_en == (
+        "Five-Seven Cannons against the Screen Horses with the Third Pawn advanced"
+    )
+    assert opening.label() == "C70 五七炮对屏风马进3卒"
     family = opening_of("C7")
-    assert family is not None and family.name_zh == opening.name_zh
+    assert family is not None and family.name_zh == "五七炮对屏风马(二)"
+    unnamed = opening_of("C79")  # a code without a name of its own: its family's
+    assert unnamed is not None and unnamed.name_en == family.name_en
     assert [opening_of(code) for code in ("A70", "E99", "F00", "C", "c70", "C7x")] == [None] * 6
 
 
@@ -213,6 +217,7 @@ def test_the_command_searches_and_answers_json(
     assert answer["games"][0]["ecco_opening"]["code"][:2] == "D5"
     main(["explorer", "search", "--db", str(index), "--source", "masters", "--ecco", "E"])
     out = capsys.readouterr().out
-    assert "1 games match" in out and "许银川" in out and "E03 Pawn Opening" in out
+    assert "1 games match" in out and "许银川" in out
+    assert "E03 Pawn Opening against Central Cannon" in out
     assert main(["explorer", "search", "--db", str(index), "--year", "19x"]) != 0
     assert "--year '19x' is not a year" in capsys.readouterr().err

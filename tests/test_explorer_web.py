@@ -267,7 +267,7 @@ def test_the_explorer_names_the_positions_opening(client: TestClient) -> None:
     answer = client.get("/api/explorer", params={"moves": "h2e2 b7e7"}).json()
     assert answer["opening"] == {
         "code": "D50",
-        "name_zh": "中炮对列炮(包括后补列炮)",
-        "name_en": "Central Cannon against Opposite-Direction Cannons (the delayed ones too)",
+        "name_zh": "中炮对列炮",
+        "name_en": "Central Cannon against Opposite-Direction Cannons",
     }
     assert client.get("/api/explorer").json()["opening"] is None

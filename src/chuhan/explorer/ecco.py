@@ -16,12 +16,15 @@ line it reached.
 >>> opening.code, opening.name_zh, opening.name_en
 ('C50', '五六炮对屏风马', 'Five-Six Cannons against the Screen Horses')
 >>> opening_of("A61").name_en
-'Cross-Palace Cannon'
+'The Cross-Palace Cannon against the Left Horse advanced'
+>>> opening_of("A69").name_zh  # (a code without a name of its own: its family's)
+'过宫炮局'
 >>> opening_of("A99") is None, opening_of("F00") is None
 (True, True)
 
-The names are ECCO's families, each ten codes or more (``C20``-``C29`` is 中炮过河车七路马
-对屏风马两头蛇): the published Chinese names, the English ones chuhan's own.
+The names are the published Chinese ones, the English chuhan's own: 137 codes have their
+own (``data/ecco_names.tsv``), the others their family's, ten codes each (``C20``-``C29``
+is 中炮过河车七路马对屏风马两头蛇).
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ __all__ = [
 DEPTH = 30
 #: The shipped table.
 DATA_PATH = Path(str(resources.files("chuhan.explorer").joinpath("data/ecco.tsv")))
+#: The names of single codes: code, Chinese name as published, English name.
+NAMES_PATH = Path(str(resources.files("chuhan.explorer").joinpath("data/ecco_names.tsv")))
 
 #: ECCO's families: the first and last code of each, its Chinese name as published, and
 #: its name in English (chuhan's translation).
@@ -205,15 +210,29 @@ class EccoOpening:
         return {"code": self.code, "name_zh": self.name_zh, "name_en": self.name_en}
 
 
+@cache
+def _names() -> dict[str, tuple[str, str]]:
+    names: dict[str, tuple[str, str]] = {}
+    for line in NAMES_PATH.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            code, name_zh, name_en = line.split("\t")
+            names[code] = (name_zh, name_en)
+    return names
+
+
 def opening_of(code: str) -> EccoOpening | None:
-    """The opening of an ECCO code (``C70``), or of a family (``C7``: what the classifier
-    says of a game it can place in a family only); ``None`` for a code no family holds
+    """The opening of an ECCO code (``C70``: its own name when ``data/ecco_names.tsv``
+    has it, else its family's), or of a family (``C7``: what the classifier says of a
+    game it can place in a family only); ``None`` for a code no family holds
     (``A70``-``A99``, ``B60``-``B99``, ``D60``-``D99`` and ``E50``-``E99`` are not used)
     or that is not one."""
     if not (len(code) in (2, 3) and code[1:].isdigit()):
         return None
     for first, last, name_zh, name_en in FAMILIES:
         if first <= code.ljust(3, "0") <= last:
+            own = _names().get(code)
+            if own is not None:
+                name_zh, name_en = own
             return EccoOpening(code, name_zh, name_en)
     return None
 
