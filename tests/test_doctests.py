@@ -19,6 +19,7 @@ MODULES = [
     "chuhan.board",
     "chuhan.engine",
     "chuhan.explorer",
+    "chuhan.explorer.ecco",
     "chuhan.explorer.files",
     "chuhan.explorer.index",
     "chuhan.explorer.text",

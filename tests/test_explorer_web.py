@@ -209,3 +209,65 @@ def test_a_janggi_game_is_counted_from_the_position_its_setup_made(
         finally:
             cho.close()
             han.close()
+
+
+def test_a_master_game_names_its_ecco_opening_in_its_tags_and_pgn(client: TestClient) -> None:
+    top = client.get("/api/explorer").json()["top_games"][0]
+    game = client.get(f"/api/explorer/games/{top['id']}").json()
+    code = game["ecco"] or game["found"]
+    assert game["ecco_opening"]["code"] == code and game["ecco_opening"]["name_en"]
+    assert f'[ECCO "{code}"]' in game["pgn"]
+    assert f'[Opening "{game["ecco_opening"]["name_zh"]}"]' in game["pgn"]
+    assert f'[Variation "{game["ecco_opening"]["name_en"]}"]' in game["pgn"]
+
+
+def test_the_search_finds_a_player_in_either_script(client: TestClient, sample_index: Path) -> None:
+    traditional = client.get("/api/explorer/search", params={"player": "楊官璘"}).json()
+    simplified = client.get("/api/explorer/search", params={"player": "杨官璘"}).json()
+    assert traditional["games"] == simplified["games"] and simplified["total"] > 0
+    assert all("楊官璘" in (game["red"] + game["black"]) for game in simplified["games"])
+    assert "Yu-Han Tseng" in simplified["credit"]
+
+
+def test_the_search_by_position_lists_every_game_that_reached_it(
+    client: TestClient, sample_index: Path
+) -> None:
+    answer = client.get(
+        "/api/explorer/search", params={"moves": "h2e2 h9g7", "limit": "100"}
+    ).json()
+    board = Board()
+    for move in ("h2e2", "h9g7"):
+        board.push_iccs(move)
+    with Explorer(sample_index) as explorer:
+        counted = explorer.lookup(board).games
+    assert answer["total"] == counted > 0
+    assert {game["ply"] for game in answer["games"]} == {2}
+
+
+@pytest.mark.parametrize(
+    ("params", "said"),
+    [
+        ({"year": "19x"}, "'year' must be a year or two"),
+        ({"ecco": "Z1"}, "'Z1' is not an ECCO code or its start"),
+        ({"limit": "1000"}, "'limit' must be a number from 0 to 100"),
+        ({"player": "x" * 61}, "'player' is longer than 60 characters"),
+        ({"variant": "janggi"}, "the masters are xiangqi games"),
+        ({"moves": "h2e9"}, "'moves': 'h2e9'"),
+    ],
+)
+def test_a_bad_search_gets_a_sentence(
+    client: TestClient, params: dict[str, str], said: str
+) -> None:
+    response = client.get("/api/explorer/search", params=params)
+    assert response.status_code == 400
+    assert said in response.json()["error"]["message"]
+
+
+def test_the_explorer_names_the_positions_opening(client: TestClient) -> None:
+    answer = client.get("/api/explorer", params={"moves": "h2e2 b7e7"}).json()
+    assert answer["opening"] == {
+        "code": "D50",
+        "name_zh": "中炮对列炮",
+        "name_en": "Central Cannon against Opposite-Direction Cannons",
+    }
+    assert client.get("/api/explorer").json()["opening"] is None

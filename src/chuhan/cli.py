@@ -356,6 +356,8 @@ def _cmd_explorer(args: argparse.Namespace) -> int:
             answer["credit"] = CREDIT
         print(json.dumps(answer, ensure_ascii=False))
         return 0
+    if stats.opening is not None:
+        print(f"Opening: {stats.opening.label()} ({stats.opening.name_en})")
     if stats.games == 0:
         print(f"No game of the {args.source} reached this position ({stats.fen}).")
         return 0
@@ -383,6 +385,67 @@ def _cmd_explorer(args: argparse.Namespace) -> int:
             f"{move.red_wins:>6,} {move.draws:>6,} {move.black_wins:>6,} {year:>6}  {said}"
         )
     if args.source == MASTERS:
+        print(CREDIT)
+    return 0
+
+
+def _cmd_explorer_search(args: argparse.Namespace) -> int:
+    import json
+
+    from chuhan.explorer import MASTERS, Explorer, ExplorerError, open_masters
+    from chuhan.explorer.masters import CREDIT
+
+    board = None
+    if args.fen is not None or args.moves:
+        board = Board(args.fen)
+        for text in args.moves:
+            try:
+                board.push_iccs(text)
+            except ChuhanError as error:
+                raise ExplorerError(f"--moves {text!r}: {error}") from None
+    years = None
+    if args.year is not None:
+        first, _, last = args.year.partition("-")
+        if not (first.isdigit() and (not last or last.isdigit())):
+            raise ExplorerError(f"--year {args.year!r} is not a year or years (1990-1999)")
+        years = (int(first), int(last or first))
+    source = getattr(args, "source", MASTERS)
+    if source == MASTERS and args.db is None:  # (an index named is searched as it is)
+        explorer = open_masters(
+            args.db, announce=lambda text: print(f"chuhan: {text}", file=sys.stderr)
+        )
+    else:
+        explorer = Explorer(args.db)
+    with explorer:
+        found = explorer.search(
+            source=source,
+            player=args.player or "",
+            red=args.red or "",
+            black=args.black or "",
+            event=args.event or "",
+            years=years,
+            result=args.result or "",
+            ecco=args.ecco or "",
+            board=board,
+            limit=args.limit,
+        )
+    if args.json:
+        answer = found.to_json()
+        if source == MASTERS:
+            answer["credit"] = CREDIT
+        print(json.dumps(answer, ensure_ascii=False))
+        return 0
+    shown = len(found.games)
+    print(f"{found.total:,} games match" + (f"; the {shown} most recent:" if shown else "."))
+    for game in found.games:
+        opening = game.ecco_opening
+        named = f"{opening.code} {opening.name_en}" if opening is not None else "-"
+        at = f", at ply {game.ply}" if game.ply is not None else ""
+        print(
+            f"#{game.id:<6} {game.date or '?':<10} {_padded(game.red, 12)} - "
+            f"{_padded(game.black, 12)} {game.result:<7} {named}  {game.event}{at}"
+        )
+    if source == MASTERS and shown:
         print(CREDIT)
     return 0
 
@@ -788,6 +851,39 @@ def build_parser() -> argparse.ArgumentParser:
         "explorer.sqlite3 in the user data dir)",
     )
     q.set_defaults(func=_cmd_explorer_import)
+    q = explorer_commands.add_parser(
+        "search",
+        help="find games of the explorer's index by player, event, year, result, ECCO or position",
+        description=(
+            "Lists the games that match every criterion given, most recent first. Names "
+            "match in any script or width: 杨官璘 finds 楊官璘. --ecco takes a code or its "
+            "start (C7: C70-C79; the game's tag, else the code chuhan's classifier found); "
+            "--fen and --moves give a position every game listed reached."
+        ),
+    )
+    q.add_argument("--player", help="a player of either side (part of the name)")
+    q.add_argument("--red", help="the red player (part of the name)")
+    q.add_argument("--black", help="the black player (part of the name)")
+    q.add_argument("--event", help="the event (part of its name)")
+    q.add_argument("--year", help="a year or years: 1985 or 1980-1989")
+    q.add_argument("--result", help="1-0, 0-1 or 1/2-1/2")
+    q.add_argument("--ecco", help="an ECCO code or its start: C, C7, C70")
+    q.add_argument("--fen", default=None, help="a position the games reached")
+    q.add_argument(
+        "--moves", nargs="*", default=[], metavar="M", help="ICCS moves played to that position"
+    )
+    q.add_argument("--limit", type=int, default=20, help="games listed (default 20, at most 500)")
+    q.add_argument("--json", action="store_true", help="print one JSON object: total, games")
+    q.add_argument(
+        "--source", default=argparse.SUPPRESS, help="the collection searched (default masters)"
+    )
+    q.add_argument(
+        "--db",
+        default=argparse.SUPPRESS,
+        help="the explorer's index file (default: $CHUHAN_EXPLORER_DB, else "
+        "explorer.sqlite3 in the user data dir)",
+    )
+    q.set_defaults(func=_cmd_explorer_search)
 
     p = commands.add_parser(
         "play",

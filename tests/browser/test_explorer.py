@@ -97,3 +97,44 @@ def test_the_explorer_plays_into_a_master_game(
     )
     assert page.locator("#explorer-moves tr").count() == 0
     assert player.errors == []
+
+
+def test_a_player_searched_in_simplified_characters_opens_his_game(
+    browser: Any, explorer_server: Server, players: list[Player], sample_index: Path
+) -> None:
+    with Explorer(sample_index) as explorer:
+        found = explorer.search(player="楊官璘", limit=20)  # (as many as the page asks)
+    assert found.total > 0
+    first = found.games[0]
+    player = new_player(players, browser, explorer_server)
+    page = player.page
+    player.goto("/analysis?engine=off")
+    page.wait_for_selector('#explorer-moves tr[data-iccs="h2e2"]')
+
+    # The search form, asked in simplified characters for a name stored in traditional.
+    page.click("#explorer-search-title")
+    page.fill("#explorer-search-player", "杨官璘")
+    page.click("#explorer-search-go")
+    page.wait_for_function(
+        "text => document.getElementById('explorer-search-status').textContent === text",
+        arg=f"{found.total:,} games found",
+    )
+    hits = page.locator("#explorer-search-games .explorer-game")
+    assert hits.count() == len(found.games)
+    assert "楊官璘" in str(hits.first.text_content())
+
+    # The hit opens the game in the analysis board, its opening named on the game's line.
+    hits.first.click()
+    page.wait_for_url(f"**/analysis?master={first.id}**")
+    opening = first.ecco_opening
+    assert opening is not None
+    page.wait_for_function(
+        "code => document.getElementById('an-master').textContent.includes(code)",
+        arg=f"{opening.code} {opening.name_en}",
+    )
+    page.wait_for_function(
+        "name => [...document.querySelectorAll('.player-name')]"
+        ".map(n => n.textContent).join(' ').includes(name)",
+        arg=first.red,
+    )
+    assert player.errors == []

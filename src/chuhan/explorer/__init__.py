@@ -20,6 +20,7 @@ keys of names (:mod:`chuhan.explorer.text`) ignore traditional or simplified cha
 and full or half width. Nothing here imports the web app.
 """
 
+from chuhan.explorer.ecco import EccoOpening, classify, classify_moves, opening_of
 from chuhan.explorer.files import KINDS, CollectionError, CollectionFile, iter_collection, kind_of
 from chuhan.explorer.index import (
     GAME_ENDED,
@@ -36,8 +37,10 @@ from chuhan.explorer.index import (
     MoveStats,
     PositionStats,
     Refusal,
+    SearchResult,
     default_index_path,
     position_key,
+    position_opening,
     site_index_path,
     site_source,
 )
@@ -56,6 +59,7 @@ __all__ = [
     "UNIQUE_PLIES",
     "CollectionError",
     "CollectionFile",
+    "EccoOpening",
     "Explorer",
     "ExplorerError",
     "GameSummary",
@@ -63,6 +67,9 @@ __all__ = [
     "MoveStats",
     "PositionStats",
     "Refusal",
+    "SearchResult",
+    "classify",
+    "classify_moves",
     "default_index_path",
     "iter_collection",
     "kind_of",
@@ -71,7 +78,9 @@ __all__ = [
     "normalize_ecco",
     "normalize_result",
     "open_masters",
+    "opening_of",
     "position_key",
+    "position_opening",
     "search_key",
     "site_index_path",
     "site_source",

@@ -29,6 +29,13 @@ names also match (by :func:`~chuhan.explorer.text.search_key`, spaces ignored). 
 copy read is kept, and later copies fill in what it lacks (the ECCO code, the dataset's
 opening folder); ``copies`` counts them.
 
+**Openings**: each xiangqi game from the start is named by its ECCO code as the
+classifier (:mod:`chuhan.explorer.ecco`) finds it (``found``), beside the code its record's
+tag gives (``ecco``); a game shows its tag's code, else the one found.
+
+**Search** (:meth:`Explorer.search`): by player, event, year, result, ECCO code and by
+position: every position a counted game reached is kept with the game (``reached``).
+
 An import is one transaction: it adds every record it can read or none.
 """
 
@@ -38,6 +45,7 @@ import contextlib
 import hashlib
 import heapq
 import os
+import re
 import sqlite3
 import time
 from collections import deque
@@ -51,6 +59,7 @@ from typing import Any
 
 from chuhan.board import Board
 from chuhan.errors import ChuhanError
+from chuhan.explorer.ecco import DEPTH, EccoOpening, classify_keys, ecco_table, opening_of
 from chuhan.explorer.files import CollectionFile, iter_collection, kind_of
 from chuhan.explorer.text import (
     RESULT_CODES,
@@ -80,16 +89,20 @@ __all__ = [
     "MoveStats",
     "PositionStats",
     "Refusal",
+    "SearchResult",
     "default_index_path",
     "position_key",
+    "position_opening",
     "site_index_path",
     "site_source",
 ]
 
 #: The index's layout; an index of another version is refused (rebuild it).
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: The source of the master games.
 MASTERS = "masters"
+#: An ECCO code or its start, as a search asks for it.
+_ECCO_PREFIX = re.compile(r"[A-E]\d{0,2}")
 #: The sources of a server's own games, one per game, speed and rating band
 #: (:func:`site_source`); asked together as this one name.
 SITE = "site"
@@ -147,6 +160,7 @@ CREATE TABLE IF NOT EXISTS games (
     year INTEGER,
     result TEXT NOT NULL,
     ecco TEXT NOT NULL,
+    found TEXT NOT NULL DEFAULT '',
     opening TEXT NOT NULL,
     red_key TEXT NOT NULL,
     black_key TEXT NOT NULL,
@@ -168,6 +182,12 @@ CREATE TABLE IF NOT EXISTS positions (
     dated INTEGER NOT NULL,
     top TEXT NOT NULL,
     PRIMARY KEY (source, position, move)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS reached (
+    position INTEGER NOT NULL,
+    game INTEGER NOT NULL,
+    ply INTEGER NOT NULL,
+    PRIMARY KEY (position, game)
 ) WITHOUT ROWID;
 """
 
@@ -268,7 +288,13 @@ class GameSummary:
     #: Where the game came from: its file in a collection, its id on a server.
     origin: str = ""
 
+    @property
+    def ecco_opening(self) -> EccoOpening | None:
+        """The game's ECCO opening with its names (``None`` when it has no code)."""
+        return opening_of(self.ecco)
+
     def to_json(self) -> dict[str, Any]:
+        opening = self.ecco_opening
         return {
             "id": self.id,
             "origin": self.origin,
@@ -279,9 +305,21 @@ class GameSummary:
             "year": self.year,
             "result": self.result,
             "ecco": self.ecco,
+            "ecco_opening": None if opening is None else opening.to_json(),
             "opening": self.opening,
             "ply": self.ply,
         }
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """A search's answer: how many games match (``total``) and those listed."""
+
+    total: int
+    games: tuple[GameSummary, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"total": self.total, "games": [game.to_json() for game in self.games]}
 
 
 @dataclass(frozen=True)
@@ -329,11 +367,15 @@ class PositionStats:
     moves: tuple[MoveStats, ...]
     ended: int
     top_games: tuple[GameSummary, ...]
+    #: The ECCO opening of the position (the classifier's, for a xiangqi position its
+    #: table holds), else ``None``.
+    opening: EccoOpening | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "fen": self.fen,
             "source": self.source,
+            "opening": None if self.opening is None else self.opening.to_json(),
             "games": self.games,
             "red_wins": self.red_wins,
             "draws": self.draws,
@@ -675,7 +717,8 @@ class Explorer:
         ``source`` :data:`SITE` asks a server's own games of the board's game together
         (:func:`site_source`), of the ``speeds`` and rating ``bands`` given (default
         all)."""
-        empty = PositionStats(board.fen(), source, 0, 0, 0, 0, None, (), 0, ())
+        opening = position_opening(board)
+        empty = PositionStats(board.fen(), source, 0, 0, 0, 0, None, (), 0, (), opening)
         columns = "move, games, red_wins, draws, black_wins, year_total, dated, top"
         if source == SITE:
             wanted_speeds = None if speeds is None else set(speeds)
@@ -757,6 +800,7 @@ class Explorer:
             moves=tuple(moves),
             ended=ended,
             top_games=_listed(_merge_top(" ".join(str(r[7]) for r in rows), ""), games),
+            opening=opening,
         )
 
     def _games_of(self, tokens: str) -> dict[int, GameSummary]:
@@ -765,8 +809,7 @@ class Explorer:
             return {}
         marks = ", ".join("?" * len(ids))
         rows = self._db.execute(
-            "SELECT id, red, black, event, date, year, result, ecco, opening, origin "
-            f"FROM games WHERE id IN ({marks})",
+            f"SELECT {_SUMMARY_COLUMNS} FROM games WHERE id IN ({marks})",
             ids,
         )
         return {
@@ -793,7 +836,105 @@ class Explorer:
         }
         found["source"] = found.pop("source_name")
         found["moves"] = found["moves"].split()
+        opening = opening_of(found["ecco"] or found["found"])
+        found["ecco_opening"] = None if opening is None else opening.to_json()
         return found
+
+    def search(
+        self,
+        *,
+        source: str = MASTERS,
+        player: str = "",
+        red: str = "",
+        black: str = "",
+        event: str = "",
+        years: tuple[int, int] | None = None,
+        result: str = "",
+        ecco: str = "",
+        board: Board | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> SearchResult:
+        """The games of ``source`` that match every criterion given, most recent first:
+        ``player`` (either side), ``red``, ``black`` and ``event`` as parts of the names
+        in any script or width (:func:`~chuhan.explorer.text.search_key`: 杨官璘 finds
+        楊官璘), ``years`` from and to (inclusive), ``result`` (``1-0``, ``0-1``,
+        ``1/2-1/2``), ``ecco`` a code or its start (``C7`` is ``C70``-``C79``; the game's
+        tag, else the code the classifier found) and ``board``, a position every game
+        listed reached (its ``ply`` says where). Only games (counted in the explorer)
+        are searched. Raises :class:`ExplorerError` for a criterion that cannot be one."""
+        if not 1 <= limit <= 500:
+            raise ExplorerError(f"a search lists 1 to 500 games at a time, not {limit}")
+        if offset < 0:
+            raise ExplorerError(f"a search's offset cannot be negative ({offset})")
+        row = self._db.execute("SELECT id, variant FROM sources WHERE name = ?", (source,))
+        found_source = row.fetchone()
+        if found_source is None:
+            return SearchResult(0, ())
+        source_id = int(found_source[0])
+        where = ["games.source = ?", "games.kind = 'game'"]
+        values: list[Any] = [source_id]
+        joins = ""
+        ply = "NULL"
+        for text, columns in (
+            (player, ("red_key", "black_key")),
+            (red, ("red_key",)),
+            (black, ("black_key",)),
+            (event, ("event_key",)),
+        ):
+            key = search_key(text)
+            if not key:
+                continue
+            pattern = "%" + key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            where.append(
+                "(" + " OR ".join(f"games.{column} LIKE ? ESCAPE '\\'" for column in columns) + ")"
+            )
+            values.extend([pattern] * len(columns))
+        if years is not None:
+            first, last = years
+            if first > last:
+                raise ExplorerError(f"the years {first}-{last} run backwards")
+            where.append("games.year BETWEEN ? AND ?")
+            values.extend([first, last])
+        if result:
+            normal = normalize_result(result)
+            if normal == "*" and result.strip() != "*":
+                raise ExplorerError(f"{result!r} is not a result: 1-0, 0-1 or 1/2-1/2")
+            where.append("games.result = ?")
+            values.append(normal)
+        if ecco:
+            code = normalize_tag(ecco).upper()
+            if not _ECCO_PREFIX.fullmatch(code):
+                raise ExplorerError(
+                    f"{ecco!r} is not an ECCO code or its start (a letter A-E, then up to "
+                    "two digits: C, C7, C70)"
+                )
+            where.append("(CASE WHEN games.ecco != '' THEN games.ecco ELSE games.found END) LIKE ?")
+            values.append(code + "%")
+        if board is not None:
+            variant = str(found_source[1])
+            if board.variant.game != variant:
+                raise ExplorerError(_wrong_game(source, variant, board))
+            joins = "JOIN reached ON reached.game = games.id AND reached.position = ?"
+            values.insert(0, position_key(board))
+            ply = "reached.ply"
+        condition = " AND ".join(where)
+        total = int(
+            self._db.execute(
+                f"SELECT count(*) FROM games {joins} WHERE {condition}", values
+            ).fetchone()[0]
+        )
+        rows = self._db.execute(
+            f"SELECT {_SUMMARY_COLUMNS.replace('id, ', 'games.id, ', 1)}, {ply} FROM games "
+            f"{joins} WHERE {condition} ORDER BY games.date DESC, games.id DESC "
+            "LIMIT ? OFFSET ?",
+            [*values, limit, offset],
+        ).fetchall()
+        listed = tuple(
+            GameSummary(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[10], r[9])
+            for r in rows
+        )
+        return SearchResult(total, listed)
 
     def counts(self, source: str = MASTERS) -> dict[str, int]:
         """How many records of each kind ``source`` holds."""
@@ -803,6 +944,23 @@ class Explorer:
             (source,),
         )
         return {str(kind): int(count) for kind, count in rows}
+
+
+#: A game's columns as :class:`GameSummary` takes them (its tag's ECCO code, else the one
+#: found).
+_SUMMARY_COLUMNS = (
+    "id, red, black, event, date, year, result, "
+    "CASE WHEN ecco != '' THEN ecco ELSE found END, opening, origin"
+)
+
+
+def position_opening(board: Board) -> EccoOpening | None:
+    """The ECCO opening the classifier's table gives ``board``'s position itself (a xiangqi
+    position among the masters' openings), else ``None``."""
+    if board.variant.game != "xiangqi":
+        return None
+    code = ecco_table().get(position_key(board))
+    return None if code is None else opening_of(code)
 
 
 def _wrong_game(source: str, variant: str, board: Board) -> str:
@@ -1062,6 +1220,7 @@ class _Importer:
         # seen already (the dataset's copies) is not read again.
         self.texts: dict[bytes, tuple[list[int], list[str]]] = {}
         self.staged: list[tuple[int, int, int | None, int | None, str]] = []
+        self.reached: list[tuple[int, int, int]] = []
         db.execute(
             "CREATE TEMP TABLE IF NOT EXISTS stage "
             "(position INTEGER, move INTEGER, outcome INTEGER, year INTEGER, token TEXT)"
@@ -1144,10 +1303,17 @@ class _Importer:
             return game_id
         event = normalize_tag(headers["Event"])
         year = year_of(date)
+        found = ""
+        if record.kind == "game" and self.variant.game == "xiangqi":
+            keys = [key for key, _, ply in record.passed if ply <= DEPTH]
+            if record.plies <= DEPTH and record.ended is not None:
+                keys.append(record.ended)
+            found = classify_keys(ecco_table(), keys)
         cursor = self.db.execute(
             "INSERT INTO games (source, kind, identity, fen, moves, plies, red, black, event, "
-            "site, date, year, result, ecco, opening, red_key, black_key, event_key, origin, "
-            "import) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "site, date, year, result, ecco, found, opening, red_key, black_key, event_key, "
+            "origin, import) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 self.source_id,
                 record.kind,
@@ -1163,6 +1329,7 @@ class _Importer:
                 year,
                 result,
                 ecco,
+                found,
                 record.opening,
                 red_key,
                 black_key,
@@ -1186,18 +1353,24 @@ class _Importer:
         """Stage the positions of one game: each position with the move played from it
         (once per game, should the game pass it again) and the final one."""
         staged = self.staged
+        first: dict[int, int] = {}
         for key, code, ply in record.passed:
             staged.append((key, code, outcome, year, _top_token(date, game_id, ply)))
+            first.setdefault(key, ply)
         if record.ended is not None:
             staged.append(
                 (record.ended, GAME_ENDED, outcome, year, _top_token(date, game_id, record.plies))
             )
+            first.setdefault(record.ended, record.plies)
+        self.reached.extend((key, game_id, ply) for key, ply in first.items())
         if len(staged) >= _STAGE_BATCH:
             self.flush()
 
     def flush(self) -> None:
         self.db.executemany("INSERT INTO temp.stage VALUES (?, ?, ?, ?, ?)", self.staged)
         self.staged.clear()
+        self.db.executemany("INSERT OR IGNORE INTO reached VALUES (?, ?, ?)", self.reached)
+        self.reached.clear()
 
     def finish(self) -> None:
         """Add the staged positions to the counts (merging with rows already there)."""

@@ -47,7 +47,7 @@ from chuhan.web.bus import Bus
 from chuhan.web.compute.service import Compute, ProcessCompute
 from chuhan.web.context import ServerContext
 from chuhan.web.db import GameRow, Store, open_store
-from chuhan.web.explorer.routes import explorer_game, explorer_lookup
+from chuhan.web.explorer.routes import explorer_game, explorer_lookup, explorer_search
 from chuhan.web.explorer.service import ExplorerService
 from chuhan.web.explorer.site import SiteGames
 from chuhan.web.http.common import api
@@ -225,6 +225,7 @@ def create_app(
         Route("/api/tournaments/{tournament_id}/trf", api(tournament_trf)),
         Route("/api/explorer", api(explorer_lookup)),
         Route("/api/explorer/games/{game_id}", api(explorer_game)),
+        Route("/api/explorer/search", api(explorer_search)),
         WebSocketRoute("/ws/lobby", lobby_socket),  # (before the games': no game is "lobby")
         WebSocketRoute("/ws/analysis", analysis_socket),  # (nor "analysis")
         WebSocketRoute("/ws/{game_id}", game_socket),

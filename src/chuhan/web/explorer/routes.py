@@ -1,6 +1,8 @@
 """The explorer's REST endpoints: ``GET /api/explorer`` (the moves played from a position,
-or how far the masters' index is built) and ``GET /api/explorer/games/{id}`` (a master
-game, read-only: its tags, start, moves and PGN, written by the records' writer)."""
+or how far the masters' index is built), ``GET /api/explorer/games/{id}`` (a master
+game, read-only: its tags, start, moves and PGN, written by the records' writer) and
+``GET /api/explorer/search`` (master games by player, event, year, result, ECCO code and
+position)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from chuhan.web.db.budgets import Rate
 from chuhan.web.explorer.site import BANDS, SPEEDS
 from chuhan.web.http.common import HTTPError, limit_rate
 
-__all__ = ["EXPLORER_RATE", "explorer_game", "explorer_lookup"]
+__all__ = ["EXPLORER_RATE", "explorer_game", "explorer_lookup", "explorer_search"]
 
 #: Lookups per address: a burst (stepping through a game asks at each move), then five a
 #: second. A lookup is a few milliseconds of the explorer's thread.
@@ -128,3 +130,64 @@ async def explorer_game(request: Request) -> Response:
         raise HTTPError(404, "no_game", f"there is no master game {text!r}") from None
     game["credit"] = CREDIT
     return JSONResponse(game)
+
+
+#: The search's fields, each at most this long.
+_MAX_FIELD = 60
+
+
+async def explorer_search(request: Request) -> Response:
+    """The master games matching every field given: ``player`` (either side), ``event``
+    (parts of the names, in any script or width), ``year`` (``1985`` or ``1980-1989``),
+    ``result`` (``1-0``, ``0-1``, ``1/2-1/2``), ``ecco`` (a code or its start: ``C7``) and a
+    position (``fen`` and ``moves`` as ``GET /api/explorer`` takes them) every game
+    reached; most recent first, ``limit`` (at most 100) from ``offset``:
+    ``{"total": n, "games": [...]}``, each game with the ply where it reached the
+    position."""
+    context = context_of(request)
+    params = request.query_params
+    fields: dict[str, str] = {}
+    for name in ("player", "event", "year", "result", "ecco"):
+        value = (params.get(name) or "").strip()
+        if len(value) > _MAX_FIELD:
+            raise HTTPError(400, "bad_field", f"'{name}' is longer than {_MAX_FIELD} characters")
+        fields[name] = value
+    years = None
+    if fields["year"]:
+        first, _, last = fields["year"].partition("-")
+        if not (first.isdigit() and (not last or last.isdigit())):
+            raise HTTPError(
+                400,
+                "bad_field",
+                f"'year' must be a year or two (1985, 1980-1989), not {fields['year']!r}",
+            )
+        years = (int(first), int(last or first))
+    numbers = {}
+    for name, default, top in (("limit", 20, 100), ("offset", 0, 100_000)):
+        text = params.get(name) or str(default)
+        if not (text.isascii() and text.isdigit()) or not 0 <= int(text) <= top:
+            raise HTTPError(400, "bad_field", f"'{name}' must be a number from 0 to {top}")
+        numbers[name] = int(text)
+    asked = any(params.get(name) for name in ("fen", "moves", "variant"))
+    board = _board(request) if asked else None
+    if board is not None and board.variant.game != "xiangqi":
+        raise HTTPError(400, "wrong_game", "the masters are xiangqi games")
+    await limit_rate(request, "explorer", EXPLORER_RATE, "explorer lookups")
+    if context.explorer.state().state != "ready":
+        raise HTTPError(503, "explorer_building", "the masters' index is being built")
+    try:
+        found = await context.explorer.search(
+            player=fields["player"],
+            event=fields["event"],
+            years=years,
+            result=fields["result"],
+            ecco=fields["ecco"],
+            board=board,
+            limit=max(1, numbers["limit"]),
+            offset=numbers["offset"],
+        )
+    except ExplorerError as error:
+        raise HTTPError(400, "bad_field", str(error)) from None
+    answer = found.to_json()
+    answer["credit"] = CREDIT
+    return JSONResponse(answer)

@@ -37,6 +37,7 @@ from chuhan.explorer import (
     ExplorerError,
     ImportSummary,
     PositionStats,
+    SearchResult,
     default_index_path,
     iter_collection,
     masters_digest,
@@ -251,6 +252,12 @@ class ExplorerService:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._reader, lambda: self._read_game(game_id))
 
+    async def search(self, **criteria: Any) -> SearchResult:
+        """The master games matching ``criteria`` (as :meth:`Explorer.search`), read in
+        the service's thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._reader, lambda: self._explorer().search(**criteria))
+
     def _read_game(self, game_id: int) -> dict[str, Any]:
         game = self._explorer().game(game_id)
         game.pop("import", None)
@@ -276,7 +283,9 @@ class ExplorerService:
 
 
 def _pgn(game: dict[str, Any]) -> str:
-    """The game as PGN, its moves in Chinese notation (the records' writer)."""
+    """The game as PGN, its moves in Chinese notation (the records' writer); its ECCO code
+    (the record's, else the classifier's) with the opening's name."""
+    opening = game.get("ecco_opening")
     board = Board(game["fen"])
     moves: list[Move] = [board.push_iccs(text) for text in game["moves"]]
     tags = {
@@ -286,8 +295,9 @@ def _pgn(game: dict[str, Any]) -> str:
         "Red": game["red"],
         "Black": game["black"],
         "Result": game["result"],
-        "ECCO": game["ecco"],
-        "Opening": game["opening"],
+        "ECCO": game["ecco"] or game["found"],
+        "Opening": opening["name_zh"] if opening else game["opening"],
+        "Variation": opening["name_en"] if opening else "",
     }
     headers = {name: value for name, value in tags.items() if value}
     record = GameRecord.from_moves(

@@ -10,7 +10,7 @@
 
 import { BoardView, parsePlacement, pieceCharacter } from "./board.js";
 import { $, make, show, toast } from "./dom.js";
-import { ExplorerPanel } from "./explorer.js";
+import { ExplorerPanel, openingName } from "./explorer.js";
 import { describePiece, language, notationFor, sideName, t, translatePage } from "./i18n.js";
 import { MoveTree, renderTree } from "./move-tree.js";
 import { Socket } from "./net.js";
@@ -189,8 +189,8 @@ export class AnalysisBoard {
       return;
     }
     this.players = { first: game.red || null, second: game.black || null };
-    $("an-master").textContent = [game.event, game.date, game.result, game.ecco, game.opening]
-      .filter(Boolean).join(" · ");
+    $("an-master").textContent = [game.event, game.date, game.result,
+      openingName(game.ecco_opening) || game.ecco, game.opening].filter(Boolean).join(" · ");
     show($("an-master"), true);
     const seq = this.socket.send("position", {
       variant: "xiangqi", fen: game.fen, moves: game.moves, all_moves: true,

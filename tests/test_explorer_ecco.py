@@ -1,0 +1,223 @@
+"""ECCO openings (chuhan.explorer.ecco) and the explorer's game search: the classifier on
+lines whose published codes were checked by hand, transpositions, the names; search by
+player in either script, event, year, result, ECCO and position, in the library and the
+command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from chuhan import Board
+from chuhan.cli import main
+from chuhan.explorer import (
+    Explorer,
+    ExplorerError,
+    classify,
+    classify_moves,
+    opening_of,
+    position_opening,
+)
+from chuhan.records import GameRecord, write_pgn
+
+
+@pytest.mark.parametrize(
+    ("moves", "code", "name"),
+    [
+        # 炮二平五 炮2平5: 中炮对列炮, D50
+        ("h2e2 b7e7", "D50", "中炮对列炮"),
+        # 炮二平五 马2进3 马二进三 马8进9: 中炮对单提马, B10
+        ("h2e2 b9c7 h0g2 h9i7", "B10", "中炮对单提马"),
+        # 炮二平六 马8进7: 过宫炮对进左马, A61
+        ("h2d2 h9g7", "A61", "过宫炮对进左马"),
+        # 兵七进一 炮8平5: 仙人指路对中炮, E03
+        ("c3c4 h7e7", "E03", "仙人指路对中炮"),
+        # 炮二平五 马8进7 马二进三 车9平8 车一平二 马2进3 炮八平六: 五六炮对屏风马, C50
+        ("h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 b2d2", "C50", "五六炮对屏风马"),
+    ],
+)
+def test_known_openings_get_their_published_codes(moves: str, code: str, name: str) -> None:
+    opening = classify_moves(moves.split())
+    assert opening is not None
+    assert (opening.code, opening.name_zh) == (code, name)
+
+
+def test_a_transposition_is_named_as_the_line_it_reached() -> None:
+    # 炮二平五 马2进3 马二进三 马8进7 车一平二 车9平8 炮八平六: the five-six cannons'
+    # position, Black's moves in another order.
+    transposed = classify_moves(["h2e2", "b9c7", "h0g2", "h9g7", "i0h0", "i9h9", "b2d2"])
+    assert transposed is not None and transposed.code == "C50"
+
+
+def test_a_game_is_named_by_its_deepest_known_position() -> None:
+    board = Board()
+    for move in ["h2e2", "b9c7", "h0g2", "h9i7"]:
+        board.push_iccs(move)
+    named = classify(board)
+    for move in ["b0c2", "i9h9"]:  # moves past the book keep the name
+        board.push_iccs(move)
+    assert classify(board) == named
+
+
+def test_a_game_from_another_start_or_of_janggi_has_no_opening() -> None:
+    assert classify_moves(["e1e5"], fen="4k4/9/9/9/9/9/9/9/4C4/4K4 w") is None
+    assert classify(Board(variant="janggi")) is None
+
+
+def test_codes_are_named_in_chinese_and_english() -> None:
+    opening = opening_of("C70")
+    assert opening is not None
+    assert opening.name_zh == "五七炮对屏风马进3卒"
+    assert opening.name_en == (
+        "Five-Seven Cannons against the Screen Horses with the Third Pawn advanced"
+    )
+    assert opening.label() == "C70 五七炮对屏风马进3卒"
+    family = opening_of("C7")
+    assert family is not None and family.name_zh == "五七炮对屏风马(二)"
+    unnamed = opening_of("C79")  # a code without a name of its own: its family's
+    assert unnamed is not None and unnamed.name_en == family.name_en
+    assert [opening_of(code) for code in ("A70", "E99", "F00", "C", "c70", "C7x")] == [None] * 6
+
+
+def test_the_position_itself_is_named_in_the_table() -> None:
+    board = Board()
+    for move in ["h2e2", "b7e7"]:
+        board.push_iccs(move)
+    opening = position_opening(board)
+    assert opening is not None and opening.code == "D50"
+    assert position_opening(Board(variant="janggi")) is None
+
+
+def _pgn(moves: str, **tags: str) -> str:
+    board = Board()
+    played = [board.push_iccs(text) for text in moves.split()]
+    return write_pgn(GameRecord.from_moves(played, headers=tags), format="chinese")
+
+
+#: Three games: the first's players written in traditional characters, the second's in
+#: simplified and full-width letters.
+GAMES = {
+    "one.pgn": _pgn(
+        "h2e2 b7e7 h0g2 b9c7 i0h0 h9g7",
+        Red="楊官璘",
+        Black="胡榮華",
+        Event="全國象棋個人賽",
+        Date="1960.05.01",
+        Result="1-0",
+    ),
+    "two.pgn": _pgn(
+        "h2e2 b9c7 h0g2 h9i7 b0c2 i9h9",
+        Red="ＬＩ Laiqun",
+        Black="杨官璘",
+        Event="五羊杯",
+        Date="1985.02.01",
+        Result="0-1",
+        ECCO="B10",
+    ),
+    "three.pgn": _pgn(
+        "c3c4 h7e7 h0g2 h9g7",
+        Red="许银川",
+        Black="吕钦",
+        Event="五羊杯",
+        Date="1999.03.02",
+        Result="1/2-1/2",
+    ),
+}
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> Path:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for name, text in GAMES.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    path = tmp_path / "explorer.sqlite3"
+    with Explorer(path) as explorer:
+        explorer.import_collection([folder], workers=1)
+    return path
+
+
+def _players(index: Path, **criteria: object) -> list[tuple[str, str]]:
+    with Explorer(index) as explorer:
+        found = explorer.search(**criteria)  # type: ignore[arg-type]
+    assert found.total == len(found.games)
+    return [(game.red, game.black) for game in found.games]
+
+
+def test_search_by_simplified_and_traditional_names_returns_the_same_games(
+    index: Path,
+) -> None:
+    simplified = _players(index, player="杨官璘")
+    assert simplified == _players(index, player="楊官璘")
+    assert simplified == [("LI Laiqun", "杨官璘"), ("楊官璘", "胡榮華")]
+    assert _players(index, red="li laiqun") == _players(index, red="ＬＩ ＬＡＩＱＵＮ")
+    assert _players(index, black="楊官璘") == [("LI Laiqun", "杨官璘")]
+
+
+def test_search_by_event_year_and_result(index: Path) -> None:
+    assert _players(index, event="五羊") == [("许银川", "吕钦"), ("LI Laiqun", "杨官璘")]
+    assert _players(index, event="五羊", years=(1980, 1989)) == [("LI Laiqun", "杨官璘")]
+    assert _players(index, result="1/2-1/2") == [("许银川", "吕钦")]
+    assert _players(index, player="100%_") == []
+
+
+def test_search_by_ecco_takes_the_tag_else_the_code_found(index: Path) -> None:
+    assert _players(index, ecco="D5") == [("楊官璘", "胡榮華")]  # no tag: classified
+    assert _players(index, ecco="B10") == [("LI Laiqun", "杨官璘")]  # its tag
+    assert _players(index, ecco="e") == [("许银川", "吕钦")]
+    with Explorer(index) as explorer:
+        listed = explorer.search(ecco="D")
+    opening = listed.games[0].ecco_opening
+    assert opening is not None and opening.name_en.startswith("Central Cannon against")
+
+
+def test_search_by_position_finds_every_game_that_reached_it(index: Path) -> None:
+    board = Board()
+    board.push_iccs("h2e2")
+    with Explorer(index) as explorer:
+        found = explorer.search(board=board)
+        transposed = Board()
+        for move in ["h0g2", "h7e7", "c3c4", "h9g7"]:  # three.pgn's position, another order
+            transposed.push_iccs(move)
+        reached = explorer.search(board=transposed)
+    assert found.total == 2
+    assert {game.ply for game in found.games} == {1}
+    assert [(game.red, game.ply) for game in reached.games] == [("许银川", 4)]
+
+
+@pytest.mark.parametrize(
+    ("criteria", "said"),
+    [
+        ({"ecco": "F1"}, "'F1' is not an ECCO code or its start"),
+        ({"result": "red"}, "'red' is not a result"),
+        ({"years": (1990, 1980)}, "the years 1990-1980 run backwards"),
+        ({"limit": 0}, "a search lists 1 to 500 games at a time, not 0"),
+        ({"board": Board(variant="janggi")}, "the masters source holds xiangqi games"),
+    ],
+)
+def test_a_bad_search_is_refused_with_what_is_wrong(
+    index: Path, criteria: dict[str, object], said: str
+) -> None:
+    with Explorer(index) as explorer, pytest.raises(ExplorerError, match=said):
+        explorer.search(**criteria)  # type: ignore[arg-type]
+
+
+def test_the_command_searches_and_answers_json(
+    index: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        ["explorer", "search", "--db", str(index), "--source", "masters", "--player", "杨官璘",
+         "--year", "1950-1970", "--json"]
+    )  # fmt: skip
+    answer = json.loads(capsys.readouterr().out)
+    assert code == 0 and answer["total"] == 1
+    assert answer["games"][0]["red"] == "楊官璘"
+    assert answer["games"][0]["ecco_opening"]["code"][:2] == "D5"
+    main(["explorer", "search", "--db", str(index), "--source", "masters", "--ecco", "E"])
+    out = capsys.readouterr().out
+    assert "1 games match" in out and "许银川" in out
+    assert "E03 Pawn Opening against Central Cannon" in out
+    assert main(["explorer", "search", "--db", str(index), "--year", "19x"]) != 0
+    assert "--year '19x' is not a year" in capsys.readouterr().err
