@@ -229,7 +229,8 @@ def test_a_round_robin_is_paired_by_berger_and_exported_in_trf(
         assert paired.status_code == 200, paired.text
         play_to_a_result(client, tournament_id, cookies)
     done = client.post(f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0]))
-    assert done.status_code == 409 and "3 rounds are all paired" in done.text
+    assert done.status_code == 409 and "the tournament is over" in done.text
+    assert shown(client, tournament_id)["status"] == "finished"
     rounds = shown(client, tournament_id)["paired"]
     games = [frozenset((board["red"], board["black"])) for boards in rounds for board in boards]
     assert len(set(games)) == 6  # everyone met everyone once

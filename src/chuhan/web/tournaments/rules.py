@@ -49,10 +49,12 @@ __all__ = [
     "arena_waiting",
     "can_join",
     "check_spec",
+    "is_over",
     "next_round",
     "pairing_numbers",
     "record_result",
     "standings",
+    "total_rounds",
     "trf",
     "withdraw",
 ]
@@ -386,6 +388,28 @@ def _check_round_complete(boards: Sequence[Board], round_number: int) -> None:
         )
 
 
+def total_rounds(spec: Spec, players: int) -> int:
+    """How many rounds the tournament has: a Swiss's ``rounds``; a round robin's Berger
+    table of ``players`` (one round a player less than an even count, as many as an odd
+    count) times its cycles; an arena none."""
+    if spec.format is Format.ROUND_ROBIN:
+        return (players if players % 2 else players - 1) * spec.rounds
+    if spec.format is Format.SWISS:
+        return spec.rounds
+    return 0
+
+
+def is_over(spec: Spec, entrants: Sequence[Entrant], boards: Sequence[Board]) -> bool:
+    """Whether a Swiss or a round robin is over: its last round is paired and every board
+    of it has its result (or is a bye). An arena ends with its time, not here."""
+    if spec.format is Format.ARENA:
+        return False
+    paired = max((board.round for board in boards), default=0)
+    if paired == 0 or paired < total_rounds(spec, len(entrants)):
+        return False
+    return all(board.is_finished for board in boards if board.round == paired)
+
+
 def next_round(
     spec: Spec,
     entrants: Sequence[Entrant],
@@ -405,7 +429,7 @@ def next_round(
     numbers = pairing_numbers(entrants)
     by_number = {number: entrant_id for entrant_id, number in numbers.items()}
     if spec.format is Format.ROUND_ROBIN:
-        total = (len(entrants) if len(entrants) % 2 else len(entrants) - 1) * spec.rounds
+        total = total_rounds(spec, len(entrants))
         if round_number > total:
             raise TournamentError(f"the round robin's {total} rounds are all paired")
         in_round = {entrant.id for entrant in entrants if entrant.plays_in(round_number)}
@@ -467,11 +491,12 @@ def _swiss_player(
     history = histories[entrant.id]
     floats: list[Float] = []
     for played in history:
-        # C.04.3, A.4: the higher scorer before the round floats down, the other up; a
-        # round scored without an opponent (a bye, a forfeit won) is a downfloat.
+        # C.04.3, A.4b: the higher scorer before the round floats down, the other up; a
+        # player who does not play in a round, for whatever reason (a bye, a forfeit won
+        # or lost, absent), also receives a downfloat.
         before = sum(p.points for p in history[: played.round - 1])
         if played.opponent is None or played.kind != "played":
-            floats.append("down" if played.points > 0 else "none")
+            floats.append("down")
             continue
         opponent_before = sum(p.points for p in histories[played.opponent][: played.round - 1])
         floats.append(
@@ -483,7 +508,8 @@ def _swiss_player(
         score=scores[entrant.id],
         colours=tuple(played.colour for played in history),
         floats=tuple(floats),
-        byes=sum(1 for played in history if played.kind == "pairing_bye"),
+        # C.04.3, C.2: a player who won by forfeit is not given the bye, as one who had it.
+        byes=sum(1 for played in history if played.kind in ("pairing_bye", "forfeit_win")),
     )
 
 
