@@ -151,6 +151,7 @@ def create_app(
         ratings = RatingKeeper(store, bus, now, the_settings.rating_sweep_seconds)
         await manager.start()
         ratings.start()
+        context.tournaments.start()
         site_games.start(bus)
         await app.state.context.lobby.start()
         await context.holdings.start()
@@ -164,6 +165,7 @@ def create_app(
         finally:
             context.sessions.close()
             context.tournaments.close()
+            await context.tournaments.release()
             app.state.context.lobby.close()
             app.state.context.analysis.close()
             ratings.close()
