@@ -322,3 +322,47 @@ def test_an_arena_pairs_its_waiting_players_again_as_games_end(
     clock.advance(30 * 60)
     over = client.post(f"{base}/pair", json={}, headers=as_(cookies[0]))
     assert over.status_code == 409 and "the arena is over" in over.text
+
+
+def drive(client: TestClient) -> None:
+    """The driver's look, once (the app's own looks come every beat_seconds as well)."""
+    context = client.app.state.context  # type: ignore[attr-defined]
+    client.portal.call(context.tournaments.drive)  # type: ignore[union-attr]
+
+
+def test_the_driver_starts_a_swiss_on_time_pairs_each_round_and_finishes_it(
+    client: TestClient, clock: FakeClock
+) -> None:
+    tournament_id, cookies = a_swiss(client, clock)
+    drive(client)
+    assert shown(client, tournament_id)["paired"] == []  # (not before its start)
+    clock.advance(600)
+    drive(client)
+    for number in (1, 2):
+        paired = shown(client, tournament_id)["paired"]
+        assert len(paired) == number and all(board["game"] for board in paired[-1])
+        play_to_a_result(client, tournament_id, cookies)
+        drive(client)
+    over = shown(client, tournament_id)
+    assert over["status"] == "finished" and len(over["paired"]) == 2
+    assert sorted(line["points"] for line in over["standings"]) == [0, 1, 1, 2]
+
+
+def test_the_driver_finishes_an_arena_after_its_minutes_once_its_games_are_over(
+    client: TestClient, clock: FakeClock
+) -> None:
+    cookies = [sign_up(client, f"Player{n}") for n in range(2)]
+    response = create(client, cookies[0], clock, format="arena", minutes=30, name="Arena")
+    tournament_id = response.json()["tournament"]["id"]
+    for cookie in cookies:
+        client.post(f"/api/tournaments/{tournament_id}/join", json={}, headers=as_(cookie))
+    clock.advance(600)
+    drive(client)
+    started = shown(client, tournament_id)
+    assert started["status"] == "running" and len(started["games"]) == 1
+    clock.advance(30 * 60)
+    drive(client)
+    assert shown(client, tournament_id)["status"] == "running"  # (its game is not over)
+    play_to_a_result(client, tournament_id, cookies)
+    drive(client)
+    assert shown(client, tournament_id)["status"] == "finished"

@@ -113,6 +113,7 @@ class TournamentService:
         self.driving: set[str] = set()
         self._driving_task: asyncio.Task[None] | None = None
         self._making: dict[str, asyncio.Lock] = {}
+        self._looking = asyncio.Lock()
 
     def start(self) -> None:
         """Drive this process's tournaments from now on (a look every ``beat_seconds``)."""
@@ -223,15 +224,18 @@ class TournamentService:
 
     async def drive(self) -> None:
         """One look: take the tournaments without a live driver, give the results of
-        their games that ended unrecorded, and drive each (:meth:`_drive`)."""
-        driven = await self._claim()
-        for game_id, result in await self.repository.ended_without_result(self.store.server_id):
-            await self._give_result(game_id, result)
-        for tournament_id in driven:
-            try:
-                await self._drive(tournament_id)
-            except TournamentError as refusal:
-                log.info("tournament %s not driven on: %s", tournament_id, refusal)
+        their games that ended unrecorded, and drive each (:meth:`_drive`); one look at a
+        time in this process."""
+        async with self._looking:
+            driven = await self._claim()
+            me = self.store.server_id
+            for game_id, result in await self.repository.ended_without_result(me):
+                await self._give_result(game_id, result)
+            for tournament_id in driven:
+                try:
+                    await self._drive(tournament_id)
+                except TournamentError as refusal:
+                    log.info("tournament %s not driven on: %s", tournament_id, refusal)
 
     async def _drive(self, tournament_id: str) -> None:
         """Make the games the tournament's boards lack; from its start, pair its rounds
