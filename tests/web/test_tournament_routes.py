@@ -366,3 +366,30 @@ def test_the_driver_finishes_an_arena_after_its_minutes_once_its_games_are_over(
     play_to_a_result(client, tournament_id, cookies)
     drive(client)
     assert shown(client, tournament_id)["status"] == "finished"
+
+
+def test_every_game_of_the_tournament_downloads_in_one_pgn_file(
+    client: TestClient, clock: FakeClock
+) -> None:
+    tournament_id, cookies = a_swiss(client, clock)
+    for _ in range(2):
+        paired = client.post(
+            f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0])
+        )
+        assert paired.status_code == 200, paired.text
+        play_to_a_result(client, tournament_id, cookies)
+    response = client.get(f"/api/tournaments/{tournament_id}/pgn")
+    assert response.status_code == 200, response.text
+    assert f'filename="{tournament_id}.pgn"' in response.headers["content-disposition"]
+    text = response.text
+    assert text.count('[Event "Saturday Swiss"]') == 4
+    rounds = [line for line in text.splitlines() if line.startswith("[Round ")]
+    assert rounds == ['[Round "1.1"]', '[Round "1.2"]', '[Round "2.1"]', '[Round "2.2"]']
+    assert text.count('[Result "1-0"]') == 4
+    # Each game is its own PGN: the same as the game's download, but the event and round.
+    game_id = shown(client, tournament_id)["paired"][0][0]["game"]
+    alone = client.get(f"/api/games/{game_id}/pgn").text
+    moves = alone.split("\n\n", 1)[1].strip()
+    assert moves in text
+    missing = client.get("/api/tournaments/nope/pgn")
+    assert missing.status_code == 404 and "there is no tournament 'nope'" in missing.text

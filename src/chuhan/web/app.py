@@ -87,6 +87,7 @@ from chuhan.web.tournaments.routes import (
     list_tournaments,
     pair_round,
     tournament,
+    tournament_pgn,
     tournament_trf,
     withdraw_tournament,
 )
@@ -225,6 +226,7 @@ def create_app(
         Route("/api/tournaments/{tournament_id}/result", api(enter_result), methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/forbid", api(keep_apart), methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/trf", api(tournament_trf)),
+        Route("/api/tournaments/{tournament_id}/pgn", api(tournament_pgn)),
         Route("/api/explorer", api(explorer_lookup)),
         Route("/api/explorer/games/{game_id}", api(explorer_game)),
         WebSocketRoute("/ws/lobby", lobby_socket),  # (before the games': no game is "lobby")
