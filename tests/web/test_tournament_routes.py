@@ -11,6 +11,8 @@ from starlette.testclient import TestClient
 from test_accounts import CHEAP, OPENING, Seat, as_, sign_up
 from web_helpers import FakeClock
 
+from chuhan.records.pgn import read_pgn
+
 
 @pytest.fixture
 def client(make_client: Any) -> TestClient:
@@ -391,5 +393,12 @@ def test_every_game_of_the_tournament_downloads_in_one_pgn_file(
     alone = client.get(f"/api/games/{game_id}/pgn").text
     moves = alone.split("\n\n", 1)[1].strip()
     assert moves in text
+    # The crosstable first, in lines PGN readers skip: the winner of both rounds first.
+    table = [line for line in text.splitlines() if line.startswith("%")]
+    assert table[0] == "% Saturday Swiss" and table[1].split()[1:4] == ["#", "Name", "1"]
+    winner = table[2].split()
+    assert winner[1] == "1" and winner[3].startswith("+") and winner[5] == "2"
+    records = read_pgn(text)  # (chuhan's own reader skips the table)
+    assert len(records) == 4 and not any(record.errors for record in records)
     missing = client.get("/api/tournaments/nope/pgn")
     assert missing.status_code == 404 and "there is no tournament 'nope'" in missing.text

@@ -38,6 +38,7 @@ from chuhan.web.tournaments.rules import (
     arena_points,
     can_join,
     check_spec,
+    crosstable,
     is_over,
     next_round,
     pairing_numbers,
@@ -556,3 +557,25 @@ def test_a_two_player_round_robin_is_over_with_its_one_result() -> None:
     assert is_over(spec, entrants, (replace(board, result=Result.DRAW),))
     double = Spec(Format.ROUND_ROBIN, rounds=2)
     assert not is_over(double, entrants, (replace(board, result=Result.DRAW),))
+
+
+def test_the_crosstable_names_each_rounds_opponent_by_rank_colour_and_result() -> None:
+    spec = Spec(Format.SWISS, rounds=2)
+    entrants = [Entrant("p0", "Ada", 2000, 0), Entrant("p1", "Bo", 1900, 1)]
+    entrants.append(Entrant("p2", "Cy", 1800, 2))
+    boards = (
+        Board(1, 1, "p0", "p1", R.RED_WINS),
+        Board(1, 2, "p2", None),
+        Board(2, 1, "p2", "p0", R.DRAW),
+    )
+    header, *lines = crosstable(spec, entrants, boards)
+    assert header.split()[:5] == ["#", "Name", "1", "2", "Pts"]
+    # Cy (a bye, then a draw with red against Ada) is first on Buchholz; Bo missed round 2.
+    assert [line.split()[:5] for line in lines] == [
+        ["1", "Cy", "bye", "=2r", "1.5"],
+        ["2", "Ada", "+3r", "=1b", "1.5"],
+        ["3", "Bo", "-2b", ".", "0"],
+    ]
+    forfeits = (Board(1, 1, "p0", "p1", R.BLACK_FORFEIT_WIN), Board(1, 2, "p2", None))
+    rows = {row.split()[1]: row.split()[2] for row in crosstable(spec, entrants, forfeits)[1:]}
+    assert rows == {"Cy": "bye", "Bo": "+F", "Ada": "-F"}

@@ -14,9 +14,10 @@
   ``0-1``, ``1/2-1/2``, ``+-``, ``-+``, ``--``) and ``/forbid`` (``{"first", "second"}``,
   players' names): the director;
 - ``GET /api/tournaments/{id}/trf``: a Swiss or round robin in FIDE's TRF16;
-- ``GET /api/tournaments/{id}/pgn``: every game of the tournament in one PGN file, round by
-  round and board by board (``Event`` the tournament's name, ``Round`` round.board; an
-  arena's games by their number), as each game's own PGN writes it.
+- ``GET /api/tournaments/{id}/pgn``: the crosstable (as PGN's escaped ``%`` lines) and
+  every game of the tournament in one PGN file, round by round and board by board
+  (``Event`` the tournament's name, ``Round`` round.board; an arena's games by their
+  number), as each game's own PGN writes it.
 
 A refusal of the rules is 409 with its sentence; an unknown tournament 404; a request not
 signed in 401; a player who is not the director 403; a bad field 400 naming it."""
@@ -51,6 +52,7 @@ from chuhan.web.tournaments.rules import (
     UnknownTournament,
     arena_records,
     arena_standings,
+    crosstable,
     standings,
     trf,
 )
@@ -393,8 +395,12 @@ async def tournament_pgn(request: Request) -> Response:
             raise HTTPError(500, "internal", str(error)) from None
         except ReadBusy as error:
             raise HTTPError(503, "busy", str(error)) from None
+    # The crosstable first, as PGN's escaped lines (a '%' in the first column: readers skip
+    # them), so that the standings travel with the games.
+    table = [] if arena else crosstable(found.spec, found.entrants, found.boards)
+    head = "".join(f"% {line}".rstrip() + "\n" for line in (found.name, *table))
     return PlainTextResponse(
-        "\n".join(text.rstrip("\n") + "\n" for text in texts),
+        head + "\n" + "\n".join(text.rstrip("\n") + "\n" for text in texts),
         media_type="application/x-chess-pgn; charset=utf-8",
         headers={"content-disposition": f'attachment; filename="{found.id}.pgn"'},
     )

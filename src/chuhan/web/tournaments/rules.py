@@ -49,6 +49,7 @@ __all__ = [
     "arena_waiting",
     "can_join",
     "check_spec",
+    "crosstable",
     "is_over",
     "next_round",
     "pairing_numbers",
@@ -594,6 +595,46 @@ def standings(
         )
         for position, line in enumerate(ranked.players, start=1)
     )
+
+
+def crosstable(spec: Spec, entrants: Sequence[Entrant], boards: Sequence[Board]) -> tuple[str, ...]:
+    """The crosstable of a Swiss or a round robin as lines of text, in the standings'
+    order: the rank, the name, each round (``+3r``: won against the player ranked 3 with
+    red, ``=`` drawn, ``-`` lost, ``b`` with black; ``+F``/``-F`` a forfeit won or lost,
+    ``bye``, ``.`` not played or no result yet), the points and the tie-breaks."""
+    lines = standings(spec, entrants, boards)
+    through = max((board.round for board in boards), default=0)
+    histories = _histories(spec, entrants, boards, through)
+    ranks = {line.entrant_id: line.rank for line in lines}
+    names = {entrant.id: entrant.name for entrant in entrants}
+    width = max((len(name) for name in names.values()), default=4)
+    signs = {1.0: "+", 0.5: "=", 0.0: "-"}
+    header = [f"{'#':>3}", f"{'Name':<{width}}"]
+    header += [f"{number:>4}" for number in range(1, through + 1)]
+    widths = [max(6, len(tiebreak.value)) for tiebreak in spec.tiebreaks]
+    header += [f"{'Pts':>5}"]
+    header += [f"{t.value:>{w}}" for t, w in zip(spec.tiebreaks, widths, strict=True)]
+    table = ["  ".join(header)]
+    for line in lines:
+        cells = []
+        for played in histories[line.entrant_id]:
+            if played.kind == "played" and played.opponent is not None:
+                colour = "r" if played.colour == "red" else "b"
+                cell = f"{signs.get(played.points, '?')}{ranks[played.opponent]}{colour}"
+            elif played.kind == "forfeit_win":
+                cell = "+F"
+            elif played.kind == "forfeit_loss":
+                cell = "-F"
+            elif played.kind == "pairing_bye":
+                cell = "bye"
+            else:
+                cell = "."
+            cells.append(f"{cell:>4}")
+        row = [f"{line.rank:>3}", f"{names[line.entrant_id]:<{width}}", *cells]
+        row += [f"{line.points:>5g}"]
+        row += [f"{v:>{w}g}" for (_, v), w in zip(line.tiebreaks, widths, strict=True)]
+        table.append("  ".join(row))
+    return tuple(table)
 
 
 def _direct_encounters(
