@@ -402,3 +402,19 @@ def test_every_game_of_the_tournament_downloads_in_one_pgn_file(
     assert len(records) == 4 and not any(record.errors for record in records)
     missing = client.get("/api/tournaments/nope/pgn")
     assert missing.status_code == 404 and "there is no tournament 'nope'" in missing.text
+
+
+def test_a_round_kept_without_its_games_gets_them_at_the_drivers_next_look(
+    client: TestClient, clock: FakeClock
+) -> None:
+    # A driver that died between keeping a round and making its games, played by keeping
+    # the round through the repository alone: the next look makes each board's game once.
+    tournament_id, _ = a_swiss(client, clock)
+    context = client.app.state.context  # type: ignore[attr-defined]
+    repository = context.tournaments.repository
+    client.portal.call(repository.pair_round, tournament_id)  # type: ignore[union-attr]
+    drive(client)  # (or the app's own look, running beside it: either makes them)
+    made = [board["game"] for board in shown(client, tournament_id)["paired"][0]]
+    assert all(made) and len(set(made)) == 2
+    drive(client)
+    assert [board["game"] for board in shown(client, tournament_id)["paired"][0]] == made
