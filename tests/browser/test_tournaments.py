@@ -97,6 +97,10 @@ def test_a_round_robin_is_created_joined_paired_played_and_scored(
     headers = page.locator("#tp-standings th").all_text_contents()
     assert headers[:4] == ["#", "Name", "Points", "Sonneborn-Berger"]
     assert page.is_visible("#tp-trf")
+    # The games' download: the page's link, fetched as the browser would, holds the game.
+    assert page.is_visible("#tp-pgn")
+    pgn = page.evaluate("async () => (await fetch(document.querySelector('#tp-pgn').href)).text()")
+    assert '[Round "1.1"]' in pgn and '[Result "1-0"]' in pgn
     director.screenshot("tournament-page")
     for player in (red, black):
         assert "/t/" in player.page.url  # (stayed on the tournament's page)

@@ -225,6 +225,41 @@ def test_a_games_end_gives_its_board_the_result_once(database: str | Path) -> No
     run(database, work)
 
 
+def test_a_two_player_round_robin_finishes_with_its_last_result(database: str | Path) -> None:
+    # Its one round's game ends (as its game's end gives it): the tournament is over, with
+    # its final standings, and pairs no more.
+    async def work(repository: TournamentRepository) -> None:
+        await with_players(repository, 2, Spec(Format.ROUND_ROBIN, rounds=1))
+        (board,) = await repository.pair_round("t1")
+        await repository.attach_game("t1", 1, board.number, "game-1")
+        running = await repository.tournament("t1")
+        assert running is not None and running.status == "running"
+        await repository.result_of_game("game-1", Result.RED_WINS)
+        over = await repository.tournament("t1")
+        assert over is not None and over.status == "finished"
+        lines = standings(over.spec, over.entrants, over.boards)
+        assert [(line.entrant_id, line.points) for line in lines] == [
+            (board.red, 1.0),
+            (board.black, 0.0),
+        ]
+        with pytest.raises(TournamentError, match="the tournament is over"):
+            await repository.pair_round("t1")
+        assert [t.id for t in await repository.listed("finished")] == ["t1"]
+
+    run(database, work)
+
+
+def test_a_swiss_finishes_when_its_last_round_has_every_result(database: str | Path) -> None:
+    async def work(repository: TournamentRepository) -> None:
+        await with_players(repository, 3, Spec(Format.SWISS, rounds=1))
+        (game,) = [board for board in await repository.pair_round("t1") if not board.is_bye]
+        await repository.set_result("t1", 1, game.number, Result.DRAW)
+        over = await repository.tournament("t1")
+        assert over is not None and over.status == "finished"
+
+    run(database, work)
+
+
 def test_a_finished_tournament_takes_no_entry_and_no_round(database: str | Path) -> None:
     async def work(repository: TournamentRepository) -> None:
         await with_players(repository, 2)

@@ -11,6 +11,8 @@ from starlette.testclient import TestClient
 from test_accounts import CHEAP, OPENING, Seat, as_, sign_up
 from web_helpers import FakeClock
 
+from chuhan.records.pgn import read_pgn
+
 
 @pytest.fixture
 def client(make_client: Any) -> TestClient:
@@ -229,7 +231,8 @@ def test_a_round_robin_is_paired_by_berger_and_exported_in_trf(
         assert paired.status_code == 200, paired.text
         play_to_a_result(client, tournament_id, cookies)
     done = client.post(f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0]))
-    assert done.status_code == 409 and "3 rounds are all paired" in done.text
+    assert done.status_code == 409 and "the tournament is over" in done.text
+    assert shown(client, tournament_id)["status"] == "finished"
     rounds = shown(client, tournament_id)["paired"]
     games = [frozenset((board["red"], board["black"])) for boards in rounds for board in boards]
     assert len(set(games)) == 6  # everyone met everyone once
@@ -321,3 +324,97 @@ def test_an_arena_pairs_its_waiting_players_again_as_games_end(
     clock.advance(30 * 60)
     over = client.post(f"{base}/pair", json={}, headers=as_(cookies[0]))
     assert over.status_code == 409 and "the arena is over" in over.text
+
+
+def drive(client: TestClient) -> None:
+    """The driver's look, once (the app's own looks come every beat_seconds as well)."""
+    context = client.app.state.context  # type: ignore[attr-defined]
+    client.portal.call(context.tournaments.drive)  # type: ignore[union-attr]
+
+
+def test_the_driver_starts_a_swiss_on_time_pairs_each_round_and_finishes_it(
+    client: TestClient, clock: FakeClock
+) -> None:
+    tournament_id, cookies = a_swiss(client, clock)
+    drive(client)
+    assert shown(client, tournament_id)["paired"] == []  # (not before its start)
+    clock.advance(600)
+    drive(client)
+    for number in (1, 2):
+        paired = shown(client, tournament_id)["paired"]
+        assert len(paired) == number and all(board["game"] for board in paired[-1])
+        play_to_a_result(client, tournament_id, cookies)
+        drive(client)
+    over = shown(client, tournament_id)
+    assert over["status"] == "finished" and len(over["paired"]) == 2
+    assert sorted(line["points"] for line in over["standings"]) == [0, 1, 1, 2]
+
+
+def test_the_driver_finishes_an_arena_after_its_minutes_once_its_games_are_over(
+    client: TestClient, clock: FakeClock
+) -> None:
+    cookies = [sign_up(client, f"Player{n}") for n in range(2)]
+    response = create(client, cookies[0], clock, format="arena", minutes=30, name="Arena")
+    tournament_id = response.json()["tournament"]["id"]
+    for cookie in cookies:
+        client.post(f"/api/tournaments/{tournament_id}/join", json={}, headers=as_(cookie))
+    clock.advance(600)
+    drive(client)
+    started = shown(client, tournament_id)
+    assert started["status"] == "running" and len(started["games"]) == 1
+    clock.advance(30 * 60)
+    drive(client)
+    assert shown(client, tournament_id)["status"] == "running"  # (its game is not over)
+    play_to_a_result(client, tournament_id, cookies)
+    drive(client)
+    assert shown(client, tournament_id)["status"] == "finished"
+
+
+def test_every_game_of_the_tournament_downloads_in_one_pgn_file(
+    client: TestClient, clock: FakeClock
+) -> None:
+    tournament_id, cookies = a_swiss(client, clock)
+    for _ in range(2):
+        paired = client.post(
+            f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0])
+        )
+        assert paired.status_code == 200, paired.text
+        play_to_a_result(client, tournament_id, cookies)
+    response = client.get(f"/api/tournaments/{tournament_id}/pgn")
+    assert response.status_code == 200, response.text
+    assert f'filename="{tournament_id}.pgn"' in response.headers["content-disposition"]
+    text = response.text
+    assert text.count('[Event "Saturday Swiss"]') == 4
+    rounds = [line for line in text.splitlines() if line.startswith("[Round ")]
+    assert rounds == ['[Round "1.1"]', '[Round "1.2"]', '[Round "2.1"]', '[Round "2.2"]']
+    assert text.count('[Result "1-0"]') == 4
+    # Each game is its own PGN: the same as the game's download, but the event and round.
+    game_id = shown(client, tournament_id)["paired"][0][0]["game"]
+    alone = client.get(f"/api/games/{game_id}/pgn").text
+    moves = alone.split("\n\n", 1)[1].strip()
+    assert moves in text
+    # The crosstable first, in lines PGN readers skip: the winner of both rounds first.
+    table = [line for line in text.splitlines() if line.startswith("%")]
+    assert table[0] == "% Saturday Swiss" and table[1].split()[1:4] == ["#", "Name", "1"]
+    winner = table[2].split()
+    assert winner[1] == "1" and winner[3].startswith("+") and winner[5] == "2"
+    records = read_pgn(text)  # (chuhan's own reader skips the table)
+    assert len(records) == 4 and not any(record.errors for record in records)
+    missing = client.get("/api/tournaments/nope/pgn")
+    assert missing.status_code == 404 and "there is no tournament 'nope'" in missing.text
+
+
+def test_a_round_kept_without_its_games_gets_them_at_the_drivers_next_look(
+    client: TestClient, clock: FakeClock
+) -> None:
+    # A driver that died between keeping a round and making its games, played by keeping
+    # the round through the repository alone: the next look makes each board's game once.
+    tournament_id, _ = a_swiss(client, clock)
+    context = client.app.state.context  # type: ignore[attr-defined]
+    repository = context.tournaments.repository
+    client.portal.call(repository.pair_round, tournament_id)  # type: ignore[union-attr]
+    drive(client)  # (or the app's own look, running beside it: either makes them)
+    made = [board["game"] for board in shown(client, tournament_id)["paired"][0]]
+    assert all(made) and len(set(made)) == 2
+    drive(client)
+    assert [board["game"] for board in shown(client, tournament_id)["paired"][0]] == made

@@ -5,6 +5,7 @@ export, and properties of the Swiss and arena pairings."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -31,11 +32,16 @@ from chuhan.web.tournaments.rules import (
     Spec,
     TieBreak,
     TournamentError,
+    _histories,
+    _swiss_player,
     arena_pairings,
     arena_points,
     can_join,
     check_spec,
+    crosstable,
+    is_over,
     next_round,
+    pairing_numbers,
     record_result,
     standings,
     trf,
@@ -497,3 +503,79 @@ def test_the_arena_does_not_pair_last_opponents_while_others_play() -> None:
     }
     assert arena_pairings(players(4), records, ["p0", "p1"]) == ()
     assert arena_pairings(players(2), records, ["p0", "p1"]) == (("p1", "p0"),)
+
+
+def test_a_player_who_won_by_forfeit_is_not_given_the_bye() -> None:
+    # C.04.3, C.2: p2 won round 2 by forfeit; without the rule, p2 (lowest in the lowest
+    # score group) would have round 3's bye.
+    spec = Spec(Format.SWISS, rounds=4)
+    entrants = [Entrant(f"p{n}", f"P{n}", 2000 - 10 * n, n) for n in range(5)]
+    boards = (
+        Board(1, 1, "p0", "p2", Result.RED_WINS),
+        Board(1, 2, "p3", "p1", Result.RED_WINS),
+        Board(1, 3, "p4", None),
+        Board(2, 1, "p4", "p0", Result.BLACK_WINS),
+        Board(2, 2, "p2", "p3", Result.RED_FORFEIT_WIN),
+        Board(2, 3, "p1", None),
+    )
+    third = next_round(spec, entrants, boards)
+    (bye,) = [board.red for board in third if board.is_bye]
+    assert bye not in ("p1", "p2", "p4")
+
+
+def test_a_round_not_played_is_a_downfloat() -> None:
+    # C.04.3, A.4b: a bye, a forfeit won or lost and a round missed are each a downfloat,
+    # whatever the points; a game between equal scores is no float.
+    spec = Spec(Format.SWISS, rounds=5)
+    entrants = [Entrant(f"p{n}", f"P{n}", 2000 - 10 * n, n, first_round=1) for n in range(5)]
+    entrants[4] = Entrant("p4", "P4", 1960, 4, first_round=2)  # (entered late: round 1 missed)
+    boards = (
+        Board(1, 1, "p0", "p1", Result.DRAW),
+        Board(1, 2, "p2", "p3", Result.RED_FORFEIT_WIN),
+    )
+    histories = _histories(spec, entrants, boards, 1)
+    scores = {player: sum(p.points for p in rounds) for player, rounds in histories.items()}
+    numbers = pairing_numbers(entrants)
+    floats = {
+        entrant.id: _swiss_player(entrant, numbers, histories, scores).floats
+        for entrant in entrants
+    }
+    assert floats == {
+        "p0": ("none",),
+        "p1": ("none",),
+        "p2": ("down",),
+        "p3": ("down",),
+        "p4": ("down",),
+    }
+
+
+def test_a_two_player_round_robin_is_over_with_its_one_result() -> None:
+    spec = Spec(Format.ROUND_ROBIN, rounds=1)
+    entrants = [Entrant("p0", "P0", 2000, 0), Entrant("p1", "P1", 1900, 1)]
+    (board,) = next_round(spec, entrants, ())
+    assert not is_over(spec, entrants, (board,))
+    assert is_over(spec, entrants, (replace(board, result=Result.DRAW),))
+    double = Spec(Format.ROUND_ROBIN, rounds=2)
+    assert not is_over(double, entrants, (replace(board, result=Result.DRAW),))
+
+
+def test_the_crosstable_names_each_rounds_opponent_by_rank_colour_and_result() -> None:
+    spec = Spec(Format.SWISS, rounds=2)
+    entrants = [Entrant("p0", "Ada", 2000, 0), Entrant("p1", "Bo", 1900, 1)]
+    entrants.append(Entrant("p2", "Cy", 1800, 2))
+    boards = (
+        Board(1, 1, "p0", "p1", R.RED_WINS),
+        Board(1, 2, "p2", None),
+        Board(2, 1, "p2", "p0", R.DRAW),
+    )
+    header, *lines = crosstable(spec, entrants, boards)
+    assert header.split()[:5] == ["#", "Name", "1", "2", "Pts"]
+    # Cy (a bye, then a draw with red against Ada) is first on Buchholz; Bo missed round 2.
+    assert [line.split()[:5] for line in lines] == [
+        ["1", "Cy", "bye", "=2r", "1.5"],
+        ["2", "Ada", "+3r", "=1b", "1.5"],
+        ["3", "Bo", "-2b", ".", "0"],
+    ]
+    forfeits = (Board(1, 1, "p0", "p1", R.BLACK_FORFEIT_WIN), Board(1, 2, "p2", None))
+    rows = {row.split()[1]: row.split()[2] for row in crosstable(spec, entrants, forfeits)[1:]}
+    assert rows == {"Cy": "bye", "Bo": "+F", "Ada": "-F"}

@@ -87,6 +87,7 @@ from chuhan.web.tournaments.routes import (
     list_tournaments,
     pair_round,
     tournament,
+    tournament_pgn,
     tournament_trf,
     withdraw_tournament,
 )
@@ -151,6 +152,7 @@ def create_app(
         ratings = RatingKeeper(store, bus, now, the_settings.rating_sweep_seconds)
         await manager.start()
         ratings.start()
+        context.tournaments.start()
         site_games.start(bus)
         await app.state.context.lobby.start()
         await context.holdings.start()
@@ -164,6 +166,7 @@ def create_app(
         finally:
             context.sessions.close()
             context.tournaments.close()
+            await context.tournaments.release()
             app.state.context.lobby.close()
             app.state.context.analysis.close()
             ratings.close()
@@ -223,6 +226,7 @@ def create_app(
         Route("/api/tournaments/{tournament_id}/result", api(enter_result), methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/forbid", api(keep_apart), methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/trf", api(tournament_trf)),
+        Route("/api/tournaments/{tournament_id}/pgn", api(tournament_pgn)),
         Route("/api/explorer", api(explorer_lookup)),
         Route("/api/explorer/games/{game_id}", api(explorer_game)),
         Route("/api/explorer/search", api(explorer_search)),

@@ -665,6 +665,23 @@ def attach_account(
     return holder
 
 
+def seat_game(
+    game_id: str,
+    created: float,
+    *,
+    rated_in: str | None,
+    holders: Mapping[str, tuple[str, str | None]],
+) -> Body[None]:
+    """A new game between people: rated in ``rated_in`` (``xiangqi``, ``janggi``) unless
+    None, and each seat of ``holders`` (``seat: (account id, network or None)``) given to
+    its account. What the lobby, a tournament and a rated game's rematch do to the game
+    they make."""
+    if rated_in is not None:
+        yield Do(RATED_INSERT, (game_id, rated_in, created))
+    for seat, (account_id, network) in holders.items():
+        yield from attach_account(game_id, seat, account_id, network)
+
+
 def carry_rated(old_id: str, new_id: str, created: float) -> Body[bool]:
     """The rematch ``new_id`` of a rated game ``old_id`` between two accounts is rated
     too, each account holding the other seat (colours swap, as the rematch swaps them);
@@ -675,9 +692,8 @@ def carry_rated(old_id: str, new_id: str, created: float) -> Body[bool]:
     holders = {str(r["seat"]): str(r["id"]) for r in (yield All(GAME_ACCOUNTS, (old_id,)))}
     if set(holders) != {"first", "second"}:
         return False  # (an account deleted since: the rematch is casual)
-    yield Do(RATED_INSERT, (new_id, str(rated["game"]), created))
-    yield Do(SEAT_ATTACH, (new_id, "second", holders["first"]))
-    yield Do(SEAT_ATTACH, (new_id, "first", holders["second"]))
+    swapped = {"second": (holders["first"], None), "first": (holders["second"], None)}
+    yield from seat_game(new_id, created, rated_in=str(rated["game"]), holders=swapped)
     return True
 
 
@@ -887,6 +903,19 @@ class AccountRepository:
     async def rate_game(self, game_id: str, game: str, created: float) -> None:
         """Mark the game as rated (settled once it is over: :meth:`settle_rated_game`)."""
         await self.db.write(do(RATED_INSERT, game_id, game, created), "marking a game rated")
+
+    async def seat_game(
+        self,
+        game_id: str,
+        created: float,
+        *,
+        rated_in: str | None,
+        holders: Mapping[str, tuple[str, str | None]],
+    ) -> None:
+        """Rate a new game (unless ``rated_in`` is None) and give its seats to their
+        accounts, in one transaction (:func:`seat_game`)."""
+        body = seat_game(game_id, created, rated_in=rated_in, holders=holders)
+        await self.db.write(body, "seating a game's accounts")
 
     async def carry_rated(self, old_id: str, new_id: str, created: float) -> bool:
         """Make the rematch ``new_id`` of a rated game rated too, its seats swapped

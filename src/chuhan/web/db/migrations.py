@@ -44,6 +44,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "SEEKS_SCHEMA",
     "TOURNAMENTS_SCHEMA",
+    "TOURNAMENT_DRIVERS_SCHEMA",
     "Migration",
     "migrate_postgresql",
     "migrate_sqlite",
@@ -437,6 +438,13 @@ LIVE_GAMES_SCHEMA = """
 CREATE INDEX games_live ON games (status, updated)
 """
 
+#: Which server process drives each tournament (its clock and pairings): a lease that a
+#: process takes over when the holder has stopped beating (issue 23;
+#: :mod:`chuhan.web.tournaments.repository`). (The same text on both.)
+TOURNAMENT_DRIVERS_SCHEMA = """
+ALTER TABLE tournaments ADD COLUMN driver text
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("games, seats, events and chat", _SQLITE_1, _POSTGRESQL_1),
     Migration("each game's revision and each event's number", _SQLITE_2, ""),
@@ -463,6 +471,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "the games in play, newest move first (the lobby's games to watch)",
         LIVE_GAMES_SCHEMA,
         LIVE_GAMES_SCHEMA,
+    ),
+    Migration(
+        "the server process driving each tournament",
+        TOURNAMENT_DRIVERS_SCHEMA,
+        TOURNAMENT_DRIVERS_SCHEMA,
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -654,17 +654,15 @@ class Lobby:
             name=None,
             names={seeker_seat: seek.name, acceptor_seat: member.display_name},
         )
-        if seek.rated:
-            await self.accounts.repository.rate_game(row.id, variant.game, row.created)
         # (a rated game keeps the networks its seats were taken from, for the rating rules)
+        holders: dict[str, tuple[str, str | None]] = {}
         if seek.account_id is not None:
-            await self.accounts.repository.attach_account(
-                row.id, seeker_seat, seek.account_id, network_of(seek.address)
-            )
+            holders[seeker_seat] = (seek.account_id, network_of(seek.address))
         if member.account is not None:
-            await self.accounts.repository.attach_account(
-                row.id, acceptor_seat, member.account.id, network_of(member.address)
-            )
+            holders[acceptor_seat] = (member.account.id, network_of(member.address))
+        await self.accounts.repository.seat_game(
+            row.id, row.created, rated_in=variant.game if seek.rated else None, holders=holders
+        )
         paired = {"game_id": row.id, "seek": seek.id}
         member.send(_paired({**paired, "seat": acceptor_seat}, seats[acceptor_seat]))
         self._tell(seek.owner, _paired({**paired, "seat": seeker_seat}, seats[seeker_seat]))

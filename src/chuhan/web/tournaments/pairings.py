@@ -57,7 +57,8 @@ class Pairing:
 @dataclass(frozen=True, slots=True)
 class SwissPlayer:
     """What the Dutch system needs of a player before a round: the score, the colour and
-    float of each round so far (None and ``"none"`` for a round not played), the byes had."""
+    float of each round so far (None for a round not played, which is a downfloat: C.04.3
+    A.4b), the byes had and forfeits won (C.2: either keeps the player from the bye)."""
 
     number: int
     rating: int

@@ -56,6 +56,7 @@ from chuhan.web.tournaments.rules import (
     arena_waiting,
     can_join,
     check_spec,
+    is_over,
     next_round,
     record_result,
     withdraw,
@@ -67,7 +68,10 @@ __all__ = [
     "Tournament",
     "TournamentRepository",
     "attach_game",
+    "claim",
     "create_tournament",
+    "driver_of",
+    "ended_without_result",
     "enter",
     "forbid_pair",
     "game_of",
@@ -76,6 +80,7 @@ __all__ = [
     "list_tournaments",
     "load_tournament",
     "pair_arena",
+    "release",
     "result_of_game",
     "set_result",
     "set_status",
@@ -216,6 +221,20 @@ BOARD_GAME_READ = (
     "SELECT game_id FROM tournament_boards WHERE tournament_id = ? AND round = ? AND board = ?"
 )
 BOARD_OF_GAME = "SELECT tournament_id, round, board FROM tournament_boards WHERE game_id = ?"
+#: The tournaments not over, with the process driving each (the lease: see :func:`claim`).
+UNFINISHED = "SELECT id, driver FROM tournaments WHERE status <> 'finished' ORDER BY id"
+DRIVER_FREE_CLAIM = "UPDATE tournaments SET driver = ? WHERE id = ? AND driver IS NULL"
+DRIVER_STALE_CLAIM = "UPDATE tournaments SET driver = ? WHERE id = ? AND driver = ?"
+DRIVER_RELEASE = "UPDATE tournaments SET driver = NULL WHERE driver = ?"
+DRIVER_READ = "SELECT driver FROM tournaments WHERE id = ?"
+#: The games over whose boards have no result yet, of the tournaments a process drives.
+ENDED_WITHOUT_RESULT = (
+    "SELECT b.game_id, g.result FROM tournament_boards AS b "
+    "JOIN tournaments AS t ON t.id = b.tournament_id "
+    "JOIN games AS g ON g.id = b.game_id "
+    "WHERE t.driver = ? AND t.status <> 'finished' AND b.result IS NULL "
+    "AND g.status = 'over' ORDER BY b.game_id LIMIT ?"
+)
 FORBIDDEN_INSERT = (
     "INSERT INTO tournament_forbidden (tournament_id, first, second) VALUES (?, ?, ?)"
 )
@@ -329,6 +348,12 @@ def _changed(tournament: Tournament, status: Status | None = None) -> Body[int]:
     return tournament.revision + 1
 
 
+def _status_after(tournament: Tournament, boards: tuple[Board, ...]) -> Status:
+    """The status of a Swiss or round robin with ``boards``: finished once its last round
+    has every result (``rules.is_over``), running otherwise."""
+    return "finished" if is_over(tournament.spec, tournament.entrants, boards) else "running"
+
+
 def enter(
     tournament_id: str,
     entrant_id: str,
@@ -419,7 +444,8 @@ def keep_round(tournament_id: str, revision: int, boards: tuple[Board, ...]) -> 
             BOARD_INSERT,
             (tournament_id, board.round, board.number, board.red, board.black, None, None, None),
         )
-    yield from _changed(tournament, "running")
+    # (a last round of byes only, a withdrawn player's opponents', is over as it is paired)
+    yield from _changed(tournament, _status_after(tournament, tournament.boards + boards))
 
 
 def set_result(
@@ -435,7 +461,7 @@ def set_result(
     tournament = yield from _changing(tournament_id, revision)
     boards = record_result(tournament.boards, round_number, board_number, result)
     yield Do(BOARD_RESULT, (result.value, tournament_id, round_number, board_number))
-    yield from _changed(tournament)
+    yield from _changed(tournament, _status_after(tournament, boards))
     (board,) = [b for b in boards if b.round == round_number and b.number == board_number]
     return board
 
@@ -485,7 +511,8 @@ def result_of_game(
         ended = termination or Termination.ABANDONMENT
         detail = json.dumps({"termination": ended.value, "plies": plies})
     yield Do(BOARD_ENDED, (result.value, detail, tournament_id, round_number, board_number))
-    yield from _changed(tournament)
+    boards = record_result(tournament.boards, round_number, board_number, result)
+    yield from _changed(tournament, _status_after(tournament, boards))
     return tournament_id, replace(board, result=result)
 
 
@@ -508,6 +535,8 @@ def pair_arena(tournament_id: str, now: float) -> Body[tuple[Board, ...]]:
     boards = tuple(
         Board(0, number, red, black) for number, (red, black) in enumerate(games, start=first)
     )
+    if not boards and tournament.status == "running":
+        return boards  # (nobody to pair: nothing changed, no revision spent)
     for board in boards:
         yield Do(
             BOARD_INSERT, (tournament_id, 0, board.number, board.red, board.black) + (None,) * 3
@@ -524,6 +553,49 @@ def set_status(tournament_id: str, status: Status, *, revision: int | None = Non
     if tournament.status == "finished" and status != "finished":
         raise TournamentError("the tournament is over")
     return (yield from _changed(tournament, status))
+
+
+def claim(server_id: str, live: frozenset[str]) -> Body[list[str]]:
+    """The tournaments not over that ``server_id`` drives, after taking each whose driver
+    is none or not among the ``live`` processes (it stopped beating: killed, or its
+    machine gone). A claim is a compare-and-set on the ``driver`` column, so of several
+    processes claiming one tournament at once exactly one gets it; a claim is no change
+    of the tournament (its revision stays)."""
+    found = yield All(UNFINISHED, ())
+    driven = []
+    for row in found:
+        tournament_id, driver = str(row["id"]), row["driver"]
+        if driver == server_id:
+            driven.append(tournament_id)
+            continue
+        if driver is not None and driver in live:
+            continue
+        if driver is None:
+            taken = yield Do(DRIVER_FREE_CLAIM, (server_id, tournament_id))
+        else:
+            taken = yield Do(DRIVER_STALE_CLAIM, (server_id, tournament_id, driver))
+        if taken:
+            driven.append(tournament_id)
+    return driven
+
+
+def release(server_id: str) -> Body[None]:
+    """Hand back the tournaments ``server_id`` drives (a clean close: another process
+    takes them at its next look, without waiting for this one to be found dead)."""
+    yield Do(DRIVER_RELEASE, (server_id,))
+
+
+def driver_of(tournament_id: str) -> Body[str | None]:
+    found = yield One(DRIVER_READ, (tournament_id,))
+    return None if found is None or found["driver"] is None else str(found["driver"])
+
+
+def ended_without_result(server_id: str, limit: int) -> Body[list[tuple[str, dict[str, Any]]]]:
+    """``(game id, the game's result)`` of the games over whose boards have no result,
+    in the tournaments ``server_id`` drives (the end written by a process that did not
+    give the board its result: it died first, or could not write it)."""
+    found = yield All(ENDED_WITHOUT_RESULT, (server_id, limit))
+    return [(str(row["game_id"]), dict(json.loads(row["result"] or "{}"))) for row in found]
 
 
 def list_tournaments(status: Status, limit: int) -> Body[list[Tournament]]:
@@ -658,6 +730,23 @@ class TournamentRepository:
             return None
         body = result_of_game(game_id, result, termination)
         return await self.db.write(body, "a tournament game's result")
+
+    async def claim(self, server_id: str, live: frozenset[str]) -> list[str]:
+        """Take the tournaments without a live driver; those ``server_id`` drives
+        (:func:`claim`)."""
+        return await self.db.write(claim(server_id, live), "claiming tournaments to drive")
+
+    async def release(self, server_id: str) -> None:
+        await self.db.write(release(server_id), "handing back the tournaments driven")
+
+    async def driver_of(self, tournament_id: str) -> str | None:
+        return await self.db.read(driver_of(tournament_id), "reading a tournament's driver")
+
+    async def ended_without_result(
+        self, server_id: str, limit: int = 50
+    ) -> list[tuple[str, dict[str, Any]]]:
+        body = ended_without_result(server_id, limit)
+        return await self.db.read(body, "finding tournament games ended unrecorded")
 
     async def pair_arena(self, tournament_id: str, now: float) -> tuple[Board, ...]:
         return await self.db.write(pair_arena(tournament_id, now), "pairing an arena")

@@ -13,7 +13,11 @@
 - ``POST /api/tournaments/{id}/result`` (``{"round", "board", "result"}``: ``1-0``,
   ``0-1``, ``1/2-1/2``, ``+-``, ``-+``, ``--``) and ``/forbid`` (``{"first", "second"}``,
   players' names): the director;
-- ``GET /api/tournaments/{id}/trf``: a Swiss or round robin in FIDE's TRF16.
+- ``GET /api/tournaments/{id}/trf``: a Swiss or round robin in FIDE's TRF16;
+- ``GET /api/tournaments/{id}/pgn``: the crosstable (as PGN's escaped ``%`` lines) and
+  every game of the tournament in one PGN file, round by round and board by board
+  (``Event`` the tournament's name, ``Round`` round.board; an arena's games by their
+  number), as each game's own PGN writes it.
 
 A refusal of the rules is 409 with its sentence; an unknown tournament 404; a request not
 signed in 401; a player who is not the director 403; a bad field 400 naming it."""
@@ -32,6 +36,7 @@ from chuhan.variants import get_variant
 from chuhan.web.accounts.repository import Account
 from chuhan.web.context import context_of
 from chuhan.web.http.common import HTTPError, field, limit_rate, read_json
+from chuhan.web.round.reads import ReadBusy, ReadUnavailable
 from chuhan.web.round.routes import parse_time_control
 from chuhan.web.tournaments.repository import STATUSES, Settings, Tournament
 from chuhan.web.tournaments.rules import (
@@ -47,6 +52,7 @@ from chuhan.web.tournaments.rules import (
     UnknownTournament,
     arena_records,
     arena_standings,
+    crosstable,
     standings,
     trf,
 )
@@ -61,6 +67,7 @@ __all__ = [
     "list_tournaments",
     "pair_round",
     "tournament",
+    "tournament_pgn",
     "tournament_trf",
     "withdraw_tournament",
     "you_json",
@@ -359,6 +366,43 @@ async def tournament_trf(request: Request) -> Response:
     return PlainTextResponse(
         text,
         headers={"content-disposition": f'attachment; filename="{found.id}.trf"'},
+    )
+
+
+@refusals
+async def tournament_pgn(request: Request) -> Response:
+    """Every game of the tournament in one PGN file (the games' own PGN, with the
+    tournament's name as the event and the round and board as the round)."""
+    context = context_of(request)
+    found = await context.tournaments.tournament(request.path_params["tournament_id"])
+    arena = found.spec.format is Format.ARENA
+
+    async def no_budget() -> None:
+        """(the tournament's games are read for this file without a reader's budget)"""
+
+    texts = []
+    for (round_number, board_number), game_id in sorted(found.games.items()):
+        try:
+            rendered = await context.reads.rendered(game_id, no_budget)
+            if rendered is None:
+                continue  # (a game deleted since)
+            headers = {
+                "Event": found.name,
+                "Round": str(board_number) if arena else f"{round_number}.{board_number}",
+            }
+            texts.append(await context.reads.pgn(rendered, "iccs", headers))
+        except ReadUnavailable as error:
+            raise HTTPError(500, "internal", str(error)) from None
+        except ReadBusy as error:
+            raise HTTPError(503, "busy", str(error)) from None
+    # The crosstable first, as PGN's escaped lines (a '%' in the first column: readers skip
+    # them), so that the standings travel with the games.
+    table = [] if arena else crosstable(found.spec, found.entrants, found.boards)
+    head = "".join(f"% {line}".rstrip() + "\n" for line in (found.name, *table))
+    return PlainTextResponse(
+        head + "\n" + "\n".join(text.rstrip("\n") + "\n" for text in texts),
+        media_type="application/x-chess-pgn; charset=utf-8",
+        headers={"content-disposition": f'attachment; filename="{found.id}.pgn"'},
     )
 
 

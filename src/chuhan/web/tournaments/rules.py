@@ -49,10 +49,13 @@ __all__ = [
     "arena_waiting",
     "can_join",
     "check_spec",
+    "crosstable",
+    "is_over",
     "next_round",
     "pairing_numbers",
     "record_result",
     "standings",
+    "total_rounds",
     "trf",
     "withdraw",
 ]
@@ -386,6 +389,28 @@ def _check_round_complete(boards: Sequence[Board], round_number: int) -> None:
         )
 
 
+def total_rounds(spec: Spec, players: int) -> int:
+    """How many rounds the tournament has: a Swiss's ``rounds``; a round robin's Berger
+    table of ``players`` (one round a player less than an even count, as many as an odd
+    count) times its cycles; an arena none."""
+    if spec.format is Format.ROUND_ROBIN:
+        return (players if players % 2 else players - 1) * spec.rounds
+    if spec.format is Format.SWISS:
+        return spec.rounds
+    return 0
+
+
+def is_over(spec: Spec, entrants: Sequence[Entrant], boards: Sequence[Board]) -> bool:
+    """Whether a Swiss or a round robin is over: its last round is paired and every board
+    of it has its result (or is a bye). An arena ends with its time, not here."""
+    if spec.format is Format.ARENA:
+        return False
+    paired = max((board.round for board in boards), default=0)
+    if paired == 0 or paired < total_rounds(spec, len(entrants)):
+        return False
+    return all(board.is_finished for board in boards if board.round == paired)
+
+
 def next_round(
     spec: Spec,
     entrants: Sequence[Entrant],
@@ -405,7 +430,7 @@ def next_round(
     numbers = pairing_numbers(entrants)
     by_number = {number: entrant_id for entrant_id, number in numbers.items()}
     if spec.format is Format.ROUND_ROBIN:
-        total = (len(entrants) if len(entrants) % 2 else len(entrants) - 1) * spec.rounds
+        total = total_rounds(spec, len(entrants))
         if round_number > total:
             raise TournamentError(f"the round robin's {total} rounds are all paired")
         in_round = {entrant.id for entrant in entrants if entrant.plays_in(round_number)}
@@ -467,11 +492,12 @@ def _swiss_player(
     history = histories[entrant.id]
     floats: list[Float] = []
     for played in history:
-        # C.04.3, A.4: the higher scorer before the round floats down, the other up; a
-        # round scored without an opponent (a bye, a forfeit won) is a downfloat.
+        # C.04.3, A.4b: the higher scorer before the round floats down, the other up; a
+        # player who does not play in a round, for whatever reason (a bye, a forfeit won
+        # or lost, absent), also receives a downfloat.
         before = sum(p.points for p in history[: played.round - 1])
         if played.opponent is None or played.kind != "played":
-            floats.append("down" if played.points > 0 else "none")
+            floats.append("down")
             continue
         opponent_before = sum(p.points for p in histories[played.opponent][: played.round - 1])
         floats.append(
@@ -483,7 +509,8 @@ def _swiss_player(
         score=scores[entrant.id],
         colours=tuple(played.colour for played in history),
         floats=tuple(floats),
-        byes=sum(1 for played in history if played.kind == "pairing_bye"),
+        # C.04.3, C.2: a player who won by forfeit is not given the bye, as one who had it.
+        byes=sum(1 for played in history if played.kind in ("pairing_bye", "forfeit_win")),
     )
 
 
@@ -568,6 +595,46 @@ def standings(
         )
         for position, line in enumerate(ranked.players, start=1)
     )
+
+
+def crosstable(spec: Spec, entrants: Sequence[Entrant], boards: Sequence[Board]) -> tuple[str, ...]:
+    """The crosstable of a Swiss or a round robin as lines of text, in the standings'
+    order: the rank, the name, each round (``+3r``: won against the player ranked 3 with
+    red, ``=`` drawn, ``-`` lost, ``b`` with black; ``+F``/``-F`` a forfeit won or lost,
+    ``bye``, ``.`` not played or no result yet), the points and the tie-breaks."""
+    lines = standings(spec, entrants, boards)
+    through = max((board.round for board in boards), default=0)
+    histories = _histories(spec, entrants, boards, through)
+    ranks = {line.entrant_id: line.rank for line in lines}
+    names = {entrant.id: entrant.name for entrant in entrants}
+    width = max((len(name) for name in names.values()), default=4)
+    signs = {1.0: "+", 0.5: "=", 0.0: "-"}
+    header = [f"{'#':>3}", f"{'Name':<{width}}"]
+    header += [f"{number:>4}" for number in range(1, through + 1)]
+    widths = [max(6, len(tiebreak.value)) for tiebreak in spec.tiebreaks]
+    header += [f"{'Pts':>5}"]
+    header += [f"{t.value:>{w}}" for t, w in zip(spec.tiebreaks, widths, strict=True)]
+    table = ["  ".join(header)]
+    for line in lines:
+        cells = []
+        for played in histories[line.entrant_id]:
+            if played.kind == "played" and played.opponent is not None:
+                colour = "r" if played.colour == "red" else "b"
+                cell = f"{signs.get(played.points, '?')}{ranks[played.opponent]}{colour}"
+            elif played.kind == "forfeit_win":
+                cell = "+F"
+            elif played.kind == "forfeit_loss":
+                cell = "-F"
+            elif played.kind == "pairing_bye":
+                cell = "bye"
+            else:
+                cell = "."
+            cells.append(f"{cell:>4}")
+        row = [f"{line.rank:>3}", f"{names[line.entrant_id]:<{width}}", *cells]
+        row += [f"{line.points:>5g}"]
+        row += [f"{v:>{w}g}" for (_, v), w in zip(line.tiebreaks, widths, strict=True)]
+        table.append("  ".join(row))
+    return tuple(table)
 
 
 def _direct_encounters(

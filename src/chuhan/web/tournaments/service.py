@@ -1,16 +1,26 @@
 """The tournaments of one server process: create one, enter and withdraw players, pair a
 round and make its games (``GameManager.create``, as the lobby makes a game), and give a
-board its result when its game ends (the bus's ``GameFinished``, published by the process
-that wrote the game's end).
+board its result when its game ends.
 
-An arena pairs its waiting players when its director pairs it, when a player enters it
-while it runs, and when one of its games ends (in the process that heard the end).
+**One driver per tournament.** Of the processes sharing a database, one at a time drives
+each tournament (``tournaments.driver``, a lease): every ``beat_seconds`` each process
+takes the tournaments whose driver is none or has stopped beating (``Store.live_servers``,
+the test the games' takeover uses; a compare-and-set, so one process gets each), and for
+those it drives: starts them on time (a Swiss's or round robin's first round, an arena's
+first pairing), pairs the next round once the last has every result, pairs an arena's
+waiting players, finishes an arena after its minutes once its games are over, and makes
+the game of every board that has none. Only the driver makes a tournament's games, so a
+board never gets two; a round is kept only on the revision it was paired on
+(``repository.keep_round``), so two processes never pair it twice. A director's pairing
+on another process keeps the round, and the driver makes its games at its next look.
 
-What is not here yet (issue 23, later): a process that drives each tournament's clock
-(starting it on time, pairing the next round by itself, ending an arena and pairing its
-players who wait without an event) and its takeover when that process dies, the results
-of games whose end another process wrote (heard through the store's notices), and
-berserk (it changes the game's clock, which the round owns).
+**Results.** A board gets its result when its game ends: at once in the process that
+wrote the end (the bus's ``GameFinished``), and otherwise at the driver's next look,
+which gives the result of every game over whose board has none (a process that wrote the
+end and died before giving it, or could not write it).
+
+What is not here yet (issue 23, later): berserk (it changes the game's clock, which the
+round owns).
 """
 
 from __future__ import annotations
@@ -44,7 +54,9 @@ from chuhan.web.tournaments.rules import (
     Spec,
     TournamentError,
     UnknownTournament,
+    arena_waiting,
     check_spec,
+    total_rounds,
 )
 
 __all__ = [
@@ -97,11 +109,32 @@ class TournamentService:
         self.now = now
         self._tasks: set[asyncio.Task[None]] = set()
         self._unsubscribe = bus.subscribe(GameFinished, self._finished)
+        #: The tournaments this process drove at its last look.
+        self.driving: set[str] = set()
+        self._driving_task: asyncio.Task[None] | None = None
+        self._making: dict[str, asyncio.Lock] = {}
+        self._looking = asyncio.Lock()
+
+    def start(self) -> None:
+        """Drive this process's tournaments from now on (a look every ``beat_seconds``)."""
+        self._driving_task = asyncio.get_running_loop().create_task(self._drive_forever())
 
     def close(self) -> None:
         self._unsubscribe()
+        if self._driving_task is not None:
+            self._driving_task.cancel()
+            self._driving_task = None
         for task in list(self._tasks):
             task.cancel()
+
+    async def release(self) -> None:
+        """Hand back the tournaments driven (a clean stop: another process takes them at
+        its next look)."""
+        try:
+            await self.repository.release(self.store.server_id)
+        except Exception as error:  # (the others take them once this one stops beating)
+            log.warning("cannot hand back the tournaments driven: %s", error)
+        self.driving = set()
 
     async def idle(self) -> None:
         """Wait for the results being given (tests)."""
@@ -155,38 +188,111 @@ class TournamentService:
     async def pair_round(
         self, tournament_id: str, director: Account, *, revision: int | None = None
     ) -> tuple[Board, ...]:
-        """Pair the next round (the director only) and make its games; the boards."""
+        """Pair the next round (the director only); the boards. Their games are made by
+        the tournament's driver: this process when no other live one drives it."""
         tournament = await self._directed(tournament_id, director)
         if tournament.spec.format is Format.ARENA:
-            return await self._pair_arena(tournament)
-        boards = await self.repository.pair_round(tournament_id, revision=revision)
-        names = {entrant.id: entrant.name for entrant in tournament.entrants}
-        started = []
-        for board in boards:
-            if board.black is not None:
-                started.append(await self._start_game(tournament, board, names))
-            else:
-                started.append(board)
-        return tuple(started)
+            boards = await self.repository.pair_arena(tournament_id, self.now())
+        else:
+            boards = await self.repository.pair_round(tournament_id, revision=revision)
+        if await self._drives(tournament_id):
+            await self._make_games(tournament_id)
+        return boards
 
-    async def _pair_arena(self, tournament: Tournament) -> tuple[Board, ...]:
-        """Pair the arena's waiting players now and make their games."""
-        boards = await self.repository.pair_arena(tournament.id, self.now())
-        if boards:
-            tournament = await self.tournament(tournament.id)  # (with who entered since)
-        names = {entrant.id: entrant.name for entrant in tournament.entrants}
-        return tuple([await self._start_game(tournament, board, names) for board in boards])
+    async def _drives(self, tournament_id: str) -> bool:
+        """Whether this process drives the tournament (taking it if no live process
+        does)."""
+        await self._claim()
+        return tournament_id in self.driving
+
+    async def _claim(self) -> list[str]:
+        live = await self.store.live_servers(self.manager.takeover_seconds)
+        me = self.store.server_id
+        driven = await self.repository.claim(me, frozenset(live) | {me})
+        self.driving = set(driven)
+        return driven
+
+    # ------------------------------------------------------------------ the driver
+
+    async def _drive_forever(self) -> None:
+        while True:
+            try:
+                await self.drive()
+            except Exception:  # a look that fails must not stop the next one
+                log.exception("driving the tournaments failed")
+            await asyncio.sleep(self.manager.beat_seconds)
+
+    async def drive(self) -> None:
+        """One look: take the tournaments without a live driver, give the results of
+        their games that ended unrecorded, and drive each (:meth:`_drive`); one look at a
+        time in this process."""
+        async with self._looking:
+            driven = await self._claim()
+            me = self.store.server_id
+            for game_id, result in await self.repository.ended_without_result(me):
+                await self._give_result(game_id, result)
+            for tournament_id in driven:
+                try:
+                    await self._drive(tournament_id)
+                except TournamentError as refusal:
+                    log.info("tournament %s not driven on: %s", tournament_id, refusal)
+
+    async def _drive(self, tournament_id: str) -> None:
+        """Make the games the tournament's boards lack; from its start, pair its rounds
+        (or an arena's waiting players) and finish an arena after its minutes."""
+        await self._make_games(tournament_id)
+        tournament = await self.tournament(tournament_id)
+        now = self.now()
+        if tournament.status == "finished" or now < tournament.starts:
+            return
+        spec, boards = tournament.spec, tournament.boards
+        if spec.format is Format.ARENA:
+            if now >= tournament.starts + spec.minutes * 60:
+                if all(board.is_finished for board in boards):
+                    await self.repository.set_status(tournament_id, "finished")
+                return
+            waiting = arena_waiting(tournament.entrants, boards)
+            if tournament.status == "created" or len(waiting) >= 2:
+                await self.repository.pair_arena(tournament_id, now)
+                await self._make_games(tournament_id)
+            return
+        paired = tournament.rounds_paired
+        if paired >= total_rounds(spec, len(tournament.entrants)):
+            return
+        if paired and not all(board.is_finished for board in tournament.round_boards(paired)):
+            return
+        if sum(1 for entrant in tournament.entrants if entrant.plays_in(paired + 1)) < 2:
+            return
+        await self.repository.pair_round(tournament_id, revision=tournament.revision)
+        await self._make_games(tournament_id)
+
+    async def _make_games(self, tournament_id: str) -> None:
+        """Make the game of each board that has none and no result (the round just
+        paired, or one whose driver died before making them); one at a time in this
+        process."""
+        lock = self._making.setdefault(tournament_id, asyncio.Lock())
+        async with lock:
+            tournament = await self.tournament(tournament_id)
+            names = {entrant.id: entrant.name for entrant in tournament.entrants}
+            for board in tournament.boards:
+                if board.is_finished or (board.round, board.number) in tournament.games:
+                    continue
+                await self._start_game(tournament, board, names)
 
     async def _pair_arena_again(self, tournament_id: str) -> None:
-        """After an arena game's end or an entry: pair whoever waits (nothing once the
-        arena is over)."""
+        """After an arena game's end or an entry: pair whoever waits, if this process
+        drives the arena (its driver does so at its next look otherwise)."""
+        if tournament_id not in self.driving:
+            return
         tournament = await self.tournament(tournament_id)
         if tournament.spec.format is not Format.ARENA or tournament.status != "running":
             return
         try:
-            await self._pair_arena(tournament)
+            await self.repository.pair_arena(tournament_id, self.now())
         except TournamentError as refusal:
             log.info("arena %s not paired: %s", tournament_id, refusal)
+            return
+        await self._make_games(tournament_id)
 
     async def _start_game(
         self, tournament: Tournament, board: Board, names: dict[str, str]
@@ -217,12 +323,20 @@ class TournamentService:
             name=None,
             names={"first": names[board.red], "second": names[board.black]},
         )
-        await self.repository.attach_game(tournament.id, board.round, board.number, row.id)
-        if settings.rated:
-            await self.accounts.repository.rate_game(row.id, variant.game, row.created)
-        for seat, entrant_id in (("first", board.red), ("second", board.black)):
-            if entrant_id.startswith("a:"):
-                await self.accounts.repository.attach_account(row.id, seat, entrant_id[2:])
+        if not await self.repository.attach_game(tournament.id, board.round, board.number, row.id):
+            log.warning("board %s of round %s had a game already", board.number, board.round)
+            return board
+        holders = {
+            seat: (entrant_id[2:], None)
+            for seat, entrant_id in (("first", board.red), ("second", board.black))
+            if entrant_id.startswith("a:")
+        }
+        await self.accounts.repository.seat_game(
+            row.id,
+            row.created,
+            rated_in=variant.game if settings.rated else None,
+            holders=holders,
+        )
         return board
 
     async def enter_result(
@@ -309,22 +423,23 @@ class TournamentService:
     def _finished(self, event: GameFinished) -> None:
         if event.kind != "friend":
             return
-        self._spawn(self._give_result(event))
+        self._spawn(self._give_result(event.game_id, event.result))
 
-    async def _give_result(self, event: GameFinished) -> None:
-        """The board of a tournament game that ended gets its result (an aborted game, no
-        one having played, is a double forfeit)."""
-        result = _RESULTS.get(str(event.result.get("result")), Result.DOUBLE_FORFEIT)
+    async def _give_result(self, game_id: str, ended: dict[str, Any]) -> None:
+        """The board of a tournament game that ended gets its result (``ended``: the
+        game's ``result`` object; an aborted game, no one having played, is a double
+        forfeit)."""
+        result = _RESULTS.get(str(ended.get("result")), Result.DOUBLE_FORFEIT)
         try:
-            termination = Termination(event.result.get("termination"))
+            termination = Termination(ended.get("termination"))
         except ValueError:
             termination = None
         try:
-            given = await self.repository.result_of_game(event.game_id, result, termination)
+            given = await self.repository.result_of_game(game_id, result, termination)
             if given is not None and given[1].round == 0:
                 await self._pair_arena_again(given[0])
         except Exception:
-            log.exception("the result of game %s was not given to its board", event.game_id)
+            log.exception("the result of game %s was not given to its board", game_id)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)

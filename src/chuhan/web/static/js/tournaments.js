@@ -323,6 +323,7 @@ class TournamentPage {
     $("tp-withdraw").addEventListener("click", () => this.act("withdraw", {}));
     $("tp-pair").addEventListener("click", () => this.act("pair", this.tournament ? { revision: this.tournament.revision } : {}));
     $("tp-trf").href = `${tournamentPath(id)}/trf`;
+    $("tp-pgn").href = `${tournamentPath(id)}/pgn`;
     this.refresh();
     /** @type {ReturnType<typeof setInterval> | null} (stopped once the tournament is over) */
     this.poll = setInterval(() => this.refresh(), POLL_MS);
@@ -462,6 +463,7 @@ class TournamentPage {
     show($("tp-pair"), you.director && open && !(arena && tournament.status === "running"));
     $("tp-pair").textContent = t(arena ? "tStart" : "tPairNext");
     show($("tp-trf"), !arena && (tournament.paired || []).length > 0);
+    show($("tp-pgn"), (arena ? tournament.games || [] : (tournament.paired || []).flat()).some((board) => board.game));
   }
 
   /** The round being played (or the arena's games, newest first), each with a link to watch.
