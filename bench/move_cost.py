@@ -178,6 +178,17 @@ async def run(
                 json.dumps({"type": kind, "seq": seqs[id(conn)], **fields})
             )
 
+        def send_move(conn: GameConnection, version: int, move: str) -> None:
+            """The client sends a move: the text ``json.dumps`` makes of it, put together
+            directly (json.dumps costs about 25 k instructions a frame, the client's work
+            and not the server's)."""
+            seqs[id(conn)] += 1
+            waiting[0] += 1
+            inboxes[id(conn)].put_nowait(
+                f'{{"type": "move", "seq": {seqs[id(conn)]}, "version": {version}, '
+                f'"from": "{move[:2]}", "to": "{move[2:]}"}}'
+            )
+
         async def sent_all() -> None:
             if waiting[0]:
                 round_over.clear()
@@ -212,13 +223,7 @@ async def run(
                         if move[:2] == move[2:]:
                             act(room, conns[seat], "pass", version=room.state.version)
                         else:
-                            act(
-                                room,
-                                conns[seat],
-                                "move",
-                                version=room.state.version,
-                                **{"from": move[:2], "to": move[2:]},
-                            )
+                            send_move(conns[seat], room.state.version, move)
                         moves += 1
                 await sent_all()
                 for room, conns in players:
