@@ -191,9 +191,12 @@ async def create_game(request: Request) -> Response:
     seat = "both" if new.kind == "local" else new.color
     token = seats[seat]
     if player is not None and new.kind != "local":  # the game is the account's too
-        if new.rated:
-            await context.accounts.repository.rate_game(row.id, new.variant.game, row.created)
-        await context.accounts.repository.attach_account(row.id, seat, player.id)
+        await context.accounts.repository.seat_game(
+            row.id,
+            row.created,
+            rated_in=new.variant.game if new.rated else None,
+            holders={seat: (player.id, None)},
+        )
     body: dict[str, Any] = {
         "game_id": row.id,
         "seat": seat,
