@@ -37,16 +37,17 @@ def sign_up(player: Player, name: str) -> None:
     assert page.text_content("#account summary") == name
 
 
-def test_a_rated_game_between_two_accounts(
-    browser: Any, server: Server, players: list[Player]
-) -> None:
+def rated_friend_game(
+    browser: Any, server: Server, players: list[Player], addresses: tuple[str, str]
+) -> tuple[Player, Player, str]:
+    """Two new accounts (Red, Black: two addresses, since accounts of one address are not
+    rated against each other) in a rated friend game that Red made, Red moving first and
+    Black come in by the invite link; the players and the names' suffix."""
     suffix = secrets.token_hex(3)
-    # (two people, two addresses: accounts of one address are not rated against each other)
-    red = new_player(players, browser, server, address="198.51.100.21")
-    black = new_player(players, browser, server, address="198.51.100.22")
+    red = new_player(players, browser, server, address=addresses[0])
+    black = new_player(players, browser, server, address=addresses[1])
     sign_up(red, f"Red{suffix}")
     sign_up(black, f"Black{suffix}")
-
     page = red.page
     page.click("body")  # (closes the account menu)
     open_custom_game(page)
@@ -57,11 +58,18 @@ def test_a_rated_game_between_two_accounts(
     page.click("#create")
     page.wait_for_url("**/g/**")
     page.wait_for_selector("#invite:not([hidden])")
-    invite = page.input_value("#invite-url")
-    page.wait_for_selector("#rating-card:not([hidden])")
-
-    black.page.goto(invite)
+    black.page.goto(page.input_value("#invite-url"))
     black.page.wait_for_selector("svg.board .piece")
+    return red, black, suffix
+
+
+def test_a_rated_game_between_two_accounts(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    red, black, suffix = rated_friend_game(
+        browser, server, players, ("198.51.100.21", "198.51.100.22")
+    )
+    red.page.wait_for_selector("#rating-card:not([hidden])")
     # The bars show both ratings (new accounts: 1500, provisional).
     red.page.wait_for_function(
         "() => document.querySelector('#bar-top .player-name').textContent.endsWith('(1500?)')"
@@ -204,23 +212,10 @@ def test_the_rated_card_outlives_a_server_restart(
 ) -> None:
     """Issue 24, 3: a question of the rating card that fails while the server restarts
     leaves the card as it was and asks again; the settlement shows when the game ends."""
-    suffix = secrets.token_hex(3)
-    red = new_player(players, browser, own_server, address="198.51.100.41")
-    black = new_player(players, browser, own_server, address="198.51.100.42")
-    sign_up(red, f"Red{suffix}")
-    sign_up(black, f"Black{suffix}")
+    red, black, _ = rated_friend_game(
+        browser, own_server, players, ("198.51.100.41", "198.51.100.42")
+    )
     page = red.page
-    page.click("body")
-    open_custom_game(page)
-    page.check('input[name="kind"][value="friend"]')
-    page.wait_for_selector("#rated-row:not([hidden])")
-    page.check("#rated")
-    page.select_option("#colour", "first")
-    page.click("#create")
-    page.wait_for_url("**/g/**")
-    page.wait_for_selector("#invite:not([hidden])")
-    black.page.goto(page.input_value("#invite-url"))
-    black.page.wait_for_selector("svg.board .piece")
     play_opening(red, black)
     page.wait_for_selector("#rating-card:not([hidden])")
 
