@@ -465,6 +465,13 @@ def _cmd_explorer_import(args: argparse.Namespace) -> int:
     return 0
 
 
+#: What ``--db`` means to the explorer's commands.
+EXPLORER_DB_HELP = (
+    "the explorer's index file (default: $CHUHAN_EXPLORER_DB, else explorer.sqlite3 in the "
+    "user data dir)"
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="chuhan", description="Xiangqi and janggi: rules, perft and play."
@@ -811,8 +818,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--db",
         default=None,
-        help="the explorer's index file (default: $CHUHAN_EXPLORER_DB, else "
-        "explorer.sqlite3 in the user data dir)",
+        help=EXPLORER_DB_HELP,
     )
     p.set_defaults(func=_cmd_explorer)
     explorer_commands = p.add_subparsers(dest="explorer_command", metavar="COMMAND")
@@ -847,8 +853,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument(
         "--db",
         default=argparse.SUPPRESS,
-        help="the explorer's index file (default: $CHUHAN_EXPLORER_DB, else "
-        "explorer.sqlite3 in the user data dir)",
+        help=EXPLORER_DB_HELP,
     )
     q.set_defaults(func=_cmd_explorer_import)
     q = explorer_commands.add_parser(
@@ -880,8 +885,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument(
         "--db",
         default=argparse.SUPPRESS,
-        help="the explorer's index file (default: $CHUHAN_EXPLORER_DB, else "
-        "explorer.sqlite3 in the user data dir)",
+        help=EXPLORER_DB_HELP,
     )
     q.set_defaults(func=_cmd_explorer_search)
 
