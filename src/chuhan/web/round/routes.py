@@ -110,6 +110,8 @@ def parse_time_control(text: str, settings: Settings) -> TimeControl | None:
         control = TimeControl.parse(text)
     except TimeControlError as error:
         raise HTTPError(400, "bad_field", f"'time_control': {error}") from None
+    if control.is_correspondence:  # (its days are checked by TimeControl)
+        return control
     if control.base > settings.max_main_minutes * 60:
         bound = f"the main time is at most {settings.max_main_minutes:g} minutes"
     elif control.increment > settings.max_increment_seconds:
