@@ -141,7 +141,7 @@ def test_each_move_gives_the_opponent_the_full_days_from_its_time() -> None:
     # First thinks 2 days 23 hours: still in time; second has 3 days from that move.
     clock.press(start + 3 * DAY - 3600)
     moved = start + 3 * DAY - 3600
-    assert clock.remaining(False, moved) == 3 * DAY
+    assert clock.remaining(False, moved) == clock.remaining(True, moved) == 3 * DAY
     assert clock.flagged(moved + 3 * DAY - 1) is None
     # Second moves after 1 day: first's allowance is 3 days again, not what was left.
     clock.press(moved + DAY)

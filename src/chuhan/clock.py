@@ -210,8 +210,9 @@ class Clock:
         self._charge(side, now - self._since)
         if self._flagged is None:
             self._sides[side].main += self.control.increment
-            if self.control.days:  # (the opponent has the full days from this move)
-                self._sides[not side].main = self.control.base
+            if self.control.days:  # (the opponent has the full days from this move,
+                # and the mover will have them from the reply: both read full)
+                self._sides[side].main = self._sides[not side].main = self.control.base
         self.running = not side
         self._since = now
 

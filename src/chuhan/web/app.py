@@ -46,6 +46,8 @@ from chuhan.web.analysis.socket import analysis_socket
 from chuhan.web.bus import Bus
 from chuhan.web.compute.service import Compute, ProcessCompute
 from chuhan.web.context import ServerContext
+from chuhan.web.correspondence.routes import your_games
+from chuhan.web.correspondence.service import Correspondence
 from chuhan.web.db import GameRow, Store, open_store
 from chuhan.web.explorer.routes import explorer_game, explorer_lookup
 from chuhan.web.explorer.service import ExplorerService
@@ -140,6 +142,7 @@ def create_app(
         context.analysis = AnalysisService(the_settings, the_compute, manager)
         context.reads = GameReads(manager, the_settings)
         context.tournaments = TournamentService(store, manager, context.accounts, bus, now)
+        context.correspondence = Correspondence(store, manager, now)
         context.reads.start()
         context.explorer = ExplorerService(explorer_index)
         # (with the server's read worker: chuhan serve; the app alone builds when asked)
@@ -150,6 +153,7 @@ def create_app(
         await app.state.context.accounts.start()
         ratings = RatingKeeper(store, bus, now, the_settings.rating_sweep_seconds)
         await manager.start()
+        context.correspondence.start()
         ratings.start()
         site_games.start(bus)
         await app.state.context.lobby.start()
@@ -164,6 +168,7 @@ def create_app(
         finally:
             context.sessions.close()
             context.tournaments.close()
+            context.correspondence.close()
             app.state.context.lobby.close()
             app.state.context.analysis.close()
             ratings.close()
@@ -190,6 +195,8 @@ def create_app(
         Route("/api/games/{game_id}/rating", api(game_rating)),
         Route("/api/import", api(import_record), methods=["POST"]),
         Route("/api/account", api(account)),
+        Route("/api/account/games", api(your_games)),
+        Route("/games", page),
         Route("/api/account/signup", api(sign_up), methods=["POST"]),
         Route("/api/account/signin", api(sign_in), methods=["POST"]),
         Route("/api/account/signout", api(sign_out), methods=["POST"]),

@@ -25,6 +25,7 @@ from chuhan.variants import (
     Variant,
     get_variant,
 )
+from chuhan.web.accounts.ratings import rating_category
 from chuhan.web.compute.service import AnalysisRequest, WorkerError, WorkersBusy
 from chuhan.web.context import context_of
 from chuhan.web.db import StoreError
@@ -194,7 +195,8 @@ async def create_game(request: Request) -> Response:
     token = seats[seat]
     if player is not None and new.kind != "local":  # the game is the account's too
         if new.rated:
-            await context.accounts.repository.rate_game(row.id, new.variant.game, row.created)
+            category = rating_category(new.variant.game, new.time_control)
+            await context.accounts.repository.rate_game(row.id, category, row.created)
         await context.accounts.repository.attach_account(row.id, seat, player.id)
     body: dict[str, Any] = {
         "game_id": row.id,
