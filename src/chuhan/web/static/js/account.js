@@ -164,7 +164,10 @@ function signedInBody(body) {
       changeAccount(null);
     });
   });
-  body.append(profile, signOut, errorLine("account-error"));
+  const yours = make("a", null, t("yourGames"));
+  yours.id = "account-your-games";
+  yours.href = "/games";
+  body.append(profile, yours, signOut, errorLine("account-error"));
 
   const password = make("details", "account-more");
   password.appendChild(make("summary", null, t("changePassword")));
