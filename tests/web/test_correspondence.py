@@ -147,3 +147,43 @@ def test_your_games_lists_your_move_first(client: TestClient, clock: FakeClock) 
     anonymous = client.get("/api/account/games")
     assert anonymous.status_code == 401
     assert anonymous.json()["error"]["code"] == "not_signed_in"
+
+
+def test_a_correspondence_seek_in_the_lobby_is_a_game_of_days_rated_apart(
+    client: TestClient, clock: FakeClock
+) -> None:
+    from test_lobby import LobbyClient, ids
+
+    ada, bob = sign_up(client, "Ada"), sign_up(client, "Bob")
+    seeker, acceptor = LobbyClient(client, ada), LobbyClient(client, bob)
+    try:
+        seeker.hello()
+        acceptor.hello()
+        bad = seeker.send("seek", variant="xiangqi", time_control="15d", rated=True)
+        error = seeker.error("bad_field")
+        assert error["seq"] == bad and "15 days per move is not allowed" in error["message"]
+        seek_id = seeker.post(time_control="7d", rated=True, color="first")
+        shown = acceptor.wait_seeks(lambda seeks: seek_id in ids(seeks))[0]
+        assert (shown["time_control"], shown["time_control_text"]) == ("7d", "7 days per move")
+        acceptor.send("accept", seek=seek_id)
+        paired = seeker.expect("paired")
+        acceptor.expect("paired")
+    finally:
+        seeker.close()
+        acceptor.close()
+    red = Seat(client, paired["game_id"], paired["token"], ada)
+    red.hello()
+    assert red.state["clock"]["control"]["days"] == 7
+    red.move("h2e2")
+    context = client.app.state.context  # type: ignore[attr-defined]
+    category = client.portal.call(  # type: ignore[union-attr]
+        context.accounts.repository.rated_kind, paired["game_id"]
+    )
+    assert category == "xiangqi-correspondence"
+    # Bob's 7 days: the sweep leaves the game alone until its last hour, then it falls.
+    clock.advance(7 * DAY - 2 * HOUR)
+    assert sweep(client) == []
+    clock.advance(2 * HOUR + 1)
+    assert sweep(client) == [paired["game_id"]]
+    assert red.wait_state(lambda s: s["status"] == "over")["result"]["winner"] == "first"
+    red.close()
