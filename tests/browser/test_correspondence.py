@@ -16,7 +16,7 @@ from .test_accounts import sign_up
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 
-def correspondence_game(red: Player, black: Player, days: str) -> str:
+def correspondence_game(red: Player, black: Player, days: str, *, rated: bool = False) -> str:
     """Red starts a friend game of ``days`` days per move; Black joins by the invite."""
     page = red.page
     red.goto("/")
@@ -25,6 +25,9 @@ def correspondence_game(red: Player, black: Player, days: str) -> str:
     page.wait_for_selector("#tc-correspondence:not([hidden])")
     page.select_option("#corr-days", days)
     page.check('input[name="kind"][value="friend"]')
+    if rated:
+        page.wait_for_selector("#rated-row:not([hidden])")
+        page.check("#rated")
     page.select_option("#colour", "first")
     page.click("#create")
     page.wait_for_url("**/g/**")
@@ -44,7 +47,7 @@ def test_your_games_lists_your_move_first(
     sign_up(red, f"Red{suffix}")
     sign_up(black, f"Black{suffix}")
 
-    waiting = correspondence_game(red, black, "3")
+    waiting = correspondence_game(red, black, "3", rated=True)
     red.click_move("h2e2")
     black.wait_ply(1)
     # Black's clock shows the days left and the date, Red's the days per move.
@@ -79,4 +82,23 @@ def test_your_games_lists_your_move_first(
     black.page.wait_for_url(f"**/g/{waiting}")
     black.page.wait_for_selector("svg.board .piece")
     assert black.page.evaluate("window.chuhanApp.view.role") == "second"
+
+    # Played to four plies and resigned, the game is rated apart: the home page's
+    # leaderboard shows a correspondence board.
+    red.goto(f"/g/{waiting}")
+    red.page.wait_for_selector("svg.board .piece")
+    for ply, move in enumerate(("h9g7", "h0g2", "i9h9"), start=1):
+        mover, other = (black, red) if ply % 2 == 1 else (red, black)
+        mover.wait_ply(ply)
+        mover.click_move(move)
+        other.wait_ply(ply + 1)
+    red.page.on("dialog", lambda dialog: dialog.accept())
+    red.page.click("#btn-resign")
+    black.page.wait_for_selector("#rating-card .rating-change")
+    black.goto("/")
+    names = black.page.locator('#leaderboard .newcomers[data-game="xiangqi-correspondence"] li')
+    names.nth(1).wait_for()
+    assert f"Black{suffix}" in (names.nth(0).text_content() or "")
+    heading = black.page.locator("#leaderboard h3", has_text="Xiangqi (correspondence)")
+    assert heading.count() == 1
     assert red.errors == [] and black.errors == []
