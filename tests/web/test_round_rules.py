@@ -381,6 +381,17 @@ def test_after_the_grace_period_the_player_who_stayed_wins() -> None:
     assert result is not None and result["winner"] == "first"
 
 
+def test_a_correspondence_opponent_away_for_a_day_cannot_be_claimed_against() -> None:
+    state = opening(new_round(days=2))
+    away = {"second": T0 + 10}
+    answer = decide(state, "first", Command("claim_abandoned", {}), T0 + DAY, absent_since=away)
+    assert answer == Rejection(
+        "not_allowed",
+        "in a correspondence game the opponent may be away: they have 2 days per move, "
+        "and lose on time once it passes",
+    )
+
+
 def test_the_player_who_stayed_may_call_it_a_draw() -> None:
     state = opening(new_round(minutes=5))
     command = Command("claim_abandoned", {"draw": True})

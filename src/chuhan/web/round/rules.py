@@ -310,6 +310,12 @@ def _claim_abandoned(
             "only a timed game can be claimed when the opponent leaves; "
             "an untimed game waits for them",
         )
+    if state.clock.control.days:
+        raise _Refused(
+            "not_allowed",
+            "in a correspondence game the opponent may be away: they have "
+            f"{state.clock.control.describe()}, and lose on time once it passes",
+        )
     if state.clock.running is None:
         raise _Refused("not_allowed", "the clocks have not started yet: there is no game to claim")
     left = absent_since.get(absent)

@@ -432,6 +432,7 @@ for (const [code, table] of Object.entries(WATCH_STRINGS)) Object.assign(STRINGS
 // your-games.js), merged into STRINGS.
 const CORRESPONDENCE_STRINGS = {
   en: {
+    corrWait: "A correspondence game: your opponent may be away; they lose on time if their days run out.",
     tcCorrespondence: "Correspondence (days per move)", daysPerMove: "Days per move",
     corrOption: "Correspondence: {n} days per move", corrOptionOne: "Correspondence: 1 day per move",
     corrDays: "{n} d per move", corrDue: "{left} left (move by {date})",
@@ -441,6 +442,7 @@ const CORRESPONDENCE_STRINGS = {
     "xiangqi-correspondence": "Xiangqi (correspondence)", "janggi-correspondence": "Janggi (correspondence)",
   },
   "zh-Hans": {
+    corrWait: "通讯对局：对手可以离开；若用完每步的天数则超时判负。",
     tcCorrespondence: "通讯对局（每步若干天）", daysPerMove: "每步天数",
     corrOption: "通讯对局：每步 {n} 天", corrOptionOne: "通讯对局：每步 1 天",
     corrDays: "每步 {n} 天", corrDue: "还剩 {left}（请在 {date} 前走棋）",
@@ -450,6 +452,7 @@ const CORRESPONDENCE_STRINGS = {
     "xiangqi-correspondence": "象棋（通讯）", "janggi-correspondence": "韩国象棋（通讯）",
   },
   "zh-Hant": {
+    corrWait: "通訊對局：對手可以離開；若用完每步的天數則超時判負。",
     tcCorrespondence: "通訊對局（每步若干天）", daysPerMove: "每步天數",
     corrOption: "通訊對局：每步 {n} 天", corrOptionOne: "通訊對局：每步 1 天",
     corrDays: "每步 {n} 天", corrDue: "還剩 {left}（請在 {date} 前走棋）",
@@ -459,6 +462,7 @@ const CORRESPONDENCE_STRINGS = {
     "xiangqi-correspondence": "象棋（通訊）", "janggi-correspondence": "韓國象棋（通訊）",
   },
   ko: {
+    corrWait: "통신 대국: 상대가 자리를 비울 수 있습니다. 정해진 일수를 넘기면 시간패입니다.",
     tcCorrespondence: "통신 대국 (수당 며칠)", daysPerMove: "수당 일수",
     corrOption: "통신 대국: 수당 {n}일", corrOptionOne: "통신 대국: 수당 1일",
     corrDays: "수당 {n}일", corrDue: "{left} 남음 ({date}까지 두세요)",
