@@ -3,6 +3,8 @@ periods, flag fall, and a snapshot that survives a restart."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from chuhan.clock import Clock, TimeControl, TimeControlError
@@ -89,3 +91,71 @@ def test_pressing_a_stopped_clock_is_an_error() -> None:
 def test_bad_snapshot_is_rejected() -> None:
     with pytest.raises(TimeControlError, match="snapshot"):
         Clock.from_dict({"control": {"base": 60}}, now=0)
+
+
+# ---------------------------------------------------------------------- correspondence
+
+DAY = 86400.0
+
+
+@pytest.mark.parametrize(
+    ("text", "days"), [("3d", 3), ("1 day", 1), ("14 days", 14), (" 7D ", 7), ("10days", 10)]
+)
+def test_correspondence_strings(text: str, days: int) -> None:
+    control = TimeControl.parse(text)
+    assert control == TimeControl.correspondence(days)
+    assert control.is_correspondence and control.base == days * DAY
+    assert TimeControl(**control.to_dict()) == control
+    assert control.describe() == f"{days} day{'s' if days > 1 else ''} per move"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("0d", "0 days per move is not allowed; choose one of 1, 2, 3, 5, 7, 10, 14"),
+        ("15 days", "15 days per move is not allowed"),
+        ("4d", "4 days per move is not allowed"),
+        ("1.5d", "days per move must be a whole number"),
+        ("d", "days per move must be a whole number"),
+        ("garbage", "'3d' (days per move)"),
+    ],
+)
+def test_bad_correspondence_strings_name_the_input(text: str, said: str) -> None:
+    with pytest.raises(TimeControlError, match=re.escape(said)) as raised:
+        TimeControl.parse(text)
+    assert repr(text) in str(raised.value)
+
+
+def test_a_correspondence_control_is_only_days() -> None:
+    with pytest.raises(TimeControlError, match="no increment or byo-yomi"):
+        TimeControl(3 * DAY, increment=5, days=3)
+    with pytest.raises(TimeControlError, match="not allowed"):
+        TimeControl.correspondence(4)
+    assert "days" not in TimeControl(600, increment=5).to_dict()
+
+
+def test_each_move_gives_the_opponent_the_full_days_from_its_time() -> None:
+    clock = Clock(TimeControl.correspondence(3))
+    start = 1_800_000_000.0
+    clock.start(True, start)
+    # First thinks 2 days 23 hours: still in time; second has 3 days from that move.
+    clock.press(start + 3 * DAY - 3600)
+    moved = start + 3 * DAY - 3600
+    assert clock.remaining(False, moved) == clock.remaining(True, moved) == 3 * DAY
+    assert clock.flagged(moved + 3 * DAY - 1) is None
+    # Second moves after 1 day: first's allowance is 3 days again, not what was left.
+    clock.press(moved + DAY)
+    assert clock.remaining(True, moved + DAY) == 3 * DAY
+    assert clock.time_to_flag(True, moved + DAY) == 3 * DAY
+    # Restored from its snapshot after a restart, the deadline is the same instant.
+    restored = Clock.from_dict(clock.to_dict(moved + 2 * DAY), moved + 2 * DAY)
+    assert restored.control == TimeControl.correspondence(3)
+    assert restored.flagged(moved + 4 * DAY - 1) is None
+    assert restored.flagged(moved + 4 * DAY + 1) is True
+
+
+def test_a_correspondence_move_after_the_deadline_flags_the_mover() -> None:
+    clock = Clock(TimeControl.correspondence(1))
+    clock.start(True, 0.0)
+    clock.press(DAY + 1)
+    assert clock.flagged(DAY + 1) is True

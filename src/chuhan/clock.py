@@ -1,5 +1,10 @@
-"""Game clocks: Fischer increment and byo-yomi (periods of a fixed number of seconds, the
-janggi custom), with no hidden timer.
+"""Game clocks: Fischer increment, byo-yomi (periods of a fixed number of seconds, the
+janggi custom) and correspondence (days per move), with no hidden timer.
+
+A correspondence control (``TimeControl.correspondence(3)``, written ``"3d"``) gives the
+side to move N days from the opponent's last move: each move resets the opponent's
+allowance to the full N days (no increment, nothing banked), so the deadline is the last
+move's time plus N days, and a clock restored from its snapshot keeps it.
 
 The clock never reads the time itself unless asked to: every method takes ``now`` (seconds
 from any monotonic source), so a server can drive it from its own clock, persist it with
@@ -21,18 +26,27 @@ class TimeControlError(ChuhanError):
     """A time control string or value that makes no sense."""
 
 
+#: The days per move a correspondence control may give.
+CORRESPONDENCE_DAYS = (1, 2, 3, 5, 7, 10, 14)
+_DAY = 86400.0
+
+
 @dataclass(frozen=True)
 class TimeControl:
     """Main time per side, Fischer increment per move, and byo-yomi periods.
 
     ``TimeControl(600, increment=5)`` is 10 minutes + 5 seconds a move;
-    ``TimeControl(1200, periods=3, period_seconds=30)`` is 20 minutes then 3 × 30 s.
+    ``TimeControl(1200, periods=3, period_seconds=30)`` is 20 minutes then 3 × 30 s;
+    ``TimeControl.correspondence(3)`` is 3 days per move (``base`` the 3 days in seconds,
+    ``days`` 3).
     """
 
     base: float
     increment: float = 0.0
     periods: int = 0
     period_seconds: float = 0.0
+    #: Days per move of a correspondence control (0: a clock of minutes and seconds).
+    days: int = 0
 
     def __post_init__(self) -> None:
         for name, value in (
@@ -48,6 +62,36 @@ class TimeControl:
             raise TimeControlError("invalid time control: byo-yomi periods need period_seconds")
         if not self.base and not self.increment and not self.periods:
             raise TimeControlError("invalid time control: no time at all")
+        if self.days:
+            _check_days(self.days, str(self.days))
+            if self.base != self.days * _DAY or self.increment or self.periods:
+                raise TimeControlError(
+                    f"invalid time control: {self.days} days per move has no increment or "
+                    f"byo-yomi and a base of {self.days * _DAY:g} s, not {self.base:g} s"
+                )
+
+    @classmethod
+    def correspondence(cls, days: int) -> TimeControl:
+        """``days`` days per move (one of :data:`CORRESPONDENCE_DAYS`)."""
+        _check_days(days, str(days))
+        return cls(base=days * _DAY, days=days)
+
+    @property
+    def is_correspondence(self) -> bool:
+        return self.days > 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as JSON (``days`` only for a correspondence control, so the rows of
+        other controls read as they always did); ``TimeControl(**d)`` reads it back."""
+        data: dict[str, Any] = {
+            "base": self.base,
+            "increment": self.increment,
+            "periods": self.periods,
+            "period_seconds": self.period_seconds,
+        }
+        if self.days:
+            data["days"] = self.days
+        return data
 
     _PATTERN = re.compile(
         r"^\s*(?P<base>\d+(?:\.\d+)?)(?P<unit>[ms]?)"
@@ -55,15 +99,22 @@ class TimeControl:
         r"(?:\s*\+?\s*(?P<periods>\d+)\s*[x×*]\s*(?P<period>\d+(?:\.\d+)?)s?)?\s*$"
     )
 
+    _DAYS_PATTERN = re.compile(r"^\s*(?P<days>[^\sdD]*)\s*(?:d|days?)\s*$", re.IGNORECASE)
+
     @classmethod
     def parse(cls, text: str) -> TimeControl:
         """Parse ``"10+5"`` (minutes + seconds increment), ``"90s+2"``, ``"20 3x30"``
-        (20 minutes then three 30-second periods) or ``"5m+3x20s"``."""
+        (20 minutes then three 30-second periods), ``"5m+3x20s"``, or a correspondence
+        control: ``"3d"`` or ``"3 days"`` (days per move)."""
+        days = cls._DAYS_PATTERN.match(text)
+        if days is not None:
+            return cls.correspondence(_check_days(days["days"], text))
         match = cls._PATTERN.match(text)
         if match is None:
             raise TimeControlError(
                 f"invalid time control {text!r}: expected forms like '10+5' "
-                "(minutes + increment seconds) or '20 3x30' (minutes, periods x seconds)"
+                "(minutes + increment seconds), '20 3x30' (minutes, periods x seconds) "
+                "or '3d' (days per move)"
             )
         if match["periods"] is not None and int(match["periods"]) == 0:
             raise TimeControlError(
@@ -78,7 +129,10 @@ class TimeControl:
         )
 
     def describe(self) -> str:
-        """A short human form: ``"10 min + 5 s"``, ``"20 min, 3 × 30 s"``."""
+        """A short human form: ``"10 min + 5 s"``, ``"20 min, 3 × 30 s"``,
+        ``"3 days per move"``."""
+        if self.days:
+            return f"{self.days} day{'s' if self.days > 1 else ''} per move"
         minutes = self.base / 60
         text = f"{minutes:g} min" if self.base >= 60 else f"{self.base:g} s"
         if self.increment:
@@ -86,6 +140,23 @@ class TimeControl:
         if self.periods:
             text += f", {self.periods} × {self.period_seconds:g} s"
         return text
+
+
+def _check_days(days: object, text: str) -> int:
+    """``days`` as one of :data:`CORRESPONDENCE_DAYS`, or the error naming ``text``."""
+    allowed = ", ".join(map(str, CORRESPONDENCE_DAYS))
+    try:
+        number = int(str(days))
+    except ValueError:
+        raise TimeControlError(
+            f"invalid time control {text!r}: days per move must be a whole number, one of {allowed}"
+        ) from None
+    if number not in CORRESPONDENCE_DAYS:
+        raise TimeControlError(
+            f"invalid time control {text!r}: {number} days per move is not allowed; "
+            f"choose one of {allowed}"
+        )
+    return number
 
 
 @dataclass
@@ -118,7 +189,9 @@ class Clock:
         return time.monotonic()
 
     def start(self, side: bool, now: float) -> None:
-        """Start ``side``'s time at ``now``."""
+        """Start ``side``'s time at ``now`` (a correspondence side's full days)."""
+        if self.control.days:
+            self._sides[side].main = self.control.base
         self.running = side
         self._since = now
 
@@ -137,6 +210,9 @@ class Clock:
         self._charge(side, now - self._since)
         if self._flagged is None:
             self._sides[side].main += self.control.increment
+            if self.control.days:  # (the opponent has the full days from this move,
+                # and the mover will have them from the reply: both read full)
+                self._sides[side].main = self._sides[not side].main = self.control.base
         self.running = not side
         self._since = now
 
@@ -199,12 +275,7 @@ class Clock:
         """A JSON-able snapshot taken at ``now`` (the running side's time charged up to now,
         so a restored clock resumes from the same instant)."""
         return {
-            "control": {
-                "base": self.control.base,
-                "increment": self.control.increment,
-                "periods": self.control.periods,
-                "period_seconds": self.control.period_seconds,
-            },
+            "control": self.control.to_dict(),
             "first": {"main": self.remaining(True, now), "periods": self.periods_left(True, now)},
             "second": {
                 "main": self.remaining(False, now),
@@ -236,8 +307,8 @@ class Clock:
             for key, side in (("first", True), ("second", False)):
                 clock._sides[side] = _SideTime(float(data[key]["main"]), int(data[key]["periods"]))
             running = data["running"]
-            if running is not None:
-                clock.start(bool(running), now)
+            if running is not None:  # (resumed as it was: start would renew days)
+                clock.running, clock._since = bool(running), now
             flagged = data.get("flagged")
             clock._flagged = None if flagged is None else bool(flagged)
         except (KeyError, TypeError, ValueError) as error:

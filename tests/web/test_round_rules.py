@@ -9,11 +9,14 @@ from typing import Any
 
 import pytest
 
+from chuhan.clock import TimeControl
 from chuhan.variants import get_variant
 from chuhan.web.db import GameRow, StoredEvent
 from chuhan.web.round.rules import (
+    CORRESPONDENCE_HORIZON_SECONDS,
     Command,
     Rejection,
+    clock_deadline,
     decide,
     due_events,
     next_deadline,
@@ -31,18 +34,24 @@ def new_round(
     kind: str = "friend",
     variant: str = "xiangqi",
     minutes: float | None = None,
+    days: int | None = None,
     computer_side: str | None = None,
 ) -> RoundState:
     spec = get_variant(variant)
+    control = (
+        None
+        if minutes is None
+        else {"base": minutes * 60, "increment": 0.0, "periods": 0, "period_seconds": 0.0}
+    )
+    if days is not None:
+        control = TimeControl.correspondence(days).to_dict()
     row = GameRow(
         id="game",
         kind=kind,
         variant=spec.game,
         rules=spec.rules,
         start_fen=None,
-        time_control=None
-        if minutes is None
-        else {"base": minutes * 60, "increment": 0.0, "periods": 0, "period_seconds": 0.0},
+        time_control=control,
         level=3 if kind == "computer" else None,
         computer_side=computer_side,
         names={},
@@ -173,6 +182,42 @@ def test_a_flag_falls_when_the_running_side_has_no_time_left() -> None:
     result = state.result()
     assert result is not None and result["winner"] == "second"
     assert due_events(state, T0 + 100) == [] and next_deadline(state, T0 + 100) is None
+
+
+DAY = 86400.0
+
+
+def test_a_correspondence_flag_falls_days_after_the_last_move() -> None:
+    """A fake clock of days: 3 days per move, each move giving the opponent 3 days from it."""
+    state = move(new_round(days=3), "first", "h2e2", T0)
+    # Black's first move has the clock's days (no 30 s first-move time to abort on).
+    assert state.first_move_deadline() is None
+    state = move(state, "second", "h9g7", T0 + 2 * DAY)
+    assert clock_deadline(state, T0 + 2 * DAY) == T0 + 5 * DAY
+    state = move(state, "first", "b0c2", T0 + 4 * DAY)  # (Red had 3 days, not 1)
+    assert due_events(state, T0 + 7 * DAY - 1) == []
+    assert clock_deadline(state, T0 + 6 * DAY) == T0 + 7 * DAY
+    events = due_events(state, T0 + 7 * DAY + 1)
+    assert events == [Event("flag", {"side": "second"}, T0 + 7 * DAY + 1)]
+    state = evolve(state, events[0])
+    result = state.result()
+    assert result is not None and result["winner"] == "first"
+
+
+def test_a_correspondence_deadline_days_away_is_left_to_the_sweep() -> None:
+    live = new_round(days=1)
+    log: list[StoredEvent] = []
+    for event in decided(live, "first", "move", T0, **{"from": "h2", "to": "e2"}):
+        live = evolve(live, event)
+        log.append(StoredEvent(live.version, event.at, event.kind, event.data))
+    # Days away: no timer in the room (the sweep loads the game when it comes near).
+    assert next_deadline(live, T0) is None
+    near = T0 + DAY - CORRESPONDENCE_HORIZON_SECONDS
+    assert next_deadline(live, near) == T0 + DAY
+    # Replayed from its stored events after a restart days later, the deadline is the same.
+    rebuilt = replay(row_of(live), log)
+    assert clock_deadline(rebuilt, T0 + DAY - 5) == T0 + DAY
+    assert due_events(rebuilt, T0 + DAY + 1)[0].kind == "flag"
 
 
 def test_an_untimed_game_never_flags() -> None:
@@ -334,6 +379,17 @@ def test_after_the_grace_period_the_player_who_stayed_wins() -> None:
     state = evolve(state, answer[0])
     result = state.result()
     assert result is not None and result["winner"] == "first"
+
+
+def test_a_correspondence_opponent_away_for_a_day_cannot_be_claimed_against() -> None:
+    state = opening(new_round(days=2))
+    away = {"second": T0 + 10}
+    answer = decide(state, "first", Command("claim_abandoned", {}), T0 + DAY, absent_since=away)
+    assert answer == Rejection(
+        "not_allowed",
+        "in a correspondence game the opponent may be away: they have 2 days per move, "
+        "and lose on time once it passes",
+    )
 
 
 def test_the_player_who_stayed_may_call_it_a_draw() -> None:

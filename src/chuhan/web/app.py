@@ -46,6 +46,8 @@ from chuhan.web.analysis.socket import analysis_socket
 from chuhan.web.bus import Bus
 from chuhan.web.compute.service import Compute, ProcessCompute
 from chuhan.web.context import ServerContext
+from chuhan.web.correspondence.routes import your_games
+from chuhan.web.correspondence.service import Correspondence
 from chuhan.web.db import GameRow, Store, open_store
 from chuhan.web.explorer.routes import explorer_game, explorer_lookup, explorer_search
 from chuhan.web.explorer.service import ExplorerService
@@ -141,6 +143,7 @@ def create_app(
         context.analysis = AnalysisService(the_settings, the_compute, manager)
         context.reads = GameReads(manager, the_settings)
         context.tournaments = TournamentService(store, manager, context.accounts, bus, now)
+        context.correspondence = Correspondence(store, manager, now)
         context.reads.start()
         context.explorer = ExplorerService(explorer_index)
         # (with the server's read worker: chuhan serve; the app alone builds when asked)
@@ -151,6 +154,7 @@ def create_app(
         await app.state.context.accounts.start()
         ratings = RatingKeeper(store, bus, now, the_settings.rating_sweep_seconds)
         await manager.start()
+        context.correspondence.start()
         ratings.start()
         context.tournaments.start()
         site_games.start(bus)
@@ -167,6 +171,7 @@ def create_app(
             context.sessions.close()
             context.tournaments.close()
             await context.tournaments.release()
+            context.correspondence.close()
             app.state.context.lobby.close()
             app.state.context.analysis.close()
             ratings.close()
@@ -193,6 +198,8 @@ def create_app(
         Route("/api/games/{game_id}/rating", api(game_rating)),
         Route("/api/import", api(import_record), methods=["POST"]),
         Route("/api/account", api(account)),
+        Route("/api/account/games", api(your_games)),
+        Route("/games", page),
         Route("/api/account/signup", api(sign_up), methods=["POST"]),
         Route("/api/account/signin", api(sign_in), methods=["POST"]),
         Route("/api/account/signout", api(sign_out), methods=["POST"]),

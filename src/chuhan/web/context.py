@@ -21,6 +21,7 @@ from chuhan.web.sockets.sessions import SessionSockets
 if TYPE_CHECKING:  # the features are built by create_app; this module imports none of them
     from chuhan.web.accounts.service import AccountService
     from chuhan.web.analysis.service import AnalysisService
+    from chuhan.web.correspondence.service import Correspondence
     from chuhan.web.explorer.service import ExplorerService
     from chuhan.web.lobby.service import Lobby
     from chuhan.web.round.manager import GameManager
@@ -66,6 +67,8 @@ class ServerContext:
     tournaments: TournamentService = field(init=False)
     #: The opening explorer's index (:mod:`chuhan.web.explorer.service`).
     explorer: ExplorerService = field(init=False)
+    #: Correspondence deadlines and "your games" (:mod:`chuhan.web.correspondence.service`).
+    correspondence: Correspondence = field(init=False)
 
     def __post_init__(self) -> None:
         settings = self.settings

@@ -52,9 +52,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
+from chuhan.clock import TimeControl
+from chuhan.variants import GAMES
 from chuhan.web.accounts import glicko2
 from chuhan.web.accounts.repository import (
     AccountRepository,
@@ -72,8 +74,10 @@ __all__ = [
     "NEW_OPPONENT_GAMES_PER_DAY",
     "PAIR_WINDOW_SECONDS",
     "PROVISIONAL_DEVIATION",
+    "RATING_CATEGORIES",
     "RatingKeeper",
     "decide",
+    "rating_category",
     "rating_json",
     "settle_game",
     "settlement_json",
@@ -95,6 +99,22 @@ NEW_OPPONENT_GAMES_PER_DAY = 2
 #: Kinds of games that are never rated (any other kind may be: friend games, a lobby's).
 UNRATED_KINDS = ("computer", "local", "imported")
 NEW_RATING = Rating(glicko2.DEFAULT_RATING, glicko2.DEFAULT_DEVIATION, glicko2.DEFAULT_VOLATILITY)
+
+
+#: What a rating is kept for: each game (``xiangqi``, ``janggi``), and each game's
+#: correspondence games apart (``xiangqi-correspondence``: days per move are another
+#: game than minutes, as lichess rates them apart).
+RATING_CATEGORIES = (*GAMES, *(f"{game}-correspondence" for game in GAMES))
+
+
+def rating_category(game: str, time_control: TimeControl | Mapping[str, Any] | None) -> str:
+    """The rating category of a rated ``game`` (``xiangqi``, ``janggi``) played with
+    ``time_control`` (a :class:`~chuhan.clock.TimeControl`, its stored dict, or None)."""
+    if isinstance(time_control, Mapping):
+        days = time_control.get("days") or 0
+    else:
+        days = 0 if time_control is None else time_control.days
+    return f"{game}-correspondence" if days else game
 
 
 def _glicko(rating: Rating | None) -> glicko2.Glicko:

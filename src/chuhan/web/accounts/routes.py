@@ -12,8 +12,12 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from chuhan.variants import GAMES
-from chuhan.web.accounts.ratings import PROVISIONAL_DEVIATION, rating_json, settlement_json
+from chuhan.web.accounts.ratings import (
+    PROVISIONAL_DEVIATION,
+    RATING_CATEGORIES,
+    rating_json,
+    settlement_json,
+)
 from chuhan.web.accounts.repository import (
     Account,
     NameConfusable,
@@ -307,8 +311,12 @@ async def leaderboard(request: Request) -> Response:
     (``players``, ranked), and the best provisional ones beside them (``newcomers``, not
     ranked: a new server's players are all provisional for their first games)."""
     game = request.path_params["game"]
-    if game not in GAMES:
-        raise HTTPError(404, "no_game_kind", f"there is no game {game[:20]!r}: xiangqi or janggi")
+    if game not in RATING_CATEGORIES:
+        raise HTTPError(
+            404,
+            "no_game_kind",
+            f"there is no game {game[:30]!r}: {', '.join(RATING_CATEGORIES)}",
+        )
     repository = context_of(request).accounts.repository
     best = await repository.leaderboard(game, PROVISIONAL_DEVIATION, LEADERBOARD_SIZE)
     newcomers = await repository.newcomers(game, PROVISIONAL_DEVIATION, LEADERBOARD_SIZE)

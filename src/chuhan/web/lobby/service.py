@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING, Any
 from chuhan.clock import TimeControl
 from chuhan.errors import ChuhanError
 from chuhan.variants import get_variant
-from chuhan.web.accounts.ratings import is_provisional
+from chuhan.web.accounts.ratings import is_provisional, rating_category
 from chuhan.web.accounts.repository import Account, network_of
 from chuhan.web.db import Notice, StoreError
 from chuhan.web.lobby.repository import Seek, SeekLimits, SeekRefused, SeekRepository
@@ -96,9 +96,12 @@ WATCH_EVERY_SECONDS = 2.0
 
 
 def short_time_control(control: dict[str, Any] | None) -> str | None:
-    """A time control as players write it: ``"10+5"``, ``"20 3x30"``; None: untimed."""
+    """A time control as players write it: ``"10+5"``, ``"20 3x30"``, ``"3d"`` (days per
+    move); None: untimed."""
     if control is None:
         return None
+    if control.get("days"):
+        return f"{control['days']}d"
     minutes = f"{control['base'] / 60:g}"
     if control["periods"]:
         return f"{minutes} {control['periods']}x{control['period_seconds']:g}"
@@ -454,7 +457,8 @@ class Lobby:
                 "bad_field", f"the rating range {low}-{high} is empty: the lower bound is higher"
             )
         await self._read_ratings(member)
-        rating = member.ratings.get(variant.game) if member.account is not None else None
+        category = rating_category(variant.game, control)
+        rating = member.ratings.get(category) if member.account is not None else None
         if member.account is not None and rating is None:
             rating = (UNRATED, 350.0)
         return Seek(
@@ -465,14 +469,7 @@ class Lobby:
             name=member.display_name,
             game=variant.game,
             rules=variant.rules,
-            time_control=None
-            if control is None
-            else {
-                "base": control.base,
-                "increment": control.increment,
-                "periods": control.periods,
-                "period_seconds": control.period_seconds,
-            },
+            time_control=None if control is None else control.to_dict(),
             rated=rated,
             color=color or str(fields.get("color") or "random"),
             rating=None if rating is None else rating[0],
@@ -558,7 +555,8 @@ class Lobby:
                     "different players",
                 )
         if seek.rating_min is not None or seek.rating_max is not None:
-            rating = member.ratings.get(seek.game, (UNRATED, 350.0))[0]
+            category = rating_category(seek.game, seek.time_control)
+            rating = member.ratings.get(category, (UNRATED, 350.0))[0]
             low = seek.rating_min if seek.rating_min is not None else RATING_BOUNDS[0]
             high = seek.rating_max if seek.rating_max is not None else RATING_BOUNDS[1]
             if account is None:
@@ -660,8 +658,9 @@ class Lobby:
             holders[seeker_seat] = (seek.account_id, network_of(seek.address))
         if member.account is not None:
             holders[acceptor_seat] = (member.account.id, network_of(member.address))
+        rated_in = rating_category(variant.game, seek.time_control) if seek.rated else None
         await self.accounts.repository.seat_game(
-            row.id, row.created, rated_in=variant.game if seek.rated else None, holders=holders
+            row.id, row.created, rated_in=rated_in, holders=holders
         )
         paired = {"game_id": row.id, "seek": seek.id}
         member.send(_paired({**paired, "seat": acceptor_seat}, seats[acceptor_seat]))

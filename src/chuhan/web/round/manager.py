@@ -391,14 +391,7 @@ class GameManager:
             variant=variant.game,
             rules=variant.rules,
             start_fen=fen,
-            time_control=None
-            if time_control is None
-            else {
-                "base": time_control.base,
-                "increment": time_control.increment,
-                "periods": time_control.periods,
-                "period_seconds": time_control.period_seconds,
-            },
+            time_control=None if time_control is None else time_control.to_dict(),
             level=level if kind == "computer" else None,
             computer_side=None,
             names=dict(names or {}),

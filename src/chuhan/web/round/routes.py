@@ -25,6 +25,7 @@ from chuhan.variants import (
     Variant,
     get_variant,
 )
+from chuhan.web.accounts.ratings import rating_category
 from chuhan.web.compute.service import AnalysisRequest, WorkerError, WorkersBusy
 from chuhan.web.context import context_of
 from chuhan.web.db import StoreError
@@ -110,6 +111,8 @@ def parse_time_control(text: str, settings: Settings) -> TimeControl | None:
         control = TimeControl.parse(text)
     except TimeControlError as error:
         raise HTTPError(400, "bad_field", f"'time_control': {error}") from None
+    if control.is_correspondence:  # (its days are checked by TimeControl)
+        return control
     if control.base > settings.max_main_minutes * 60:
         bound = f"the main time is at most {settings.max_main_minutes:g} minutes"
     elif control.increment > settings.max_increment_seconds:
@@ -191,11 +194,9 @@ async def create_game(request: Request) -> Response:
     seat = "both" if new.kind == "local" else new.color
     token = seats[seat]
     if player is not None and new.kind != "local":  # the game is the account's too
+        rated_in = rating_category(new.variant.game, new.time_control) if new.rated else None
         await context.accounts.repository.seat_game(
-            row.id,
-            row.created,
-            rated_in=new.variant.game if new.rated else None,
-            holders={seat: (player.id, None)},
+            row.id, row.created, rated_in=rated_in, holders={seat: (player.id, None)}
         )
     body: dict[str, Any] = {
         "game_id": row.id,

@@ -23,8 +23,10 @@ from chuhan.web.round.view import DEFAULT_ARRANGEMENT
 
 __all__ = [
     "COMMANDS",
+    "CORRESPONDENCE_HORIZON_SECONDS",
     "Command",
     "Rejection",
+    "clock_deadline",
     "decide",
     "due_events",
     "setup_timer_event",
@@ -308,6 +310,12 @@ def _claim_abandoned(
             "only a timed game can be claimed when the opponent leaves; "
             "an untimed game waits for them",
         )
+    if state.clock.control.days:
+        raise _Refused(
+            "not_allowed",
+            "in a correspondence game the opponent may be away: they have "
+            f"{state.clock.control.describe()}, and lose on time once it passes",
+        )
     if state.clock.running is None:
         raise _Refused("not_allowed", "the clocks have not started yet: there is no game to claim")
     left = absent_since.get(absent)
@@ -405,17 +413,37 @@ def setup_timer_event(
     return Event("setup_timer", {"side": seat}, now)
 
 
+#: A correspondence game's flag fall further away than this is not waited for in memory:
+#: the room is let go, and the correspondence sweep
+#: (:class:`~chuhan.web.correspondence.service.Correspondence`), which reads the stored
+#: deadlines more often than this, loads it again when its deadline comes this close.
+CORRESPONDENCE_HORIZON_SECONDS = 3600.0
+
+
+def clock_deadline(state: RoundState, now: float) -> float | None:
+    """When the side to move loses on time if it does not move (None: no clock running)."""
+    clock = state.clock
+    if state.status != "playing" or clock is None or clock.running is None:
+        return None
+    return now + clock.time_to_flag(clock.running, now)
+
+
 def next_deadline(state: RoundState, now: float) -> float | None:
-    """When time next makes something happen (a flag fall or a setup deadline), if ever."""
+    """When time next makes something happen (a flag fall or a setup deadline), if ever
+    in the room's time: a correspondence flag fall more than
+    :data:`CORRESPONDENCE_HORIZON_SECONDS` away is the sweep's, not the room's."""
     status = state.status
     if status == "over":
         return None
     if status == "setup":
         return state.setup_deadline
-    clock = state.clock
-    if clock is None or clock.running is None:
+    deadline = clock_deadline(state, now)
+    if deadline is None:
         return None
-    return now + clock.time_to_flag(clock.running, now)
+    assert state.clock is not None
+    if state.clock.control.days and deadline - now > CORRESPONDENCE_HORIZON_SECONDS:
+        return None
+    return deadline
 
 
 # ---------------------------------------------------------------------- the computer

@@ -175,6 +175,8 @@ class RoundState(NamedTuple):
         runs out of time for it (the opponent may abort the game from then on), or None."""
         if self.moved_at is None or self.game.board.ply >= 2 or self.status != "playing":
             return None  # (from the second ply on, both sides have moved)
+        if self.clock is not None and self.clock.control.days:
+            return None  # (correspondence: the first move has the clock's days)
         turn = self.game.board.turn
         if self.has_moved(turn) or not self.has_moved(not turn) or self.is_computer(turn):
             return None

@@ -680,6 +680,7 @@ def _control_json(control: TimeControl) -> dict[str, Any]:
         "increment_ms": round(control.increment * 1000),
         "periods": control.periods,
         "period_ms": round(control.period_seconds * 1000),
+        "days": control.days,
         "text": control.describe(),
     }
 

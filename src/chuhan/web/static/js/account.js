@@ -164,7 +164,10 @@ function signedInBody(body) {
       changeAccount(null);
     });
   });
-  body.append(profile, signOut, errorLine("account-error"));
+  const yours = make("a", null, t("yourGames"));
+  yours.id = "account-your-games";
+  yours.href = "/games";
+  body.append(profile, yours, signOut, errorLine("account-error"));
 
   const password = make("details", "account-more");
   password.appendChild(make("summary", null, t("changePassword")));
@@ -463,6 +466,9 @@ function leaderboardLine(list, player, mark) {
   list.appendChild(item);
 }
 
+/** The rating categories with a leaderboard: each game, then its correspondence games. */
+const LEADERBOARDS = ["xiangqi", "janggi", "xiangqi-correspondence", "janggi-correspondence"];
+
 /** The home page's card of the best established ratings per game, and below them the
  * best provisional ones ("?"), so that a new server's board is not empty. */
 export function showLeaderboards() {
@@ -474,7 +480,10 @@ export function showLeaderboards() {
   const draw = () => {
     clear(card);
     card.appendChild(make("h2", null, t("leaderboard")));
-    for (const game of ["xiangqi", "janggi"]) {
+    for (const game of LEADERBOARDS) {
+      const found = boards[game];
+      // (a correspondence board is shown once someone is on it)
+      if (game.endsWith("-correspondence") && !(found && (found.players.length || (found.newcomers || []).length))) continue;
       const heading = make("h3", null, t(game));
       card.appendChild(heading);
       const players = boards[game] ? boards[game].players.slice(0, 10) : [];
@@ -498,7 +507,7 @@ export function showLeaderboards() {
   };
   redraws.push(draw);
   draw();
-  for (const game of ["xiangqi", "janggi"]) {
+  for (const game of LEADERBOARDS) {
     api.leaderboard(game).then((found) => {
       boards[game] = found;
       draw();

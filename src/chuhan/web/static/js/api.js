@@ -173,6 +173,12 @@ export function lobbyWatch() {
   return api("/api/lobby/watch");
 }
 
+/** GET /api/account/games: the signed-in account's games in progress, its move first.
+ * @returns {Promise<{games: import("./protocol.js").YourGame[]}>} */
+export function yourGames() {
+  return api("/api/account/games");
+}
+
 /** GET /api/players/{name}: a player's profile.
  * @param {string} name @returns {Promise<import("./protocol.js").Profile>} */
 export function playerProfile(name) {

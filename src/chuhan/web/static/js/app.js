@@ -15,6 +15,7 @@ import { refreshHome, startHome } from "./home.js";
 import { refreshLobbyTexts, startLobby } from "./lobby.js";
 import { startPuzzles } from "./puzzles.js";
 import { refreshTournamentTexts, showTournament, startTournaments } from "./tournaments.js";
+import { refreshYourGamesTexts, showYourGames } from "./your-games.js";
 import { LANGUAGES, detectLanguage, language, notationFor, setLanguage, t, translatePage } from "./i18n.js";
 import { loadSettings, rememberGame, saveSettings, seatToken, syncThemeSettings, themeOf } from "./settings.js";
 import { setSoundEnabled } from "./sound.js";
@@ -115,6 +116,7 @@ function refreshTexts() {
   refreshAccountTexts();
   refreshLobbyTexts();
   refreshTournamentTexts();
+  refreshYourGamesTexts();
 }
 
 function route() {
@@ -153,6 +155,8 @@ function route() {
     showTournament(tournamentMatch[1]);
   } else if (playerMatch) {
     showPlayer(decodeURIComponent(playerMatch[1]));
+  } else if (/^\/games\/?$/.test(path)) {
+    showYourGames();
   } else if (/^\/analysis\/?$/.test(path)) {
     show($("analysis-page"), true);
     view = new AnalysisBoard(settings);

@@ -17,6 +17,25 @@ export function formatClock(ms) {
   return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
 }
 
+/** A correspondence clock's time left: "2 d 5 h", "3 h 20 min", or the clock's form
+ * under an hour.
+ * @param {number} ms @returns {string} */
+export function formatTimeLeft(ms) {
+  const clamped = Math.max(0, ms);
+  const hours = Math.floor(clamped / 3600000);
+  if (hours >= 24) return t("daysHoursLeft", { d: Math.floor(hours / 24), h: hours % 24 });
+  if (hours >= 1) return t("hoursMinutesLeft", { h: hours, m: Math.floor((clamped % 3600000) / 60000) });
+  return formatClock(clamped);
+}
+
+/** When a correspondence move is due, as the reader's calendar writes it.
+ * @param {number} deadlineMs @returns {string} */
+export function formatDeadline(deadlineMs) {
+  return new Date(deadlineMs).toLocaleString(undefined, {
+    weekday: "short", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit",
+  });
+}
+
 /** Draw the game view's clocks and setup countdown for now; a player whose opponent's time
  * has run out nudges the server with a flag claim.
  * @param {import("./game-view.js").GameView} view */
@@ -40,7 +59,20 @@ export function tickClocks(view) {
     let periods = clock[side].periods;
     let text;
     let low;
-    if (main > 0 || !control.periods) {
+    if (control.days) {
+      // Correspondence: the days left and the date the move is due, not a ticking clock.
+      const due = Date.now() + main;
+      // (the bar has room for the time left and the day; the hour is in its title)
+      text = running
+        ? `${formatTimeLeft(main)} · ${new Date(due).toLocaleDateString(undefined, { month: "short", day: "numeric" })}`
+        : t("corrDays", { n: control.days });
+      node.title = running ? t("corrDue", { left: formatTimeLeft(main), date: formatDeadline(due) }) : "";
+      low = running && main < 3600000;
+      if (running && main <= -500 && !view.flagSent && view.isPlayer()) {
+        view.flagSent = true;
+        view.connection.action("flag");
+      }
+    } else if (main > 0 || !control.periods) {
       text = formatClock(main);
       low = main < Math.min(20000, control.base_ms * 0.1 + 10000);
       if (running && main <= -500 && !view.flagSent && view.isPlayer()) {
@@ -62,6 +94,7 @@ export function tickClocks(view) {
       text = `${formatClock(left)} (${periods}×${Math.round(control.period_ms / 1000)})`;
       low = left < 10000;
     }
+    if (!control.days) node.title = "";
     node.textContent = text;
     bar.classList.toggle("low-time", Boolean(low && state.status === "playing"));
     bar.classList.toggle("clock-running", running);

@@ -168,6 +168,8 @@ export function renderAbsence(view) {
   let claimable = false;
   if (!state.clock) {
     countdown = t("untimedWait");
+  } else if (state.clock.control.days) {
+    countdown = t("corrWait"); // (away is normal: the days per move decide)
   } else if (state.clock.running) {
     const wait = absence.claim_ms - (Date.now() - view.skewMs);
     claimable = wait <= 0;

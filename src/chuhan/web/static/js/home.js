@@ -59,6 +59,7 @@ function updateFormVisibility(form) {
   const tc = selectedValue(form, "tc");
   show($("tc-fischer"), tc === "fischer");
   show($("tc-byoyomi"), tc === "byoyomi");
+  show($("tc-correspondence"), tc === "correspondence");
   const kind = selectedValue(form, "kind");
   show($("level-row"), kind === "computer");
   show($("colour-row"), kind !== "local");
@@ -75,6 +76,7 @@ function timeControlOf(form) {
   if (tc === "byoyomi") {
     return `${number("byo_minutes")} ${Math.max(1, number("byo_periods"))}x${number("byo_seconds")}`;
   }
+  if (tc === "correspondence") return `${field("corr_days").value}d`;
   return "none";
 }
 

@@ -428,6 +428,52 @@ const WATCH_STRINGS = {
 };
 for (const [code, table] of Object.entries(WATCH_STRINGS)) Object.assign(STRINGS[code], table);
 
+// Correspondence games (days per move) and "your games" (home.js, lobby.js, clocks.js,
+// your-games.js), merged into STRINGS.
+const CORRESPONDENCE_STRINGS = {
+  en: {
+    corrWait: "A correspondence game: your opponent may be away; they lose on time if their days run out.",
+    tcCorrespondence: "Correspondence (days per move)", daysPerMove: "Days per move",
+    corrOption: "Correspondence: {n} days per move", corrOptionOne: "Correspondence: 1 day per move",
+    corrDays: "{n} d per move", corrDue: "{left} left (move by {date})",
+    daysHoursLeft: "{d} d {h} h", hoursMinutesLeft: "{h} h {m} min", timeLeft: "{left} left",
+    yourGames: "Your games", yourGamesLink: "Your games (signed in, on any device)",
+    yourGamesNone: "No game in progress.", yourGamesSignIn: "Sign in to see your games.",
+    "xiangqi-correspondence": "Xiangqi (correspondence)", "janggi-correspondence": "Janggi (correspondence)",
+  },
+  "zh-Hans": {
+    corrWait: "通讯对局：对手可以离开；若用完每步的天数则超时判负。",
+    tcCorrespondence: "通讯对局（每步若干天）", daysPerMove: "每步天数",
+    corrOption: "通讯对局：每步 {n} 天", corrOptionOne: "通讯对局：每步 1 天",
+    corrDays: "每步 {n} 天", corrDue: "还剩 {left}（请在 {date} 前走棋）",
+    daysHoursLeft: "{d} 天 {h} 小时", hoursMinutesLeft: "{h} 小时 {m} 分", timeLeft: "还剩 {left}",
+    yourGames: "我的对局", yourGamesLink: "我的对局（登录后，任何设备）",
+    yourGamesNone: "没有进行中的对局。", yourGamesSignIn: "登录后查看你的对局。",
+    "xiangqi-correspondence": "象棋（通讯）", "janggi-correspondence": "韩国象棋（通讯）",
+  },
+  "zh-Hant": {
+    corrWait: "通訊對局：對手可以離開；若用完每步的天數則超時判負。",
+    tcCorrespondence: "通訊對局（每步若干天）", daysPerMove: "每步天數",
+    corrOption: "通訊對局：每步 {n} 天", corrOptionOne: "通訊對局：每步 1 天",
+    corrDays: "每步 {n} 天", corrDue: "還剩 {left}（請在 {date} 前走棋）",
+    daysHoursLeft: "{d} 天 {h} 小時", hoursMinutesLeft: "{h} 小時 {m} 分", timeLeft: "還剩 {left}",
+    yourGames: "我的對局", yourGamesLink: "我的對局（登入後，任何裝置）",
+    yourGamesNone: "沒有進行中的對局。", yourGamesSignIn: "登入後查看你的對局。",
+    "xiangqi-correspondence": "象棋（通訊）", "janggi-correspondence": "韓國象棋（通訊）",
+  },
+  ko: {
+    corrWait: "통신 대국: 상대가 자리를 비울 수 있습니다. 정해진 일수를 넘기면 시간패입니다.",
+    tcCorrespondence: "통신 대국 (수당 며칠)", daysPerMove: "수당 일수",
+    corrOption: "통신 대국: 수당 {n}일", corrOptionOne: "통신 대국: 수당 1일",
+    corrDays: "수당 {n}일", corrDue: "{left} 남음 ({date}까지 두세요)",
+    daysHoursLeft: "{d}일 {h}시간", hoursMinutesLeft: "{h}시간 {m}분", timeLeft: "{left} 남음",
+    yourGames: "내 대국", yourGamesLink: "내 대국 (로그인, 모든 기기)",
+    yourGamesNone: "진행 중인 대국이 없습니다.", yourGamesSignIn: "로그인하면 내 대국을 볼 수 있습니다.",
+    "xiangqi-correspondence": "샹치 (통신)", "janggi-correspondence": "장기 (통신)",
+  },
+};
+for (const [code, table] of Object.entries(CORRESPONDENCE_STRINGS)) Object.assign(STRINGS[code], table);
+
 // The board's settings (themes, piece sets, animation) and premoves (board.js).
 const BOARD_STRINGS = {
   en: {

@@ -14,7 +14,18 @@ import { rememberGame } from "./settings.js";
 
 const VISITOR_KEY = "chuhan.visitor";
 const QUICK_CONTROLS = ["3+2", "5+3", "10+5", "15+10", "20 3x30"];
-const SEEK_CONTROLS = ["5+3", "10+5", "15+10", "30+20", "20 3x30", "10 5x20", "none"];
+const SEEK_CONTROLS = [
+  "5+3", "10+5", "15+10", "30+20", "20 3x30", "10 5x20", "1d", "2d", "3d", "5d", "7d", "10d", "14d", "none",
+];
+
+/** A seek's time control as its menu shows it ("Correspondence: 3 days per move").
+ * @param {string} control @returns {string} */
+function controlLabel(control) {
+  if (control === "none") return t("untimed");
+  const days = control.match(/^(\d+)d$/);
+  if (days) return Number(days[1]) === 1 ? t("corrOptionOne") : t("corrOption", { n: Number(days[1]) });
+  return control;
+}
 
 /** @type {Socket | null} */
 let socket = null;
@@ -113,7 +124,7 @@ function seekText(seek) {
     ? seek.name
     : `${seek.name} ${seek.rating}${seek.provisional ? "?" : ""}`;
   const parts = [who, t(seek.game), t(`rules_${seek.rules}`)];
-  parts.push(seek.time_control || t("untimed"));
+  parts.push(seek.time_control ? controlLabel(seek.time_control) : t("untimed"));
   parts.push(seek.rated ? t("rated") : t("casual"));
   parts.push(seek.color === "random" ? t("random") : sideName(seek.game, seek.color === "first"));
   if (seek.range) parts.push(t("ratingRangeShown", { low: seek.range[0] ?? "…", high: seek.range[1] ?? "…" }));
@@ -214,7 +225,7 @@ function drawForm() {
   const form = make("div", "seek-form");
   const tc = make("select");
   tc.id = "lobby-tc";
-  for (const control of SEEK_CONTROLS) tc.appendChild(option(control, control === "none" ? t("untimed") : control));
+  for (const control of SEEK_CONTROLS) tc.appendChild(option(control, controlLabel(control)));
   tc.value = "10+5";
   const colour = make("select");
   colour.id = "lobby-colour";

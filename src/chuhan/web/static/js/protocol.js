@@ -72,7 +72,25 @@
  * @property {number} increment_ms
  * @property {number} periods byo-yomi periods
  * @property {number} period_ms
+ * @property {number} [days] days per move of a correspondence control (0: none)
  * @property {string} [text]
+ */
+
+/**
+ * @typedef {object} YourGame one of GET /api/account/games
+ * @property {string} game_id
+ * @property {string} url the seat's link
+ * @property {string} seat
+ * @property {string} variant
+ * @property {string | null} opponent
+ * @property {boolean} your_move
+ * @property {number} ply
+ * @property {boolean} rated
+ * @property {boolean} correspondence
+ * @property {string | null} time_control
+ * @property {number | null} days
+ * @property {number | null} deadline_ms
+ * @property {number | null} left_ms
  */
 
 /**

@@ -1,0 +1,104 @@
+"""Correspondence games in a real browser: two accounts start games of days per move from the
+home page's form; the game page shows the days left and the date the move is due, not a
+ticking clock; "Your games" lists the game where it is the player's move first, although
+another game moved since."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import pytest
+
+from .harness import Player, Server, new_player, open_custom_game
+from .test_accounts import sign_up
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+
+def correspondence_game(red: Player, black: Player, days: str, *, rated: bool = False) -> str:
+    """Red starts a friend game of ``days`` days per move; Black joins by the invite."""
+    page = red.page
+    red.goto("/")
+    open_custom_game(page)
+    page.check('input[name="tc"][value="correspondence"]')
+    page.wait_for_selector("#tc-correspondence:not([hidden])")
+    page.select_option("#corr-days", days)
+    page.check('input[name="kind"][value="friend"]')
+    if rated:
+        page.wait_for_selector("#rated-row:not([hidden])")
+        page.check("#rated")
+    page.select_option("#colour", "first")
+    page.click("#create")
+    page.wait_for_url("**/g/**")
+    page.wait_for_selector("#invite:not([hidden])")
+    invite = page.input_value("#invite-url")
+    black.page.goto(invite)
+    black.page.wait_for_selector("svg.board .piece")
+    return page.url.split("/g/")[1].split("?")[0]
+
+
+def test_your_games_lists_your_move_first(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    suffix = secrets.token_hex(3)
+    red = new_player(players, browser, server, address="198.51.100.31")
+    black = new_player(players, browser, server, address="198.51.100.32")
+    sign_up(red, f"Red{suffix}")
+    sign_up(black, f"Black{suffix}")
+
+    waiting = correspondence_game(red, black, "3", rated=True)
+    red.click_move("h2e2")
+    black.wait_ply(1)
+    # Black's clock shows the days left and the date, Red's the days per move.
+    bottom = black.page.locator("#bar-bottom .player-clock")
+    bottom.wait_for()
+    black.page.wait_for_function(
+        "() => document.querySelector('#bar-bottom .player-clock').title.includes('move by')"
+    )
+    assert (bottom.text_content() or "").startswith("2 d 23 h · ")  # (and the day)
+    assert (bottom.get_attribute("title") or "").startswith("2 d 23 h left (move by ")
+    assert black.page.text_content("#bar-top .player-clock") == "3 d per move"
+    black.screenshot("correspondence-clock")
+
+    # A newer game, where Red is to move: "Your games" still puts Black's move first.
+    newer = correspondence_game(red, black, "1")
+    black.goto("/")
+    black.page.click("#account summary")
+    black.page.click("#account-your-games")
+    black.page.wait_for_url("**/games")
+    lines = black.page.locator("#your-games li")
+    lines.nth(1).wait_for()
+    assert lines.count() == 2
+    assert lines.nth(0).get_attribute("data-game-id") == waiting
+    first = lines.nth(0).text_content() or ""
+    assert f"vs Red{suffix}" in first and "Correspondence: 3 days per move" in first
+    assert "Your move" in first and "left (move by" in first
+    assert lines.nth(1).get_attribute("data-game-id") == newer
+    assert "Opponent to move" in (lines.nth(1).text_content() or "")
+    black.screenshot("your-games")
+    # Its link opens Black's seat.
+    lines.nth(0).locator("a").click()
+    black.page.wait_for_url(f"**/g/{waiting}")
+    black.page.wait_for_selector("svg.board .piece")
+    assert black.page.evaluate("window.chuhanApp.view.role") == "second"
+
+    # Played to four plies and resigned, the game is rated apart: the home page's
+    # leaderboard shows a correspondence board.
+    red.goto(f"/g/{waiting}")
+    red.page.wait_for_selector("svg.board .piece")
+    for ply, move in enumerate(("h9g7", "h0g2", "i9h9"), start=1):
+        mover, other = (black, red) if ply % 2 == 1 else (red, black)
+        mover.wait_ply(ply)
+        mover.click_move(move)
+        other.wait_ply(ply + 1)
+    red.page.on("dialog", lambda dialog: dialog.accept())
+    red.page.click("#btn-resign")
+    black.page.wait_for_selector("#rating-card .rating-change")
+    black.goto("/")
+    names = black.page.locator('#leaderboard .newcomers[data-game="xiangqi-correspondence"] li')
+    names.nth(1).wait_for()
+    assert f"Black{suffix}" in (names.nth(0).text_content() or "")
+    heading = black.page.locator("#leaderboard h3", has_text="Xiangqi (correspondence)")
+    assert heading.count() == 1
+    assert red.errors == [] and black.errors == []
