@@ -114,6 +114,9 @@ class TournamentService:
         self._driving_task: asyncio.Task[None] | None = None
         self._making: dict[str, asyncio.Lock] = {}
         self._looking = asyncio.Lock()
+        # (claims one at a time: a claim that read the table before another's write must
+        # not set ``driving`` after it, dropping a tournament just taken)
+        self._claiming = asyncio.Lock()
 
     def start(self) -> None:
         """Drive this process's tournaments from now on (a look every ``beat_seconds``)."""
@@ -206,11 +209,12 @@ class TournamentService:
         return tournament_id in self.driving
 
     async def _claim(self) -> list[str]:
-        live = await self.store.live_servers(self.manager.takeover_seconds)
-        me = self.store.server_id
-        driven = await self.repository.claim(me, frozenset(live) | {me})
-        self.driving = set(driven)
-        return driven
+        async with self._claiming:
+            live = await self.store.live_servers(self.manager.takeover_seconds)
+            me = self.store.server_id
+            driven = await self.repository.claim(me, frozenset(live) | {me})
+            self.driving = set(driven)
+            return driven
 
     # ------------------------------------------------------------------ the driver
 
