@@ -94,9 +94,11 @@ def test_a_correspondence_move_after_the_deadline_is_refused_as_the_game_is_over
     black.wait_state(lambda s: s["ply"] == 1)
     clock.advance(DAY + 1)
     black.act("move", **{"from": "h9", "to": "g7"})
-    # The room checks the clock before the move: the flag falls, and the move (sent on
-    # the version before it) is answered with the game as it is now.
-    assert "the game has changed" in expect_error(black, "stale_version")["message"]
+    # The room checks the clock before the move: the flag falls, and the move is refused
+    # as played after the end, saying what ended the game.
+    message = expect_error(black, "game_over")["message"]
+    assert message.startswith("the game is over (") and "your move was not played" in message
+    assert "time" in message, message
     over = black.wait_state(lambda s: s["status"] == "over")
     assert over["result"]["winner"] == "first" and over["ply"] == 1
 

@@ -299,7 +299,9 @@ def test_moving_too_late_loses_on_time(client: TestClient, clock: FakeClock) -> 
     expect_error(red, "not_flagged")
     clock.advance(30)
     red.act("move", **{"from": "b0", "to": "c2"})
-    expect_error(red, "stale_version")  # the flag fell first
+    refused = expect_error(red, "game_over")  # the flag fell first
+    assert refused["message"].startswith("the game is over ("), refused
+    assert refused["message"].endswith("your move was not played"), refused
     over = red.expect("state")
     assert over["result"]["winner"] == "second"
 

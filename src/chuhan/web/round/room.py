@@ -743,6 +743,16 @@ class Room:
                 await self.check_time(now)
                 version = self.state.version
                 if msg.get("version") != version:
+                    outcome = self.state.outcome
+                    if outcome is not None and command.type != "rematch":
+                        # (the game ended since the sender's version: a flag that fell
+                        # as the message came, say; what ended it is what matters)
+                        raise ProtocolError(
+                            "game_over",
+                            f"the game is over ({outcome.reason}): your "
+                            f"{command.type.replace('_', ' ')} was not played",
+                            msg.seq,
+                        )
                     raise ProtocolError(
                         "stale_version",
                         f"the game has changed (version {version}, your message "
