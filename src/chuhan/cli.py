@@ -100,6 +100,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         limits["abandon_seconds"] = args.abandon_seconds
     if args.first_move_seconds is not None:
         limits["first_move_seconds"] = args.first_move_seconds
+    if args.chat_every_seconds is not None:
+        limits["chat_every_seconds"] = args.chat_every_seconds
     if args.analysis_engine is not None:
         limits["analysis_engine"] = _engine_command(args.analysis_engine)
         limits["analysis_engine_protocol"] = args.analysis_engine_protocol
@@ -719,6 +721,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="seconds a player must be gone from a timed game before the opponent may "
         "claim the win or a draw (default 30)",
+    )
+    p.add_argument(
+        "--chat-every-seconds",
+        type=_positive_seconds,
+        default=None,
+        help="after a burst of 5 chat lines, one more every so many seconds per player or "
+        "spectator in a game (default 2)",
     )
     p.add_argument(
         "--first-move-seconds",

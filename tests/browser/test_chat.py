@@ -15,13 +15,23 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 #: The grace period the test server gives an opponent who left (the default is 30 s).
 GRACE_SECONDS = 3
+#: Seconds before a chat sender past the burst of 5 may send again: longer than any test
+#: here (the default 2 s could refill the budget between two lines on a loaded machine).
+CHAT_EVERY_SECONDS = 3600
 
 
 @pytest.fixture(scope="module")
 def chat_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("chat-server")
     server = Server(
-        folder / "games.db", folder / "server.log", ("--abandon-seconds", str(GRACE_SECONDS))
+        folder / "games.db",
+        folder / "server.log",
+        (
+            "--abandon-seconds",
+            str(GRACE_SECONDS),
+            "--chat-every-seconds",
+            str(CHAT_EVERY_SECONDS),
+        ),
     )
     server.start()
     yield server
