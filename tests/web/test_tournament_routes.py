@@ -418,3 +418,20 @@ def test_a_round_kept_without_its_games_gets_them_at_the_drivers_next_look(
     assert all(made) and len(set(made)) == 2
     drive(client)
     assert [board["game"] for board in shown(client, tournament_id)["paired"][0]] == made
+
+
+def test_a_tournament_of_days_per_move_is_refused_and_a_clock_of_minutes_kept(
+    client: TestClient, clock: FakeClock
+) -> None:
+    cookie = sign_up(client, "Organiser")
+    days = create(client, cookie, clock, time_control="3d")
+    assert days.status_code == 400, days.text
+    assert "'3 days per move': tournaments are played with a clock of minutes" in days.text
+    kept = create(client, cookie, clock, time_control="20 3x30")
+    assert kept.status_code == 201, kept.text
+    assert kept.json()["tournament"]["time_control"] == {
+        "base": 1200.0,
+        "increment": 0.0,
+        "periods": 3,
+        "period_seconds": 30.0,
+    }

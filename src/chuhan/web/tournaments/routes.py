@@ -146,6 +146,13 @@ def parse_tournament(
     except ChuhanError as error:
         raise HTTPError(400, "bad_field", str(error)) from None
     control = parse_time_control(field(data, "time_control", str, "none"), settings)
+    if control is not None and control.is_correspondence:
+        raise HTTPError(
+            400,
+            "bad_field",
+            f"'time_control' {control.describe()!r}: tournaments are played with a clock of "
+            "minutes, not days per move",
+        )
     starts = data.get("starts")
     if isinstance(starts, bool) or not isinstance(starts, int | float):
         raise HTTPError(400, "bad_field", "'starts' must be the start time, in seconds since 1970")
@@ -177,14 +184,7 @@ def parse_tournament(
     chosen = Settings(
         game=variant.game,
         rules=variant.rules,
-        time_control=None
-        if control is None
-        else {
-            "base": control.base,
-            "increment": control.increment,
-            "periods": control.periods,
-            "period_seconds": control.period_seconds,
-        },
+        time_control=None if control is None else control.to_dict(),
         rated=field(data, "rated", bool, False),
         entry=entry,
     )
