@@ -33,10 +33,9 @@ from chuhan.web.correspondence.repository import (
     games_in_progress,
 )
 from chuhan.web.db import Store, StoreError
-from chuhan.web.round.manager import GameManager, RoomUnavailable
+from chuhan.web.round.manager import GameManager
 from chuhan.web.round.rules import CORRESPONDENCE_HORIZON_SECONDS
 from chuhan.web.round.seats import other_seat, seat_of
-from chuhan.web.sockets.protocol import ProtocolError
 
 __all__ = ["SWEEP_SECONDS", "YOUR_GAMES", "Correspondence", "stored_deadline"]
 
@@ -113,7 +112,7 @@ class Correspondence:
         for stored in clocks:
             if not self.manager.drives(stored.game_id) or not self._near(stored, now):
                 continue
-            await self._drive(stored.game_id)
+            await self.manager.drive_game(stored.game_id)
             driven.append(stored.game_id)
         return driven
 
@@ -125,23 +124,6 @@ class Correspondence:
             log.warning("game %s has a clock that cannot be read: %s", stored.game_id, error)
             return False
         return deadline is not None and deadline - now <= CORRESPONDENCE_HORIZON_SECONDS
-
-    async def _drive(self, game_id: str) -> None:
-        manager = self.manager
-        try:
-            room = await manager.room(game_id)
-        except RoomUnavailable:
-            return
-        if room is None:
-            return
-        async with room.lock:
-            now = self.now()
-            try:
-                await room.check_time(now)
-                await room.after_change(now)
-            except (ProtocolError, StoreError) as error:
-                log.warning("cannot check the deadline of game %s: %s", game_id, error)
-        manager.maybe_evict(room)
 
     # ------------------------------------------------------------------ your games
 

@@ -181,10 +181,11 @@ class GameManager:
                 log.error("cannot list the unfinished games, none is resumed: %s", error)
                 return
         for game_id in game_ids:
-            await self._drive(game_id)
+            await self.drive_game(game_id)
 
-    async def _drive(self, game_id: str) -> None:
-        """Load a game this process drives and bring its clock and computer up to date."""
+    async def drive_game(self, game_id: str) -> None:
+        """Load a game this process drives and bring its clock and computer up to date
+        (the beat's, a takeover's and the correspondence sweep's look at a game)."""
         try:
             room = await self.room(game_id)
         except RoomUnavailable:
@@ -199,7 +200,7 @@ class GameManager:
                 await room.check_time(now)
                 await room.after_change(now)
             except (ProtocolError, StoreError):
-                pass
+                pass  # (the next look tries again)
         self.maybe_evict(room)
 
     async def _beat_forever(self) -> None:
@@ -235,7 +236,7 @@ class GameManager:
                 room.stop_driving()
                 self.maybe_evict(room)
         for game_id in sorted(driving - before):
-            await self._drive(game_id)
+            await self.drive_game(game_id)
 
     async def _check_revisions(self) -> None:
         """Catch up any room in memory that is still behind a write the store had at the
@@ -293,7 +294,7 @@ class GameManager:
                         room.heard[revision] = notice
                         self._catch_up(room)
                 elif self.driving is not None and notice.game_id in self.driving:
-                    self._spawn(self._drive(notice.game_id))  # the computer may be to move
+                    self._spawn(self.drive_game(notice.game_id))  # the computer may be to move
             elif notice.kind == "chat" and room is not None:
                 if "line" in notice.data:
                     at, sender, name, text = notice.data["line"]
