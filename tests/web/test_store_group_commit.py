@@ -1,5 +1,6 @@
-"""Writes that arrive together are committed together, each in a savepoint of its own: one
-that fails takes only itself back, and each is acknowledged only once committed."""
+"""Writes that arrive together are committed together: one that fails takes only itself
+back (the group is run again with a savepoint each), and each is acknowledged only once
+committed."""
 
 from __future__ import annotations
 
@@ -41,6 +42,36 @@ def test_writes_arriving_together_are_kept_apart_by_savepoints(tmp_path: Path) -
         saved = reader.execute("SELECT count(*) FROM events WHERE kind='move'").fetchone()[0]
         assert saved == 40
         assert reader.execute("SELECT count(*) FROM games WHERE version=2").fetchone()[0] == 40
+
+
+def test_a_group_of_moves_that_all_succeed_is_written_without_savepoints(
+    tmp_path: Path,
+) -> None:
+    """A move's save is its two statements in the group's transaction: the savepoints that
+    keep a failing write apart are spent only when one fails."""
+    db = tmp_path / "games.sqlite3"
+    statements: list[str] = []
+
+    async def run() -> None:
+        store = SqliteStore(db, checkpoint_seconds=NEVER)
+        try:
+            rows = [stored_game(n) for n in range(10)]
+            await asyncio.gather(*(store.create_game(row, {f"t{row.id}": "both"}) for row in rows))
+            for row in rows:
+                row.moves.append("h2e2")
+                row.version += 1
+            store._db.set_trace_callback(statements.append)
+            await asyncio.gather(*(store.save_game(row, "move", {"move": "h2e2"}) for row in rows))
+            store._db.set_trace_callback(None)
+        finally:
+            await store.close()
+
+    asyncio.run(run())
+    words = [statement.split()[0].upper() for statement in statements]
+    assert "SAVEPOINT" not in words and "RELEASE" not in words, statements
+    assert words.count("UPDATE") == 10 and words.count("INSERT") == 10
+    with sqlite3.connect(db) as reader:
+        assert reader.execute("SELECT count(*) FROM games WHERE version=2").fetchone()[0] == 10
 
 
 def test_a_store_used_from_one_event_loop_then_another_still_commits(tmp_path: Path) -> None:
