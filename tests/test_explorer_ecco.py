@@ -6,6 +6,7 @@ command line."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from chuhan import Board
 from chuhan.cli import main
 from chuhan.explorer import (
+    EccoOpening,
     Explorer,
     ExplorerError,
     classify,
@@ -20,6 +22,8 @@ from chuhan.explorer import (
     opening_of,
     position_opening,
 )
+from chuhan.explorer.ecco import NAMES_PATH
+from chuhan.explorer.text import search_key
 from chuhan.records import GameRecord, write_pgn
 
 
@@ -79,6 +83,87 @@ def test_codes_are_named_in_chinese_and_english() -> None:
     unnamed = opening_of("C79")  # a code without a name of its own: its family's
     assert unnamed is not None and unnamed.name_en == family.name_en
     assert [opening_of(code) for code in ("A70", "E99", "F00", "C", "c70", "C7x")] == [None] * 6
+
+
+#: Every ECCO code, A00 to E99.
+ALL_CODES = [f"{letter}{number:02d}" for letter in "ABCDE" for number in range(100)]
+#: The codes ECCO 2004 does not use.
+UNUSED = {
+    code
+    for code in ALL_CODES
+    if code[:2] in ("A7", "A8", "A9", "B6", "B7", "B8", "B9", "D6", "D7", "D8", "D9")
+    or code[:2] in ("E5", "E6", "E7", "E8", "E9")
+}
+
+
+def _rows() -> list[list[str]]:
+    text = NAMES_PATH.read_bytes().decode("utf-8")  # strict: the file is UTF-8
+    return [line.split("\t") for line in text.splitlines() if not line.startswith("#")]
+
+
+def test_the_names_file_lists_every_code_once_in_order_with_five_tab_separated_fields() -> None:
+    rows = _rows()
+    assert all(len(row) == 5 for row in rows)
+    assert [row[0] for row in rows] == ALL_CODES  # no code missing, none twice
+    assert {code for code, kind, *_ in rows if kind == "unused"} == UNUSED
+    for code, kind, *names in rows:
+        assert kind in ("own", "family", "unused"), code
+        if kind == "own":
+            assert all(name and name == name.strip() for name in names), code
+        else:
+            assert names == ["", "", ""], code
+
+
+def test_every_code_ecco_uses_has_a_chinese_name_in_both_scripts_and_an_english_one() -> None:
+    for code in ALL_CODES:
+        opening = opening_of(code)
+        if code in UNUSED:
+            assert opening is None, code
+            continue
+        assert opening is not None, code
+        assert opening.name_zh and opening.name_zh_hant and opening.name_en, code
+        # the traditional name is the simplified one's characters in their traditional form
+        assert len(opening.name_zh_hant) == len(opening.name_zh), code
+        assert search_key(opening.name_zh_hant) == search_key(opening.name_zh), code
+        assert not re.search(r"[\u4e00-\u9fff]", opening.name_en), code
+
+
+@pytest.mark.parametrize(
+    ("code", "name_zh", "name_zh_hant"),
+    [
+        ("A01", "上仕局", "上仕局"),
+        ("A03", "边炮局", "邊炮局"),
+        ("A10", "飞相局", "飛相局"),
+        ("A12", "列相局", "列相局"),
+        ("A32", "飞相进右马对左过宫炮 红直车对黑进7卒", "飛相進右馬對左過宮炮 紅直車對黑進7卒"),
+        ("B06", "中炮对龟背炮", "中炮對龜背炮"),
+        ("B10", "中炮对单提马", "中炮對單提馬"),
+        ("C00", "中炮对屏风马", "中炮對屏風馬"),
+        ("C20", "中炮过河车七路马对屏风马两头蛇", "中炮過河車七路馬對屏風馬兩頭蛇"),
+        (
+            "C36",
+            "中炮过河车互进七兵对屏风马左马盘河 红七路马",
+            "中炮過河車互進七兵對屏風馬左馬盤河 紅七路馬",
+        ),
+        ("D24", "顺炮直车对横车 红过河车", "順炮直車對橫車 紅過河車"),
+        ("D41", "中炮进中兵对左三步虎骑河车转列炮", "中炮進中兵對左三步虎騎河車轉列炮"),
+        ("D55", "中炮双直车对后补列炮", "中炮雙直車對後補列炮"),
+        ("E40", "对兵局", "對兵局"),
+    ],
+)
+def test_well_known_codes_have_their_published_names(
+    code: str, name_zh: str, name_zh_hant: str
+) -> None:
+    opening = opening_of(code)
+    assert opening is not None
+    assert (opening.name_zh, opening.name_zh_hant) == (name_zh, name_zh_hant)
+
+
+def test_a_code_the_list_leaves_unnamed_takes_its_familys_name_in_both_scripts() -> None:
+    assert opening_of("A17") == EccoOpening(
+        "A17", "飞相局(一)", "Elephant Opening (1)", "飛相局(一)"
+    )
+    assert opening_of("A00") == EccoOpening("A00", "非常见开局", "Uncommon openings", "非常見開局")
 
 
 def test_the_position_itself_is_named_in_the_table() -> None:

@@ -221,6 +221,18 @@ def test_a_master_game_names_its_ecco_opening_in_its_tags_and_pgn(client: TestCl
     assert f'[Variation "{game["ecco_opening"]["name_en"]}"]' in game["pgn"]
 
 
+def test_a_master_games_pgn_names_its_codes_own_opening(client: TestClient) -> None:
+    found = client.get("/api/explorer/search", params={"ecco": "D24"}).json()
+    assert found["total"] > 0  # the sample holds six games of D24
+    game = client.get(f"/api/explorer/games/{found['games'][0]['id']}").json()
+    assert game["ecco_opening"]["name_zh"] == "顺炮直车对横车 红过河车"
+    assert '[ECCO "D24"]' in game["pgn"]
+    assert '[Opening "顺炮直车对横车 红过河车"]' in game["pgn"]
+    english = game["ecco_opening"]["name_en"]
+    assert english.endswith("; Red: the River-Crossing Chariot")
+    assert f'[Variation "{english}"]' in game["pgn"]
+
+
 def test_the_search_finds_a_player_in_either_script(client: TestClient, sample_index: Path) -> None:
     traditional = client.get("/api/explorer/search", params={"player": "楊官璘"}).json()
     simplified = client.get("/api/explorer/search", params={"player": "杨官璘"}).json()
@@ -268,6 +280,21 @@ def test_the_explorer_names_the_positions_opening(client: TestClient) -> None:
     assert answer["opening"] == {
         "code": "D50",
         "name_zh": "中炮对列炮",
+        "name_zh_hant": "中炮對列炮",
         "name_en": "Central Cannon against Opposite-Direction Cannons",
     }
     assert client.get("/api/explorer").json()["opening"] is None
+
+
+def test_the_explorer_names_a_position_by_its_codes_own_name(client: TestClient) -> None:
+    # 炮二平五 炮8平5 马二进三 马8进7 车一平二 车9进1 车二进六: D24, which ECCO names
+    # itself (its family D20-D29 is 顺炮直车对横车).
+    moves = "h2e2 h7e7 h0g2 h9g7 i0h0 i9i8 h0h6"
+    answer = client.get("/api/explorer", params={"moves": moves}).json()
+    assert answer["opening"] == {
+        "code": "D24",
+        "name_zh": "顺炮直车对横车 红过河车",
+        "name_zh_hant": "順炮直車對橫車 紅過河車",
+        "name_en": "Same-Direction Cannons with the Straight Chariot against the Crossing "
+        "Chariot; Red: the River-Crossing Chariot",
+    }

@@ -138,3 +138,20 @@ def test_a_player_searched_in_simplified_characters_opens_his_game(
         arg=first.red,
     )
     assert player.errors == []
+
+
+@pytest.mark.parametrize(
+    ("locale", "shown"),
+    [("zh-TW", "D24 順炮直車對橫車 紅過河車"), ("zh-CN", "D24 顺炮直车对横车 红过河车")],
+)
+def test_the_explorer_names_the_opening_in_the_pages_script(
+    browser: Any, explorer_server: Server, players: list[Player], locale: str, shown: str
+) -> None:
+    # 炮二平五 炮8平5 马二进三 马8进7 车一平二 车9进1 车二进六: D24, named by its own name
+    # in the page's script (a zh-Hant page the traditional one, as ECCO publishes it).
+    player = new_player(players, browser, explorer_server, locale=locale)
+    player.goto("/analysis?engine=off&moves=h2e2,h7e7,h0g2,h9g7,i0h0,i9i8,h0h6")
+    player.page.wait_for_function(
+        "text => document.getElementById('explorer-opening').textContent === text", arg=shown
+    )
+    assert player.errors == []

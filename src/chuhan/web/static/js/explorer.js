@@ -16,7 +16,7 @@ const DEBOUNCE_MS = 150; // stepping through moves asks once, at the end
 const BUILDING_RETRY_MS = 2000;
 const MOVES_SHOWN = 12;
 
-/** @typedef {{code: string, name_zh: string, name_en: string}} EccoOpening */
+/** @typedef {{code: string, name_zh: string, name_zh_hant: string, name_en: string}} EccoOpening */
 /** @typedef {{id: number, red: string, black: string, event: string, date: string,
  *   year: number | null, result: string, ecco: string, opening: string, ply: number | null,
  *   origin: string, ecco_opening?: EccoOpening | null}} MasterGame */
@@ -92,11 +92,15 @@ function say(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
 }
 
-/** An ECCO opening as the page's language names it: "C50 五六炮对屏风马".
+/** An ECCO opening as the page's language names it: "C50 五六炮对屏风马", in zh-Hant
+ * "C50 五六炮對屏風馬".
  * @param {EccoOpening | null | undefined} opening @returns {string} */
 export function openingName(opening) {
   if (!opening) return "";
-  return `${opening.code} ${language().startsWith("zh") ? opening.name_zh : opening.name_en}`;
+  const lang = language();
+  const name =
+    lang === "zh-Hant" ? opening.name_zh_hant : lang.startsWith("zh") ? opening.name_zh : opening.name_en;
+  return `${opening.code} ${name}`;
 }
 
 /** @param {number} part @param {number} whole @returns {string} */
