@@ -215,3 +215,27 @@ def test_addresses_and_turns() -> None:
             check_email(bad)
     assert seat_to_move(None, 0) == "first" and seat_to_move(None, 1) == "second"
     assert seat_to_move("9/9/9/9/9/9/9/9/9/9 b - - 0 1", 0) == "second"
+
+
+def test_chuhan_serve_takes_the_mail_server_from_flags_and_its_password_from_the_env() -> None:
+    from chuhan.cli import build_parser, mail_settings
+    from chuhan.web.settings import Settings
+
+    args = build_parser().parse_args(
+        [
+            *("serve", "--smtp-host", "mail.example", "--smtp-port", "587", "--smtp-starttls"),
+            *("--smtp-user", "xq", "--public-url", "https://xq.example"),
+            *("--notice-away-minutes", "30", "--notice-digest-minutes", "120"),
+        ]
+    )
+    found = mail_settings(args, {"CHUHAN_SMTP_PASSWORD": "s3cret"})
+    settings = Settings(**found)
+    assert (settings.smtp_host, settings.smtp_port, settings.smtp_starttls) == (
+        "mail.example",
+        587,
+        True,
+    )
+    assert (settings.smtp_user, settings.smtp_password) == ("xq", "s3cret")
+    assert (settings.notice_away_minutes, settings.notice_digest_minutes) == (30, 120)
+    assert settings.public_url == "https://xq.example"
+    assert mail_settings(build_parser().parse_args(["serve"]), {}) == {}
