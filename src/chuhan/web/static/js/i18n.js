@@ -474,6 +474,31 @@ const CORRESPONDENCE_STRINGS = {
 };
 for (const [code, table] of Object.entries(CORRESPONDENCE_STRINGS)) Object.assign(STRINGS[code], table);
 
+// E-mail notices in the account menu (account.js).
+const NOTICE_STRINGS = {
+  en: {
+    mailNotices: "Notices by e-mail", mailAddress: "E-mail address",
+    mailDigest: "Mail me a digest when it is my move and I am away",
+    saveNotices: "Save", noticesSaved: "Notice settings saved.",
+  },
+  "zh-Hans": {
+    mailNotices: "电子邮件通知", mailAddress: "电子邮件地址",
+    mailDigest: "轮到我走棋而我不在时，给我发一封汇总邮件",
+    saveNotices: "保存", noticesSaved: "通知设置已保存。",
+  },
+  "zh-Hant": {
+    mailNotices: "電子郵件通知", mailAddress: "電子郵件地址",
+    mailDigest: "輪到我走棋而我不在時，寄一封彙總郵件給我",
+    saveNotices: "儲存", noticesSaved: "通知設定已儲存。",
+  },
+  ko: {
+    mailNotices: "이메일 알림", mailAddress: "이메일 주소",
+    mailDigest: "내 차례인데 자리에 없으면 요약 메일 보내기",
+    saveNotices: "저장", noticesSaved: "알림 설정을 저장했습니다.",
+  },
+};
+for (const [code, table] of Object.entries(NOTICE_STRINGS)) Object.assign(STRINGS[code], table);
+
 // The board's settings (themes, piece sets, animation) and premoves (board.js).
 const BOARD_STRINGS = {
   en: {
