@@ -43,3 +43,6 @@ def test_the_notice_settings_are_saved_and_read_back_in_the_account_menu(
     open_notices(player)
     page.wait_for_function("document.getElementById('notice-email').value === 'ada@example.org'")
     assert page.is_checked("#notice-digest")
+    # (no mail server here: the address stays unconfirmed, and the form says so)
+    assert page.is_visible("#notice-unconfirmed")
+    assert "아직 확인되지 않았습니다" in (page.text_content("#notice-unconfirmed") or "")

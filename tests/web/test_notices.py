@@ -8,6 +8,7 @@ from __future__ import annotations
 import email
 import re
 import socket
+import threading
 from email.message import Message
 from typing import Any
 
@@ -38,10 +39,23 @@ class Mailbox:
         self.port = port
         self.mails: list[Message] = []
         self.controller: Any = None
+        self.arrived = threading.Condition()
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.mails.append(email.message_from_bytes(envelope.content))
+        with self.arrived:
+            self.mails.append(email.message_from_bytes(envelope.content))
+            self.arrived.notify_all()
         return "250 OK"
+
+    def wait_for(self, subject: str) -> Message:
+        """The last mail with this subject, waited for (it is sent in a task of its own)."""
+
+        def found() -> list[Message]:
+            return [m for m in self.mails if m["Subject"] == subject]
+
+        with self.arrived:
+            assert self.arrived.wait_for(found, timeout=60), f"no mail {subject!r} in 60 s"
+        return found()[-1]
 
     def start(self) -> None:
         from aiosmtpd.controller import Controller
@@ -95,6 +109,22 @@ def save(client: TestClient, cookie: str, **fields: Any) -> Any:
     return client.post("/api/account/notices", json=fields, headers=as_(cookie))
 
 
+def digests(mailbox: Mailbox) -> list[Message]:
+    return [m for m in mailbox.mails if str(m["Subject"]).startswith("chuhan: your move")]
+
+
+def confirm(client: TestClient, mailbox: Mailbox) -> None:
+    """Open the link of the confirmation mail (sent in a task of its own: waited for)."""
+    mail = mailbox.wait_for("chuhan: confirm your e-mail address")
+    found = re.search(r"https?://[^/\s]+(/notices/confirm\?t=\S+)", body_of(mail))
+    assert found is not None
+    assert "Confirm this address" in client.get(found.group(1)).text
+    done = client.post(found.group(1))
+    assert done.status_code == 200 and "is confirmed" in done.text, done.text
+    again = client.post(found.group(1))
+    assert again.status_code == 400 and "does not confirm an address" in again.text
+
+
 def body_of(mail: Message) -> str:
     payload = mail.get_payload(decode=True)
     assert isinstance(payload, bytes)
@@ -120,9 +150,12 @@ def test_an_away_player_gets_one_digest_and_can_unsubscribe_without_signing_in(
     clock.advance(10 * MINUTE)
     assert look(client) == []  # gone 10 minutes only
     clock.advance(6 * MINUTE)
+    assert look(client) == []  # (the address is not confirmed)
+    confirm(client, mailbox)
+    assert client.get("/api/account/notices", headers=as_(bob)).json()["confirmed"] is True
     assert look(client) == ["bob@example.org"]
-    assert len(mailbox.mails) == 1
-    mail = mailbox.mails[0]
+    assert len(digests(mailbox)) == 1
+    mail = digests(mailbox)[0]
     assert mail["To"] == "bob@example.org" and mail["From"] == "chuhan@example.org"
     assert mail["Subject"] == "chuhan: your move in 1 game"
     text = body_of(mail)
@@ -132,12 +165,12 @@ def test_an_away_player_gets_one_digest_and_can_unsubscribe_without_signing_in(
     black2.close()
     red2.move("h2e2")
     clock.advance(16 * MINUTE)
-    assert look(client) == [] and len(mailbox.mails) == 1
+    assert look(client) == [] and len(digests(mailbox)) == 1
     clock.advance(43 * MINUTE)
     assert look(client) == []  # (59 minutes since the first digest)
     clock.advance(2 * MINUTE)
     assert look(client) == ["bob@example.org"]
-    later = body_of(mailbox.mails[1])
+    later = body_of(digests(mailbox)[1])
     assert f"/g/{second['game_id']}?t=" in later and game["game_id"] not in later
     # The link in the mail turns the digest off, with no session.
     found = re.search(r"https://xq\.example(/notices/unsubscribe\?t=\S+)", later)
@@ -153,7 +186,7 @@ def test_an_away_player_gets_one_digest_and_can_unsubscribe_without_signing_in(
     assert again.status_code == 400 and "not valid" in again.text
     red2.close()
     clock.advance(2 * 60 * MINUTE)
-    assert look(client) == [] and len(mailbox.mails) == 2
+    assert look(client) == [] and len(digests(mailbox)) == 2
 
 
 @pytest.mark.parametrize("link", ["/notices/unsubscribe", "/notices/unsubscribe?t=<b>x</b>"])
@@ -168,23 +201,31 @@ def test_a_bad_unsubscribe_link_gets_a_clear_page(make_client: Any, link: str) -
 def test_a_mail_server_that_is_down_costs_no_player_anything_and_the_digest_goes_later(
     make_client: Any, clock: FakeClock, mailbox: Mailbox, caplog: pytest.LogCaptureFixture
 ) -> None:
-    client = mail_client(make_client, mailbox.port)  # (nothing listens there yet)
+    mailbox.start()
+    client = mail_client(make_client, mailbox.port)
     ada, bob = sign_up(client, "Ada"), sign_up(client, "Bob")
     assert save(client, bob, email="bob@example.org", digest=True).status_code == 200
-    game, red, black = correspondence_game(client, ada, bob, rated=False)
-    black.close()
-    state = red.move("h2e2")
-    assert state["ply"] == 1
-    clock.advance(16 * MINUTE)
-    assert look(client) == []
-    assert "cannot send a digest" in caplog.text and "tried 2 times" in caplog.text
-    mailbox.start()
-    assert look(client) == []  # (tried again in 10 minutes)
-    clock.advance(11 * MINUTE)
-    assert look(client) == ["bob@example.org"]
-    assert len(mailbox.mails) == 1 and game["game_id"] in body_of(mailbox.mails[0])
-    clock.advance(90 * MINUTE)
-    assert look(client) == [] and len(mailbox.mails) == 1
+    confirm(client, mailbox)
+    later = Mailbox(free_port())  # (nothing listens there yet)
+    try:
+        client = mail_client(make_client, later.port)  # (a restart, on that server)
+        game, red, black = correspondence_game(client, ada, bob, rated=False)
+        black.close()
+        state = red.move("h2e2")
+        assert state["ply"] == 1
+        clock.advance(16 * MINUTE)
+        assert look(client) == []
+        assert "cannot send a mail with a digest" in caplog.text and "tried 2 times" in caplog.text
+        assert "tried again in 600 s" in caplog.text
+        later.start()
+        assert look(client) == []  # (tried again in 10 minutes)
+        clock.advance(11 * MINUTE)
+        assert look(client) == ["bob@example.org"]
+        assert len(later.mails) == 1 and game["game_id"] in body_of(later.mails[0])
+        clock.advance(90 * MINUTE)
+        assert look(client) == [] and len(later.mails) == 1
+    finally:
+        later.stop()
 
 
 @pytest.mark.parametrize(

@@ -58,7 +58,12 @@ from chuhan.web.imports.routes import import_record
 from chuhan.web.lobby.routes import watch
 from chuhan.web.lobby.service import Lobby
 from chuhan.web.lobby.socket import lobby_socket
-from chuhan.web.notices.routes import notice_settings, save_notice_settings, unsubscribe_page
+from chuhan.web.notices.routes import (
+    confirm_page,
+    notice_settings,
+    save_notice_settings,
+    unsubscribe_page,
+)
 from chuhan.web.notices.service import Notices
 from chuhan.web.puzzles.routes import (
     daily_puzzle,
@@ -207,6 +212,7 @@ def create_app(
         Route("/api/account/notices", api(notice_settings)),
         Route("/api/account/notices", api(save_notice_settings), methods=["POST"]),
         Route("/notices/unsubscribe", unsubscribe_page, methods=["GET", "POST"]),
+        Route("/notices/confirm", confirm_page, methods=["GET", "POST"]),
         Route("/games", page),
         Route("/api/account/signup", api(sign_up), methods=["POST"]),
         Route("/api/account/signin", api(sign_in), methods=["POST"]),

@@ -446,7 +446,8 @@ ALTER TABLE tournaments ADD COLUMN driver text
 """
 
 #: Each account's e-mail notices (issue 24; :mod:`chuhan.web.notices.repository`): its
-#: address and whether the digest is on; when a socket of it was last seen open, when its
+#: address, whether it is confirmed (and the token of the link that confirms it), whether
+#: the digest is on; when a socket of it was last seen open, when its
 #: last digest went, and the sending claimed, failed and to be tried again. (The same text
 #: on both.)
 NOTICES_SCHEMA = """
@@ -454,6 +455,7 @@ CREATE TABLE notice_settings (
     account_id text PRIMARY KEY,
     email text,
     confirmed integer NOT NULL DEFAULT 0,
+    confirm text UNIQUE,
     digest integer NOT NULL DEFAULT 0,
     unsubscribe text NOT NULL UNIQUE,
     seen double precision NOT NULL DEFAULT 0,

@@ -11,7 +11,14 @@ from urllib.parse import quote
 from chuhan.web.notices.repository import Claim
 from chuhan.web.settings import Settings
 
-__all__ = ["MailError", "SmtpServer", "digest_message", "send", "unsubscribe_url"]
+__all__ = [
+    "MailError",
+    "SmtpServer",
+    "confirm_message",
+    "digest_message",
+    "send",
+    "unsubscribe_url",
+]
 
 
 class MailError(Exception):
@@ -71,6 +78,22 @@ def digest_message(claim: Claim, sender: str, public_url: str) -> EmailMessage:
     message["To"] = claim.email
     message["Subject"] = f"chuhan: your move in {count} game{'s' if count != 1 else ''}"
     message.set_content("\n".join(lines) + "\n")
+    return message
+
+
+def confirm_message(
+    name: str, email: str, token: str, sender: str, public_url: str
+) -> EmailMessage:
+    link = f"{public_url.rstrip('/')}/notices/confirm?t={quote(token)}"
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = email
+    message["Subject"] = "chuhan: confirm your e-mail address"
+    message.set_content(
+        f"Hello {name},\n\nTo be mailed when it is your move, confirm this address by "
+        f"opening this link:\n{link}\n\nIf you did not ask for it, ignore this mail: "
+        "nothing is sent to an address that is not confirmed.\n"
+    )
     return message
 
 

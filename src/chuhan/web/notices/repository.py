@@ -18,6 +18,7 @@ __all__ = [
     "NoticeSettings",
     "WaitingGame",
     "claim_digests",
+    "confirm_address",
     "digest_failed",
     "digest_sent",
     "mark_seen",
@@ -73,25 +74,48 @@ def settings_of(account_id: str) -> Body[NoticeSettings]:
     return NoticeSettings(found["email"], bool(found["confirmed"]), bool(found["digest"]))
 
 
-def save_settings(account_id: str, email: str | None, digest: bool, now: float) -> Body[None]:
-    """Store the address and the digest setting (a changed address is not confirmed);
-    the account is seen now (it is here to save them)."""
+def save_settings(account_id: str, email: str | None, digest: bool, now: float) -> Body[str | None]:
+    """Store the address and the digest setting; the account is seen now (it is here to
+    save them). A new address is not confirmed: the token of the link that confirms it is
+    returned (to be mailed to it), else None."""
     found = yield One(
         "SELECT email FROM notice_settings WHERE account_id = ?", (account_id,), for_update=True
     )
+    confirm = None if email is None else new_token()
     if found is None:
         yield Do(
-            "INSERT INTO notice_settings (account_id, email, digest, unsubscribe, seen) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (account_id, email, int(digest), new_token(), now),
+            "INSERT INTO notice_settings (account_id, email, confirm, digest, unsubscribe, seen) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (account_id, email, confirm, int(digest), new_token(), now),
         )
-        return
-    keep = found["email"] == email
+        return confirm
+    if found["email"] == email:
+        yield Do(
+            "UPDATE notice_settings SET digest = ?, seen = ? WHERE account_id = ?",
+            (int(digest), now, account_id),
+        )
+        return None
     yield Do(
-        "UPDATE notice_settings SET email = ?, digest = ?, seen = ?, "
-        f"confirmed = {'confirmed' if keep else '0'} WHERE account_id = ?",
-        (email, int(digest), now, account_id),
+        "UPDATE notice_settings SET email = ?, confirmed = 0, confirm = ?, digest = ?, "
+        "seen = ? WHERE account_id = ?",
+        (email, confirm, int(digest), now, account_id),
     )
+    return confirm
+
+
+def confirm_address(token: str) -> Body[str | None]:
+    """Confirm the address whose confirming link carries ``token``; the address, or None
+    for no such token (used already, or the address changed since)."""
+    found = yield One(
+        "SELECT account_id, email FROM notice_settings WHERE confirm = ?", (token,), for_update=True
+    )
+    if found is None:
+        return None
+    yield Do(
+        "UPDATE notice_settings SET confirmed = 1, confirm = NULL WHERE account_id = ?",
+        (str(found["account_id"]),),
+    )
+    return str(found["email"])
 
 
 def mark_seen(session_keys: list[str], now: float) -> Body[int]:
@@ -107,12 +131,12 @@ def mark_seen(session_keys: list[str], now: float) -> Body[int]:
     return int(changed)
 
 
-#: The accounts whose digest may be due: on, with an address, away, past their interval
+#: The accounts whose digest may be due: on, with a confirmed address, away, past their interval
 #: and their next try, and claimed by no one.
 DUE = """
 SELECT n.account_id, n.email, n.unsubscribe, n.sent, a.name
 FROM notice_settings n JOIN accounts a ON a.id = n.account_id
-WHERE n.digest = 1 AND n.email IS NOT NULL AND n.seen <= ? AND n.sent <= ?
+WHERE n.digest = 1 AND n.confirmed = 1 AND n.email IS NOT NULL AND n.seen <= ? AND n.sent <= ?
   AND n.retry_at <= ? AND n.claimed_until <= ?
 ORDER BY n.sent
 LIMIT ?

@@ -14,9 +14,21 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from chuhan.web.context import context_of
 from chuhan.web.db import StoreError
 from chuhan.web.http.common import HTTPError, field, read_json
-from chuhan.web.notices.repository import NoticeSettings, save_settings, settings_of, unsubscribe
+from chuhan.web.notices.repository import (
+    NoticeSettings,
+    confirm_address,
+    save_settings,
+    settings_of,
+    unsubscribe,
+)
 
-__all__ = ["check_email", "notice_settings", "save_notice_settings", "unsubscribe_page"]
+__all__ = [
+    "check_email",
+    "confirm_page",
+    "notice_settings",
+    "save_notice_settings",
+    "unsubscribe_page",
+]
 
 #: The longest address a mail server takes (RFC 5321's path limit less its brackets).
 MAX_EMAIL = 254
@@ -39,17 +51,18 @@ def _json(settings: NoticeSettings) -> dict[str, object]:
     return {"email": settings.email, "confirmed": settings.confirmed, "digest": settings.digest}
 
 
-async def _account_id(request: Request) -> str:
+async def _account(request: Request) -> tuple[str, str]:
+    """The signed-in account's id and name."""
     context = context_of(request)
     account = await context.accounts.account_of(request, context.now())
     if account is None:
         raise HTTPError(401, "not_signed_in", "sign in to change your notices")
-    return account.id
+    return account.id, account.name
 
 
 async def notice_settings(request: Request) -> Response:
     """``GET /api/account/notices``: ``{"email", "confirmed", "digest"}``."""
-    account_id = await _account_id(request)
+    account_id, _name = await _account(request)
     try:
         found = await context_of(request).store.read(settings_of(account_id), "notices")
     except StoreError as error:
@@ -58,8 +71,10 @@ async def notice_settings(request: Request) -> Response:
 
 
 async def save_notice_settings(request: Request) -> Response:
-    """``POST /api/account/notices`` ``{"email": "..." | null, "digest": bool}``."""
-    account_id = await _account_id(request)
+    """``POST /api/account/notices`` ``{"email": "..." | null, "digest": bool}``; a new
+    address is sent a mail with the link that confirms it (no digest goes to an address
+    not confirmed)."""
+    account_id, name = await _account(request)
     data = await read_json(request)
     digest = field(data, "digest", bool, False)
     email: str | None = field(data, "email", str, "") or None
@@ -72,12 +87,14 @@ async def save_notice_settings(request: Request) -> Response:
         raise HTTPError(400, "no_email", "give an e-mail address to be mailed a digest")
     context = context_of(request)
     try:
-        await context.store.write(
+        confirm = await context.store.write(
             save_settings(account_id, email, digest, context.now()), "saving notices"
         )
         found = await context.store.read(settings_of(account_id), "notices")
     except StoreError as error:
         raise HTTPError(503, "store_unavailable", f"your notices: {error}") from None
+    if confirm is not None and email is not None:
+        context.notices.mail_confirmation(name, email, confirm)
     return JSONResponse(_json(found))
 
 
@@ -95,6 +112,35 @@ _BAD_LINK = (
     "This unsubscribe link is not valid: it was used already, replaced by a newer one, or "
     "copied in part. Sign in and turn the digest off in your account's notice settings."
 )
+_BAD_CONFIRM = (
+    "This link does not confirm an address: it was used already, the address was changed "
+    "since, or it was copied in part. Save the address again in your account's notice "
+    "settings to be sent a new one."
+)
+
+
+async def confirm_page(request: Request) -> Response:
+    """``GET``: a page with the button that confirms the address; ``POST``: confirm it."""
+    token = request.query_params.get("t", "")
+    if not _TOKEN.fullmatch(token):
+        return _page(400, "Link not valid", f"<p>{html.escape(_BAD_CONFIRM)}</p>")
+    if request.method == "GET":
+        action = html.escape(f"/notices/confirm?t={token}")
+        return _page(
+            200,
+            "Confirm your e-mail address",
+            f'<form method=post action="{action}"><button type=submit>'
+            "Confirm this address</button></form>",
+        )
+    try:
+        email = await context_of(request).store.write(confirm_address(token), "confirming")
+    except StoreError:
+        return _page(
+            503, "Try again later", "<p>The server cannot reach its database just now.</p>"
+        )
+    if email is None:
+        return _page(400, "Link not valid", f"<p>{html.escape(_BAD_CONFIRM)}</p>")
+    return _page(200, "Address confirmed", f"<p>{html.escape(email)} is confirmed.</p>")
 
 
 async def unsubscribe_page(request: Request) -> Response:

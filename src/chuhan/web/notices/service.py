@@ -16,9 +16,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from email.message import EmailMessage
 
 from chuhan.web.db import Store, StoreError
-from chuhan.web.notices.mail import MailError, SmtpServer, digest_message, send
+from chuhan.web.notices.mail import (
+    MailError,
+    SmtpServer,
+    confirm_message,
+    digest_message,
+    send,
+)
 from chuhan.web.notices.repository import (
     Claim,
     claim_digests,
@@ -53,12 +60,49 @@ class Notices:
         self.now = now
         self.server = SmtpServer.of(settings)
         self._sweeping: asyncio.Task[None] | None = None
+        #: The confirmation mails being sent (kept until they end).
+        self._confirming: set[asyncio.Task[bool]] = set()
 
     def start(self) -> None:
         if self.server is not None:
             self._sweeping = asyncio.get_running_loop().create_task(self._sweep_forever())
 
+    def mail_confirmation(self, name: str, email: str, token: str) -> bool:
+        """Send the mail that confirms a new address in a task of its own (the request
+        that saved it does not wait); False when no mail server is configured."""
+        server = self.server
+        if server is None:
+            return False
+        message = confirm_message(name, email, token, server.sender, self.settings.public_url)
+        task = asyncio.get_running_loop().create_task(self._send(message, f"to confirm {email}"))
+        self._confirming.add(task)
+        task.add_done_callback(self._confirming.discard)
+        return True
+
+    async def _send(self, message: EmailMessage, what: str) -> bool:
+        """Send with ``notice_attempts`` tries and a doubling pause; False (logged) when
+        every try failed."""
+        server = self.server
+        assert server is not None
+        settings = self.settings
+        failure = ""
+        for attempt in range(settings.notice_attempts):
+            if attempt:
+                await asyncio.sleep(settings.notice_backoff_seconds * 2.0 ** (attempt - 1))
+            try:
+                await send(server, message)
+            except MailError as error:
+                failure = str(error)
+                continue
+            return True
+        log.warning(
+            "cannot send a mail %s (tried %d times): %s", what, settings.notice_attempts, failure
+        )
+        return False
+
     def close(self) -> None:
+        for task in self._confirming:
+            task.cancel()
         if self._sweeping is not None:
             self._sweeping.cancel()
             self._sweeping = None
@@ -104,26 +148,17 @@ class Notices:
     async def _deliver(self, claim: Claim, claimed_at: float) -> bool:
         server = self.server
         assert server is not None
-        settings = self.settings
-        message = digest_message(claim, server.sender, settings.public_url)
-        failure = ""
-        for attempt in range(settings.notice_attempts):
-            if attempt:
-                await asyncio.sleep(settings.notice_backoff_seconds * 2.0 ** (attempt - 1))
-            try:
-                await send(server, message)
-            except MailError as error:
-                failure = str(error)
-                continue
-            try:
-                await self.store.write(digest_sent(claim.account_id, claimed_at), "digest sent")
-            except StoreError as error:  # (its claim lapses: the digest may go twice)
-                log.warning("a digest went but cannot be recorded: %s", error)
-            return True
-        await self._failed(claim, failure)
-        return False
+        message = digest_message(claim, server.sender, self.settings.public_url)
+        if not await self._send(message, f"with a digest to account {claim.account_id}"):
+            await self._failed(claim)
+            return False
+        try:
+            await self.store.write(digest_sent(claim.account_id, claimed_at), "digest sent")
+        except StoreError as error:  # (its claim lapses: the digest may go twice)
+            log.warning("a digest went but cannot be recorded: %s", error)
+        return True
 
-    async def _failed(self, claim: Claim, failure: str) -> None:
+    async def _failed(self, claim: Claim) -> None:
         settings = self.settings
         try:
             pause = await self.store.write(
@@ -138,10 +173,4 @@ class Notices:
         except StoreError as error:  # (its claim lapses, and the digest is tried again)
             log.warning("a digest failed and cannot be recorded: %s", error)
             return
-        log.warning(
-            "cannot send a digest to account %s (tried %d times; again in %.0f s): %s",
-            claim.account_id,
-            settings.notice_attempts,
-            pause,
-            failure,
-        )
+        log.warning("the digest to account %s is tried again in %.0f s", claim.account_id, pause)

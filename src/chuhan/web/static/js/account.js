@@ -221,20 +221,28 @@ function noticesForm() {
   save.addEventListener("click", () => {
     run(save, "notice-error", async () => {
       const email = $("notice-email").value.trim();
-      await api.saveNoticeSettings(email || null, $("notice-digest").checked);
+      showNotices(await api.saveNoticeSettings(email || null, $("notice-digest").checked));
       toast(t("noticesSaved"));
     });
   });
   notices.addEventListener("toggle", () => {
     if (!notices.open) return;
     run(save, "notice-error", async () => {
-      const found = await api.noticeSettings();
-      $("notice-email").value = found.email || "";
-      $("notice-digest").checked = found.digest;
+      showNotices(await api.noticeSettings());
     });
   });
-  notices.append(address, digestLabel, save, errorLine("notice-error"));
+  const unconfirmed = make("p", null, t("mailUnconfirmed"));
+  unconfirmed.id = "notice-unconfirmed";
+  unconfirmed.hidden = true;
+  notices.append(address, digestLabel, unconfirmed, save, errorLine("notice-error"));
   return notices;
+}
+
+/** @param {import("./api.js").NoticeSettings} found */
+function showNotices(found) {
+  $("notice-email").value = found.email || "";
+  $("notice-digest").checked = found.digest;
+  show($("notice-unconfirmed"), Boolean(found.email) && !found.confirmed);
 }
 
 /** @type {string | null} the account name ("" signed out) the menu was drawn for */
