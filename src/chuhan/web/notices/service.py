@@ -40,6 +40,9 @@ __all__ = ["Notices"]
 
 log = logging.getLogger("chuhan.web")
 
+#: Session keys one statement marks seen at most (well under both databases' limits on
+#: the parameters of a statement).
+SEEN_PER_WRITE = 500
 #: The longest pause before an account's digest is tried again.
 MAX_RETRY_SECONDS = 86400.0
 
@@ -101,7 +104,7 @@ class Notices:
         return False
 
     def close(self) -> None:
-        for task in self._confirming:
+        for task in list(self._confirming):
             task.cancel()
         if self._sweeping is not None:
             self._sweeping.cancel()
@@ -123,7 +126,10 @@ class Notices:
         settings = self.settings
         now = self.now()
         try:
-            await self.store.write(mark_seen(self.sessions.keys(), now), "marking players seen")
+            keys = self.sessions.keys()
+            for start in range(0, len(keys), SEEN_PER_WRITE):
+                seen = keys[start : start + SEEN_PER_WRITE]
+                await self.store.write(mark_seen(seen, now), "marking players seen")
             claims = await self.store.write(
                 claim_digests(
                     now,
