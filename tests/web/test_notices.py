@@ -280,3 +280,28 @@ def test_chuhan_serve_takes_the_mail_server_from_flags_and_its_password_from_the
     assert (settings.notice_away_minutes, settings.notice_digest_minutes) == (30, 120)
     assert settings.public_url == "https://xq.example"
     assert mail_settings(build_parser().parse_args(["serve"]), {}) == {}
+
+
+def test_a_deleted_account_leaves_no_address_behind(make_client: Any) -> None:
+    from test_accounts import PASSWORD
+
+    from chuhan.web.notices.repository import settings_of
+
+    client = make_client(**CHEAP)
+    bob = sign_up(client, "Bob")
+    assert save(client, bob, email="bob@example.org", digest=True).status_code == 200
+    context = client.app.state.context  # type: ignore[attr-defined]
+
+    def stored() -> Any:
+        return client.portal.call(context.store.read, settings_of_bob(), "test")  # type: ignore[union-attr]
+
+    def settings_of_bob() -> Any:
+        return settings_of(account_id)
+
+    account_id = client.portal.call(  # type: ignore[union-attr]
+        context.accounts.repository.account_by_name, "Bob"
+    ).id
+    assert stored().email == "bob@example.org"
+    deleted = client.post("/api/account/delete", json={"password": PASSWORD}, headers=as_(bob))
+    assert deleted.status_code == 200, deleted.text
+    assert stored().email is None

@@ -445,14 +445,14 @@ TOURNAMENT_DRIVERS_SCHEMA = """
 ALTER TABLE tournaments ADD COLUMN driver text
 """
 
-#: Each account's e-mail notices (issue 24; :mod:`chuhan.web.notices.repository`): its
-#: address, whether it is confirmed (and the token of the link that confirms it), whether
-#: the digest is on; when a socket of it was last seen open, when its
+#: Each account's e-mail notices (issue 24; :mod:`chuhan.web.notices.repository`), gone
+#: with the account: its address, whether it is confirmed (and the token of the link that
+#: confirms it), whether the digest is on; when a socket of it was last seen open, when its
 #: last digest went, and the sending claimed, failed and to be tried again. (The same text
 #: on both.)
 NOTICES_SCHEMA = """
 CREATE TABLE notice_settings (
-    account_id text PRIMARY KEY,
+    account_id text PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
     email text,
     confirmed integer NOT NULL DEFAULT 0,
     confirm text UNIQUE,
