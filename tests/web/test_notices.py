@@ -291,17 +291,14 @@ def test_a_deleted_account_leaves_no_address_behind(make_client: Any) -> None:
     bob = sign_up(client, "Bob")
     assert save(client, bob, email="bob@example.org", digest=True).status_code == 200
     context = client.app.state.context  # type: ignore[attr-defined]
+    portal: Any = client.portal
+    account_id = portal.call(context.accounts.repository.account_by_name, "Bob").id
 
-    def stored() -> Any:
-        return client.portal.call(context.store.read, settings_of_bob(), "test")  # type: ignore[union-attr]
+    def stored_email() -> str | None:
+        found = portal.call(context.store.read, settings_of(account_id), "test")
+        return found.email  # type: ignore[no-any-return]
 
-    def settings_of_bob() -> Any:
-        return settings_of(account_id)
-
-    account_id = client.portal.call(  # type: ignore[union-attr]
-        context.accounts.repository.account_by_name, "Bob"
-    ).id
-    assert stored().email == "bob@example.org"
+    assert stored_email() == "bob@example.org"
     deleted = client.post("/api/account/delete", json={"password": PASSWORD}, headers=as_(bob))
     assert deleted.status_code == 200, deleted.text
-    assert stored().email is None
+    assert stored_email() is None
