@@ -14,12 +14,13 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from test_accounts import CHEAP, as_, sign_up
+from test_accounts import CHEAP, as_, sign_in, sign_up
 from test_correspondence import correspondence_game
 from web_helpers import FakeClock
 
 from chuhan.web.notices.repository import seat_to_move
 from chuhan.web.notices.routes import check_email
+from chuhan.web.settings import Settings
 
 MINUTE = 60.0
 
@@ -302,3 +303,24 @@ def test_a_deleted_account_leaves_no_address_behind(make_client: Any) -> None:
     deleted = client.post("/api/account/delete", json={"password": PASSWORD}, headers=as_(bob))
     assert deleted.status_code == 200, deleted.text
     assert stored_email() is None
+
+
+def test_chuhan_db_copy_takes_the_notice_settings_along(
+    make_client: Any, db_path: Any, postgres_url: str, clock: FakeClock
+) -> None:
+    from chuhan.cli import main
+    from chuhan.web.app import create_app
+
+    client = make_client(**CHEAP)
+    bob = sign_up(client, "Bob")
+    assert save(client, bob, email="bob@example.org", digest=True).status_code == 200
+    client.__exit__(None, None, None)
+    assert main(["db", "copy", str(db_path), postgres_url]) == 0
+    app = create_app(postgres_url, now=clock, settings=Settings(**CHEAP))
+    with TestClient(app) as again:
+        signed_in = sign_in(again, "Bob")  # (the sessions are not copied)
+        assert signed_in.status_code == 200, signed_in.text
+        bob = signed_in.cookies["chuhan_session"]
+        found = again.get("/api/account/notices", headers=as_(bob))
+        assert found.status_code == 200, found.text
+        assert found.json() == {"email": "bob@example.org", "confirmed": False, "digest": True}

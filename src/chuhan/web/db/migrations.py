@@ -466,6 +466,26 @@ CREATE TABLE notice_settings (
 )
 """
 
+#: The notices' rows that ``chuhan db copy`` takes along (after the accounts they belong to).
+NOTICE_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "notice_settings",
+        (
+            "account_id",
+            "email",
+            "confirmed",
+            "confirm",
+            "digest",
+            "unsubscribe",
+            "seen",
+            "sent",
+            "claimed_until",
+            "failures",
+            "retry_at",
+        ),
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("games, seats, events and chat", _SQLITE_1, _POSTGRESQL_1),
     Migration("each game's revision and each event's number", _SQLITE_2, ""),
