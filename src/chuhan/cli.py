@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -107,7 +108,27 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         limits["analysis_engine_protocol"] = args.analysis_engine_protocol
     if args.analysis_seconds is not None:
         limits["analysis_seconds"] = args.analysis_seconds
+    limits.update(mail_settings(args, os.environ))
     return serve(args.host, args.port, args.db, limits=limits)
+
+
+def mail_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> dict[str, Any]:
+    """The e-mail digests' settings from ``chuhan serve``'s flags; the SMTP password from
+    the environment's ``CHUHAN_SMTP_PASSWORD`` (a flag would show it in the process list)."""
+    found: dict[str, Any] = {}
+    for name in ("smtp_host", "smtp_port", "smtp_from", "smtp_user", "public_url"):
+        if getattr(args, name) is not None:
+            found[name] = getattr(args, name)
+    if args.smtp_starttls:
+        found["smtp_starttls"] = True
+    if args.notice_away_minutes is not None:
+        found["notice_away_minutes"] = args.notice_away_minutes
+    if args.notice_digest_minutes is not None:
+        found["notice_digest_minutes"] = args.notice_digest_minutes
+    password = environ.get("CHUHAN_SMTP_PASSWORD")
+    if password:
+        found["smtp_password"] = password
+    return found
 
 
 def _engine_command(text: str) -> str:
@@ -728,6 +749,37 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="after a burst of 5 chat lines, one more every so many seconds per player or "
         "spectator in a game (default 2)",
+    )
+    p.add_argument(
+        "--smtp-host",
+        default=None,
+        help="the SMTP server the e-mail digests go through (none: no mail is sent)",
+    )
+    p.add_argument("--smtp-port", type=_positive_int, default=None, help="its port (25)")
+    p.add_argument("--smtp-from", default=None, help="the digests' sender address")
+    p.add_argument("--smtp-starttls", action="store_true", help="use STARTTLS")
+    p.add_argument(
+        "--smtp-user",
+        default=None,
+        help="sign in to the SMTP server as this user (the password from the environment's "
+        "CHUHAN_SMTP_PASSWORD)",
+    )
+    p.add_argument(
+        "--public-url",
+        default=None,
+        help="the address the links in a mail start with (https://xiangqi.example)",
+    )
+    p.add_argument(
+        "--notice-away-minutes",
+        type=_positive_int,
+        default=None,
+        help="minutes a player must be away, their move waiting, before a digest (15)",
+    )
+    p.add_argument(
+        "--notice-digest-minutes",
+        type=_positive_int,
+        default=None,
+        help="one digest at most per account every so many minutes (360)",
     )
     p.add_argument(
         "--first-move-seconds",

@@ -58,6 +58,13 @@ from chuhan.web.imports.routes import import_record
 from chuhan.web.lobby.routes import watch
 from chuhan.web.lobby.service import Lobby
 from chuhan.web.lobby.socket import lobby_socket
+from chuhan.web.notices.routes import (
+    confirm_page,
+    notice_settings,
+    save_notice_settings,
+    unsubscribe_page,
+)
+from chuhan.web.notices.service import Notices
 from chuhan.web.puzzles.routes import (
     daily_puzzle,
     puzzle,
@@ -144,6 +151,7 @@ def create_app(
         context.reads = GameReads(manager, the_settings)
         context.tournaments = TournamentService(store, manager, context.accounts, bus, now)
         context.correspondence = Correspondence(store, manager, now)
+        context.notices = Notices(store, the_settings, context.sessions, now)
         context.reads.start()
         context.explorer = ExplorerService(explorer_index)
         # (with the server's read worker: chuhan serve; the app alone builds when asked)
@@ -155,6 +163,7 @@ def create_app(
         ratings = RatingKeeper(store, bus, now, the_settings.rating_sweep_seconds)
         await manager.start()
         context.correspondence.start()
+        context.notices.start()
         ratings.start()
         context.tournaments.start()
         site_games.start(bus)
@@ -172,6 +181,7 @@ def create_app(
             context.tournaments.close()
             await context.tournaments.release()
             context.correspondence.close()
+            context.notices.close()
             app.state.context.lobby.close()
             app.state.context.analysis.close()
             ratings.close()
@@ -199,6 +209,10 @@ def create_app(
         Route("/api/import", api(import_record), methods=["POST"]),
         Route("/api/account", api(account)),
         Route("/api/account/games", api(your_games)),
+        Route("/api/account/notices", api(notice_settings)),
+        Route("/api/account/notices", api(save_notice_settings), methods=["POST"]),
+        Route("/notices/unsubscribe", unsubscribe_page, methods=["GET", "POST"]),
+        Route("/notices/confirm", confirm_page, methods=["GET", "POST"]),
         Route("/games", page),
         Route("/api/account/signup", api(sign_up), methods=["POST"]),
         Route("/api/account/signin", api(sign_in), methods=["POST"]),

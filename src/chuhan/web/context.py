@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the features are built by create_app; this module imports n
     from chuhan.web.correspondence.service import Correspondence
     from chuhan.web.explorer.service import ExplorerService
     from chuhan.web.lobby.service import Lobby
+    from chuhan.web.notices.service import Notices
     from chuhan.web.round.manager import GameManager
     from chuhan.web.round.reads import GameReads
     from chuhan.web.tournaments.service import TournamentService
@@ -69,6 +70,8 @@ class ServerContext:
     explorer: ExplorerService = field(init=False)
     #: Correspondence deadlines and "your games" (:mod:`chuhan.web.correspondence.service`).
     correspondence: Correspondence = field(init=False)
+    #: The e-mail digests (:mod:`chuhan.web.notices.service`).
+    notices: Notices = field(init=False)
 
     def __post_init__(self) -> None:
         settings = self.settings

@@ -213,3 +213,29 @@ class Settings:
     #: How often each process sweeps the lobby (the seeks of players who left, or whose
     #: process died) and reads the seeks again (what a lost notice costs at most).
     lobby_sweep_seconds: float = 2.0
+
+    # E-mail notices (chuhan.web.notices)
+    #: The SMTP server the digests go through (no host: no mail is sent), the sender's
+    #: address, STARTTLS and a sign-in, all optional.
+    smtp_host: str | None = None
+    smtp_port: int = 25
+    smtp_from: str = "chuhan@localhost"
+    smtp_starttls: bool = False
+    smtp_user: str | None = None
+    smtp_password: str | None = None
+    #: Seconds one SMTP exchange may take.
+    smtp_timeout_seconds: float = 30.0
+    #: The address the links in a mail start with (``https://xiangqi.example``).
+    public_url: str = "http://localhost:8000"
+    #: A player is away once no socket of theirs has been seen open, and the move has
+    #: waited, this many minutes; one digest at most per account every
+    #: ``notice_digest_minutes``; how often each process looks for digests to send.
+    notice_away_minutes: float = 15.0
+    notice_digest_minutes: float = 360.0
+    notice_sweep_seconds: float = 60.0
+    #: Attempts at one digest in a row (``notice_backoff_seconds`` before the second,
+    #: doubling), then the next try after ``notice_retry_minutes`` (doubling with each
+    #: failed round, to a day at most).
+    notice_attempts: int = 3
+    notice_backoff_seconds: float = 2.0
+    notice_retry_minutes: float = 10.0

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from chuhan.web.db import StoreError, shown_location
-from chuhan.web.db.migrations import ACCOUNT_TABLES
+from chuhan.web.db.migrations import ACCOUNT_TABLES, NOTICE_TABLES
 from chuhan.web.db.rows import COLUMNS
 
 __all__ = ["CopyReport", "copy_database"]
@@ -35,9 +35,11 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("events", ("game_id", "number", "version", "at", "kind", "data")),
     ("chat", ("game_id", "at", "sender", "name", "text")),
     *ACCOUNT_TABLES,
+    *NOTICE_TABLES,
 )
 _REALS = {"created", "updated", "setup_deadline", "clock_at", "at"}
 _REALS |= {"settled", "rating", "deviation", "volatility"}
+_REALS |= {"seen", "sent", "claimed_until", "retry_at"}
 
 
 @dataclass(frozen=True)

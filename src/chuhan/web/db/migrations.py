@@ -445,6 +445,47 @@ TOURNAMENT_DRIVERS_SCHEMA = """
 ALTER TABLE tournaments ADD COLUMN driver text
 """
 
+#: Each account's e-mail notices (issue 24; :mod:`chuhan.web.notices.repository`), gone
+#: with the account: its address, whether it is confirmed (and the token of the link that
+#: confirms it), whether the digest is on; when a socket of it was last seen open, when its
+#: last digest went, and the sending claimed, failed and to be tried again. (The same text
+#: on both.)
+NOTICES_SCHEMA = """
+CREATE TABLE notice_settings (
+    account_id text PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+    email text,
+    confirmed integer NOT NULL DEFAULT 0,
+    confirm text UNIQUE,
+    digest integer NOT NULL DEFAULT 0,
+    unsubscribe text NOT NULL UNIQUE,
+    seen double precision NOT NULL DEFAULT 0,
+    sent double precision NOT NULL DEFAULT 0,
+    claimed_until double precision NOT NULL DEFAULT 0,
+    failures integer NOT NULL DEFAULT 0,
+    retry_at double precision NOT NULL DEFAULT 0
+)
+"""
+
+#: The notices' rows that ``chuhan db copy`` takes along (after the accounts they belong to).
+NOTICE_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "notice_settings",
+        (
+            "account_id",
+            "email",
+            "confirmed",
+            "confirm",
+            "digest",
+            "unsubscribe",
+            "seen",
+            "sent",
+            "claimed_until",
+            "failures",
+            "retry_at",
+        ),
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("games, seats, events and chat", _SQLITE_1, _POSTGRESQL_1),
     Migration("each game's revision and each event's number", _SQLITE_2, ""),
@@ -477,6 +518,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         TOURNAMENT_DRIVERS_SCHEMA,
         TOURNAMENT_DRIVERS_SCHEMA,
     ),
+    Migration("e-mail notices per account", NOTICES_SCHEMA, NOTICES_SCHEMA),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -94,6 +94,10 @@ class SessionSockets:
             if not sockets:
                 del self._sockets[key]
 
+    def keys(self) -> list[str]:
+        """The store keys of the sessions this process has sockets of (open now)."""
+        return list(self._sockets)
+
     def count(self) -> int:
         """The sockets listed (for tests and the log)."""
         return sum(len(sockets) for sockets in self._sockets.values())

@@ -200,7 +200,49 @@ function signedInBody(body) {
     });
   });
   remove.append(check, confirmButton, errorLine("delete-error"));
-  body.append(password, remove);
+  body.append(password, noticesForm(), remove);
+}
+
+/** The e-mail notices: an address and the digest, read when the section is opened.
+ * @returns {HTMLDetailsElement} */
+function noticesForm() {
+  const notices = /** @type {HTMLDetailsElement} */ (make("details", "account-more"));
+  notices.id = "account-notices";
+  notices.appendChild(make("summary", null, t("mailNotices")));
+  const address = field("notice-email", "email", "mailAddress", "email");
+  const digestLabel = make("label", "checkbox-line");
+  const digest = make("input");
+  digest.id = "notice-digest";
+  digest.type = "checkbox";
+  digestLabel.append(digest, make("span", null, t("mailDigest")));
+  const save = make("button", null, t("saveNotices"));
+  save.id = "notice-save";
+  save.type = "button";
+  save.addEventListener("click", () => {
+    run(save, "notice-error", async () => {
+      const email = $("notice-email").value.trim();
+      showNotices(await api.saveNoticeSettings(email || null, $("notice-digest").checked));
+      toast(t("noticesSaved"));
+    });
+  });
+  notices.addEventListener("toggle", () => {
+    if (!notices.open) return;
+    run(save, "notice-error", async () => {
+      showNotices(await api.noticeSettings());
+    });
+  });
+  const unconfirmed = make("p", null, t("mailUnconfirmed"));
+  unconfirmed.id = "notice-unconfirmed";
+  unconfirmed.hidden = true;
+  notices.append(address, digestLabel, unconfirmed, save, errorLine("notice-error"));
+  return notices;
+}
+
+/** @param {import("./api.js").NoticeSettings} found */
+function showNotices(found) {
+  $("notice-email").value = found.email || "";
+  $("notice-digest").checked = found.digest;
+  show($("notice-unconfirmed"), Boolean(found.email) && !found.confirmed);
 }
 
 /** @type {string | null} the account name ("" signed out) the menu was drawn for */

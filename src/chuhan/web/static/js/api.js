@@ -155,6 +155,20 @@ export function changePassword(password, newPassword) {
   return postJson("/api/account/password", { password, new_password: newPassword });
 }
 
+/** @typedef {{email: string | null, confirmed: boolean, digest: boolean}} NoticeSettings */
+
+/** GET /api/account/notices: the signed-in account's e-mail notices.
+ * @returns {Promise<NoticeSettings>} */
+export function noticeSettings() {
+  return api("/api/account/notices");
+}
+
+/** POST /api/account/notices {email, digest}: the settings as saved.
+ * @param {string | null} email @param {boolean} digest @returns {Promise<NoticeSettings>} */
+export function saveNoticeSettings(email, digest) {
+  return postJson("/api/account/notices", { email, digest });
+}
+
 /** POST /api/account/delete {password}.
  * @param {string} password @returns {Promise<{account: null, deleted: string}>} */
 export function deleteAccount(password) {

@@ -474,6 +474,35 @@ const CORRESPONDENCE_STRINGS = {
 };
 for (const [code, table] of Object.entries(CORRESPONDENCE_STRINGS)) Object.assign(STRINGS[code], table);
 
+// E-mail notices in the account menu (account.js).
+const NOTICE_STRINGS = {
+  en: {
+    mailNotices: "Notices by e-mail", mailAddress: "E-mail address",
+    mailDigest: "Mail me a digest when it is my move and I am away",
+    saveNotices: "Save", noticesSaved: "Notice settings saved.",
+    mailUnconfirmed: "Not confirmed yet: open the link in the mail sent to this address.",
+  },
+  "zh-Hans": {
+    mailNotices: "电子邮件通知", mailAddress: "电子邮件地址",
+    mailDigest: "轮到我走棋而我不在时，给我发一封汇总邮件",
+    saveNotices: "保存", noticesSaved: "通知设置已保存。",
+    mailUnconfirmed: "尚未确认：请打开发到这个地址的邮件中的链接。",
+  },
+  "zh-Hant": {
+    mailNotices: "電子郵件通知", mailAddress: "電子郵件地址",
+    mailDigest: "輪到我走棋而我不在時，寄一封彙總郵件給我",
+    saveNotices: "儲存", noticesSaved: "通知設定已儲存。",
+    mailUnconfirmed: "尚未確認：請開啟寄到這個地址的郵件中的連結。",
+  },
+  ko: {
+    mailNotices: "이메일 알림", mailAddress: "이메일 주소",
+    mailDigest: "내 차례인데 자리에 없으면 요약 메일 보내기",
+    saveNotices: "저장", noticesSaved: "알림 설정을 저장했습니다.",
+    mailUnconfirmed: "아직 확인되지 않았습니다. 이 주소로 보낸 메일의 링크를 여세요.",
+  },
+};
+for (const [code, table] of Object.entries(NOTICE_STRINGS)) Object.assign(STRINGS[code], table);
+
 // The board's settings (themes, piece sets, animation) and premoves (board.js).
 const BOARD_STRINGS = {
   en: {

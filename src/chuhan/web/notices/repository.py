@@ -1,0 +1,256 @@
+"""The rows of e-mail notices (table ``notice_settings``): an account's address and digest
+setting, when a socket of it was last seen, and the digests claimed, sent and failed.
+
+Several server processes may look for digests at once: :func:`claim_digests` takes the
+accounts due in one transaction (rows locked on PostgreSQL; SQLite's one writer runs the
+body alone) and marks them claimed until a time, so one process sends each digest; a
+process that dies with a claim leaves it to lapse, and the next look takes it over."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from chuhan.web.db.statements import All, Body, Do, One, Row
+
+__all__ = [
+    "Claim",
+    "NoticeSettings",
+    "WaitingGame",
+    "claim_digests",
+    "confirm_address",
+    "digest_failed",
+    "digest_sent",
+    "mark_seen",
+    "save_settings",
+    "settings_of",
+    "unsubscribe",
+]
+
+#: Accounts one look claims at most.
+CLAIMS_PER_LOOK = 50
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeSettings:
+    email: str | None
+    confirmed: bool
+    digest: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WaitingGame:
+    """A game in play where it is the account's move since ``since``."""
+
+    game_id: str
+    token: str | None
+    opponent: str | None
+    variant: str
+    since: float
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A digest one process has claimed: to whom, the unsubscribe token, the games."""
+
+    account_id: str
+    name: str
+    email: str
+    unsubscribe: str
+    games: tuple[WaitingGame, ...]
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def settings_of(account_id: str) -> Body[NoticeSettings]:
+    found = yield One(
+        "SELECT email, confirmed, digest FROM notice_settings WHERE account_id = ?",
+        (account_id,),
+    )
+    if found is None:
+        return NoticeSettings(None, False, False)
+    return NoticeSettings(found["email"], bool(found["confirmed"]), bool(found["digest"]))
+
+
+def save_settings(account_id: str, email: str | None, digest: bool, now: float) -> Body[str | None]:
+    """Store the address and the digest setting; the account is seen now (it is here to
+    save them). A new address is not confirmed: the token of the link that confirms it is
+    returned (to be mailed to it), else None."""
+    found = yield One(
+        "SELECT email FROM notice_settings WHERE account_id = ?", (account_id,), for_update=True
+    )
+    confirm = None if email is None else new_token()
+    if found is None:
+        yield Do(
+            "INSERT INTO notice_settings (account_id, email, confirm, digest, unsubscribe, seen) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (account_id, email, confirm, int(digest), new_token(), now),
+        )
+        return confirm
+    if found["email"] == email:
+        yield Do(
+            "UPDATE notice_settings SET digest = ?, seen = ? WHERE account_id = ?",
+            (int(digest), now, account_id),
+        )
+        return None
+    yield Do(
+        "UPDATE notice_settings SET email = ?, confirmed = 0, confirm = ?, digest = ?, "
+        "seen = ? WHERE account_id = ?",
+        (email, confirm, int(digest), now, account_id),
+    )
+    return confirm
+
+
+def confirm_address(token: str) -> Body[str | None]:
+    """Confirm the address whose confirming link carries ``token``; the address, or None
+    for no such token (used already, or the address changed since)."""
+    found = yield One(
+        "SELECT account_id, email FROM notice_settings WHERE confirm = ?", (token,), for_update=True
+    )
+    if found is None:
+        return None
+    yield Do(
+        "UPDATE notice_settings SET confirmed = 1, confirm = NULL WHERE account_id = ?",
+        (str(found["account_id"]),),
+    )
+    return str(found["email"])
+
+
+def mark_seen(session_keys: list[str], now: float) -> Body[int]:
+    """The accounts of these sessions (sockets open now) are seen now."""
+    if not session_keys:
+        return 0
+    marks = ", ".join("?" for _ in session_keys)
+    changed = yield Do(
+        "UPDATE notice_settings SET seen = ? WHERE account_id IN "
+        f"(SELECT account_id FROM sessions WHERE key IN ({marks}))",
+        (now, *session_keys),
+    )
+    return int(changed)
+
+
+#: The accounts whose digest may be due: on, with a confirmed address, away, past their interval
+#: and their next try, and claimed by no one.
+DUE = """
+SELECT n.account_id, n.email, n.unsubscribe, n.sent, a.name
+FROM notice_settings n JOIN accounts a ON a.id = n.account_id
+WHERE n.digest = 1 AND n.confirmed = 1 AND n.email IS NOT NULL AND n.seen <= ? AND n.sent <= ?
+  AND n.retry_at <= ? AND n.claimed_until <= ?
+ORDER BY n.sent
+LIMIT ?
+"""
+#: An account's games in play, with what tells whose move it is.
+GAMES_IN_PLAY = """
+SELECT ga.seat, g.id, g.variant, g.start_fen, g.moves, g.updated,
+       (SELECT s.token FROM seats s WHERE s.game_id = g.id AND s.seat = ga.seat) AS token,
+       (SELECT a.name FROM game_accounts o JOIN accounts a ON a.id = o.account_id
+        WHERE o.game_id = g.id AND o.seat <> ga.seat) AS opponent
+FROM game_accounts ga JOIN games g ON g.id = ga.game_id
+WHERE ga.account_id = ? AND g.status = 'playing' AND g.updated > ? AND g.updated <= ?
+ORDER BY g.updated
+"""
+
+
+def seat_to_move(start_fen: str | None, plies: int) -> str:
+    """The seat to move after ``plies`` moves from a start position (red, the first
+    seat, moves first unless the FEN says black)."""
+    fields = (start_fen or "").split()
+    red_first = fields[1] != "b" if len(fields) > 1 else True
+    return "first" if red_first == (plies % 2 == 0) else "second"
+
+
+def _waiting(row: Row) -> WaitingGame | None:
+    plies = len(str(row["moves"] or "").split())
+    if seat_to_move(row["start_fen"], plies) != row["seat"]:
+        return None
+    return WaitingGame(
+        game_id=str(row["id"]),
+        token=None if row["token"] is None else str(row["token"]),
+        opponent=None if row["opponent"] is None else str(row["opponent"]),
+        variant=str(row["variant"]),
+        since=float(row["updated"]),
+    )
+
+
+def claim_digests(
+    now: float, away_seconds: float, every_seconds: float, claim_seconds: float
+) -> Body[list[Claim]]:
+    """Claim the digests due now: each account with the digest on, away for
+    ``away_seconds``, sent none for ``every_seconds``, with games where it has been its
+    move for ``away_seconds`` and that its last digest did not list."""
+    due = yield All(
+        DUE,
+        (now - away_seconds, now - every_seconds, now, now, CLAIMS_PER_LOOK),
+    )
+    claims = []
+    for row in due:
+        account_id = str(row["account_id"])
+        locked = yield One(
+            "SELECT claimed_until FROM notice_settings WHERE account_id = ?",
+            (account_id,),
+            for_update=True,
+        )
+        if locked is None or float(locked["claimed_until"]) > now:
+            continue  # (another process claimed it meanwhile)
+        # (the last digest listed every game waiting then since away_seconds before it)
+        listed_before = float(row["sent"]) - away_seconds
+        rows = yield All(GAMES_IN_PLAY, (account_id, listed_before, now - away_seconds))
+        games = tuple(game for game in map(_waiting, rows) if game is not None)
+        if not games:
+            continue
+        yield Do(
+            "UPDATE notice_settings SET claimed_until = ? WHERE account_id = ?",
+            (now + claim_seconds, account_id),
+        )
+        claims.append(
+            Claim(account_id, str(row["name"]), str(row["email"]), str(row["unsubscribe"]), games)
+        )
+    return claims
+
+
+def digest_sent(account_id: str, at: float) -> Body[None]:
+    """The digest claimed at ``at`` went: the next lists games moved after it."""
+    yield Do(
+        "UPDATE notice_settings SET sent = ?, failures = 0, retry_at = 0, claimed_until = 0 "
+        "WHERE account_id = ?",
+        (at, account_id),
+    )
+
+
+def digest_failed(
+    account_id: str, now: float, pause_seconds: float, max_pause_seconds: float
+) -> Body[float]:
+    """The digest could not be sent: tried again after ``pause_seconds``, doubled for each
+    failed round before it in a row (``max_pause_seconds`` at most); the pause. Nothing is
+    lost: its games are still newer than the last digest that went."""
+    found = yield One(
+        "SELECT failures FROM notice_settings WHERE account_id = ?", (account_id,), for_update=True
+    )
+    failures = 0 if found is None else int(found["failures"])
+    pause = float(min(pause_seconds * 2.0**failures, max_pause_seconds))
+    yield Do(
+        "UPDATE notice_settings SET failures = ?, retry_at = ?, claimed_until = 0 "
+        "WHERE account_id = ?",
+        (failures + 1, now + pause, account_id),
+    )
+    return pause
+
+
+def unsubscribe(token: str) -> Body[str | None]:
+    """Turn the digest off for the account whose unsubscribe token this is (the token is
+    replaced: a link used once no longer works); its name, or None for no such token."""
+    found = yield One(
+        "SELECT n.account_id, a.name FROM notice_settings n "
+        "JOIN accounts a ON a.id = n.account_id WHERE n.unsubscribe = ?",
+        (token,),
+        for_update=True,
+    )
+    if found is None:
+        return None
+    yield Do(
+        "UPDATE notice_settings SET digest = 0, unsubscribe = ? WHERE account_id = ?",
+        (new_token(), str(found["account_id"])),
+    )
+    return str(found["name"])

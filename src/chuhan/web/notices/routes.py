@@ -1,0 +1,173 @@
+"""The notice endpoints: the signed-in account's settings (``GET`` and ``POST
+/api/account/notices``) and the unsubscribe page a digest links to, which works without
+signing in (``GET /notices/unsubscribe?t=...`` shows a button, its ``POST`` turns the
+digest off: a mail scanner that opens the link changes nothing)."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+
+from chuhan.web.context import context_of
+from chuhan.web.db import StoreError
+from chuhan.web.http.common import HTTPError, field, read_json
+from chuhan.web.notices.repository import (
+    NoticeSettings,
+    confirm_address,
+    save_settings,
+    settings_of,
+    unsubscribe,
+)
+
+__all__ = [
+    "check_email",
+    "confirm_page",
+    "notice_settings",
+    "save_notice_settings",
+    "unsubscribe_page",
+]
+
+#: The longest address a mail server takes (RFC 5321's path limit less its brackets).
+MAX_EMAIL = 254
+_EMAIL = re.compile(r"[^@\s]+@[^@\s.]+(\.[^@\s.]+)+")
+#: What a token in an unsubscribe link looks like (secrets.token_urlsafe).
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def check_email(text: str) -> str:
+    """The address, trimmed; ValueError saying what is wrong with it."""
+    address = text.strip()
+    if len(address) > MAX_EMAIL:
+        raise ValueError(f"the e-mail address is {len(address)} characters; at most {MAX_EMAIL}")
+    if not _EMAIL.fullmatch(address):
+        raise ValueError(f"{address[:80]!r} is not an e-mail address (name@example.org)")
+    return address
+
+
+def _json(settings: NoticeSettings) -> dict[str, object]:
+    return {"email": settings.email, "confirmed": settings.confirmed, "digest": settings.digest}
+
+
+async def _account(request: Request) -> tuple[str, str]:
+    """The signed-in account's id and name."""
+    context = context_of(request)
+    account = await context.accounts.account_of(request, context.now())
+    if account is None:
+        raise HTTPError(401, "not_signed_in", "sign in to change your notices")
+    return account.id, account.name
+
+
+async def notice_settings(request: Request) -> Response:
+    """``GET /api/account/notices``: ``{"email", "confirmed", "digest"}``."""
+    account_id, _name = await _account(request)
+    try:
+        found = await context_of(request).store.read(settings_of(account_id), "notices")
+    except StoreError as error:
+        raise HTTPError(503, "store_unavailable", f"your notices: {error}") from None
+    return JSONResponse(_json(found))
+
+
+async def save_notice_settings(request: Request) -> Response:
+    """``POST /api/account/notices`` ``{"email": "..." | null, "digest": bool}``; a new
+    address is sent a mail with the link that confirms it (no digest goes to an address
+    not confirmed)."""
+    account_id, name = await _account(request)
+    data = await read_json(request)
+    digest = field(data, "digest", bool, False)
+    email: str | None = field(data, "email", str, "") or None
+    if email is not None:
+        try:
+            email = check_email(email)
+        except ValueError as error:
+            raise HTTPError(400, "bad_email", str(error)) from None
+    if digest and email is None:
+        raise HTTPError(400, "no_email", "give an e-mail address to be mailed a digest")
+    context = context_of(request)
+    try:
+        confirm = await context.store.write(
+            save_settings(account_id, email, digest, context.now()), "saving notices"
+        )
+        found = await context.store.read(settings_of(account_id), "notices")
+    except StoreError as error:
+        raise HTTPError(503, "store_unavailable", f"your notices: {error}") from None
+    if confirm is not None and email is not None:
+        context.notices.mail_confirmation(name, email, confirm)
+    return JSONResponse(_json(found))
+
+
+def _page(status: int, title: str, body: str) -> HTMLResponse:
+    return HTMLResponse(
+        "<!doctype html><html lang=en><meta charset=utf-8>"
+        '<meta name=viewport content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(title)}</title><h1>{html.escape(title)}</h1>{body}"
+        '<p><a href="/">chuhan</a></p></html>',
+        status_code=status,
+    )
+
+
+_BAD_LINK = (
+    "This unsubscribe link is not valid: it was used already, replaced by a newer one, or "
+    "copied in part. Sign in and turn the digest off in your account's notice settings."
+)
+_BAD_CONFIRM = (
+    "This link does not confirm an address: it was used already, the address was changed "
+    "since, or it was copied in part. Save the address again in your account's notice "
+    "settings to be sent a new one."
+)
+
+
+async def confirm_page(request: Request) -> Response:
+    """``GET``: a page with the button that confirms the address; ``POST``: confirm it."""
+    token = request.query_params.get("t", "")
+    if not _TOKEN.fullmatch(token):
+        return _page(400, "Link not valid", f"<p>{html.escape(_BAD_CONFIRM)}</p>")
+    if request.method == "GET":
+        action = html.escape(f"/notices/confirm?t={token}")
+        return _page(
+            200,
+            "Confirm your e-mail address",
+            f'<form method=post action="{action}"><button type=submit>'
+            "Confirm this address</button></form>",
+        )
+    try:
+        email = await context_of(request).store.write(confirm_address(token), "confirming")
+    except StoreError:
+        return _page(
+            503, "Try again later", "<p>The server cannot reach its database just now.</p>"
+        )
+    if email is None:
+        return _page(400, "Link not valid", f"<p>{html.escape(_BAD_CONFIRM)}</p>")
+    return _page(200, "Address confirmed", f"<p>{html.escape(email)} is confirmed.</p>")
+
+
+async def unsubscribe_page(request: Request) -> Response:
+    """``GET``: a page with the button that turns the digest off; ``POST``: turn it off."""
+    token = request.query_params.get("t", "")
+    if not _TOKEN.fullmatch(token):
+        return _page(400, "Link not valid", f"<p>{html.escape(_BAD_LINK)}</p>")
+    if request.method == "GET":
+        action = html.escape(f"/notices/unsubscribe?t={token}")
+        return _page(
+            200,
+            "Stop the e-mail digest",
+            "<p>No more mails saying it is your move.</p>"
+            f'<form method=post action="{action}"><button type=submit>'
+            "Turn the digest off</button></form>",
+        )
+    try:
+        name = await context_of(request).store.write(unsubscribe(token), "unsubscribing")
+    except StoreError:
+        return _page(
+            503, "Try again later", "<p>The server cannot reach its database just now.</p>"
+        )
+    if name is None:
+        return _page(400, "Link not valid", f"<p>{html.escape(_BAD_LINK)}</p>")
+    return _page(
+        200,
+        "Digest turned off",
+        f"<p>{html.escape(name)} will get no more digests. You can turn it on again in "
+        "your account's notice settings.</p>",
+    )

@@ -1,0 +1,48 @@
+"""The e-mail notice settings in the account menu, in a real browser and in Korean: saved,
+read back after a reload, and a bad address named."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import pytest
+
+from .harness import Player, Server, new_player
+from .test_accounts import sign_up
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+
+def open_notices(player: Player) -> None:
+    page = player.page
+    page.click("#account summary")
+    page.click("#account-notices summary")
+
+
+def test_the_notice_settings_are_saved_and_read_back_in_the_account_menu(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    player = new_player(players, browser, server, locale="ko-KR")
+    sign_up(player, f"Ada{secrets.token_hex(3)}")
+    page = player.page
+    page.click("#account summary")
+    assert page.text_content("#account-notices summary") == "이메일 알림"
+    page.click("#account-notices summary")
+    assert "요약 메일" in (page.text_content("#account-notices") or "")
+    page.fill("#notice-email", "ada at example")
+    page.check("#notice-digest")
+    page.click("#notice-save")
+    page.wait_for_selector("#notice-error:not([hidden])")
+    assert "is not an e-mail address" in (page.text_content("#notice-error") or "")
+    page.fill("#notice-email", "ada@example.org")
+    page.click("#notice-save")
+    page.wait_for_selector("#notice-error[hidden]", state="attached")
+    page.wait_for_selector("text=알림 설정을 저장했습니다.")
+    player.goto("/")
+    open_notices(player)
+    page.wait_for_function("document.getElementById('notice-email').value === 'ada@example.org'")
+    assert page.is_checked("#notice-digest")
+    # (no mail server here: the address stays unconfirmed, and the form says so)
+    assert page.is_visible("#notice-unconfirmed")
+    assert "아직 확인되지 않았습니다" in (page.text_content("#notice-unconfirmed") or "")
