@@ -236,18 +236,23 @@ def test_setoption_values_reach_the_search() -> None:
     call = session.fake.calls[-1]
     assert (call.multipv, call.level) == (3, 4)
     assert call.limits.depth == 2
-    assert call.book
     assert session.errors() == []
 
 
 def test_setoption_ownbook_false_turns_the_book_off() -> None:
     session = Session()
     session.send("setoption name OwnBook value false")
-    session.go("go depth 2")
+    session.go("go movetime 50")
     assert not session.fake.calls[-1].book
     session.send("setoption name OwnBook value true")
-    session.go("go depth 2")
+    session.go("go movetime 50")
     assert session.fake.calls[-1].book
+    for analysis in ("go depth 2", "go nodes 500", "go mate 2"):
+        session.go(analysis)
+        assert not session.fake.calls[-1].book, analysis
+    session.send("setoption name MultiPV value 2")
+    session.go("go movetime 50")
+    assert not session.fake.calls[-1].book
     assert session.errors() == []
 
 
@@ -255,10 +260,11 @@ def test_the_real_engine_answers_a_book_move_unless_ownbook_is_off() -> None:
     """The start position is in the book: with OwnBook the engine answers one of its
     moves at once (no search, so no info line); without it, it searches."""
     book_moves = {move.iccs() for move, _ in Book.load().entries(Board().zobrist_hash())}
-    out = _real_session("position startpos", "go depth 2")
+    out = _real_session("position startpos", "go wtime 60000 btime 60000")
     assert not any(line.startswith("info depth") for line in out)
     assert out[-1].split()[1] in book_moves
-    out = _real_session("setoption name OwnBook value false", "position startpos", "go depth 2")
+    off = "setoption name OwnBook value false"
+    out = _real_session(off, "position startpos", "go wtime 60000 btime 60000")
     assert any(line.startswith("info depth") for line in out)
 
 

@@ -648,7 +648,15 @@ class EngineServer:
             banned.extend(m for m in board.legal_moves if m not in allowed)
         multipv = int(self.values["MultiPV"])
         level = int(self.values["Skill Level"])
-        book = self.values["OwnBook"] == "true"
+        # The book answers a game's move (one line, on a clock or a move time); a search
+        # asked for a depth, nodes, a mate or several lines is an analysis.
+        book = (
+            self.values["OwnBook"] == "true"
+            and multipv == 1
+            and limits.depth is None
+            and limits.nodes is None
+            and limits.mate is None
+        )
         control = SearchControl(pondering=limits.ponder, started=received)
         fsf = self.coordinates == RANKS_1_10
         job = _Job(
