@@ -17,6 +17,7 @@ import pytest
 
 MODULES = [
     "chuhan.board",
+    "chuhan.book",
     "chuhan.engine",
     "chuhan.explorer",
     "chuhan.explorer.ecco",

@@ -12,6 +12,7 @@ import pytest
 
 import chuhan
 from chuhan.board import Board
+from chuhan.book import Book
 from chuhan.game import Game, Termination
 from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits
 from chuhan.search.search import LEVELS, WIN, Searcher
@@ -518,3 +519,61 @@ def test_no_null_move_for_a_side_without_chariot_horse_or_cannon(
     result = Searcher().search(board, SearchLimits(depth=7))
     assert result.best is not None
     assert True in movers and False not in movers
+
+
+# ---------------------------------------------------------------------------- the book
+
+
+def _book_moves(board: Board) -> set[Move]:
+    return {move for move, _ in Book.load().entries(board.zobrist_hash())}
+
+
+def test_a_level_with_the_book_plays_a_book_move_from_the_start() -> None:
+    played = set()
+    for seed in range(8):
+        result = Searcher(seed=seed).search(Board(), SearchLimits(depth=2), level=8, book=True)
+        assert result.best in _book_moves(Board()) and result.lines == [], seed
+        played.add(result.best)
+    assert len(played) >= 2  # chosen by weight among the book's moves, not always the top
+
+
+def test_the_book_choice_follows_the_searchers_seed() -> None:
+    def moves(seed: int) -> list[Move | None]:
+        searcher = Searcher(seed=seed)
+        return [
+            searcher.search(Board(), SearchLimits(depth=1), level=6, book=True).best
+            for _ in range(6)
+        ]
+
+    assert moves(5) == moves(5)
+
+
+def test_a_level_without_the_book_plays_its_search_move() -> None:
+    for seed in range(4):
+        with_book = Searcher(seed=seed).search(Board(), SearchLimits(depth=1), level=1, book=True)
+        searched = Searcher(seed=seed).search(Board(), SearchLimits(depth=1), level=1)
+        assert with_book.lines and with_book.best == searched.best, seed
+
+
+def test_the_book_is_left_past_the_levels_depth_and_out_of_the_book() -> None:
+    board = Board()
+    for move in ("h2e2", "h9g7", "h0g2"):  # three plies: past level 2's two
+        board.push_iccs(move)
+    assert _book_moves(board)
+    assert Searcher(seed=1).search(board, SearchLimits(depth=1), level=2, book=True).lines
+    assert not Searcher(seed=1).search(board, SearchLimits(depth=1), level=7, book=True).lines
+    odd = Board()
+    for move in ("a3a4", "a6a5", "a4a5"):  # no master opens so
+        odd.push_iccs(move)
+    assert not _book_moves(odd)
+    result = Searcher(seed=1).search(odd, SearchLimits(depth=1), level=8, book=True)
+    assert result.lines and odd.is_legal(result.best)  # type: ignore[arg-type]
+
+
+def test_an_analysis_search_ignores_the_book() -> None:
+    control = SearchControl()
+    control.stop()
+    result = Searcher().search(
+        Board(), SearchLimits(infinite=True), control=control, level=8, book=True
+    )
+    assert result.best not in _book_moves(Board())  # stopped at once: its first move

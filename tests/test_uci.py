@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from chuhan import Board, Move
+from chuhan.book import Book
 from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits, SearchResult
 from chuhan.search.uci import EngineServer, format_info, serve
 
@@ -33,6 +34,7 @@ class Call:
     multipv: int
     level: int
     banned: list[Move]
+    book: bool
 
 
 @dataclass
@@ -69,9 +71,10 @@ class FakeSearcher:
         level: int = 8,
         banned: Collection[Move] = (),
         on_info: Callable[[SearchInfo], None] | None = None,
+        book: bool = False,
     ) -> SearchResult:
         assert control is not None
-        self.calls.append(Call(board.copy(), limits, control, multipv, level, list(banned)))
+        self.calls.append(Call(board.copy(), limits, control, multipv, level, list(banned), book))
         self.started.set()
         if self.fail:
             raise RuntimeError("boom")
@@ -98,6 +101,16 @@ class FakeSearcher:
         if on_info is not None:
             on_info(info)
         return SearchResult(moves[0], reply, [info])
+
+
+def _real_session(*lines: str) -> list[str]:
+    """What a server with chuhan's own searcher answers ``lines`` (a search waited for)."""
+    out: list[str] = []
+    server = EngineServer(out.append, version="9.9")
+    for line in lines:
+        server.handle(line)
+    assert server.wait(60)
+    return out
 
 
 class Session:
@@ -152,6 +165,7 @@ def test_uci_handshake_lists_the_options() -> None:
         "Hash",
         "MultiPV",
         "Skill Level",
+        "OwnBook",
         "UCI_Coordinates",
         "Ponder",
         "Move Overhead",
@@ -160,6 +174,7 @@ def test_uci_handshake_lists_the_options() -> None:
     assert options["Hash"] == "option name Hash type spin default 64 min 1 max 4096"
     assert options["Skill Level"] == "option name Skill Level type spin default 8 min 1 max 8"
     assert options["Ponder"] == "option name Ponder type check default false"
+    assert options["OwnBook"] == "option name OwnBook type check default true"
     assert options["Move Overhead"].endswith("type spin default 30 min 0 max 5000")
     for rules in ("asian", "chinese", "official", "traditional", "modern", "classic"):
         assert f"var {rules}" in options["Rules"]
@@ -222,6 +237,35 @@ def test_setoption_values_reach_the_search() -> None:
     assert (call.multipv, call.level) == (3, 4)
     assert call.limits.depth == 2
     assert session.errors() == []
+
+
+def test_setoption_ownbook_false_turns_the_book_off() -> None:
+    session = Session()
+    session.send("setoption name OwnBook value false")
+    session.go("go movetime 50")
+    assert not session.fake.calls[-1].book
+    session.send("setoption name OwnBook value true")
+    session.go("go movetime 50")
+    assert session.fake.calls[-1].book
+    for analysis in ("go depth 2", "go nodes 500", "go mate 2"):
+        session.go(analysis)
+        assert not session.fake.calls[-1].book, analysis
+    session.send("setoption name MultiPV value 2")
+    session.go("go movetime 50")
+    assert not session.fake.calls[-1].book
+    assert session.errors() == []
+
+
+def test_the_real_engine_answers_a_book_move_unless_ownbook_is_off() -> None:
+    """The start position is in the book: with OwnBook the engine answers one of its
+    moves at once (no search, so no info line); without it, it searches."""
+    book_moves = {move.iccs() for move, _ in Book.load().entries(Board().zobrist_hash())}
+    out = _real_session("position startpos", "go wtime 60000 btime 60000")
+    assert not any(line.startswith("info depth") for line in out)
+    assert out[-1].split()[1] in book_moves
+    off = "setoption name OwnBook value false"
+    out = _real_session(off, "position startpos", "go wtime 60000 btime 60000")
+    assert any(line.startswith("info depth") for line in out)
 
 
 def test_setoption_is_validated() -> None:
@@ -939,6 +983,8 @@ def test_subprocess_uci_depth_search() -> None:
     engine = EngineProcess()
     engine.send("uci")
     assert engine.read_until("uciok")[0] == f"id name chuhan {chuhan_version()}"
+    # The book off: this is the search's test (the book's: below the handshake tests).
+    engine.send("setoption name OwnBook value false")
     engine.send("isready", "position startpos moves h2e2", "go depth 2")
     lines = engine.read_until("bestmove")
     assert lines[0] == "readyok"

@@ -26,6 +26,8 @@ import pytest
 from starlette.testclient import TestClient
 from web_helpers import FakeEngine, Player, create_game, expect_error
 
+from chuhan.board import Board
+from chuhan.book import Book
 from chuhan.search.limits import SearchLimits
 from chuhan.variants import XIANGQI_START_FEN as START
 from chuhan.web.compute.service import (
@@ -360,11 +362,28 @@ def test_workers_die_with_their_parent_process(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------- the computer's moves
 
+#: Moves to a position out of the opening book (chuhan.book), where level 8 searches: from
+#: the start it answers a book move at once.
+OUT_OF_BOOK = ("a3a4", "a6a5")
+
+
+def test_the_computer_opens_from_the_book_at_level_8() -> None:
+    book = {move.iccs() for move, _ in Book.load().entries(Board().zobrist_hash())}
+    hour = 3_600_000
+    engine = ProcessCompute(workers=1, settings=Settings(computer_move_ms=(100,) * 7 + (hour,)))
+    clock = SearchLimits(wtime=hour * 24, btime=hour * 24)
+    try:
+        # An hour a move for level 8: only the book answers it within the bound.
+        request = MoveRequest("xiangqi:asian", START, (), 8, clock)
+        assert run(asyncio.wait_for(engine.best_move(request), 120)) in book
+    finally:
+        engine.close()
+
 
 def test_a_level_8_move_under_an_endless_clock_stops_at_the_level_cap() -> None:
     endless = 99999999999999999999 * 60_000
     limits = SearchLimits(wtime=endless, btime=endless, winc=5000, binc=5000)
-    request = MoveRequest("xiangqi:asian", START, (), 8, limits)
+    request = MoveRequest("xiangqi:asian", START, OUT_OF_BOOK, 8, limits)
     engine = ProcessCompute(settings=Settings(computer_move_ms=(100,) * 7 + (300,)))
     try:
         # Uncapped, the endless clock would let it think for ever: the bound is on a hang.
@@ -385,7 +404,7 @@ def test_a_level_1_move_does_not_wait_behind_two_level_8_searches() -> None:
         quick = MoveRequest("xiangqi:asian", START, (), 1, SearchLimits(movetime=100))
         await asyncio.gather(*(engine.best_move(quick) for _ in range(3)))  # workers started
         clock = SearchLimits(wtime=hour * 24, btime=hour * 24)
-        deep_request = MoveRequest("xiangqi:asian", START, (), 8, clock)
+        deep_request = MoveRequest("xiangqi:asian", START, OUT_OF_BOOK, 8, clock)
         deep = [asyncio.create_task(engine.best_move(deep_request)) for _ in range(2)]
         await asyncio.sleep(0)  # each takes its worker (before any await of its own)
         await asyncio.wait_for(
@@ -408,7 +427,7 @@ def test_a_level_1_move_does_not_wait_behind_two_level_8_searches() -> None:
 def test_computer_moves_beyond_the_waiting_bound_are_refused_at_once() -> None:
     settings = Settings(computer_max_waiting=1, computer_move_ms=(100,) * 7 + (600,))
     engine = ProcessCompute(workers=1, settings=settings)
-    deep = MoveRequest("xiangqi:asian", START, (), 8, SearchLimits(**CLOCK))
+    deep = MoveRequest("xiangqi:asian", START, OUT_OF_BOOK, 8, SearchLimits(**CLOCK))
 
     async def overfill() -> None:
         # Each task takes its worker, or its place in the queue, before any await of its

@@ -14,6 +14,7 @@ import random
 from collections.abc import Callable, Collection
 
 from chuhan.board import Board
+from chuhan.book import LEVEL_BOOK_PLIES, Book
 from chuhan.search.levels import LEVEL_CHOICES, LEVELS, Level, best_line_only
 from chuhan.search.limits import (
     DEFAULT_HASH_MB,
@@ -72,14 +73,26 @@ class Searcher:
         level: int = 8,
         banned: Collection[Move] = (),
         on_info: Callable[[SearchInfo], None] | None = None,
+        book: bool = False,
     ) -> SearchResult:
         """Search ``board`` (not changed: a copy with its history is searched) within
-        ``limits`` and return the best move with the last complete line per PV."""
+        ``limits`` and return the best move with the last complete line per PV.
+
+        With ``book``, a position of the opening book (:mod:`chuhan.book`) within the
+        level's depth of it (:data:`~chuhan.book.LEVEL_BOOK_PLIES`) is answered at once
+        with a book move chosen by weight with the searcher's random source, unless the
+        search is ``infinite`` or ``ponder`` (an analysis, not a move to play)."""
         if not 1 <= level <= 8:
             raise ValueError(f"skill level must be 1-8, got {level}")
         if multipv < 1:
             raise ValueError(f"MultiPV must be at least 1, got {multipv}")
         control = control or SearchControl()
+        if book and not limits.infinite and not limits.ponder:
+            move = Book.load().choose(
+                board, self._rng, plies=LEVEL_BOOK_PLIES[level], banned=banned
+            )
+            if move is not None:
+                return SearchResult(best=move)
         if board.variant != self._variant:
             # Rulings and scores cached under other rules (a janggi limit on points or a
             # draw, AXF or Chinese repetition verdicts) do not hold under these.

@@ -108,6 +108,7 @@ class SearcherLike(Protocol):
         level: int = 8,
         banned: Collection[Move] = (),
         on_info: Callable[[SearchInfo], None] | None = None,
+        book: bool = False,
     ) -> SearchResult: ...
 
 
@@ -201,6 +202,8 @@ OPTIONS: tuple[EngineOption, ...] = (
     EngineOption("Hash", "hashsize", "spin", str(DEFAULT_HASH_MB), 1, 4096),
     EngineOption("MultiPV", "multipv", "spin", "1", 1, 64),
     EngineOption("Skill Level", "level", "spin", "8", 1, 8),
+    # The masters' opening book (chuhan.book), to each level's depth of it.
+    EngineOption("OwnBook", "usebook", "check", "true"),
     EngineOption("UCI_Coordinates", None, "combo", "auto", choices=("auto", RANKS_0_9, RANKS_1_10)),
     EngineOption("Ponder", "ponder", "check", "false"),
     EngineOption("Move Overhead", None, "spin", str(MOVE_OVERHEAD_MS), 0, 5000),
@@ -645,6 +648,15 @@ class EngineServer:
             banned.extend(m for m in board.legal_moves if m not in allowed)
         multipv = int(self.values["MultiPV"])
         level = int(self.values["Skill Level"])
+        # The book answers a game's move (one line, on a clock or a move time); a search
+        # asked for a depth, nodes, a mate or several lines is an analysis.
+        book = (
+            self.values["OwnBook"] == "true"
+            and multipv == 1
+            and limits.depth is None
+            and limits.nodes is None
+            and limits.mate is None
+        )
         control = SearchControl(pondering=limits.ponder, started=received)
         fsf = self.coordinates == RANKS_1_10
         job = _Job(
@@ -668,7 +680,7 @@ class EngineServer:
             searcher = None
         job.thread = threading.Thread(
             target=self._search_thread,
-            args=(job, searcher, board, limits, multipv, level, banned),
+            args=(job, searcher, board, limits, multipv, level, banned, book),
             name="chuhan-search",
             daemon=True,
         )
@@ -743,6 +755,7 @@ class EngineServer:
         multipv: int,
         level: int,
         banned: Sequence[Move],
+        book: bool,
     ) -> None:
         def send_info(info: SearchInfo) -> None:
             self.send(format_info(info, job.dialect, job.format_move))
@@ -758,6 +771,7 @@ class EngineServer:
                     level=level,
                     banned=banned,
                     on_info=send_info,
+                    book=book,
                 )
             except Exception as error:
                 self.error(f"search failed: {type(error).__name__}: {error}")

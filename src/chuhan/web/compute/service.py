@@ -217,7 +217,7 @@ def choose_move(request: MoveRequest, *, waited_ms: int = 0) -> str | None:
     ``waited_ms``: how long the request waited for a worker (see :func:`limits_for`)."""
     board = _board(request.variant, request.fen, request.moves)
     limits = limits_for(request, turn=board.turn, waited_ms=waited_ms)
-    result = _searcher().search(board, limits, level=request.level)
+    result = _searcher().search(board, limits, level=request.level, book=True)
     return None if result.best is None else result.best.iccs()
 
 
