@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import math
 import os
 import sys
@@ -116,6 +117,13 @@ def mail_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> dict[
     """The e-mail digests' settings from ``chuhan serve``'s flags; the SMTP password from
     the environment's ``CHUHAN_SMTP_PASSWORD`` (a flag would show it in the process list)."""
     found: dict[str, Any] = {}
+    if args.smtp_host is not None and importlib.util.find_spec("aiosmtplib") is None:
+        from chuhan.web.server import ServeError
+
+        raise ServeError(
+            f"--smtp-host {args.smtp_host}: sending mail needs aiosmtplib "
+            "(pip install 'chuhan[notices]')"
+        )
     for name in ("smtp_host", "smtp_port", "smtp_from", "smtp_user", "public_url"):
         if getattr(args, name) is not None:
             found[name] = getattr(args, name)

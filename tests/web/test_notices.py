@@ -283,6 +283,28 @@ def test_chuhan_serve_takes_the_mail_server_from_flags_and_its_password_from_the
     assert mail_settings(build_parser().parse_args(["serve"]), {}) == {}
 
 
+def test_chuhan_serve_refuses_a_mail_server_without_the_mail_client(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An operator who names a mail server on an install without the ``notices`` extra is
+    told at the start, not by a digest that fails later."""
+    import importlib.util
+
+    from chuhan.cli import build_parser, mail_settings
+    from chuhan.web.server import ServeError
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *rest: None if name == "aiosmtplib" else found(name, *rest),
+    )
+    args = build_parser().parse_args(["serve", "--smtp-host", "mail.example"])
+    with pytest.raises(ServeError, match=r"--smtp-host mail.example: .*chuhan\[notices\]"):
+        mail_settings(args, {})
+    assert mail_settings(build_parser().parse_args(["serve"]), {}) == {}
+
+
 def test_a_deleted_account_leaves_no_address_behind(make_client: Any) -> None:
     from test_accounts import PASSWORD
 
