@@ -787,6 +787,8 @@ class _Session:
         self._millisec = protocol == "uci"
         self._variant_sent: str | None = None
         self._multipv_sent: int | None = None
+        #: The ``OwnBook`` value sent (None: the engine's default).
+        self._book_sent: str | None = None
         self._coordinates_sent: Coordinates | None = None
         self._rules_sent: str | None = None
         #: Set when the engine missed a deadline: quit() then kills it without waiting.
@@ -1009,9 +1011,22 @@ class _Session:
         yield from self.ping()
 
     def _prepare(
-        self, board: Board, multipv: int, ban_moves: Sequence[Move]
+        self, board: Board, multipv: int, ban_moves: Sequence[Move], analysing: bool = False
     ) -> _Conversation[None]:
-        """Variant, MultiPV, position and banned moves, then a readyok sync."""
+        """Variant, MultiPV, the book, position and banned moves, then a readyok sync.
+        An analysis turns the engine's own book (``OwnBook``) off unless the operator set
+        it: a book move comes without a line or a score; a game's move leaves it as the
+        engine has it."""
+        book_option = self.option("OwnBook")
+        if (
+            book_option is not None
+            and book_option.type == "check"
+            and book_option.name not in self.config
+        ):
+            wanted = "false" if analysing else None
+            if wanted != self._book_sent:
+                yield self._setoption(book_option, wanted or book_option.default or "true")
+                self._book_sent = wanted
         variant_option = self.option("UCI_Variant")
         game, rules = board.variant.game, board.variant.rules
         if variant_option is not None and self._variant_sent != board.variant.name:
@@ -1145,6 +1160,7 @@ class _Session:
         timeout: float | None,
         on_info: Callable[[InfoDict], object] | None = None,
         stop: threading.Event | None = None,
+        analysing: bool = False,
     ) -> _Conversation[tuple[PlayResult, dict[int, InfoDict]]]:
         """Send the position and ``go``, collect info, and return the best move and the
         latest info of each PV line. ``on_info`` hears each info line with a score or a
@@ -1162,7 +1178,7 @@ class _Session:
             if not isinstance(move, Move):
                 raise EngineError(f"ban_moves holds {move!r}, not a chuhan.squares.Move")
         go = self._go_command(board, limit, ban_moves)
-        yield from self._prepare(board, multipv, ban_moves)
+        yield from self._prepare(board, multipv, ban_moves, analysing)
         if timeout is not None:
             _check_number("timeout", timeout, whole=False)
         elif limit is None:
@@ -1269,6 +1285,7 @@ class _Session:
             timeout=timeout,
             on_info=on_info,
             stop=stop,
+            analysing=True,
         )
         if multipv is None:
             return lines.get(1, InfoDict())
