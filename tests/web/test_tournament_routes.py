@@ -435,3 +435,52 @@ def test_a_tournament_of_days_per_move_is_refused_and_a_clock_of_minutes_kept(
         "periods": 3,
         "period_seconds": 30.0,
     }
+
+
+#: Thirteen plies: Red makes seven moves, Black six (then Black resigns).
+SEVEN_MOVES = (*OPENING, "i0h0", "b9c7", "b0c2", "a9a8", "a0a1", "c6c5", "g3g4", "c9e7", "c3c4")
+
+
+def test_a_berserk_halves_the_clock_takes_the_increment_and_scores_a_point_more(
+    client: TestClient, clock: FakeClock
+) -> None:
+    cookies = [sign_up(client, f"Player{n}") for n in range(2)]
+    response = create(
+        client, cookies[0], clock, format="arena", minutes=30, name="Berserk", time_control="3+2"
+    )
+    assert response.status_code == 201, response.text
+    base = f"/api/tournaments/{response.json()['tournament']['id']}"
+    for cookie in cookies:
+        assert client.post(f"{base}/join", json={}, headers=as_(cookie)).status_code == 200
+    clock.advance(600)
+    assert client.post(f"{base}/pair", json={}, headers=as_(cookies[0])).status_code == 200
+    seats: dict[str, Seat] = {}
+    cookie_of: dict[str, str] = {}
+    for cookie in cookies:
+        game = client.post(f"{base}/game", json={}, headers=as_(cookie)).json()["game"]
+        seats[game["seat"]] = Seat(client, game["game_id"], game["token"], cookie)
+        cookie_of[game["seat"]] = cookie
+    red, black = seats["first"], seats["second"]
+    red.hello()
+    black.hello()
+    red_cookie = cookie_of["first"]
+    berserked = client.post(f"{base}/berserk", json={}, headers=as_(red_cookie))
+    assert berserked.status_code == 200, berserked.text
+    state = red.wait_state(lambda state: state["clock"]["first"]["remaining_ms"] == 90_000)
+    assert state["clock"]["second"]["remaining_ms"] == 180_000
+    again = client.post(f"{base}/berserk", json={}, headers=as_(red_cookie))
+    assert again.status_code == 409 and "you have berserked already" in again.text
+    for ply, move in enumerate(SEVEN_MOVES):
+        mover, other = (red, black) if ply % 2 == 0 else (black, red)
+        mover.move(move)
+        other.wait_state(lambda state, ply=ply: state["ply"] == ply + 1)
+    late = client.post(f"{base}/berserk", json={}, headers=as_(cookie_of["second"]))
+    assert late.status_code == 409 and "before your first move" in late.text
+    clocks = red.state["clock"]
+    assert clocks["first"]["remaining_ms"] == 90_000  # (no increment for the berserker)
+    assert clocks["second"]["remaining_ms"] == 180_000 + 6 * 2_000
+    black.do("resign")
+    context = client.app.state.context  # type: ignore[attr-defined]
+    client.portal.call(context.tournaments.idle)  # type: ignore[union-attr]
+    tournament_id = base.removeprefix("/api/tournaments/")
+    assert sorted(line["points"] for line in shown(client, tournament_id)["standings"]) == [0, 3]

@@ -23,6 +23,7 @@ from chuhan.web.tournaments.rules import (
     AXF_ORDER,
     JANGGI_ARENA_SCORING,
     WXF_ORDER,
+    ArenaEnding,
     ArenaGame,
     ArenaRecord,
     Board,
@@ -36,6 +37,8 @@ from chuhan.web.tournaments.rules import (
     _swiss_player,
     arena_pairings,
     arena_points,
+    arena_records,
+    arena_standings,
     can_join,
     check_spec,
     crosstable,
@@ -169,6 +172,21 @@ def test_a_game_not_won_ends_the_streak() -> None:
 
 def test_berserk_adds_a_point_to_a_win_of_at_least_seven_moves() -> None:
     assert arena_points([win(7, berserk=True), loss(), win(6, berserk=True)]) == (3, 0, 2)
+
+
+def test_the_arena_standings_count_the_berserk_of_the_colour_that_berserked() -> None:
+    # Board 1: red (A) berserked and won in 7 moves; board 2: black (D) berserked and
+    # won in 6 moves (13 plies: red made 7, black 6), too short for the bonus.
+    boards = [Board(0, 1, "A", "B", Result.RED_WINS), Board(0, 2, "C", "D", Result.BLACK_WINS)]
+    endings = {
+        1: ArenaEnding(Termination.RESIGNATION, 13, frozenset({"red"})),
+        2: ArenaEnding(Termination.RESIGNATION, 13, frozenset({"black"})),
+    }
+    records = arena_records(boards, endings)
+    assert records["A"].games[0].berserk and not records["B"].games[0].berserk
+    entrants = [Entrant(name, name, 1500, number) for number, name in enumerate("ABCD")]
+    points = {line.entrant_id: line.points for line in arena_standings(entrants, records)}
+    assert points == {"A": 3.0, "D": 2.0, "B": 0.0, "C": 0.0}
 
 
 def test_berserk_bonus_is_not_doubled_by_the_streak() -> None:

@@ -40,6 +40,7 @@ from chuhan.adjudication.outcome import Termination
 from chuhan.web.db import Store
 from chuhan.web.db.errors import Duplicate
 from chuhan.web.db.statements import All, Body, Do, One
+from chuhan.web.tournaments.pairings import Colour
 from chuhan.web.tournaments.rules import (
     ArenaEnding,
     ArenaScoring,
@@ -212,7 +213,7 @@ BOARD_ENDED = (
     "UPDATE tournament_boards SET result = ?, detail = ? "
     "WHERE tournament_id = ? AND round = ? AND board = ?"
 )
-GAME_PLIES = "SELECT moves FROM games WHERE id = ?"
+GAME_PLIES = "SELECT moves, clock FROM games WHERE id = ?"
 BOARD_GAME = (
     "UPDATE tournament_boards SET game_id = ? "
     "WHERE tournament_id = ? AND round = ? AND board = ? AND game_id IS NULL"
@@ -256,7 +257,9 @@ def _entrant_of(row: Mapping[str, Any]) -> Entrant:
 
 def _ending_of(detail: str) -> ArenaEnding:
     values = json.loads(detail)
-    return ArenaEnding(Termination(values["termination"]), int(values["plies"]))
+    colours: tuple[Colour, ...] = ("red", "black")
+    berserk = frozenset(colour for colour in colours if colour in values.get("berserk", ()))
+    return ArenaEnding(Termination(values["termination"]), int(values["plies"]), berserk)
 
 
 def _board_of(row: Mapping[str, Any]) -> Board:
@@ -509,7 +512,13 @@ def result_of_game(
         game = yield One(GAME_PLIES, (game_id,))
         plies = len(str(game["moves"] or "").split()) if game is not None else 0
         ended = termination or Termination.ABANDONMENT
-        detail = json.dumps({"termination": ended.value, "plies": plies})
+        clock = json.loads(game["clock"] or "{}") if game is not None else {}
+        berserk = [
+            colour
+            for seat, colour in (("first", "red"), ("second", "black"))
+            if seat in clock.get("berserk", ())
+        ]
+        detail = json.dumps({"termination": ended.value, "plies": plies, "berserk": berserk})
     yield Do(BOARD_ENDED, (result.value, detail, tournament_id, round_number, board_number))
     boards = record_result(tournament.boards, round_number, board_number, result)
     yield from _changed(tournament, _status_after(tournament, boards))

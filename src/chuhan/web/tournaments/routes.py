@@ -10,6 +10,8 @@
   next round and its games are made;
 - ``POST /api/tournaments/{id}/game``: the signed-in player's game of the round being
   played, with the seat's token;
+- ``POST /api/tournaments/{id}/berserk``: the signed-in arena player halves their clock
+  (no increment) before their first move, for a bonus point on a win of 7 moves or more;
 - ``POST /api/tournaments/{id}/result`` (``{"round", "board", "result"}``: ``1-0``,
   ``0-1``, ``1/2-1/2``, ``+-``, ``-+``, ``--``) and ``/forbid`` (``{"first", "second"}``,
   players' names): the director;
@@ -59,6 +61,7 @@ from chuhan.web.tournaments.rules import (
 from chuhan.web.tournaments.service import NotDirector, entrant_id_of, with_code
 
 __all__ = [
+    "berserk",
     "create_tournament",
     "current_game",
     "enter_result",
@@ -352,6 +355,14 @@ async def current_game(request: Request) -> Response:
     context = context_of(request)
     account = await _account(request)
     game = await context.tournaments.current_game(request.path_params["tournament_id"], account)
+    return JSONResponse({"game": game})
+
+
+@refusals
+async def berserk(request: Request) -> Response:
+    context = context_of(request)
+    account = await _account(request)
+    game = await context.tournaments.berserk(request.path_params["tournament_id"], account)
     return JSONResponse({"game": game})
 
 

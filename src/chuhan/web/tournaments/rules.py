@@ -828,11 +828,13 @@ def arena_pairings(
 
 @dataclass(frozen=True, slots=True)
 class ArenaEnding:
-    """How an arena board's game ended, beside its result: the termination and the plies
-    played (each player's moves are its half)."""
+    """How an arena board's game ended, beside its result: the termination, the plies
+    played (each player's moves are its half) and who berserked."""
 
     termination: Termination
     plies: int
+    #: The colours that berserked (their clocks halved before their first move).
+    berserk: frozenset[Colour] = frozenset()
 
 
 def arena_records(
@@ -863,7 +865,8 @@ def arena_records(
             plies = ending.plies if ending is not None else 0
             moves = (plies + 1) // 2 if colour == "red" else plies // 2
             termination = ending.termination if ending is not None else Termination.ABANDONMENT
-            games.setdefault(player, []).append(ArenaGame(won, termination, moves))
+            berserk = ending is not None and colour in ending.berserk
+            games.setdefault(player, []).append(ArenaGame(won, termination, moves, berserk))
     return {
         player: ArenaRecord(
             player,

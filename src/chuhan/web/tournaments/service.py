@@ -19,8 +19,10 @@ wrote the end (the bus's ``GameFinished``), and otherwise at the driver's next l
 which gives the result of every game over whose board has none (a process that wrote the
 end and died before giving it, or could not write it).
 
-What is not here yet (issue 23, later): berserk (it changes the game's clock, which the
-round owns).
+**Berserk.** An arena player berserks their game before their first move
+(:meth:`TournamentService.berserk`): the round halves their clock and takes their increment
+(its ``berserk`` event, kept in the game's log and clock); the board's ending notes who
+berserked, read from the game's clock when it ends, and the scoring counts it.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ from chuhan.web.accounts.repository import Account
 from chuhan.web.accounts.service import AccountService
 from chuhan.web.bus import Bus, GameFinished
 from chuhan.web.db import Store
-from chuhan.web.round.manager import GameManager
+from chuhan.web.round.manager import GameManager, RoomUnavailable
+from chuhan.web.sockets.protocol import ProtocolError
 from chuhan.web.tournaments.repository import (
     Settings,
     Tournament,
@@ -421,6 +424,28 @@ class TournamentService:
         seat = "first" if board.red == me else "second"
         seats = await self.store.seats_of(game_id)
         return {"game_id": game_id, "seat": seat, "token": seats[seat], "round": board.round}
+
+    async def berserk(self, tournament_id: str, account: Account) -> dict[str, Any]:
+        """The account berserks its arena game (half its clock, no increment; a win of at
+        least ``berserk_moves`` moves then scores ``berserk_bonus`` more): refused outside
+        an arena, without a game being played, and after the player's first move. The
+        account's game (:meth:`current_game`)."""
+        tournament = await self.tournament(tournament_id)
+        if tournament.spec.format is not Format.ARENA:
+            raise TournamentError("only an arena's games may be berserked")
+        game = await self.current_game(tournament_id, account)
+        try:
+            room = await self.manager.room(game["game_id"])
+        except RoomUnavailable as error:
+            raise TournamentError(f"your game cannot be read now: {error}") from None
+        if room is None:
+            raise TournamentError("your game is not found; ask for it again")
+        with self.manager.hold(room):
+            try:
+                await room.berserk(game["seat"])
+            except ProtocolError as refusal:
+                raise TournamentError(f"no berserk: {refusal.message}") from None
+        return game
 
     # ------------------------------------------------------------------ results
 

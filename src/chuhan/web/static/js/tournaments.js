@@ -414,7 +414,10 @@ class TournamentPage {
 
   /** @param {TournamentGame} game @returns {string} */
   gameLink(game) {
-    return `/g/${encodeURIComponent(game.game_id)}?t=${encodeURIComponent(game.token)}`;
+    const link = `/g/${encodeURIComponent(game.game_id)}?t=${encodeURIComponent(game.token)}`;
+    // (an arena's game: its page offers the berserk before the first move)
+    const arena = this.tournament && this.tournament.format === "arena";
+    return arena ? `${link}&arena=${encodeURIComponent(this.id)}` : link;
   }
 
   drawYourGame() {
