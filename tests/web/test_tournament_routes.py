@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from test_accounts import CHEAP, OPENING, Seat, as_, sign_up
-from web_helpers import FakeClock
+from web_helpers import FakeClock, FakeEngine
 
 from chuhan.records.pgn import read_pgn
 
@@ -484,3 +484,84 @@ def test_a_berserk_halves_the_clock_takes_the_increment_and_scores_a_point_more(
     client.portal.call(context.tournaments.idle)  # type: ignore[union-attr]
     tournament_id = base.removeprefix("/api/tournaments/")
     assert sorted(line["points"] for line in shown(client, tournament_id)["standings"]) == [0, 3]
+
+
+def play_against_the_computer(client: TestClient, tournament_id: str, cookie: str) -> None:
+    """The player opens their game against a computer, makes a move (the first legal one
+    the state offers) once it is their turn and the computer has answered, and resigns."""
+    response = client.post(f"/api/tournaments/{tournament_id}/game", json={}, headers=as_(cookie))
+    assert response.status_code == 200, response.text
+    game = response.json()["game"]
+    me = Seat(client, game["game_id"], game["token"], cookie)
+    me.hello()
+    state = me.wait_state(lambda state: state["you"]["your_turn"])
+    assert state["players"]["second" if game["seat"] == "first" else "first"]["kind"] == (
+        "computer"
+    )
+    source, targets = next(iter(state["legal"].items()))
+    ply = state["ply"]
+    me.move(source + targets[0])
+    me.wait_state(lambda state: state["ply"] == ply + 2)  # (the computer answered)
+    me.do("resign")
+    me.close()
+
+
+def test_a_swiss_of_two_accounts_and_two_computers_is_played_to_its_standings(
+    client: TestClient, clock: FakeClock, engine: FakeEngine
+) -> None:
+    cookies = [sign_up(client, f"Player{n}") for n in range(2)]
+    response = create(client, cookies[0], clock, time_control="5+3")
+    assert response.status_code == 201, response.text
+    tournament_id = response.json()["tournament"]["id"]
+    base = f"/api/tournaments/{tournament_id}"
+    for cookie in cookies:
+        assert client.post(f"{base}/join", json={}, headers=as_(cookie)).status_code == 200
+    for level in (1, 2):
+        added = client.post(f"{base}/computer", json={"level": level}, headers=as_(cookies[0]))
+        assert added.status_code == 200, added.text
+    not_director = client.post(f"{base}/computer", json={"level": 1}, headers=as_(cookies[1]))
+    assert not_director.status_code == 403
+    absurd = client.post(f"{base}/computer", json={"level": 9}, headers=as_(cookies[0]))
+    assert absurd.status_code == 409 and "a computer's level is 1 to 8, not 9" in absurd.text
+    names = [entrant["name"] for entrant in shown(client, tournament_id)["entrants"]]
+    assert names == ["Player0", "Player1", "Computer 1 (level 1)", "Computer 2 (level 2)"]
+    clock.advance(600)
+    drive(client)
+    for number in (1, 2):
+        paired = shown(client, tournament_id)["paired"]
+        assert len(paired) == number
+        boards = paired[-1]
+        # Each board has one computer at most (the two are kept apart).
+        assert all(
+            sum(name.startswith("Computer") for name in (board["red"], board["black"])) <= 1
+            for board in boards
+        )
+        for board in boards:
+            if not any(name.startswith("Computer") for name in (board["red"], board["black"])):
+                raise AssertionError(f"two people paired in round {number}: {board}")
+        for cookie in cookies:
+            play_against_the_computer(client, tournament_id, cookie)
+        context = client.app.state.context  # type: ignore[attr-defined]
+        client.portal.call(context.tournaments.idle)  # type: ignore[union-attr]
+        drive(client)
+    over = shown(client, tournament_id)
+    assert over["status"] == "finished"
+    points = {line["name"]: line["points"] for line in over["standings"]}
+    assert points == {
+        "Computer 1 (level 1)": 2,
+        "Computer 2 (level 2)": 2,
+        "Player0": 0,
+        "Player1": 0,
+    }
+    assert {request.level for request in engine.requests} == {1, 2}
+
+
+def test_an_arena_takes_one_computer_player(client: TestClient, clock: FakeClock) -> None:
+    cookie = sign_up(client, "Organiser")
+    response = create(client, cookie, clock, format="arena", minutes=30, name="Arena")
+    base = f"/api/tournaments/{response.json()['tournament']['id']}"
+    first = client.post(f"{base}/computer", json={"level": 4}, headers=as_(cookie))
+    assert first.status_code == 200, first.text
+    second = client.post(f"{base}/computer", json={"level": 4}, headers=as_(cookie))
+    assert second.status_code == 409
+    assert "an arena takes one computer player (two computers cannot play" in second.text

@@ -88,6 +88,7 @@ from chuhan.web.round.socket import game_socket
 from chuhan.web.settings import Settings
 from chuhan.web.sockets.sessions import SESSION_NOTICE
 from chuhan.web.tournaments.routes import (
+    add_computer,
     berserk,
     create_tournament,
     current_game,
@@ -246,6 +247,7 @@ def create_app(
         Route("/api/tournaments/{tournament_id}/pair", api(pair_round), methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/game", api(current_game), methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/berserk", api(berserk), methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/computer", api(add_computer), methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/result", api(enter_result), methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/forbid", api(keep_apart), methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/trf", api(tournament_trf)),

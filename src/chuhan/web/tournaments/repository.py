@@ -70,10 +70,12 @@ __all__ = [
     "TournamentRepository",
     "attach_game",
     "claim",
+    "computer_level",
     "create_tournament",
     "driver_of",
     "ended_without_result",
     "enter",
+    "enter_computer",
     "forbid_pair",
     "game_of",
     "is_tournament_game",
@@ -398,6 +400,39 @@ def enter(
     return entrant
 
 
+#: A computer entrant's id: ``c:{level}:{its number among the computers}``.
+COMPUTER_PREFIX = "c:"
+
+
+def computer_level(entrant_id: str) -> int | None:
+    """The level of a computer entrant (by its id), or None for a person."""
+    if not entrant_id.startswith(COMPUTER_PREFIX):
+        return None
+    return int(entrant_id.split(":")[1])
+
+
+def enter_computer(tournament_id: str, level: int, rating: int) -> Body[Entrant]:
+    """Enter a computer player at ``level`` (named by its number and level). A game has
+    one computer seat at most, so two computers never meet: a Swiss keeps its computers
+    apart (forbidden pairs), and an arena or a round robin, which cannot, takes one."""
+    tournament = yield from _changing(tournament_id, None)
+    computers = [e.id for e in tournament.entrants if e.id.startswith(COMPUTER_PREFIX)]
+    if computers and tournament.spec.format is not Format.SWISS:
+        raise TournamentError(
+            f"a{'n arena' if tournament.spec.format is Format.ARENA else ' round robin'} "
+            "takes one computer player (two computers cannot play each other); a Swiss "
+            "takes several, kept apart"
+        )
+    number = len(computers) + 1
+    entrant_id = f"{COMPUTER_PREFIX}{level}:{number}"
+    name = f"Computer {number} (level {level})"
+    entrant = yield from enter(tournament_id, entrant_id, name=name, rating=rating)
+    for other in computers:
+        low, high = sorted((entrant_id, other))
+        yield Do(FORBIDDEN_INSERT, (tournament_id, low, high))
+    return entrant
+
+
 def withdraw_entrant(
     tournament_id: str, entrant_id: str, *, revision: int | None = None
 ) -> Body[Entrant]:
@@ -666,6 +701,10 @@ class TournamentRepository:
             revision=revision,
         )
         return await self.db.write(body, "entering a tournament")
+
+    async def enter_computer(self, tournament_id: str, level: int, rating: int) -> Entrant:
+        body = enter_computer(tournament_id, level, rating)
+        return await self.db.write(body, "entering a computer player")
 
     async def withdraw(
         self, tournament_id: str, entrant_id: str, *, revision: int | None = None

@@ -10,6 +10,8 @@
   next round and its games are made;
 - ``POST /api/tournaments/{id}/game``: the signed-in player's game of the round being
   played, with the seat's token;
+- ``POST /api/tournaments/{id}/computer`` (``{"level"}``, 1-8): the director enters a
+  computer player, whose games the server's computer plays;
 - ``POST /api/tournaments/{id}/berserk``: the signed-in arena player halves their clock
   (no increment) before their first move, for a bonus point on a win of 7 moves or more;
 - ``POST /api/tournaments/{id}/result`` (``{"round", "board", "result"}``: ``1-0``,
@@ -61,6 +63,7 @@ from chuhan.web.tournaments.rules import (
 from chuhan.web.tournaments.service import NotDirector, entrant_id_of, with_code
 
 __all__ = [
+    "add_computer",
     "berserk",
     "create_tournament",
     "current_game",
@@ -448,6 +451,17 @@ async def enter_result(request: Request) -> Response:
     return JSONResponse(
         {"board": {"round": board.round, "board": board.number, "result": result.value}}
     )
+
+
+@refusals
+async def add_computer(request: Request) -> Response:
+    context = context_of(request)
+    director = await _account(request)
+    data = await read_json(request)
+    tournament_id = request.path_params["tournament_id"]
+    await context.tournaments.add_computer(tournament_id, director, field(data, "level", int, 3))
+    found = await context.tournaments.tournament(tournament_id)
+    return JSONResponse({"tournament": tournament_json(found, whole=True)})
 
 
 @refusals

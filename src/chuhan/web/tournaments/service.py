@@ -48,6 +48,7 @@ from chuhan.web.tournaments.repository import (
     Settings,
     Tournament,
     TournamentRepository,
+    computer_level,
 )
 from chuhan.web.tournaments.rules import (
     Board,
@@ -74,6 +75,10 @@ log = logging.getLogger("chuhan.web.tournaments")
 
 #: A new account's rating, for an entrant with no rating in the tournament's game.
 UNRATED = 1500
+#: The computer's levels, and the rating a computer entrant is seeded at by level (a
+#: pairing seed only, not a measured strength: level 1 the weakest).
+COMPUTER_LEVELS = range(1, 9)
+COMPUTER_SEED_RATINGS = {level: 900 + 150 * level for level in COMPUTER_LEVELS}
 MAX_NAME_CHARS = 60
 
 #: A game's result (its ``result`` field) as a board's, red being the first mover.
@@ -306,7 +311,8 @@ class TournamentService:
     ) -> Board:
         """Make a board's game: a game between two people (the lobby's kind, ``friend``:
         chat, offers and claims as in any), each seat its account's, rated when the
-        tournament is."""
+        tournament is; against a computer entrant, a ``computer`` game at its level,
+        played by the server's computer player, not rated."""
         assert board.black is not None
         settings = tournament.settings
         variant = get_variant(settings.game, settings.rules)
@@ -321,12 +327,14 @@ class TournamentService:
                 period_seconds=fields.get("period_seconds", 0.0),
             )
         )
+        levels = {"first": computer_level(board.red), "second": computer_level(board.black)}
+        computer = next((seat for seat, level in levels.items() if level is not None), None)
         row, _ = await self.manager.create(
-            kind="friend",
+            kind="friend" if computer is None else "computer",
             variant=variant,
             time_control=control,
-            level=None,
-            human_seat="first",
+            level=None if computer is None else levels[computer],
+            human_seat="second" if computer == "first" else "first",
             name=None,
             names={"first": names[board.red], "second": names[board.black]},
         )
@@ -341,9 +349,12 @@ class TournamentService:
         await self.accounts.repository.seat_game(
             row.id,
             row.created,
-            rated_in=variant.game if settings.rated else None,
+            # (a game against the computer is not rated, as in the lobby)
+            rated_in=variant.game if settings.rated and computer is None else None,
             holders=holders,
         )
+        if computer is not None:  # (the computer opens as Red without waiting for anyone)
+            await self.manager.drive_game(row.id)
         return board
 
     async def enter_result(
@@ -362,6 +373,21 @@ class TournamentService:
         return await self.repository.set_result(
             tournament_id, round_number, board_number, result, revision=revision
         )
+
+    async def add_computer(self, tournament_id: str, director: Account, level: int) -> Entrant:
+        """The director enters a computer player at ``level`` (1-8); its games are played
+        by the server's computer player (:meth:`_start_game`)."""
+        if level not in COMPUTER_LEVELS:
+            raise TournamentError(
+                f"a computer's level is {COMPUTER_LEVELS[0]} to {COMPUTER_LEVELS[-1]}, not {level}"
+            )
+        tournament = await self._directed(tournament_id, director)
+        entrant = await self.repository.enter_computer(
+            tournament_id, level, COMPUTER_SEED_RATINGS[level]
+        )
+        if tournament.spec.format is Format.ARENA and tournament.status == "running":
+            await self._pair_arena_again(tournament_id)
+        return entrant
 
     async def keep_apart(
         self, tournament_id: str, director: Account, first: str, second: str
@@ -450,7 +476,7 @@ class TournamentService:
     # ------------------------------------------------------------------ results
 
     def _finished(self, event: GameFinished) -> None:
-        if event.kind != "friend":
+        if event.kind not in ("friend", "computer"):
             return
         self._spawn(self._give_result(event.game_id, event.result))
 

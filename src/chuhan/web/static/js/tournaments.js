@@ -322,6 +322,9 @@ class TournamentPage {
     $("tp-join").addEventListener("click", () => this.act("join", { code: $("tp-code").value }));
     $("tp-withdraw").addEventListener("click", () => this.act("withdraw", {}));
     $("tp-pair").addEventListener("click", () => this.act("pair", this.tournament ? { revision: this.tournament.revision } : {}));
+    $("tp-computer").addEventListener("click", () => {
+      this.act("computer", { level: Number(/** @type {HTMLSelectElement} */ ($("tp-computer-level")).value) });
+    });
     $("tp-trf").href = `${tournamentPath(id)}/trf`;
     $("tp-pgn").href = `${tournamentPath(id)}/pgn`;
     this.refresh();
@@ -352,8 +355,9 @@ class TournamentPage {
     }
   }
 
-  /** POST .../join, .../withdraw or .../pair; a refusal's sentence is shown by the buttons.
-   * @param {"join" | "withdraw" | "pair"} action @param {Record<string, unknown>} data */
+  /** POST .../join, .../withdraw, .../pair or .../computer; a refusal's sentence is shown
+   * by the buttons.
+   * @param {"join" | "withdraw" | "pair" | "computer"} action @param {Record<string, unknown>} data */
   async act(action, data) {
     const error = $("tp-error");
     show(error, false);
@@ -465,6 +469,8 @@ class TournamentPage {
     const arena = tournament.format === "arena";
     show($("tp-pair"), you.director && open && !(arena && tournament.status === "running"));
     $("tp-pair").textContent = t(arena ? "tStart" : "tPairNext");
+    // (the director enters computer players: the server's computer plays their games)
+    for (const id of ["tp-computer", "tp-computer-row"]) show($(id), you.director && open);
     show($("tp-trf"), !arena && (tournament.paired || []).length > 0);
     show($("tp-pgn"), (arena ? tournament.games || [] : (tournament.paired || []).flat()).some((board) => board.game));
   }
