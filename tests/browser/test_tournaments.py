@@ -5,6 +5,7 @@ and the standings showing the points."""
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any
 
@@ -152,3 +153,40 @@ def test_an_arena_player_meets_a_computer_and_berserks_from_the_game_page(
     assert 60_000 < director.state()["clock"][seat]["remaining_ms"] <= 90_000
     director.screenshot("arena-berserk")
     assert director.errors == []
+
+
+def test_a_player_pauses_and_comes_back_under_the_countdown_to_the_start(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    suffix = secrets.token_hex(3)
+    player = new_player(players, browser, server, address="198.51.100.44")
+    sign_up(player, f"Pauser{suffix}")
+    page = player.page
+    created = page.evaluate(
+        """async (name) => {
+            const response = await fetch("/api/tournaments", {method: "POST",
+                headers: {"Content-Type": "application/json"},
+                body: JSON.stringify({name, format: "swiss", rounds: 3,
+                                      starts: Date.now() / 1000 + 2 * 3600})});
+            return response.json();
+        }""",
+        f"Swiss {suffix}",
+    )
+    player.goto(f"/t/{created['tournament']['id']}")
+    # Two hours to the start, counted down each second (2:00:00, 1:59:59, ...).
+    page.wait_for_selector("#tp-countdown:not([hidden])")
+    assert re.fullmatch(r"Starts in (2:00:00|1:59:\d\d)", page.text_content("#tp-countdown") or "")
+    first = page.text_content("#tp-countdown")
+    page.wait_for_function(
+        "(first) => document.querySelector('#tp-countdown').textContent !== first", arg=first
+    )
+    page.click("#tp-join")
+    page.wait_for_selector("#tp-pause:not([hidden])")
+    page.click("#tp-pause")
+    page.wait_for_selector("#tp-entrants li:has-text('paused')")
+    assert page.is_visible("#tp-resume") and not page.is_visible("#tp-pause")
+    player.screenshot("tournament-paused")
+    page.click("#tp-resume")
+    page.wait_for_selector("#tp-pause:not([hidden])")
+    assert "paused" not in (page.text_content("#tp-entrants") or "")
+    assert player.errors == []

@@ -565,3 +565,38 @@ def test_an_arena_takes_one_computer_player(client: TestClient, clock: FakeClock
     second = client.post(f"{base}/computer", json={"level": 4}, headers=as_(cookie))
     assert second.status_code == 409
     assert "an arena takes one computer player (two computers cannot play" in second.text
+
+
+def test_a_paused_player_is_not_paired_until_they_come_back(
+    client: TestClient, clock: FakeClock
+) -> None:
+    tournament_id, cookies = a_swiss(client, clock, players=5)
+    base = f"/api/tournaments/{tournament_id}"
+    paused = client.post(f"{base}/pause", json={}, headers=as_(cookies[4]))
+    assert paused.status_code == 200, paused.text
+    again = client.post(f"{base}/pause", json={}, headers=as_(cookies[4]))
+    assert again.status_code == 409 and "you are paused already" in again.text
+    assert [e["paused"] for e in shown(client, tournament_id)["entrants"]] == [False] * 4 + [True]
+    clock.advance(600)
+    drive(client)
+    first = shown(client, tournament_id)["paired"][0]
+    assert len(first) == 2 and "Player4" not in {b["red"] for b in first} | {
+        b["black"] for b in first
+    }
+    play_to_a_result(client, tournament_id, cookies)
+    back = client.post(f"{base}/resume", json={}, headers=as_(cookies[4]))
+    assert back.status_code == 200, back.text
+    drive(client)
+    second = shown(client, tournament_id)["paired"][1]
+    assert "Player4" in {b["red"] for b in second} | {b["black"] for b in second}
+    points = {line["name"]: line["points"] for line in shown(client, tournament_id)["standings"]}
+    assert points["Player4"] == 0  # (round 1 paused: a zero-point bye)
+
+
+def test_a_round_robin_player_cannot_pause(client: TestClient, clock: FakeClock) -> None:
+    cookie = sign_up(client, "Organiser")
+    response = create(client, cookie, clock, format="round_robin", rounds=1)
+    base = f"/api/tournaments/{response.json()['tournament']['id']}"
+    client.post(f"{base}/join", json={}, headers=as_(cookie))
+    refused = client.post(f"{base}/pause", json={}, headers=as_(cookie))
+    assert refused.status_code == 409 and "a player cannot pause (withdraw instead)" in refused.text

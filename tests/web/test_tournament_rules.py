@@ -39,6 +39,7 @@ from chuhan.web.tournaments.rules import (
     arena_points,
     arena_records,
     arena_standings,
+    arena_waiting,
     can_join,
     check_spec,
     crosstable,
@@ -228,6 +229,19 @@ def test_a_swiss_round_is_not_paired_while_a_game_has_no_result() -> None:
     first = next_round(SWISS, entrants, ())
     with pytest.raises(TournamentError, match=r"round 1 still has games without a result"):
         next_round(SWISS, entrants, first)
+
+
+def test_a_paused_player_gets_no_pairing_and_no_points_for_the_round() -> None:
+    entrants = tuple(replace(e, paused=e.id == "p3") for e in players(5))
+    first = next_round(SWISS, entrants, ())
+    paired = {player for board in first for player in (board.red, board.black)}
+    assert "p3" not in paired and len(first) == 2  # (four players: no pairing bye)
+    done = finish(first, random.Random(1))
+    lines = {line.entrant_id: line.points for line in standings(SWISS, entrants, done)}
+    assert lines["p3"] == 0.0
+    back = tuple(replace(e, paused=False) for e in entrants)
+    second = next_round(SWISS, back, done)
+    assert "p3" in {player for board in second for player in (board.red, board.black)}
 
 
 def test_a_result_entered_twice_is_refused() -> None:
@@ -503,6 +517,11 @@ def test_the_arena_pairs_only_waiting_players_still_in() -> None:
     entrants = withdraw(players(3), "p2", 0)
     assert arena_pairings(entrants, {}, ["p2", "p0"]) == ()
     assert len(arena_pairings(entrants, {}, ["p1", "p2", "p0"])) == 1
+
+
+def test_the_arena_does_not_pair_a_paused_player() -> None:
+    entrants = tuple(replace(e, paused=e.id == "p1") for e in players(3))
+    assert arena_waiting(entrants, ()) == ["p0", "p2"]
 
 
 def test_every_pair_of_two_players_is_costed_symmetrically() -> None:

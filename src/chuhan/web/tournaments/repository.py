@@ -85,6 +85,7 @@ __all__ = [
     "pair_arena",
     "release",
     "result_of_game",
+    "set_paused",
     "set_result",
     "set_status",
     "withdraw_entrant",
@@ -195,8 +196,11 @@ _ENTRANT = "entrant_id, account_id, name, rating, entered, first_round, last_rou
 ENTRANT_INSERT = (
     f"INSERT INTO tournament_entrants (tournament_id, {_ENTRANT}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
+ENTRANT_PAUSED = (
+    "UPDATE tournament_entrants SET paused = ? WHERE tournament_id = ? AND entrant_id = ?"
+)
 ENTRANTS_READ = (
-    f"SELECT {_ENTRANT} FROM tournament_entrants WHERE tournament_id = ? ORDER BY entered"
+    f"SELECT {_ENTRANT}, paused FROM tournament_entrants WHERE tournament_id = ? ORDER BY entered"
 )
 ENTRANT_WITHDRAWN = (
     "UPDATE tournament_entrants SET last_round = ? WHERE tournament_id = ? AND entrant_id = ?"
@@ -254,6 +258,7 @@ def _entrant_of(row: Mapping[str, Any]) -> Entrant:
         entered=int(row["entered"]),
         first_round=int(row["first_round"]),
         last_round=None if row["last_round"] is None else int(row["last_round"]),
+        paused=bool(row["paused"]),
     )
 
 
@@ -409,6 +414,31 @@ def computer_level(entrant_id: str) -> int | None:
     if not entrant_id.startswith(COMPUTER_PREFIX):
         return None
     return int(entrant_id.split(":")[1])
+
+
+def set_paused(tournament_id: str, entrant_id: str, paused: bool) -> Body[Entrant]:
+    """Pause a player (not paired until they come back) or bring them back: refused in a
+    round robin (its Berger table is fixed: withdraw instead), once the tournament is over,
+    for a withdrawn player, and when they already are so."""
+    tournament = yield from _changing(tournament_id, None)
+    if tournament.status == "finished":
+        raise TournamentError("the tournament is over")
+    if tournament.spec.format is Format.ROUND_ROBIN:
+        raise TournamentError(
+            "a round robin's rounds are fixed by its table: a player cannot pause (withdraw "
+            "instead)"
+        )
+    found = [entrant for entrant in tournament.entrants if entrant.id == entrant_id]
+    if not found:
+        raise TournamentError("you are not a player of the tournament")
+    (entrant,) = found
+    if entrant.last_round is not None:
+        raise TournamentError("you have withdrawn from the tournament")
+    if entrant.paused == paused:
+        raise TournamentError("you are paused already" if paused else "you are not paused")
+    yield Do(ENTRANT_PAUSED, (int(paused), tournament_id, entrant_id))
+    yield from _changed(tournament)
+    return replace(entrant, paused=paused)
 
 
 def enter_computer(tournament_id: str, level: int, rating: int) -> Body[Entrant]:
@@ -701,6 +731,10 @@ class TournamentRepository:
             revision=revision,
         )
         return await self.db.write(body, "entering a tournament")
+
+    async def set_paused(self, tournament_id: str, entrant_id: str, paused: bool) -> Entrant:
+        body = set_paused(tournament_id, entrant_id, paused)
+        return await self.db.write(body, "pausing a player" if paused else "bringing a player back")
 
     async def enter_computer(self, tournament_id: str, level: int, rating: int) -> Entrant:
         body = enter_computer(tournament_id, level, rating)

@@ -6,6 +6,9 @@
   ``you``: whether the one asking directs it and their name among its entrants;
 - ``POST /api/tournaments/{id}/join`` (``{"code"}`` for one entered by code) and
   ``/withdraw``: the signed-in player;
+- ``POST /api/tournaments/{id}/pause`` and ``/resume``: the signed-in player pauses (not
+  paired until they come back; a Swiss round paused for scores nothing) or comes back (not
+  in a round robin);
 - ``POST /api/tournaments/{id}/pair`` (``{"revision"}``, optional): the director pairs the
   next round and its games are made;
 - ``POST /api/tournaments/{id}/game``: the signed-in player's game of the round being
@@ -72,6 +75,8 @@ __all__ = [
     "keep_apart",
     "list_tournaments",
     "pair_round",
+    "pause_tournament",
+    "resume_tournament",
     "tournament",
     "tournament_pgn",
     "tournament_trf",
@@ -226,6 +231,7 @@ def tournament_json(tournament: Tournament, *, whole: bool) -> dict[str, Any]:
             "rating": entrant.rating,
             "first_round": entrant.first_round,
             "withdrawn_after": entrant.last_round,
+            "paused": entrant.paused,
         }
         for entrant in tournament.entrants
     ]
@@ -340,6 +346,24 @@ async def withdraw_tournament(request: Request) -> Response:
     account = await _account(request)
     entrant = await context.tournaments.withdraw(request.path_params["tournament_id"], account)
     return JSONResponse({"withdrawn": {"name": entrant.name, "after_round": entrant.last_round}})
+
+
+@refusals
+async def pause_tournament(request: Request) -> Response:
+    context = context_of(request)
+    account = await _account(request)
+    tournament_id = request.path_params["tournament_id"]
+    entrant = await context.tournaments.pause(tournament_id, account)
+    return JSONResponse({"paused": {"name": entrant.name}})
+
+
+@refusals
+async def resume_tournament(request: Request) -> Response:
+    context = context_of(request)
+    account = await _account(request)
+    tournament_id = request.path_params["tournament_id"]
+    entrant = await context.tournaments.pause(tournament_id, account, paused=False)
+    return JSONResponse({"back": {"name": entrant.name}})
 
 
 @refusals

@@ -198,6 +198,9 @@ class Entrant:
     entered: int
     first_round: int = 1
     last_round: int | None = None
+    #: Paused (by the player): not paired until they come back; in a Swiss, a round they
+    #: are paused for is not played and scores nothing (FIDE's zero-point bye).
+    paused: bool = False
 
     def plays_in(self, round_number: int) -> bool:
         return self.first_round <= round_number and (
@@ -450,7 +453,9 @@ def next_round(
         raise TournamentError("an arena has no rounds: its players are paired as they wait")
     if round_number > spec.rounds:
         raise TournamentError(f"the Swiss's {spec.rounds} rounds are all paired")
-    present = [entrant for entrant in entrants if entrant.plays_in(round_number)]
+    present = [
+        entrant for entrant in entrants if entrant.plays_in(round_number) and not entrant.paused
+    ]
     if len(present) < 2:
         raise TournamentError(f"round {round_number} has fewer than two players to pair")
     histories = _histories(spec, entrants, boards, played_rounds)
@@ -879,8 +884,8 @@ def arena_records(
 
 
 def arena_waiting(entrants: Sequence[Entrant], boards: Sequence[Board]) -> list[str]:
-    """The arena's players still in and not playing (no board of theirs without a
-    result), in the order they entered."""
+    """The arena's players still in, not paused and not playing (no board of theirs
+    without a result), in the order they entered."""
     playing = {
         player
         for board in boards
@@ -890,5 +895,5 @@ def arena_waiting(entrants: Sequence[Entrant], boards: Sequence[Board]) -> list[
     return [
         entrant.id
         for entrant in sorted(entrants, key=lambda entrant: entrant.entered)
-        if entrant.last_round is None and entrant.id not in playing
+        if entrant.last_round is None and not entrant.paused and entrant.id not in playing
     ]

@@ -273,7 +273,8 @@ class TournamentService:
             return
         if paired and not all(board.is_finished for board in tournament.round_boards(paired)):
             return
-        if sum(1 for entrant in tournament.entrants if entrant.plays_in(paired + 1)) < 2:
+        playing = [e for e in tournament.entrants if e.plays_in(paired + 1) and not e.paused]
+        if len(playing) < 2:
             return
         await self.repository.pair_round(tournament_id, revision=tournament.revision)
         await self._make_games(tournament_id)
@@ -428,6 +429,16 @@ class TournamentService:
     async def withdraw(self, tournament_id: str, account: Account) -> Entrant:
         await self.tournament(tournament_id)
         return await self.repository.withdraw(tournament_id, entrant_id_of(account))
+
+    async def pause(self, tournament_id: str, account: Account, *, paused: bool = True) -> Entrant:
+        """The account pauses (``paused``) or comes back: a paused player is not paired
+        again until they come back (a game being played is played out); an arena pairs a
+        player who comes back with whoever waits."""
+        await self.tournament(tournament_id)
+        entrant = await self.repository.set_paused(tournament_id, entrant_id_of(account), paused)
+        if not paused:
+            await self._pair_arena_again(tournament_id)
+        return entrant
 
     async def current_game(self, tournament_id: str, account: Account) -> dict[str, Any]:
         """The account's game of the last round paired: ``{game_id, seat, token}``, or the
