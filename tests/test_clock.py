@@ -159,3 +159,27 @@ def test_a_correspondence_move_after_the_deadline_flags_the_mover() -> None:
     clock.start(True, 0.0)
     clock.press(DAY + 1)
     assert clock.flagged(DAY + 1) is True
+
+
+def test_a_berserk_halves_the_main_time_and_takes_the_increment() -> None:
+    clock = Clock(TimeControl(180, increment=2))
+    clock.berserk(RED)
+    clock.start(RED, now=0)
+    clock.press(now=10)  # Red: 90 - 10, no increment
+    clock.press(now=15)  # Black: 180 - 5 + 2
+    assert clock.remaining(RED, now=15) == 80
+    assert clock.remaining(BLACK, now=15) == 177
+    with pytest.raises(TimeControlError, match="berserked already"):
+        clock.berserk(RED)
+
+
+def test_a_berserk_survives_the_snapshot() -> None:
+    clock = Clock(TimeControl(180, increment=2))
+    clock.berserk(BLACK)
+    snapshot = clock.to_dict(now=0)
+    assert snapshot["berserk"] == ["second"]
+    restored = Clock.from_dict(snapshot, now=0)
+    restored.start(BLACK, now=0)
+    restored.press(now=1)
+    assert restored.remaining(BLACK, now=1) == 89
+    assert "berserk" not in Clock(TimeControl(60)).to_dict(now=0)

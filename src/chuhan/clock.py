@@ -163,6 +163,8 @@ def _check_days(days: object, text: str) -> int:
 class _SideTime:
     main: float
     periods: int
+    #: Berserked (an arena's choice before a first move): half the main time, no increment.
+    berserk: bool = False
 
 
 class Clock:
@@ -209,12 +211,28 @@ class Clock:
             raise TimeControlError("the clock was pressed while stopped")
         self._charge(side, now - self._since)
         if self._flagged is None:
-            self._sides[side].main += self.control.increment
+            if not self._sides[side].berserk:
+                self._sides[side].main += self.control.increment
             if self.control.days:  # (the opponent has the full days from this move,
                 # and the mover will have them from the reply: both read full)
                 self._sides[side].main = self._sides[not side].main = self.control.base
         self.running = not side
         self._since = now
+
+    def berserk(self, side: bool) -> None:
+        """``side`` berserks (an arena player, before their first move): their main time
+        is halved and they get no increment from now on. Refused for a side that berserked
+        already and for a correspondence clock."""
+        state = self._sides[side]
+        if state.berserk:
+            raise TimeControlError("this side has berserked already")
+        if self.control.days:
+            raise TimeControlError("a correspondence clock cannot be berserked")
+        state.main /= 2  # (before a first move nothing has been charged to it)
+        state.berserk = True
+
+    def berserked(self, side: bool) -> bool:
+        return self._sides[side].berserk
 
     def _charge(self, side: bool, elapsed: float) -> None:
         state = self._sides[side]
@@ -283,7 +301,13 @@ class Clock:
             },
             "running": self.running,
             "flagged": self.flagged(now),
+            **self._berserk_dict(),
         }
+
+    def _berserk_dict(self) -> dict[str, list[str]]:
+        """``{"berserk": [seats]}`` when a side berserked, else nothing (most clocks)."""
+        seats = [key for key, side in (("first", True), ("second", False)) if self.berserked(side)]
+        return {"berserk": seats} if seats else {}
 
     def reading(self, now: float) -> Clock:
         """A copy of the clock as read at ``now``: the same as ``Clock.from_dict(
@@ -291,7 +315,9 @@ class Clock:
         copy = Clock.__new__(Clock)
         copy.control = self.control
         copy._sides = {
-            side: _SideTime(float(self.remaining(side, now)), self.periods_left(side, now))
+            side: _SideTime(
+                float(self.remaining(side, now)), self.periods_left(side, now), self.berserked(side)
+            )
             for side in (True, False)
         }
         copy.running = self.running
@@ -304,8 +330,11 @@ class Clock:
         """Restore a snapshot from :meth:`to_dict`; the running side resumes at ``now``."""
         try:
             clock = cls(TimeControl(**data["control"]))
+            berserked = data.get("berserk", ())
             for key, side in (("first", True), ("second", False)):
-                clock._sides[side] = _SideTime(float(data[key]["main"]), int(data[key]["periods"]))
+                clock._sides[side] = _SideTime(
+                    float(data[key]["main"]), int(data[key]["periods"]), key in berserked
+                )
             running = data["running"]
             if running is not None:  # (resumed as it was: start would renew days)
                 clock.running, clock._since = bool(running), now

@@ -5,6 +5,7 @@ and the standings showing the points."""
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any
 
@@ -109,3 +110,83 @@ def test_a_round_robin_is_created_joined_paired_played_and_scored(
         "Failed to load resource: the server responded with a status of 409 (Conflict)"
     ]
     assert entrant.errors == []
+
+
+def test_an_arena_player_meets_a_computer_and_berserks_from_the_game_page(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    suffix = secrets.token_hex(3)
+    director = new_player(players, browser, server, address="198.51.100.43")
+    sign_up(director, f"Arena{suffix}")
+    page = director.page
+    # An arena starting in a few seconds (the form's start is to the minute), made through
+    # the API the form calls; its page is then used as a director would.
+    created = page.evaluate(
+        """async (name) => {
+            const response = await fetch("/api/tournaments", {method: "POST",
+                headers: {"Content-Type": "application/json"},
+                body: JSON.stringify({name, format: "arena", minutes: 30, time_control: "3+2",
+                                      starts: Date.now() / 1000 + 3})});
+            return response.json();
+        }""",
+        f"Arena {suffix}",
+    )
+    director.goto(f"/t/{created['tournament']['id']}")
+    page.wait_for_selector("#tp-computer:not([hidden])")
+    page.select_option("#tp-computer-level", "1")
+    page.click("#tp-computer")
+    page.wait_for_selector("#tp-entrants li:has-text('Computer 1 (level 1)')")
+    page.click("#tp-join")
+    # The driver starts the arena and pairs the two; the page opens the game by itself.
+    page.wait_for_url("**/g/**", timeout=60_000)
+    page.wait_for_selector("svg.board .piece")
+    seat = page.evaluate("window.chuhanApp.view.role")
+    page.wait_for_selector("#btn-berserk:not([hidden])")
+    assert page.text_content("#btn-berserk") == "Berserk"
+    page.click("#btn-berserk")
+    page.wait_for_function(
+        "(seat) => { const state = window.chuhanApp.view.state; "
+        "return state && state.clock[seat].remaining_ms <= 90000; }",
+        arg=seat,
+    )
+    page.wait_for_selector("#btn-berserk", state="hidden")
+    assert 60_000 < director.state()["clock"][seat]["remaining_ms"] <= 90_000
+    director.screenshot("arena-berserk")
+    assert director.errors == []
+
+
+def test_a_player_pauses_and_comes_back_under_the_countdown_to_the_start(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    suffix = secrets.token_hex(3)
+    player = new_player(players, browser, server, address="198.51.100.44")
+    sign_up(player, f"Pauser{suffix}")
+    page = player.page
+    created = page.evaluate(
+        """async (name) => {
+            const response = await fetch("/api/tournaments", {method: "POST",
+                headers: {"Content-Type": "application/json"},
+                body: JSON.stringify({name, format: "swiss", rounds: 3,
+                                      starts: Date.now() / 1000 + 2 * 3600})});
+            return response.json();
+        }""",
+        f"Swiss {suffix}",
+    )
+    player.goto(f"/t/{created['tournament']['id']}")
+    # Two hours to the start, counted down each second (2:00:00, 1:59:59, ...).
+    page.wait_for_selector("#tp-countdown:not([hidden])")
+    assert re.fullmatch(r"Starts in (2:00:00|1:59:\d\d)", page.text_content("#tp-countdown") or "")
+    first = page.text_content("#tp-countdown")
+    page.wait_for_function(
+        "(first) => document.querySelector('#tp-countdown').textContent !== first", arg=first
+    )
+    page.click("#tp-join")
+    page.wait_for_selector("#tp-pause:not([hidden])")
+    page.click("#tp-pause")
+    page.wait_for_selector("#tp-entrants li:has-text('paused')")
+    assert page.is_visible("#tp-resume") and not page.is_visible("#tp-pause")
+    player.screenshot("tournament-paused")
+    page.click("#tp-resume")
+    page.wait_for_selector("#tp-pause:not([hidden])")
+    assert "paused" not in (page.text_content("#tp-entrants") or "")
+    assert player.errors == []

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from test_accounts import CHEAP, OPENING, Seat, as_, sign_up
-from web_helpers import FakeClock
+from web_helpers import FakeClock, FakeEngine
 
 from chuhan.records.pgn import read_pgn
 
@@ -435,3 +435,168 @@ def test_a_tournament_of_days_per_move_is_refused_and_a_clock_of_minutes_kept(
         "periods": 3,
         "period_seconds": 30.0,
     }
+
+
+#: Thirteen plies: Red makes seven moves, Black six (then Black resigns).
+SEVEN_MOVES = (*OPENING, "i0h0", "b9c7", "b0c2", "a9a8", "a0a1", "c6c5", "g3g4", "c9e7", "c3c4")
+
+
+def test_a_berserk_halves_the_clock_takes_the_increment_and_scores_a_point_more(
+    client: TestClient, clock: FakeClock
+) -> None:
+    cookies = [sign_up(client, f"Player{n}") for n in range(2)]
+    response = create(
+        client, cookies[0], clock, format="arena", minutes=30, name="Berserk", time_control="3+2"
+    )
+    assert response.status_code == 201, response.text
+    base = f"/api/tournaments/{response.json()['tournament']['id']}"
+    for cookie in cookies:
+        assert client.post(f"{base}/join", json={}, headers=as_(cookie)).status_code == 200
+    clock.advance(600)
+    assert client.post(f"{base}/pair", json={}, headers=as_(cookies[0])).status_code == 200
+    seats: dict[str, Seat] = {}
+    cookie_of: dict[str, str] = {}
+    for cookie in cookies:
+        game = client.post(f"{base}/game", json={}, headers=as_(cookie)).json()["game"]
+        seats[game["seat"]] = Seat(client, game["game_id"], game["token"], cookie)
+        cookie_of[game["seat"]] = cookie
+    red, black = seats["first"], seats["second"]
+    red.hello()
+    black.hello()
+    red_cookie = cookie_of["first"]
+    berserked = client.post(f"{base}/berserk", json={}, headers=as_(red_cookie))
+    assert berserked.status_code == 200, berserked.text
+    state = red.wait_state(lambda state: state["clock"]["first"]["remaining_ms"] == 90_000)
+    assert state["clock"]["second"]["remaining_ms"] == 180_000
+    again = client.post(f"{base}/berserk", json={}, headers=as_(red_cookie))
+    assert again.status_code == 409 and "you have berserked already" in again.text
+    for ply, move in enumerate(SEVEN_MOVES):
+        mover, other = (red, black) if ply % 2 == 0 else (black, red)
+        mover.move(move)
+        other.wait_state(lambda state, ply=ply: state["ply"] == ply + 1)
+    late = client.post(f"{base}/berserk", json={}, headers=as_(cookie_of["second"]))
+    assert late.status_code == 409 and "before your first move" in late.text
+    clocks = red.state["clock"]
+    assert clocks["first"]["remaining_ms"] == 90_000  # (no increment for the berserker)
+    assert clocks["second"]["remaining_ms"] == 180_000 + 6 * 2_000
+    black.do("resign")
+    context = client.app.state.context  # type: ignore[attr-defined]
+    client.portal.call(context.tournaments.idle)  # type: ignore[union-attr]
+    tournament_id = base.removeprefix("/api/tournaments/")
+    assert sorted(line["points"] for line in shown(client, tournament_id)["standings"]) == [0, 3]
+
+
+def play_against_the_computer(client: TestClient, tournament_id: str, cookie: str) -> None:
+    """The player opens their game against a computer, makes a move (the first legal one
+    the state offers) once it is their turn and the computer has answered, and resigns."""
+    response = client.post(f"/api/tournaments/{tournament_id}/game", json={}, headers=as_(cookie))
+    assert response.status_code == 200, response.text
+    game = response.json()["game"]
+    me = Seat(client, game["game_id"], game["token"], cookie)
+    me.hello()
+    state = me.wait_state(lambda state: state["you"]["your_turn"])
+    assert state["players"]["second" if game["seat"] == "first" else "first"]["kind"] == (
+        "computer"
+    )
+    source, targets = next(iter(state["legal"].items()))
+    ply = state["ply"]
+    me.move(source + targets[0])
+    me.wait_state(lambda state: state["ply"] == ply + 2)  # (the computer answered)
+    me.do("resign")
+    me.close()
+
+
+def test_a_swiss_of_two_accounts_and_two_computers_is_played_to_its_standings(
+    client: TestClient, clock: FakeClock, engine: FakeEngine
+) -> None:
+    cookies = [sign_up(client, f"Player{n}") for n in range(2)]
+    response = create(client, cookies[0], clock, time_control="5+3")
+    assert response.status_code == 201, response.text
+    tournament_id = response.json()["tournament"]["id"]
+    base = f"/api/tournaments/{tournament_id}"
+    for cookie in cookies:
+        assert client.post(f"{base}/join", json={}, headers=as_(cookie)).status_code == 200
+    for level in (1, 2):
+        added = client.post(f"{base}/computer", json={"level": level}, headers=as_(cookies[0]))
+        assert added.status_code == 200, added.text
+    not_director = client.post(f"{base}/computer", json={"level": 1}, headers=as_(cookies[1]))
+    assert not_director.status_code == 403
+    absurd = client.post(f"{base}/computer", json={"level": 9}, headers=as_(cookies[0]))
+    assert absurd.status_code == 409 and "a computer's level is 1 to 8, not 9" in absurd.text
+    names = [entrant["name"] for entrant in shown(client, tournament_id)["entrants"]]
+    assert names == ["Player0", "Player1", "Computer 1 (level 1)", "Computer 2 (level 2)"]
+    clock.advance(600)
+    drive(client)
+    for number in (1, 2):
+        paired = shown(client, tournament_id)["paired"]
+        assert len(paired) == number
+        boards = paired[-1]
+        # Each board has one computer at most (the two are kept apart).
+        assert all(
+            sum(name.startswith("Computer") for name in (board["red"], board["black"])) <= 1
+            for board in boards
+        )
+        for board in boards:
+            if not any(name.startswith("Computer") for name in (board["red"], board["black"])):
+                raise AssertionError(f"two people paired in round {number}: {board}")
+        for cookie in cookies:
+            play_against_the_computer(client, tournament_id, cookie)
+        context = client.app.state.context  # type: ignore[attr-defined]
+        client.portal.call(context.tournaments.idle)  # type: ignore[union-attr]
+        drive(client)
+    over = shown(client, tournament_id)
+    assert over["status"] == "finished"
+    points = {line["name"]: line["points"] for line in over["standings"]}
+    assert points == {
+        "Computer 1 (level 1)": 2,
+        "Computer 2 (level 2)": 2,
+        "Player0": 0,
+        "Player1": 0,
+    }
+    assert {request.level for request in engine.requests} == {1, 2}
+
+
+def test_an_arena_takes_one_computer_player(client: TestClient, clock: FakeClock) -> None:
+    cookie = sign_up(client, "Organiser")
+    response = create(client, cookie, clock, format="arena", minutes=30, name="Arena")
+    base = f"/api/tournaments/{response.json()['tournament']['id']}"
+    first = client.post(f"{base}/computer", json={"level": 4}, headers=as_(cookie))
+    assert first.status_code == 200, first.text
+    second = client.post(f"{base}/computer", json={"level": 4}, headers=as_(cookie))
+    assert second.status_code == 409
+    assert "an arena takes one computer player (two computers cannot play" in second.text
+
+
+def test_a_paused_player_is_not_paired_until_they_come_back(
+    client: TestClient, clock: FakeClock
+) -> None:
+    tournament_id, cookies = a_swiss(client, clock, players=5)
+    base = f"/api/tournaments/{tournament_id}"
+    paused = client.post(f"{base}/pause", json={}, headers=as_(cookies[4]))
+    assert paused.status_code == 200, paused.text
+    again = client.post(f"{base}/pause", json={}, headers=as_(cookies[4]))
+    assert again.status_code == 409 and "you are paused already" in again.text
+    assert [e["paused"] for e in shown(client, tournament_id)["entrants"]] == [False] * 4 + [True]
+    clock.advance(600)
+    drive(client)
+    first = shown(client, tournament_id)["paired"][0]
+    assert len(first) == 2 and "Player4" not in {b["red"] for b in first} | {
+        b["black"] for b in first
+    }
+    play_to_a_result(client, tournament_id, cookies)
+    back = client.post(f"{base}/resume", json={}, headers=as_(cookies[4]))
+    assert back.status_code == 200, back.text
+    drive(client)
+    second = shown(client, tournament_id)["paired"][1]
+    assert "Player4" in {b["red"] for b in second} | {b["black"] for b in second}
+    points = {line["name"]: line["points"] for line in shown(client, tournament_id)["standings"]}
+    assert points["Player4"] == 0  # (round 1 paused: a zero-point bye)
+
+
+def test_a_round_robin_player_cannot_pause(client: TestClient, clock: FakeClock) -> None:
+    cookie = sign_up(client, "Organiser")
+    response = create(client, cookie, clock, format="round_robin", rounds=1)
+    base = f"/api/tournaments/{response.json()['tournament']['id']}"
+    client.post(f"{base}/join", json={}, headers=as_(cookie))
+    refused = client.post(f"{base}/pause", json={}, headers=as_(cookie))
+    assert refused.status_code == 409 and "a player cannot pause (withdraw instead)" in refused.text

@@ -23,6 +23,7 @@ from chuhan.web.tournaments.rules import (
     AXF_ORDER,
     JANGGI_ARENA_SCORING,
     WXF_ORDER,
+    ArenaEnding,
     ArenaGame,
     ArenaRecord,
     Board,
@@ -36,6 +37,9 @@ from chuhan.web.tournaments.rules import (
     _swiss_player,
     arena_pairings,
     arena_points,
+    arena_records,
+    arena_standings,
+    arena_waiting,
     can_join,
     check_spec,
     crosstable,
@@ -171,6 +175,21 @@ def test_berserk_adds_a_point_to_a_win_of_at_least_seven_moves() -> None:
     assert arena_points([win(7, berserk=True), loss(), win(6, berserk=True)]) == (3, 0, 2)
 
 
+def test_the_arena_standings_count_the_berserk_of_the_colour_that_berserked() -> None:
+    # Board 1: red (A) berserked and won in 7 moves; board 2: black (D) berserked and
+    # won in 6 moves (13 plies: red made 7, black 6), too short for the bonus.
+    boards = [Board(0, 1, "A", "B", Result.RED_WINS), Board(0, 2, "C", "D", Result.BLACK_WINS)]
+    endings = {
+        1: ArenaEnding(Termination.RESIGNATION, 13, frozenset({"red"})),
+        2: ArenaEnding(Termination.RESIGNATION, 13, frozenset({"black"})),
+    }
+    records = arena_records(boards, endings)
+    assert records["A"].games[0].berserk and not records["B"].games[0].berserk
+    entrants = [Entrant(name, name, 1500, number) for number, name in enumerate("ABCD")]
+    points = {line.entrant_id: line.points for line in arena_standings(entrants, records)}
+    assert points == {"A": 3.0, "D": 2.0, "B": 0.0, "C": 0.0}
+
+
 def test_berserk_bonus_is_not_doubled_by_the_streak() -> None:
     assert arena_points([win(), win(), win(20, berserk=True)]) == (2, 2, 5)
 
@@ -210,6 +229,19 @@ def test_a_swiss_round_is_not_paired_while_a_game_has_no_result() -> None:
     first = next_round(SWISS, entrants, ())
     with pytest.raises(TournamentError, match=r"round 1 still has games without a result"):
         next_round(SWISS, entrants, first)
+
+
+def test_a_paused_player_gets_no_pairing_and_no_points_for_the_round() -> None:
+    entrants = tuple(replace(e, paused=e.id == "p3") for e in players(5))
+    first = next_round(SWISS, entrants, ())
+    paired = {player for board in first for player in (board.red, board.black)}
+    assert "p3" not in paired and len(first) == 2  # (four players: no pairing bye)
+    done = finish(first, random.Random(1))
+    lines = {line.entrant_id: line.points for line in standings(SWISS, entrants, done)}
+    assert lines["p3"] == 0.0
+    back = tuple(replace(e, paused=False) for e in entrants)
+    second = next_round(SWISS, back, done)
+    assert "p3" in {player for board in second for player in (board.red, board.black)}
 
 
 def test_a_result_entered_twice_is_refused() -> None:
@@ -485,6 +517,11 @@ def test_the_arena_pairs_only_waiting_players_still_in() -> None:
     entrants = withdraw(players(3), "p2", 0)
     assert arena_pairings(entrants, {}, ["p2", "p0"]) == ()
     assert len(arena_pairings(entrants, {}, ["p1", "p2", "p0"])) == 1
+
+
+def test_the_arena_does_not_pair_a_paused_player() -> None:
+    entrants = tuple(replace(e, paused=e.id == "p1") for e in players(3))
+    assert arena_waiting(entrants, ()) == ["p0", "p2"]
 
 
 def test_every_pair_of_two_players_is_costed_symmetrically() -> None:

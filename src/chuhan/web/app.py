@@ -88,6 +88,8 @@ from chuhan.web.round.socket import game_socket
 from chuhan.web.settings import Settings
 from chuhan.web.sockets.sessions import SESSION_NOTICE
 from chuhan.web.tournaments.routes import (
+    add_computer,
+    berserk,
     create_tournament,
     current_game,
     enter_result,
@@ -95,6 +97,8 @@ from chuhan.web.tournaments.routes import (
     keep_apart,
     list_tournaments,
     pair_round,
+    pause_tournament,
+    resume_tournament,
     tournament,
     tournament_pgn,
     tournament_trf,
@@ -243,7 +247,11 @@ def create_app(
             methods=["POST"],
         ),
         Route("/api/tournaments/{tournament_id}/pair", api(pair_round), methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/pause", api(pause_tournament), methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/resume", api(resume_tournament), methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/game", api(current_game), methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/berserk", api(berserk), methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/computer", api(add_computer), methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/result", api(enter_result), methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/forbid", api(keep_apart), methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/trf", api(tournament_trf)),

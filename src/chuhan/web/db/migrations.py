@@ -445,6 +445,12 @@ TOURNAMENT_DRIVERS_SCHEMA = """
 ALTER TABLE tournaments ADD COLUMN driver text
 """
 
+#: A tournament's players who paused (issue 23: not paired until they come back).
+#: (The same text on both.)
+TOURNAMENT_PAUSES_SCHEMA = """
+ALTER TABLE tournament_entrants ADD COLUMN paused integer NOT NULL DEFAULT 0
+"""
+
 #: Each account's e-mail notices (issue 24; :mod:`chuhan.web.notices.repository`), gone
 #: with the account: its address, whether it is confirmed (and the token of the link that
 #: confirms it), whether the digest is on; when a socket of it was last seen open, when its
@@ -519,6 +525,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         TOURNAMENT_DRIVERS_SCHEMA,
     ),
     Migration("e-mail notices per account", NOTICES_SCHEMA, NOTICES_SCHEMA),
+    Migration(
+        "the tournament players who paused", TOURNAMENT_PAUSES_SCHEMA, TOURNAMENT_PAUSES_SCHEMA
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

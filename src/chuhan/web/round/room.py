@@ -45,6 +45,7 @@ from chuhan.web.round.rules import (
     PLAYER_ROLES,
     Command,
     Rejection,
+    berserk_event,
     decide,
     due_events,
     next_deadline,
@@ -788,6 +789,17 @@ class Room:
                 except ChuhanError as error:
                     raise ProtocolError("illegal_move", str(error), msg.seq) from None
                 return
+
+    async def berserk(self, seat: str) -> None:
+        """``seat`` berserks (:func:`~chuhan.web.round.rules.berserk_event`; its tournament
+        has checked the game is an arena's). Raises :class:`ProtocolError` to refuse it."""
+        async with self.lock:
+            now = self.manager.now()
+            await self.check_time(now)
+            decided = berserk_event(self.state, seat, now)
+            if isinstance(decided, Rejection):
+                raise ProtocolError(decided.code, decided.message)
+            await self.commit([decided], now, None, 0)
 
     async def _start_rematch(self, event: Event) -> Event:
         """Make the rematch's game (a ``rematch`` event decided without it): the event to

@@ -26,6 +26,7 @@ __all__ = [
     "CORRESPONDENCE_HORIZON_SECONDS",
     "Command",
     "Rejection",
+    "berserk_event",
     "clock_deadline",
     "decide",
     "due_events",
@@ -461,3 +462,20 @@ def computer_setup(state: RoundState, arrangement: str, now: float) -> Event | N
 
 def computer_to_move(state: RoundState) -> bool:
     return state.status == "playing" and state.is_computer(state.game.board.turn)
+
+
+def berserk_event(state: RoundState, seat: str, now: float) -> Event | Rejection:
+    """The event of ``seat``'s berserk (half its clock, no increment), or why not: the game
+    is over or has no clock, or the seat has moved or berserked already. Whether the game
+    allows it (an arena's) is the caller's to know: the round has no tournaments."""
+    side = side_of(seat)
+    if state.status == "over":
+        return Rejection("game_over", "the game is over")
+    clock = state.clock
+    if clock is None or clock.control.days:
+        return Rejection("not_allowed", "only a game on a clock of minutes may be berserked")
+    if clock.berserked(side):
+        return Rejection("not_allowed", "you have berserked already")
+    if state.has_moved(side):
+        return Rejection("not_allowed", "a berserk is made before your first move")
+    return Event("berserk", {"side": seat}, now)

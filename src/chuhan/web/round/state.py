@@ -349,6 +349,10 @@ def evolve(state: RoundState, event: Event) -> RoundState:
         changes = {"names": {**state.names, seat: name}} if named else {}
     elif kind == "setup_timer":
         changes = {"setup_deadline": at + state.setup_seconds}
+    elif kind == "berserk":  # (an arena player's, checked by the tournament: see berserk_event)
+        assert side is not None and state.clock is not None
+        state.clock.berserk(side)
+        changes = {}
     else:  # create, import: what they record is in the row
         changes = {}
     if kind not in QUIET_EVENTS:

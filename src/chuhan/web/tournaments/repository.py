@@ -40,6 +40,7 @@ from chuhan.adjudication.outcome import Termination
 from chuhan.web.db import Store
 from chuhan.web.db.errors import Duplicate
 from chuhan.web.db.statements import All, Body, Do, One
+from chuhan.web.tournaments.pairings import Colour
 from chuhan.web.tournaments.rules import (
     ArenaEnding,
     ArenaScoring,
@@ -69,10 +70,12 @@ __all__ = [
     "TournamentRepository",
     "attach_game",
     "claim",
+    "computer_level",
     "create_tournament",
     "driver_of",
     "ended_without_result",
     "enter",
+    "enter_computer",
     "forbid_pair",
     "game_of",
     "is_tournament_game",
@@ -82,6 +85,7 @@ __all__ = [
     "pair_arena",
     "release",
     "result_of_game",
+    "set_paused",
     "set_result",
     "set_status",
     "withdraw_entrant",
@@ -192,8 +196,11 @@ _ENTRANT = "entrant_id, account_id, name, rating, entered, first_round, last_rou
 ENTRANT_INSERT = (
     f"INSERT INTO tournament_entrants (tournament_id, {_ENTRANT}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
+ENTRANT_PAUSED = (
+    "UPDATE tournament_entrants SET paused = ? WHERE tournament_id = ? AND entrant_id = ?"
+)
 ENTRANTS_READ = (
-    f"SELECT {_ENTRANT} FROM tournament_entrants WHERE tournament_id = ? ORDER BY entered"
+    f"SELECT {_ENTRANT}, paused FROM tournament_entrants WHERE tournament_id = ? ORDER BY entered"
 )
 ENTRANT_WITHDRAWN = (
     "UPDATE tournament_entrants SET last_round = ? WHERE tournament_id = ? AND entrant_id = ?"
@@ -212,7 +219,7 @@ BOARD_ENDED = (
     "UPDATE tournament_boards SET result = ?, detail = ? "
     "WHERE tournament_id = ? AND round = ? AND board = ?"
 )
-GAME_PLIES = "SELECT moves FROM games WHERE id = ?"
+GAME_PLIES = "SELECT moves, clock FROM games WHERE id = ?"
 BOARD_GAME = (
     "UPDATE tournament_boards SET game_id = ? "
     "WHERE tournament_id = ? AND round = ? AND board = ? AND game_id IS NULL"
@@ -251,12 +258,15 @@ def _entrant_of(row: Mapping[str, Any]) -> Entrant:
         entered=int(row["entered"]),
         first_round=int(row["first_round"]),
         last_round=None if row["last_round"] is None else int(row["last_round"]),
+        paused=bool(row["paused"]),
     )
 
 
 def _ending_of(detail: str) -> ArenaEnding:
     values = json.loads(detail)
-    return ArenaEnding(Termination(values["termination"]), int(values["plies"]))
+    colours: tuple[Colour, ...] = ("red", "black")
+    berserk = frozenset(colour for colour in colours if colour in values.get("berserk", ()))
+    return ArenaEnding(Termination(values["termination"]), int(values["plies"]), berserk)
 
 
 def _board_of(row: Mapping[str, Any]) -> Board:
@@ -395,6 +405,64 @@ def enter(
     return entrant
 
 
+#: A computer entrant's id: ``c:{level}:{its number among the computers}``.
+COMPUTER_PREFIX = "c:"
+
+
+def computer_level(entrant_id: str) -> int | None:
+    """The level of a computer entrant (by its id), or None for a person."""
+    if not entrant_id.startswith(COMPUTER_PREFIX):
+        return None
+    return int(entrant_id.split(":")[1])
+
+
+def set_paused(tournament_id: str, entrant_id: str, paused: bool) -> Body[Entrant]:
+    """Pause a player (not paired until they come back) or bring them back: refused in a
+    round robin (its Berger table is fixed: withdraw instead), once the tournament is over,
+    for a withdrawn player, and when they already are so."""
+    tournament = yield from _changing(tournament_id, None)
+    if tournament.status == "finished":
+        raise TournamentError("the tournament is over")
+    if tournament.spec.format is Format.ROUND_ROBIN:
+        raise TournamentError(
+            "a round robin's rounds are fixed by its table: a player cannot pause (withdraw "
+            "instead)"
+        )
+    found = [entrant for entrant in tournament.entrants if entrant.id == entrant_id]
+    if not found:
+        raise TournamentError("you are not a player of the tournament")
+    (entrant,) = found
+    if entrant.last_round is not None:
+        raise TournamentError("you have withdrawn from the tournament")
+    if entrant.paused == paused:
+        raise TournamentError("you are paused already" if paused else "you are not paused")
+    yield Do(ENTRANT_PAUSED, (int(paused), tournament_id, entrant_id))
+    yield from _changed(tournament)
+    return replace(entrant, paused=paused)
+
+
+def enter_computer(tournament_id: str, level: int, rating: int) -> Body[Entrant]:
+    """Enter a computer player at ``level`` (named by its number and level). A game has
+    one computer seat at most, so two computers never meet: a Swiss keeps its computers
+    apart (forbidden pairs), and an arena or a round robin, which cannot, takes one."""
+    tournament = yield from _changing(tournament_id, None)
+    computers = [e.id for e in tournament.entrants if e.id.startswith(COMPUTER_PREFIX)]
+    if computers and tournament.spec.format is not Format.SWISS:
+        raise TournamentError(
+            f"a{'n arena' if tournament.spec.format is Format.ARENA else ' round robin'} "
+            "takes one computer player (two computers cannot play each other); a Swiss "
+            "takes several, kept apart"
+        )
+    number = len(computers) + 1
+    entrant_id = f"{COMPUTER_PREFIX}{level}:{number}"
+    name = f"Computer {number} (level {level})"
+    entrant = yield from enter(tournament_id, entrant_id, name=name, rating=rating)
+    for other in computers:
+        low, high = sorted((entrant_id, other))
+        yield Do(FORBIDDEN_INSERT, (tournament_id, low, high))
+    return entrant
+
+
 def withdraw_entrant(
     tournament_id: str, entrant_id: str, *, revision: int | None = None
 ) -> Body[Entrant]:
@@ -509,7 +577,13 @@ def result_of_game(
         game = yield One(GAME_PLIES, (game_id,))
         plies = len(str(game["moves"] or "").split()) if game is not None else 0
         ended = termination or Termination.ABANDONMENT
-        detail = json.dumps({"termination": ended.value, "plies": plies})
+        clock = json.loads(game["clock"] or "{}") if game is not None else {}
+        berserk = [
+            colour
+            for seat, colour in (("first", "red"), ("second", "black"))
+            if seat in clock.get("berserk", ())
+        ]
+        detail = json.dumps({"termination": ended.value, "plies": plies, "berserk": berserk})
     yield Do(BOARD_ENDED, (result.value, detail, tournament_id, round_number, board_number))
     boards = record_result(tournament.boards, round_number, board_number, result)
     yield from _changed(tournament, _status_after(tournament, boards))
@@ -657,6 +731,14 @@ class TournamentRepository:
             revision=revision,
         )
         return await self.db.write(body, "entering a tournament")
+
+    async def set_paused(self, tournament_id: str, entrant_id: str, paused: bool) -> Entrant:
+        body = set_paused(tournament_id, entrant_id, paused)
+        return await self.db.write(body, "pausing a player" if paused else "bringing a player back")
+
+    async def enter_computer(self, tournament_id: str, level: int, rating: int) -> Entrant:
+        body = enter_computer(tournament_id, level, rating)
+        return await self.db.write(body, "entering a computer player")
 
     async def withdraw(
         self, tournament_id: str, entrant_id: str, *, revision: int | None = None

@@ -6,10 +6,17 @@
   ``you``: whether the one asking directs it and their name among its entrants;
 - ``POST /api/tournaments/{id}/join`` (``{"code"}`` for one entered by code) and
   ``/withdraw``: the signed-in player;
+- ``POST /api/tournaments/{id}/pause`` and ``/resume``: the signed-in player pauses (not
+  paired until they come back; a Swiss round paused for scores nothing) or comes back (not
+  in a round robin);
 - ``POST /api/tournaments/{id}/pair`` (``{"revision"}``, optional): the director pairs the
   next round and its games are made;
 - ``POST /api/tournaments/{id}/game``: the signed-in player's game of the round being
   played, with the seat's token;
+- ``POST /api/tournaments/{id}/computer`` (``{"level"}``, 1-8): the director enters a
+  computer player, whose games the server's computer plays;
+- ``POST /api/tournaments/{id}/berserk``: the signed-in arena player halves their clock
+  (no increment) before their first move, for a bonus point on a win of 7 moves or more;
 - ``POST /api/tournaments/{id}/result`` (``{"round", "board", "result"}``: ``1-0``,
   ``0-1``, ``1/2-1/2``, ``+-``, ``-+``, ``--``) and ``/forbid`` (``{"first", "second"}``,
   players' names): the director;
@@ -59,6 +66,8 @@ from chuhan.web.tournaments.rules import (
 from chuhan.web.tournaments.service import NotDirector, entrant_id_of, with_code
 
 __all__ = [
+    "add_computer",
+    "berserk",
     "create_tournament",
     "current_game",
     "enter_result",
@@ -66,6 +75,8 @@ __all__ = [
     "keep_apart",
     "list_tournaments",
     "pair_round",
+    "pause_tournament",
+    "resume_tournament",
     "tournament",
     "tournament_pgn",
     "tournament_trf",
@@ -220,6 +231,7 @@ def tournament_json(tournament: Tournament, *, whole: bool) -> dict[str, Any]:
             "rating": entrant.rating,
             "first_round": entrant.first_round,
             "withdrawn_after": entrant.last_round,
+            "paused": entrant.paused,
         }
         for entrant in tournament.entrants
     ]
@@ -337,6 +349,24 @@ async def withdraw_tournament(request: Request) -> Response:
 
 
 @refusals
+async def pause_tournament(request: Request) -> Response:
+    context = context_of(request)
+    account = await _account(request)
+    tournament_id = request.path_params["tournament_id"]
+    entrant = await context.tournaments.pause(tournament_id, account)
+    return JSONResponse({"paused": {"name": entrant.name}})
+
+
+@refusals
+async def resume_tournament(request: Request) -> Response:
+    context = context_of(request)
+    account = await _account(request)
+    tournament_id = request.path_params["tournament_id"]
+    entrant = await context.tournaments.pause(tournament_id, account, paused=False)
+    return JSONResponse({"back": {"name": entrant.name}})
+
+
+@refusals
 async def pair_round(request: Request) -> Response:
     context = context_of(request)
     director = await _account(request)
@@ -352,6 +382,14 @@ async def current_game(request: Request) -> Response:
     context = context_of(request)
     account = await _account(request)
     game = await context.tournaments.current_game(request.path_params["tournament_id"], account)
+    return JSONResponse({"game": game})
+
+
+@refusals
+async def berserk(request: Request) -> Response:
+    context = context_of(request)
+    account = await _account(request)
+    game = await context.tournaments.berserk(request.path_params["tournament_id"], account)
     return JSONResponse({"game": game})
 
 
@@ -437,6 +475,17 @@ async def enter_result(request: Request) -> Response:
     return JSONResponse(
         {"board": {"round": board.round, "board": board.number, "result": result.value}}
     )
+
+
+@refusals
+async def add_computer(request: Request) -> Response:
+    context = context_of(request)
+    director = await _account(request)
+    data = await read_json(request)
+    tournament_id = request.path_params["tournament_id"]
+    await context.tournaments.add_computer(tournament_id, director, field(data, "level", int, 3))
+    found = await context.tournaments.tournament(tournament_id)
+    return JSONResponse({"tournament": tournament_json(found, whole=True)})
 
 
 @refusals

@@ -198,6 +198,9 @@ class Entrant:
     entered: int
     first_round: int = 1
     last_round: int | None = None
+    #: Paused (by the player): not paired until they come back; in a Swiss, a round they
+    #: are paused for is not played and scores nothing (FIDE's zero-point bye).
+    paused: bool = False
 
     def plays_in(self, round_number: int) -> bool:
         return self.first_round <= round_number and (
@@ -450,7 +453,9 @@ def next_round(
         raise TournamentError("an arena has no rounds: its players are paired as they wait")
     if round_number > spec.rounds:
         raise TournamentError(f"the Swiss's {spec.rounds} rounds are all paired")
-    present = [entrant for entrant in entrants if entrant.plays_in(round_number)]
+    present = [
+        entrant for entrant in entrants if entrant.plays_in(round_number) and not entrant.paused
+    ]
     if len(present) < 2:
         raise TournamentError(f"round {round_number} has fewer than two players to pair")
     histories = _histories(spec, entrants, boards, played_rounds)
@@ -828,11 +833,13 @@ def arena_pairings(
 
 @dataclass(frozen=True, slots=True)
 class ArenaEnding:
-    """How an arena board's game ended, beside its result: the termination and the plies
-    played (each player's moves are its half)."""
+    """How an arena board's game ended, beside its result: the termination, the plies
+    played (each player's moves are its half) and who berserked."""
 
     termination: Termination
     plies: int
+    #: The colours that berserked (their clocks halved before their first move).
+    berserk: frozenset[Colour] = frozenset()
 
 
 def arena_records(
@@ -863,7 +870,8 @@ def arena_records(
             plies = ending.plies if ending is not None else 0
             moves = (plies + 1) // 2 if colour == "red" else plies // 2
             termination = ending.termination if ending is not None else Termination.ABANDONMENT
-            games.setdefault(player, []).append(ArenaGame(won, termination, moves))
+            berserk = ending is not None and colour in ending.berserk
+            games.setdefault(player, []).append(ArenaGame(won, termination, moves, berserk))
     return {
         player: ArenaRecord(
             player,
@@ -876,8 +884,8 @@ def arena_records(
 
 
 def arena_waiting(entrants: Sequence[Entrant], boards: Sequence[Board]) -> list[str]:
-    """The arena's players still in and not playing (no board of theirs without a
-    result), in the order they entered."""
+    """The arena's players still in, not paused and not playing (no board of theirs
+    without a result), in the order they entered."""
     playing = {
         player
         for board in boards
@@ -887,5 +895,5 @@ def arena_waiting(entrants: Sequence[Entrant], boards: Sequence[Board]) -> list[
     return [
         entrant.id
         for entrant in sorted(entrants, key=lambda entrant: entrant.entered)
-        if entrant.last_round is None and entrant.id not in playing
+        if entrant.last_round is None and not entrant.paused and entrant.id not in playing
     ]

@@ -19,8 +19,10 @@ wrote the end (the bus's ``GameFinished``), and otherwise at the driver's next l
 which gives the result of every game over whose board has none (a process that wrote the
 end and died before giving it, or could not write it).
 
-What is not here yet (issue 23, later): berserk (it changes the game's clock, which the
-round owns).
+**Berserk.** An arena player berserks their game before their first move
+(:meth:`TournamentService.berserk`): the round halves their clock and takes their increment
+(its ``berserk`` event, kept in the game's log and clock); the board's ending notes who
+berserked, read from the game's clock when it ends, and the scoring counts it.
 """
 
 from __future__ import annotations
@@ -40,11 +42,13 @@ from chuhan.web.accounts.repository import Account
 from chuhan.web.accounts.service import AccountService
 from chuhan.web.bus import Bus, GameFinished
 from chuhan.web.db import Store
-from chuhan.web.round.manager import GameManager
+from chuhan.web.round.manager import GameManager, RoomUnavailable
+from chuhan.web.sockets.protocol import ProtocolError
 from chuhan.web.tournaments.repository import (
     Settings,
     Tournament,
     TournamentRepository,
+    computer_level,
 )
 from chuhan.web.tournaments.rules import (
     Board,
@@ -71,6 +75,10 @@ log = logging.getLogger("chuhan.web.tournaments")
 
 #: A new account's rating, for an entrant with no rating in the tournament's game.
 UNRATED = 1500
+#: The computer's levels, and the rating a computer entrant is seeded at by level (a
+#: pairing seed only, not a measured strength: level 1 the weakest).
+COMPUTER_LEVELS = range(1, 9)
+COMPUTER_SEED_RATINGS = {level: 900 + 150 * level for level in COMPUTER_LEVELS}
 MAX_NAME_CHARS = 60
 
 #: A game's result (its ``result`` field) as a board's, red being the first mover.
@@ -265,7 +273,8 @@ class TournamentService:
             return
         if paired and not all(board.is_finished for board in tournament.round_boards(paired)):
             return
-        if sum(1 for entrant in tournament.entrants if entrant.plays_in(paired + 1)) < 2:
+        playing = [e for e in tournament.entrants if e.plays_in(paired + 1) and not e.paused]
+        if len(playing) < 2:
             return
         await self.repository.pair_round(tournament_id, revision=tournament.revision)
         await self._make_games(tournament_id)
@@ -303,7 +312,8 @@ class TournamentService:
     ) -> Board:
         """Make a board's game: a game between two people (the lobby's kind, ``friend``:
         chat, offers and claims as in any), each seat its account's, rated when the
-        tournament is."""
+        tournament is; against a computer entrant, a ``computer`` game at its level,
+        played by the server's computer player, not rated."""
         assert board.black is not None
         settings = tournament.settings
         variant = get_variant(settings.game, settings.rules)
@@ -318,12 +328,14 @@ class TournamentService:
                 period_seconds=fields.get("period_seconds", 0.0),
             )
         )
+        levels = {"first": computer_level(board.red), "second": computer_level(board.black)}
+        computer = next((seat for seat, level in levels.items() if level is not None), None)
         row, _ = await self.manager.create(
-            kind="friend",
+            kind="friend" if computer is None else "computer",
             variant=variant,
             time_control=control,
-            level=None,
-            human_seat="first",
+            level=None if computer is None else levels[computer],
+            human_seat="second" if computer == "first" else "first",
             name=None,
             names={"first": names[board.red], "second": names[board.black]},
         )
@@ -338,9 +350,12 @@ class TournamentService:
         await self.accounts.repository.seat_game(
             row.id,
             row.created,
-            rated_in=variant.game if settings.rated else None,
+            # (a game against the computer is not rated, as in the lobby)
+            rated_in=variant.game if settings.rated and computer is None else None,
             holders=holders,
         )
+        if computer is not None:  # (the computer opens as Red without waiting for anyone)
+            await self.manager.drive_game(row.id)
         return board
 
     async def enter_result(
@@ -359,6 +374,21 @@ class TournamentService:
         return await self.repository.set_result(
             tournament_id, round_number, board_number, result, revision=revision
         )
+
+    async def add_computer(self, tournament_id: str, director: Account, level: int) -> Entrant:
+        """The director enters a computer player at ``level`` (1-8); its games are played
+        by the server's computer player (:meth:`_start_game`)."""
+        if level not in COMPUTER_LEVELS:
+            raise TournamentError(
+                f"a computer's level is {COMPUTER_LEVELS[0]} to {COMPUTER_LEVELS[-1]}, not {level}"
+            )
+        tournament = await self._directed(tournament_id, director)
+        entrant = await self.repository.enter_computer(
+            tournament_id, level, COMPUTER_SEED_RATINGS[level]
+        )
+        if tournament.spec.format is Format.ARENA and tournament.status == "running":
+            await self._pair_arena_again(tournament_id)
+        return entrant
 
     async def keep_apart(
         self, tournament_id: str, director: Account, first: str, second: str
@@ -400,6 +430,16 @@ class TournamentService:
         await self.tournament(tournament_id)
         return await self.repository.withdraw(tournament_id, entrant_id_of(account))
 
+    async def pause(self, tournament_id: str, account: Account, *, paused: bool = True) -> Entrant:
+        """The account pauses (``paused``) or comes back: a paused player is not paired
+        again until they come back (a game being played is played out); an arena pairs a
+        player who comes back with whoever waits."""
+        await self.tournament(tournament_id)
+        entrant = await self.repository.set_paused(tournament_id, entrant_id_of(account), paused)
+        if not paused:
+            await self._pair_arena_again(tournament_id)
+        return entrant
+
     async def current_game(self, tournament_id: str, account: Account) -> dict[str, Any]:
         """The account's game of the last round paired: ``{game_id, seat, token}``, or the
         refusal (not paired, a bye, the game not made yet)."""
@@ -422,10 +462,32 @@ class TournamentService:
         seats = await self.store.seats_of(game_id)
         return {"game_id": game_id, "seat": seat, "token": seats[seat], "round": board.round}
 
+    async def berserk(self, tournament_id: str, account: Account) -> dict[str, Any]:
+        """The account berserks its arena game (half its clock, no increment; a win of at
+        least ``berserk_moves`` moves then scores ``berserk_bonus`` more): refused outside
+        an arena, without a game being played, and after the player's first move. The
+        account's game (:meth:`current_game`)."""
+        tournament = await self.tournament(tournament_id)
+        if tournament.spec.format is not Format.ARENA:
+            raise TournamentError("only an arena's games may be berserked")
+        game = await self.current_game(tournament_id, account)
+        try:
+            room = await self.manager.room(game["game_id"])
+        except RoomUnavailable as error:
+            raise TournamentError(f"your game cannot be read now: {error}") from None
+        if room is None:
+            raise TournamentError("your game is not found; ask for it again")
+        with self.manager.hold(room):
+            try:
+                await room.berserk(game["seat"])
+            except ProtocolError as refusal:
+                raise TournamentError(f"no berserk: {refusal.message}") from None
+        return game
+
     # ------------------------------------------------------------------ results
 
     def _finished(self, event: GameFinished) -> None:
-        if event.kind != "friend":
+        if event.kind not in ("friend", "computer"):
             return
         self._spawn(self._give_result(event.game_id, event.result))
 

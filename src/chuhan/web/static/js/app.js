@@ -9,6 +9,7 @@
 import { AnalysisBoard } from "./analysis.js";
 import { refreshAccountTexts, showLeaderboards, showPlayer, startAccount, watchGameRating } from "./account.js";
 import { loadOptions } from "./api.js";
+import { rememberArena } from "./berserk.js";
 import { $, make, show, toast } from "./dom.js";
 import { GameView } from "./game-view.js";
 import { refreshHome, startHome } from "./home.js";
@@ -135,7 +136,10 @@ function route() {
   if (playMatch) {
     // A seat link's token is kept in this browser and taken out of the address bar, so the
     // address a player copies or shares is a spectator's; the page finds its seat again here.
-    let token = new URLSearchParams(location.search).get("t");
+    const query = new URLSearchParams(location.search);
+    let token = query.get("t");
+    const arena = query.get("arena");
+    if (arena) rememberArena(playMatch[1], arena);
     if (token) {
       rememberGame({ game_id: playMatch[1], token });
       history.replaceState(null, "", `/g/${playMatch[1]}${location.hash}`);

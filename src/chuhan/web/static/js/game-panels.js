@@ -5,6 +5,7 @@
 
 import { isRatedGame, ratingInGame } from "./account.js";
 import { serverOptions } from "./api.js";
+import { canBerserk } from "./berserk.js";
 import { $, clear, make, show } from "./dom.js";
 import { language, notationFor, sideName, t } from "./i18n.js";
 import { gameEntry, themeOf } from "./settings.js";
@@ -261,6 +262,8 @@ export function renderPanels(view) {
   const canAbort = player && live
     && (view.role === "both" ? abortable.length > 0 : abortable.includes(/** @type {Side} */ (view.role)));
   show($("btn-abort"), canAbort);
+  show($("btn-berserk"), canBerserk(state.game_id, canAbort && view.role !== "both"));
+  $("btn-berserk").title = t("tBerserkTitle");
   show($("btn-resign"), player && live && !canAbort);
   for (const id of ["btn-draw", "btn-takeback"]) {
     show($(id), player && live);

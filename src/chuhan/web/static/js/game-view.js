@@ -5,6 +5,7 @@
 
 import { onGameRating } from "./account.js";
 import * as api from "./api.js";
+import { berserk } from "./berserk.js";
 import { BoardView, parsePlacement, pieceCharacter } from "./board.js";
 import { CHAT_ERRORS, ChatBox, guestName } from "./chat.js";
 import { tickClocks } from "./clocks.js";
@@ -356,6 +357,7 @@ export class GameView {
     $("claim-win").addEventListener("click", () => this.connection.action("claim_abandoned"));
     $("btn-abort").addEventListener("click", () => this.connection.action("abort", this.actingSide()));
     $("claim-abort").addEventListener("click", () => this.connection.action("abort"));
+    $("btn-berserk").addEventListener("click", () => berserk(this.gameId, () => this.render()));
     $("claim-draw").addEventListener("click", () => {
       this.connection.action("claim_abandoned", { draw: true });
     });

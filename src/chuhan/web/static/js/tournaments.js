@@ -33,6 +33,7 @@ import { playSound } from "./sound.js";
  * @property {number} rating
  * @property {number} first_round
  * @property {number | null} withdrawn_after
+ * @property {boolean} paused not paired until they come back
  */
 /**
  * GET /api/tournaments/{id}'s tournament (the list has the fields up to `players`).
@@ -306,6 +307,16 @@ function rememberOpened(gameId) {
   }
 }
 
+/** Seconds as h:mm:ss, or m:ss under an hour.
+ * @param {number} seconds @returns {string} */
+function countdownText(seconds) {
+  const whole = Math.ceil(seconds);
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const rest = String(whole % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
+}
+
 class TournamentPage {
   /** @param {string} id */
   constructor(id) {
@@ -321,12 +332,34 @@ class TournamentPage {
     show($("tournament-page"), true);
     $("tp-join").addEventListener("click", () => this.act("join", { code: $("tp-code").value }));
     $("tp-withdraw").addEventListener("click", () => this.act("withdraw", {}));
+    $("tp-pause").addEventListener("click", () => this.act("pause", {}));
+    $("tp-resume").addEventListener("click", () => this.act("resume", {}));
     $("tp-pair").addEventListener("click", () => this.act("pair", this.tournament ? { revision: this.tournament.revision } : {}));
+    $("tp-computer").addEventListener("click", () => {
+      this.act("computer", { level: Number(/** @type {HTMLSelectElement} */ ($("tp-computer-level")).value) });
+    });
     $("tp-trf").href = `${tournamentPath(id)}/trf`;
     $("tp-pgn").href = `${tournamentPath(id)}/pgn`;
     this.refresh();
     /** @type {ReturnType<typeof setInterval> | null} (stopped once the tournament is over) */
     this.poll = setInterval(() => this.refresh(), POLL_MS);
+    setInterval(() => this.drawCountdown(), 1000);
+  }
+
+  /** The countdown to the start, or to a running arena's end (by this computer's clock). */
+  drawCountdown() {
+    const tournament = this.tournament;
+    const countdown = $("tp-countdown");
+    const now = Date.now() / 1000;
+    let text = "";
+    if (tournament && tournament.status === "created" && tournament.starts > now) {
+      text = t("tStartsIn", { time: countdownText(tournament.starts - now) });
+    } else if (tournament && tournament.status === "running" && tournament.format === "arena") {
+      const end = tournament.starts + tournament.minutes * 60;
+      text = end > now ? t("tEndsIn", { time: countdownText(end - now) }) : t("tEnding");
+    }
+    countdown.textContent = text;
+    show(countdown, text !== "");
   }
 
   async refresh() {
@@ -352,8 +385,9 @@ class TournamentPage {
     }
   }
 
-  /** POST .../join, .../withdraw or .../pair; a refusal's sentence is shown by the buttons.
-   * @param {"join" | "withdraw" | "pair"} action @param {Record<string, unknown>} data */
+  /** POST .../join, .../withdraw, .../pause, .../resume, .../pair or .../computer; a
+   * refusal's sentence is shown by the buttons.
+   * @param {"join" | "withdraw" | "pause" | "resume" | "pair" | "computer"} action @param {Record<string, unknown>} data */
   async act(action, data) {
     const error = $("tp-error");
     show(error, false);
@@ -414,7 +448,10 @@ class TournamentPage {
 
   /** @param {TournamentGame} game @returns {string} */
   gameLink(game) {
-    return `/g/${encodeURIComponent(game.game_id)}?t=${encodeURIComponent(game.token)}`;
+    const link = `/g/${encodeURIComponent(game.game_id)}?t=${encodeURIComponent(game.token)}`;
+    // (an arena's game: its page offers the berserk before the first move)
+    const arena = this.tournament && this.tournament.format === "arena";
+    return arena ? `${link}&arena=${encodeURIComponent(this.id)}` : link;
   }
 
   drawYourGame() {
@@ -440,6 +477,7 @@ class TournamentPage {
       ? t("tStarts", { when: when(tournament.starts) })
       : t(`tstatus_${tournament.status}`);
     $("tp-tiebreak-order").textContent = tournament.format === "arena" ? "" : t("tTieBreakOrder", { order: tiebreakOrder });
+    this.drawCountdown();
     this.drawActions(tournament);
     this.drawPairings(tournament);
     this.drawStandings(tournament);
@@ -458,10 +496,16 @@ class TournamentPage {
     show($("tp-join"), signedIn && open && !entrant);
     show($("tp-code-row"), signedIn && open && !entrant && tournament.entry === "code");
     show($("tp-withdraw"), open && inIt);
+    // (a round robin's table is fixed: its players withdraw, they do not pause)
+    const pausable = open && inIt && tournament.format !== "round_robin";
+    show($("tp-pause"), pausable && !(entrant && entrant.paused));
+    show($("tp-resume"), pausable && Boolean(entrant && entrant.paused));
     show($("tp-sign-in"), !signedIn && open);
     const arena = tournament.format === "arena";
     show($("tp-pair"), you.director && open && !(arena && tournament.status === "running"));
     $("tp-pair").textContent = t(arena ? "tStart" : "tPairNext");
+    // (the director enters computer players: the server's computer plays their games)
+    for (const id of ["tp-computer", "tp-computer-row"]) show($(id), you.director && open);
     show($("tp-trf"), !arena && (tournament.paired || []).length > 0);
     show($("tp-pgn"), (arena ? tournament.games || [] : (tournament.paired || []).flat()).some((board) => board.game));
   }
@@ -526,7 +570,8 @@ class TournamentPage {
     const list = $("tp-entrants");
     clear(list);
     for (const entrant of entrants) {
-      const withdrawn = entrant.withdrawn_after === null ? "" : ` · ${t("tWithdrawn")}`;
+      const withdrawn = entrant.withdrawn_after !== null ? ` · ${t("tWithdrawn")}`
+        : entrant.paused ? ` · ${t("tPaused")}` : "";
       const late = entrant.first_round > 1 ? ` · ${t("tFromRound", { n: entrant.first_round })}` : "";
       list.appendChild(make("li", null, `${entrant.name} (${entrant.rating})${late}${withdrawn}`));
     }
