@@ -56,6 +56,9 @@ def db_path(tmp_path: Path) -> Path:
 
 BACKENDS = ("sqlite", "postgresql")
 
+#: Argon2id at its cheapest costs, for tests that do not test the hashing itself.
+CHEAP_ARGON2 = {"argon2_time_cost": 1, "argon2_memory_kib": 8192, "argon2_parallelism": 1}
+
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "database" not in metafunc.fixturenames:
@@ -93,6 +96,12 @@ def make_client(
         # test sets one.
         options.setdefault("create_burst", 10_000)
         options.setdefault("import_burst", 10_000)
+        # Passwords hashed at argon2's cheapest costs unless a test sets them: the default
+        # costs (RFC 9106's, tested in test_accounts.py) take about 0.3 CPU-seconds a hash,
+        # and every app start hashes once (the stand-in that unknown names are checked
+        # against), which summed to minutes of the suite.
+        for name, value in CHEAP_ARGON2.items():
+            options.setdefault(name, value)
         # The worker deadlines are bounds on a hang only, unless a test sets one: on a
         # loaded machine a worker takes seconds to start (an upload's 5 s deadline was
         # missed at load 14).

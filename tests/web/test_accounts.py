@@ -12,6 +12,7 @@ from web_helpers import FakeClock, Player, create_game, expect_error, token_of
 
 from chuhan.web.accounts.glicko2 import Glicko, rate
 from chuhan.web.accounts.ratings import settle_game
+from chuhan.web.settings import Settings
 
 #: Cheap Argon2 for the tests (the hashes say their costs; verification follows them).
 CHEAP = {"argon2_time_cost": 1, "argon2_memory_kib": 8192, "argon2_parallelism": 1}
@@ -555,3 +556,24 @@ def test_a_rematch_of_a_casual_game_between_accounts_stays_casual(client: TestCl
     black.act("rematch")
     ready = red.expect("rematch_ready")
     assert settlement(client, ready["game_id"])["rated"] is False
+
+
+def test_passwords_are_hashed_at_rfc_9106_costs_unless_the_operator_lowers_them(
+    make_client: Any,
+) -> None:
+    """The server's own costs (the tests' clients hash at the cheapest, conftest.py):
+    argon2id at 64 MiB, 3 passes, 4 lanes; an operator's lower costs are what it stores."""
+    defaults = {
+        name: getattr(Settings(), name)
+        for name in ("argon2_time_cost", "argon2_memory_kib", "argon2_parallelism")
+    }
+    cases = (("Strong", defaults, "m=65536,t=3,p=4"), ("Cheap", CHEAP, "m=8192,t=1,p=1"))
+    for name, options, costs in cases:
+        client = make_client(**options)  # (a restart on the same database)
+        sign_up(client, name)
+        accounts = client.app.state.context.accounts.repository  # type: ignore[attr-defined]
+        account = client.portal.call(accounts.account_by_name, name)  # type: ignore[union-attr]
+        assert account is not None
+        assert account.password_hash.startswith(f"$argon2id$v=19${costs}$")
+        signed_in = client.post("/api/account/signin", json={"name": name, "password": PASSWORD})
+        assert signed_in.status_code == 200, signed_in.text
