@@ -2,7 +2,7 @@
 // The clocks and the janggi setup countdown, counted down in the page from the last state
 // (the server's times are authoritative: each state sets them again).
 
-import { $ } from "./dom.js";
+import { $, setText, setTitle } from "./dom.js";
 import { sideName, t } from "./i18n.js";
 
 /** A clock's time as it is shown: "4:05", "1:02:03", or tenths under ten seconds.
@@ -48,7 +48,7 @@ export function tickClocks(view) {
     const bar = $(barId);
     const node = bar.querySelector(".player-clock");
     if (!clock) {
-      node.textContent = "";
+      setText(node, "");
       continue;
     }
     /** @type {import("./protocol.js").Side} the bar's side (renderPlayers sets it) */
@@ -66,7 +66,7 @@ export function tickClocks(view) {
       text = running
         ? `${formatTimeLeft(main)} · ${new Date(due).toLocaleDateString(undefined, { month: "short", day: "numeric" })}`
         : t("corrDays", { n: control.days });
-      node.title = running ? t("corrDue", { left: formatTimeLeft(main), date: formatDeadline(due) }) : "";
+      setTitle(node, running ? t("corrDue", { left: formatTimeLeft(main), date: formatDeadline(due) }) : "");
       low = running && main < 3600000;
       if (running && main <= -500 && !view.flagSent && view.isPlayer()) {
         view.flagSent = true;
@@ -94,8 +94,8 @@ export function tickClocks(view) {
       text = `${formatClock(left)} (${periods}×${Math.round(control.period_ms / 1000)})`;
       low = left < 10000;
     }
-    if (!control.days) node.title = "";
-    node.textContent = text;
+    if (!control.days) setTitle(node, "");
+    setText(node, text);
     bar.classList.toggle("low-time", Boolean(low && state.status === "playing"));
     bar.classList.toggle("clock-running", running);
   }
@@ -108,7 +108,7 @@ export function tickClocks(view) {
     const waitKey = state.setup.chooser === "second" ? "setupWaitHan" : "setupWaitCho";
     let who = mine ? t("yourSide", { side: chooser }) : t(waitKey);
     if (view.role === "both") who = t("toMove", { side: chooser });
-    $("setup-status").textContent = left === null
-      ? who : `${who} — ${t("secondsLeft", { n: Math.ceil(left / 1000) })}`;
+    setText($("setup-status"), left === null
+      ? who : `${who} — ${t("secondsLeft", { n: Math.ceil(left / 1000) })}`);
   }
 }

@@ -14,7 +14,30 @@ export const $ = (id) => document.getElementById(id);
 
 /** @param {HTMLElement | SVGElement} node @param {boolean} visible */
 export function show(node, visible) {
-  /** @type {HTMLElement} */ (node).hidden = !visible;
+  // (written only when it changes: the game page's ticks call this ten times a second, and
+  // a write of the same value still makes the browser restyle the page)
+  const element = /** @type {HTMLElement} */ (node);
+  if (element.hidden === visible) element.hidden = !visible;
+}
+
+/**
+ * Set an element's text, writing only when it changes (a write of the same text replaces
+ * the text node and lays the page out again: the clocks' ticks would do that ten times a
+ * second on an idle page).
+ * @param {Element} node
+ * @param {string} text
+ */
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/**
+ * Set an element's title, writing only when it changes (as `setText`).
+ * @param {HTMLElement} node
+ * @param {string} title
+ */
+export function setTitle(node, title) {
+  if (node.title !== title) node.title = title;
 }
 
 /** @param {Element} node */

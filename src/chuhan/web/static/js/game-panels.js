@@ -6,7 +6,7 @@
 import { isRatedGame, ratingInGame } from "./account.js";
 import { serverOptions } from "./api.js";
 import { canBerserk } from "./berserk.js";
-import { $, clear, make, show } from "./dom.js";
+import { $, clear, make, setText, show } from "./dom.js";
 import { language, notationFor, sideName, t } from "./i18n.js";
 import { gameEntry, themeOf } from "./settings.js";
 import { arrangementWords, backRankPicture } from "./setup-picture.js";
@@ -164,7 +164,7 @@ export function renderAbsence(view) {
     && state.kind === "friend" && state.status === "playing" && state.ply > 0);
   show($("absent"), visible);
   if (!visible || !absence) return;
-  $("absent-text").textContent = t("opponentLeft");
+  setText($("absent-text"), t("opponentLeft"));
   let countdown = "";
   let claimable = false;
   if (!state.clock) {
@@ -176,7 +176,7 @@ export function renderAbsence(view) {
     claimable = wait <= 0;
     countdown = claimable ? t("claimNow") : t("claimIn", { n: Math.ceil(wait / 1000) });
   }
-  $("absent-countdown").textContent = countdown;
+  setText($("absent-countdown"), countdown);
   show($("absent-countdown"), Boolean(countdown));
   show($("absent-claims"), claimable);
 }
@@ -193,9 +193,9 @@ export function renderFirstMove(view) {
   const side = sideName(state.variant, state.turn === "first");
   const wait = deadline - (Date.now() - view.skewMs);
   const late = wait <= 0;
-  $("first-move-text").textContent = late
+  setText($("first-move-text"), late
     ? t("firstMoveLate", { side })
-    : t("firstMoveIn", { side, n: Math.ceil(wait / 1000) });
+    : t("firstMoveIn", { side, n: Math.ceil(wait / 1000) }));
   show($("claim-abort"), late && view.role === otherSide(state.turn));
 }
 

@@ -9,7 +9,7 @@ import { berserk } from "./berserk.js";
 import { BoardView, parsePlacement, pieceCharacter } from "./board.js";
 import { CHAT_ERRORS, ChatBox, guestName } from "./chat.js";
 import { tickClocks } from "./clocks.js";
-import { $, copyField, download, show, toast } from "./dom.js";
+import { $, copyField, download, setText, setTitle, show, toast } from "./dom.js";
 import {
   otherSide, passQuestion, renderAbsence, renderFirstMove, renderAnalysis, renderInvite, renderPanels, renderPlayers, renderStatus,
   renderWatchers,
@@ -177,8 +177,8 @@ export class GameView {
     if (!this.retry) return;
     const seconds = Math.max(0, Math.ceil((this.retry.at - Date.now()) / 1000));
     const node = $("connection");
-    node.textContent = `${this.retry.text} ${t("retryIn", { n: seconds })}`;
-    node.title = this.retry.title;
+    setText(node, `${this.retry.text} ${t("retryIn", { n: seconds })}`);
+    setTitle(node, this.retry.title);
   }
 
   /** @param {GameMessage} message */
