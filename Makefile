@@ -78,9 +78,10 @@ docs: $(STAMP)
 
 # Every test runs on the build an install gives (compiled where it can be); the rules, the
 # search and the engine's UCI front also run on pure Python, which an install without a C
-# compiler gives. Neither lint nor the pure-Python pass needs the compiled modules, so they
-# run while they compile (two jobs; each one's output is printed when it ends); a failure
-# in any of them fails `make test`. The API reference is built in the same phase.
+# compiler gives. Neither lint, the pure-Python pass nor the API reference needs the
+# compiled modules: they run one after another (test-checks) beside the compile and then
+# beside the tests, in the CPU time the tests leave while they wait; their output is printed
+# as one block when they end, and a failure in any of them fails `make test`.
 PURE_TESTS := tests/test_perft.py tests/test_search.py tests/test_uci.py tests/test_native.py
 
 # Four test processes on two CPUs: a good part of the suite waits (a clock running out, a
@@ -89,12 +90,21 @@ PURE_TESTS := tests/test_perft.py tests/test_search.py tests/test_uci.py tests/t
 TEST_PROCESSES ?= 4
 
 test: $(STAMP) chromium postgresql
-	$(MAKE) --no-print-directory --jobs=2 --output-sync=target native lint test-pure docs
+	$(MAKE) --no-print-directory --jobs=2 test-compiled test-checks
+
+.PHONY: test-compiled test-checks test-pure
+test-compiled: native
 	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist loadgroup -m "not slow"
 
-.PHONY: test-pure
+test-checks: $(STAMP)
+	@mkdir -p build
+	@$(MAKE) --no-print-directory lint test-pure docs > build/test-checks.log 2>&1; \
+	  status=$$?; echo "----- lint, the pure-Python tests and the API reference:"; \
+	  cat build/test-checks.log; exit $$status
+
 test-pure: $(STAMP)
-	CHUHAN_PURE=1 $(BIN)/python -m pytest -n 2 --dist loadgroup -m "not slow" $(PURE_TESTS)
+	CHUHAN_PURE=1 $(BIN)/python -m pytest -p no:cacheprovider -n 2 --dist loadgroup \
+	  -m "not slow" $(PURE_TESTS)
 
 test-slow: native postgresql
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -m slow
