@@ -9,11 +9,13 @@ test run's own PostgreSQL cluster. A test that reads the SQLite file itself (it 
 
 from __future__ import annotations
 
+import asyncio
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 with warnings.catch_warnings():
@@ -24,7 +26,9 @@ with warnings.catch_warnings():
 from web_helpers import OPEN_PLAYERS, FakeClock, FakeEngine
 
 from chuhan.web.app import create_app
+from chuhan.web.db.migrations import migrate_postgresql
 from chuhan.web.settings import Settings
+from postgres_cluster import Cluster, database_of
 
 
 @pytest.fixture
@@ -69,14 +73,39 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize("database", BACKENDS[:1] if sqlite_only else BACKENDS, indirect=True)
 
 
+@pytest.fixture(scope="session")
+def migrated_template(postgres_cluster: Cluster) -> str:
+    """The name of a PostgreSQL database holding this chuhan's whole schema and nothing else,
+    made once per test process: each test's database is copied from it (the migrations,
+    about 0.13 CPU-s a database, run once). The app's start finds its schema current;
+    tests/web/test_store_migrations.py brings empty and old databases up to date."""
+    url = postgres_cluster.create_database()
+
+    async def migrate() -> None:
+        connection = await asyncpg.connect(url)
+        try:
+            await migrate_postgresql(connection, "the tests' template")
+        finally:
+            await connection.close()
+
+    asyncio.run(migrate())
+    return database_of(url)
+
+
 @pytest.fixture
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
-    """Where the app keeps its games: a SQLite file, or a fresh PostgreSQL database."""
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str | Path]:
+    """Where the app keeps its games: a SQLite file, or a fresh PostgreSQL database (its
+    schema in place)."""
     if request.param == "postgresql":
-        url: str = request.getfixturevalue("postgres_url")
-        return url
+        cluster: Cluster = request.getfixturevalue("postgres_cluster")
+        url = cluster.create_database(template=request.getfixturevalue("migrated_template"))
+        try:
+            yield url
+        finally:
+            cluster.drop_database(url)
+        return
     path: Path = request.getfixturevalue("db_path")
-    return path
+    yield path
 
 
 @pytest.fixture
