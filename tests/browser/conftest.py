@@ -11,7 +11,34 @@ from typing import Any
 
 import pytest
 
-from .harness import CHROMIUM, CHROMIUM_ARGS, SHOT_PATHS, Player, Server
+from .harness import CHROMIUM, CHROMIUM_ARGS, POLL_MS, SHOT_PATHS, Player, Server
+
+
+def _poll_by_default() -> None:
+    """``page.wait_for_function`` polls every POLL_MS unless a call says otherwise."""
+    try:
+        from playwright.sync_api import Page
+    except ImportError:  # (the browser tests then fail to start, saying so)
+        return
+    original = Page.wait_for_function
+    if getattr(original, "chuhan_polls", False):
+        return
+
+    def wait_for_function(
+        self: Page,
+        expression: str,
+        *,
+        arg: Any = None,
+        timeout: float | None = None,
+        polling: float | str = POLL_MS,
+    ) -> Any:
+        return original(self, expression, arg=arg, timeout=timeout, polling=polling)
+
+    wait_for_function.chuhan_polls = True  # type: ignore[attr-defined]
+    Page.wait_for_function = wait_for_function  # type: ignore[method-assign]
+
+
+_poll_by_default()
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups

@@ -32,9 +32,10 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-#: How often a wait on the page's state asks again, in ms. (Playwright's default asks on
-#: every animation frame, which keeps the page drawing 60 frames a second while it waits:
-#: an idle game page and its waiting test took about 0.09 CPU-s a second more.)
+#: How often ``page.wait_for_function`` asks again, in ms, unless a call says (conftest.py
+#: makes it the default). Playwright's own default asks on every animation frame, which
+#: keeps the page drawing 60 frames a second while a test waits: an idle game page and
+#: its waiting test took about 0.09 CPU-s a second more.
 POLL_MS = 20
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "browser"
 SHOT_PATHS: list[Path] = []
@@ -254,14 +255,12 @@ class Player:
 
     def wait_version_after(self, version: int) -> None:
         self.page.wait_for_function(
-            f"() => window.chuhanApp.view.state && window.chuhanApp.view.state.version > {version}",
-            polling=POLL_MS,
+            f"() => window.chuhanApp.view.state && window.chuhanApp.view.state.version > {version}"
         )
 
     def wait_ply(self, ply: int) -> None:
         self.page.wait_for_function(
-            f"() => window.chuhanApp.view.state && window.chuhanApp.view.state.ply >= {ply}",
-            polling=POLL_MS,
+            f"() => window.chuhanApp.view.state && window.chuhanApp.view.state.ply >= {ply}"
         )
 
     def state(self) -> dict[str, Any]:
