@@ -140,7 +140,10 @@ def test_an_away_player_gets_one_digest_and_can_unsubscribe_without_signing_in(
     ada, bob = sign_up(client, "Ada"), sign_up(client, "Bob")
     saved = save(client, bob, email=" bob@example.org ", digest=True)
     assert saved.status_code == 200, saved.text
-    assert saved.json() == {"email": "bob@example.org", "confirmed": False, "digest": True}
+    assert saved.json() == {
+        **{"email": "bob@example.org", "confirmed": False, "digest": True},
+        **{"push": False, "devices": 0, "language": "en"},
+    }
     game, red, black = correspondence_game(client, ada, bob, rated=False)
     red.move("h2e2")
     black.wait_state(lambda s: s["ply"] == 1)
@@ -345,4 +348,7 @@ def test_chuhan_db_copy_takes_the_notice_settings_along(
         bob = signed_in.cookies["chuhan_session"]
         found = again.get("/api/account/notices", headers=as_(bob))
         assert found.status_code == 200, found.text
-        assert found.json() == {"email": "bob@example.org", "confirmed": False, "digest": True}
+        assert found.json() == {
+            **{"email": "bob@example.org", "confirmed": False, "digest": True},
+            **{"push": False, "devices": 0, "language": "en"},
+        }
