@@ -46,3 +46,28 @@ def test_the_notice_settings_are_saved_and_read_back_in_the_account_menu(
     # (no mail server here: the address stays unconfirmed, and the form says so)
     assert page.is_visible("#notice-unconfirmed")
     assert "아직 확인되지 않았습니다" in (page.text_content("#notice-unconfirmed") or "")
+
+
+def test_the_page_registers_the_service_worker_and_says_when_push_cannot_subscribe(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    """Chromium here reaches no push service (offline): subscribing fails, and the page
+    says so in the page's language (simplified Chinese) rather than failing silently."""
+    player = new_player(players, browser, server, locale="zh-CN")
+    player.context.grant_permissions(["notifications"], origin=server.url)
+    sign_up(player, f"Bo{secrets.token_hex(3)}")
+    open_notices(player)
+    page = player.page
+    page.wait_for_selector("#notice-push-state")
+    assert page.text_content("#notice-push-state") == "推送消息已关闭。"
+    assert page.text_content("#notice-push-on") == "向这个浏览器发送推送消息"
+    registered = page.evaluate(
+        "async () => { const r = await navigator.serviceWorker.ready;"
+        " return [r.scope, r.active.scriptURL]; }"
+    )
+    assert registered == [server.url + "/", server.url + "/sw.js"]
+    page.click("#notice-push-on")
+    page.wait_for_selector("#notice-push-error:not([hidden])")
+    said = page.text_content("#notice-push-error") or ""
+    assert "这个浏览器无法订阅推送消息" in said and "电子邮件汇总仍然有效" in said, said
+    assert page.text_content("#notice-push-state") == "推送消息已关闭。"
