@@ -227,6 +227,37 @@ def test_an_away_player_is_pushed_once_a_turn_in_their_language_and_it_decrypts(
     red.close()
 
 
+def test_another_feature_notifies_an_account_of_a_challenge_in_its_language(
+    make_client: Any, push_service: PushService
+) -> None:
+    client = push_client(make_client)
+    bob = sign_up(client, "Bob")
+    browser = Browser(push_service.url("/push/bob"))
+    assert subscribe(client, bob, browser, "zh-Hant").status_code == 200
+    context = client.app.state.context  # type: ignore[attr-defined]
+    account_id = client.portal.call(  # type: ignore[union-attr]
+        context.accounts.repository.account_by_name, "Bob"
+    ).id
+    went = client.portal.call(  # type: ignore[union-attr]
+        context.notices._notify, account_id, "challenge", "/?challenge=c1", {"name": "Ada"}
+    )
+    assert went == 1
+    message = browser.decrypt(push_service.deliveries[0].body)
+    assert message["title"] == "有人向你挑戰" and message["body"] == "Ada 向你發起挑戰"
+    assert message["url"] == "https://xq.example/?challenge=c1"
+    ada = sign_up(client, "Ada")
+    ada_id = client.portal.call(  # type: ignore[union-attr]
+        context.accounts.repository.account_by_name, "Ada"
+    ).id
+    assert ada is not None
+    assert (
+        client.portal.call(  # type: ignore[union-attr]
+            context.notices._notify, ada_id, "challenge", "/", {"name": "Bob"}
+        )
+        == 0
+    )  # (Ada's pushes are off)
+
+
 def test_the_push_key_is_kept_across_restarts(make_client: Any) -> None:
     first = server_key(push_client(make_client))
     again = server_key(push_client(make_client))  # (a restart on the same database)

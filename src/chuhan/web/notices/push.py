@@ -34,6 +34,7 @@ __all__ = [
     "MAX_DEVICES",
     "MAX_ENDPOINT",
     "MAX_ROUNDS",
+    "NEEDS_EXTRA",
     "PushClaim",
     "PushError",
     "PushGone",
@@ -58,6 +59,8 @@ MAX_DEVICES = 10
 MAX_ENDPOINT = 1024
 #: Failed rounds after which a turn's push is given up (logged).
 MAX_ROUNDS = 5
+#: What a server without the push library says.
+NEEDS_EXTRA = "Web Push needs the notices extra on the server (pip install 'chuhan[notices]')"
 #: Accounts one look claims pushes for at most.
 ACCOUNTS_PER_LOOK = 50
 
@@ -385,9 +388,12 @@ async def send_push(
     """Encrypt ``message`` (as JSON) for the subscription and post it to its push service,
     signed with the server's VAPID key; :class:`PushGone` for a 404 or 410,
     :class:`PushError` saying why for any other failure."""
-    import aiohttp
-    from py_vapid import Vapid  # type: ignore[import-untyped]
-    from pywebpush import WebPushException, webpush_async  # type: ignore[import-untyped]
+    try:
+        import aiohttp
+        from py_vapid import Vapid  # type: ignore[import-untyped]
+        from pywebpush import WebPushException, webpush_async  # type: ignore[import-untyped]
+    except ImportError:
+        raise PushError(NEEDS_EXTRA) from None
 
     vapid = Vapid.from_pem(keys.private_pem.encode())
     host = urlsplit(subscription.endpoint).hostname

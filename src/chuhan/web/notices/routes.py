@@ -20,6 +20,7 @@ from chuhan.web.db import StoreError
 from chuhan.web.http.common import HTTPError, field, read_json
 from chuhan.web.notices.push import (
     MAX_DEVICES,
+    NEEDS_EXTRA,
     add_subscription,
     check_subscription,
     remove_subscriptions,
@@ -139,6 +140,8 @@ async def push_key(request: Request) -> Response:
         keys = await context_of(request).notices.vapid_keys()
     except StoreError as error:
         raise HTTPError(503, "store_unavailable", f"the push key: {error}") from None
+    except ImportError:  # (cryptography comes with the notices extra)
+        raise HTTPError(503, "push_unavailable", NEEDS_EXTRA) from None
     return JSONResponse({"key": keys.public_key})
 
 
@@ -165,6 +168,8 @@ async def add_push(request: Request) -> Response:
         )
     except ValueError as error:
         raise HTTPError(400, "bad_subscription", str(error)) from None
+    except ImportError:
+        raise HTTPError(503, "push_unavailable", NEEDS_EXTRA) from None
     try:
         count = await context.store.write(
             add_subscription(account_id, subscription, language, context.now()), "saving push"
