@@ -3,6 +3,7 @@ read back after a reload, and a bad address named."""
 
 from __future__ import annotations
 
+import json
 import secrets
 from typing import Any
 
@@ -71,3 +72,49 @@ def test_the_page_registers_the_service_worker_and_says_when_push_cannot_subscri
     said = page.text_content("#notice-push-error") or ""
     assert "这个浏览器无法订阅推送消息" in said and "电子邮件汇总仍然有效" in said, said
     assert page.text_content("#notice-push-state") == "推送消息已关闭。"
+
+
+def test_the_service_worker_shows_a_push_as_a_notification_with_its_game(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    """A push message handed to the service worker (by the DevTools protocol, as the push
+    service would) becomes a notification with the message's title, body and game link."""
+    player = new_player(players, browser, server, locale="ko-KR")
+    player.context.grant_permissions(["notifications"], origin=server.url)
+    sign_up(player, f"Cy{secrets.token_hex(3)}")
+    open_notices(player)
+    page = player.page
+    session = player.context.new_cdp_session(page)
+    registrations: list[dict[str, Any]] = []
+    session.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda event: registrations.extend(event["registrations"]),
+    )
+    session.send("ServiceWorker.enable")
+    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    found = [r for r in registrations if r["scopeURL"] == server.url + "/" and not r["isDeleted"]]
+    assert found, registrations
+    message = {
+        "title": "당신 차례입니다",
+        "body": "샹치, 상대 Ada",
+        "url": "/g/abc",
+        "tag": "game-abc",
+    }
+    session.send(
+        "ServiceWorker.deliverPushMessage",
+        {
+            "origin": server.url,
+            "registrationId": found[-1]["registrationId"],
+            "data": json.dumps(message, ensure_ascii=False),
+        },
+    )
+    page.wait_for_function(
+        "navigator.serviceWorker.ready.then(r => r.getNotifications()).then(n => n.length === 1)",
+        polling=200,
+    )
+    shown = page.evaluate(
+        "async () => { const r = await navigator.serviceWorker.ready;"
+        " const [n] = await r.getNotifications();"
+        " return [n.title, n.body, n.tag, n.data.url]; }"
+    )
+    assert shown == ["당신 차례입니다", "샹치, 상대 Ada", "game-abc", "/g/abc"]
