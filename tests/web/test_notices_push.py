@@ -166,6 +166,21 @@ def check_vapid(delivery: Delivery, server_key: str, endpoint: str) -> dict[str,
     return found
 
 
+def turns_kept(client: TestClient) -> list[tuple[str, int]]:
+    """The game turns the store keeps as pushed or being pushed: (game, moves) each."""
+    from chuhan.web.db.statements import All, Body
+
+    def read() -> Body[list[tuple[str, int]]]:
+        rows = yield All("SELECT game_id, plies FROM push_turns ORDER BY game_id", ())
+        return [(str(row["game_id"]), int(row["plies"])) for row in rows]
+
+    context = client.app.state.context  # type: ignore[attr-defined]
+    found: list[tuple[str, int]] = client.portal.call(  # type: ignore[union-attr]
+        context.store.read, read(), "test"
+    )
+    return found
+
+
 def server_key(client: TestClient) -> str:
     response = client.get("/api/push/key")
     assert response.status_code == 200, response.text
@@ -219,11 +234,15 @@ def test_an_away_player_is_pushed_once_a_turn_in_their_language_and_it_decrypts(
     black.move("h9g7")
     red.wait_state(lambda s: s["ply"] == 2)
     black.close()
+    assert turns_kept(client) == [(game["game_id"], 1)]
+    look(client)
+    assert turns_kept(client) == []  # (Ada's move: Bob's turn is over, its row goes)
     red.move("h0g2")
     clock.advance(3 * MINUTE)
     look(client)
     assert len(push_service.deliveries) == 2
     assert browser.decrypt(push_service.deliveries[1].body)["game"] == game["game_id"]
+    assert turns_kept(client) == [(game["game_id"], 3)]
     red.close()
 
 

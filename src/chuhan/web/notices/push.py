@@ -305,6 +305,7 @@ def claim_pushes(now: float, away_seconds: float, claim_seconds: float) -> Body[
         account_id = str(account["account_id"])
         rows = yield All(GAMES_IN_PLAY, (account_id, -1.0, now))
         games = [game for game in map(waiting_game, rows) if game is not None]
+        yield from _forget_turns(account_id, {game.game_id for game in games})
         if not games:
             continue
         found = yield from subscriptions_of(account_id)
@@ -344,6 +345,18 @@ def claim_pushes(now: float, away_seconds: float, claim_seconds: float) -> Body[
                 )
             claims.append(PushClaim(account_id, language, game, subscriptions))
     return claims
+
+
+def _forget_turns(account_id: str, waiting: set[str]) -> Body[None]:
+    """Delete the turns kept of the account's games that no longer wait for it (over, or
+    the opponent's move: its next turn is a new one), so the rows do not pile up."""
+    kept = yield All("SELECT game_id FROM push_turns WHERE account_id = ?", (account_id,))
+    for row in kept:
+        if str(row["game_id"]) not in waiting:
+            yield Do(
+                "DELETE FROM push_turns WHERE account_id = ? AND game_id = ?",
+                (account_id, str(row["game_id"])),
+            )
 
 
 def push_done(account_id: str, game_id: str, plies: int) -> Body[None]:
