@@ -3,6 +3,7 @@ read back after a reload, and a bad address named."""
 
 from __future__ import annotations
 
+import json
 import secrets
 from typing import Any
 
@@ -46,3 +47,74 @@ def test_the_notice_settings_are_saved_and_read_back_in_the_account_menu(
     # (no mail server here: the address stays unconfirmed, and the form says so)
     assert page.is_visible("#notice-unconfirmed")
     assert "아직 확인되지 않았습니다" in (page.text_content("#notice-unconfirmed") or "")
+
+
+def test_the_page_registers_the_service_worker_and_says_when_push_cannot_subscribe(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    """Chromium here reaches no push service (offline): subscribing fails, and the page
+    says so in the page's language (simplified Chinese) rather than failing silently."""
+    player = new_player(players, browser, server, locale="zh-CN")
+    player.context.grant_permissions(["notifications"], origin=server.url)
+    sign_up(player, f"Bo{secrets.token_hex(3)}")
+    open_notices(player)
+    page = player.page
+    page.wait_for_selector("#notice-push-state")
+    assert page.text_content("#notice-push-state") == "推送消息已关闭。"
+    assert page.text_content("#notice-push-on") == "向这个浏览器发送推送消息"
+    registered = page.evaluate(
+        "async () => { const r = await navigator.serviceWorker.ready;"
+        " return [r.scope, r.active.scriptURL]; }"
+    )
+    assert registered == [server.url + "/", server.url + "/sw.js"]
+    page.click("#notice-push-on")
+    page.wait_for_selector("#notice-push-error:not([hidden])")
+    said = page.text_content("#notice-push-error") or ""
+    assert "这个浏览器无法订阅推送消息" in said and "电子邮件汇总仍然有效" in said, said
+    assert page.text_content("#notice-push-state") == "推送消息已关闭。"
+
+
+def test_the_service_worker_shows_a_push_as_a_notification_with_its_game(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    """A push message handed to the service worker (by the DevTools protocol, as the push
+    service would) becomes a notification with the message's title, body and game link."""
+    player = new_player(players, browser, server, locale="ko-KR")
+    player.context.grant_permissions(["notifications"], origin=server.url)
+    sign_up(player, f"Cy{secrets.token_hex(3)}")
+    open_notices(player)
+    page = player.page
+    session = player.context.new_cdp_session(page)
+    registrations: list[dict[str, Any]] = []
+    session.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda event: registrations.extend(event["registrations"]),
+    )
+    session.send("ServiceWorker.enable")
+    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    found = [r for r in registrations if r["scopeURL"] == server.url + "/" and not r["isDeleted"]]
+    assert found, registrations
+    message = {
+        "title": "당신 차례입니다",
+        "body": "샹치, 상대 Ada",
+        "url": "/g/abc",
+        "tag": "game-abc",
+    }
+    session.send(
+        "ServiceWorker.deliverPushMessage",
+        {
+            "origin": server.url,
+            "registrationId": found[-1]["registrationId"],
+            "data": json.dumps(message, ensure_ascii=False),
+        },
+    )
+    page.wait_for_function(
+        "navigator.serviceWorker.ready.then(r => r.getNotifications()).then(n => n.length === 1)",
+        polling=200,
+    )
+    shown = page.evaluate(
+        "async () => { const r = await navigator.serviceWorker.ready;"
+        " const [n] = await r.getNotifications();"
+        " return [n.title, n.body, n.tag, n.data.url]; }"
+    )
+    assert shown == ["당신 차례입니다", "샹치, 상대 Ada", "game-abc", "/g/abc"]

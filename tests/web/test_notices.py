@@ -6,6 +6,7 @@ and a mail server that is down costs no player anything: the digest goes once it
 from __future__ import annotations
 
 import email
+import email.policy
 import re
 import socket
 import threading
@@ -44,7 +45,9 @@ class Mailbox:
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         with self.arrived:
-            self.mails.append(email.message_from_bytes(envelope.content))
+            self.mails.append(
+                email.message_from_bytes(envelope.content, policy=email.policy.default)
+            )
             self.arrived.notify_all()
         return "250 OK"
 
@@ -140,7 +143,10 @@ def test_an_away_player_gets_one_digest_and_can_unsubscribe_without_signing_in(
     ada, bob = sign_up(client, "Ada"), sign_up(client, "Bob")
     saved = save(client, bob, email=" bob@example.org ", digest=True)
     assert saved.status_code == 200, saved.text
-    assert saved.json() == {"email": "bob@example.org", "confirmed": False, "digest": True}
+    assert saved.json() == {
+        **{"email": "bob@example.org", "confirmed": False, "digest": True},
+        **{"push": False, "devices": 0, "language": "en"},
+    }
     game, red, black = correspondence_game(client, ada, bob, rated=False)
     red.move("h2e2")
     black.wait_state(lambda s: s["ply"] == 1)
@@ -188,6 +194,42 @@ def test_an_away_player_gets_one_digest_and_can_unsubscribe_without_signing_in(
     red2.close()
     clock.advance(2 * 60 * MINUTE)
     assert look(client) == [] and len(digests(mailbox)) == 2
+
+
+def test_a_chinese_account_is_mailed_in_chinese(
+    make_client: Any, clock: FakeClock, mailbox: Mailbox
+) -> None:
+    mailbox.start()
+    client = mail_client(make_client, mailbox.port)
+    ada, bob = sign_up(client, "Ada"), sign_up(client, "Bob")
+    saved = save(client, bob, email="bob@example.org", digest=True, language="zh-Hans")
+    assert saved.status_code == 200 and saved.json()["language"] == "zh-Hans", saved.text
+    mail = mailbox.wait_for("chuhan：请确认你的电子邮件地址")
+    text = body_of(mail)
+    assert text.startswith("Bob，你好：") and "请打开以下链接确认这个地址" in text
+    link = re.search(r"https?://[^/\s]+(/notices/confirm\?t=\S+)", text)
+    assert link is not None and client.post(link.group(1)).status_code == 200
+    game, red, black = correspondence_game(client, ada, bob, rated=False)
+    black.close()
+    red.move("h2e2")
+    clock.advance(16 * MINUTE)
+    assert look(client) == ["bob@example.org"]
+    digest = mailbox.wait_for("chuhan：有 1 盘棋轮到你走")
+    text = body_of(digest)
+    assert "以下 1 盘棋轮到你走：" in text
+    assert f"- 象棋，对手 Ada: https://xq.example/g/{game['game_id']}?t=" in text
+    assert "不想再收到这些邮件，请打开这个链接（无需登录）：" in text
+    assert "/notices/unsubscribe?t=" in text
+    red.close()
+
+
+def test_a_language_that_is_not_one_of_the_four_is_named(make_client: Any) -> None:
+    client = make_client(**CHEAP)
+    bob = sign_up(client, "Bob")
+    response = save(client, bob, email="bob@example.org", language="fr")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "bad_language" and "'fr' is not a language here" in error["message"]
 
 
 @pytest.mark.parametrize("link", ["/notices/unsubscribe", "/notices/unsubscribe?t=<b>x</b>"])
@@ -336,6 +378,12 @@ def test_chuhan_db_copy_takes_the_notice_settings_along(
     client = make_client(**CHEAP)
     bob = sign_up(client, "Bob")
     assert save(client, bob, email="bob@example.org", digest=True).status_code == 200
+    key = client.get("/api/push/key").json()["key"]
+    from test_notices_push import Browser
+
+    browser = Browser("https://push.example/bob")
+    pushed = client.post("/api/account/push", json=browser.subscription(), headers=as_(bob))
+    assert pushed.status_code == 200, pushed.text
     client.__exit__(None, None, None)
     assert main(["db", "copy", str(db_path), postgres_url]) == 0
     app = create_app(postgres_url, now=clock, settings=Settings(**CHEAP))
@@ -345,4 +393,8 @@ def test_chuhan_db_copy_takes_the_notice_settings_along(
         bob = signed_in.cookies["chuhan_session"]
         found = again.get("/api/account/notices", headers=as_(bob))
         assert found.status_code == 200, found.text
-        assert found.json() == {"email": "bob@example.org", "confirmed": False, "digest": True}
+        assert found.json() == {
+            **{"email": "bob@example.org", "confirmed": False, "digest": True},
+            **{"push": True, "devices": 1, "language": "en"},
+        }
+        assert again.get("/api/push/key").json()["key"] == key  # (the browsers' key)

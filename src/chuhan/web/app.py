@@ -59,9 +59,13 @@ from chuhan.web.lobby.routes import watch
 from chuhan.web.lobby.service import Lobby
 from chuhan.web.lobby.socket import lobby_socket
 from chuhan.web.notices.routes import (
+    add_push,
     confirm_page,
     notice_settings,
+    push_key,
+    remove_push,
     save_notice_settings,
+    service_worker,
     unsubscribe_page,
 )
 from chuhan.web.notices.service import Notices
@@ -215,6 +219,10 @@ def create_app(
         Route("/api/account/games", api(your_games)),
         Route("/api/account/notices", api(notice_settings)),
         Route("/api/account/notices", api(save_notice_settings), methods=["POST"]),
+        Route("/api/account/push", api(add_push), methods=["POST"]),
+        Route("/api/account/push", api(remove_push), methods=["DELETE"]),
+        Route("/api/push/key", api(push_key)),
+        Route("/sw.js", service_worker),
         Route("/notices/unsubscribe", unsubscribe_page, methods=["GET", "POST"]),
         Route("/notices/confirm", confirm_page, methods=["GET", "POST"]),
         Route("/games", page),

@@ -239,3 +239,11 @@ class Settings:
     notice_attempts: int = 3
     notice_backoff_seconds: float = 2.0
     notice_retry_minutes: float = 10.0
+    #: Web Push: a player with pushes on is pushed a game's turn once no socket of theirs
+    #: has been seen open for this many minutes; each push service exchange may take
+    #: ``push_timeout_seconds``; the VAPID contact (``mailto:`` the sender otherwise);
+    #: whether an ``http://`` endpoint on this machine is taken (the tests' push service).
+    notice_push_away_minutes: float = 2.0
+    push_timeout_seconds: float = 10.0
+    push_contact: str | None = None
+    push_http_localhost: bool = False

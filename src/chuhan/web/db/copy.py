@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from chuhan.web.db import StoreError, shown_location
-from chuhan.web.db.migrations import ACCOUNT_TABLES, NOTICE_TABLES
+from chuhan.web.db.migrations import ACCOUNT_TABLES, NOTICE_TABLES, PUSH_TABLES
 from chuhan.web.db.rows import COLUMNS
 
 __all__ = ["CopyReport", "copy_database"]
@@ -36,6 +36,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("chat", ("game_id", "at", "sender", "name", "text")),
     *ACCOUNT_TABLES,
     *NOTICE_TABLES,
+    *PUSH_TABLES,
 )
 _REALS = {"created", "updated", "setup_deadline", "clock_at", "at"}
 _REALS |= {"settled", "rating", "deviation", "volatility"}

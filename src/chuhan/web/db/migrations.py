@@ -488,8 +488,51 @@ NOTICE_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "claimed_until",
             "failures",
             "retry_at",
+            "push",
+            "language",
         ),
     ),
+)
+
+#: Web Push (issue 24; :mod:`chuhan.web.notices.push`): each account's push setting and
+#: language (its mails' and pushes' texts); the server's VAPID key pair (one row, made on
+#: first need and kept); each browser's subscription (its push service's endpoint and
+#: keys), gone with the account; and the turn last pushed of each game of an account (one
+#: push a turn: claimed, sent, or failed and tried again). (The same text on both.)
+PUSH_SCHEMA = """
+ALTER TABLE notice_settings ADD COLUMN push integer NOT NULL DEFAULT 0;
+ALTER TABLE notice_settings ADD COLUMN language text NOT NULL DEFAULT 'en';
+CREATE TABLE push_keys (
+    id integer PRIMARY KEY,
+    private_key text NOT NULL,
+    public_key text NOT NULL,
+    created double precision NOT NULL
+);
+CREATE TABLE push_subscriptions (
+    endpoint text PRIMARY KEY,
+    account_id text NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    p256dh text NOT NULL,
+    auth text NOT NULL,
+    created double precision NOT NULL
+);
+CREATE INDEX push_subscriptions_account ON push_subscriptions (account_id);
+CREATE TABLE push_turns (
+    account_id text NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    game_id text NOT NULL,
+    plies integer NOT NULL,
+    done integer NOT NULL DEFAULT 0,
+    claimed_until double precision NOT NULL DEFAULT 0,
+    failures integer NOT NULL DEFAULT 0,
+    retry_at double precision NOT NULL DEFAULT 0,
+    PRIMARY KEY (account_id, game_id)
+)
+"""
+
+#: The push rows ``chuhan db copy`` takes along (the turns pushed are live state: a copied
+#: site pushes a turn waiting at the copy again at most once).
+PUSH_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("push_keys", ("id", "private_key", "public_key", "created")),
+    ("push_subscriptions", ("endpoint", "account_id", "p256dh", "auth", "created")),
 )
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -527,6 +570,12 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("e-mail notices per account", NOTICES_SCHEMA, NOTICES_SCHEMA),
     Migration(
         "the tournament players who paused", TOURNAMENT_PAUSES_SCHEMA, TOURNAMENT_PAUSES_SCHEMA
+    ),
+    Migration(
+        "web push: VAPID keys, subscriptions, turns pushed; each account's push setting and "
+        "language",
+        PUSH_SCHEMA,
+        PUSH_SCHEMA,
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

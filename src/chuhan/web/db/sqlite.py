@@ -55,7 +55,13 @@ from chuhan.web.db import (
 from chuhan.web.db.connection import checkpoint, close_cleanly, open_database
 from chuhan.web.db.files import OwnerLock, database_owner, default_db_path, lock_path
 from chuhan.web.db.health import is_damage, readable_rows
-from chuhan.web.db.migrations import ACCOUNT_TABLES, MIGRATIONS, NOTICE_TABLES, SCHEMA_VERSION
+from chuhan.web.db.migrations import (
+    ACCOUNT_TABLES,
+    MIGRATIONS,
+    NOTICE_TABLES,
+    PUSH_TABLES,
+    SCHEMA_VERSION,
+)
 from chuhan.web.db.rows import COLUMNS, SAVED, game_row, saved_values, seated_games, values
 from chuhan.web.db.statements import All, Body, Lock, One, Statement, text_for
 from chuhan.web.encode import dumps
@@ -72,7 +78,7 @@ __all__ = [
 
 T = TypeVar("T")
 
-ACCOUNT_TABLE_NAMES = tuple(name for name, _ in (*ACCOUNT_TABLES, *NOTICE_TABLES))
+ACCOUNT_TABLE_NAMES = tuple(name for name, _ in (*ACCOUNT_TABLES, *NOTICE_TABLES, *PUSH_TABLES))
 
 log = logging.getLogger("chuhan.web.db")
 

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from urllib.parse import quote
 
-from chuhan.web.notices.repository import Claim
+from chuhan.web.notices.repository import Claim, WaitingGame
+from chuhan.web.notices.texts import text, variant_name
 from chuhan.web.settings import Settings
 
 __all__ = [
@@ -16,6 +17,8 @@ __all__ = [
     "SmtpServer",
     "confirm_message",
     "digest_message",
+    "game_line",
+    "game_link",
     "send",
     "unsubscribe_url",
 ]
@@ -55,44 +58,60 @@ def unsubscribe_url(public_url: str, token: str) -> str:
     return f"{public_url.rstrip('/')}/notices/unsubscribe?t={quote(token)}"
 
 
+def game_line(language: str, variant: str, opponent: str | None) -> str:
+    """A game as a mail or a push names it: its variant and the opponent."""
+    shown = variant_name(language, variant)
+    if opponent is None:
+        return shown
+    return text(language, "game_against", variant=shown, opponent=opponent)
+
+
 def digest_message(claim: Claim, sender: str, public_url: str) -> EmailMessage:
+    """The digest, in the account's language."""
     base = public_url.rstrip("/")
+    language = claim.language
     count = len(claim.games)
+    many = "one" if count == 1 else "many"
     lines = [
-        f"Hello {claim.name},",
+        text(language, "hello", name=claim.name),
         "",
-        f"It is your move in {count} game{'s' if count != 1 else ''}:",
+        text(language, f"digest_intro_{many}", count=count),
         "",
     ]
     for game in claim.games:
-        link = f"{base}/g/{game.game_id}" + (f"?t={quote(game.token)}" if game.token else "")
-        opponent = f" against {game.opponent}" if game.opponent else ""
-        lines.append(f"- {game.variant}{opponent}: {link}")
+        lines.append(
+            f"- {game_line(language, game.variant, game.opponent)}: {game_link(base, game)}"
+        )
     lines += [
         "",
-        "To stop these mails, open this link (no need to sign in):",
+        text(language, "unsubscribe"),
         unsubscribe_url(public_url, claim.unsubscribe),
     ]
     message = EmailMessage()
     message["From"] = sender
     message["To"] = claim.email
-    message["Subject"] = f"chuhan: your move in {count} game{'s' if count != 1 else ''}"
+    message["Subject"] = text(language, f"digest_subject_{many}", count=count)
     message.set_content("\n".join(lines) + "\n")
     return message
 
 
+def game_link(base: str, game: WaitingGame) -> str:
+    """The address of a game for its player (with the seat's link when it has one)."""
+    return f"{base}/g/{game.game_id}" + (f"?t={quote(game.token)}" if game.token else "")
+
+
 def confirm_message(
-    name: str, email: str, token: str, sender: str, public_url: str
+    name: str, email: str, token: str, sender: str, public_url: str, language: str = "en"
 ) -> EmailMessage:
+    """The mail whose link confirms a new address, in the account's language."""
     link = f"{public_url.rstrip('/')}/notices/confirm?t={quote(token)}"
     message = EmailMessage()
     message["From"] = sender
     message["To"] = email
-    message["Subject"] = "chuhan: confirm your e-mail address"
+    message["Subject"] = text(language, "confirm_subject")
     message.set_content(
-        f"Hello {name},\n\nTo be mailed when it is your move, confirm this address by "
-        f"opening this link:\n{link}\n\nIf you did not ask for it, ignore this mail: "
-        "nothing is sent to an address that is not confirmed.\n"
+        f"{text(language, 'hello', name=name)}\n\n{text(language, 'confirm_body')}\n{link}"
+        f"\n\n{text(language, 'confirm_ignore')}\n"
     )
     return message
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from chuhan.web.db.statements import All, Body, Do, One, Row
 
 __all__ = [
+    "GAMES_IN_PLAY",
     "Claim",
     "NoticeSettings",
     "WaitingGame",
@@ -25,6 +26,7 @@ __all__ = [
     "save_settings",
     "settings_of",
     "unsubscribe",
+    "waiting_game",
 ]
 
 #: Accounts one look claims at most.
@@ -36,6 +38,11 @@ class NoticeSettings:
     email: str | None
     confirmed: bool
     digest: bool
+    #: Push messages on (the account has subscribed a browser), and to how many browsers.
+    push: bool = False
+    devices: int = 0
+    #: The language of its mails and push messages (a key of texts.LANGUAGES).
+    language: str = "en"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +54,8 @@ class WaitingGame:
     opponent: str | None
     variant: str
     since: float
+    #: The moves made (the turn: one push a turn).
+    plies: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +67,7 @@ class Claim:
     email: str
     unsubscribe: str
     games: tuple[WaitingGame, ...]
+    language: str = "en"
 
 
 def new_token() -> str:
@@ -66,29 +76,44 @@ def new_token() -> str:
 
 def settings_of(account_id: str) -> Body[NoticeSettings]:
     found = yield One(
-        "SELECT email, confirmed, digest FROM notice_settings WHERE account_id = ?",
+        "SELECT email, confirmed, digest, push, language, "
+        "(SELECT count(*) FROM push_subscriptions s WHERE s.account_id = n.account_id) "
+        "AS devices FROM notice_settings n WHERE account_id = ?",
         (account_id,),
     )
     if found is None:
         return NoticeSettings(None, False, False)
-    return NoticeSettings(found["email"], bool(found["confirmed"]), bool(found["digest"]))
+    return NoticeSettings(
+        found["email"],
+        bool(found["confirmed"]),
+        bool(found["digest"]),
+        bool(found["push"]),
+        int(found["devices"]),
+        str(found["language"]),
+    )
 
 
-def save_settings(account_id: str, email: str | None, digest: bool, now: float) -> Body[str | None]:
-    """Store the address and the digest setting; the account is seen now (it is here to
-    save them). A new address is not confirmed: the token of the link that confirms it is
-    returned (to be mailed to it), else None."""
+def save_settings(
+    account_id: str, email: str | None, digest: bool, now: float, language: str | None = None
+) -> Body[str | None]:
+    """Store the address and the digest setting (and the language, when given); the
+    account is seen now (it is here to save them). A new address is not confirmed: the
+    token of the link that confirms it is returned (to be mailed to it), else None."""
     found = yield One(
         "SELECT email FROM notice_settings WHERE account_id = ?", (account_id,), for_update=True
     )
     confirm = None if email is None else new_token()
     if found is None:
         yield Do(
-            "INSERT INTO notice_settings (account_id, email, confirm, digest, unsubscribe, seen) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (account_id, email, confirm, int(digest), new_token(), now),
+            "INSERT INTO notice_settings (account_id, email, confirm, digest, unsubscribe, seen, "
+            "language) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (account_id, email, confirm, int(digest), new_token(), now, language or "en"),
         )
         return confirm
+    if language is not None:
+        yield Do(
+            "UPDATE notice_settings SET language = ? WHERE account_id = ?", (language, account_id)
+        )
     if found["email"] == email:
         yield Do(
             "UPDATE notice_settings SET digest = ?, seen = ? WHERE account_id = ?",
@@ -134,7 +159,7 @@ def mark_seen(session_keys: list[str], now: float) -> Body[int]:
 #: The accounts whose digest may be due: on, with a confirmed address, away, past their interval
 #: and their next try, and claimed by no one.
 DUE = """
-SELECT n.account_id, n.email, n.unsubscribe, n.sent, a.name
+SELECT n.account_id, n.email, n.unsubscribe, n.sent, n.language, a.name
 FROM notice_settings n JOIN accounts a ON a.id = n.account_id
 WHERE n.digest = 1 AND n.confirmed = 1 AND n.email IS NOT NULL AND n.seen <= ? AND n.sent <= ?
   AND n.retry_at <= ? AND n.claimed_until <= ?
@@ -161,7 +186,7 @@ def seat_to_move(start_fen: str | None, plies: int) -> str:
     return "first" if red_first == (plies % 2 == 0) else "second"
 
 
-def _waiting(row: Row) -> WaitingGame | None:
+def waiting_game(row: Row) -> WaitingGame | None:
     plies = len(str(row["moves"] or "").split())
     if seat_to_move(row["start_fen"], plies) != row["seat"]:
         return None
@@ -171,6 +196,7 @@ def _waiting(row: Row) -> WaitingGame | None:
         opponent=None if row["opponent"] is None else str(row["opponent"]),
         variant=str(row["variant"]),
         since=float(row["updated"]),
+        plies=plies,
     )
 
 
@@ -197,7 +223,7 @@ def claim_digests(
         # (the last digest listed every game waiting then since away_seconds before it)
         listed_before = float(row["sent"]) - away_seconds
         rows = yield All(GAMES_IN_PLAY, (account_id, listed_before, now - away_seconds))
-        games = tuple(game for game in map(_waiting, rows) if game is not None)
+        games = tuple(game for game in map(waiting_game, rows) if game is not None)
         if not games:
             continue
         yield Do(
@@ -205,7 +231,14 @@ def claim_digests(
             (now + claim_seconds, account_id),
         )
         claims.append(
-            Claim(account_id, str(row["name"]), str(row["email"]), str(row["unsubscribe"]), games)
+            Claim(
+                account_id,
+                str(row["name"]),
+                str(row["email"]),
+                str(row["unsubscribe"]),
+                games,
+                str(row["language"]),
+            )
         )
     return claims
 

@@ -1,19 +1,30 @@
 """The notice endpoints: the signed-in account's settings (``GET`` and ``POST
-/api/account/notices``) and the unsubscribe page a digest links to, which works without
-signing in (``GET /notices/unsubscribe?t=...`` shows a button, its ``POST`` turns the
-digest off: a mail scanner that opens the link changes nothing)."""
+/api/account/notices``), its browsers' push subscriptions (``POST`` and ``DELETE
+/api/account/push``), the server's VAPID public key (``GET /api/push/key``), the service
+worker at the site's root (``/sw.js``, so its scope is the whole site) and the
+unsubscribe page a digest links to, which works without signing in (``GET
+/notices/unsubscribe?t=...`` shows a button, its ``POST`` turns the digest off: a mail
+scanner that opens the link changes nothing)."""
 
 from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 from chuhan.web.context import context_of
 from chuhan.web.db import StoreError
 from chuhan.web.http.common import HTTPError, field, read_json
+from chuhan.web.notices.push import (
+    MAX_DEVICES,
+    NEEDS_EXTRA,
+    add_subscription,
+    check_subscription,
+    remove_subscriptions,
+)
 from chuhan.web.notices.repository import (
     NoticeSettings,
     confirm_address,
@@ -21,12 +32,17 @@ from chuhan.web.notices.repository import (
     settings_of,
     unsubscribe,
 )
+from chuhan.web.notices.texts import check_language
 
 __all__ = [
+    "add_push",
     "check_email",
     "confirm_page",
     "notice_settings",
+    "push_key",
+    "remove_push",
     "save_notice_settings",
+    "service_worker",
     "unsubscribe_page",
 ]
 
@@ -48,7 +64,25 @@ def check_email(text: str) -> str:
 
 
 def _json(settings: NoticeSettings) -> dict[str, object]:
-    return {"email": settings.email, "confirmed": settings.confirmed, "digest": settings.digest}
+    return {
+        "email": settings.email,
+        "confirmed": settings.confirmed,
+        "digest": settings.digest,
+        "push": settings.push,
+        "devices": settings.devices,
+        "language": settings.language,
+    }
+
+
+def _language(data: dict[str, object]) -> str | None:
+    """The optional ``language`` field, checked (400 naming it)."""
+    language = field(data, "language", str, "")
+    if not language:
+        return None
+    try:
+        return check_language(language)
+    except ValueError as error:
+        raise HTTPError(400, "bad_language", str(error)) from None
 
 
 async def _account(request: Request) -> tuple[str, str]:
@@ -71,12 +105,13 @@ async def notice_settings(request: Request) -> Response:
 
 
 async def save_notice_settings(request: Request) -> Response:
-    """``POST /api/account/notices`` ``{"email": "..." | null, "digest": bool}``; a new
-    address is sent a mail with the link that confirms it (no digest goes to an address
-    not confirmed)."""
+    """``POST /api/account/notices`` ``{"email": "..." | null, "digest": bool, "language":
+    "ko"}`` (the language optional: the page's, for the mails); a new address is sent a
+    mail with the link that confirms it (no digest goes to an address not confirmed)."""
     account_id, name = await _account(request)
     data = await read_json(request)
     digest = field(data, "digest", bool, False)
+    language = _language(data)
     email: str | None = field(data, "email", str, "") or None
     if email is not None:
         try:
@@ -88,14 +123,90 @@ async def save_notice_settings(request: Request) -> Response:
     context = context_of(request)
     try:
         confirm = await context.store.write(
-            save_settings(account_id, email, digest, context.now()), "saving notices"
+            save_settings(account_id, email, digest, context.now(), language), "saving notices"
         )
         found = await context.store.read(settings_of(account_id), "notices")
     except StoreError as error:
         raise HTTPError(503, "store_unavailable", f"your notices: {error}") from None
     if confirm is not None and email is not None:
-        context.notices.mail_confirmation(name, email, confirm)
+        context.notices.mail_confirmation(name, email, confirm, found.language)
     return JSONResponse(_json(found))
+
+
+async def push_key(request: Request) -> Response:
+    """``GET /api/push/key``: ``{"key"}``, the server's VAPID public key (base64url), which
+    the page hands to the Push API; made on first need and kept."""
+    try:
+        keys = await context_of(request).notices.vapid_keys()
+    except StoreError as error:
+        raise HTTPError(503, "store_unavailable", f"the push key: {error}") from None
+    except ImportError:  # (cryptography comes with the notices extra)
+        raise HTTPError(503, "push_unavailable", NEEDS_EXTRA) from None
+    return JSONResponse({"key": keys.public_key})
+
+
+async def add_push(request: Request) -> Response:
+    """``POST /api/account/push`` ``{"endpoint", "keys": {"p256dh", "auth"}, "language"}``
+    (a ``PushSubscription.toJSON()`` and the page's language): keep this browser's
+    subscription and turn the account's pushes on; the notice settings."""
+    account_id, _name = await _account(request)
+    data = await read_json(request)
+    endpoint = field(data, "endpoint", str, "")
+    keys = field(data, "keys", dict, {})
+    p256dh, auth = keys.get("p256dh"), keys.get("auth")
+    if not endpoint:
+        raise HTTPError(400, "bad_subscription", "the subscription has no 'endpoint'")
+    if not isinstance(p256dh, str) or not isinstance(auth, str):
+        raise HTTPError(
+            400, "bad_subscription", "the subscription's 'keys' must hold 'p256dh' and 'auth'"
+        )
+    language = _language(data)
+    context = context_of(request)
+    try:
+        subscription = check_subscription(
+            endpoint, p256dh, auth, http_localhost=context.settings.push_http_localhost
+        )
+    except ValueError as error:
+        raise HTTPError(400, "bad_subscription", str(error)) from None
+    except ImportError:
+        raise HTTPError(503, "push_unavailable", NEEDS_EXTRA) from None
+    try:
+        count = await context.store.write(
+            add_subscription(account_id, subscription, language, context.now()), "saving push"
+        )
+        found = await context.store.read(settings_of(account_id), "notices")
+    except StoreError as error:
+        raise HTTPError(503, "store_unavailable", f"your notices: {error}") from None
+    if count is None:
+        raise HTTPError(
+            409,
+            "too_many_devices",
+            f"an account is pushed to {MAX_DEVICES} browsers at most; turn pushes off in "
+            "one you no longer use first",
+        )
+    return JSONResponse(_json(found))
+
+
+async def remove_push(request: Request) -> Response:
+    """``DELETE /api/account/push`` ``{"endpoint"}``: forget this browser's subscription
+    (without an endpoint: every browser's); the pushes are off when none is left."""
+    account_id, _name = await _account(request)
+    data = await read_json(request)
+    endpoint: str | None = field(data, "endpoint", str, "") or None
+    context = context_of(request)
+    try:
+        await context.store.write(remove_subscriptions(account_id, endpoint), "removing push")
+        found = await context.store.read(settings_of(account_id), "notices")
+    except StoreError as error:
+        raise HTTPError(503, "store_unavailable", f"your notices: {error}") from None
+    return JSONResponse(_json(found))
+
+
+async def service_worker(request: Request) -> Response:
+    """``GET /sw.js``: the service worker, served from the root so that its scope is the
+    whole site (it shows a push's notification and opens its game on a click)."""
+    path = Path(request.app.state.static_dir) / "sw.js"
+    return FileResponse(path, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
 
 def _page(status: int, title: str, body: str) -> HTMLResponse:

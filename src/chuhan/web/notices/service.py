@@ -1,4 +1,4 @@
-"""The digest of games waiting for an away player, and its sending.
+"""The digest of games waiting for an away player, the push of each turn, and their sending.
 
 Every ``notice_sweep_seconds`` each process (:meth:`Notices.sweep`) first marks the
 accounts of its open sockets as seen, then claims the digests due
@@ -9,6 +9,14 @@ with a doubling pause; when all fail the server is logged as unreachable and the
 is tried again after ``notice_retry_minutes`` (doubling with each failed round, a day at
 most). Nothing is lost meanwhile: the games listed are those moved since the last digest
 that went, read again at each try.
+
+The same look claims the turns to push (:func:`~chuhan.web.notices.push.claim_pushes`:
+an account with pushes on and no socket seen for ``notice_push_away_minutes``, one push a
+game turn) and pushes each to the account's browsers, each in its own task: a browser is
+tried ``notice_attempts`` times with the same doubling pause; a 404 or 410 from its push
+service forgets it; a turn that reached no browser is tried again at a later look
+(``notice_retry_minutes``, doubling, :data:`~chuhan.web.notices.push.MAX_ROUNDS` rounds).
+:meth:`Notices.notify` pushes one message now (a challenge: "notify account X of Y").
 """
 
 from __future__ import annotations
@@ -24,7 +32,23 @@ from chuhan.web.notices.mail import (
     SmtpServer,
     confirm_message,
     digest_message,
+    game_line,
+    game_link,
     send,
+)
+from chuhan.web.notices.push import (
+    PushClaim,
+    PushError,
+    PushGone,
+    Subscription,
+    VapidKeys,
+    claim_pushes,
+    drop_subscription,
+    push_done,
+    push_failed,
+    send_push,
+    subscriptions_of,
+    vapid_keys,
 )
 from chuhan.web.notices.repository import (
     Claim,
@@ -33,6 +57,7 @@ from chuhan.web.notices.repository import (
     digest_sent,
     mark_seen,
 )
+from chuhan.web.notices.texts import text
 from chuhan.web.settings import Settings
 from chuhan.web.sockets.sessions import SessionSockets
 
@@ -48,7 +73,7 @@ MAX_RETRY_SECONDS = 86400.0
 
 
 class Notices:
-    """The e-mail digests of one server process."""
+    """The e-mail digests and the push messages of one server process."""
 
     def __init__(
         self,
@@ -63,20 +88,32 @@ class Notices:
         self.now = now
         self.server = SmtpServer.of(settings)
         self._sweeping: asyncio.Task[None] | None = None
-        #: The confirmation mails being sent (kept until they end).
+        #: The confirmation mails and the pushes being sent (kept until they end).
         self._confirming: set[asyncio.Task[bool]] = set()
+        self._notifying: set[asyncio.Task[int]] = set()
+        #: The server's VAPID key pair, once read (or made).
+        self._keys: VapidKeys | None = None
 
     def start(self) -> None:
-        if self.server is not None:
-            self._sweeping = asyncio.get_running_loop().create_task(self._sweep_forever())
+        # (pushes need no configuration: the look runs with or without a mail server)
+        self._sweeping = asyncio.get_running_loop().create_task(self._sweep_forever())
 
-    def mail_confirmation(self, name: str, email: str, token: str) -> bool:
+    async def vapid_keys(self) -> VapidKeys:
+        """The server's VAPID key pair, made and stored on first need (StoreError)."""
+        if self._keys is None:
+            self._keys = await self.store.write(vapid_keys(self.now()), "the push keys")
+        return self._keys
+
+    def mail_confirmation(self, name: str, email: str, token: str, language: str = "en") -> bool:
         """Send the mail that confirms a new address in a task of its own (the request
-        that saved it does not wait); False when no mail server is configured."""
+        that saved it does not wait), in the account's language; False when no mail
+        server is configured."""
         server = self.server
         if server is None:
             return False
-        message = confirm_message(name, email, token, server.sender, self.settings.public_url)
+        message = confirm_message(
+            name, email, token, server.sender, self.settings.public_url, language
+        )
         task = asyncio.get_running_loop().create_task(self._send(message, f"to confirm {email}"))
         self._confirming.add(task)
         task.add_done_callback(self._confirming.discard)
@@ -104,7 +141,7 @@ class Notices:
         return False
 
     def close(self) -> None:
-        for task in list(self._confirming):
+        for task in [*self._confirming, *self._notifying]:
             task.cancel()
         if self._sweeping is not None:
             self._sweeping.cancel()
@@ -120,9 +157,7 @@ class Notices:
 
     async def sweep(self) -> list[str]:
         """Mark the accounts of this process's sockets as seen, claim the digests due and
-        send them; the addresses the digests went to."""
-        if self.server is None:
-            return []
+        the turns to push, and send them; the addresses the digests went to."""
         settings = self.settings
         now = self.now()
         try:
@@ -130,12 +165,35 @@ class Notices:
             for start in range(0, len(keys), SEEN_PER_WRITE):
                 seen = keys[start : start + SEEN_PER_WRITE]
                 await self.store.write(mark_seen(seen, now), "marking players seen")
+            pushes = await self.store.write(
+                claim_pushes(
+                    now,
+                    away_seconds=settings.notice_push_away_minutes * 60,
+                    claim_seconds=self._claim_seconds(settings.push_timeout_seconds),
+                ),
+                "claiming pushes",
+            )
+        except StoreError as error:
+            log.warning("cannot look for pushes to send now: %s", error)
+            pushes = []
+        pushing = asyncio.gather(*(self._push_turn(claim) for claim in pushes))
+        try:
+            return await self._digests(now)
+        finally:
+            await pushing
+
+    async def _digests(self, now: float) -> list[str]:
+        """Claim the digests due and send them; the addresses they went to."""
+        if self.server is None:
+            return []
+        settings = self.settings
+        try:
             claims = await self.store.write(
                 claim_digests(
                     now,
                     away_seconds=settings.notice_away_minutes * 60,
                     every_seconds=settings.notice_digest_minutes * 60,
-                    claim_seconds=self._claim_seconds(),
+                    claim_seconds=self._claim_seconds(settings.smtp_timeout_seconds),
                 ),
                 "claiming e-mail digests",
             )
@@ -145,11 +203,11 @@ class Notices:
         sent = await asyncio.gather(*(self._deliver(claim, now) for claim in claims))
         return [claim.email for claim, went in zip(claims, sent, strict=True) if went]
 
-    def _claim_seconds(self) -> float:
-        """Long enough for every attempt at a digest to end."""
+    def _claim_seconds(self, timeout: float) -> float:
+        """Long enough for every attempt at a digest or a push to end."""
         settings = self.settings
         pauses = settings.notice_backoff_seconds * 2.0**settings.notice_attempts
-        return settings.notice_attempts * settings.smtp_timeout_seconds + pauses + 60
+        return settings.notice_attempts * timeout + pauses + 60
 
     async def _deliver(self, claim: Claim, claimed_at: float) -> bool:
         server = self.server
@@ -180,3 +238,125 @@ class Notices:
             log.warning("a digest failed and cannot be recorded: %s", error)
             return
         log.warning("the digest to account %s is tried again in %.0f s", claim.account_id, pause)
+
+    # ------------------------------------------------------------------ pushes
+
+    async def _push_turn(self, claim: PushClaim) -> None:
+        """Push a claimed turn to the account's browsers; record that it went, or that it
+        reached none (tried again at a later look)."""
+        game = claim.game
+        base = self.settings.public_url.rstrip("/")
+        message = {
+            "title": text(claim.language, "your_move_title"),
+            "body": game_line(claim.language, game.variant, game.opponent),
+            "url": game_link(base, game),
+            "tag": f"game-{game.game_id}",
+            "game": game.game_id,
+        }
+        went = await self._push_all(claim.subscriptions, message, f"game {game.game_id}")
+        try:
+            if went:
+                await self.store.write(
+                    push_done(claim.account_id, game.game_id, game.plies), "push sent"
+                )
+                return
+            rounds = await self.store.write(
+                push_failed(
+                    claim.account_id,
+                    game.game_id,
+                    game.plies,
+                    self.now(),
+                    self.settings.notice_retry_minutes * 60,
+                ),
+                "recording a push that failed",
+            )
+        except StoreError as error:  # (its claim lapses: the turn is pushed again)
+            log.warning("a push cannot be recorded: %s", error)
+            return
+        log.warning(
+            "the push of game %s to account %s reached no browser (round %d); tried again later",
+            game.game_id,
+            claim.account_id,
+            rounds,
+        )
+
+    async def _push_all(
+        self, subscriptions: tuple[Subscription, ...], message: dict[str, str], what: str
+    ) -> int:
+        """Push ``message`` to each browser at once; to how many it went."""
+        try:
+            keys = await self.vapid_keys()
+        except StoreError as error:
+            log.warning("cannot push %s: %s", what, error)
+            return 0
+        results = await asyncio.gather(
+            *(self._push_one(keys, subscription, message, what) for subscription in subscriptions)
+        )
+        return sum(results)
+
+    async def _push_one(
+        self, keys: VapidKeys, subscription: Subscription, message: dict[str, str], what: str
+    ) -> bool:
+        """One browser, ``notice_attempts`` tries with a doubling pause; a subscription
+        its push service says is gone is forgotten. Whether it went."""
+        settings = self.settings
+        contact = settings.push_contact or f"mailto:{settings.smtp_from}"
+        failure = ""
+        for attempt in range(settings.notice_attempts):
+            if attempt:
+                await asyncio.sleep(settings.notice_backoff_seconds * 2.0 ** (attempt - 1))
+            try:
+                await send_push(
+                    keys,
+                    subscription,
+                    message,
+                    contact=contact,
+                    timeout=settings.push_timeout_seconds,
+                )
+            except PushGone as error:
+                log.info("%s; forgotten", error)
+                try:
+                    await self.store.write(
+                        drop_subscription(subscription.endpoint), "forgetting a subscription"
+                    )
+                except StoreError as store_error:
+                    log.warning("cannot forget a gone subscription: %s", store_error)
+                return False
+            except PushError as error:
+                failure = str(error)
+                continue
+            return True
+        log.warning("cannot push %s (tried %d times): %s", what, settings.notice_attempts, failure)
+        return False
+
+    def notify(self, account_id: str, kind: str, url: str, **params: str) -> None:
+        """Push one message to the account's browsers now, in a task of its own (the caller
+        does not wait; nothing when its pushes are off). ``kind`` names the words, in the
+        account's language: ``"challenge"`` (``name=`` the challenger) or ``"your_move"``
+        (``game=`` the line naming the game); ``url`` is the page the notification opens
+        (a path on this site)."""
+        task = asyncio.get_running_loop().create_task(self._notify(account_id, kind, url, params))
+        self._notifying.add(task)
+        task.add_done_callback(self._notifying.discard)
+
+    async def _notify(self, account_id: str, kind: str, url: str, params: dict[str, str]) -> int:
+        try:
+            found = await self.store.read(subscriptions_of(account_id), "pushes")
+        except StoreError as error:
+            log.warning("cannot push to account %s: %s", account_id, error)
+            return 0
+        if found is None:
+            return 0
+        language, subscriptions = found
+        if kind == "challenge":
+            title = text(language, "challenge_title")
+            body = text(language, "challenge_body", name=params.get("name", ""))
+        else:
+            title, body = text(language, "your_move_title"), params.get("game", "")
+        message = {
+            "title": title,
+            "body": body,
+            "url": self.settings.public_url.rstrip("/") + "/" + url.lstrip("/"),
+            "tag": f"{kind}-{url}",
+        }
+        return await self._push_all(subscriptions, message, f"a {kind} to account {account_id}")

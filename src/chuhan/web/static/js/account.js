@@ -6,7 +6,7 @@
 
 import * as api from "./api.js";
 import { $, clear, make, show, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 
 /** @typedef {import("./protocol.js").Account} Account */
 
@@ -221,7 +221,8 @@ function noticesForm() {
   save.addEventListener("click", () => {
     run(save, "notice-error", async () => {
       const email = $("notice-email").value.trim();
-      showNotices(await api.saveNoticeSettings(email || null, $("notice-digest").checked));
+      const digest = $("notice-digest").checked;
+      showNotices(await api.saveNoticeSettings(email || null, digest, language()));
       toast(t("noticesSaved"));
     });
   });
@@ -235,7 +236,88 @@ function noticesForm() {
   unconfirmed.id = "notice-unconfirmed";
   unconfirmed.hidden = true;
   notices.append(address, digestLabel, unconfirmed, save, errorLine("notice-error"));
+  notices.append(...pushSettings());
+  registerWorker();
   return notices;
+}
+
+/** The push setting: whether the account is pushed its turns (to how many browsers), and
+ * the buttons that subscribe this browser through the Push API or stop the pushes.
+ * @returns {HTMLElement[]} */
+function pushSettings() {
+  const state = make("p", null, t("pushOff"));
+  state.id = "notice-push-state";
+  const on = make("button", null, t("pushOn"));
+  on.id = "notice-push-on";
+  on.type = "button";
+  on.addEventListener("click", () => {
+    run(on, "notice-push-error", async () => {
+      showNotices(await subscribePush());
+      toast(t("noticesSaved"));
+    });
+  });
+  const off = make("button", null, t("pushStop"));
+  off.id = "notice-push-off";
+  off.type = "button";
+  off.addEventListener("click", () => {
+    run(off, "notice-push-error", async () => {
+      const registration = await workerRegistration();
+      const subscription = registration ? await registration.pushManager.getSubscription() : null;
+      if (subscription) await subscription.unsubscribe();
+      showNotices(await api.removePush(subscription ? subscription.endpoint : null));
+    });
+  });
+  return [make("h4", null, t("pushNotices")), state, on, off, errorLine("notice-push-error")];
+}
+
+/** @type {Promise<ServiceWorkerRegistration | null> | null} the worker's registration */
+let registering = null;
+
+/** Register the service worker (/sw.js: it shows the pushes' notifications) once a page.
+ * @returns {Promise<ServiceWorkerRegistration | null>} null where the browser has none */
+function registerWorker() {
+  if (!registering) {
+    registering =
+      "serviceWorker" in navigator
+        ? navigator.serviceWorker.register("/sw.js").catch(() => null)
+        : Promise.resolve(null);
+  }
+  return registering;
+}
+
+/** @returns {Promise<ServiceWorkerRegistration | null>} */
+async function workerRegistration() {
+  return registerWorker();
+}
+
+/** Subscribe this browser to the server's pushes; an Error saying why it could not.
+ * @returns {Promise<import("./api.js").NoticeSettings>} */
+async function subscribePush() {
+  const registration = await registerWorker();
+  if (!registration || !("PushManager" in window) || !("Notification" in window)) {
+    throw new Error(t("pushUnsupported"));
+  }
+  const permission = await Notification.requestPermission();
+  if (permission !== "granted") throw new Error(t("pushDenied"));
+  const { key } = await api.pushKey();
+  /** @type {PushSubscription} */
+  let subscription;
+  try {
+    await navigator.serviceWorker.ready;
+    subscription = await registration.pushManager.subscribe({
+      userVisibleOnly: true,
+      applicationServerKey: base64UrlBytes(key),
+    });
+  } catch (err) {
+    throw new Error(t("pushFailed", { reason: /** @type {Error} */ (err).message || String(err) }));
+  }
+  return api.savePush(subscription.toJSON(), language());
+}
+
+/** @param {string} text base64url @returns {Uint8Array} */
+function base64UrlBytes(text) {
+  const plain = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4));
+  return Uint8Array.from(plain, (c) => c.charCodeAt(0));
 }
 
 /** @param {import("./api.js").NoticeSettings} found */
@@ -243,6 +325,9 @@ function showNotices(found) {
   $("notice-email").value = found.email || "";
   $("notice-digest").checked = found.digest;
   show($("notice-unconfirmed"), Boolean(found.email) && !found.confirmed);
+  $("notice-push-state").textContent = found.push
+    ? t("pushIsOn", { count: found.devices })
+    : t("pushOff");
 }
 
 /** @type {string | null} the account name ("" signed out) the menu was drawn for */

@@ -155,7 +155,8 @@ export function changePassword(password, newPassword) {
   return postJson("/api/account/password", { password, new_password: newPassword });
 }
 
-/** @typedef {{email: string | null, confirmed: boolean, digest: boolean}} NoticeSettings */
+/** @typedef {{email: string | null, confirmed: boolean, digest: boolean, push: boolean,
+ *   devices: number, language: string}} NoticeSettings */
 
 /** GET /api/account/notices: the signed-in account's e-mail notices.
  * @returns {Promise<NoticeSettings>} */
@@ -163,10 +164,34 @@ export function noticeSettings() {
   return api("/api/account/notices");
 }
 
-/** POST /api/account/notices {email, digest}: the settings as saved.
- * @param {string | null} email @param {boolean} digest @returns {Promise<NoticeSettings>} */
-export function saveNoticeSettings(email, digest) {
-  return postJson("/api/account/notices", { email, digest });
+/** POST /api/account/notices {email, digest, language}: the settings as saved.
+ * @param {string | null} email @param {boolean} digest @param {string} language the page's
+ * (the mails') @returns {Promise<NoticeSettings>} */
+export function saveNoticeSettings(email, digest, language) {
+  return postJson("/api/account/notices", { email, digest, language });
+}
+
+/** GET /api/push/key: the server's VAPID public key (base64url) for the Push API.
+ * @returns {Promise<{key: string}>} */
+export function pushKey() {
+  return api("/api/push/key");
+}
+
+/** POST /api/account/push: keep this browser's subscription (PushSubscription.toJSON()).
+ * @param {PushSubscriptionJSON} subscription @param {string} language
+ * @returns {Promise<NoticeSettings>} */
+export function savePush(subscription, language) {
+  return postJson("/api/account/push", { ...subscription, language });
+}
+
+/** DELETE /api/account/push {endpoint}: forget this browser's subscription (null: all).
+ * @param {string | null} endpoint @returns {Promise<NoticeSettings>} */
+export function removePush(endpoint) {
+  return api("/api/account/push", {
+    method: "DELETE",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(endpoint ? { endpoint } : {}),
+  });
 }
 
 /** POST /api/account/delete {password}.
