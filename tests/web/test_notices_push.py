@@ -8,6 +8,7 @@ up no move; bad subscriptions and a flood of them get a clear refusal."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import logging
@@ -28,7 +29,13 @@ from test_correspondence import correspondence_game
 from test_notices import look
 from web_helpers import FakeClock, token_of
 
-from chuhan.web.notices.push import MAX_DEVICES, check_subscription
+from chuhan.web.notices.push import (
+    MAX_DEVICES,
+    PushError,
+    check_subscription,
+    make_vapid_keys,
+    send_push,
+)
 
 MINUTE = 60.0
 
@@ -424,3 +431,57 @@ def test_subscriptions_checked_for_tests_take_http_to_this_machine_only() -> Non
         check_subscription(endpoint, keys["p256dh"], keys["auth"], http_localhost=True)
     with pytest.raises(ValueError, match="not an https address"):
         check_subscription("http://10.0.0.1/p", keys["p256dh"], keys["auth"], http_localhost=True)
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "https://10.0.0.5/push/x",
+        "https://192.168.1.1/x",
+        "https://127.0.0.1:8443/x",
+        "https://169.254.169.254/latest/meta-data",
+        "https://[::1]/x",
+        "https://[fd00::1]/x",
+        "https://[::ffff:10.1.2.3]/x",
+        "https://0.0.0.0/x",
+    ],
+)
+def test_a_subscription_to_an_address_in_the_servers_own_network_is_refused(
+    endpoint: str,
+) -> None:
+    """A hostile page cannot make the server post into its own network (SSRF)."""
+    keys = Browser("x").subscription()["keys"]
+    with pytest.raises(ValueError, match="private, loopback or reserved"):
+        check_subscription(endpoint, keys["p256dh"], keys["auth"])
+
+
+def test_a_push_service_name_that_resolves_into_the_servers_network_is_not_posted_to(
+    push_service: PushService,
+) -> None:
+    """The check is made again when the message is sent, on the addresses the name resolves
+    to (``localhost``: this machine), and a redirect is not followed."""
+    browser = Browser(f"http://localhost:{push_service.port}/sub/1")
+    keys_of = browser.subscription()["keys"]
+    subscription = check_subscription(
+        browser.endpoint, keys_of["p256dh"], keys_of["auth"], http_localhost=True
+    )
+    keys = make_vapid_keys()
+
+    async def send(loopback: bool) -> None:
+        await send_push(
+            keys,
+            subscription,
+            {"title": "t"},
+            contact="mailto:a@b.c",
+            timeout=30,
+            loopback=loopback,
+        )
+
+    with pytest.raises(PushError, match="resolves to no public address"):
+        asyncio.run(send(False))
+    assert push_service.deliveries == []
+    asyncio.run(send(True))  # (the tests' own push service, allowed on purpose)
+    assert len(push_service.deliveries) == 1
+    push_service.statuses["/sub/1"] = 307
+    with pytest.raises(PushError, match="redirect"):
+        asyncio.run(send(True))

@@ -23,6 +23,7 @@ import base64
 import binascii
 import ipaddress
 import json
+import socket
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -148,6 +149,28 @@ def _local(host: str) -> bool:
         return False
 
 
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    return True
+
+
+def _address_allowed(address: str, *, loopback: bool) -> bool:
+    """Whether the server may post to ``address`` (an IP address): a public one only, so
+    that a subscription cannot make the server post into its own network (its database,
+    a cloud's metadata service, 10.x, 192.168.x, link-local, ...); this machine too when
+    ``loopback`` (the tests' push service)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_global or (loopback and ip.is_loopback)
+
+
 def check_subscription(
     endpoint: str, p256dh: str, auth: str, *, http_localhost: bool = False
 ) -> Subscription:
@@ -167,6 +190,12 @@ def check_subscription(
         raise ValueError(f"the push endpoint {endpoint[:80]!r} is not a push service's address")
     if parts.scheme != "https" and not (parts.scheme == "http" and http_localhost and _local(host)):
         raise ValueError(f"the push endpoint {endpoint[:80]!r} is not an https address")
+    literal = host.strip("[]")
+    if _is_ip(literal) and not _address_allowed(literal, loopback=http_localhost):
+        raise ValueError(
+            f"the push endpoint {endpoint[:80]!r} is not a push service's address (a private, "
+            "loopback or reserved network address)"
+        )
     from cryptography.hazmat.primitives.asymmetric import ec
 
     try:
@@ -389,6 +418,52 @@ def push_failed(
     return failures
 
 
+class _PublicResolver:
+    """aiohttp's resolver, keeping only the addresses :func:`_address_allowed` allows (the
+    connection is made to the addresses checked: a name that resolves to a private
+    address is refused, even one that changes between two lookups)."""
+
+    def __init__(self, *, loopback: bool) -> None:
+        import aiohttp
+
+        self._inner = aiohttp.ThreadedResolver()
+        self._loopback = loopback
+        #: The names refused (aiohttp's error for the connection does not say why).
+        self.refused: list[str] = []
+
+    async def resolve(self, host: str, port: int = 0, family: int = socket.AF_INET) -> Any:
+        found = await self._inner.resolve(host, port, socket.AddressFamily(family))
+        allowed = [r for r in found if _address_allowed(r["host"], loopback=self._loopback)]
+        if not allowed:
+            self.refused.append(host)
+            raise OSError(f"{host} resolves to no public address")
+        return allowed
+
+    async def close(self) -> None:
+        await self._inner.close()
+
+
+def _refuse_private_literal(loopback: bool) -> Any:
+    """A trace hook refusing a request to an address written as an IP address that
+    :func:`_address_allowed` refuses (aiohttp connects to those without its resolver)."""
+
+    async def hook(_session: Any, _context: Any, params: Any) -> None:
+        url = getattr(params, "url", None)
+        if url is None:
+            return
+        literal = (url.host or "").strip("[]")
+        if _is_ip(literal) and not _address_allowed(literal, loopback=loopback):
+            raise OSError(f"{literal} is not a public address")
+
+    return hook
+
+
+async def _refuse_redirect(_session: Any, _context: Any, params: Any) -> None:
+    """A trace hook refusing to follow a redirect (push services answer, they do not send
+    the server elsewhere: a redirect could point into the server's own network)."""
+    raise OSError(f"it answered with a redirect ({params.response.status}), which is not followed")
+
+
 async def send_push(
     keys: VapidKeys,
     subscription: Subscription,
@@ -397,10 +472,14 @@ async def send_push(
     contact: str,
     timeout: float,
     ttl: int = 86400,
+    loopback: bool = False,
 ) -> None:
     """Encrypt ``message`` (as JSON) for the subscription and post it to its push service,
     signed with the server's VAPID key; :class:`PushGone` for a 404 or 410,
-    :class:`PushError` saying why for any other failure."""
+    :class:`PushError` saying why for any other failure. Only a public address is posted
+    to (:func:`_address_allowed`: a name is resolved and each of its addresses checked
+    before the connection, a redirect checked as well); this machine too when
+    ``loopback`` (the tests' push service)."""
     try:
         import aiohttp
         from py_vapid import Vapid  # type: ignore[import-untyped]
@@ -410,8 +489,16 @@ async def send_push(
 
     vapid = Vapid.from_pem(keys.private_pem.encode())
     host = urlsplit(subscription.endpoint).hostname
+    resolver = _PublicResolver(loopback=loopback)
+    connector = aiohttp.TCPConnector(resolver=resolver)
+    trace = aiohttp.TraceConfig()
+    trace.on_request_start.append(_refuse_private_literal(loopback))
+    trace.on_request_redirect.append(_refuse_redirect)
     try:
-        async with aiohttp.ClientSession() as session, asyncio.timeout(timeout):
+        async with (
+            aiohttp.ClientSession(connector=connector, trace_configs=[trace]) as session,
+            asyncio.timeout(timeout),
+        ):
             await webpush_async(
                 subscription.info(),
                 data=json.dumps(message, ensure_ascii=False),
@@ -429,6 +516,10 @@ async def send_push(
             ) from None
         raise PushError(f"the push service {host} refused the message ({status})") from None
     except (aiohttp.ClientError, OSError, TimeoutError) as error:
+        if resolver.refused:
+            raise PushError(
+                f"the push service {host} resolves to no public address: not posted to"
+            ) from None
         raise PushError(
             f"the push service {host} cannot be reached: {error or type(error).__name__}"
         ) from None

@@ -312,6 +312,7 @@ class Notices:
                     message,
                     contact=contact,
                     timeout=settings.push_timeout_seconds,
+                    loopback=settings.push_http_localhost,
                 )
             except PushGone as error:
                 log.info("%s; forgotten", error)
