@@ -418,29 +418,33 @@ def push_failed(
     return failures
 
 
-class _PublicResolver:
+def _public_resolver(*, loopback: bool) -> Any:
     """aiohttp's resolver, keeping only the addresses :func:`_address_allowed` allows (the
     connection is made to the addresses checked: a name that resolves to a private
-    address is refused, even one that changes between two lookups)."""
+    address is refused, even one that changes between two lookups). Its ``refused``
+    lists the names refused (aiohttp's error for the connection does not say why)."""
+    import aiohttp
+    from aiohttp.abc import AbstractResolver, ResolveResult
 
-    def __init__(self, *, loopback: bool) -> None:
-        import aiohttp
+    class PublicResolver(AbstractResolver):
+        def __init__(self) -> None:
+            self._inner = aiohttp.ThreadedResolver()
+            self.refused: list[str] = []
 
-        self._inner = aiohttp.ThreadedResolver()
-        self._loopback = loopback
-        #: The names refused (aiohttp's error for the connection does not say why).
-        self.refused: list[str] = []
+        async def resolve(
+            self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+        ) -> list[ResolveResult]:
+            found = await self._inner.resolve(host, port, family)
+            allowed = [r for r in found if _address_allowed(r["host"], loopback=loopback)]
+            if not allowed:
+                self.refused.append(host)
+                raise OSError(f"{host} resolves to no public address")
+            return allowed
 
-    async def resolve(self, host: str, port: int = 0, family: int = socket.AF_INET) -> Any:
-        found = await self._inner.resolve(host, port, socket.AddressFamily(family))
-        allowed = [r for r in found if _address_allowed(r["host"], loopback=self._loopback)]
-        if not allowed:
-            self.refused.append(host)
-            raise OSError(f"{host} resolves to no public address")
-        return allowed
+        async def close(self) -> None:
+            await self._inner.close()
 
-    async def close(self) -> None:
-        await self._inner.close()
+    return PublicResolver()
 
 
 def _refuse_private_literal(loopback: bool) -> Any:
@@ -489,7 +493,7 @@ async def send_push(
 
     vapid = Vapid.from_pem(keys.private_pem.encode())
     host = urlsplit(subscription.endpoint).hostname
-    resolver = _PublicResolver(loopback=loopback)
+    resolver = _public_resolver(loopback=loopback)
     connector = aiohttp.TCPConnector(resolver=resolver)
     trace = aiohttp.TraceConfig()
     trace.on_request_start.append(_refuse_private_literal(loopback))
