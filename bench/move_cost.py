@@ -18,7 +18,11 @@ writes them all, to check that a change to the server leaves what it sends uncha
 ``--instructions`` runs the benchmark twice under valgrind's callgrind (with the moves
 played and with the games only set up) and prints the instructions per move: unlike
 seconds, the count is the same on a busy machine, so it is the number to compare two
-versions of the server with.
+versions of the server with. ``--zones`` runs the same two and prints, per move, the
+inclusive count of the compiled and C functions a move spends most in (the legal moves,
+the premoves, SQLite's statements, the store's thread, the JSON encoder...): the
+difference of the two runs' ``callgrind_annotate --inclusive=yes``, so what the setup
+costs is taken out as it is from the total.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import asyncio
 import itertools
 import json
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -260,6 +265,69 @@ def instructions(argv: list[str]) -> int:
     raise SystemExit(f"no instruction count from valgrind: {done.stderr[-500:]}")
 
 
+#: The functions ``--zones`` names (a part of the C function's name, and what it is).
+ZONES = (
+    ("CPyDef_board___Board___legal_move_codes", "the side to move's legal moves"),
+    ("CPyDef_board___Board___pseudo_legal_move_codes", "the waiting side's premoves"),
+    ("CPyDef_jsontext___moves_json", "moves_json (legal and premoves)"),
+    ("CPyDef_board___Board___fen", "the FEN"),
+    ("CPyDef_jsontext___pieces_json", "the pieces' JSON"),
+    ("CPyDef_board___Board___history_state", "Game's judgment keys"),
+    ("_sqlite/connection.c:pysqlite_connection_execute", "SQLite's statements (Python's C)"),
+    (":sqlite3_step", "SQLite's statements (the library)"),
+    ("_threadmodule.c:thread_run", "the store's thread, all of it"),
+    ("_json.c:encoder_call", "the JSON encoder (C)"),
+    ("_asynciomodule.c:task_step_impl", "tasks' steps (all the round's Python in them)"),
+)
+
+
+def callgrind_counts(argv: list[str], out: Path) -> dict[str, int]:
+    """Each function's inclusive instruction count for this script with ``argv``."""
+    subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            f"--callgrind-out-file={out}",
+            sys.executable,
+            __file__,
+            *argv,
+        ],
+        capture_output=True,
+        check=True,
+    )
+    done = subprocess.run(
+        ["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(out)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    counts: dict[str, int] = {}
+    for line in done.stdout.splitlines():
+        found = re.match(r"\s*([\d,]+) \([^)]*\)\s+([^=\s].*?)(?: \[.*\])?$", line)
+        if found and "'" not in found[2].rsplit(":", 1)[-1]:  # (not a recursion's entry)
+            name, count = found[2], int(found[1].replace(",", ""))
+            counts[name] = max(counts.get(name, 0), count)
+    return counts
+
+
+def zones(argv: list[str], moves: int) -> None:
+    """Print the instructions per move of :data:`ZONES` (moves played minus set up)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        full = callgrind_counts(argv, Path(tmp) / "full.out")
+        setup = callgrind_counts([*argv, "--setup-only"], Path(tmp) / "setup.out")
+    print(
+        f"{moves} moves: {(full['PROGRAM TOTALS'] - setup['PROGRAM TOTALS']) / moves:,.0f} "
+        "instructions per move; inclusive counts per move:"
+    )
+    for part, label in ZONES:
+        names = [name for name in full if part in name]
+        if not names:
+            print(f"{'-':>10}  {label} (not run: {part})")
+            continue
+        per_move = max(full[name] - setup.get(name, 0) for name in names) / moves
+        print(f"{per_move:10,.0f}  {label}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=40)
@@ -272,8 +340,13 @@ def main() -> None:
     parser.add_argument(
         "--instructions", action="store_true", help="count instructions with valgrind"
     )
+    parser.add_argument(
+        "--zones",
+        action="store_true",
+        help="count instructions with valgrind, per move, in the functions a move spends most in",
+    )
     args = parser.parse_args()
-    if args.instructions:
+    if args.instructions or args.zones:
         argv = [
             *("--games", str(args.games), "--plies", str(args.plies)),
             *("--watchers", str(args.watchers), "--seed", str(args.seed)),
@@ -282,6 +355,9 @@ def main() -> None:
         ]
         sequences = random_games(args.games, args.plies, args.variants, args.seed)
         moves = sum(map(len, sequences))
+        if args.zones:
+            zones(argv, moves)
+            return
         full, setup = instructions(argv), instructions([*argv, "--setup-only"])
         print(f"{moves} moves: {(full - setup) / moves:,.0f} instructions per move")
         return

@@ -135,10 +135,10 @@ class Snapshot:
     #: The public state as JSON without its closing brace and without the parts rendered
     #: per connection: ``players``, ``watchers``, ``moves_from``, ``moves``, ``clock``, ``you``.
     head: str
-    #: The public state's fields before ``pieces`` and after ``premoves``, as dicts (see
-    #: :meth:`public`).
-    before: dict[str, Any]
-    rest: dict[str, Any]
+    #: The values of the public state's fields before ``pieces`` and after ``premoves``
+    #: (:attr:`before` and :attr:`rest` make them dicts when asked: only a REST read does).
+    before_values: tuple[Any, ...]
+    rest_values: tuple[Any, ...]
     #: Each seat's name and kind (``connected`` is added when rendered), and the seats'
     #: names in the state they were made from.
     players: dict[str, dict[str, Any]]
@@ -166,6 +166,24 @@ class Snapshot:
     #: The clock's JSON text as last read, and when (every connection is sent the state
     #: at once after a move: one reading serves them all).
     _clock_read: tuple[float, str] | None = None
+
+    @property
+    def before(self) -> dict[str, Any]:
+        """The public state's fields before ``pieces``."""
+        game_id, version, fixed, status, fen = self.before_values
+        return {
+            "type": "state",
+            "game_id": game_id,
+            "version": version,
+            **fixed,
+            "status": status,
+            "fen": fen,
+        }
+
+    @property
+    def rest(self) -> dict[str, Any]:
+        """The public state's fields after ``premoves``."""
+        return dict(zip(_REST_FIELDS, self.rest_values, strict=True))
 
     def public(self) -> dict[str, Any]:
         """The public state as a dict, with ``players`` (REST previews), but ``pieces`` None
@@ -375,41 +393,35 @@ def build_snapshot(
         players, players_texts = _players(state), {}
     last = board.peek() if board.ply else None
     fen = board.fen()
-    before = {
-        "type": "state",
-        "game_id": state.id,
-        "version": state.version,
-        **texts.fixed,
-        "status": status,
-        "fen": fen,
-    }
-    # The fields after ``legal`` and ``premoves`` (those two are only sent).
-    rest = {
-        "can_pass": can_pass,
-        "pass_ends": pass_ends,
-        "pass_back_ends": pass_back_ends,
-        "last_move": None
+    before = (state.id, state.version, texts.fixed, status, fen)
+    # The fields after ``legal`` and ``premoves`` (those two are only sent), in
+    # :data:`_REST_FIELDS`' order.
+    rest = (
+        can_pass,
+        pass_ends,
+        pass_back_ends,
+        None
         if last is None
         else {
             "from": SQUARE_NAMES[last.from_square],
             "to": SQUARE_NAMES[last.to_square],
         },
-        "check": SQUARE_NAMES[board.king(board.turn)] if board.is_check() else None,
-        "bikjang": variant.is_janggi and board.is_bikjang(),
-        "thinking": status == "playing" and state.is_computer(board.turn),
-        "offers": {
+        SQUARE_NAMES[board.king(board.turn)] if board.is_check() else None,
+        variant.is_janggi and board.is_bikjang(),
+        status == "playing" and state.is_computer(board.turn),
+        {
             "draw": None if game.draw_offer is None else seat_of(game.draw_offer),
             "takeback": None if game.takeback_request is None else seat_of(game.takeback_request),
             "rematch": state.rematch_offer,
         },
-        "setup": setup,
-        "result": state.result(),
-        "abortable": state.abortable(),
-        "first_move_deadline_ms": None if first_move is None else round(first_move * 1000),
-        "last_event": state.last_event,
-        "rematch_game": None if state.rematch is None else state.rematch["game_id"],
-        "headers": state.headers,
-    }
+        setup,
+        state.result(),
+        state.abortable(),
+        None if first_move is None else round(first_move * 1000),
+        state.last_event,
+        None if state.rematch is None else state.rematch["game_id"],
+        state.headers,
+    )
     # The JSON text is put together from parts: those that never change in the game are
     # made once, the pieces and the moves from texts made once per square (json.dumps of
     # the whole would cost more than the rest of a move).
@@ -478,31 +490,65 @@ def _json_value(value: Any) -> str:
     return _dumps(value)
 
 
-def _rest_text(rest: dict[str, Any], headers_text: str) -> str:
-    """``_dumps(rest)[1:-1]``: the state's fields after ``premoves`` as JSON text, written
-    field by field (most are flags, None or short strings; ``json.dumps`` of them all cost
-    a sixth of the move)."""
-    offers = rest["offers"]
-    last_move = rest["last_move"]
-    abortable = rest["abortable"]
+#: The names of the state's fields after ``premoves``, in their order.
+_REST_FIELDS = (
+    "can_pass",
+    "pass_ends",
+    "pass_back_ends",
+    "last_move",
+    "check",
+    "bikjang",
+    "thinking",
+    "offers",
+    "setup",
+    "result",
+    "abortable",
+    "first_move_deadline_ms",
+    "last_event",
+    "rematch_game",
+    "headers",
+)
+
+
+def _rest_text(rest: tuple[Any, ...], headers_text: str) -> str:
+    """``_dumps(dict(zip(_REST_FIELDS, rest)))[1:-1]``: the state's fields after
+    ``premoves`` as JSON text, written field by field (most are flags, None or short
+    strings; ``json.dumps`` of them all cost a sixth of the move)."""
+    (
+        can_pass,
+        pass_ends,
+        pass_back_ends,
+        last_move,
+        check,
+        bikjang,
+        thinking,
+        offers,
+        setup,
+        result,
+        abortable,
+        first_move_deadline_ms,
+        last_event,
+        rematch_game,
+        _,
+    ) = rest
     return "".join(
         (
             '"can_pass": ',
-            _JSON_BOOLS[rest["can_pass"]],
+            _JSON_BOOLS[can_pass],
             ', "pass_ends": ',
-            _json_value(rest["pass_ends"]),
+            _json_value(pass_ends),
             ', "pass_back_ends": ',
-            _json_value(rest["pass_back_ends"]),
+            _json_value(pass_back_ends),
             ', "last_move": ',
             "null"
             if last_move is None
             else f'{{"from": "{last_move["from"]}", "to": "{last_move["to"]}"}}',
             ', "check": ',
-            _json_value(rest["check"]),
+            _json_value(check),
             ', "bikjang": ',
-            _JSON_BOOLS[rest["bikjang"]],
+            _JSON_BOOLS[bikjang],
             ', "thinking": ',
-            _JSON_BOOLS[rest["thinking"]],
+            _JSON_BOOLS[thinking],
             ', "offers": {"draw": ',
             _json_value(offers["draw"]),
             ', "takeback": ',
@@ -510,17 +556,17 @@ def _rest_text(rest: dict[str, Any], headers_text: str) -> str:
             ', "rematch": ',
             _json_value(offers["rematch"]),
             '}, "setup": ',
-            _json_value(rest["setup"]),
+            _json_value(setup),
             ', "result": ',
-            _json_value(rest["result"]),
+            _json_value(result),
             ', "abortable": ',
             _dumps(abortable) if abortable else "[]",
             ', "first_move_deadline_ms": ',
-            _json_value(rest["first_move_deadline_ms"]),
+            _json_value(first_move_deadline_ms),
             ', "last_event": ',
-            _json_value(rest["last_event"]),
+            _json_value(last_event),
             ', "rematch_game": ',
-            _json_value(rest["rematch_game"]),
+            _json_value(rematch_game),
             ', "headers": ',
             headers_text,
         )
