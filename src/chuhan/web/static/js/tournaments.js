@@ -53,6 +53,7 @@ import { playSound } from "./sound.js";
  * @property {number} minutes
  * @property {string[]} tiebreaks
  * @property {number} players
+ * @property {boolean} [over_the_board] played on real boards: the director's printed pages
  * @property {TournamentEntrant[]} [entrants]
  * @property {TournamentBoard[][]} [paired]
  * @property {TournamentBoard[]} [games] an arena's games
@@ -340,6 +341,10 @@ class TournamentPage {
     });
     $("tp-trf").href = `${tournamentPath(id)}/trf`;
     $("tp-pgn").href = `${tournamentPath(id)}/pgn`;
+    // (the printed pages of an over-the-board tournament: its director's sheets)
+    $("tp-print-pairings").href = `/t/${id}/print/pairings`;
+    $("tp-print-sheets").href = `/t/${id}/print/scoresheets`;
+    $("tp-print-standings").href = `/t/${id}/print/standings`;
     this.refresh();
     /** @type {ReturnType<typeof setInterval> | null} (stopped once the tournament is over) */
     this.poll = setInterval(() => this.refresh(), POLL_MS);
@@ -507,7 +512,8 @@ class TournamentPage {
     // (the director enters computer players: the server's computer plays their games)
     for (const id of ["tp-computer", "tp-computer-row"]) show($(id), you.director && open);
     show($("tp-trf"), !arena && (tournament.paired || []).length > 0);
-    show($("tp-pgn"), (arena ? tournament.games || [] : (tournament.paired || []).flat()).some((board) => board.game));
+    show($("tp-print"), Boolean(tournament.over_the_board) && (tournament.paired || []).length > 0);
+    show($("tp-pgn"), Boolean(tournament.over_the_board) || (arena ? tournament.games || [] : (tournament.paired || []).flat()).some((board) => board.game));
   }
 
   /** The round being played (or the arena's games, newest first), each with a link to watch.
