@@ -349,3 +349,70 @@ def test_a_directors_printed_pages_fit_a4_and_letter_in_the_four_languages(
         for expected in ("1라운드 후 순위", "순위", "소속", "소네본", "승자승", "Nguyễn", "2550"):
             assert expected in text, (paper, expected)
     assert not director.errors, director.errors
+
+
+def test_a_director_runs_an_over_the_board_round_from_the_tournament_page(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    suffix = secrets.token_hex(3)
+    director = new_player(players, browser, server, address="198.51.100.62")
+    sign_up(director, f"Tp{suffix}")
+    page = director.page
+    page.click("body")  # (closes the account menu)
+    page.click("#tournament-create summary")
+    page.fill("#tf-name", f"Saturday club {suffix}")
+    page.check("#tf-otb")
+    page.click("#tf-create")
+    page.wait_for_url("**/t/**")
+    page.wait_for_selector("#tp-player-form:not([hidden])")
+    # An empty name is refused with the server's sentence.
+    page.click("#tp-add-player")
+    page.wait_for_selector("#tp-error:not([hidden])")
+    assert "the player's name is empty" in (page.text_content("#tp-error") or "")
+    for name, club, rating in CLUB_PLAYERS:
+        page.fill("#tp-player-name", name)
+        page.fill("#tp-player-club", club)
+        page.fill("#tp-player-rating", str(rating))
+        page.click("#tp-add-player")
+        page.wait_for_selector(f"#tp-entrants li:has-text('{name}')")
+    # One did not come: removed before the pairing.
+    page.click("#tp-entrants li:has-text('Nguyễn') .tp-remove")
+    page.wait_for_function("() => document.querySelectorAll('#tp-entrants li').length === 4")
+    page.click("#tp-pair")
+    page.wait_for_selector("#tp-pairings tr[data-board='2'] .tp-enter-result")
+    assert not page.is_visible("#tp-player-form") and page.is_visible("#tp-print")
+    assert not page.is_visible("#tp-join") and not page.is_visible("#tp-computer")
+    # A wrong move is named; the right ones are kept as ICCS.
+    board = "#tp-pairings tr[data-board='1']"
+    page.fill(f"{board} .tp-moves", "h2e2 h9g7 h2h9")
+    page.click(f"{board} .tp-save-moves")
+    page.wait_for_selector("#tp-error:not([hidden])")
+    assert "move 3 ('h2h9') is refused" in (page.text_content("#tp-error") or "")
+    page.fill(f"{board} .tp-moves", "炮二平五 马8进7")
+    page.click(f"{board} .tp-save-moves")
+    page.wait_for_function(
+        "() => document.querySelector(\"#tp-pairings tr[data-board='1'] .tp-moves\")"
+        ".value === 'h2e2 h9g7'"
+    )
+    for number, result in ((1, "1-0"), (2, "1/2-1/2")):
+        row = f"#tp-pairings tr[data-board='{number}']"
+        page.select_option(f"{row} .tp-result-select", result)
+        page.click(f"{row} .tp-enter-result")
+        page.wait_for_function(
+            f"() => document.querySelector(\"{row} .tp-enter-result\").textContent === 'Correct'"
+        )
+    # Board 2 corrected: Black won it.
+    row = "#tp-pairings tr[data-board='2']"
+    page.select_option(f"{row} .tp-result-select", "0-1")
+    page.click(f"{row} .tp-enter-result")
+    page.wait_for_function(
+        f"() => document.querySelector(\"{row} .tp-result\").textContent === '0-1'"
+    )
+    points = page.eval_on_selector_all(
+        "#tp-standings .tp-points", "cells => cells.map(c => c.textContent)"
+    )
+    assert sorted(points) == ["0", "0", "1", "1"]
+    director.screenshot("tournament-over-the-board")
+    # (the two refusals above are the browser's only console lines: their 409s)
+    unexpected = [line for line in director.errors if "409 (Conflict)" not in line]
+    assert len(director.errors) == 2 and not unexpected, director.errors
