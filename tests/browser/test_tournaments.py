@@ -416,3 +416,69 @@ def test_a_director_runs_an_over_the_board_round_from_the_tournament_page(
     # (the two refusals above are the browser's only console lines: their 409s)
     unexpected = [line for line in director.errors if "409 (Conflict)" not in line]
     assert len(director.errors) == 2 and not unexpected, director.errors
+
+
+def move_once_and_resign(player: Player) -> None:
+    """On the game the tournament's page opened: one move each (the computer answers or
+    opens), then the player resigns."""
+    page = player.page
+    page.wait_for_selector("svg.board .piece")
+    if page.evaluate("window.chuhanApp.view.role") == "first":
+        player.click_move("h2e2")
+    else:
+        player.wait_ply(1)
+        player.click_move("a9a8")  # (legal after any first move of Red's)
+    player.wait_ply(2)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#btn-resign")
+    page.wait_for_selector("#banner:not([hidden])")
+
+
+def test_a_swiss_of_two_accounts_and_two_computers_is_played_to_its_final_standings(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    suffix = secrets.token_hex(3)
+    director = new_player(players, browser, server, address="198.51.100.63")
+    entrant = new_player(players, browser, server, address="198.51.100.64")
+    sign_up(director, f"Sd{suffix}")
+    sign_up(entrant, f"Se{suffix}")
+    body = {"name": f"Four {suffix}", "format": "swiss", "rounds": 2, "starts": time.time() + 3600}
+    tournament_id = call(director.page, "POST", "/api/tournaments", body)["tournament"]["id"]
+    address = f"/t/{tournament_id}"
+    for player in (director, entrant):
+        player.goto(address)
+        player.page.click("#tp-join")
+        player.page.wait_for_selector("#tp-withdraw:not([hidden])")
+    page = director.page
+    page.select_option("#tp-computer-level", "1")
+    for count in (3, 4):
+        page.click("#tp-computer")
+        page.wait_for_function(
+            f"() => document.querySelectorAll('#tp-entrants li').length === {count}"
+        )
+    for _round in (1, 2):
+        # The director pairs the round once the last has its results (each human meets a
+        # computer: computers are kept apart); each page opens its player's game by itself.
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('#tp-pairings .tp-result')]"
+            ".every(cell => cell.textContent !== '–')"
+        )
+        page.click("#tp-pair")
+        for player in (director, entrant):
+            player.page.wait_for_url("**/g/**")
+        for player in (director, entrant):
+            move_once_and_resign(player)
+        for player in (director, entrant):
+            player.goto(address)
+    page.wait_for_function("() => document.querySelector('#tp-when').textContent === 'Finished'")
+    points = {
+        row.get_attribute("data-name"): row.locator(".tp-points").text_content()
+        for row in page.locator("#tp-standings tbody tr").all()
+    }
+    assert points == {
+        "Computer 1 (level 1)": "2",
+        "Computer 2 (level 1)": "2",
+        f"Sd{suffix}": "0",
+        f"Se{suffix}": "0",
+    }
+    director.screenshot("tournament-swiss-computers-final")
