@@ -321,3 +321,18 @@ def test_online_tournaments_keep_their_players_and_rounds_to_themselves(
     assert "only an over-the-board round" in refusal(
         post(client, director, tournament_id, "unpair")
     )
+
+
+def test_the_printed_pages_are_served_by_name_and_an_unknown_one_is_not(
+    client: TestClient, clock: FakeClock, static_dir: Any
+) -> None:
+    tournament_id, _ = an_event(client, clock, players=2)
+    missing = client.get(f"/t/{tournament_id}/print/pairings")
+    assert missing.status_code == 500 and "print.html" in missing.text  # (no such file here)
+    (static_dir / "print.html").write_text("<!doctype html><title>print</title>", encoding="utf-8")
+    for kind in ("pairings", "scoresheets", "standings"):
+        page = client.get(f"/t/{tournament_id}/print/{kind}")
+        assert page.status_code == 200 and page.text.startswith("<!doctype html>"), kind
+    unknown = client.get(f"/t/{tournament_id}/print/crosstable")
+    assert unknown.status_code == 404
+    assert unknown.text == "Not Found: a tournament prints pairings, scoresheets, standings"
