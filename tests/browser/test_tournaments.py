@@ -361,6 +361,7 @@ def test_a_director_runs_an_over_the_board_round_from_the_tournament_page(
     page.click("body")  # (closes the account menu)
     page.click("#tournament-create summary")
     page.fill("#tf-name", f"Saturday club {suffix}")
+    page.select_option("#tf-format", "swiss")
     page.check("#tf-otb")
     page.click("#tf-create")
     page.wait_for_url("**/t/**")
@@ -378,6 +379,14 @@ def test_a_director_runs_an_over_the_board_round_from_the_tournament_page(
     # One did not come: removed before the pairing.
     page.click("#tp-entrants li:has-text('Nguyễn') .tp-remove")
     page.wait_for_function("() => document.querySelectorAll('#tp-entrants li').length === 4")
+    # One is late: marked absent, then present again (the button says which it does).
+    page.click("#tp-entrants li:has-text('Anna Weber') .tp-absent")
+    page.wait_for_selector(
+        "#tp-entrants li:has-text('Anna Weber') .tp-absent:has-text('Present again')"
+    )
+    assert "paused" in (page.text_content("#tp-entrants li:has-text('Anna Weber')") or "")
+    page.click("#tp-entrants li:has-text('Anna Weber') .tp-absent")
+    page.wait_for_selector("#tp-entrants li:has-text('Anna Weber') .tp-absent:has-text('Absent')")
     page.click("#tp-pair")
     page.wait_for_selector("#tp-pairings tr[data-board='2'] .tp-enter-result")
     assert not page.is_visible("#tp-player-form") and page.is_visible("#tp-print")

@@ -336,3 +336,42 @@ def test_the_printed_pages_are_served_by_name_and_an_unknown_one_is_not(
     unknown = client.get(f"/t/{tournament_id}/print/crosstable")
     assert unknown.status_code == 404
     assert unknown.text == "Not Found: a tournament prints pairings, scoresheets, standings"
+
+
+def test_a_player_marked_absent_gets_a_zero_point_bye_until_marked_back(
+    client: TestClient, clock: FakeClock
+) -> None:
+    tournament_id, director = an_event(client, clock, players=4)
+    url = f"/api/tournaments/{tournament_id}/players"
+    absent = client.post(f"{url}/4/pause", json={}, headers=as_(director))
+    assert absent.status_code == 200 and absent.json()["player"] == {"id": "p:4", "paused": True}
+    twice = client.post(f"{url}/4/pause", json={}, headers=as_(director))
+    assert "paused already" in refusal(twice)
+    assert "has no player 'p:9'" in refusal(
+        client.post(f"{url}/9/pause", json={}, headers=as_(director))
+    )
+    assert post(client, director, tournament_id, "pair").status_code == 200
+    first = shown(client, tournament_id)["paired"][0]
+    # Three present: one board and the pairing bye; Anna Weber is not paired.
+    assert "Anna Weber" not in {b["red"] for b in first} | {b["black"] for b in first}
+    for board in first:
+        if board["black"] is not None:
+            assert (
+                post(
+                    client,
+                    director,
+                    tournament_id,
+                    "result",
+                    round=1,
+                    board=board["board"],
+                    result="1-0",
+                ).status_code
+                == 200
+            )
+    assert client.post(f"{url}/4/resume", json={}, headers=as_(director)).status_code == 200
+    assert post(client, director, tournament_id, "pair").status_code == 200
+    after = shown(client, tournament_id)
+    second = after["paired"][1]
+    assert "Anna Weber" in {b["red"] for b in second} | {b["black"] for b in second}
+    (weber,) = [line for line in after["standings"] if line["name"] == "Anna Weber"]
+    assert weber["points"] == 0.0

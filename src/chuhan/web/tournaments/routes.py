@@ -24,7 +24,9 @@
   game made on the site), the director: ``POST .../players`` (``{"name", "club",
   "rating"}``) enters a player, ``POST .../players/{n}`` edits and ``DELETE
   .../players/{n}`` removes player ``p:n`` before round 1; ``POST .../unpair`` undoes the
-  last round's pairing before any result; ``POST .../correct`` (as ``/result``) corrects a
+  last round's pairing before any result; ``POST .../players/{n}/pause`` and ``/resume``
+  mark a player absent from the rounds to come (a zero-point bye) and back;
+  ``POST .../correct`` (as ``/result``) corrects a
   result; ``POST .../moves`` (``{"round", "board", "moves"}``) keeps a board's moves, each
   checked by the rules; each takes the ``revision`` read, and is refused when the
   tournament changed since (two directors editing one round);
@@ -98,6 +100,7 @@ __all__ = [
     "keep_apart",
     "list_tournaments",
     "pair_round",
+    "pause_player",
     "pause_tournament",
     "print_page",
     "remove_player",
@@ -705,3 +708,19 @@ async def print_page(request: Request) -> Response:
             f"The web app's files are missing ({found}); reinstall chuhan.", status_code=500
         )
     return FileResponse(found, media_type="text/html; charset=utf-8")
+
+
+@refusals
+async def pause_player(request: Request) -> Response:
+    """The director marks a player over the board absent (``.../pause``) or back
+    (``.../resume``)."""
+    context = context_of(request)
+    director = await _account(request)
+    paused = request.url.path.rstrip("/").endswith("/pause")
+    entrant = await context.tournaments.pause_player(
+        request.path_params["tournament_id"],
+        director,
+        f"p:{request.path_params['number']}",
+        paused=paused,
+    )
+    return JSONResponse({"player": {"id": entrant.id, "paused": entrant.paused}})

@@ -517,6 +517,19 @@ class TournamentService:
         await self._directed(tournament_id, director)
         return await self.repository.remove_player(tournament_id, entrant_id, revision=revision)
 
+    async def pause_player(
+        self, tournament_id: str, director: Account, entrant_id: str, *, paused: bool
+    ) -> Entrant:
+        """The director of an over-the-board tournament marks a player absent from the
+        rounds to come (``paused``: not paired, a Swiss round scores nothing: FIDE's
+        zero-point bye) or present again."""
+        tournament = await self._directed(tournament_id, director)
+        if not tournament.settings.over_the_board:
+            raise TournamentError("online, players pause and come back themselves")
+        if entrant_id not in {entrant.id for entrant in tournament.entrants}:
+            raise TournamentError(f"the tournament has no player {entrant_id!r}")
+        return await self.repository.set_paused(tournament_id, entrant_id, paused)
+
     async def unpair_round(
         self, tournament_id: str, director: Account, *, revision: int | None
     ) -> int:

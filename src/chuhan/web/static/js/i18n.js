@@ -780,6 +780,7 @@ const PRINT_STRINGS = {
     pOverTheBoardLong: "Over the board (played on real boards: I enter the players and results)",
     pAddPlayer: "Add the player", pUnpair: "Undo the pairing", pRemove: "Remove",
     pEnter: "Enter", pCorrect: "Correct", pMoves: "Moves (optional)", pSaveMoves: "Save the moves",
+    pAbsent: "Absent", pPresent: "Present again",
   },
   "zh-Hans": {
     pPairings: "对阵表", pScoreSheet: "记录纸", pStandingsAfter: "第 {n} 轮后排名",
@@ -790,6 +791,7 @@ const PRINT_STRINGS = {
     pOverTheBoardLong: "现场对局（在实体棋盘上下：由我录入棋手和结果）",
     pAddPlayer: "添加棋手", pUnpair: "撤销编排", pRemove: "删除",
     pEnter: "录入", pCorrect: "更正", pMoves: "着法（可选）", pSaveMoves: "保存着法",
+    pAbsent: "缺席", pPresent: "恢复出场",
   },
   "zh-Hant": {
     pPairings: "對陣表", pScoreSheet: "記錄紙", pStandingsAfter: "第 {n} 輪後排名",
@@ -800,6 +802,7 @@ const PRINT_STRINGS = {
     pOverTheBoardLong: "現場對局（在實體棋盤上下：由我錄入棋手和結果）",
     pAddPlayer: "新增棋手", pUnpair: "撤銷編排", pRemove: "刪除",
     pEnter: "錄入", pCorrect: "更正", pMoves: "著法（可選）", pSaveMoves: "儲存著法",
+    pAbsent: "缺席", pPresent: "恢復出場",
   },
   ko: {
     pPairings: "대진표", pScoreSheet: "기보 용지", pStandingsAfter: "{n}라운드 후 순위",
@@ -810,6 +813,7 @@ const PRINT_STRINGS = {
     pOverTheBoardLong: "대면 대국 (실제 판에서 둠: 선수와 결과는 내가 입력)",
     pAddPlayer: "선수 추가", pUnpair: "대진 취소", pRemove: "삭제",
     pEnter: "입력", pCorrect: "정정", pMoves: "기보 (선택)", pSaveMoves: "기보 저장",
+    pAbsent: "불참", pPresent: "다시 참가",
   },
 };
 for (const [code, table] of Object.entries(PRINT_STRINGS)) Object.assign(STRINGS[code], table);

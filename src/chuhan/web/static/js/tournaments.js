@@ -674,6 +674,15 @@ class TournamentPage {
         remove.addEventListener("click", () => this.direct("DELETE", `players/${id.slice(2)}`, {}, remove));
         item.append(" ", remove);
       }
+      // (over the board, the director marks a player absent from a Swiss's rounds to come:
+      // a zero-point bye in each, until marked present again; a round robin's table is fixed)
+      if (id && tournament.you && tournament.you.director && tournament.over_the_board
+        && tournament.format === "swiss" && tournament.status !== "finished" && entrant.withdrawn_after === null) {
+        const absent = make("button", "tp-absent", t(entrant.paused ? "pPresent" : "pAbsent"));
+        absent.type = "button";
+        absent.addEventListener("click", () => this.direct("POST", `players/${id.slice(2)}/${entrant.paused ? "resume" : "pause"}`, {}, absent));
+        item.append(" ", absent);
+      }
     }
     if (!entrants.length) list.appendChild(make("li", "muted", t("tNoEntrants")));
   }
