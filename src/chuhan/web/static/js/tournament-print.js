@@ -29,9 +29,12 @@ function el(tag, className, ...children) {
   return node;
 }
 
-/** @param {number | null | undefined} value */
+/** Points and tie-breaks as a score sheet writes them: halves as ½, other fractions (a
+ * Sonneborn-Berger of quarters) to two decimals.
+ * @param {number | null | undefined} value */
 function points(value) {
   if (value === null || value === undefined) return "";
+  if (!Number.isInteger(value * 2)) return value.toFixed(2);
   const whole = Math.floor(value);
   const half = value - whole >= 0.5;
   return half ? (whole ? `${whole}½` : "½") : String(whole);
