@@ -55,11 +55,12 @@ js-check:
 	tsc -p jsconfig.json
 
 # Browser tests drive Debian's chromium through Playwright (which cannot download its own);
-# the CJK fonts draw the pieces' characters in the screenshots.
+# the CJK fonts draw the pieces' characters in the screenshots; poppler's pdftotext and
+# pdftoppm read the tournaments' printed pages back.
 chromium:
-	(command -v chromium >/dev/null && fc-list :lang=zh | grep -q .) || \
+	(command -v chromium >/dev/null && fc-list :lang=zh | grep -q . && command -v pdftoppm >/dev/null) || \
 	  (apt-get update -q && apt-get install -y -q --no-install-recommends \
-	    chromium fonts-arphic-ukai fonts-wqy-microhei)
+	    chromium fonts-arphic-ukai fonts-wqy-microhei poppler-utils)
 
 # The server tests start a throwaway PostgreSQL cluster per test process (tests/conftest.py)
 # from Debian's server binaries, which live in /usr/lib/postgresql/N/bin, off the PATH. The

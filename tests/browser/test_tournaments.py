@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import re
 import secrets
+import shutil
+import subprocess
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -190,3 +194,300 @@ def test_a_player_pauses_and_comes_back_under_the_countdown_to_the_start(
     page.wait_for_selector("#tp-pause:not([hidden])")
     assert "paused" not in (page.text_content("#tp-entrants") or "")
     assert player.errors == []
+
+
+#: A club's players over the board: names and clubs in four scripts, one club name long
+#: enough to wrap in its column.
+CLUB_PLAYERS = (
+    ("Lü Qin", "Guangdong", 2550),
+    ("许银川", "广东", 2500),
+    ("김민준", "서울 장기 클럽", 2100),
+    ("Anna Weber", "Schachklub Kreuzberg von 1921 e.V., Abteilung Xiangqi", 1800),
+    ("Nguyễn Thành Bảo", "Hà Nội", 1750),
+)
+#: The printed margins (print.css's @page), in PDF points.
+MARGIN_X = 12 * 72 / 25.4
+MARGIN_Y = 14 * 72 / 25.4
+PRINTS = Path(__file__).resolve().parents[2] / "test-output" / "print"
+
+
+def call(page: Any, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    """The API from the page itself (its session, its origin)."""
+    answer = page.evaluate(
+        """async ([method, path, body]) => {
+            const response = await fetch(path, {
+                method, headers: {"content-type": "application/json"},
+                body: body === null ? undefined : JSON.stringify(body),
+            });
+            return {status: response.status, body: await response.json()};
+        }""",
+        [method, path, body],
+    )
+    assert answer["status"] in (200, 201), answer
+    return answer["body"]
+
+
+def printed(page: Any, url: str, paper: str, name: str) -> tuple[int, list[str], str]:
+    """The page at ``url`` printed to PDF on ``paper``: its page count, each page's text
+    (pdftotext), and every word's box checked inside the printed margins (no column cut
+    off); page 1 rendered to a PNG beside the PDF (pdftoppm)."""
+    page.goto(url)
+    page.wait_for_selector("body[data-ready]")
+    PRINTS.mkdir(parents=True, exist_ok=True)
+    pdf = PRINTS / f"{name}-{paper}.pdf"
+    page.pdf(path=str(pdf), format=paper)
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
+    pages = int(re.search(r"^Pages:\s+(\d+)", info.stdout, re.M).group(1))  # type: ignore[union-attr]
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    boxes = subprocess.run(
+        ["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    for size in re.finditer(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', boxes, re.S):
+        width, height = float(size.group(1)), float(size.group(2))
+        for word in re.finditer(
+            r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<',
+            size.group(3),
+        ):
+            x_min, y_min, x_max, y_max = (float(word.group(n)) for n in range(1, 5))
+            assert x_min >= MARGIN_X - 1 and x_max <= width - MARGIN_X + 1, (
+                name,
+                paper,
+                word.group(5),
+            )
+            # (a CJK font's boxes are taller than its glyphs: the line's middle, for y)
+            middle = (y_min + y_max) / 2
+            assert MARGIN_Y < middle < height - MARGIN_Y, (
+                name,
+                paper,
+                word.group(5),
+            )
+    subprocess.run(
+        [
+            "pdftoppm",
+            "-png",
+            "-r",
+            "60",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            "-singlefile",
+            str(pdf),
+            str(pdf.with_suffix("")),
+        ],
+        check=True,
+    )
+    return pages, text.split("\f")[:pages], text
+
+
+def test_a_directors_printed_pages_fit_a4_and_letter_in_the_four_languages(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    if shutil.which("pdftotext") is None:
+        pytest.fail("poppler-utils is missing: run make chromium")
+    suffix = secrets.token_hex(3)
+    director = new_player(players, browser, server, address="198.51.100.61")
+    sign_up(director, f"Td{suffix}")
+    page = director.page
+    event = f"Club championship {suffix}"
+    created = call(
+        page,
+        "POST",
+        "/api/tournaments",
+        {
+            "name": event,
+            "format": "swiss",
+            "rounds": 3,
+            "starts": time.time() + 3600,
+            "over_the_board": True,
+            "tiebreaks": "wxf",
+        },
+    )
+    tournament_id = created["tournament"]["id"]
+    base = f"/api/tournaments/{tournament_id}"
+    for name, club, rating in CLUB_PLAYERS:
+        call(page, "POST", f"{base}/players", {"name": name, "club": club, "rating": rating})
+    boards = call(page, "POST", f"{base}/pair", {})["tournament"]["paired"][0]
+    assert [board["black"] is None for board in boards] == [False, False, True]
+    call(page, "POST", f"{base}/result", {"round": 1, "board": 1, "result": "1-0"})
+    call(page, "POST", f"{base}/result", {"round": 1, "board": 2, "result": "1/2-1/2"})
+    url = f"{server.url}/t/{tournament_id}/print"
+    for paper in ("A4", "Letter"):
+        # The pairing sheet, in English and in traditional Chinese: one page.
+        pages, texts, text = printed(page, f"{url}/pairings?round=1&lang=en", paper, "pairings-en")
+        assert pages == 1
+        for expected in (
+            "Pairings",
+            "Round 1",
+            "Result",
+            "Bye",
+            "Lü Qin",
+            "许银川",
+            "Abteilung",
+            "½-½",
+        ):
+            assert expected in text, (paper, expected)
+        pages, texts, text = printed(
+            page, f"{url}/pairings?round=1&lang=zh-Hant", paper, "pairings-zh-Hant"
+        )
+        assert pages == 1 and "對陣表" in text and "輪空" in text and "紅方" in text
+        # One score sheet a board (the bye has none), in simplified Chinese.
+        pages, texts, text = printed(
+            page, f"{url}/scoresheets?round=1&lang=zh-Hans", paper, "sheets-zh-Hans"
+        )
+        assert pages == 2
+        for number, sheet in enumerate(texts, start=1):
+            assert "记录纸" in sheet and event in sheet and "签名" in sheet, (paper, number)
+            assert re.search(rf"\b{number}\s*·\s*第\s*1\s*轮", sheet), (paper, sheet)
+            assert re.search(r"\b60\b", sheet), (paper, "the grid's last move")
+        assert [name for name, _, _ in CLUB_PLAYERS if name in texts[0]] == ["Lü Qin", "김민준"]
+        # The standings with the WXF tie-break columns, in Korean.
+        pages, texts, text = printed(page, f"{url}/standings?lang=ko", paper, "standings-ko")
+        assert pages == 1
+        for expected in ("1라운드 후 순위", "순위", "소속", "소네본", "승자승", "Nguyễn", "2550"):
+            assert expected in text, (paper, expected)
+    assert not director.errors, director.errors
+
+
+def test_a_director_runs_an_over_the_board_round_from_the_tournament_page(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    suffix = secrets.token_hex(3)
+    director = new_player(players, browser, server, address="198.51.100.62")
+    sign_up(director, f"Tp{suffix}")
+    page = director.page
+    page.click("body")  # (closes the account menu)
+    page.click("#tournament-create summary")
+    page.fill("#tf-name", f"Saturday club {suffix}")
+    page.select_option("#tf-format", "swiss")
+    page.check("#tf-otb")
+    page.click("#tf-create")
+    page.wait_for_url("**/t/**")
+    page.wait_for_selector("#tp-player-form:not([hidden])")
+    # An empty name is refused with the server's sentence.
+    page.click("#tp-add-player")
+    page.wait_for_selector("#tp-error:not([hidden])")
+    assert "the player's name is empty" in (page.text_content("#tp-error") or "")
+    for name, club, rating in CLUB_PLAYERS:
+        page.fill("#tp-player-name", name)
+        page.fill("#tp-player-club", club)
+        page.fill("#tp-player-rating", str(rating))
+        page.click("#tp-add-player")
+        page.wait_for_selector(f"#tp-entrants li:has-text('{name}')")
+    # One did not come: removed before the pairing.
+    page.click("#tp-entrants li:has-text('Nguyễn') .tp-remove")
+    page.wait_for_function("() => document.querySelectorAll('#tp-entrants li').length === 4")
+    # One is late: marked absent, then present again (the button says which it does).
+    page.click("#tp-entrants li:has-text('Anna Weber') .tp-absent")
+    page.wait_for_selector(
+        "#tp-entrants li:has-text('Anna Weber') .tp-absent:has-text('Present again')"
+    )
+    assert "paused" in (page.text_content("#tp-entrants li:has-text('Anna Weber')") or "")
+    page.click("#tp-entrants li:has-text('Anna Weber') .tp-absent")
+    page.wait_for_selector("#tp-entrants li:has-text('Anna Weber') .tp-absent:has-text('Absent')")
+    page.click("#tp-pair")
+    page.wait_for_selector("#tp-pairings tr[data-board='2'] .tp-enter-result")
+    assert not page.is_visible("#tp-player-form") and page.is_visible("#tp-print")
+    assert not page.is_visible("#tp-join") and not page.is_visible("#tp-computer")
+    # A wrong move is named; the right ones are kept as ICCS.
+    board = "#tp-pairings tr[data-board='1']"
+    page.fill(f"{board} .tp-moves", "h2e2 h9g7 h2h9")
+    page.click(f"{board} .tp-save-moves")
+    page.wait_for_selector("#tp-error:not([hidden])")
+    assert "move 3 ('h2h9') is refused" in (page.text_content("#tp-error") or "")
+    page.fill(f"{board} .tp-moves", "炮二平五 马8进7")
+    page.click(f"{board} .tp-save-moves")
+    page.wait_for_function(
+        "() => document.querySelector(\"#tp-pairings tr[data-board='1'] .tp-moves\")"
+        ".value === 'h2e2 h9g7'"
+    )
+    for number, result in ((1, "1-0"), (2, "1/2-1/2")):
+        row = f"#tp-pairings tr[data-board='{number}']"
+        page.select_option(f"{row} .tp-result-select", result)
+        page.click(f"{row} .tp-enter-result")
+        page.wait_for_function(
+            f"() => document.querySelector(\"{row} .tp-enter-result\").textContent === 'Correct'"
+        )
+    # Board 2 corrected: Black won it.
+    row = "#tp-pairings tr[data-board='2']"
+    page.select_option(f"{row} .tp-result-select", "0-1")
+    page.click(f"{row} .tp-enter-result")
+    page.wait_for_function(
+        f"() => document.querySelector(\"{row} .tp-result\").textContent === '0-1'"
+    )
+    points = page.eval_on_selector_all(
+        "#tp-standings .tp-points", "cells => cells.map(c => c.textContent)"
+    )
+    assert sorted(points) == ["0", "0", "1", "1"]
+    director.screenshot("tournament-over-the-board")
+    # (the two refusals above are the browser's only console lines: their 409s)
+    unexpected = [line for line in director.errors if "409 (Conflict)" not in line]
+    assert len(director.errors) == 2 and not unexpected, director.errors
+
+
+def move_once_and_resign(player: Player) -> None:
+    """On the game the tournament's page opened: one move each (the computer answers or
+    opens), then the player resigns."""
+    page = player.page
+    page.wait_for_selector("svg.board .piece")
+    if page.evaluate("window.chuhanApp.view.role") == "first":
+        player.click_move("h2e2")
+    else:
+        player.wait_ply(1)
+        player.click_move("a9a8")  # (legal after any first move of Red's)
+    player.wait_ply(2)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#btn-resign")
+    page.wait_for_selector("#banner:not([hidden])")
+
+
+def test_a_swiss_of_two_accounts_and_two_computers_is_played_to_its_final_standings(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    suffix = secrets.token_hex(3)
+    director = new_player(players, browser, server, address="198.51.100.63")
+    entrant = new_player(players, browser, server, address="198.51.100.64")
+    sign_up(director, f"Sd{suffix}")
+    sign_up(entrant, f"Se{suffix}")
+    body = {"name": f"Four {suffix}", "format": "swiss", "rounds": 2, "starts": time.time() + 3600}
+    tournament_id = call(director.page, "POST", "/api/tournaments", body)["tournament"]["id"]
+    address = f"/t/{tournament_id}"
+    for player in (director, entrant):
+        player.goto(address)
+        player.page.click("#tp-join")
+        player.page.wait_for_selector("#tp-withdraw:not([hidden])")
+    page = director.page
+    page.select_option("#tp-computer-level", "1")
+    for count in (3, 4):
+        page.click("#tp-computer")
+        page.wait_for_function(
+            f"() => document.querySelectorAll('#tp-entrants li').length === {count}"
+        )
+    for _round in (1, 2):
+        # The director pairs the round once the last has its results (each human meets a
+        # computer: computers are kept apart); each page opens its player's game by itself.
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('#tp-pairings .tp-result')]"
+            ".every(cell => cell.textContent !== '–')"
+        )
+        page.click("#tp-pair")
+        for player in (director, entrant):
+            player.page.wait_for_url("**/g/**")
+        for player in (director, entrant):
+            move_once_and_resign(player)
+        for player in (director, entrant):
+            player.goto(address)
+    page.wait_for_function("() => document.querySelector('#tp-when').textContent === 'Finished'")
+    points = {
+        row.get_attribute("data-name"): row.locator(".tp-points").text_content()
+        for row in page.locator("#tp-standings tbody tr").all()
+    }
+    assert points == {
+        "Computer 1 (level 1)": "2",
+        "Computer 2 (level 1)": "2",
+        f"Sd{suffix}": "0",
+        f"Se{suffix}": "0",
+    }
+    director.screenshot("tournament-swiss-computers-final")

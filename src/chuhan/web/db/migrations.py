@@ -451,6 +451,14 @@ TOURNAMENT_PAUSES_SCHEMA = """
 ALTER TABLE tournament_entrants ADD COLUMN paused integer NOT NULL DEFAULT 0
 """
 
+#: A club director's over-the-board tournament (issue 23): each player's club, and the
+#: moves a director entered for a board played on a real board (ICCS, space-separated).
+#: (The same text on both.)
+TOURNAMENT_OVER_THE_BOARD_SCHEMA = """
+ALTER TABLE tournament_entrants ADD COLUMN club text NOT NULL DEFAULT '';
+ALTER TABLE tournament_boards ADD COLUMN moves text
+"""
+
 #: Each account's e-mail notices (issue 24; :mod:`chuhan.web.notices.repository`), gone
 #: with the account: its address, whether it is confirmed (and the token of the link that
 #: confirms it), whether the digest is on; when a socket of it was last seen open, when its
@@ -576,6 +584,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "language",
         PUSH_SCHEMA,
         PUSH_SCHEMA,
+    ),
+    Migration(
+        "the players' clubs and the moves of boards played over the board",
+        TOURNAMENT_OVER_THE_BOARD_SCHEMA,
+        TOURNAMENT_OVER_THE_BOARD_SCHEMA,
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

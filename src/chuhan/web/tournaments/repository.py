@@ -71,11 +71,14 @@ __all__ = [
     "attach_game",
     "claim",
     "computer_level",
+    "correct_result",
     "create_tournament",
     "driver_of",
+    "edit_player",
     "ended_without_result",
     "enter",
     "enter_computer",
+    "enter_player",
     "forbid_pair",
     "game_of",
     "is_tournament_game",
@@ -84,10 +87,13 @@ __all__ = [
     "load_tournament",
     "pair_arena",
     "release",
+    "remove_player",
     "result_of_game",
+    "set_moves",
     "set_paused",
     "set_result",
     "set_status",
+    "unpair_round",
     "withdraw_entrant",
 ]
 
@@ -108,6 +114,9 @@ class Settings:
     rated: bool = False
     entry: Literal["anyone", "accounts", "code"] = "anyone"
     code_sha256: str | None = None
+    #: Played over the board (on real boards, not on the site): the director enters the
+    #: players, pairs each round and enters the results; no game is made on the site.
+    over_the_board: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +141,9 @@ class Tournament:
     endings: dict[int, ArenaEnding] = field(default_factory=dict)
     #: Each board's game once made, by (round, board): the page's links to watch them.
     games: dict[tuple[int, int], str] = field(default_factory=dict)
+    #: The moves a director entered for a board played over the board (ICCS, by (round,
+    #: board)).
+    moves: dict[tuple[int, int], str] = field(default_factory=dict)
 
     @property
     def rounds_paired(self) -> int:
@@ -192,9 +204,22 @@ TOURNAMENTS_LISTED = (
     "WHERE e.tournament_id = tournaments.id) AS players "
     "FROM tournaments WHERE status = ? ORDER BY starts, id LIMIT ?"
 )
-_ENTRANT = "entrant_id, account_id, name, rating, entered, first_round, last_round"
+_ENTRANT = "entrant_id, account_id, name, rating, entered, first_round, last_round, club"
 ENTRANT_INSERT = (
-    f"INSERT INTO tournament_entrants (tournament_id, {_ENTRANT}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    f"INSERT INTO tournament_entrants (tournament_id, {_ENTRANT}) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+ENTRANT_EDITED = (
+    "UPDATE tournament_entrants SET name = ?, club = ?, rating = ? "
+    "WHERE tournament_id = ? AND entrant_id = ?"
+)
+ENTRANT_REMOVED = "DELETE FROM tournament_entrants WHERE tournament_id = ? AND entrant_id = ?"
+FORBIDDEN_OF_REMOVED = (
+    "DELETE FROM tournament_forbidden WHERE tournament_id = ? AND (first = ? OR second = ?)"
+)
+ROUND_UNPAIRED = "DELETE FROM tournament_boards WHERE tournament_id = ? AND round = ?"
+BOARD_MOVES = (
+    "UPDATE tournament_boards SET moves = ? WHERE tournament_id = ? AND round = ? AND board = ?"
 )
 ENTRANT_PAUSED = (
     "UPDATE tournament_entrants SET paused = ? WHERE tournament_id = ? AND entrant_id = ?"
@@ -210,7 +235,7 @@ BOARD_INSERT = (
     f"INSERT INTO tournament_boards (tournament_id, {_BOARD}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
 BOARDS_READ = (
-    f"SELECT {_BOARD} FROM tournament_boards WHERE tournament_id = ? ORDER BY round, board"
+    f"SELECT {_BOARD}, moves FROM tournament_boards WHERE tournament_id = ? ORDER BY round, board"
 )
 BOARD_RESULT = (
     "UPDATE tournament_boards SET result = ? WHERE tournament_id = ? AND round = ? AND board = ?"
@@ -259,6 +284,7 @@ def _entrant_of(row: Mapping[str, Any]) -> Entrant:
         first_round=int(row["first_round"]),
         last_round=None if row["last_round"] is None else int(row["last_round"]),
         paused=bool(row["paused"]),
+        club=str(row["club"] or ""),
     )
 
 
@@ -335,6 +361,11 @@ def load_tournament(tournament_id: str, *, for_update: bool = False) -> Body[Tou
             for board in boards
             if board["game_id"] is not None
         },
+        moves={
+            (int(board["round"]), int(board["board"])): str(board["moves"])
+            for board in boards
+            if board["moves"]
+        },
     )
 
 
@@ -371,6 +402,7 @@ def enter(
     name: str,
     rating: int,
     account_id: str | None = None,
+    club: str = "",
     revision: int | None = None,
 ) -> Body[Entrant]:
     """Enter a player: refused when the tournament is over, full, already has the player,
@@ -387,6 +419,7 @@ def enter(
         rating=rating,
         entered=max((e.entered for e in tournament.entrants), default=-1) + 1,
         first_round=first_round,
+        club=club,
     )
     yield Do(
         ENTRANT_INSERT,
@@ -399,6 +432,7 @@ def enter(
             entrant.entered,
             entrant.first_round,
             None,
+            club,
         ),
     )
     yield from _changed(tournament)
@@ -696,6 +730,178 @@ def list_tournaments(status: Status, limit: int) -> Body[list[Tournament]]:
     return listed
 
 
+# ---------------------------------------------------------------------- over the board
+
+#: A player the director entered over the board: ``p:{n}``.
+PLAYER_PREFIX = "p:"
+
+
+def _over_the_board(tournament: Tournament) -> None:
+    if not tournament.settings.over_the_board:
+        raise TournamentError(
+            "only an over-the-board tournament's director enters, edits and removes players, "
+            "corrects results and enters moves"
+        )
+
+
+def _before_first_round(tournament: Tournament, doing: str) -> None:
+    if tournament.rounds_paired:
+        raise TournamentError(
+            f"a player cannot be {doing} once round 1 is paired (withdraw the player instead, "
+            "or undo the pairing of round 1 first)"
+        )
+
+
+def _player(tournament: Tournament, entrant_id: str) -> Entrant:
+    found = [entrant for entrant in tournament.entrants if entrant.id == entrant_id]
+    if not found:
+        raise TournamentError(f"the tournament has no player {entrant_id!r}")
+    return found[0]
+
+
+def enter_player(
+    tournament_id: str, *, name: str, club: str, rating: int, revision: int | None = None
+) -> Body[Entrant]:
+    """The director enters a player over the board (no account: a name, a club and a
+    rating), numbered ``p:1``, ``p:2`` … in the order of entry."""
+    tournament = yield from _changing(tournament_id, revision)
+    _over_the_board(tournament)
+    numbers = [
+        int(entrant.id[len(PLAYER_PREFIX) :])
+        for entrant in tournament.entrants
+        if entrant.id.startswith(PLAYER_PREFIX)
+    ]
+    if any(entrant.name == name for entrant in tournament.entrants):
+        raise TournamentError(f"the tournament has a player named {name!r} already")
+    entrant_id = f"{PLAYER_PREFIX}{max(numbers, default=0) + 1}"
+    return (
+        yield from enter(
+            tournament_id,
+            entrant_id,
+            name=name,
+            rating=rating,
+            club=club,
+            revision=tournament.revision,
+        )
+    )
+
+
+def edit_player(
+    tournament_id: str,
+    entrant_id: str,
+    *,
+    name: str,
+    club: str,
+    rating: int,
+    revision: int | None = None,
+) -> Body[Entrant]:
+    """The director corrects a player's name, club or rating before round 1 is paired
+    (the rating orders the pairing numbers, so not after)."""
+    tournament = yield from _changing(tournament_id, revision)
+    _over_the_board(tournament)
+    entrant = _player(tournament, entrant_id)
+    _before_first_round(tournament, "edited")
+    if any(other.name == name and other.id != entrant_id for other in tournament.entrants):
+        raise TournamentError(f"the tournament has a player named {name!r} already")
+    yield Do(ENTRANT_EDITED, (name, club, rating, tournament_id, entrant_id))
+    yield from _changed(tournament)
+    return replace(entrant, name=name, club=club, rating=rating)
+
+
+def remove_player(
+    tournament_id: str, entrant_id: str, *, revision: int | None = None
+) -> Body[Entrant]:
+    """The director removes a player before round 1 is paired (and the pairs kept apart
+    that named them)."""
+    tournament = yield from _changing(tournament_id, revision)
+    _over_the_board(tournament)
+    entrant = _player(tournament, entrant_id)
+    _before_first_round(tournament, "removed")
+    yield Do(FORBIDDEN_OF_REMOVED, (tournament_id, entrant_id, entrant_id))
+    yield Do(ENTRANT_REMOVED, (tournament_id, entrant_id))
+    yield from _changed(tournament)
+    return entrant
+
+
+def unpair_round(tournament_id: str, *, revision: int | None = None) -> Body[int]:
+    """Undo the pairing of the last round paired, so that it is paired anew: refused once
+    one of its boards has a result or a game on the site (the round has started). The
+    round undone."""
+    tournament = yield from _changing(tournament_id, revision)
+    if tournament.spec.format is Format.ARENA:
+        raise TournamentError("an arena has no rounds to undo")
+    last = tournament.rounds_paired
+    if not last:
+        raise TournamentError("no round is paired yet")
+    started = [
+        board.number
+        for board in tournament.round_boards(last)
+        if (board.result is not None or (last, board.number) in tournament.games)
+    ]
+    if started:
+        raise TournamentError(
+            f"round {last} has started (board {started[0]} has a result or a game): its "
+            "pairing cannot be undone; correct the results instead"
+        )
+    yield Do(ROUND_UNPAIRED, (tournament_id, last))
+    yield from _changed(tournament, "running" if last > 1 else "created")
+    return last
+
+
+def correct_result(
+    tournament_id: str,
+    round_number: int,
+    board_number: int,
+    result: Result,
+    *,
+    revision: int | None = None,
+) -> Body[Board]:
+    """The director corrects the result of a board played over the board (the standings
+    follow; the rounds already paired stay as they are): refused for a board without a
+    result (enter it), a bye, or a board that does not exist."""
+    tournament = yield from _changing(tournament_id, revision)
+    _over_the_board(tournament)
+    found = [b for b in tournament.boards if b.round == round_number and b.number == board_number]
+    if not found:
+        raise TournamentError(f"round {round_number} has no board {board_number}")
+    (board,) = found
+    if board.is_bye:
+        raise TournamentError(f"board {board_number} of round {round_number} is a bye")
+    if board.result is None:
+        raise TournamentError(
+            f"board {board_number} of round {round_number} has no result to correct: enter it"
+        )
+    if board.result is result:
+        raise TournamentError(
+            f"board {board_number} of round {round_number} has this result already ({result.value})"
+        )
+    boards = tuple(replace(b, result=result) if b == board else b for b in tournament.boards)
+    yield Do(BOARD_RESULT, (result.value, tournament_id, round_number, board_number))
+    yield from _changed(tournament, _status_after(tournament, boards))
+    return replace(board, result=result)
+
+
+def set_moves(
+    tournament_id: str,
+    round_number: int,
+    board_number: int,
+    moves: str,
+    *,
+    revision: int | None = None,
+) -> Body[None]:
+    """Keep the moves of a board played over the board (checked by the caller: ICCS,
+    space-separated; empty clears them)."""
+    tournament = yield from _changing(tournament_id, revision)
+    _over_the_board(tournament)
+    found = [b for b in tournament.boards if b.round == round_number and b.number == board_number]
+    if not found:
+        raise TournamentError(f"round {round_number} has no board {board_number}")
+    if found[0].is_bye:
+        raise TournamentError(f"board {board_number} of round {round_number} is a bye")
+    yield Do(BOARD_MOVES, (moves or None, tournament_id, round_number, board_number))
+    yield from _changed(tournament)
+
+
 class TournamentRepository:
     """Tournaments in the game database ``db`` (either store): each method one transaction
     (a body above), or one read."""
@@ -838,3 +1044,58 @@ class TournamentRepository:
     ) -> int:
         body = set_status(tournament_id, status, revision=revision)
         return await self.db.write(body, "changing a tournament's status")
+
+    async def enter_player(
+        self, tournament_id: str, *, name: str, club: str, rating: int, revision: int | None
+    ) -> Entrant:
+        body = enter_player(tournament_id, name=name, club=club, rating=rating, revision=revision)
+        return await self.db.write(body, "entering a player")
+
+    async def edit_player(
+        self,
+        tournament_id: str,
+        entrant_id: str,
+        *,
+        name: str,
+        club: str,
+        rating: int,
+        revision: int | None,
+    ) -> Entrant:
+        body = edit_player(
+            tournament_id, entrant_id, name=name, club=club, rating=rating, revision=revision
+        )
+        return await self.db.write(body, "editing a player")
+
+    async def remove_player(
+        self, tournament_id: str, entrant_id: str, *, revision: int | None
+    ) -> Entrant:
+        body = remove_player(tournament_id, entrant_id, revision=revision)
+        return await self.db.write(body, "removing a player")
+
+    async def unpair_round(self, tournament_id: str, *, revision: int | None) -> int:
+        body = unpair_round(tournament_id, revision=revision)
+        return await self.db.write(body, "undoing a round's pairing")
+
+    async def correct_result(
+        self,
+        tournament_id: str,
+        round_number: int,
+        board_number: int,
+        result: Result,
+        *,
+        revision: int | None,
+    ) -> Board:
+        body = correct_result(tournament_id, round_number, board_number, result, revision=revision)
+        return await self.db.write(body, "correcting a result")
+
+    async def set_moves(
+        self,
+        tournament_id: str,
+        round_number: int,
+        board_number: int,
+        moves: str,
+        *,
+        revision: int | None,
+    ) -> None:
+        body = set_moves(tournament_id, round_number, board_number, moves, revision=revision)
+        await self.db.write(body, "keeping a board's moves")

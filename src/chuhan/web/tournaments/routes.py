@@ -20,6 +20,18 @@
 - ``POST /api/tournaments/{id}/result`` (``{"round", "board", "result"}``: ``1-0``,
   ``0-1``, ``1/2-1/2``, ``+-``, ``-+``, ``--``) and ``/forbid`` (``{"first", "second"}``,
   players' names): the director;
+- over the board (``{"over_the_board": true}`` at its creation: played on real boards, no
+  game made on the site), the director: ``POST .../players`` (``{"name", "club",
+  "rating"}``) enters a player, ``POST .../players/{n}`` edits and ``DELETE
+  .../players/{n}`` removes player ``p:n`` before round 1; ``POST .../unpair`` undoes the
+  last round's pairing before any result; ``POST .../players/{n}/pause`` and ``/resume``
+  mark a player absent from the rounds to come (a zero-point bye) and back;
+  ``POST .../correct`` (as ``/result``) corrects a
+  result; ``POST .../moves`` (``{"round", "board", "moves"}``) keeps a board's moves, each
+  checked by the rules; each takes the ``revision`` read, and is refused when the
+  tournament changed since (two directors editing one round);
+- ``GET /t/{id}/print/pairings|scoresheets|standings`` (``?round=n&lang=``): the printed
+  pages (``print.html``);
 - ``GET /api/tournaments/{id}/trf``: a Swiss or round robin in FIDE's TRF16;
 - ``GET /api/tournaments/{id}/pgn``: the crosstable (as PGN's escaped ``%`` lines) and
   every game of the tournament in one PGN file, round by round and board by board
@@ -33,10 +45,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any, Literal
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 
 from chuhan.errors import ChuhanError
 from chuhan.variants import get_variant
@@ -51,6 +64,8 @@ from chuhan.web.tournaments.rules import (
     AXF_ORDER,
     JANGGI_ARENA_SCORING,
     WXF_ORDER,
+    Board,
+    Entrant,
     Format,
     Result,
     Spec,
@@ -60,26 +75,40 @@ from chuhan.web.tournaments.rules import (
     arena_records,
     arena_standings,
     crosstable,
+    scores_before,
     standings,
     trf,
 )
-from chuhan.web.tournaments.service import NotDirector, entrant_id_of, with_code
+from chuhan.web.tournaments.service import (
+    NotDirector,
+    entrant_id_of,
+    over_the_board_pgn,
+    with_code,
+)
 
 __all__ = [
     "add_computer",
     "berserk",
+    "correct_result",
     "create_tournament",
     "current_game",
+    "edit_player",
+    "enter_moves",
+    "enter_player",
     "enter_result",
     "join_tournament",
     "keep_apart",
     "list_tournaments",
     "pair_round",
+    "pause_player",
     "pause_tournament",
+    "print_page",
+    "remove_player",
     "resume_tournament",
     "tournament",
     "tournament_pgn",
     "tournament_trf",
+    "unpair_round",
     "withdraw_tournament",
     "you_json",
 ]
@@ -198,6 +227,7 @@ def parse_tournament(
         time_control=None if control is None else control.to_dict(),
         rated=field(data, "rated", bool, False),
         entry=entry,
+        over_the_board=field(data, "over_the_board", bool, False),
     )
     return name, spec, chosen, float(starts), code
 
@@ -221,12 +251,17 @@ def tournament_json(tournament: Tournament, *, whole: bool) -> dict[str, Any]:
         "minutes": spec.minutes,
         "tiebreaks": [tiebreak.value for tiebreak in spec.tiebreaks],
         "players": tournament.players,
+        "over_the_board": settings.over_the_board,
     }
     if not whole:
         return shown
     names = {entrant.id: entrant.name for entrant in tournament.entrants}
+    entrants = {entrant.id: entrant for entrant in tournament.entrants}
     shown["entrants"] = [
         {
+            # (a director's entry's id, to edit or remove it; never an account's)
+            "id": entrant.id if entrant.id.startswith("p:") else None,
+            "club": entrant.club,
             "name": entrant.name,
             "rating": entrant.rating,
             "first_round": entrant.first_round,
@@ -237,16 +272,11 @@ def tournament_json(tournament: Tournament, *, whole: bool) -> dict[str, Any]:
     ]
     shown["paired"] = [
         [
-            {
-                "board": board.number,
-                "red": names[board.red],
-                "black": None if board.black is None else names[board.black],
-                "result": None if board.result is None else board.result.value,
-                "game": tournament.games.get((board.round, board.number)),
-            }
+            _board_json(tournament, board, entrants, scores)
             for board in tournament.round_boards(number)
         ]
         for number in range(1, tournament.rounds_paired + 1)
+        for scores in [scores_before(spec, tournament.entrants, tournament.boards, number)]
     ]
     if spec.format is Format.ARENA:
         shown["games"] = [
@@ -274,6 +304,27 @@ def tournament_json(tournament: Tournament, *, whole: bool) -> dict[str, Any]:
             }
             for line in standings(spec, tournament.entrants, tournament.boards)
         ]
+    return shown
+
+
+def _board_json(
+    tournament: Tournament,
+    board: Board,
+    entrants: dict[str, Entrant],
+    scores: dict[str, float],
+) -> dict[str, Any]:
+    """A board of a round: the players (name, club, rating, score before the round), the
+    result, the game on the site, the moves entered over the board."""
+    shown: dict[str, Any] = {"board": board.number}
+    for side, entrant_id in (("red", board.red), ("black", board.black)):
+        entrant = None if entrant_id is None else entrants[entrant_id]
+        shown[side] = None if entrant is None else entrant.name
+        shown[f"{side}_club"] = None if entrant is None else entrant.club
+        shown[f"{side}_rating"] = None if entrant is None else entrant.rating
+        shown[f"{side}_score"] = None if entrant_id is None else scores.get(entrant_id, 0.0)
+    shown["result"] = None if board.result is None else board.result.value
+    shown["game"] = tournament.games.get((board.round, board.number))
+    shown["moves"] = tournament.moves.get((board.round, board.number))
     return shown
 
 
@@ -418,7 +469,7 @@ async def tournament_pgn(request: Request) -> Response:
     async def no_budget() -> None:
         """(the tournament's games are read for this file without a reader's budget)"""
 
-    texts = []
+    texts = over_the_board_pgn(found) if found.settings.over_the_board else []
     for (round_number, board_number), game_id in sorted(found.games.items()):
         try:
             rendered = await context.reads.rendered(game_id, no_budget)
@@ -500,3 +551,176 @@ async def keep_apart(request: Request) -> Response:
         field(data, "second", str, ""),
     )
     return JSONResponse({"kept_apart": [data["first"], data["second"]]})
+
+
+def _result_of(data: dict[str, Any]) -> Result:
+    try:
+        return Result(field(data, "result", str, ""))
+    except ValueError:
+        raise HTTPError(
+            400,
+            "bad_field",
+            "'result' must be one of " + ", ".join(result.value for result in Result),
+        ) from None
+
+
+def _player_fields(data: dict[str, Any]) -> tuple[str, str, int]:
+    return (
+        field(data, "name", str, ""),
+        field(data, "club", str, ""),
+        field(data, "rating", int, 0),
+    )
+
+
+@refusals
+async def enter_player(request: Request) -> Response:
+    """The director enters a player over the board."""
+    context = context_of(request)
+    director = await _account(request)
+    data = await read_json(request)
+    name, club, rating = _player_fields(data)
+    entrant = await context.tournaments.enter_player(
+        request.path_params["tournament_id"],
+        director,
+        name=name,
+        club=club,
+        rating=rating,
+        revision=_revision(data),
+    )
+    return JSONResponse(
+        {
+            "player": {
+                "id": entrant.id,
+                "name": entrant.name,
+                "club": entrant.club,
+                "rating": entrant.rating,
+            }
+        },
+        status_code=201,
+    )
+
+
+@refusals
+async def edit_player(request: Request) -> Response:
+    context = context_of(request)
+    director = await _account(request)
+    data = await read_json(request)
+    name, club, rating = _player_fields(data)
+    entrant = await context.tournaments.edit_player(
+        request.path_params["tournament_id"],
+        director,
+        f"p:{request.path_params['number']}",
+        name=name,
+        club=club,
+        rating=rating,
+        revision=_revision(data),
+    )
+    return JSONResponse(
+        {
+            "player": {
+                "id": entrant.id,
+                "name": entrant.name,
+                "club": entrant.club,
+                "rating": entrant.rating,
+            }
+        }
+    )
+
+
+@refusals
+async def remove_player(request: Request) -> Response:
+    context = context_of(request)
+    director = await _account(request)
+    revision = request.query_params.get("revision")
+    if revision is not None and not (revision.isascii() and revision.isdigit()):
+        raise HTTPError(400, "bad_field", f"'revision' must be an int, got {revision[:20]!r}")
+    entrant = await context.tournaments.remove_player(
+        request.path_params["tournament_id"],
+        director,
+        f"p:{request.path_params['number']}",
+        revision=None if revision is None else int(revision),
+    )
+    return JSONResponse({"removed": {"id": entrant.id, "name": entrant.name}})
+
+
+@refusals
+async def unpair_round(request: Request) -> Response:
+    context = context_of(request)
+    director = await _account(request)
+    data = await read_json(request)
+    tournament_id = request.path_params["tournament_id"]
+    undone = await context.tournaments.unpair_round(
+        tournament_id, director, revision=_revision(data)
+    )
+    found = await context.tournaments.tournament(tournament_id)
+    return JSONResponse({"undone": undone, "tournament": tournament_json(found, whole=True)})
+
+
+@refusals
+async def correct_result(request: Request) -> Response:
+    context = context_of(request)
+    director = await _account(request)
+    data = await read_json(request)
+    result = _result_of(data)
+    board = await context.tournaments.correct_result(
+        request.path_params["tournament_id"],
+        director,
+        field(data, "round", int, 0),
+        field(data, "board", int, 0),
+        result,
+        revision=_revision(data),
+    )
+    return JSONResponse(
+        {"board": {"round": board.round, "board": board.number, "result": result.value}}
+    )
+
+
+@refusals
+async def enter_moves(request: Request) -> Response:
+    context = context_of(request)
+    director = await _account(request)
+    data = await read_json(request)
+    round_number, board_number = field(data, "round", int, 0), field(data, "board", int, 0)
+    moves = await context.tournaments.enter_moves(
+        request.path_params["tournament_id"],
+        director,
+        round_number,
+        board_number,
+        field(data, "moves", str, ""),
+        revision=_revision(data),
+    )
+    return JSONResponse({"board": {"round": round_number, "board": board_number, "moves": moves}})
+
+
+PRINTED = ("pairings", "scoresheets", "standings")
+
+
+async def print_page(request: Request) -> Response:
+    """A tournament's printed page (``print.html``, which reads the tournament and lays
+    the page out for A4 and Letter)."""
+    if request.path_params["kind"] not in PRINTED:
+        return PlainTextResponse(
+            "Not Found: a tournament prints " + ", ".join(PRINTED), status_code=404
+        )
+    found = Path(request.app.state.static_dir) / "print.html"
+    if not found.is_file():
+        return PlainTextResponse(
+            f"The web app's files are missing ({found}); reinstall chuhan.", status_code=500
+        )
+    return FileResponse(found, media_type="text/html; charset=utf-8")
+
+
+@refusals
+async def pause_player(request: Request) -> Response:
+    """The director marks a player over the board absent (``.../pause``) or back
+    (``.../resume``)."""
+    context = context_of(request)
+    director = await _account(request)
+    paused = request.url.path.rstrip("/").endswith("/pause")
+    entrant = await context.tournaments.pause_player(
+        request.path_params["tournament_id"],
+        director,
+        f"p:{request.path_params['number']}",
+        paused=paused,
+    )
+    return JSONResponse({"player": {"id": entrant.id, "paused": entrant.paused}})

@@ -54,6 +54,7 @@ __all__ = [
     "next_round",
     "pairing_numbers",
     "record_result",
+    "scores_before",
     "standings",
     "total_rounds",
     "trf",
@@ -201,6 +202,8 @@ class Entrant:
     #: Paused (by the player): not paired until they come back; in a Swiss, a round they
     #: are paused for is not played and scores nothing (FIDE's zero-point bye).
     paused: bool = False
+    #: The player's club (a director's entry over the board; empty if none given).
+    club: str = ""
 
     def plays_in(self, round_number: int) -> bool:
         return self.first_round <= round_number and (
@@ -378,6 +381,15 @@ def _histories(
         ]
         for player, rounds in histories.items()
     }
+
+
+def scores_before(
+    spec: Spec, entrants: Sequence[Entrant], boards: Sequence[Board], round_number: int
+) -> dict[str, float]:
+    """Each entrant's points from the rounds before ``round_number`` (a pairing sheet's
+    scores)."""
+    histories = _histories(spec, entrants, boards, round_number - 1)
+    return {player: sum(played.points for played in rounds) for player, rounds in histories.items()}
 
 
 def _check_round_complete(boards: Sequence[Board], round_number: int) -> None:

@@ -31,12 +31,18 @@ import asyncio
 import hashlib
 import logging
 import secrets
+import unicodedata
 from collections.abc import Callable, Coroutine
 from dataclasses import replace
 from typing import Any
 
 from chuhan.adjudication.outcome import Termination
+from chuhan.board import Board as Position
 from chuhan.clock import TimeControl
+from chuhan.errors import ChuhanError
+from chuhan.notation import parse_move
+from chuhan.records.game import GameRecord
+from chuhan.records.pgn import write_pgn
 from chuhan.variants import get_variant
 from chuhan.web.accounts.repository import Account
 from chuhan.web.accounts.service import AccountService
@@ -67,8 +73,11 @@ __all__ = [
     "NotDirector",
     "TournamentService",
     "UnknownTournament",
+    "checked_moves",
+    "checked_text",
     "code_sha256",
     "entrant_id_of",
+    "over_the_board_pgn",
 ]
 
 log = logging.getLogger("chuhan.web.tournaments")
@@ -80,6 +89,53 @@ UNRATED = 1500
 COMPUTER_LEVELS = range(1, 9)
 COMPUTER_SEED_RATINGS = {level: 900 + 150 * level for level in COMPUTER_LEVELS}
 MAX_NAME_CHARS = 60
+#: A rating a director may enter for a player over the board (0: unrated).
+MAX_RATING = 3500
+#: The most moves (plies) a board's moves may have.
+MAX_BOARD_PLIES = 1000
+
+
+def checked_text(value: str, what: str, *, empty: bool = False) -> str:
+    """``value`` with its spaces tidied, or a :class:`TournamentError` naming ``what`` and
+    what is wrong: empty (unless ``empty``), longer than :data:`MAX_NAME_CHARS`, or with a
+    control character (a line break, a tab, an escape: a printed sheet cannot show it)."""
+    controls = [char for char in value if unicodedata.category(char) in ("Cc", "Cf")]
+    if controls:
+        raise TournamentError(
+            f"{what} {value[:MAX_NAME_CHARS]!r} has a control character "
+            f"(U+{ord(controls[0]):04X}); use letters, digits, spaces and punctuation"
+        )
+    value = " ".join(value.split())
+    if not value and not empty:
+        raise TournamentError(f"{what} is empty")
+    if len(value) > MAX_NAME_CHARS:
+        raise TournamentError(f"{what} is {len(value)} characters long; at most {MAX_NAME_CHARS}")
+    return value
+
+
+def checked_moves(variant_game: str, variant_rules: str, text: str, where: str) -> str:
+    """The moves of a board written in any notation chuhan reads (ICCS, WXF, Chinese,
+    Korean; move numbers such as ``1.`` skipped), checked one by one from the start
+    position, as ICCS separated by spaces; else a :class:`TournamentError` naming the
+    move by its number and text, and why it is refused."""
+    tokens = [
+        token for token in text.split() if not (token.rstrip(".").isdigit() and token.endswith("."))
+    ]
+    if len(tokens) > MAX_BOARD_PLIES:
+        raise TournamentError(f"{where} has {len(tokens)} moves; at most {MAX_BOARD_PLIES}")
+    position = Position(variant=get_variant(variant_game, variant_rules))
+    written = []
+    for number, token in enumerate(tokens, start=1):
+        try:
+            move = parse_move(position, token)
+        except ChuhanError as error:
+            raise TournamentError(
+                f"{where}: move {number} ({token[:20]!r}) is refused: {error}"
+            ) from None
+        written.append(move.iccs())
+        position.push(move)
+    return " ".join(written)
+
 
 #: A game's result (its ``result`` field) as a board's, red being the first mover.
 _RESULTS = {"1-0": Result.RED_WINS, "0-1": Result.BLACK_WINS, "1/2-1/2": Result.DRAW}
@@ -159,11 +215,9 @@ class TournamentService:
     ) -> Tournament:
         """A new tournament directed by ``director``: refused when it starts in the past,
         has no name, or ``spec`` is absurd (``rules.check_spec``)."""
-        name = " ".join(name.split())
-        if not name:
+        if not name.strip():
             raise TournamentError("a tournament needs a name")
-        if len(name) > MAX_NAME_CHARS:
-            raise TournamentError(f"a tournament's name is at most {MAX_NAME_CHARS} characters")
+        name = checked_text(name, "the tournament's name")
         now = self.now()
         if starts < now:
             raise TournamentError(
@@ -206,6 +260,8 @@ class TournamentService:
             boards = await self.repository.pair_arena(tournament_id, self.now())
         else:
             boards = await self.repository.pair_round(tournament_id, revision=revision)
+        if tournament.settings.over_the_board:
+            return boards  # (played on real boards: no game is made on the site)
         if await self._drives(tournament_id):
             await self._make_games(tournament_id)
         return boards
@@ -257,6 +313,8 @@ class TournamentService:
         now = self.now()
         if tournament.status == "finished" or now < tournament.starts:
             return
+        if tournament.settings.over_the_board:
+            return  # (its director pairs each round, when the room is ready)
         spec, boards = tournament.spec, tournament.boards
         if spec.format is Format.ARENA:
             if now >= tournament.starts + spec.minutes * 60:
@@ -286,6 +344,8 @@ class TournamentService:
         lock = self._making.setdefault(tournament_id, asyncio.Lock())
         async with lock:
             tournament = await self.tournament(tournament_id)
+            if tournament.settings.over_the_board:
+                return
             names = {entrant.id: entrant.name for entrant in tournament.entrants}
             for board in tournament.boards:
                 if board.is_finished or (board.round, board.number) in tournament.games:
@@ -383,6 +443,8 @@ class TournamentService:
                 f"a computer's level is {COMPUTER_LEVELS[0]} to {COMPUTER_LEVELS[-1]}, not {level}"
             )
         tournament = await self._directed(tournament_id, director)
+        if tournament.settings.over_the_board:
+            raise TournamentError("a computer cannot play on a real board")
         entrant = await self.repository.enter_computer(
             tournament_id, level, COMPUTER_SEED_RATINGS[level]
         )
@@ -401,6 +463,121 @@ class TournamentService:
                 raise TournamentError(f"{name!r} is not a player of the tournament")
         await self.repository.forbid(tournament_id, ids[first], ids[second])
 
+    # ------------------------------------------------------------------ over the board
+
+    async def enter_player(
+        self,
+        tournament_id: str,
+        director: Account,
+        *,
+        name: str,
+        club: str,
+        rating: int,
+        revision: int | None = None,
+    ) -> Entrant:
+        """The director of an over-the-board tournament enters a player: a name, a club
+        (may be empty) and a rating (0 to :data:`MAX_RATING`; 0 unrated)."""
+        await self._directed(tournament_id, director)
+        name, club = (
+            checked_text(name, "the player's name"),
+            checked_text(club, "the club", empty=True),
+        )
+        return await self.repository.enter_player(
+            tournament_id, name=name, club=club, rating=_rating(rating), revision=revision
+        )
+
+    async def edit_player(
+        self,
+        tournament_id: str,
+        director: Account,
+        entrant_id: str,
+        *,
+        name: str,
+        club: str,
+        rating: int,
+        revision: int | None = None,
+    ) -> Entrant:
+        await self._directed(tournament_id, director)
+        name, club = (
+            checked_text(name, "the player's name"),
+            checked_text(club, "the club", empty=True),
+        )
+        return await self.repository.edit_player(
+            tournament_id,
+            entrant_id,
+            name=name,
+            club=club,
+            rating=_rating(rating),
+            revision=revision,
+        )
+
+    async def remove_player(
+        self, tournament_id: str, director: Account, entrant_id: str, *, revision: int | None
+    ) -> Entrant:
+        await self._directed(tournament_id, director)
+        return await self.repository.remove_player(tournament_id, entrant_id, revision=revision)
+
+    async def pause_player(
+        self, tournament_id: str, director: Account, entrant_id: str, *, paused: bool
+    ) -> Entrant:
+        """The director of an over-the-board tournament marks a player absent from the
+        rounds to come (``paused``: not paired, a Swiss round scores nothing: FIDE's
+        zero-point bye) or present again."""
+        tournament = await self._directed(tournament_id, director)
+        if not tournament.settings.over_the_board:
+            raise TournamentError("online, players pause and come back themselves")
+        if entrant_id not in {entrant.id for entrant in tournament.entrants}:
+            raise TournamentError(f"the tournament has no player {entrant_id!r}")
+        return await self.repository.set_paused(tournament_id, entrant_id, paused)
+
+    async def unpair_round(
+        self, tournament_id: str, director: Account, *, revision: int | None
+    ) -> int:
+        """Undo the last round's pairing of an over-the-board tournament before any of its
+        results (online, the driver makes a round's games as soon as it is paired)."""
+        tournament = await self._directed(tournament_id, director)
+        if not tournament.settings.over_the_board:
+            raise TournamentError(
+                "only an over-the-board round's pairing can be undone (online, its games are "
+                "made at once)"
+            )
+        return await self.repository.unpair_round(tournament_id, revision=revision)
+
+    async def correct_result(
+        self,
+        tournament_id: str,
+        director: Account,
+        round_number: int,
+        board_number: int,
+        result: Result,
+        *,
+        revision: int | None,
+    ) -> Board:
+        await self._directed(tournament_id, director)
+        return await self.repository.correct_result(
+            tournament_id, round_number, board_number, result, revision=revision
+        )
+
+    async def enter_moves(
+        self,
+        tournament_id: str,
+        director: Account,
+        round_number: int,
+        board_number: int,
+        text: str,
+        *,
+        revision: int | None,
+    ) -> str:
+        """The director enters a board's moves (any notation chuhan reads, checked by the
+        rules library); the moves as kept, in ICCS."""
+        tournament = await self._directed(tournament_id, director)
+        where = f"board {board_number} of round {round_number}"
+        moves = checked_moves(tournament.settings.game, tournament.settings.rules, text, where)
+        await self.repository.set_moves(
+            tournament_id, round_number, board_number, moves, revision=revision
+        )
+        return moves
+
     # ------------------------------------------------------------------ the players
 
     async def join(self, tournament_id: str, account: Account, code: str | None = None) -> Entrant:
@@ -408,6 +585,10 @@ class TournamentService:
         it has none): refused with a wrong code for a tournament entered by code, and as
         ``rules.can_join`` refuses."""
         tournament = await self.tournament(tournament_id)
+        if tournament.settings.over_the_board:
+            raise TournamentError(
+                "an over-the-board tournament's players are entered by its director"
+            )
         if tournament.settings.entry == "code" and (
             code is None or code_sha256(code) != tournament.settings.code_sha256
         ):
@@ -520,3 +701,43 @@ def with_code(settings: Settings, code: str | None) -> Settings:
     if not code:
         raise TournamentError("a tournament entered by code needs its 'code'")
     return replace(settings, code_sha256=code_sha256(code))
+
+
+def _rating(rating: int) -> int:
+    if not 0 <= rating <= MAX_RATING:
+        raise TournamentError(f"a rating is 0 (unrated) to {MAX_RATING}, not {rating}")
+    return rating
+
+
+def over_the_board_pgn(tournament: Tournament) -> list[str]:
+    """The PGN of each board of an over-the-board tournament whose moves were entered,
+    round by round and board by board (``Event`` the tournament's name, ``Round``
+    round.board, the players, the result the director entered)."""
+    names = {entrant.id: entrant.name for entrant in tournament.entrants}
+    variant = get_variant(tournament.settings.game, tournament.settings.rules)
+    first, second = ("Cho", "Han") if variant.is_janggi else ("Red", "Black")
+    texts = []
+    for board in tournament.boards:
+        text = tournament.moves.get((board.round, board.number))
+        if not text or board.black is None:
+            continue
+        position = Position(variant=variant)
+        moves = []
+        for token in text.split():
+            moves.append(position.parse_iccs(token))
+            position.push(moves[-1])
+        headers = {
+            "Event": tournament.name,
+            "Round": f"{board.round}.{board.number}",
+            first: names[board.red],
+            second: names[board.black],
+        }
+        record = GameRecord.from_moves(moves, variant=variant, headers=headers)
+        points = None if board.result is None else board.result.points()
+        record.headers["Result"] = (
+            "*"
+            if points is None or points == (0.0, 0.0)
+            else {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}[points[0]]
+        )
+        texts.append(write_pgn(record))
+    return texts

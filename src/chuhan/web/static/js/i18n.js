@@ -793,6 +793,55 @@ const TOURNAMENT_STRINGS = {
 };
 for (const [code, table] of Object.entries(TOURNAMENT_STRINGS)) Object.assign(STRINGS[code], table);
 
+// A tournament's printed pages (tournament-print.js) and their links on its page.
+const PRINT_STRINGS = {
+  en: {
+    pPairings: "Pairings", pScoreSheet: "Score sheet", pStandingsAfter: "Standings after round {n}",
+    pEvent: "Event", pClub: "Club", pRating: "Rating", pScore: "Score", pRank: "Rank",
+    pName: "Name", pMove: "Move", pSignatures: "Signatures", pDate: "Date",
+    pNoRound: "No round is paired yet.", pPrint: "Print:", pPrintPairings: "pairings",
+    pPrintSheets: "score sheets", pPrintStandings: "standings", pOverTheBoard: "Over the board",
+    pOverTheBoardLong: "Over the board (played on real boards: I enter the players and results)",
+    pAddPlayer: "Add the player", pUnpair: "Undo the pairing", pRemove: "Remove",
+    pEnter: "Enter", pCorrect: "Correct", pMoves: "Moves (optional)", pSaveMoves: "Save the moves",
+    pAbsent: "Absent", pPresent: "Present again",
+  },
+  "zh-Hans": {
+    pPairings: "对阵表", pScoreSheet: "记录纸", pStandingsAfter: "第 {n} 轮后排名",
+    pEvent: "比赛", pClub: "单位", pRating: "等级分", pScore: "积分", pRank: "名次",
+    pName: "姓名", pMove: "回合", pSignatures: "签名", pDate: "日期",
+    pNoRound: "尚未编排任何一轮。", pPrint: "打印：", pPrintPairings: "对阵表",
+    pPrintSheets: "记录纸", pPrintStandings: "排名", pOverTheBoard: "现场对局",
+    pOverTheBoardLong: "现场对局（在实体棋盘上下：由我录入棋手和结果）",
+    pAddPlayer: "添加棋手", pUnpair: "撤销编排", pRemove: "删除",
+    pEnter: "录入", pCorrect: "更正", pMoves: "着法（可选）", pSaveMoves: "保存着法",
+    pAbsent: "缺席", pPresent: "恢复出场",
+  },
+  "zh-Hant": {
+    pPairings: "對陣表", pScoreSheet: "記錄紙", pStandingsAfter: "第 {n} 輪後排名",
+    pEvent: "比賽", pClub: "單位", pRating: "等級分", pScore: "積分", pRank: "名次",
+    pName: "姓名", pMove: "回合", pSignatures: "簽名", pDate: "日期",
+    pNoRound: "尚未編排任何一輪。", pPrint: "列印：", pPrintPairings: "對陣表",
+    pPrintSheets: "記錄紙", pPrintStandings: "排名", pOverTheBoard: "現場對局",
+    pOverTheBoardLong: "現場對局（在實體棋盤上下：由我錄入棋手和結果）",
+    pAddPlayer: "新增棋手", pUnpair: "撤銷編排", pRemove: "刪除",
+    pEnter: "錄入", pCorrect: "更正", pMoves: "著法（可選）", pSaveMoves: "儲存著法",
+    pAbsent: "缺席", pPresent: "恢復出場",
+  },
+  ko: {
+    pPairings: "대진표", pScoreSheet: "기보 용지", pStandingsAfter: "{n}라운드 후 순위",
+    pEvent: "대회", pClub: "소속", pRating: "레이팅", pScore: "점수", pRank: "순위",
+    pName: "이름", pMove: "수", pSignatures: "서명", pDate: "날짜",
+    pNoRound: "아직 대진이 없습니다.", pPrint: "인쇄:", pPrintPairings: "대진표",
+    pPrintSheets: "기보 용지", pPrintStandings: "순위", pOverTheBoard: "대면 대국",
+    pOverTheBoardLong: "대면 대국 (실제 판에서 둠: 선수와 결과는 내가 입력)",
+    pAddPlayer: "선수 추가", pUnpair: "대진 취소", pRemove: "삭제",
+    pEnter: "입력", pCorrect: "정정", pMoves: "기보 (선택)", pSaveMoves: "기보 저장",
+    pAbsent: "불참", pPresent: "다시 참가",
+  },
+};
+for (const [code, table] of Object.entries(PRINT_STRINGS)) Object.assign(STRINGS[code], table);
+
 // Piece names. English from the 001_ seed's "official" column with the usual alternative;
 // pinyin and the Korean names as that seed spells them (and in Hangul for Korean readers).
 /** @type {Record<string, Record<string, string | [string, string]>>} */

@@ -9,7 +9,7 @@
 import { api, loadOptions, postJson, serverOptions } from "./api.js";
 import { currentAccount, onAccountChange } from "./account.js";
 import { $, clear, make, show } from "./dom.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { playSound } from "./sound.js";
 
 /**
@@ -19,6 +19,7 @@ import { playSound } from "./sound.js";
  * @property {string | null} black null: a bye for red
  * @property {string | null} result "1-0", "0-1", "1/2-1/2", "+-", "-+", "--" or null
  * @property {string | null} game the game's id once made
+ * @property {string | null} [moves] the moves a director entered over the board (ICCS)
  */
 /**
  * @typedef {object} TournamentStanding
@@ -34,6 +35,8 @@ import { playSound } from "./sound.js";
  * @property {number} first_round
  * @property {number | null} withdrawn_after
  * @property {boolean} paused not paired until they come back
+ * @property {string | null} [id] a director's entry's id ("p:n"), to remove it
+ * @property {string} [club]
  */
 /**
  * GET /api/tournaments/{id}'s tournament (the list has the fields up to `players`).
@@ -53,6 +56,7 @@ import { playSound } from "./sound.js";
  * @property {number} minutes
  * @property {string[]} tiebreaks
  * @property {number} players
+ * @property {boolean} [over_the_board] played on real boards: the director's printed pages
  * @property {TournamentEntrant[]} [entrants]
  * @property {TournamentBoard[][]} [paired]
  * @property {TournamentBoard[]} [games] an arena's games
@@ -194,6 +198,7 @@ async function createTournament() {
     starts: Number.isFinite(startsMs) ? startsMs / 1000 : null,
     rated: $("tf-rated").checked,
     tiebreaks: $("tf-tiebreaks").value,
+    over_the_board: $("tf-otb").checked,
   };
   if (format === "swiss") body.rounds = Math.round(Number($("tf-rounds").value));
   if (format === "round_robin") body.rounds = Number($("tf-cycles").value);
@@ -338,8 +343,25 @@ class TournamentPage {
     $("tp-computer").addEventListener("click", () => {
       this.act("computer", { level: Number(/** @type {HTMLSelectElement} */ ($("tp-computer-level")).value) });
     });
+    $("tp-player-form").addEventListener("submit", (/** @type {Event} */ event) => {
+      event.preventDefault();
+      this.direct("POST", "players", {
+        name: $("tp-player-name").value,
+        club: $("tp-player-club").value,
+        rating: Math.round(Number($("tp-player-rating").value) || 0),
+      }, $("tp-add-player")).then((done) => {
+        if (!done) return;
+        $("tp-player-name").value = "";
+        $("tp-player-name").focus();
+      });
+    });
+    $("tp-unpair").addEventListener("click", () => this.direct("POST", "unpair", {}, $("tp-unpair")));
     $("tp-trf").href = `${tournamentPath(id)}/trf`;
     $("tp-pgn").href = `${tournamentPath(id)}/pgn`;
+    // (the printed pages of an over-the-board tournament: its director's sheets)
+    $("tp-print-pairings").href = `/t/${id}/print/pairings`;
+    $("tp-print-sheets").href = `/t/${id}/print/scoresheets`;
+    $("tp-print-standings").href = `/t/${id}/print/standings`;
     this.refresh();
     /** @type {ReturnType<typeof setInterval> | null} (stopped once the tournament is over) */
     this.poll = setInterval(() => this.refresh(), POLL_MS);
@@ -403,6 +425,36 @@ class TournamentPage {
     }
     this.asking = false;
     await this.refresh();
+  }
+
+  /** An over-the-board director's change (a player entered or removed, a result entered or
+   * corrected, a board's moves, a pairing undone) on the revision the page shows: two
+   * directors editing one round get the server's sentence, not each other's edits lost.
+   * @param {"POST" | "DELETE"} method @param {string} path @param {Record<string, unknown>} data
+   * @param {HTMLButtonElement} button @returns {Promise<boolean>} whether it was done */
+  async direct(method, path, data, button) {
+    const error = $("tp-error");
+    show(error, false);
+    button.disabled = true;
+    const revision = this.tournament ? this.tournament.revision : undefined;
+    let done = false;
+    try {
+      const url = `${tournamentPath(this.id)}/${path}`;
+      if (method === "DELETE") {
+        await api(revision === undefined ? url : `${url}?revision=${revision}`, { method });
+      } else {
+        await postJson(url, { ...data, revision });
+      }
+      done = true;
+    } catch (err) {
+      error.textContent = err instanceof Error ? err.message : String(err);
+      show(error, true);
+    } finally {
+      button.disabled = false;
+    }
+    this.asking = false;
+    await this.refresh();
+    return done;
   }
 
   /** The player's board of the round being played, without a result yet (or null).
@@ -492,22 +544,29 @@ class TournamentPage {
     const entrant = (tournament.entrants || []).find((e) => e.name === you.entrant);
     const inIt = Boolean(entrant && entrant.withdrawn_after === null);
     const open = tournament.status !== "finished";
+    // (over the board, the director enters the players: nobody joins, no computer plays)
+    const otb = Boolean(tournament.over_the_board);
     show($("tp-actions"), true);
-    show($("tp-join"), signedIn && open && !entrant);
-    show($("tp-code-row"), signedIn && open && !entrant && tournament.entry === "code");
+    show($("tp-join"), signedIn && open && !entrant && !otb);
+    show($("tp-code-row"), signedIn && open && !entrant && !otb && tournament.entry === "code");
     show($("tp-withdraw"), open && inIt);
     // (a round robin's table is fixed: its players withdraw, they do not pause)
     const pausable = open && inIt && tournament.format !== "round_robin";
     show($("tp-pause"), pausable && !(entrant && entrant.paused));
     show($("tp-resume"), pausable && Boolean(entrant && entrant.paused));
-    show($("tp-sign-in"), !signedIn && open);
+    show($("tp-sign-in"), !signedIn && open && !otb);
     const arena = tournament.format === "arena";
     show($("tp-pair"), you.director && open && !(arena && tournament.status === "running"));
     $("tp-pair").textContent = t(arena ? "tStart" : "tPairNext");
     // (the director enters computer players: the server's computer plays their games)
-    for (const id of ["tp-computer", "tp-computer-row"]) show($(id), you.director && open);
+    for (const id of ["tp-computer", "tp-computer-row"]) show($(id), you.director && open && !otb);
     show($("tp-trf"), !arena && (tournament.paired || []).length > 0);
-    show($("tp-pgn"), (arena ? tournament.games || [] : (tournament.paired || []).flat()).some((board) => board.game));
+    const directing = you.director && Boolean(tournament.over_the_board) && tournament.status !== "finished";
+    show($("tp-otb"), directing);
+    show($("tp-player-form"), directing && !(tournament.paired || []).length);
+    show($("tp-unpair"), directing && (tournament.paired || []).length > 0);
+    show($("tp-print"), Boolean(tournament.over_the_board) && (tournament.paired || []).length > 0);
+    show($("tp-pgn"), Boolean(tournament.over_the_board) || (arena ? tournament.games || [] : (tournament.paired || []).flat()).some((board) => board.game));
   }
 
   /** The round being played (or the arena's games, newest first), each with a link to watch.
@@ -517,6 +576,11 @@ class TournamentPage {
     const rounds = tournament.paired || [];
     const boards = arena ? [...(tournament.games || [])].reverse() : rounds.at(-1) || [];
     show($("tp-pairings-card"), boards.length > 0);
+    const directing = Boolean(tournament.you && tournament.you.director && tournament.over_the_board);
+    // (a director's result and moves fields are not redrawn under their typing by each poll)
+    const drawn = `${tournament.revision} ${language()}`;
+    if (directing && $("tp-pairings").dataset.drawn === drawn) return;
+    $("tp-pairings").dataset.drawn = drawn;
     $("tp-pairings-title").textContent = arena ? t("tArenaGames") : t("tRound", { n: rounds.length });
     const table = $("tp-pairings");
     clear(table);
@@ -530,12 +594,40 @@ class TournamentPage {
       cell(row, board.black === null ? "" : resultText(board.result), "tp-result");
       cell(row, board.black === null ? t("tBye") : board.black, "tp-black");
       const watch = cell(row, "");
+      if (directing && board.black !== null) this.drawResultFields(watch, rounds.length, board);
       if (board.game) {
         const link = make("a", "tp-watch", t("tWatch"));
         link.href = `/w/${encodeURIComponent(board.game)}`;
         watch.appendChild(link);
       }
     }
+  }
+
+  /** The director's fields for a board over the board: its result (entered, or corrected)
+   * and its moves.
+   * @param {HTMLElement} where @param {number} round @param {TournamentBoard} board */
+  drawResultFields(where, round, board) {
+    const select = make("select", "tp-result-select");
+    for (const result of ["1-0", "1/2-1/2", "0-1", "+-", "-+", "--"]) {
+      const option = make("option", null, resultText(result));
+      option.value = result;
+      select.appendChild(option);
+    }
+    if (board.result) select.value = board.result;
+    const enter = make("button", "tp-enter-result", t(board.result ? "pCorrect" : "pEnter"));
+    enter.type = "button";
+    enter.addEventListener("click", () => {
+      this.direct("POST", board.result ? "correct" : "result", { round, board: board.board, result: select.value }, enter);
+    });
+    const moves = make("input", "tp-moves");
+    moves.placeholder = t("pMoves");
+    moves.value = board.moves || "";
+    const save = make("button", "tp-save-moves", t("pSaveMoves"));
+    save.type = "button";
+    save.addEventListener("click", () => {
+      this.direct("POST", "moves", { round, board: board.board, moves: moves.value }, save);
+    });
+    where.append(select, enter, moves, save);
   }
 
   /** @param {Tournament} tournament */
@@ -573,7 +665,24 @@ class TournamentPage {
       const withdrawn = entrant.withdrawn_after !== null ? ` · ${t("tWithdrawn")}`
         : entrant.paused ? ` · ${t("tPaused")}` : "";
       const late = entrant.first_round > 1 ? ` · ${t("tFromRound", { n: entrant.first_round })}` : "";
-      list.appendChild(make("li", null, `${entrant.name} (${entrant.rating})${late}${withdrawn}`));
+      const club = entrant.club ? ` · ${entrant.club}` : "";
+      const item = list.appendChild(make("li", null, `${entrant.name} (${entrant.rating})${club}${late}${withdrawn}`));
+      const id = entrant.id;
+      if (id && tournament.you && tournament.you.director && !(tournament.paired || []).length) {
+        const remove = make("button", "tp-remove", t("pRemove"));
+        remove.type = "button";
+        remove.addEventListener("click", () => this.direct("DELETE", `players/${id.slice(2)}`, {}, remove));
+        item.append(" ", remove);
+      }
+      // (over the board, the director marks a player absent from a Swiss's rounds to come:
+      // a zero-point bye in each, until marked present again; a round robin's table is fixed)
+      if (id && tournament.you && tournament.you.director && tournament.over_the_board
+        && tournament.format === "swiss" && tournament.status !== "finished" && entrant.withdrawn_after === null) {
+        const absent = make("button", "tp-absent", t(entrant.paused ? "pPresent" : "pAbsent"));
+        absent.type = "button";
+        absent.addEventListener("click", () => this.direct("POST", `players/${id.slice(2)}/${entrant.paused ? "resume" : "pause"}`, {}, absent));
+        item.append(" ", absent);
+      }
     }
     if (!entrants.length) list.appendChild(make("li", "muted", t("tNoEntrants")));
   }
