@@ -376,6 +376,8 @@ const LOBBY_STRINGS = {
     challengeName: "Player's name", challenge: "Challenge",
     challengeFrom: "{name} challenges you:", challengeTo: "Your challenge to {name}:",
     declinedBy: "{name} declined your challenge.", lobbyOffline: "The lobby is reconnecting…",
+    challengeUntil: "waits until {date}", challengeExpired: "Your challenge to {name} expired unanswered.",
+    challengePlayer: "Challenge {name}",
   },
   "zh-Hans": {
     lobbyTitle: "大厅", quickPair: "快速对局", postSeek: "发布约战", openSeeks: "等待中的约战",
@@ -385,6 +387,8 @@ const LOBBY_STRINGS = {
     challengeName: "棋手名", challenge: "挑战",
     challengeFrom: "{name} 向你挑战：", challengeTo: "你向 {name} 的挑战：",
     declinedBy: "{name} 拒绝了你的挑战。", lobbyOffline: "大厅正在重新连接…",
+    challengeUntil: "等待至 {date}", challengeExpired: "你向 {name} 的挑战无人应答，已过期。",
+    challengePlayer: "挑战 {name}",
   },
   "zh-Hant": {
     lobbyTitle: "大廳", quickPair: "快速對局", postSeek: "發布約戰", openSeeks: "等待中的約戰",
@@ -394,6 +398,8 @@ const LOBBY_STRINGS = {
     challengeName: "棋手名稱", challenge: "挑戰",
     challengeFrom: "{name} 向你挑戰：", challengeTo: "你向 {name} 的挑戰：",
     declinedBy: "{name} 拒絕了你的挑戰。", lobbyOffline: "大廳正在重新連線…",
+    challengeUntil: "等待至 {date}", challengeExpired: "你向 {name} 的挑戰無人回應，已過期。",
+    challengePlayer: "挑戰 {name}",
   },
   ko: {
     lobbyTitle: "대기실", quickPair: "빠른 대국", postSeek: "대국 신청 올리기", openSeeks: "열린 대국 신청",
@@ -403,6 +409,8 @@ const LOBBY_STRINGS = {
     challengeName: "플레이어 이름", challenge: "도전",
     challengeFrom: "{name} 님의 도전:", challengeTo: "{name} 님에게 보낸 도전:",
     declinedBy: "{name} 님이 도전을 거절했습니다.", lobbyOffline: "대기실에 다시 연결하는 중…",
+    challengeUntil: "{date}까지 기다림", challengeExpired: "{name} 님에게 보낸 도전이 응답 없이 만료되었습니다.",
+    challengePlayer: "{name} 님에게 도전",
   },
 };
 for (const [code, table] of Object.entries(LOBBY_STRINGS)) Object.assign(STRINGS[code], table);
