@@ -220,6 +220,11 @@ class Settings:
     challenge_correspondence_days: float = 7.0
     challenge_realtime_hours: float = 24.0
 
+    # Correspondence games (chuhan.web.correspondence)
+    #: The vacation days an account may take in a calendar year (UTC; a vacation counts
+    #: in the year it starts, in whole days; ending it early gives back the days not begun).
+    vacation_days_per_year: int = 30
+
     # E-mail notices (chuhan.web.notices)
     #: The SMTP server the digests go through (no host: no mail is sent), the sender's
     #: address, STARTTLS and a sign-in, all optional.

@@ -472,6 +472,18 @@ CREATE TABLE notice_settings (
 )
 """
 
+#: The correspondence vacations each account took (issue 24;
+#: :mod:`chuhan.web.correspondence.repository`): from when until when (an early end
+#: moves ``ends``), gone with the account. (The same text on both.)
+VACATIONS_SCHEMA = """
+CREATE TABLE vacations (
+    account_id text NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    starts double precision NOT NULL,
+    ends double precision NOT NULL,
+    PRIMARY KEY (account_id, starts)
+)
+"""
+
 #: The notices' rows that ``chuhan db copy`` takes along (after the accounts they belong to).
 NOTICE_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
@@ -528,6 +540,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         "the tournament players who paused", TOURNAMENT_PAUSES_SCHEMA, TOURNAMENT_PAUSES_SCHEMA
     ),
+    Migration("correspondence vacations", VACATIONS_SCHEMA, VACATIONS_SCHEMA),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
