@@ -1,7 +1,7 @@
 """The rows the correspondence feature reads: the correspondence games in play with their
 stored clocks (for the deadline sweep) and the games in progress an account holds a seat
 in (for "your games"), which the round writes; and the vacations each account took
-(``vacations``, step 14 of :mod:`chuhan.web.db.migrations`), which it writes itself."""
+(``vacations``, step 13 of :mod:`chuhan.web.db.migrations`), which it writes itself."""
 
 from __future__ import annotations
 

@@ -448,6 +448,10 @@ const CORRESPONDENCE_STRINGS = {
     yourGames: "Your games", yourGamesLink: "Your games (signed in, on any device)",
     yourGamesNone: "No game in progress.", yourGamesSignIn: "Sign in to see your games.",
     "xiangqi-correspondence": "Xiangqi (correspondence)", "janggi-correspondence": "Janggi (correspondence)",
+    vacationTitle: "Vacation", vacationDays: "Days",
+    vacationLeft: "{left} of {allowance} vacation days left in {year}. While on vacation your correspondence clocks do not run.",
+    vacationUntil: "You are on vacation until {date}.", vacationTake: "Take a vacation",
+    vacationEnd: "End the vacation now", opponentVacation: "{name} is on vacation until {date}",
   },
   "zh-Hans": {
     corrWait: "通讯对局：对手可以离开；若用完每步的天数则超时判负。",
@@ -458,6 +462,10 @@ const CORRESPONDENCE_STRINGS = {
     yourGames: "我的对局", yourGamesLink: "我的对局（登录后，任何设备）",
     yourGamesNone: "没有进行中的对局。", yourGamesSignIn: "登录后查看你的对局。",
     "xiangqi-correspondence": "象棋（通讯）", "janggi-correspondence": "韩国象棋（通讯）",
+    vacationTitle: "休假", vacationDays: "天数",
+    vacationLeft: "{year} 年的 {allowance} 天休假还剩 {left} 天。休假期间你的通讯对局不计时。",
+    vacationUntil: "你正在休假，至 {date}。", vacationTake: "开始休假",
+    vacationEnd: "现在结束休假", opponentVacation: "{name} 正在休假，至 {date}",
   },
   "zh-Hant": {
     corrWait: "通訊對局：對手可以離開；若用完每步的天數則超時判負。",
@@ -468,6 +476,10 @@ const CORRESPONDENCE_STRINGS = {
     yourGames: "我的對局", yourGamesLink: "我的對局（登入後，任何裝置）",
     yourGamesNone: "沒有進行中的對局。", yourGamesSignIn: "登入後查看你的對局。",
     "xiangqi-correspondence": "象棋（通訊）", "janggi-correspondence": "韓國象棋（通訊）",
+    vacationTitle: "休假", vacationDays: "天數",
+    vacationLeft: "{year} 年的 {allowance} 天休假還剩 {left} 天。休假期間你的通訊對局不計時。",
+    vacationUntil: "你正在休假，至 {date}。", vacationTake: "開始休假",
+    vacationEnd: "現在結束休假", opponentVacation: "{name} 正在休假，至 {date}",
   },
   ko: {
     corrWait: "통신 대국: 상대가 자리를 비울 수 있습니다. 정해진 일수를 넘기면 시간패입니다.",
@@ -478,6 +490,10 @@ const CORRESPONDENCE_STRINGS = {
     yourGames: "내 대국", yourGamesLink: "내 대국 (로그인, 모든 기기)",
     yourGamesNone: "진행 중인 대국이 없습니다.", yourGamesSignIn: "로그인하면 내 대국을 볼 수 있습니다.",
     "xiangqi-correspondence": "샹치 (통신)", "janggi-correspondence": "장기 (통신)",
+    vacationTitle: "휴가", vacationDays: "일수",
+    vacationLeft: "{year}년 휴가 {allowance}일 중 {left}일 남음. 휴가 중에는 통신 대국 시간이 흐르지 않습니다.",
+    vacationUntil: "{date}까지 휴가 중입니다.", vacationTake: "휴가 시작",
+    vacationEnd: "지금 휴가 끝내기", opponentVacation: "{name} 님은 {date}까지 휴가 중",
   },
 };
 for (const [code, table] of Object.entries(CORRESPONDENCE_STRINGS)) Object.assign(STRINGS[code], table);
