@@ -101,6 +101,24 @@ def test_a_move_of_the_opponent_during_a_vacation_gives_the_full_days_after_it(
     assert deadline(client, bob) == until + 3 * DAY
 
 
+def test_a_game_begun_during_a_vacation_gets_it_at_the_next_sweep(
+    client: TestClient, clock: FakeClock
+) -> None:
+    ada, bob = sign_up(client, "Ada"), sign_up(client, "Bob")
+    assert take(client, bob, 4).status_code == 200
+    until = clock() + 4 * DAY
+    clock.advance(DAY)
+    _game, red, black = correspondence_game(client, ada, bob)
+    red.move("h2e2")
+    black.wait_state(lambda s: s["ply"] == 1)
+    assert deadline(client, bob) == clock() + 3 * DAY  # (the game began without it)
+    clock.advance(HOUR)
+    sweep(client)  # (the vacation counts from the sweep: the hour before it ran)
+    assert deadline(client, bob) == until + 3 * DAY - HOUR
+    (seen,) = your_games(client, ada)
+    assert seen["opponent_vacation_ms"] == round(until * 1000)
+
+
 def test_ending_a_vacation_early_gives_back_the_days_not_begun(
     client: TestClient, clock: FakeClock
 ) -> None:

@@ -24,6 +24,7 @@ __all__ = [
     "games_in_progress",
     "read_vacation",
     "take_vacation",
+    "vacations_to_mend",
 ]
 
 DAY = 86400.0
@@ -218,3 +219,30 @@ def end_vacation(
     games = yield from _games_of(account_id)
     after = yield from read_vacation(account_id, allowance, now)
     return after, games
+
+
+#: Each seat of an account in a correspondence game in play, its stored clock, and until
+#: when the account is on vacation at the time given (twice), if it is.
+VACATION_SEATS = """
+SELECT ga.game_id, ga.seat, g.clock,
+       (SELECT max(v.ends) FROM vacations v
+        WHERE v.account_id = ga.account_id AND v.starts <= ? AND v.ends > ?) AS until
+FROM game_accounts ga JOIN games g ON g.id = ga.game_id
+WHERE g.status = 'playing' AND g.clock IS NOT NULL AND g.time_control LIKE '%"days"%'
+"""
+
+
+def vacations_to_mend(now: float) -> Body[list[tuple[str, str, float | None]]]:
+    """The seats whose game's clock does not have their account's vacation as it is at
+    ``now`` (a game begun during a vacation; a process that stopped between a vacation's
+    write and its games' events): ``(game, seat, until)``, ``until`` None to end it."""
+    rows = yield All(VACATION_SEATS, (now, now))
+    mend: list[tuple[str, str, float | None]] = []
+    for row in rows:
+        seat = str(row["seat"])
+        kept = json.loads(row["clock"]).get("vacation", {}).get(seat)
+        kept = None if kept is None or float(kept) <= now else float(kept)
+        until = None if row["until"] is None else float(row["until"])
+        if kept != until:
+            mend.append((str(row["game_id"]), seat, until))
+    return mend

@@ -48,6 +48,7 @@ from chuhan.web.correspondence.repository import (
     games_in_progress,
     read_vacation,
     take_vacation,
+    vacations_to_mend,
 )
 from chuhan.web.db import Store, StoreError
 from chuhan.web.round.manager import GameManager, RoomUnavailable
@@ -121,7 +122,9 @@ class Correspondence:
 
     async def sweep(self) -> list[str]:
         """Load the correspondence games this process drives whose deadline is within
-        the horizon or past (their rooms end them or arm their timers); their ids."""
+        the horizon or past (their rooms end them or arm their timers); their ids. First
+        the clocks of those games that lack a player's vacation get it (:meth:`mend`)."""
+        await self.mend()
         try:
             clocks = await self.store.read(correspondence_clocks(), "reading deadlines")
         except StoreError as error:
@@ -169,6 +172,19 @@ class Correspondence:
         ended, games = await self.store.write(body, "ending a vacation")
         await self._tell_games(games, None)
         return ended
+
+    async def mend(self) -> None:
+        """Give the games this process drives the vacations their clocks lack: a game begun
+        while a player is on vacation, or one whose event was not made (its process
+        stopped between the vacation's write and the games')."""
+        try:
+            mend = await self.store.read(vacations_to_mend(self.now()), "reading vacations")
+        except StoreError as error:
+            log.warning("cannot read the vacations: %s", error)
+            return
+        for game_id, seat, until in mend:
+            if self.manager.drives(game_id):
+                await self._tell_games([(game_id, seat)], until)
 
     async def _tell_games(self, games: list[tuple[str, str]], until: float | None) -> None:
         """Each game's clock takes the vacation (``until``; None: it ended)."""
