@@ -116,6 +116,12 @@ def test_a_player_takes_a_vacation_from_your_games_and_the_opponent_sees_it(
     red.click_move("h2e2")
     black.wait_ply(1)
 
+    # (Red's game page keeps every toast it shows: one lasts a few seconds)
+    red.page.evaluate(
+        """() => { window.toasts = []; const node = document.getElementById("toast");
+        new MutationObserver(() => window.toasts.push(node.textContent)).observe(
+            node, {childList: true, characterData: true, subtree: true}); }"""
+    )
     black.goto("/games")
     black.page.wait_for_selector("#vacation-take")
     assert "30일 중 30일 남음" in (black.page.text_content("#vacation-left") or "")
@@ -130,6 +136,10 @@ def test_a_player_takes_a_vacation_from_your_games_and_the_opponent_sees_it(
     black.page.wait_for_selector("#vacation-until")
     assert "30일 중 25일 남음" in (black.page.text_content("#vacation-left") or "")
 
+    # Red, on the game's page, is told; then "Your games" says it on the game's line.
+    red.page.wait_for_function(
+        f"() => window.toasts.some((text) => text.startsWith('Black{suffix} is on vacation until'))"
+    )
     red.goto("/games")
     line = red.page.locator(f'#your-games li[data-game-id="{game_id}"] .your-game-vacation')
     line.wait_for()
