@@ -548,8 +548,12 @@ class Lobby:
 
     async def expire(self) -> list[Seek]:
         """Delete the kept challenges whose time is up and tell their senders (here, and
-        through the other processes)."""
-        expired = await self.repository.expire_challenges(self.now())
+        through the other processes). Nothing is written unless this process's copy of the
+        seeks (read at every sweep) has one whose time is up."""
+        now = self.now()
+        if not any(s.expires is not None and s.expires <= now for s in self.seeks.values()):
+            return []
+        expired = await self.repository.expire_challenges(now)
         if expired:
             self._changed(removed=expired)
         for seek in expired:
