@@ -183,3 +183,34 @@ def test_a_berserk_survives_the_snapshot() -> None:
     restored.press(now=1)
     assert restored.remaining(BLACK, now=1) == 89
     assert "berserk" not in Clock(TimeControl(60)).to_dict(now=0)
+
+
+def test_a_vacation_stops_the_running_side_and_ending_it_early_takes_the_rest_back() -> None:
+    clock = Clock(TimeControl.correspondence(3))
+    clock.start(RED, 0.0)
+    clock.vacation(RED, 5 * DAY, now=DAY)  # (two days left, after four of vacation)
+    assert clock.time_to_flag(RED, DAY) == 6 * DAY
+    assert clock.on_vacation_until(RED, DAY) == 5 * DAY
+    clock.vacation(RED, None, now=2 * DAY)  # (three days of it not used: taken back)
+    assert clock.time_to_flag(RED, 2 * DAY) == 2 * DAY  # (the day of vacation not charged)
+    assert clock.on_vacation_until(RED, 2 * DAY) is None
+
+
+def test_a_move_during_a_vacation_gives_the_full_days_from_its_end() -> None:
+    clock = Clock(TimeControl.correspondence(3))
+    clock.start(RED, 0.0)
+    clock.vacation(BLACK, 4 * DAY, now=0.0)
+    clock.press(DAY)  # (Red moves: Black's days start when the vacation ends)
+    assert clock.time_to_flag(BLACK, DAY) == 3 * DAY + 3 * DAY
+    snapshot = clock.to_dict(DAY)
+    assert snapshot["vacation"] == {"second": 4 * DAY}
+    restored = Clock.from_dict(snapshot, DAY)
+    restored.press(2 * DAY)
+    restored.press(3 * DAY)  # (Black again, still on vacation)
+    assert restored.time_to_flag(BLACK, 3 * DAY) == 3 * DAY + DAY
+    assert "vacation" not in restored.to_dict(4 * DAY)  # (over)
+
+
+def test_only_a_correspondence_clock_has_vacations() -> None:
+    with pytest.raises(TimeControlError, match="only a correspondence clock"):
+        Clock(TimeControl(600)).vacation(RED, 100.0, now=0.0)

@@ -185,6 +185,8 @@ class Clock:
         self.running: bool | None = None
         self._since = 0.0
         self._flagged: bool | None = None
+        #: A correspondence side on vacation, and until when (:meth:`vacation`).
+        self._vacation: dict[bool, float] = {}
 
     @staticmethod
     def now() -> float:
@@ -193,7 +195,7 @@ class Clock:
     def start(self, side: bool, now: float) -> None:
         """Start ``side``'s time at ``now`` (a correspondence side's full days)."""
         if self.control.days:
-            self._sides[side].main = self.control.base
+            self._sides[side].main = self.control.base + self._vacation_left(side, now)
         self.running = side
         self._since = now
 
@@ -214,8 +216,10 @@ class Clock:
             if not self._sides[side].berserk:
                 self._sides[side].main += self.control.increment
             if self.control.days:  # (the opponent has the full days from this move,
-                # and the mover will have them from the reply: both read full)
-                self._sides[side].main = self._sides[not side].main = self.control.base
+                # and the mover will have them from the reply: both read full; a side on
+                # vacation has the vacation's days on top)
+                self._sides[side].main = self.control.base
+                self._sides[not side].main = self.control.base + self._vacation_left(not side, now)
         self.running = not side
         self._since = now
 
@@ -230,6 +234,31 @@ class Clock:
             raise TimeControlError("a correspondence clock cannot be berserked")
         state.main /= 2  # (before a first move nothing has been charged to it)
         state.berserk = True
+
+    def vacation(self, side: bool, until: float | None, now: float) -> None:
+        """``side`` (of a correspondence clock) is on vacation from ``now`` until
+        ``until`` (None: the vacation ends at ``now``): its time does not run down meanwhile.
+        The time left before the vacation is what it has when the vacation ends; a side
+        whose opponent moves meanwhile has the full days from the vacation's end. Ending
+        early takes back the days not used."""
+        if not self.control.days:
+            raise TimeControlError("only a correspondence clock has vacations")
+        before = self._vacation_left(side, now)
+        if until is None or until <= now:
+            self._vacation.pop(side, None)
+        else:
+            self._vacation[side] = until
+        if side is self.running:
+            self._sides[side].main += self._vacation_left(side, now) - before
+
+    def on_vacation_until(self, side: bool, now: float) -> float | None:
+        """Until when ``side`` is on vacation at ``now``, or None."""
+        until = self._vacation.get(side)
+        return until if until is not None and until > now else None
+
+    def _vacation_left(self, side: bool, now: float) -> float:
+        until = self._vacation.get(side)
+        return 0.0 if until is None else max(0.0, until - now)
 
     def berserked(self, side: bool) -> bool:
         return self._sides[side].berserk
@@ -302,7 +331,17 @@ class Clock:
             "running": self.running,
             "flagged": self.flagged(now),
             **self._berserk_dict(),
+            **self._vacation_dict(now),
         }
+
+    def _vacation_dict(self, now: float) -> dict[str, dict[str, float]]:
+        """``{"vacation": {seat: until}}`` while a side is on vacation, else nothing."""
+        seats = {
+            key: until
+            for key, side in (("first", True), ("second", False))
+            if (until := self.on_vacation_until(side, now)) is not None
+        }
+        return {"vacation": seats} if seats else {}
 
     def _berserk_dict(self) -> dict[str, list[str]]:
         """``{"berserk": [seats]}`` when a side berserked, else nothing (most clocks)."""
@@ -323,6 +362,7 @@ class Clock:
         copy.running = self.running
         copy._since = 0.0 if self.running is None else now
         copy._flagged = self.flagged(now)
+        copy._vacation = dict(self._vacation)
         return copy
 
     @classmethod
@@ -340,6 +380,8 @@ class Clock:
                 clock.running, clock._since = bool(running), now
             flagged = data.get("flagged")
             clock._flagged = None if flagged is None else bool(flagged)
+            for key, until in dict(data.get("vacation", {})).items():
+                clock._vacation[{"first": True, "second": False}[key]] = float(until)
         except (KeyError, TypeError, ValueError) as error:
             raise TimeControlError(f"invalid clock snapshot {data!r}: {error}") from None
         return clock

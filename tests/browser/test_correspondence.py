@@ -102,3 +102,51 @@ def test_your_games_lists_your_move_first(
     heading = black.page.locator("#leaderboard h3", has_text="Xiangqi (correspondence)")
     assert heading.count() == 1
     assert red.errors == [] and black.errors == []
+
+
+def test_a_player_takes_a_vacation_from_your_games_and_the_opponent_sees_it(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    suffix = secrets.token_hex(3)
+    red = new_player(players, browser, server, address="198.51.100.33")
+    black = new_player(players, browser, server, address="198.51.100.34", locale="ko-KR")
+    sign_up(red, f"Red{suffix}")
+    sign_up(black, f"Black{suffix}")
+    game_id = correspondence_game(red, black, "3")
+    red.click_move("h2e2")
+    black.wait_ply(1)
+
+    # (Red's game page keeps every toast it shows: one lasts a few seconds)
+    red.page.evaluate(
+        """() => { window.toasts = []; const node = document.getElementById("toast");
+        new MutationObserver(() => window.toasts.push(node.textContent)).observe(
+            node, {childList: true, characterData: true, subtree: true}); }"""
+    )
+    black.goto("/games")
+    black.page.wait_for_selector("#vacation-take")
+    assert "30일 중 30일 남음" in (black.page.text_content("#vacation-left") or "")
+    black.page.fill("#vacation-days", "31")  # (more than the year's 30: refused, named)
+    black.page.click("#vacation-take")
+    black.page.wait_for_selector("#vacation-error:not([hidden])")
+    assert "longer than the 30 days you have left" in (
+        black.page.text_content("#vacation-error") or ""
+    )
+    black.page.fill("#vacation-days", "5")
+    black.page.click("#vacation-take")
+    black.page.wait_for_selector("#vacation-until")
+    assert "30일 중 25일 남음" in (black.page.text_content("#vacation-left") or "")
+
+    # Red, on the game's page, is told; then "Your games" says it on the game's line.
+    red.page.wait_for_function(
+        f"() => window.toasts.some((text) => text.startsWith('Black{suffix} is on vacation until'))"
+    )
+    red.goto("/games")
+    line = red.page.locator(f'#your-games li[data-game-id="{game_id}"] .your-game-vacation')
+    line.wait_for()
+    assert f"Black{suffix} is on vacation until" in (line.text_content() or "")
+
+    black.page.click("#vacation-end")  # (the days not begun come back)
+    black.page.wait_for_selector("#vacation-take")
+    assert "30일 중 29일 남음" in (black.page.text_content("#vacation-left") or "")
+    # (the refused request's 409 is the browser's only console line)
+    assert red.errors == [] and [e for e in black.errors if "409 (Conflict)" not in e] == []

@@ -13,7 +13,7 @@ import pytest
 from chuhan.web.accounts.glicko2 import Glicko, rate
 
 from .harness import Player, Server, new_player
-from .test_accounts import play_opening, sign_up
+from .test_accounts import PASSWORD, play_opening, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -109,3 +109,46 @@ def test_players_find_each_other_in_the_lobby(
     leaver.page.close()
     black.page.wait_for_selector("#lobby-empty:not([hidden])")
     assert red.errors == [] and black.errors == [] and onlooker.errors == []
+
+
+def test_a_challenge_waits_for_a_player_who_is_away_and_is_played_when_they_come(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    suffix = secrets.token_hex(3)
+    ada_name, bob_name = f"Ada{suffix}", f"Bob{suffix}"
+    bob = new_player(players, browser, server, address="198.51.100.41")
+    sign_up(bob, bob_name)
+    bob.page.click("#account summary")
+    bob.page.click("#account-signout")
+    bob.page.wait_for_selector("#account summary:not(.signed-in)")
+    bob.page.goto("about:blank")  # (Bob is away: no page of the site open)
+
+    # Ada challenges Bob from his profile page: the home page's form has his name.
+    ada = new_player(players, browser, server, address="198.51.100.42")
+    sign_up(ada, ada_name)
+    ada.goto(f"/p/{bob_name}")
+    ada.page.click("#player-challenge")
+    ada.page.wait_for_selector(f'#lobby[data-player="{ada_name}"]:not(.offline)')
+    assert ada.page.input_value("#lobby-challenge-name") == bob_name
+    ada.page.select_option("#lobby-colour", "first")
+    ada.page.select_option("#lobby-tc", "10+5")
+    ada.page.click("#lobby-challenge")
+    mine = seek_line(ada, f"Your challenge to {bob_name}")
+    assert "waits until" in (mine.text_content() or "")
+
+    # Bob signs in later: his home page lists the challenge; he accepts and both play.
+    bob.goto("/")
+    bob.page.click("#account summary")
+    bob.page.fill("#account-name", bob_name)
+    bob.page.fill("#account-password", PASSWORD)
+    bob.page.click("#account-signin")
+    bob.page.wait_for_selector(f'#lobby[data-player="{bob_name}"]:not(.offline)')
+    line = seek_line(bob, f"{ada_name} challenges you")
+    assert line.locator(".seek-decline").count() == 1
+    line.locator(".seek-accept").click()
+    for player in (ada, bob):
+        player.page.wait_for_url("**/g/**")
+        player.page.wait_for_selector("svg.board .piece")
+    assert ada.state()["you"]["role"] == "first" and bob.state()["you"]["role"] == "second"
+    play_opening(ada, bob)
+    assert ada.errors == [] and bob.errors == []

@@ -46,7 +46,7 @@ from chuhan.web.analysis.socket import analysis_socket
 from chuhan.web.bus import Bus
 from chuhan.web.compute.service import Compute, ProcessCompute
 from chuhan.web.context import ServerContext
-from chuhan.web.correspondence.routes import your_games
+from chuhan.web.correspondence.routes import end_vacation, take_vacation, vacation, your_games
 from chuhan.web.correspondence.service import Correspondence
 from chuhan.web.db import GameRow, Store, open_store
 from chuhan.web.explorer.routes import explorer_game, explorer_lookup, explorer_search
@@ -166,7 +166,9 @@ def create_app(
         context.analysis = AnalysisService(the_settings, the_compute, manager)
         context.reads = GameReads(manager, the_settings)
         context.tournaments = TournamentService(store, manager, context.accounts, bus, now)
-        context.correspondence = Correspondence(store, manager, now)
+        context.correspondence = Correspondence(
+            store, manager, now, vacation_days_per_year=the_settings.vacation_days_per_year
+        )
         context.notices = Notices(store, the_settings, context.sessions, now)
         context.reads.start()
         context.explorer = ExplorerService(explorer_index)
@@ -225,6 +227,9 @@ def create_app(
         Route("/api/import", api(import_record), methods=["POST"]),
         Route("/api/account", api(account)),
         Route("/api/account/games", api(your_games)),
+        Route("/api/account/vacation", api(vacation)),
+        Route("/api/account/vacation", api(take_vacation), methods=["POST"]),
+        Route("/api/account/vacation", api(end_vacation), methods=["DELETE"]),
         Route("/api/account/notices", api(notice_settings)),
         Route("/api/account/notices", api(save_notice_settings), methods=["POST"]),
         Route("/api/account/push", api(add_push), methods=["POST"]),

@@ -213,6 +213,17 @@ class Settings:
     #: How often each process sweeps the lobby (the seeks of players who left, or whose
     #: process died) and reads the seeks again (what a lost notice costs at most).
     lobby_sweep_seconds: float = 2.0
+    #: How long a challenge from a signed-in player is kept unanswered (it stays while
+    #: its sender is away): one of days per move this many days, any other (real-time or
+    #: untimed, which can be accepted only while its sender is in the lobby) this many
+    #: hours. The sender is told when one expires.
+    challenge_correspondence_days: float = 7.0
+    challenge_realtime_hours: float = 24.0
+
+    # Correspondence games (chuhan.web.correspondence)
+    #: The vacation days an account may take in a calendar year (UTC; a vacation counts
+    #: in the year it starts, in whole days; ending it early gives back the days not begun).
+    vacation_days_per_year: int = 30
 
     # E-mail notices (chuhan.web.notices)
     #: The SMTP server the digests go through (no host: no mail is sent), the sender's

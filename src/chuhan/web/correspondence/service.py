@@ -16,6 +16,18 @@ a process that stopped are taken over by the manager's beat and swept by their n
 **Your games.** :meth:`Correspondence.your_games`: every game an account holds a seat in
 and that is not over, those where it is the account's move first (the least time left
 first), then the others (the latest moved first).
+
+**Vacations.** An account has ``vacation_days_per_year`` days a calendar year (UTC) to
+take in whole days (:meth:`Correspondence.take_vacation`); the days count in the year the
+vacation starts, and ending it early (:meth:`Correspondence.end_vacation`) gives back the
+days not begun. The vacation is kept in ``vacations`` (one transaction counts and adds it
+under the account's lock, so two processes cannot both give the last days) and then made
+a ``vacation`` event of each of the account's correspondence games in play
+(:meth:`~chuhan.web.round.room.Room.vacation`): the game's clock keeps it
+(:meth:`chuhan.clock.Clock.vacation`), so the player's time does not run down until it
+ends, the stored clock's deadline (which the sweep reads) is moved by it, and a replay
+after any restart gives the same. The opponent sees it in "your games" (``opponent_vacation_ms``,
+from the stored clock). Games on a clock of minutes are not touched.
 """
 
 from __future__ import annotations
@@ -29,15 +41,22 @@ from chuhan.clock import Clock, TimeControl, TimeControlError
 from chuhan.web.correspondence.repository import (
     HeldGame,
     StoredClock,
+    Vacation,
+    VacationRefused,
     correspondence_clocks,
+    end_vacation,
     games_in_progress,
+    read_vacation,
+    take_vacation,
+    vacations_to_mend,
 )
 from chuhan.web.db import Store, StoreError
-from chuhan.web.round.manager import GameManager
+from chuhan.web.round.manager import GameManager, RoomUnavailable
 from chuhan.web.round.rules import CORRESPONDENCE_HORIZON_SECONDS
 from chuhan.web.round.seats import other_seat, seat_of
+from chuhan.web.sockets.protocol import ProtocolError
 
-__all__ = ["SWEEP_SECONDS", "YOUR_GAMES", "Correspondence", "stored_deadline"]
+__all__ = ["SWEEP_SECONDS", "YOUR_GAMES", "Correspondence", "VacationRefused", "stored_deadline"]
 
 log = logging.getLogger("chuhan.web")
 
@@ -75,11 +94,13 @@ class Correspondence:
         manager: GameManager,
         now: Callable[[], float],
         sweep_seconds: float = SWEEP_SECONDS,
+        vacation_days_per_year: int = 30,
     ) -> None:
         self.store = store
         self.manager = manager
         self.now = now
         self.sweep_seconds = sweep_seconds
+        self.vacation_days_per_year = vacation_days_per_year
         self._sweeping: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -101,7 +122,9 @@ class Correspondence:
 
     async def sweep(self) -> list[str]:
         """Load the correspondence games this process drives whose deadline is within
-        the horizon or past (their rooms end them or arm their timers); their ids."""
+        the horizon or past (their rooms end them or arm their timers); their ids. First
+        the clocks of those games that lack a player's vacation get it (:meth:`mend`)."""
+        await self.mend()
         try:
             clocks = await self.store.read(correspondence_clocks(), "reading deadlines")
         except StoreError as error:
@@ -125,6 +148,56 @@ class Correspondence:
             return False
         return deadline is not None and deadline - now <= CORRESPONDENCE_HORIZON_SECONDS
 
+    # ------------------------------------------------------------------ vacations
+
+    async def vacation(self, account_id: str) -> Vacation:
+        """The account's vacation days this year and the vacation running, if any."""
+        body = read_vacation(account_id, self.vacation_days_per_year, self.now())
+        return await self.store.read(body, "reading a vacation")
+
+    async def take_vacation(self, account_id: str, days: int) -> Vacation:
+        """Start a vacation of ``days`` whole days now; raises
+        :class:`~chuhan.web.correspondence.repository.VacationRefused` (a ``ValueError``)
+        for one longer than the days left this year, or while one runs."""
+        if isinstance(days, bool) or not isinstance(days, int) or days < 1:
+            raise VacationRefused(f"days must be a whole number of days, at least 1, not {days!r}")
+        body = take_vacation(account_id, days, self.vacation_days_per_year, self.now())
+        taken, games = await self.store.write(body, "taking a vacation")
+        await self._tell_games(games, taken.until)
+        return taken
+
+    async def end_vacation(self, account_id: str) -> Vacation:
+        """End the running vacation now (the days not begun given back)."""
+        body = end_vacation(account_id, self.vacation_days_per_year, self.now())
+        ended, games = await self.store.write(body, "ending a vacation")
+        await self._tell_games(games, None)
+        return ended
+
+    async def mend(self) -> None:
+        """Give the games this process drives the vacations their clocks lack: a game begun
+        while a player is on vacation, or one whose event was not made (its process
+        stopped between the vacation's write and the games')."""
+        try:
+            mend = await self.store.read(vacations_to_mend(self.now()), "reading vacations")
+        except StoreError as error:
+            log.warning("cannot read the vacations: %s", error)
+            return
+        for game_id, seat, until in mend:
+            if self.manager.drives(game_id):
+                await self._tell_games([(game_id, seat)], until)
+
+    async def _tell_games(self, games: list[tuple[str, str]], until: float | None) -> None:
+        """Each game's clock takes the vacation (``until``; None: it ended)."""
+        for game_id, seat in games:
+            try:
+                room = await self.manager.room(game_id)
+                if room is None:
+                    continue
+                with self.manager.hold(room):
+                    await room.vacation(seat, until)
+            except (RoomUnavailable, ProtocolError) as error:  # (over meanwhile, say)
+                log.warning("game %s takes no vacation: %s", game_id, error)
+
     # ------------------------------------------------------------------ your games
 
     async def your_games(self, account_id: str) -> list[dict[str, Any]]:
@@ -147,6 +220,9 @@ class Correspondence:
         if game.clock is not None and game.clock_at is not None:
             deadline = stored_deadline(game.clock, game.clock_at)
         other = other_seat(game.seat)
+        away = None if game.clock is None else game.clock.get("vacation", {}).get(other)
+        if away is not None and float(away) <= now:
+            away = None
         return {
             "game_id": game.game_id,
             "url": f"/g/{game.game_id}" + (f"?t={game.token}" if game.token else ""),
@@ -164,4 +240,5 @@ class Correspondence:
             "deadline_ms": None if deadline is None else round(deadline * 1000),
             "left_ms": None if deadline is None else max(0, round((deadline - now) * 1000)),
             "updated_ms": round(game.updated * 1000),
+            "opponent_vacation_ms": None if away is None else round(float(away) * 1000),
         }

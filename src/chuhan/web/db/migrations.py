@@ -480,6 +480,18 @@ CREATE TABLE notice_settings (
 )
 """
 
+#: The correspondence vacations each account took (issue 24;
+#: :mod:`chuhan.web.correspondence.repository`): from when until when (an early end
+#: moves ``ends``), gone with the account. (The same text on both.)
+VACATIONS_SCHEMA = """
+CREATE TABLE vacations (
+    account_id text NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    starts double precision NOT NULL,
+    ends double precision NOT NULL,
+    PRIMARY KEY (account_id, starts)
+)
+"""
+
 #: The notices' rows that ``chuhan db copy`` takes along (after the accounts they belong to).
 NOTICE_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
@@ -590,6 +602,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         TOURNAMENT_OVER_THE_BOARD_SCHEMA,
         TOURNAMENT_OVER_THE_BOARD_SCHEMA,
     ),
+    Migration("correspondence vacations", VACATIONS_SCHEMA, VACATIONS_SCHEMA),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

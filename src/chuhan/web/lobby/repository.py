@@ -18,7 +18,9 @@ What is kept (the tables are in :mod:`chuhan.web.db.migrations`):
   an owner's last connection on a process closes, that process removes its row and, if
   no live process holds the owner any more, the owner's seeks (:func:`leave_lobby`);
   rows and seeks of processes that stopped beating are swept by the survivors
-  (:func:`sweep_lobby`).
+  (:func:`sweep_lobby`). A challenge from a signed-in player is *kept* instead
+  (:attr:`Seek.kept`): it stays, whoever is in the lobby, until it is accepted, declined,
+  withdrawn or its ``expires`` (in ``data``) passes (:func:`expire_challenges`).
 
 **Limits** (:class:`SeekLimits`, :func:`refusal`): open seeks per owner, per network, in
 the whole lobby; anonymous seeks a smaller share per network and of the whole lobby (so a
@@ -103,6 +105,15 @@ class Seek:
     target_name: str | None
     pool: str | None
     created: float
+    #: When a kept challenge (:attr:`kept`) expires unanswered; None: it lives while
+    #: its owner is in the lobby, as any seek.
+    expires: float | None = None
+
+    @property
+    def kept(self) -> bool:
+        """A challenge from a signed-in player: kept in the store until it is answered,
+        withdrawn or expires, whether or not its owner is in the lobby."""
+        return self.target is not None and self.account_id is not None
 
     #: Columns of their own (the rest is ``data``).
     _COLUMNS = ("id", "owner", "address", "account_id", "target", "pool", "created")
@@ -163,7 +174,11 @@ VISITOR_LEAVE = "DELETE FROM lobby_visitors WHERE owner = ? AND server_id = ?"
 VISITOR_SERVERS = "SELECT server_id FROM lobby_visitors WHERE owner = ?"
 VISITORS_ALL = "SELECT owner, server_id FROM lobby_visitors"
 VISITORS_FORGET = "DELETE FROM lobby_visitors WHERE server_id = ?"
-SEEKS_OF_OWNER = f"DELETE FROM seeks WHERE owner = ? RETURNING {_SEEK}"
+#: A seek goes with its owner, unless it is a kept challenge (Seek.kept).
+_GOES_WITH_OWNER = "(target IS NULL OR account_id IS NULL)"
+SEEKS_OF_OWNER = f"DELETE FROM seeks WHERE owner = ? AND {_GOES_WITH_OWNER} RETURNING {_SEEK}"
+#: The kept challenges (their expiry is in ``data``).
+KEPT_CHALLENGES = f"SELECT {_SEEK} FROM seeks WHERE target IS NOT NULL AND account_id IS NOT NULL"
 #: Who is in the lobby, by process, with the account's name of a signed-in owner.
 VISITORS_NAMED = (
     "SELECT v.owner, v.server_id, a.name FROM lobby_visitors v "
@@ -177,7 +192,7 @@ LIVE_GAMES = (
     "FROM games g WHERE g.status = 'playing' AND g.kind IN ('friend', 'computer') "
     "ORDER BY g.updated DESC LIMIT ?"
 )
-SEEK_OWNERS = "SELECT DISTINCT owner FROM seeks"
+SEEK_OWNERS = f"SELECT DISTINCT owner FROM seeks WHERE {_GOES_WITH_OWNER}"
 
 
 def refusal(seek: Seek, counts: Mapping[str, Any], limits: SeekLimits) -> SeekRefused | None:
@@ -310,6 +325,19 @@ def sweep_lobby(server_id: str, here: set[str], alive: set[str]) -> Body[list[Se
     return removed
 
 
+def expire_challenges(now: float) -> Body[list[Seek]]:
+    """Delete the kept challenges whose expiry is past; return them (of two processes
+    expiring one, the one whose ``DELETE`` finds it)."""
+    kept = [Seek.from_row(r) for r in (yield All(KEPT_CHALLENGES, ()))]
+    expired: list[Seek] = []
+    for seek in kept:
+        if seek.expires is not None and seek.expires <= now:
+            found = yield One(SEEK_TAKE, (seek.id,))
+            if found is not None:
+                expired.append(Seek.from_row(found))
+    return expired
+
+
 # ---------------------------------------------------------------------- the repository
 
 
@@ -397,6 +425,10 @@ class SeekRepository:
         or None."""
         body = one_seek(SEEK_DECLINE, seek_id, target)
         return await self.db.write(body, "declining a challenge")
+
+    async def expire_challenges(self, now: float) -> list[Seek]:
+        """Delete the kept challenges expired at ``now``; the ones this call deleted."""
+        return await self.db.write(expire_challenges(now), "expiring challenges")
 
     async def seek(self, seek_id: str) -> Seek | None:
         return await self.db.read(one_seek(SEEK_READ, seek_id), "reading a seek")

@@ -21,6 +21,17 @@ process holds the owner (another tab); every ``lobby_sweep_seconds`` each proces
 the seeks of owners that no live process holds (a process killed, see
 :meth:`~chuhan.web.db.Store.live_servers`) and reads the list again.
 
+**Kept challenges.** A signed-in player's challenge may name an account that is not
+online, and is kept in the store whoever comes and goes (and across restarts) until it is
+accepted, declined, withdrawn or expires: ``challenge_correspondence_days`` (7) after it
+was sent for a game of days per move, ``challenge_realtime_hours`` (24) for any other. The
+sweep deletes the expired ones and tells their senders (``expired``). The target sees it
+in the lobby's list whenever they come. A challenge of days per move can be accepted
+while its sender is away (the game is made; the sender finds it in "your games", or is
+taken to it when in the lobby); any other waits for its sender to be in the lobby (a
+game on a clock of minutes needs both players there: accepting it meanwhile is refused,
+``sender_away``).
+
 **Fan-out.** A change is announced with a ``lobby`` notice (``{"changed": true}``: the
 others read the seeks again), and a message for one owner with ``{"to": owner, ...}``. The
 :class:`~chuhan.web.round.manager.GameManager` hands ``lobby`` notices to
@@ -250,6 +261,10 @@ class Lobby:
             return
         if removed:
             self._announce({"changed": True})
+        try:
+            await self.expire()
+        except StoreError as error:
+            log.warning("cannot expire the challenges: %s", error)
         await self._read_seeks()
 
     async def _read_seeks(self) -> None:
@@ -324,6 +339,8 @@ class Lobby:
                 self._spawn(self._tell_paired(str(owner), paired))
             elif "declined" in notice.data:
                 self._tell(str(owner), {"type": "declined", **dict(notice.data["declined"])})
+            elif "expired" in notice.data:
+                self._tell(str(owner), {"type": "expired", **dict(notice.data["expired"])})
         except (KeyError, TypeError, ValueError) as error:
             log.warning("a malformed lobby notice from server %s: %s", notice.origin, error)
 
@@ -422,6 +439,7 @@ class Lobby:
             if seek.target is None
             else {"from": seek.name, "to": seek.target_name},
             "mine": seek.owner == member.owner,
+            "expires_ms": None if seek.expires is None else round(seek.expires * 1000),
             "created_ms": round(seek.created * 1000),
         }
 
@@ -496,21 +514,53 @@ class Lobby:
         self._changed(added=seek)
 
     async def challenge(self, member: LobbyMember, fields: dict[str, Any]) -> Seek:
-        """Challenge a named player who is in the lobby (``challenge`` message)."""
+        """Challenge a named player (``challenge`` message). A signed-in player's
+        challenge is kept until it is answered or expires (:meth:`_expiry`), whether or not
+        the target is in the lobby; an anonymous player may challenge only someone in the
+        lobby, and the challenge goes with them as a seek does."""
         name = str(fields["to"])
         target = await self.accounts.repository.account_by_name(name)
         if target is None:
             raise ProtocolError("no_player", f"there is no player called {name[:40]!r}")
         if member.account is not None and target.id == member.account.id:
             raise ProtocolError("not_allowed", "you cannot challenge yourself")
-        if not await self.repository.is_in_lobby(f"a:{target.id}", await self._alive()):
+        if member.account is None and not await self.repository.is_in_lobby(
+            f"a:{target.id}", await self._alive()
+        ):
             raise ProtocolError(
-                "not_in_lobby", f"{target.name} is not in the lobby now; try again later"
+                "not_in_lobby",
+                f"{target.name} is not in the lobby now; sign in to send a challenge that "
+                "waits for them, or try again later",
             )
         seek = await self._new_seek(member, fields)
         seek = replace(seek, target=target.id, target_name=target.name)
+        if seek.kept:
+            seek = replace(seek, expires=seek.created + self._expiry(seek))
         await self._add(seek)
         return seek
+
+    def _expiry(self, seek: Seek) -> float:
+        """How long a kept challenge waits for an answer, in seconds: days for a game of
+        days per move, hours for any other (whose sender must be in the lobby to play)."""
+        if _is_correspondence(seek):
+            return self.settings.challenge_correspondence_days * 86400.0
+        return self.settings.challenge_realtime_hours * 3600.0
+
+    async def expire(self) -> list[Seek]:
+        """Delete the kept challenges whose time is up and tell their senders (here, and
+        through the other processes). Nothing is written unless this process's copy of the
+        seeks (read at every sweep) has one whose time is up."""
+        now = self.now()
+        if not any(s.expires is not None and s.expires <= now for s in self.seeks.values()):
+            return []
+        expired = await self.repository.expire_challenges(now)
+        if expired:
+            self._changed(removed=expired)
+        for seek in expired:
+            told = {"seek": seek.id, "to": seek.target_name}
+            self._tell(seek.owner, {"type": "expired", **told})
+            self._announce({"to": seek.owner, "expired": told})
+        return expired
 
     async def cancel(self, member: LobbyMember, seek_id: str) -> None:
         assert member.owner is not None
@@ -580,12 +630,25 @@ class Lobby:
         refused = self.refusal(seek, member)
         if refused is not None:
             raise refused
+        if seek.kept and not _is_correspondence(seek) and not await self._in_lobby(seek.owner):
+            raise ProtocolError(
+                "sender_away",
+                f"{seek.name} is not in the lobby now, and a game on a clock needs both "
+                f"players: this challenge waits for {seek.name} to come back (until it "
+                "expires); or decline it",
+            )
         taken = await self.repository.take_seek(seek_id)
         if taken is None:
             self._read_soon()
             raise ProtocolError("seek_taken", "someone else accepted this seek first")
         self._changed(removed=[taken])
         await self._start_game(taken, member)
+
+    async def _in_lobby(self, owner: str) -> bool:
+        if owner in self.members:
+            return True
+        alive = await self._alive() | {self.store.server_id}
+        return await self.repository.is_in_lobby(owner, alive)
 
     async def quick(self, member: LobbyMember, fields: dict[str, Any]) -> Seek | None:
         """Quick pairing: play the nearest rating waiting in the same pool, or wait in it
@@ -679,6 +742,12 @@ def _paired(paired: dict[str, Any], token: str) -> dict[str, Any]:
         "seat_url": f"/g/{game_id}?t={token}",
         "watch_url": f"/w/{game_id}",
     }
+
+
+def _is_correspondence(seek: Seek) -> bool:
+    """Whether ``seek``'s game is played in days per move (it can start while its sender
+    is away: their clock is days long)."""
+    return bool(seek.time_control and seek.time_control.get("days"))
 
 
 def _in_range(seek: Seek, rating: float | None) -> bool:

@@ -50,6 +50,7 @@ from chuhan.web.round.rules import (
     due_events,
     next_deadline,
     setup_timer_event,
+    vacation_event,
 )
 from chuhan.web.round.seats import SEATS, other_seat, seat_of
 from chuhan.web.round.state import (
@@ -797,6 +798,18 @@ class Room:
             now = self.manager.now()
             await self.check_time(now)
             decided = berserk_event(self.state, seat, now)
+            if isinstance(decided, Rejection):
+                raise ProtocolError(decided.code, decided.message)
+            await self.commit([decided], now, None, 0)
+
+    async def vacation(self, seat: str, until: float | None) -> None:
+        """``seat`` is on vacation until ``until`` (None: it ends now;
+        :func:`~chuhan.web.round.rules.vacation_event`; the correspondence feature counts
+        the account's days). Raises :class:`ProtocolError` to refuse it."""
+        async with self.lock:
+            now = self.manager.now()
+            await self.check_time(now)
+            decided = vacation_event(self.state, seat, until, now)
             if isinstance(decided, Rejection):
                 raise ProtocolError(decided.code, decided.message)
             await self.commit([decided], now, None, 0)

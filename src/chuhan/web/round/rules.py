@@ -31,6 +31,7 @@ __all__ = [
     "decide",
     "due_events",
     "setup_timer_event",
+    "vacation_event",
 ]
 
 #: The roles that play (``both``: one screen playing both sides).
@@ -462,6 +463,21 @@ def computer_setup(state: RoundState, arrangement: str, now: float) -> Event | N
 
 def computer_to_move(state: RoundState) -> bool:
     return state.status == "playing" and state.is_computer(state.game.board.turn)
+
+
+def vacation_event(
+    state: RoundState, seat: str, until: float | None, now: float
+) -> Event | Rejection:
+    """The event of ``seat``'s vacation until ``until`` (None: it ends now): its
+    correspondence clock does not run down meanwhile (:meth:`chuhan.clock.Clock.vacation`).
+    Refused for a game over or not of days per move. How many days the account may take is
+    the caller's to know: the round has no accounts."""
+    if state.status == "over":
+        return Rejection("game_over", "the game is over")
+    clock = state.clock
+    if clock is None or not clock.control.days:
+        return Rejection("not_allowed", "only a game of days per move has vacations")
+    return Event("vacation", {"side": seat, "until": until}, now)
 
 
 def berserk_event(state: RoundState, seat: str, now: float) -> Event | Rejection:

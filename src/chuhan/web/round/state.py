@@ -353,6 +353,11 @@ def evolve(state: RoundState, event: Event) -> RoundState:
         assert side is not None and state.clock is not None
         state.clock.berserk(side)
         changes = {}
+    elif kind == "vacation":  # (a correspondence player's: see vacation_event)
+        assert side is not None and state.clock is not None
+        until = data.get("until")
+        state.clock.vacation(side, None if until is None else float(until), at)
+        changes = {}
     else:  # create, import: what they record is in the row
         changes = {}
     if kind not in QUIET_EVENTS:

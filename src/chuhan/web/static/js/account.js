@@ -547,6 +547,13 @@ export function showPlayer(name) {
     card.appendChild(make("h2", null, profile.name));
     const since = new Date(profile.created_ms).toLocaleDateString();
     card.appendChild(make("p", "muted", t("memberSince", { date: since })));
+    const me = currentAccount();
+    if (me && me.name !== profile.name) { // (a challenge waits for them if they are away)
+      const link = make("a", "button", t("challengePlayer", { name: profile.name }));
+      link.id = "player-challenge";
+      link.href = `/?challenge=${encodeURIComponent(profile.name)}`;
+      card.appendChild(link);
+    }
     const record = profile.record;
     card.appendChild(make("p", null, t("record", { w: record.wins, l: record.losses, d: record.draws })));
     card.appendChild(make("h3", null, t("ratingsTitle")));
@@ -573,6 +580,7 @@ export function showPlayer(name) {
     card.appendChild(list);
   };
   redraws.push(draw);
+  onAccountChange(() => draw()); // (the challenge link: signed in, or not)
   api.playerProfile(name).then((found) => {
     profile = found;
     draw();

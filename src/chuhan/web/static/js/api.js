@@ -218,6 +218,24 @@ export function yourGames() {
   return api("/api/account/games");
 }
 
+/** GET /api/account/vacation: the account's vacation days this year and the one running.
+ * @returns {Promise<import("./protocol.js").Vacation>} */
+export function vacation() {
+  return api("/api/account/vacation");
+}
+
+/** POST /api/account/vacation: start a vacation of `days` whole days.
+ * @param {number} days @returns {Promise<import("./protocol.js").Vacation>} */
+export function takeVacation(days) {
+  return postJson("/api/account/vacation", { days });
+}
+
+/** DELETE /api/account/vacation: end the vacation now.
+ * @returns {Promise<import("./protocol.js").Vacation>} */
+export function endVacation() {
+  return api("/api/account/vacation", { method: "DELETE" });
+}
+
 /** GET /api/players/{name}: a player's profile.
  * @param {string} name @returns {Promise<import("./protocol.js").Profile>} */
 export function playerProfile(name) {

@@ -257,6 +257,7 @@ export class GameView {
     if (this.viewPly !== null && this.viewPly > state.ply) this.viewPly = null;
     if (!previous || state.version !== previous.version) this.flagSent = false;
     this.noteDeclined(previous, state);
+    this.noteVacation(previous, state);
     if (previous && state.ply === previous.ply + 1 && state.moves.length) {
       const last = state.moves[state.moves.length - 1];
       playSound(last.check || state.check ? "check" : last.capture ? "capture" : "move");
@@ -286,6 +287,18 @@ export class GameView {
     if (!previous || state.version === previous.version || !event || !DECLINED[event.kind]) return;
     if (this.role !== "first" && this.role !== "second") return;
     if (event.side !== this.role) toast(t(DECLINED[event.kind]));
+  }
+
+  /** The opponent went on vacation just now (a correspondence game): say until when.
+   * @param {GameState | null} previous @param {GameState} state */
+  noteVacation(previous, state) {
+    const event = state.last_event;
+    if (!previous || state.version === previous.version || !event || event.kind !== "vacation") return;
+    const side = event.side;
+    if (!side || side === this.role || typeof event.until !== "number") return;
+    const player = state.players ? state.players[side] : undefined;
+    const name = (player && player.name) || "";
+    toast(t("opponentVacation", { name, date: new Date(event.until * 1000).toLocaleString() }));
   }
 
   // Presence comes in states (protocol 1 sends the state again when someone comes or goes)

@@ -376,6 +376,8 @@ const LOBBY_STRINGS = {
     challengeName: "Player's name", challenge: "Challenge",
     challengeFrom: "{name} challenges you:", challengeTo: "Your challenge to {name}:",
     declinedBy: "{name} declined your challenge.", lobbyOffline: "The lobby is reconnecting…",
+    challengeUntil: "waits until {date}", challengeExpired: "Your challenge to {name} expired unanswered.",
+    challengePlayer: "Challenge {name}",
   },
   "zh-Hans": {
     lobbyTitle: "大厅", quickPair: "快速对局", postSeek: "发布约战", openSeeks: "等待中的约战",
@@ -385,6 +387,8 @@ const LOBBY_STRINGS = {
     challengeName: "棋手名", challenge: "挑战",
     challengeFrom: "{name} 向你挑战：", challengeTo: "你向 {name} 的挑战：",
     declinedBy: "{name} 拒绝了你的挑战。", lobbyOffline: "大厅正在重新连接…",
+    challengeUntil: "等待至 {date}", challengeExpired: "你向 {name} 的挑战无人应答，已过期。",
+    challengePlayer: "挑战 {name}",
   },
   "zh-Hant": {
     lobbyTitle: "大廳", quickPair: "快速對局", postSeek: "發布約戰", openSeeks: "等待中的約戰",
@@ -394,6 +398,8 @@ const LOBBY_STRINGS = {
     challengeName: "棋手名稱", challenge: "挑戰",
     challengeFrom: "{name} 向你挑戰：", challengeTo: "你向 {name} 的挑戰：",
     declinedBy: "{name} 拒絕了你的挑戰。", lobbyOffline: "大廳正在重新連線…",
+    challengeUntil: "等待至 {date}", challengeExpired: "你向 {name} 的挑戰無人回應，已過期。",
+    challengePlayer: "挑戰 {name}",
   },
   ko: {
     lobbyTitle: "대기실", quickPair: "빠른 대국", postSeek: "대국 신청 올리기", openSeeks: "열린 대국 신청",
@@ -403,6 +409,8 @@ const LOBBY_STRINGS = {
     challengeName: "플레이어 이름", challenge: "도전",
     challengeFrom: "{name} 님의 도전:", challengeTo: "{name} 님에게 보낸 도전:",
     declinedBy: "{name} 님이 도전을 거절했습니다.", lobbyOffline: "대기실에 다시 연결하는 중…",
+    challengeUntil: "{date}까지 기다림", challengeExpired: "{name} 님에게 보낸 도전이 응답 없이 만료되었습니다.",
+    challengePlayer: "{name} 님에게 도전",
   },
 };
 for (const [code, table] of Object.entries(LOBBY_STRINGS)) Object.assign(STRINGS[code], table);
@@ -440,6 +448,10 @@ const CORRESPONDENCE_STRINGS = {
     yourGames: "Your games", yourGamesLink: "Your games (signed in, on any device)",
     yourGamesNone: "No game in progress.", yourGamesSignIn: "Sign in to see your games.",
     "xiangqi-correspondence": "Xiangqi (correspondence)", "janggi-correspondence": "Janggi (correspondence)",
+    vacationTitle: "Vacation", vacationDays: "Days",
+    vacationLeft: "{left} of {allowance} vacation days left in {year}. While on vacation your correspondence clocks do not run.",
+    vacationUntil: "You are on vacation until {date}.", vacationTake: "Take a vacation",
+    vacationEnd: "End the vacation now", opponentVacation: "{name} is on vacation until {date}",
   },
   "zh-Hans": {
     corrWait: "通讯对局：对手可以离开；若用完每步的天数则超时判负。",
@@ -450,6 +462,10 @@ const CORRESPONDENCE_STRINGS = {
     yourGames: "我的对局", yourGamesLink: "我的对局（登录后，任何设备）",
     yourGamesNone: "没有进行中的对局。", yourGamesSignIn: "登录后查看你的对局。",
     "xiangqi-correspondence": "象棋（通讯）", "janggi-correspondence": "韩国象棋（通讯）",
+    vacationTitle: "休假", vacationDays: "天数",
+    vacationLeft: "{year} 年的 {allowance} 天休假还剩 {left} 天。休假期间你的通讯对局不计时。",
+    vacationUntil: "你正在休假，至 {date}。", vacationTake: "开始休假",
+    vacationEnd: "现在结束休假", opponentVacation: "{name} 正在休假，至 {date}",
   },
   "zh-Hant": {
     corrWait: "通訊對局：對手可以離開；若用完每步的天數則超時判負。",
@@ -460,6 +476,10 @@ const CORRESPONDENCE_STRINGS = {
     yourGames: "我的對局", yourGamesLink: "我的對局（登入後，任何裝置）",
     yourGamesNone: "沒有進行中的對局。", yourGamesSignIn: "登入後查看你的對局。",
     "xiangqi-correspondence": "象棋（通訊）", "janggi-correspondence": "韓國象棋（通訊）",
+    vacationTitle: "休假", vacationDays: "天數",
+    vacationLeft: "{year} 年的 {allowance} 天休假還剩 {left} 天。休假期間你的通訊對局不計時。",
+    vacationUntil: "你正在休假，至 {date}。", vacationTake: "開始休假",
+    vacationEnd: "現在結束休假", opponentVacation: "{name} 正在休假，至 {date}",
   },
   ko: {
     corrWait: "통신 대국: 상대가 자리를 비울 수 있습니다. 정해진 일수를 넘기면 시간패입니다.",
@@ -470,6 +490,10 @@ const CORRESPONDENCE_STRINGS = {
     yourGames: "내 대국", yourGamesLink: "내 대국 (로그인, 모든 기기)",
     yourGamesNone: "진행 중인 대국이 없습니다.", yourGamesSignIn: "로그인하면 내 대국을 볼 수 있습니다.",
     "xiangqi-correspondence": "샹치 (통신)", "janggi-correspondence": "장기 (통신)",
+    vacationTitle: "휴가", vacationDays: "일수",
+    vacationLeft: "{year}년 휴가 {allowance}일 중 {left}일 남음. 휴가 중에는 통신 대국 시간이 흐르지 않습니다.",
+    vacationUntil: "{date}까지 휴가 중입니다.", vacationTake: "휴가 시작",
+    vacationEnd: "지금 휴가 끝내기", opponentVacation: "{name} 님은 {date}까지 휴가 중",
   },
 };
 for (const [code, table] of Object.entries(CORRESPONDENCE_STRINGS)) Object.assign(STRINGS[code], table);

@@ -112,6 +112,8 @@ function receive(message) {
     location.href = message.seat_url;
   } else if (message.type === "declined") {
     toast(t("declinedBy", { name: message.by }));
+  } else if (message.type === "expired") {
+    toast(t("challengeExpired", { name: message.to }));
   } else if (message.type === "error") {
     // The server's sentence; other languages show their words with it on hover.
     showError(t("error", { message: message.message }));
@@ -145,7 +147,9 @@ function drawSeeks() {
   if (!list) return;
   clear(list);
   show($("lobby-empty"), seeks.length === 0);
-  for (const seek of seeks) {
+  // (the challenges waiting for this player first: they may have been sent days ago)
+  const forMe = (/** @type {Seek} */ seek) => (seek.challenge && !seek.mine ? 0 : 1);
+  for (const seek of [...seeks].sort((a, b) => forMe(a) - forMe(b))) {
     const item = make("li", "seek");
     item.dataset.seek = seek.id;
     item.dataset.mine = seek.mine ? "true" : "false";
@@ -157,6 +161,10 @@ function drawSeeks() {
       item.appendChild(make("strong", null, label));
     }
     item.appendChild(make("span", "seek-text", seekText(seek)));
+    if (seek.expires_ms) {
+      const until = new Date(seek.expires_ms).toLocaleString();
+      item.appendChild(make("span", "seek-expires muted", ` · ${t("challengeUntil", { date: until })}`));
+    }
     if (seek.mine) {
       item.classList.add("mine");
       item.appendChild(button(t("cancel"), "seek-cancel", () => send("cancel", { seek: seek.id })));
@@ -370,6 +378,12 @@ export function startLobby() {
   drawWatch();
   refreshWatch();
   drawForm();
+  // (a profile's "Challenge" link: /?challenge=Name fills the name in)
+  const named = new URLSearchParams(location.search).get("challenge");
+  if (named) {
+    $("lobby-challenge-name").value = named.slice(0, 80);
+    $("lobby-challenge-name").focus();
+  }
   connect();
   onAccountChange((/** @type {{name: string} | null} */ account) => {
     showRated();

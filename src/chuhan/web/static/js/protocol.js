@@ -91,6 +91,16 @@
  * @property {number | null} days
  * @property {number | null} deadline_ms
  * @property {number | null} left_ms
+ * @property {number | null} opponent_vacation_ms until when the opponent is on vacation
+ */
+
+/**
+ * @typedef {object} Vacation GET/POST/DELETE /api/account/vacation
+ * @property {number} year the calendar year counted
+ * @property {number} allowance the days a year
+ * @property {number} used
+ * @property {number} left
+ * @property {number | null} until_ms the vacation running's end (null: none)
  */
 
 /**

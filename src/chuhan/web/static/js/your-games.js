@@ -1,7 +1,9 @@
 // @ts-check
 // "/games": the signed-in player's games in progress (GET /api/account/games), those where it
 // is the player's move first with the time left (a correspondence game's days and the date the
-// move is due), then the games waiting for the opponent. Each opens the player's seat.
+// move is due), then the games waiting for the opponent. Each opens the player's seat. Below
+// them, the player's vacation (GET/POST/DELETE /api/account/vacation): the days left this year,
+// and a vacation taken or ended; an opponent on vacation is shown on the game's line.
 
 import { currentAccount, onAccountChange } from "./account.js";
 import * as api from "./api.js";
@@ -18,6 +20,10 @@ let section = null;
 let games = null;
 /** @type {string | null} the last error's sentence */
 let failed = null;
+/** @type {import("./protocol.js").Vacation | null} the account's vacation days */
+let vacation = null;
+/** @type {string} the server's answer to the last vacation asked for or ended */
+let vacationError = "";
 
 /** One game's line: the game, the opponent, the time control, whose move and the time left.
  * @param {import("./protocol.js").YourGame} game @returns {HTMLElement} */
@@ -39,6 +45,11 @@ function gameLine(game) {
       : t("timeLeft", { left: formatTimeLeft(game.left_ms) });
     item.appendChild(make("span", "muted your-game-left", ` — ${left}`));
   }
+  if (game.opponent_vacation_ms) {
+    const date = new Date(game.opponent_vacation_ms).toLocaleString();
+    const away = t("opponentVacation", { name: game.opponent || "", date });
+    item.appendChild(make("span", "muted your-game-vacation", ` — ${away}`));
+  }
   return item;
 }
 
@@ -59,12 +70,67 @@ function draw() {
   if (!games) return;
   if (!games.length) {
     card.appendChild(make("p", "muted", t("yourGamesNone")));
-    return;
+  } else {
+    const list = make("ul", "game-list your-games");
+    list.id = "your-games";
+    for (const game of games) list.appendChild(gameLine(game));
+    card.appendChild(list);
   }
-  const list = make("ul", "game-list your-games");
-  list.id = "your-games";
-  for (const game of games) list.appendChild(gameLine(game));
-  card.appendChild(list);
+  if (vacation) section.appendChild(vacationCard(vacation));
+}
+
+/** The vacation's card: the days left, and a vacation to take or end.
+ * @param {import("./protocol.js").Vacation} held @returns {HTMLElement} */
+function vacationCard(held) {
+  const card = make("div", "card vacation");
+  card.id = "vacation";
+  card.appendChild(make("h2", null, t("vacationTitle")));
+  const left = make("p", "muted", t("vacationLeft", { left: held.left, allowance: held.allowance, year: held.year }));
+  left.id = "vacation-left";
+  card.appendChild(left);
+  if (held.until_ms) {
+    const until = make("p", null, t("vacationUntil", { date: new Date(held.until_ms).toLocaleString() }));
+    until.id = "vacation-until";
+    card.appendChild(until);
+    const end = make("button", null, t("vacationEnd"));
+    end.id = "vacation-end";
+    end.type = "button";
+    end.addEventListener("click", () => void changeVacation(() => api.endVacation()));
+    card.appendChild(end);
+  } else {
+    const row = make("label", "row");
+    row.appendChild(make("span", null, t("vacationDays")));
+    const days = make("input");
+    days.id = "vacation-days";
+    days.type = "number";
+    days.min = "1";
+    days.max = String(Math.max(1, held.left));
+    days.value = String(Math.min(7, Math.max(1, held.left)));
+    row.appendChild(days);
+    card.appendChild(row);
+    const take = make("button", "primary", t("vacationTake"));
+    take.id = "vacation-take";
+    take.type = "button";
+    take.addEventListener("click", () => void changeVacation(() => api.takeVacation(Math.round(Number(days.value)))));
+    card.appendChild(take);
+  }
+  const error = make("p", "form-error", vacationError ? t("error", { message: vacationError }) : "");
+  error.id = "vacation-error";
+  error.hidden = !vacationError;
+  card.appendChild(error);
+  return card;
+}
+
+/** Take or end a vacation, then read the games again (their clocks have it).
+ * @param {() => Promise<import("./protocol.js").Vacation>} ask */
+async function changeVacation(ask) {
+  try {
+    vacation = await ask();
+    vacationError = "";
+  } catch (err) {
+    vacationError = /** @type {Error} */ (err).message;
+  }
+  await load();
 }
 
 async function load() {
@@ -74,7 +140,7 @@ async function load() {
     return;
   }
   try {
-    games = (await api.yourGames()).games;
+    [games, vacation] = await Promise.all([api.yourGames().then((found) => found.games), api.vacation()]);
     failed = null;
   } catch (err) {
     failed = /** @type {Error} */ (err).message;
