@@ -20,6 +20,12 @@ from .harness import Player, Server, new_player
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
+#: A bound on a hang of a whole-game review: the review's work is fixed (node-limited
+#: searches, plus a compute worker to start), so its time grows with the machine's load; at
+#: a load of about 20 on two CPUs (a CPU-bound loop and other test runs beside the suite)
+#: 90 s was not enough.
+REVIEW_BOUND_MS = 300_000
+
 MATE_FEN = "3k5/R8/3R5/9/9/9/9/9/9/4K4 w"
 #: A blunder on the first move: the chariot's step lets the cannon take the horse on b0.
 BLUNDER_LINE = ["a0a2", "b7b0", "h2e2"]
@@ -179,7 +185,7 @@ def test_an_imported_record_is_reviewed_with_a_graph_and_its_blunder_marked(
     page.wait_for_selector("#review-card:not([hidden])")
     assert page.text_content("#an-bar-bottom .player-name") == "Red · Alice"
     page.click("#review-start")
-    page.wait_for_selector("#review-summary:not([hidden])", timeout=90000)
+    page.wait_for_selector("#review-summary:not([hidden])", timeout=REVIEW_BOUND_MS)
     assert page.query_selector("#review-graph svg polyline.graph-line") is not None
     blunder = page.query_selector("#move-tree .tree-move.mark-blunder")
     assert blunder is not None and blunder.get_attribute("data-iccs") == "a0a2"
@@ -206,7 +212,7 @@ def test_a_move_into_a_forced_mate_is_marked_and_the_mate_said(
     page.wait_for_url("**/analysis?game=*")
     page.wait_for_selector("#review-card:not([hidden])")
     page.click("#review-start")
-    page.wait_for_selector("#review-summary:not([hidden])", timeout=90000)
+    page.wait_for_selector("#review-summary:not([hidden])", timeout=REVIEW_BOUND_MS)
     blunder = page.query_selector("#move-tree .tree-move.mark-blunder")
     assert blunder is not None and blunder.get_attribute("data-iccs") == "a7c5"
     blunder.click()
