@@ -111,3 +111,42 @@ def test_a_copy_is_refused_while_a_server_uses_the_file_and_names_a_bad_destinat
     assert "in use by another chuhan server" in capsys.readouterr().err
     assert main(["db", "copy", str(db_path), "games.sqlite3"]) == 2
     assert "DEST must be a PostgreSQL address" in capsys.readouterr().err
+
+
+def test_a_copy_takes_the_tournaments_and_the_vacations_along(
+    make_client: Any, db_path: Path, postgres_url: str, clock: FakeClock
+) -> None:
+    """An over-the-board Swiss in its second round (players with clubs, a result, a board's
+    moves, a pair kept apart) and an account's vacation read the same from the copy."""
+    from test_accounts import COOKIE, as_, sign_in, sign_up
+    from test_tournament_over_the_board import an_event, post
+
+    client = make_client()
+    tournament_id, director = an_event(client, clock)
+    assert post(client, director, tournament_id, "forbid", first="p:1", second="p:2")
+    assert post(client, director, tournament_id, "pair").status_code == 200
+    for board, result in ((1, "1-0"), (2, "1/2-1/2")):
+        entered = post(
+            client, director, tournament_id, "result", round=1, board=board, result=result
+        )
+        assert entered.status_code == 200, entered.text
+    moves = post(client, director, tournament_id, "moves", round=1, board=1, moves="h2e2 h9g7")
+    assert moves.status_code == 200, moves.text
+    assert post(client, director, tournament_id, "pair").status_code == 200
+    away = sign_up(client, "Traveller")
+    taken = client.post("/api/account/vacation", json={"days": 3}, headers=as_(away))
+    assert taken.status_code == 200, taken.text
+    before = client.get(f"/api/tournaments/{tournament_id}").json()["tournament"]
+    vacation = client.get("/api/account/vacation", headers=as_(away)).json()
+    client.__exit__(None, None, None)
+
+    assert main(["db", "copy", str(db_path), postgres_url]) == 0
+
+    with TestClient(create_app(postgres_url, now=clock, compute=FakeEngine())) as again:
+        after = again.get(f"/api/tournaments/{tournament_id}").json()["tournament"]
+        assert after == before
+        # (sessions are not copied: the traveller signs in again)
+        back = sign_in(again, "Traveller").cookies[COOKIE]
+        assert again.get("/api/account/vacation", headers=as_(back)).json() == vacation
+        trf = again.get(f"/api/tournaments/{tournament_id}/trf")
+        assert trf.status_code == 200 and "Club championship" in trf.text

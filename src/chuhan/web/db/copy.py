@@ -20,7 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from chuhan.web.db import StoreError, shown_location
-from chuhan.web.db.migrations import ACCOUNT_TABLES, NOTICE_TABLES, PUSH_TABLES
+from chuhan.web.db.migrations import (
+    ACCOUNT_TABLES,
+    NOTICE_TABLES,
+    PUSH_TABLES,
+    TOURNAMENT_TABLES,
+)
 from chuhan.web.db.rows import COLUMNS
 
 __all__ = ["CopyReport", "copy_database"]
@@ -37,10 +42,14 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     *ACCOUNT_TABLES,
     *NOTICE_TABLES,
     *PUSH_TABLES,
+    *TOURNAMENT_TABLES,
 )
 _REALS = {"created", "updated", "setup_deadline", "clock_at", "at"}
 _REALS |= {"settled", "rating", "deviation", "volatility"}
 _REALS |= {"seen", "sent", "claimed_until", "retry_at"}
+_REALS |= {"starts", "ends"}
+#: Columns of those names that are whole numbers in their table.
+_NOT_REALS = {("tournament_entrants", "rating")}
 
 
 @dataclass(frozen=True)
@@ -61,8 +70,12 @@ class CopyReport:
         )
 
 
-def _converter(columns: tuple[str, ...]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
-    reals = [i for i, name in enumerate(columns) if name in _REALS]
+def _converter(
+    table: str, columns: tuple[str, ...]
+) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    reals = [
+        i for i, name in enumerate(columns) if name in _REALS and (table, name) not in _NOT_REALS
+    ]
 
     def convert(values: tuple[Any, ...]) -> tuple[Any, ...]:
         if not reals:
@@ -130,7 +143,7 @@ async def copy_database(source: str | Path, destination: str) -> CopyReport:
 
 
 async def _copy_table(sqlite: Any, connection: Any, table: str, columns: tuple[str, ...]) -> int:
-    convert = _converter(columns)
+    convert = _converter(table, columns)
     after, count = 0, 0
     while True:
         batch = await sqlite.table_rows(table, columns, after, BATCH)

@@ -45,6 +45,7 @@ __all__ = [
     "SEEKS_SCHEMA",
     "TOURNAMENTS_SCHEMA",
     "TOURNAMENT_DRIVERS_SCHEMA",
+    "TOURNAMENT_TABLES",
     "Migration",
     "migrate_postgresql",
     "migrate_sqlite",
@@ -547,6 +548,46 @@ CREATE TABLE push_turns (
     PRIMARY KEY (account_id, game_id)
 )
 """
+
+#: The tournaments' rows ``chuhan db copy`` takes along (their driver is not: the copy's
+#: first process takes each tournament over), and the accounts' vacations.
+TOURNAMENT_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "tournaments",
+        (
+            "id",
+            "name",
+            "format",
+            "status",
+            "created_by",
+            "starts",
+            "created",
+            "revision",
+            "settings",
+        ),
+    ),
+    (
+        "tournament_entrants",
+        (
+            "tournament_id",
+            "entrant_id",
+            "account_id",
+            "name",
+            "rating",
+            "entered",
+            "first_round",
+            "last_round",
+            "paused",
+            "club",
+        ),
+    ),
+    (
+        "tournament_boards",
+        ("tournament_id", "round", "board", "red", "black", "result", "game_id", "detail", "moves"),
+    ),
+    ("tournament_forbidden", ("tournament_id", "first", "second")),
+    ("vacations", ("account_id", "starts", "ends")),
+)
 
 #: The push rows ``chuhan db copy`` takes along (the turns pushed are live state: a copied
 #: site pushes a turn waiting at the copy again at most once).

@@ -61,6 +61,7 @@ from chuhan.web.db.migrations import (
     NOTICE_TABLES,
     PUSH_TABLES,
     SCHEMA_VERSION,
+    TOURNAMENT_TABLES,
 )
 from chuhan.web.db.rows import COLUMNS, SAVED, game_row, saved_values, seated_games, values
 from chuhan.web.db.statements import All, Body, Lock, One, Statement, text_for
@@ -78,7 +79,9 @@ __all__ = [
 
 T = TypeVar("T")
 
-ACCOUNT_TABLE_NAMES = tuple(name for name, _ in (*ACCOUNT_TABLES, *NOTICE_TABLES, *PUSH_TABLES))
+ACCOUNT_TABLE_NAMES = tuple(
+    name for name, _ in (*ACCOUNT_TABLES, *NOTICE_TABLES, *PUSH_TABLES, *TOURNAMENT_TABLES)
+)
 
 log = logging.getLogger("chuhan.web.db")
 
