@@ -81,8 +81,9 @@ docs: $(STAMP)
 # search and the engine's UCI front also run on pure Python, which an install without a C
 # compiler gives. Neither lint, the pure-Python pass nor the API reference needs the
 # compiled modules: they run one after another (test-checks) beside the compile and then
-# beside the tests, in the CPU time the tests leave while they wait; their output is printed
-# as one block when they end, and a failure in any of them fails `make test`.
+# beside the tests; their output is printed as one block when they end, and a failure in
+# any of them fails `make test`. (On 2 CPUs this saved no wall time in a quiet run: the
+# suite keeps both busy, chromium above all; see the README.)
 PURE_TESTS := tests/test_perft.py tests/test_search.py tests/test_uci.py tests/test_native.py
 
 # Four test processes on two CPUs: a good part of the suite waits (a clock running out, a
