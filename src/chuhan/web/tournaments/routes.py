@@ -507,14 +507,7 @@ async def enter_result(request: Request) -> Response:
     context = context_of(request)
     director = await _account(request)
     data = await read_json(request)
-    try:
-        result = Result(field(data, "result", str, ""))
-    except ValueError:
-        raise HTTPError(
-            400,
-            "bad_field",
-            "'result' must be one of " + ", ".join(result.value for result in Result),
-        ) from None
+    result = _result_of(data)
     board = await context.tournaments.enter_result(
         request.path_params["tournament_id"],
         director,
