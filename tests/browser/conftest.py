@@ -14,8 +14,24 @@ import pytest
 from .harness import CHROMIUM, CHROMIUM_ARGS, POLL_MS, SHOT_PATHS, Player, Server
 
 
+def as_function(expression: str) -> str:
+    """An expression or a function's text as the text of one function of the argument.
+
+    Playwright evaluates the text it is given with ``eval`` at every poll unless it is a
+    function's text (that is evaluated once, and the function called). Our pages' Content
+    Security Policy has no 'unsafe-eval', and chromium refuses an ``eval`` outside the
+    first, synchronous check: an expression still false at its first check then failed
+    with EvalError (a CI run at 27960d9). As one function, the text is evaluated once.
+    """
+    return (
+        "(arg) => { const value = (" + expression + ");"
+        " return typeof value === 'function' ? value(arg) : value; }"
+    )
+
+
 def _poll_by_default() -> None:
-    """``page.wait_for_function`` polls every POLL_MS unless a call says otherwise."""
+    """``page.wait_for_function`` polls every POLL_MS unless a call says otherwise, and
+    takes its text as one function (see as_function)."""
     try:
         from playwright.sync_api import Page
     except ImportError:  # (the browser tests then fail to start, saying so)
@@ -32,7 +48,7 @@ def _poll_by_default() -> None:
         timeout: float | None = None,
         polling: float | str = POLL_MS,
     ) -> Any:
-        return original(self, expression, arg=arg, timeout=timeout, polling=polling)
+        return original(self, as_function(expression), arg=arg, timeout=timeout, polling=polling)
 
     wait_for_function.chuhan_polls = True  # type: ignore[attr-defined]
     Page.wait_for_function = wait_for_function  # type: ignore[method-assign]

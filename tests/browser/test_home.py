@@ -70,3 +70,21 @@ def test_one_click_invites_a_friend(browser: Any, server: Server, players: list[
     friend.wait_ply(1)
     assert friend.state()["kind"] == "friend"
     assert host.errors == [] and friend.errors == []
+
+
+def test_a_wait_on_an_expression_polls_past_its_first_check_under_the_pages_csp(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    """The pages forbid eval (script-src 'self'); Playwright evaluated an expression's text
+    with eval at every poll, so a wait still false at its first check failed in CI. Both
+    an expression and a function's text are polled until they hold."""
+    player = new_player(players, browser, server)
+    page = player.page
+    player.goto("/")
+    csp = page.evaluate("() => fetch('/').then(r => r.headers.get('content-security-policy'))")
+    assert "script-src 'self'" in csp and "unsafe-eval" not in csp
+    page.evaluate("() => { window.polls = 0; }")
+    page.wait_for_function("++window.polls >= 5")
+    page.wait_for_function("(n) => ++window.polls >= n", arg=10)
+    assert page.evaluate("() => window.polls") == 10
+    assert player.errors == []

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from typing import Any
 
 import pytest
 
-from .harness import Player, Server, new_player
+from .harness import POLL_MS, Player, Server, new_player
 from .test_accounts import sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -92,7 +93,18 @@ def test_the_service_worker_shows_a_push_as_a_notification_with_its_game(
     )
     session.send("ServiceWorker.enable")
     page.evaluate("async () => { await navigator.serviceWorker.ready; }")
-    found = [r for r in registrations if r["scopeURL"] == server.url + "/" and not r["isDeleted"]]
+
+    def found_now() -> list[dict[str, Any]]:
+        return [
+            r for r in registrations if r["scopeURL"] == server.url + "/" and not r["isDeleted"]
+        ]
+
+    # The DevTools events reach the handler while Playwright waits on something, not
+    # necessarily before the evaluate above returns (a CI run saw none yet): wait for them.
+    bound = time.monotonic() + 60  # a bound on a hang only, as the pages' waits
+    while not found_now() and time.monotonic() < bound:
+        page.wait_for_timeout(POLL_MS)
+    found = found_now()
     assert found, registrations
     message = {
         "title": "당신 차례입니다",

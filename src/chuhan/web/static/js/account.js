@@ -227,9 +227,17 @@ function noticesForm() {
     });
   });
   notices.addEventListener("toggle", () => {
-    if (!notices.open) return;
+    if (!notices.open || save.disabled) return;
+    // The fields wait for the saved settings: what is typed before they arrive would be
+    // overwritten by them (and the save would then send the old address).
+    const inputs = [$("notice-email"), $("notice-digest")];
+    for (const input of inputs) input.disabled = true;
     run(save, "notice-error", async () => {
-      showNotices(await api.noticeSettings());
+      try {
+        showNotices(await api.noticeSettings());
+      } finally {
+        for (const input of inputs) input.disabled = false;
+      }
     });
   });
   const unconfirmed = make("p", null, t("mailUnconfirmed"));
