@@ -196,6 +196,70 @@ def test_a_player_pauses_and_comes_back_under_the_countdown_to_the_start(
     assert player.errors == []
 
 
+def test_the_tournament_page_is_live_and_has_a_chat_with_mutes(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    """A page is sent each change without reloading (a join made elsewhere); signed-in
+    players chat, in Korean too; a visitor reads and is told to sign in; a mute hides a
+    sender's lines in this browser, and is undone."""
+    suffix = secrets.token_hex(3)
+    director = new_player(players, browser, server, address="198.51.100.45")
+    talker = new_player(players, browser, server, address="198.51.100.46", locale="ko-KR")
+    visitor = new_player(players, browser, server, address="198.51.100.47")
+    sign_up(director, f"Host{suffix}")
+    sign_up(talker, f"Talk{suffix}")
+    created = call(
+        director.page,
+        "POST",
+        "/api/tournaments",
+        {"name": f"Live {suffix}", "format": "swiss", "rounds": 3, "starts": time.time() + 7200},
+    )
+    address = f"/t/{created['tournament']['id']}"
+    for player in (director, talker, visitor):
+        player.goto(address)
+        player.page.wait_for_selector("#tp-chat-lines li")
+    assert director.page.text_content("#tp-chat-lines") == "No one has said anything yet."
+    assert visitor.page.is_visible("#tp-chat-sign-in") and visitor.page.is_hidden("#tp-chat-form")
+    # A join from another page reaches the others by themselves.
+    talker.page.click("#tp-join")
+    for player in (director, visitor):
+        player.page.wait_for_selector(f"#tp-entrants li:has-text('Talk{suffix}')")
+    talker.page.fill("#tp-chat-input", "잘 부탁드립니다")
+    talker.page.click("#tp-chat-send")
+    director.page.fill("#tp-chat-input", "Welcome, everyone")
+    director.page.press("#tp-chat-input", "Enter")
+    for player in (director, talker, visitor):
+        player.page.wait_for_function(
+            "() => document.querySelectorAll('#tp-chat-lines .chat-line').length === 2"
+        )
+        names = player.page.eval_on_selector_all(
+            "#tp-chat-lines .chat-name", "nodes => nodes.map(n => n.textContent)"
+        )
+        assert names == [f"Talk{suffix}", f"Host{suffix}"]
+    assert talker.page.text_content("#tp-chat-lines .chat-line .chat-text") == "잘 부탁드립니다"
+    # A line over the limit is refused, said in the page's language, and given back.
+    talker.page.fill("#tp-chat-input", "가" * 301)
+    talker.page.click("#tp-chat-send")
+    talker.page.wait_for_selector("#tp-chat-error:not([hidden])")
+    assert talker.page.text_content("#tp-chat-error") == "메시지는 300자까지 보낼 수 있습니다."
+    assert talker.page.input_value("#tp-chat-input") == "가" * 301
+    # The visitor mutes the director, and the mute outlives a reload.
+    visitor.page.click(f"#tp-chat-lines .chat-line:has-text('Host{suffix}') .chat-mute")
+    visitor.page.wait_for_selector("#tp-chat-muted:not([hidden])")
+    assert visitor.page.locator("#tp-chat-lines .chat-line").count() == 1
+    visitor.page.reload()
+    visitor.page.wait_for_selector("#tp-chat-muted:not([hidden])")
+    visitor.page.wait_for_selector("#tp-chat-lines .chat-line")
+    assert visitor.page.locator("#tp-chat-lines .chat-line").count() == 1
+    visitor.page.click("#tp-chat-muted .chat-unmute")
+    visitor.page.wait_for_function(
+        "() => document.querySelectorAll('#tp-chat-lines .chat-line').length === 2"
+    )
+    talker.screenshot("tournament-chat")
+    for player in (director, talker, visitor):
+        assert player.errors == []
+
+
 #: A club's players over the board: names and clubs in four scripts, one club name long
 #: enough to wrap in its column.
 CLUB_PLAYERS = (

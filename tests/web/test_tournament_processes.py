@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from process_helpers import Client, start_server, stop
+from websockets.sync.client import connect
 
 from chuhan.web.db import open_store
 from chuhan.web.db.statements import All, Do
@@ -270,3 +271,72 @@ def test_a_killed_driver_s_tournament_is_driven_on_by_another_process(
     )
     assert [game["status"] for game in games] == ["over"] * 4
     assert sorted(line["points"] for line in over["standings"]) == [0.0, 1.0, 1.0, 2.0]
+
+
+class Page:
+    """A tournament page's websocket on one server (with an account's cookie or none)."""
+
+    def __init__(
+        self, stack: contextlib.ExitStack, port: int, tournament_id: str, cookie: str | None
+    ) -> None:
+        headers = {"cookie": f"{SESSION_COOKIE}={cookie}"} if cookie else {}
+        url = f"ws://127.0.0.1:{port}/ws/t/{tournament_id}"
+        self.ws = stack.enter_context(connect(url, additional_headers=headers))
+        self.seq = 0
+        self.tournament: dict[str, Any] = {}
+        self.lines: list[dict[str, Any]] = []
+        self.send("hello")
+        self.until("chat_history")
+
+    def send(self, kind: str, **fields: Any) -> int:
+        self.seq += 1
+        self.ws.send(json.dumps({"type": kind, "seq": self.seq, **fields}))
+        return self.seq
+
+    def until(self, kind: str) -> dict[str, Any]:
+        deadline = time.monotonic() + HANG
+        while True:
+            message = json.loads(self.ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+            if message["type"] == "error":
+                raise AssertionError(message)
+            if message["type"] == "tournament":
+                self.tournament = message["tournament"]
+            elif message["type"] == "chat":
+                self.lines.append(message["line"])
+            if message["type"] == kind:
+                return message
+
+
+def test_a_tournament_page_hears_the_changes_and_the_chat_of_another_process(
+    servers: Any,
+) -> None:
+    """A page on one process is sent the tournament when an entrant joins through the
+    other, and the chat lines said on either (each line once)."""
+    first, _ = servers()
+    second, _ = servers()
+    director = sign_up(first, "Director")
+    tournament_id = a_tournament(first, [director], name="Club", starts=time.time() + 3600)
+    with contextlib.ExitStack() as stack:
+        here = Page(stack, first, tournament_id, director)
+        there = Page(stack, second, tournament_id, None)
+        assert there.tournament["players"] == 1
+        entrant = sign_up(second, "Entrant")
+        joined = call(second, "POST", f"/api/tournaments/{tournament_id}/join", entrant)
+        assert "status" not in joined, joined
+        while here.tournament["players"] != 2:
+            here.until("tournament")
+        assert [line["name"] for line in here.tournament["entrants"]] == ["Director", "Entrant"]
+        here.send("chat", text="welcome to the club")
+        here.until("ack")
+        while not there.lines:
+            there.until("chat")
+        talker = Page(stack, second, tournament_id, entrant)
+        talker.send("chat", text="thank you")
+        talker.until("ack")
+        while len(here.lines) < 2:
+            here.until("chat")
+        expected = [("Director", "welcome to the club"), ("Entrant", "thank you")]
+        assert [(line["name"], line["text"]) for line in here.lines] == expected
+        while len(there.lines) < 2:
+            there.until("chat")
+        assert [(line["name"], line["text"]) for line in there.lines] == expected

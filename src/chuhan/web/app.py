@@ -91,6 +91,7 @@ from chuhan.web.round.routes import (
 from chuhan.web.round.socket import game_socket
 from chuhan.web.settings import Settings
 from chuhan.web.sockets.sessions import SESSION_NOTICE
+from chuhan.web.tournaments.live import NOTICE_KIND as TOURNAMENT_NOTICE
 from chuhan.web.tournaments.routes import (
     add_computer,
     berserk,
@@ -117,6 +118,7 @@ from chuhan.web.tournaments.routes import (
     withdraw_tournament,
 )
 from chuhan.web.tournaments.service import TournamentService
+from chuhan.web.tournaments.socket import tournament_socket
 
 __all__ = ["STATIC_DIR", "create_app"]
 
@@ -165,7 +167,9 @@ def create_app(
         context.lobby = Lobby(the_settings, store, manager, context.accounts, now)
         context.analysis = AnalysisService(the_settings, the_compute, manager)
         context.reads = GameReads(manager, the_settings)
-        context.tournaments = TournamentService(store, manager, context.accounts, bus, now)
+        context.tournaments = TournamentService(
+            store, manager, context.accounts, bus, now, the_settings
+        )
         context.correspondence = Correspondence(
             store, manager, now, vacation_days_per_year=the_settings.vacation_days_per_year
         )
@@ -188,6 +192,7 @@ def create_app(
         await app.state.context.lobby.start()
         await context.holdings.start()
         manager.listeners[SESSION_NOTICE] = context.sessions.hear  # (and resync)
+        manager.listeners[TOURNAMENT_NOTICE] = context.tournaments.live.hear
         accounts = context.accounts.repository
         context.sessions.start(
             lambda keys: accounts.live_sessions(keys, now()), the_settings.session_sweep_seconds
@@ -307,6 +312,7 @@ def create_app(
         Route("/api/explorer/search", api(explorer_search)),
         WebSocketRoute("/ws/lobby", lobby_socket),  # (before the games': no game is "lobby")
         WebSocketRoute("/ws/analysis", analysis_socket),  # (nor "analysis")
+        WebSocketRoute("/ws/t/{tournament_id}", tournament_socket),
         WebSocketRoute("/ws/{game_id}", game_socket),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]

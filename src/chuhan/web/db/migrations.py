@@ -493,6 +493,22 @@ CREATE TABLE vacations (
 )
 """
 
+#: Each tournament's chat: a line by an account (gone with it), in the order kept.
+TOURNAMENT_CHAT_SQLITE = """
+CREATE TABLE tournament_chat (
+    id INTEGER PRIMARY KEY,
+    tournament_id text NOT NULL REFERENCES tournaments (id),
+    account_id text NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    at double precision NOT NULL,
+    name text NOT NULL,
+    text text NOT NULL
+);
+CREATE INDEX tournament_chat_lines ON tournament_chat (tournament_id, id)
+"""
+TOURNAMENT_CHAT_POSTGRESQL = TOURNAMENT_CHAT_SQLITE.replace(
+    "id INTEGER PRIMARY KEY", "id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
+)
+
 #: The notices' rows that ``chuhan db copy`` takes along (after the accounts they belong to).
 NOTICE_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
@@ -586,6 +602,7 @@ TOURNAMENT_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("tournament_id", "round", "board", "red", "black", "result", "game_id", "detail", "moves"),
     ),
     ("tournament_forbidden", ("tournament_id", "first", "second")),
+    ("tournament_chat", ("tournament_id", "account_id", "at", "name", "text")),
     ("vacations", ("account_id", "starts", "ends")),
 )
 
@@ -644,6 +661,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         TOURNAMENT_OVER_THE_BOARD_SCHEMA,
     ),
     Migration("correspondence vacations", VACATIONS_SCHEMA, VACATIONS_SCHEMA),
+    Migration("each tournament's chat", TOURNAMENT_CHAT_SQLITE, TOURNAMENT_CHAT_POSTGRESQL),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

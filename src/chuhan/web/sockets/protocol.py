@@ -22,6 +22,7 @@ __all__ = [
     "ClientMessage",
     "ProtocolError",
     "TokenBucket",
+    "chat_text",
     "clean_text",
     "parse_client_message",
 ]
@@ -106,7 +107,9 @@ class _FieldError(ValueError):
         self.message = message
 
 
-def _chat_text(value: object) -> str:
+def chat_text(value: object) -> str:
+    """A chat line's check (any socket's chat): cleaned, not empty, at most MAX_CHAT_CHARS
+    characters (longer: the code ``chat_too_long``)."""
     if not isinstance(value, str):
         raise ValueError("must be a string")
     cleaned = clean_text(value)
@@ -153,7 +156,7 @@ _SCHEMAS: dict[str, dict[str, tuple[_Check, bool]]] = {
     "takeback_decline": _SIDE_FIELDS,
     "flag": {"version": (_version, False)},
     "rematch": {"version": (_version, True)},
-    "chat": {"text": (_chat_text, True)},
+    "chat": {"text": (chat_text, True)},
     "claim_abandoned": {"version": (_version, True), "draw": (_flag, False)},
 }
 

@@ -32,11 +32,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from chuhan.adjudication.outcome import Termination
+from chuhan.web.accounts.repository import Account
 from chuhan.web.db import Store
 from chuhan.web.db.errors import Duplicate
 from chuhan.web.db.statements import All, Body, Do, One
@@ -64,11 +65,14 @@ from chuhan.web.tournaments.rules import (
 )
 
 __all__ = [
+    "ChatLine",
     "Settings",
     "Status",
     "Tournament",
     "TournamentRepository",
+    "add_chat",
     "attach_game",
+    "chat_history",
     "claim",
     "computer_level",
     "correct_result",
@@ -79,6 +83,7 @@ __all__ = [
     "enter",
     "enter_computer",
     "enter_player",
+    "entrant_id_of",
     "forbid_pair",
     "game_of",
     "is_tournament_game",
@@ -99,6 +104,41 @@ __all__ = [
 
 Status = Literal["created", "running", "finished"]
 STATUSES: tuple[Status, ...] = ("created", "running", "finished")
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """A line of a tournament's chat: when, the account's name then, and the text."""
+
+    at: float
+    name: str
+    text: str
+
+
+CHAT_ADD = (
+    "INSERT INTO tournament_chat (tournament_id, account_id, at, name, text) VALUES (?, ?, ?, ?, ?)"
+)
+CHAT_LAST = (
+    "SELECT at, name, text FROM tournament_chat WHERE tournament_id = ? ORDER BY id DESC LIMIT ?"
+)
+
+
+def entrant_id_of(account: Account) -> str:
+    """An account's entrant id (a director's entry without an account would have its own)."""
+    return f"a:{account.id}"
+
+
+def add_chat(tournament_id: str, account_id: str, line: ChatLine) -> Body[None]:
+    """Keep a chat line of a tournament."""
+    yield Do(CHAT_ADD, (tournament_id, account_id, line.at, line.name, line.text))
+
+
+def chat_history(tournament_id: str, limit: int) -> Body[list[ChatLine]]:
+    """A tournament's last ``limit`` chat lines, oldest first."""
+    rows = yield All(CHAT_LAST, (tournament_id, limit))
+    return [ChatLine(float(row["at"]), str(row["name"]), str(row["text"])) for row in rows][::-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -908,12 +948,27 @@ class TournamentRepository:
 
     def __init__(self, db: Store) -> None:
         self.db = db
+        #: Called with a tournament's id after each committed write that changed it (the
+        #: live pages' hub: :mod:`chuhan.web.tournaments.live`).
+        self.changed: Callable[[str], None] = lambda tournament_id: None
+
+    async def _write(self, tournament_id: str, body: Body[T], what: str) -> T:
+        done = await self.db.write(body, what)
+        self.changed(tournament_id)
+        return done
 
     async def create(self, tournament: Tournament) -> None:
         await self.db.write(create_tournament(tournament), "creating a tournament")
 
     async def tournament(self, tournament_id: str) -> Tournament | None:
         return await self.db.read(load_tournament(tournament_id), "reading a tournament")
+
+    async def add_chat(self, tournament_id: str, account_id: str, line: ChatLine) -> None:
+        await self.db.write(add_chat(tournament_id, account_id, line), "keeping a chat line")
+
+    async def chat_history(self, tournament_id: str, limit: int) -> list[ChatLine]:
+        body = chat_history(tournament_id, limit)
+        return await self.db.read(body, "reading a tournament's chat")
 
     async def listed(self, status: Status, limit: int = 100) -> list[Tournament]:
         return await self.db.read(list_tournaments(status, limit), "listing tournaments")
@@ -936,27 +991,29 @@ class TournamentRepository:
             account_id=account_id,
             revision=revision,
         )
-        return await self.db.write(body, "entering a tournament")
+        return await self._write(tournament_id, body, "entering a tournament")
 
     async def set_paused(self, tournament_id: str, entrant_id: str, paused: bool) -> Entrant:
         body = set_paused(tournament_id, entrant_id, paused)
-        return await self.db.write(body, "pausing a player" if paused else "bringing a player back")
+        return await self._write(
+            tournament_id, body, "pausing a player" if paused else "bringing a player back"
+        )
 
     async def enter_computer(self, tournament_id: str, level: int, rating: int) -> Entrant:
         body = enter_computer(tournament_id, level, rating)
-        return await self.db.write(body, "entering a computer player")
+        return await self._write(tournament_id, body, "entering a computer player")
 
     async def withdraw(
         self, tournament_id: str, entrant_id: str, *, revision: int | None = None
     ) -> Entrant:
         body = withdraw_entrant(tournament_id, entrant_id, revision=revision)
-        return await self.db.write(body, "withdrawing from a tournament")
+        return await self._write(tournament_id, body, "withdrawing from a tournament")
 
     async def forbid(
         self, tournament_id: str, first: str, second: str, *, revision: int | None = None
     ) -> None:
         body = forbid_pair(tournament_id, first, second, revision=revision)
-        await self.db.write(body, "keeping two players apart")
+        await self._write(tournament_id, body, "keeping two players apart")
 
     async def pair_round(
         self, tournament_id: str, *, revision: int | None = None
@@ -984,7 +1041,7 @@ class TournamentRepository:
             forbidden=tournament.forbidden,
         )
         body = keep_round(tournament_id, tournament.revision, boards)
-        await self.db.write(body, "keeping a round's pairings")
+        await self._write(tournament_id, body, "keeping a round's pairings")
         return boards
 
     async def set_result(
@@ -997,13 +1054,13 @@ class TournamentRepository:
         revision: int | None = None,
     ) -> Board:
         body = set_result(tournament_id, round_number, board_number, result, revision=revision)
-        return await self.db.write(body, "entering a result")
+        return await self._write(tournament_id, body, "entering a result")
 
     async def attach_game(
         self, tournament_id: str, round_number: int, board_number: int, game_id: str
     ) -> bool:
         body = attach_game(tournament_id, round_number, board_number, game_id)
-        return await self.db.write(body, "noting a tournament game")
+        return await self._write(tournament_id, body, "noting a tournament game")
 
     async def game_of(self, tournament_id: str, round_number: int, board_number: int) -> str | None:
         body = game_of(tournament_id, round_number, board_number)
@@ -1017,7 +1074,10 @@ class TournamentRepository:
         if not await self.db.read(is_tournament_game(game_id), "finding a tournament game"):
             return None
         body = result_of_game(game_id, result, termination)
-        return await self.db.write(body, "a tournament game's result")
+        given = await self.db.write(body, "a tournament game's result")
+        if given is not None:
+            self.changed(given[0])
+        return given
 
     async def claim(self, server_id: str, live: frozenset[str]) -> list[str]:
         """Take the tournaments without a live driver; those ``server_id`` drives
@@ -1037,19 +1097,22 @@ class TournamentRepository:
         return await self.db.read(body, "finding tournament games ended unrecorded")
 
     async def pair_arena(self, tournament_id: str, now: float) -> tuple[Board, ...]:
-        return await self.db.write(pair_arena(tournament_id, now), "pairing an arena")
+        boards = await self.db.write(pair_arena(tournament_id, now), "pairing an arena")
+        if boards:
+            self.changed(tournament_id)
+        return boards
 
     async def set_status(
         self, tournament_id: str, status: Status, *, revision: int | None = None
     ) -> int:
         body = set_status(tournament_id, status, revision=revision)
-        return await self.db.write(body, "changing a tournament's status")
+        return await self._write(tournament_id, body, "changing a tournament's status")
 
     async def enter_player(
         self, tournament_id: str, *, name: str, club: str, rating: int, revision: int | None
     ) -> Entrant:
         body = enter_player(tournament_id, name=name, club=club, rating=rating, revision=revision)
-        return await self.db.write(body, "entering a player")
+        return await self._write(tournament_id, body, "entering a player")
 
     async def edit_player(
         self,
@@ -1064,17 +1127,17 @@ class TournamentRepository:
         body = edit_player(
             tournament_id, entrant_id, name=name, club=club, rating=rating, revision=revision
         )
-        return await self.db.write(body, "editing a player")
+        return await self._write(tournament_id, body, "editing a player")
 
     async def remove_player(
         self, tournament_id: str, entrant_id: str, *, revision: int | None
     ) -> Entrant:
         body = remove_player(tournament_id, entrant_id, revision=revision)
-        return await self.db.write(body, "removing a player")
+        return await self._write(tournament_id, body, "removing a player")
 
     async def unpair_round(self, tournament_id: str, *, revision: int | None) -> int:
         body = unpair_round(tournament_id, revision=revision)
-        return await self.db.write(body, "undoing a round's pairing")
+        return await self._write(tournament_id, body, "undoing a round's pairing")
 
     async def correct_result(
         self,
@@ -1086,7 +1149,7 @@ class TournamentRepository:
         revision: int | None,
     ) -> Board:
         body = correct_result(tournament_id, round_number, board_number, result, revision=revision)
-        return await self.db.write(body, "correcting a result")
+        return await self._write(tournament_id, body, "correcting a result")
 
     async def set_moves(
         self,
@@ -1098,4 +1161,4 @@ class TournamentRepository:
         revision: int | None,
     ) -> None:
         body = set_moves(tournament_id, round_number, board_number, moves, revision=revision)
-        await self.db.write(body, "keeping a board's moves")
+        await self._write(tournament_id, body, "keeping a board's moves")

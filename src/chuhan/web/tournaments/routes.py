@@ -58,33 +58,27 @@ from chuhan.web.context import context_of
 from chuhan.web.http.common import HTTPError, field, limit_rate, read_json
 from chuhan.web.round.reads import ReadBusy, ReadUnavailable
 from chuhan.web.round.routes import parse_time_control
-from chuhan.web.tournaments.repository import STATUSES, Settings, Tournament
+from chuhan.web.tournaments.repository import STATUSES, Settings
 from chuhan.web.tournaments.rules import (
     ARENA_SCORING,
     AXF_ORDER,
     JANGGI_ARENA_SCORING,
     WXF_ORDER,
-    Board,
-    Entrant,
     Format,
     Result,
     Spec,
     TieBreak,
     TournamentError,
     UnknownTournament,
-    arena_records,
-    arena_standings,
     crosstable,
-    scores_before,
-    standings,
     trf,
 )
 from chuhan.web.tournaments.service import (
     NotDirector,
-    entrant_id_of,
     over_the_board_pgn,
     with_code,
 )
+from chuhan.web.tournaments.views import tournament_json, you_json
 
 __all__ = [
     "add_computer",
@@ -232,102 +226,6 @@ def parse_tournament(
     return name, spec, chosen, float(starts), code
 
 
-def tournament_json(tournament: Tournament, *, whole: bool) -> dict[str, Any]:
-    """A tournament as the API shows it: never an account's id or an entry code."""
-    spec, settings = tournament.spec, tournament.settings
-    shown: dict[str, Any] = {
-        "id": tournament.id,
-        "name": tournament.name,
-        "format": spec.format.value,
-        "status": tournament.status,
-        "starts": tournament.starts,
-        "revision": tournament.revision,
-        "variant": settings.game,
-        "rules": settings.rules,
-        "time_control": settings.time_control,
-        "rated": settings.rated,
-        "entry": settings.entry,
-        "rounds": spec.rounds,
-        "minutes": spec.minutes,
-        "tiebreaks": [tiebreak.value for tiebreak in spec.tiebreaks],
-        "players": tournament.players,
-        "over_the_board": settings.over_the_board,
-    }
-    if not whole:
-        return shown
-    names = {entrant.id: entrant.name for entrant in tournament.entrants}
-    entrants = {entrant.id: entrant for entrant in tournament.entrants}
-    shown["entrants"] = [
-        {
-            # (a director's entry's id, to edit or remove it; never an account's)
-            "id": entrant.id if entrant.id.startswith("p:") else None,
-            "club": entrant.club,
-            "name": entrant.name,
-            "rating": entrant.rating,
-            "first_round": entrant.first_round,
-            "withdrawn_after": entrant.last_round,
-            "paused": entrant.paused,
-        }
-        for entrant in tournament.entrants
-    ]
-    shown["paired"] = [
-        [
-            _board_json(tournament, board, entrants, scores)
-            for board in tournament.round_boards(number)
-        ]
-        for number in range(1, tournament.rounds_paired + 1)
-        for scores in [scores_before(spec, tournament.entrants, tournament.boards, number)]
-    ]
-    if spec.format is Format.ARENA:
-        shown["games"] = [
-            {
-                "board": board.number,
-                "red": names[board.red],
-                "black": None if board.black is None else names[board.black],
-                "result": None if board.result is None else board.result.value,
-                "game": tournament.games.get((board.round, board.number)),
-            }
-            for board in tournament.boards
-        ]
-        records = arena_records(tournament.boards, tournament.endings)
-        shown["standings"] = [
-            {"rank": line.rank, "name": names[line.entrant_id], "points": line.points}
-            for line in arena_standings(tournament.entrants, records, spec.scoring)
-        ]
-    elif tournament.entrants:
-        shown["standings"] = [
-            {
-                "rank": line.rank,
-                "name": names[line.entrant_id],
-                "points": line.points,
-                "tiebreaks": {tiebreak.value: value for tiebreak, value in line.tiebreaks},
-            }
-            for line in standings(spec, tournament.entrants, tournament.boards)
-        ]
-    return shown
-
-
-def _board_json(
-    tournament: Tournament,
-    board: Board,
-    entrants: dict[str, Entrant],
-    scores: dict[str, float],
-) -> dict[str, Any]:
-    """A board of a round: the players (name, club, rating, score before the round), the
-    result, the game on the site, the moves entered over the board."""
-    shown: dict[str, Any] = {"board": board.number}
-    for side, entrant_id in (("red", board.red), ("black", board.black)):
-        entrant = None if entrant_id is None else entrants[entrant_id]
-        shown[side] = None if entrant is None else entrant.name
-        shown[f"{side}_club"] = None if entrant is None else entrant.club
-        shown[f"{side}_rating"] = None if entrant is None else entrant.rating
-        shown[f"{side}_score"] = None if entrant_id is None else scores.get(entrant_id, 0.0)
-    shown["result"] = None if board.result is None else board.result.value
-    shown["game"] = tournament.games.get((board.round, board.number))
-    shown["moves"] = tournament.moves.get((board.round, board.number))
-    return shown
-
-
 @refusals
 async def create_tournament(request: Request) -> Response:
     context = context_of(request)
@@ -358,19 +256,6 @@ async def tournament(request: Request) -> Response:
     account = await context.accounts.account_of(request, context.now())
     shown["you"] = you_json(found, account)
     return JSONResponse({"tournament": shown})
-
-
-def you_json(tournament: Tournament, account: Account | None) -> dict[str, Any]:
-    """What the tournament's page needs of the one asking: whether they direct it, and
-    their name among the entrants (None when not entered or not signed in)."""
-    if account is None:
-        return {"director": False, "entrant": None}
-    me = entrant_id_of(account)
-    names = [entrant.name for entrant in tournament.entrants if entrant.id == me]
-    return {
-        "director": tournament.created_by == account.id,
-        "entrant": names[0] if names else None,
-    }
 
 
 @refusals

@@ -49,12 +49,15 @@ from chuhan.web.accounts.service import AccountService
 from chuhan.web.bus import Bus, GameFinished
 from chuhan.web.db import Store
 from chuhan.web.round.manager import GameManager, RoomUnavailable
+from chuhan.web.settings import Settings as WebSettings
 from chuhan.web.sockets.protocol import ProtocolError
+from chuhan.web.tournaments.live import TournamentLive
 from chuhan.web.tournaments.repository import (
     Settings,
     Tournament,
     TournamentRepository,
     computer_level,
+    entrant_id_of,
 )
 from chuhan.web.tournaments.rules import (
     Board,
@@ -149,11 +152,6 @@ def code_sha256(code: str) -> str:
     return hashlib.sha256(code.encode()).hexdigest()
 
 
-def entrant_id_of(account: Account) -> str:
-    """An account's entrant id (a director's entry without an account would have its own)."""
-    return f"a:{account.id}"
-
-
 class TournamentService:
     """Tournaments on ``store``, their games made by ``manager``, their players' accounts
     and ratings read through ``accounts``."""
@@ -165,8 +163,11 @@ class TournamentService:
         accounts: AccountService,
         bus: Bus,
         now: Callable[[], float],
+        settings: WebSettings,
     ) -> None:
         self.repository = TournamentRepository(store)
+        #: The live pages (and chat) of the tournaments watched on this process.
+        self.live = TournamentLive(self.repository, bus, settings, now)
         self.store = store
         self.manager = manager
         self.accounts = accounts
@@ -188,6 +189,7 @@ class TournamentService:
 
     def close(self) -> None:
         self._unsubscribe()
+        self.live.close()
         if self._driving_task is not None:
             self._driving_task.cancel()
             self._driving_task = None

@@ -10,6 +10,7 @@ import { api, loadOptions, postJson, serverOptions } from "./api.js";
 import { currentAccount, onAccountChange } from "./account.js";
 import { $, clear, make, show } from "./dom.js";
 import { language, t } from "./i18n.js";
+import { Socket } from "./net.js";
 import { playSound } from "./sound.js";
 
 /**
@@ -66,11 +67,25 @@ import { playSound } from "./sound.js";
 /** @typedef {{game_id: string, seat: string, token: string, round: number}} TournamentGame */
 
 const STATUSES = /** @type {const} */ (["created", "running", "finished"]);
-/** How often a tournament's page asks the server again (ms). */
-const POLL_MS = 3000;
+/** The chat lines kept on the page, and the muted names kept in this browser. */
+const CHAT_LINES = 200;
+const MUTED_KEY = "chuhan.tournamentMuted";
+const MAX_MUTED = 500;
+/** @typedef {{at: number, name: string, text: string}} TournamentChatLine */
 /** The games this browser has opened by itself already (their ids), so that coming back to
  * the tournament's page during a game does not send the player to it again. */
 const OPENED_KEY = "chuhan.tournamentGamesOpened";
+
+/** The names muted in tournament chats, as this browser kept them.
+ * @returns {string[]} */
+function readMuted() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(MUTED_KEY) || "[]");
+    return Array.isArray(kept) ? kept.filter((name) => typeof name === "string") : [];
+  } catch {
+    return [];
+  }
+}
 
 /** @param {string} id */
 function tournamentPath(id) {
@@ -362,10 +377,122 @@ class TournamentPage {
     $("tp-print-pairings").href = `/t/${id}/print/pairings`;
     $("tp-print-sheets").href = `/t/${id}/print/scoresheets`;
     $("tp-print-standings").href = `/t/${id}/print/standings`;
+    /** @type {TournamentChatLine[]} */
+    this.lines = [];
+    /** the last line sent (given back to the field if the server refuses it) */
+    this.lastSaid = "";
+    /** @type {Set<string>} the names whose lines this browser hides */
+    this.muted = new Set(readMuted());
+    $("tp-chat-form").addEventListener("submit", (/** @type {Event} */ event) => {
+      event.preventDefault();
+      this.say();
+    });
+    this.drawChat();
+    // The page is sent the tournament whenever it changes (and after each reconnection),
+    // and the chat's lines; the REST read answers at once, and after the page's own acts.
+    this.socket = new Socket(`/ws/t/${encodeURIComponent(id)}`, {
+      onMessage: (message) => this.onMessage(message),
+    });
+    this.socket.connect();
     this.refresh();
-    /** @type {ReturnType<typeof setInterval> | null} (stopped once the tournament is over) */
-    this.poll = setInterval(() => this.refresh(), POLL_MS);
     setInterval(() => this.drawCountdown(), 1000);
+  }
+
+  /** @param {import("./net.js").ServerMessage} message */
+  onMessage(message) {
+    if (message.type === "tournament") {
+      this.tournament = { ...message.tournament, you: message.you };
+      this.failed = null;
+      this.draw();
+      this.findGame();
+    } else if (message.type === "chat_history") {
+      this.lines = message.lines.slice(-CHAT_LINES);
+      this.drawChat();
+    } else if (message.type === "chat") {
+      this.lines.push(message.line);
+      if (this.lines.length > CHAT_LINES) this.lines.shift();
+      this.drawChat();
+    } else if (message.type === "error") {
+      if (message.code === "no_such_tournament") {
+        this.failed = message.message;
+        this.draw();
+        return;
+      }
+      const node = $("tp-chat-error");
+      const english = language() === "en";
+      node.textContent = english || !["chat_flood", "chat_too_long"].includes(message.code)
+        ? message.message
+        : t(message.code === "chat_flood" ? "chatFlood" : "chatTooLong");
+      show(node, true);
+      const input = /** @type {HTMLInputElement} */ ($("tp-chat-input"));
+      if (!input.value && this.lastSaid) input.value = this.lastSaid;
+    }
+  }
+
+  /** The account changed in this browser: the socket says hello again as who it is now. */
+  reconnect() {
+    this.socket.reopen();
+    this.drawChat();
+  }
+
+  say() {
+    const input = /** @type {HTMLInputElement} */ ($("tp-chat-input"));
+    const text = input.value.trim();
+    if (!text || !this.socket.send("chat", { text })) return;
+    this.lastSaid = text;
+    input.value = "";
+    show($("tp-chat-error"), false);
+  }
+
+  /** @param {string} name */
+  toggleMute(name) {
+    if (this.muted.has(name)) this.muted.delete(name);
+    else this.muted.add(name);
+    try {
+      localStorage.setItem(MUTED_KEY, JSON.stringify([...this.muted].slice(-MAX_MUTED)));
+    } catch {
+      // (a private window may refuse storage: the mute lasts for this page)
+    }
+    this.drawChat();
+  }
+
+  drawChat() {
+    const account = currentAccount();
+    show($("tp-chat-form"), Boolean(account));
+    show($("tp-chat-sign-in"), !account);
+    /** @type {HTMLInputElement} */ ($("tp-chat-input")).placeholder = t("chatPlaceholder");
+    const list = $("tp-chat-lines");
+    clear(list);
+    /** @type {Set<string>} */
+    const mutedHere = new Set();
+    for (const line of this.lines) {
+      if (this.muted.has(line.name)) {
+        mutedHere.add(line.name);
+        continue;
+      }
+      const item = list.appendChild(make("li", "chat-line"));
+      item.append(make("span", "chat-name", line.name), make("span", "chat-text", line.text));
+      if (!account || account.name !== line.name) {
+        const mute = make("button", "chat-mute", t("chatMute"));
+        mute.type = "button";
+        mute.title = t("chatMuteTitle", { name: line.name });
+        mute.addEventListener("click", () => this.toggleMute(line.name));
+        item.appendChild(mute);
+      }
+    }
+    if (!list.childElementCount) list.appendChild(make("li", "muted", t("tChatEmpty")));
+    list.scrollTop = list.scrollHeight;
+    const mutedList = $("tp-chat-muted");
+    clear(mutedList);
+    for (const name of mutedHere) {
+      const item = mutedList.appendChild(make("li", "chat-muted-sender"));
+      item.appendChild(make("span", null, t("chatMutedName", { name })));
+      const unmute = make("button", "chat-unmute", t("chatUnmute"));
+      unmute.type = "button";
+      unmute.addEventListener("click", () => this.toggleMute(name));
+      item.appendChild(unmute);
+    }
+    show(mutedList, mutedHere.size > 0);
   }
 
   /** The countdown to the start, or to a running arena's end (by this computer's clock). */
@@ -391,10 +518,6 @@ class TournamentPage {
       /** @type {{tournament: Tournament}} */
       const body = await api(tournamentPath(this.id));
       this.tournament = body.tournament;
-      if (this.tournament.status === "finished" && this.poll !== null) {
-        clearInterval(this.poll);
-        this.poll = null;
-      }
       this.draw();
       this.findGame();
     } catch (err) {
@@ -485,7 +608,7 @@ class TournamentPage {
       const body = await postJson(`${tournamentPath(this.id)}/game`, {});
       this.game = body.game;
     } catch {
-      this.game = null; // (not made yet, or the round moved on: asked again at the next poll)
+      this.game = null; // (not made yet, or the round moved on: asked again at the next change)
     } finally {
       this.askingGame = false;
     }
@@ -517,7 +640,7 @@ class TournamentPage {
     if (this.failed) {
       $("tp-name").textContent = t("tNotFound");
       $("tp-settings").textContent = this.failed;
-      for (const id of ["tp-actions", "tp-pairings-card", "tp-standings-card", "tp-entrants-card"]) show($(id), false);
+      for (const id of ["tp-actions", "tp-pairings-card", "tp-standings-card", "tp-entrants-card", "tp-chat"]) show($(id), false);
       return;
     }
     if (!tournament) return;
@@ -577,7 +700,7 @@ class TournamentPage {
     const boards = arena ? [...(tournament.games || [])].reverse() : rounds.at(-1) || [];
     show($("tp-pairings-card"), boards.length > 0);
     const directing = Boolean(tournament.you && tournament.you.director && tournament.over_the_board);
-    // (a director's result and moves fields are not redrawn under their typing by each poll)
+    // (a director's result and moves fields are not redrawn under their typing by each change)
     const drawn = `${tournament.revision} ${language()}`;
     if (directing && $("tp-pairings").dataset.drawn === drawn) return;
     $("tp-pairings").dataset.drawn = drawn;
@@ -698,6 +821,7 @@ export function showTournament(id) {
   onAccountChange(() => {
     if (page) {
       page.asking = false;
+      page.reconnect();
       page.refresh();
     }
   });

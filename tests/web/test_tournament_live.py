@@ -1,0 +1,194 @@
+"""The tournament page's websocket, on both stores: a page is sent the tournament whenever
+it changes (nobody asks), with its reader's part; the tournament's chat for signed-in
+accounts, kept across a restart, within the flood and length limits; bad input named."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from test_accounts import CHEAP, as_, sign_up
+from test_tournament_routes import a_swiss, create
+from web_helpers import FakeClock
+
+from chuhan.web.sockets.protocol import MAX_CHAT_CHARS
+
+
+@pytest.fixture
+def client(make_client: Any) -> TestClient:
+    return make_client(**CHEAP)  # type: ignore[no-any-return]
+
+
+class Page:
+    """A tournament page's websocket: numbered messages, the last tournament seen."""
+
+    def __init__(self, client: TestClient, tournament_id: str, cookie: str | None = None) -> None:
+        self._context = client.websocket_connect(f"/ws/t/{tournament_id}", headers=as_(cookie))
+        self.ws = self._context.__enter__()
+        self.seq = 0
+        self.tournament: dict[str, Any] = {}
+        self.you: dict[str, Any] = {}
+        self.lines: list[dict[str, Any]] = []
+
+    def close(self) -> None:
+        self._context.__exit__(None, None, None)
+
+    def send(self, kind: str, **fields: Any) -> int:
+        self.seq += 1
+        self.ws.send_text(json.dumps({"type": kind, "seq": self.seq, **fields}))
+        return self.seq
+
+    def receive(self) -> dict[str, Any]:
+        message: dict[str, Any] = self.ws.receive_json()
+        if message["type"] == "tournament":
+            self.tournament, self.you = message["tournament"], message["you"]
+        elif message["type"] == "chat_history":
+            self.lines = list(message["lines"])
+        elif message["type"] == "chat":
+            self.lines.append(message["line"])
+        return message
+
+    def expect(self, kind: str) -> dict[str, Any]:
+        while True:
+            message = self.receive()
+            if message["type"] == kind:
+                return message
+            if message["type"] == "error":
+                raise AssertionError(f"expected {kind}, got error {message}")
+
+    def error(self) -> dict[str, Any]:
+        while True:
+            message = self.receive()
+            if message["type"] == "error":
+                return message
+
+    def hello(self) -> dict[str, Any]:
+        self.send("hello")
+        welcome = self.expect("welcome")
+        self.expect("tournament")
+        self.expect("chat_history")
+        return welcome
+
+    def wait(self, predicate: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        while not predicate(self.tournament):
+            self.expect("tournament")
+        return self.tournament
+
+
+def test_a_page_is_sent_the_tournament_when_it_changes_with_its_readers_part(
+    client: TestClient, clock: FakeClock
+) -> None:
+    director = sign_up(client, "Director")
+    created = create(client, director, clock).json()["tournament"]
+    tournament_id = created["id"]
+    visitor = Page(client, tournament_id)
+    assert visitor.hello()["you"] == {"name": None}
+    assert visitor.tournament["players"] == 0 and visitor.lines == []
+    assert visitor.you == {"director": False, "entrant": None}
+    mine = Page(client, tournament_id, director)
+    assert mine.hello()["you"] == {"name": "Director"}
+    assert mine.you == {"director": True, "entrant": None}
+    # Joins by HTTP reach both pages by themselves, each with its own part.
+    joined = client.post(f"/api/tournaments/{tournament_id}/join", json={}, headers=as_(director))
+    assert joined.status_code == 200, joined.text
+    entrant = sign_up(client, "Entrant")
+    client.post(f"/api/tournaments/{tournament_id}/join", json={}, headers=as_(entrant))
+    for page in (visitor, mine):
+        shown = page.wait(lambda tournament: tournament["players"] == 2)
+        assert [line["name"] for line in shown["entrants"]] == ["Director", "Entrant"]
+    assert mine.you == {"director": True, "entrant": "Director"}
+    assert visitor.you == {"director": False, "entrant": None}
+    # The pairing, too: the page shows round 1's boards without asking.
+    paired = client.post(f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(director))
+    assert paired.status_code == 200, paired.text
+    shown = visitor.wait(lambda tournament: len(tournament["paired"]) == 1)
+    assert (
+        shown["status"] == "running"
+        and shown["revision"] == paired.json()["tournament"]["revision"]
+    )
+    visitor.close()
+    mine.close()
+
+
+def test_the_chat_is_for_accounts_within_its_limits_and_kept(
+    make_client: Any, client: TestClient, clock: FakeClock
+) -> None:
+    tournament_id, cookies = a_swiss(client, clock, players=2)
+    player = Page(client, tournament_id, cookies[1])
+    player.hello()
+    visitor = Page(client, tournament_id)
+    visitor.hello()
+    seq = player.send("chat", text="  good luck, everyone  ")
+    ack = player.expect("ack")
+    assert ack["seq"] == seq
+    for page in (player, visitor):
+        while not page.lines:
+            page.expect("chat")
+        assert [(line["name"], line["text"]) for line in page.lines] == [
+            ("Player1", "good luck, everyone")
+        ]
+    visitor.send("chat", text="hello?")
+    refused = visitor.error()
+    assert refused["code"] == "not_signed_in" and "sign in to chat" in refused["message"]
+    player.send("chat", text="x" * (MAX_CHAT_CHARS + 1))
+    too_long = player.error()
+    assert (
+        too_long["code"] == "chat_too_long"
+        and f"this one has {MAX_CHAT_CHARS + 1}" in (too_long["message"])
+    )
+    player.send("chat", text="\u200b \u0007")
+    assert "'text' is empty" in player.error()["message"]
+    # The flood limit: the burst (5 by default, one line already sent), then a refusal.
+    for number in range(4):
+        player.send("chat", text=f"line {number}")
+        player.expect("ack")
+    player.send("chat", text="one too many")
+    flood = player.error()
+    assert flood["code"] == "chat_flood" and "wait" in flood["message"]
+    clock.advance(2.0)  # (the budget grows back with the server's clock)
+    player.send("chat", text="later")
+    player.expect("ack")
+    player.close()
+    visitor.close()
+    # Kept: a page after a restart is sent the last lines, oldest first.
+    restarted = make_client(**CHEAP)
+    again = Page(restarted, tournament_id)
+    again.hello()
+    assert [line["text"] for line in again.lines] == [
+        "good luck, everyone",
+        "line 0",
+        "line 1",
+        "line 2",
+        "line 3",
+        "later",
+    ]
+    again.close()
+
+
+def test_a_page_of_no_tournament_and_bad_messages_are_named(client: TestClient) -> None:
+    nowhere = Page(client, "no-such-one")
+    nowhere.send("hello")
+    refused = nowhere.error()
+    assert refused["code"] == "no_such_tournament" and "'no-such-one'" in refused["message"]
+    with pytest.raises(WebSocketDisconnect) as closed:
+        nowhere.receive()
+    assert closed.value.code == 4404
+    nowhere.close()
+    director = sign_up(client, "Director")
+    tournament_id = create(client, director, FakeClock()).json()["tournament"]["id"]
+    page = Page(client, tournament_id, director)
+    page.send("chat", text="too early")
+    assert page.error()["code"] == "hello_first"
+    page.ws.send_text("{not json")
+    assert page.error()["code"] == "bad_json"
+    page.send("move", uci="h2e2")
+    unknown = page.error()
+    assert unknown["code"] == "unknown_type" and "'move'" in unknown["message"]
+    page.hello()
+    page.send("hello")
+    assert page.error()["code"] == "not_allowed"
+    page.close()
