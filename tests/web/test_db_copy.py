@@ -138,6 +138,14 @@ def test_a_copy_takes_the_tournaments_and_the_vacations_along(
     assert taken.status_code == 200, taken.text
     before = client.get(f"/api/tournaments/{tournament_id}").json()["tournament"]
     vacation = client.get("/api/account/vacation", headers=as_(away)).json()
+    for line in ("first line", "second line"):  # (the tournament's chat, in its order)
+        with client.websocket_connect(f"/ws/t/{tournament_id}", headers=as_(away)) as page:
+            page.send_json({"type": "hello", "seq": 1})
+            while page.receive_json()["type"] != "chat_history":
+                pass
+            page.send_json({"type": "chat", "seq": 2, "text": line})
+            while (answer := page.receive_json())["type"] != "ack":
+                assert answer["type"] != "error", answer
     client.__exit__(None, None, None)
 
     assert main(["db", "copy", str(db_path), postgres_url]) == 0
@@ -148,5 +156,11 @@ def test_a_copy_takes_the_tournaments_and_the_vacations_along(
         # (sessions are not copied: the traveller signs in again)
         back = sign_in(again, "Traveller").cookies[COOKIE]
         assert again.get("/api/account/vacation", headers=as_(back)).json() == vacation
+        with again.websocket_connect(f"/ws/t/{tournament_id}") as page:
+            page.send_json({"type": "hello", "seq": 1})
+            while (history := page.receive_json())["type"] != "chat_history":
+                pass
+        said = [(line["name"], line["text"]) for line in history["lines"]]
+        assert said == [("Traveller", "first line"), ("Traveller", "second line")]
         trf = again.get(f"/api/tournaments/{tournament_id}/trf")
         assert trf.status_code == 200 and "Club championship" in trf.text
