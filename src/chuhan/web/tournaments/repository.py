@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, TypeVar
 
@@ -71,8 +71,10 @@ __all__ = [
     "Tournament",
     "TournamentRepository",
     "add_chat",
+    "arena_games",
     "attach_game",
     "chat_history",
+    "check_arena_open",
     "claim",
     "computer_level",
     "correct_result",
@@ -87,10 +89,10 @@ __all__ = [
     "forbid_pair",
     "game_of",
     "is_tournament_game",
+    "keep_arena_games",
     "keep_round",
     "list_tournaments",
     "load_tournament",
-    "pair_arena",
     "release",
     "remove_player",
     "result_of_game",
@@ -664,11 +666,8 @@ def result_of_game(
     return tournament_id, replace(board, result=result)
 
 
-def pair_arena(tournament_id: str, now: float) -> Body[tuple[Board, ...]]:
-    """Pair the arena's waiting players (``rules.arena_pairings``) and keep their boards
-    (round 0, numbered on from the last): refused before the start and after the end; the
-    arena is running from its first pairing."""
-    tournament = yield from _changing(tournament_id, None)
+def check_arena_open(tournament: Tournament, now: float) -> None:
+    """Refuse to pair an arena that is not one, is over, or has not started."""
     spec = tournament.spec
     if spec.format is not Format.ARENA:
         raise TournamentError("only an arena pairs its players as they wait")
@@ -676,12 +675,32 @@ def pair_arena(tournament_id: str, now: float) -> Body[tuple[Board, ...]]:
         raise TournamentError("the arena is over")
     if now < tournament.starts:
         raise TournamentError(f"the arena starts in {tournament.starts - now:.0f} seconds")
+
+
+def arena_games(tournament: Tournament, now: float) -> tuple[tuple[str, str], ...]:
+    """The games (red, black) to start among an arena's waiting players
+    (``rules.arena_pairings``: a matching that takes about a second for 200 waiting
+    players, so it is worked out outside any transaction, in a thread)."""
+    check_arena_open(tournament, now)
     records = arena_records(tournament.boards, tournament.endings)
     waiting = arena_waiting(tournament.entrants, tournament.boards)
-    games = arena_pairings(tournament.entrants, records, waiting, spec.scoring)
+    return arena_pairings(tournament.entrants, records, waiting, tournament.spec.scoring)
+
+
+def keep_arena_games(
+    tournament_id: str, now: float, games: Sequence[tuple[str, str]]
+) -> Body[tuple[Board, ...]]:
+    """Keep an arena's ``games`` (from :func:`arena_games`) as boards (round 0, numbered on
+    from the last), those whose two players are both still waiting (one may have withdrawn,
+    paused or been paired by another look meanwhile: they wait for the next); refused
+    before the start and after the end; the arena is running from its first pairing."""
+    tournament = yield from _changing(tournament_id, None)
+    check_arena_open(tournament, now)
+    still = set(arena_waiting(tournament.entrants, tournament.boards))
+    kept = [(red, black) for red, black in games if red in still and black in still]
     first = max((board.number for board in tournament.boards), default=0) + 1
     boards = tuple(
-        Board(0, number, red, black) for number, (red, black) in enumerate(games, start=first)
+        Board(0, number, red, black) for number, (red, black) in enumerate(kept, start=first)
     )
     if not boards and tournament.status == "running":
         return boards  # (nobody to pair: nothing changed, no revision spent)
@@ -1097,7 +1116,15 @@ class TournamentRepository:
         return await self.db.read(body, "finding tournament games ended unrecorded")
 
     async def pair_arena(self, tournament_id: str, now: float) -> tuple[Board, ...]:
-        boards = await self.db.write(pair_arena(tournament_id, now), "pairing an arena")
+        """Pair an arena's waiting players: the matching worked out in a thread on a reading
+        of the tournament (a write would hold every other write, or the event loop, for
+        its second), then kept by :func:`keep_arena_games`."""
+        tournament = await self.tournament(tournament_id)
+        if tournament is None:
+            raise UnknownTournament(f"there is no tournament {tournament_id!r}")
+        games = await asyncio.to_thread(arena_games, tournament, now)
+        body = keep_arena_games(tournament_id, now, games)
+        boards = await self.db.write(body, "pairing an arena")
         if boards:
             self.changed(tournament_id)
         return boards
