@@ -108,7 +108,7 @@ test-pure: $(STAMP)
 	CHUHAN_PURE=1 $(BIN)/python -m pytest -p no:cacheprovider -n 2 --dist loadgroup \
 	  -m "not slow" $(PURE_TESTS)
 
-test-slow: native postgresql
+test-slow: native postgresql chromium
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -m slow
 
 bench: native

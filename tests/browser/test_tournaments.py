@@ -555,3 +555,104 @@ def test_a_swiss_of_two_accounts_and_two_computers_is_played_to_its_final_standi
         f"Se{suffix}": "0",
     }
     director.screenshot("tournament-swiss-computers-final")
+
+
+def games_of(page: Any, tournament_id: str) -> dict[str, list[str]]:
+    """Each game in play of the arena by its id: the names of its players."""
+    shown = call(page, "GET", f"/api/tournaments/{tournament_id}")["tournament"]
+    return {
+        game["game"]: [game["red"], game["black"]]
+        for game in shown.get("games", [])
+        if game["result"] is None and game["game"]
+    }
+
+
+def play_out(players: dict[str, Player], names: list[str]) -> None:
+    """The game the tournament's page opened for the players named (one or both of its
+    two): one move each, then Red resigns."""
+    humans = [players[name] for name in names if name in players]
+    for player in humans:
+        player.page.wait_for_url("**/g/**")
+        player.page.wait_for_selector("svg.board .piece")
+    if len(humans) == 1:
+        move_once_and_resign(humans[0])
+        return
+    red, black = sorted(humans, key=lambda p: p.page.evaluate("window.chuhanApp.view.role"))
+    red.click_move("h2e2")
+    black.wait_ply(1)
+    black.click_move("a9a8")
+    red.wait_ply(2)
+    red.page.once("dialog", lambda dialog: dialog.accept())
+    red.page.click("#btn-resign")
+    for player in (red, black):
+        player.page.wait_for_selector("#banner:not([hidden])")
+
+
+@pytest.mark.slow  # (a minute's arena, played out in real time: make test-slow)
+def test_a_short_arena_of_two_accounts_and_a_computer_is_played_to_its_final_standings(
+    browser: Any, server: Server, players: list[Player]
+) -> None:
+    """A one-minute arena: two accounts and a level-1 computer, each account's page opening
+    its games by itself; every game played out (one move each, then Red resigns) until the
+    arena ends; the final standings are the arena's scoring of the games played (a win 2,
+    double after two wins in a row)."""
+    suffix = secrets.token_hex(3)
+    first = new_player(players, browser, server, address="198.51.100.71")
+    second = new_player(players, browser, server, address="198.51.100.72")
+    sign_up(first, f"Ra{suffix}")
+    sign_up(second, f"Rb{suffix}")
+    body = {
+        "name": f"Minute {suffix}",
+        "format": "arena",
+        "minutes": 1,
+        "time_control": "1+0",
+        "starts": time.time() + 8,
+    }
+    tournament_id = call(first.page, "POST", "/api/tournaments", body)["tournament"]["id"]
+    address = f"/t/{tournament_id}"
+    # (a visitor's page asks the API: the players' pages go to their games by themselves)
+    watcher = new_player(players, browser, server, address="198.51.100.73")
+    watcher.goto(address)
+    for player in (first, second):
+        player.goto(address)
+        player.page.click("#tp-join")
+        player.page.wait_for_selector("#tp-withdraw:not([hidden])")
+    first.page.select_option("#tp-computer-level", "1")
+    first.page.click("#tp-computer")
+    first.page.wait_for_function("() => document.querySelectorAll('#tp-entrants li').length === 3")
+    by_name = {f"Ra{suffix}": first, f"Rb{suffix}": second}
+    played: set[str] = set()
+    deadline = time.monotonic() + 600  # a bound on a hang only: the arena ends by its clock
+    while time.monotonic() < deadline:
+        shown = call(watcher.page, "GET", f"/api/tournaments/{tournament_id}")["tournament"]
+        if shown["status"] == "finished":
+            break
+        for game_id, names in games_of(watcher.page, tournament_id).items():
+            if game_id in played or not set(names) & set(by_name):
+                continue
+            play_out(by_name, names)
+            played.add(game_id)
+            for name in names:
+                if name in by_name:
+                    by_name[name].goto(address)
+        watcher.page.wait_for_timeout(200)  # (a poll of the tournament, not an ordering)
+    final = call(watcher.page, "GET", f"/api/tournaments/{tournament_id}")["tournament"]
+    assert final["status"] == "finished", final
+    games = final["games"]
+    assert len(games) >= 2 and all(game["result"] in ("1-0", "0-1") for game in games)
+    computer = "Computer 1 (level 1)"
+    wins = 0
+    for game in games:
+        winner = game["red"] if game["result"] == "1-0" else game["black"]
+        wins += winner == computer
+    expected = 2 * min(wins, 2) + 4 * max(wins - 2, 0)  # (the computer never loses here)
+    points = {line["name"]: line["points"] for line in final["standings"]}
+    assert points[computer] == expected, (games, points)
+    page = watcher.page
+    page.wait_for_function("() => document.querySelector('#tp-when').textContent === 'Finished'")
+    shown_points = {
+        row.get_attribute("data-name"): float(row.locator(".tp-points").text_content() or "nan")
+        for row in page.locator("#tp-standings tbody tr").all()
+    }
+    assert shown_points == points
+    watcher.screenshot("arena-final-standings")
