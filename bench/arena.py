@@ -217,12 +217,13 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> None:
             address(number),
         )
         if status != 201 or cookie is None:
-            raise SystemExit(f"cannot sign up player {number}: {status} {answer}")
+            raise RuntimeError(f"cannot sign up player {number}: {status} {answer}")
         return cookie
 
     cookies = await asyncio.gather(
         *[loop.run_in_executor(None, sign_up, number) for number in range(count)]
     )
+    print(f"{count} signed up; the arena starts {args.lead:.0f} s after its creation", flush=True)
     starts = time.time() + args.lead
     status, created, _ = call(
         base,
@@ -246,6 +247,7 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> None:
         )
         if status != 200:
             raise SystemExit(f"player {number} cannot join: {status} {answer}")
+    print(f"{count} entered; playing for {args.minutes} min…", flush=True)
     numbers = Numbers()
     cpu_before = cpu_seconds(server_pid)
     started = time.perf_counter() + (starts - time.time())
