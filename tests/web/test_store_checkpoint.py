@@ -327,7 +327,7 @@ def new_game(port: int) -> str:
 def status_of(port: int, game_id: str) -> int:
     try:
         with urllib.request.urlopen(
-            f"http://127.0.0.1:{port}/api/games/{game_id}", timeout=5
+            f"http://127.0.0.1:{port}/api/games/{game_id}", timeout=60
         ) as response:
             return int(response.status)
     except urllib.error.HTTPError as error:
