@@ -76,7 +76,7 @@ _STORED: dict[str, Callable[[GameRow], Any]] = {
     "setup": lambda row: _dump(row.setup),
     "setup_deadline": lambda row: row.setup_deadline,
     "moves": lambda row: " ".join(row.moves),
-    "clock": lambda row: _dump(row.clock),
+    "clock": lambda row: _clock_column(row),
     "clock_at": lambda row: row.clock_at,
     "offers": lambda row: _dump(row.offers),
     "ending": lambda row: _dump(row.ending),
@@ -84,6 +84,11 @@ _STORED: dict[str, Callable[[GameRow], Any]] = {
     "headers": lambda row: _dump(row.headers),
     "rematch": lambda row: _dump(row.rematch),
 }
+
+
+def _clock_column(row: GameRow) -> str | None:
+    text = row.clock_text
+    return _dump(row.clock) if text is None else text
 
 
 def saved_values(row: GameRow, columns: tuple[str, ...]) -> list[Any]:
@@ -110,7 +115,7 @@ def values(row: GameRow) -> dict[str, Any]:
         "setup": _dump(row.setup),
         "setup_deadline": row.setup_deadline,
         "moves": " ".join(row.moves),
-        "clock": _dump(row.clock),
+        "clock": _clock_column(row),
         "clock_at": row.clock_at,
         "offers": _dump(row.offers),
         "ending": _dump(row.ending),

@@ -462,7 +462,8 @@ def row_of(state: RoundState) -> GameRow:
     """The ``games`` row of the state: what is stored for listing games (and written with
     each event)."""
     game, clock = state.game, state.clock
-    return GameRow(
+    stored_clock, clock_text = (None, None) if clock is None else clock.stored(state.updated)
+    row = GameRow(
         id=state.id,
         kind=state.kind,
         variant=state.variant.game,
@@ -479,7 +480,7 @@ def row_of(state: RoundState) -> GameRow:
         setup=dict(state.setup),
         setup_deadline=state.setup_deadline,
         moves=list(state.moves),
-        clock=None if clock is None else clock.to_dict(state.updated),
+        clock=stored_clock,
         clock_at=None if clock is None else state.updated,
         offers={
             "draw": None if game.draw_offer is None else seat_of(game.draw_offer),
@@ -492,3 +493,5 @@ def row_of(state: RoundState) -> GameRow:
         rematch=state.rematch,
         revision=state.revision,
     )
+    row.clock_text = clock_text
+    return row
