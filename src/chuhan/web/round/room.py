@@ -54,13 +54,14 @@ from chuhan.web.round.rules import (
 )
 from chuhan.web.round.seats import SEATS, other_seat, seat_of
 from chuhan.web.round.state import (
-    ROW_CHANGES,
     Event,
     ReplayError,
     RoundState,
     adopt,
     evolve,
+    offer_stands,
     replay,
+    row_changes,
     row_of,
 )
 from chuhan.web.round.view import (
@@ -495,11 +496,12 @@ class Room:
         from the new state, then publish it (raises ProtocolError 'internal' if it cannot
         be stored, after dropping the in-memory room so the next access rebuilds it from
         disk; :class:`Overtaken` when another process wrote the game first)."""
+        offered = offer_stands(self.state)
         self.state = state = evolve(self.state, event)
         row = row_of(state)
         try:
             await self.manager.store.save_game(
-                row, event.kind, event.data, changed=ROW_CHANGES.get(event.kind)
+                row, event.kind, event.data, changed=row_changes(event.kind, offered, state)
             )
         except StoreConflict:
             # Another server process wrote this game first: what was applied here is

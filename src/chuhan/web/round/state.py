@@ -54,14 +54,17 @@ from chuhan.web.round.seats import seat_of, side_of
 from chuhan.web.round.view import move_entry, result_dict
 
 __all__ = [
+    "QUIET_MOVE_CHANGES",
     "ROW_CHANGES",
     "Event",
     "ReplayError",
     "RoundState",
     "evolve",
     "new_state",
+    "offer_stands",
     "parse_iccs",
     "replay",
+    "row_changes",
     "row_of",
 ]
 
@@ -456,6 +459,24 @@ ROW_CHANGES: dict[str, frozenset[str]] = {
         ("updated", "version", "status", "moves", "clock", "clock_at", "offers", "result")
     ),
 }
+#: The columns most moves change: those of a move that neither ends the game nor lets an
+#: offer lapse (no offer stood before it), so its status, offers and result stay as stored.
+QUIET_MOVE_CHANGES = frozenset(("updated", "version", "moves", "clock", "clock_at"))
+
+
+def offer_stands(state: RoundState) -> bool:
+    """Whether a draw offer or a takeback request stands in the state (read it before
+    :func:`evolve`, for :func:`row_changes`)."""
+    game = state.game
+    return game.draw_offer is not None or game.takeback_request is not None
+
+
+def row_changes(kind: str, offered: bool, after: RoundState) -> frozenset[str] | None:
+    """The stored row's columns an event of ``kind`` changed (None: any may have), told
+    whether an offer stood before it (:func:`offer_stands`) and given the state after it."""
+    if kind == "move" and not offered and after.outcome is None:
+        return QUIET_MOVE_CHANGES
+    return ROW_CHANGES.get(kind)
 
 
 def row_of(state: RoundState) -> GameRow:
