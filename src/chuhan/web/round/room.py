@@ -616,15 +616,24 @@ class Room:
 
     def arm_timer(self, now: float) -> None:
         """(Re)set the room's timer for its next deadline, if it has one (a timer handle,
-        not a task: most are set again by the next move before they are due)."""
-        if self._timer_due is not None:
-            self._timer_due.cancel()
-            self._timer_due = None
+        not a task: most are set again by the next move before they are due). A timer
+        armed already that is due no later than the deadline is kept: when it fires, the
+        check finds nothing due and arms the timer again (a move moves the deadline, and
+        making a timer and cancelling one cost a tenth of a move's server time)."""
+        armed = self._timer_due
         deadline = next_deadline(self.state, now)
-        if deadline is not None:
-            self._timer_due = asyncio.get_running_loop().call_later(
-                max(0.0, deadline - now + 0.005), self._timer_fired
-            )
+        if deadline is None:
+            if armed is not None:
+                armed.cancel()
+                self._timer_due = None
+            return
+        loop = asyncio.get_running_loop()
+        when = loop.time() + max(0.0, deadline - now + 0.005)
+        if armed is not None:
+            if armed.when() <= when:
+                return
+            armed.cancel()
+        self._timer_due = loop.call_at(when, self._timer_fired)
 
     def _timer_fired(self) -> None:
         self._timer_due = None
