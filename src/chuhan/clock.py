@@ -404,16 +404,19 @@ class Clock:
         self.to_dict(now), now)``, without the round trip."""
         copy = Clock.__new__(Clock)
         copy.control = self.control
-        copy._sides = {
-            side: _SideTime(
-                float(self.remaining(side, now)), self.periods_left(side, now), self.berserked(side)
-            )
-            for side in (True, False)
-        }
-        copy.running = self.running
-        copy._since = 0.0 if self.running is None else now
+        running = self.running
+        sides = {}
+        for side, state in self._sides.items():  # (only the running side's time moves)
+            if side is running:
+                main, periods = float(self.remaining(side, now)), self.periods_left(side, now)
+            else:
+                main, periods = float(state.main), state.periods
+            sides[side] = _SideTime(main, periods, state.berserk)
+        copy._sides = sides
+        copy.running = running
+        copy._since = 0.0 if running is None else now
         copy._flagged = self.flagged(now)
-        copy._vacation = dict(self._vacation)
+        copy._vacation = dict(self._vacation) if self._vacation else {}
         return copy
 
     @classmethod

@@ -7,6 +7,7 @@ import json
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
+from json.encoder import encode_basestring
 from typing import Any
 
 from chuhan.web.db import GameRow, GameUnreadable, Notice, StoredEvent
@@ -17,6 +18,7 @@ __all__ = [
     "MUTABLE",
     "NOTICED_COLUMNS",
     "SAVED",
+    "event_text",
     "game_notice",
     "game_row",
     "noticed_change",
@@ -28,6 +30,16 @@ __all__ = [
 
 def _dump(value: Any) -> str | None:
     return None if value is None else _ENCODE(value)
+
+
+def event_text(kind: str, data: dict[str, Any]) -> str:
+    """An event's data as its log stores it: ``json.dumps(data, ensure_ascii=False)``; a
+    move's (``{"move": ICCS}``, most of the log) is written directly."""
+    if kind == "move" and len(data) == 1:
+        move = data.get("move")
+        if type(move) is str:
+            return f'{{"move": {encode_basestring(move)}}}'
+    return _ENCODE(data)
 
 
 def _load(text: str | None) -> Any:
