@@ -233,6 +233,9 @@ def _clocks_to_store() -> list[tuple[str, Clock, float]]:
     stopped.stop(12.5)
     berserked = Clock(TimeControl(60))
     berserked.berserk(BLACK)
+    correspondence = Clock(TimeControl.correspondence(3))
+    correspondence.start(RED, 0.0)
+    correspondence.press(DAY / 3)
     on_vacation = Clock(TimeControl.correspondence(3))
     on_vacation.start(RED, 0.0)
     on_vacation.vacation(RED, 5 * DAY, now=DAY)
@@ -243,6 +246,7 @@ def _clocks_to_store() -> list[tuple[str, Clock, float]]:
         ("flagged", flagged, 62.0),
         ("stopped", stopped, 20.0),
         ("berserked", berserked, 0.0),
+        ("days per move", correspondence, DAY / 2),
         ("on vacation", on_vacation, 2 * DAY),
     ]
 
