@@ -3,10 +3,13 @@ decide legality (passes, bikjang) under each rule set."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import chuhan
 from chuhan import Board, IllegalMoveError, InvalidFenError, InvalidMoveError, Move, Status
+from chuhan.fen import parse_fen
 
 XIANGQI_START = chuhan.XIANGQI_START_FEN
 JANGGI_START = chuhan.JANGGI_START_FEN
@@ -423,3 +426,17 @@ def test_a_move_number_0_is_read_as_1_as_python_chess_reads_it() -> None:
     assert Board(fen).fen() == fen[: -len("0 0")] + "0 1"
     with pytest.raises(InvalidFenError, match="move number"):
         Board(fen[: -len("0")] + "-1")
+
+
+@pytest.mark.parametrize("variant", ["xiangqi", "janggi"])
+def test_the_fen_of_each_position_of_a_game_reads_back_as_its_placement(variant: str) -> None:
+    """The FEN's placement (written by the compiled ``placement_fen``) reads back as the
+    board's placement, position after position of a game."""
+    rng = random.Random(5)
+    board = Board(variant=variant)
+    for _ in range(80):
+        assert parse_fen(board.fen()).squares == tuple(board.placement)
+        codes = board.legal_move_codes()
+        if not codes:
+            break
+        board.push_code(rng.choice(codes))

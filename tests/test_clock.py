@@ -3,6 +3,7 @@ periods, flag fall, and a snapshot that survives a restart."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -214,3 +215,51 @@ def test_a_move_during_a_vacation_gives_the_full_days_from_its_end() -> None:
 def test_only_a_correspondence_clock_has_vacations() -> None:
     with pytest.raises(TimeControlError, match="only a correspondence clock"):
         Clock(TimeControl(600)).vacation(RED, 100.0, now=0.0)
+
+
+def _clocks_to_store() -> list[tuple[str, Clock, float]]:
+    """Clocks in every state a stored row holds one in, and when each is stored."""
+    unstarted = Clock(TimeControl(1800))  # (an int base: the row says 1800, not 1800.0)
+    running = Clock(TimeControl(300, increment=2.5))
+    running.start(RED, 0.0)
+    running.press(7.123456789)
+    byoyomi = Clock(TimeControl(10, periods=3, period_seconds=30))
+    byoyomi.start(RED, 0.0)
+    flagged = Clock(TimeControl(60))
+    flagged.start(RED, 0.0)
+    flagged.press(61.0)
+    stopped = Clock(TimeControl(60, increment=1))
+    stopped.start(RED, 0.0)
+    stopped.stop(12.5)
+    berserked = Clock(TimeControl(60))
+    berserked.berserk(BLACK)
+    correspondence = Clock(TimeControl.correspondence(3))
+    correspondence.start(RED, 0.0)
+    correspondence.press(DAY / 3)
+    on_vacation = Clock(TimeControl.correspondence(3))
+    on_vacation.start(RED, 0.0)
+    on_vacation.vacation(RED, 5 * DAY, now=DAY)
+    return [
+        ("unstarted", unstarted, 5.0),
+        ("black to move", running, 9.0),
+        ("in byo-yomi", byoyomi, 55.0),
+        ("flagged", flagged, 62.0),
+        ("stopped", stopped, 20.0),
+        ("berserked", berserked, 0.0),
+        ("days per move", correspondence, DAY / 2),
+        ("on vacation", on_vacation, 2 * DAY),
+    ]
+
+
+_STORED_CLOCKS = _clocks_to_store()
+
+
+@pytest.mark.parametrize(
+    ("name", "clock", "now"), _STORED_CLOCKS, ids=[name for name, _, _ in _STORED_CLOCKS]
+)
+def test_a_stored_clock_is_its_snapshot_and_the_json_encoders_text_of_it(
+    name: str, clock: Clock, now: float
+) -> None:
+    data, text = clock.stored(now)
+    assert data == clock.to_dict(now)
+    assert text == json.dumps(clock.to_dict(now))

@@ -13,6 +13,7 @@ from any monotonic source), so a server can drive it from its own clock, persist
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import time
@@ -159,6 +160,10 @@ def _check_days(days: object, text: str) -> int:
     return number
 
 
+#: JSON's ``true``, ``false`` and ``null``, by value.
+_JSON_FLAGS: dict[bool | None, str] = {True: "true", False: "false", None: "null"}
+
+
 @dataclass
 class _SideTime:
     main: float
@@ -174,6 +179,9 @@ class Clock:
     (it charges the mover, adds the increment, and starts the opponent), and
     :meth:`flagged` to learn whether the side whose clock runs has run out.
     """
+
+    #: The control and its JSON text, once :meth:`stored` wrote it.
+    _control_text: tuple[TimeControl, str] | None = None
 
     def __init__(self, control: TimeControl) -> None:
         self.control = control
@@ -334,6 +342,49 @@ class Clock:
             **self._vacation_dict(now),
         }
 
+    def stored(self, now: float) -> tuple[dict[str, Any], str]:
+        """:meth:`to_dict` at ``now`` and its JSON text (what ``json.dumps`` writes of it),
+        made together: a server stores both with every move, and the encoder's work on
+        the nested dicts and floats cost more than the rest of the stored row. A clock
+        with a berserk or a vacation is written by the encoder."""
+        sides = self._sides
+        first, second = sides[True], sides[False]
+        if self._vacation or first.berserk or second.berserk:
+            data = self.to_dict(now)
+            return data, json.dumps(data)
+        control = self.control
+        made = self._control_text
+        if made is None or made[0] is not control:
+            made = self._control_text = (control, json.dumps(control.to_dict()))
+        control_text = made[1]
+        running = self.running
+        first_main, first_periods = first.main, first.periods
+        second_main, second_periods = second.main, second.periods
+        if running is not None:
+            if running:
+                first_main = self.remaining(True, now)
+                first_periods = self.periods_left(True, now)
+            else:
+                second_main = self.remaining(False, now)
+                second_periods = self.periods_left(False, now)
+        flagged = self.flagged(now)
+        data = {
+            "control": control.to_dict(),
+            "first": {"main": first_main, "periods": first_periods},
+            "second": {"main": second_main, "periods": second_periods},
+            "running": running,
+            "flagged": flagged,
+        }
+        if not (math.isfinite(first_main) and math.isfinite(second_main)):
+            return data, json.dumps(data)
+        text = (
+            f'{{"control": {control_text}, "first": {{"main": {first_main!r}, '
+            f'"periods": {first_periods!r}}}, "second": {{"main": {second_main!r}, '
+            f'"periods": {second_periods!r}}}, "running": {_JSON_FLAGS[running]}, '
+            f'"flagged": {_JSON_FLAGS[flagged]}}}'
+        )
+        return data, text
+
     def _vacation_dict(self, now: float) -> dict[str, dict[str, float]]:
         """``{"vacation": {seat: until}}`` while a side is on vacation, else nothing."""
         seats = {
@@ -353,16 +404,19 @@ class Clock:
         self.to_dict(now), now)``, without the round trip."""
         copy = Clock.__new__(Clock)
         copy.control = self.control
-        copy._sides = {
-            side: _SideTime(
-                float(self.remaining(side, now)), self.periods_left(side, now), self.berserked(side)
-            )
-            for side in (True, False)
-        }
-        copy.running = self.running
-        copy._since = 0.0 if self.running is None else now
+        running = self.running
+        sides = {}
+        for side, state in self._sides.items():  # (only the running side's time moves)
+            if side is running:
+                main, periods = float(self.remaining(side, now)), self.periods_left(side, now)
+            else:
+                main, periods = float(state.main), state.periods
+            sides[side] = _SideTime(main, periods, state.berserk)
+        copy._sides = sides
+        copy.running = running
+        copy._since = 0.0 if running is None else now
         copy._flagged = self.flagged(now)
-        copy._vacation = dict(self._vacation)
+        copy._vacation = dict(self._vacation) if self._vacation else {}
         return copy
 
     @classmethod

@@ -304,10 +304,9 @@ def _make_attacked(t: Tables, janggi: bool) -> AttackedFn:
     if not janggi:
 
         def attacked_xiangqi(b: Placement, target: int, by_first: bool) -> bool:
-            s = 1 if by_first else -1
-            rook = _ROOK * s
-            cannon = _CANNON * s
-            king = _KING * s
+            rook = _ROOK if by_first else -_ROOK
+            cannon = _CANNON if by_first else -_CANNON
+            king = _KING if by_first else -_KING
             for ray in rays[target]:
                 screen = False
                 for sq in ray:
@@ -320,11 +319,11 @@ def _make_attacked(t: Tables, janggi: bool) -> AttackedFn:
                         if q == rook or q == king:
                             return True
                         screen = True
-            horse = _HORSE * s
+            horse = _HORSE if by_first else -_HORSE
             for origin, leg in horse_attackers[target]:
                 if b[origin] == horse and not b[leg]:
                     return True
-            pawn = _PAWN * s
+            pawn = _PAWN if by_first else -_PAWN
             for origin in pawn_attackers[by_first][target]:
                 if b[origin] == pawn:
                     return True
@@ -333,9 +332,8 @@ def _make_attacked(t: Tables, janggi: bool) -> AttackedFn:
         return attacked_xiangqi
 
     def attacked_janggi(b: Placement, target: int, by_first: bool) -> bool:
-        s = 1 if by_first else -1
-        rook = _ROOK * s
-        cannon = _CANNON * s
+        rook = _ROOK if by_first else -_ROOK
+        cannon = _CANNON if by_first else -_CANNON
         for ray in rays[target]:
             screen = False
             for sq in ray:
@@ -350,15 +348,15 @@ def _make_attacked(t: Tables, janggi: bool) -> AttackedFn:
                     if q == _CANNON or q == -_CANNON:
                         break  # a cannon is never a screen in janggi
                     screen = True
-        horse = _HORSE * s
+        horse = _HORSE if by_first else -_HORSE
         for origin, leg in horse_attackers[target]:
             if b[origin] == horse and not b[leg]:
                 return True
-        pawn = _PAWN * s
+        pawn = _PAWN if by_first else -_PAWN
         for origin in pawn_attackers[by_first][target]:
             if b[origin] == pawn:
                 return True
-        elephant = _ELEPHANT * s
+        elephant = _ELEPHANT if by_first else -_ELEPHANT
         for origin, b1, b2 in elephant_attackers[by_first][target]:
             if b[origin] == elephant and not b[b1] and not b[b2]:
                 return True
@@ -389,9 +387,12 @@ def _make_generate(t: Tables, janggi: bool) -> GenerateFn:
         advisor = advisor_by_side[side]
         king = king_by_side[side]
         pawn = pawn_by_side[side]
-        sign = 1 if side else -1
+        # The side's own pieces are the codes from own_low to own_high (signs compared,
+        # not multiplied: mypyc multiplies a negative int on Python's slow path).
+        own_low, own_high = (1, 7) if side else (-7, -1)
         for fr in origins:
-            kind = b[fr] * sign
+            piece = b[fr]
+            kind = piece if side else -piece
             if kind <= 0:
                 if kind and threats is not None and watch[fr] >> -kind & 1:
                     threats.append(fr)
@@ -401,7 +402,7 @@ def _make_generate(t: Tables, janggi: bool) -> GenerateFn:
             base = fr << 7
             if kind == _PAWN:
                 for to in pawn[fr]:
-                    if b[to] * sign <= 0:
+                    if not own_low <= b[to] <= own_high:
                         app(base | to)
             elif kind == _ROOK:
                 for ray in rays[fr]:
@@ -410,12 +411,12 @@ def _make_generate(t: Tables, janggi: bool) -> GenerateFn:
                         if not q:
                             app(base | to)
                         else:
-                            if q * sign < 0:
+                            if not own_low <= q <= own_high:
                                 app(base | to)
                             break
             elif kind == _HORSE:
                 for to, leg in horse[fr]:
-                    if not b[leg] and b[to] * sign <= 0:
+                    if not b[leg] and not own_low <= b[to] <= own_high:
                         app(base | to)
             elif kind == _CANNON:
                 if janggi:
@@ -431,7 +432,7 @@ def _make_generate(t: Tables, janggi: bool) -> GenerateFn:
                             elif not q:
                                 app(base | to)
                             else:
-                                if q != _CANNON and q != -_CANNON and q * sign < 0:
+                                if q != _CANNON and q != -_CANNON and not own_low <= q <= own_high:
                                     app(base | to)
                                 break
                 else:
@@ -445,20 +446,20 @@ def _make_generate(t: Tables, janggi: bool) -> GenerateFn:
                                 else:
                                     screen = True
                             elif q:
-                                if q * sign < 0:
+                                if not own_low <= q <= own_high:
                                     app(base | to)
                                 break
             elif kind == _ELEPHANT:
                 for to, b1, b2 in elephant[fr]:
-                    if not b[b1] and not b[b2] and b[to] * sign <= 0:
+                    if not b[b1] and not b[b2] and not own_low <= b[to] <= own_high:
                         app(base | to)
             elif kind == _ADVISOR:
                 for to in advisor[fr]:
-                    if b[to] * sign <= 0:
+                    if not own_low <= b[to] <= own_high:
                         app(base | to)
             else:
                 for to in king[fr]:
-                    if b[to] * sign <= 0:
+                    if not own_low <= b[to] <= own_high:
                         app(base | to)
         return out
 
@@ -482,27 +483,29 @@ def _make_captures(t: Tables, janggi: bool) -> CapturesFn:
         advisor = advisor_by_side[side]
         king = king_by_side[side]
         pawn = pawn_by_side[side]
-        sign = 1 if side else -1
+        # The opponent's pieces are the codes from enemy_low to enemy_high (see generate).
+        enemy_low, enemy_high = (-7, -1) if side else (1, 7)
         for fr in ALL_SQUARES:
-            kind = b[fr] * sign
+            piece = b[fr]
+            kind = piece if side else -piece
             if kind <= 0:
                 continue
             base = fr << 7
             if kind == _PAWN:
                 for to in pawn[fr]:
-                    if b[to] * sign < 0:
+                    if enemy_low <= b[to] <= enemy_high:
                         app(base | to)
             elif kind == _ROOK:
                 for ray in rays[fr]:
                     for to in ray:
                         q = b[to]
                         if q:
-                            if q * sign < 0:
+                            if enemy_low <= q <= enemy_high:
                                 app(base | to)
                             break
             elif kind == _HORSE:
                 for to, leg in horse[fr]:
-                    if not b[leg] and b[to] * sign < 0:
+                    if not b[leg] and enemy_low <= b[to] <= enemy_high:
                         app(base | to)
             elif kind == _CANNON:
                 for ray in rays[fr]:
@@ -516,20 +519,22 @@ def _make_captures(t: Tables, janggi: bool) -> CapturesFn:
                                 break
                             screen = True
                         else:
-                            if q * sign < 0 and not (janggi and (q == _CANNON or q == -_CANNON)):
+                            if enemy_low <= q <= enemy_high and not (
+                                janggi and (q == _CANNON or q == -_CANNON)
+                            ):
                                 app(base | to)
                             break
             elif kind == _ELEPHANT:
                 for to, b1, b2 in elephant[fr]:
-                    if not b[b1] and not b[b2] and b[to] * sign < 0:
+                    if not b[b1] and not b[b2] and enemy_low <= b[to] <= enemy_high:
                         app(base | to)
             elif kind == _ADVISOR:
                 for to in advisor[fr]:
-                    if b[to] * sign < 0:
+                    if enemy_low <= b[to] <= enemy_high:
                         app(base | to)
             else:
                 for to in king[fr]:
-                    if b[to] * sign < 0:
+                    if enemy_low <= b[to] <= enemy_high:
                         app(base | to)
         return out
 
@@ -547,10 +552,12 @@ def _make_shields(t: Tables, janggi: bool) -> ShieldsFn:
         its own pieces whose moving away might expose it (the king's own square
         included), and the empty squares where a piece of its own would become an enemy
         cannon's screen. A superset is safe: those moves are tested by playing them."""
-        s = -1 if side else 1  # sign of the enemy pieces
-        rook = _ROOK * s
-        cannon = _CANNON * s
-        flying_king = 99 if janggi else _KING * s
+        # The enemy pieces' codes, and the side's own pieces: the codes from own_low to
+        # own_high (signs compared, not multiplied: see generate).
+        rook = -_ROOK if side else _ROOK
+        cannon = -_CANNON if side else _CANNON
+        flying_king = 99 if janggi else -_KING if side else _KING
+        own_low, own_high = (1, 7) if side else (-7, -1)
         check = False
         found: set[int] = {k}
         screens: set[int] = set()
@@ -579,7 +586,7 @@ def _make_shields(t: Tables, janggi: bool) -> ShieldsFn:
                         continue  # a xiangqi cannon may screen another cannon behind it
                     if janggi and (q == _CANNON or q == -_CANNON):
                         # Not a screen; what lies beyond matters only if it leaves.
-                        if q * s < 0:
+                        if own_low <= q <= own_high:
                             found.add(sq)
                         continue
                 elif second < 0:
@@ -588,29 +595,29 @@ def _make_shields(t: Tables, janggi: bool) -> ShieldsFn:
                         check = True
                         break
                     if q == rook or q == flying_king:
-                        if b[first] * s < 0:
+                        if own_low <= b[first] <= own_high:
                             found.add(first)
                         break
                 else:
                     if q == cannon:
-                        if b[first] * s < 0:
+                        if own_low <= b[first] <= own_high:
                             found.add(first)
-                        if b[second] * s < 0:
+                        if own_low <= b[second] <= own_high:
                             found.add(second)
                     break
-        horse = _HORSE * s
+        horse = -_HORSE if side else _HORSE
         for origin, leg in horse_attackers[k]:
             if b[origin] == horse:
                 if not b[leg]:
                     check = True
-                elif b[leg] * s < 0:
+                elif own_low <= b[leg] <= own_high:
                     found.add(leg)
-        pawn = _PAWN * s
+        pawn = -_PAWN if side else _PAWN
         for origin in pawn_attackers[not side][k]:
             if b[origin] == pawn:
                 check = True
         if janggi:
-            elephant = _ELEPHANT * s
+            elephant = -_ELEPHANT if side else _ELEPHANT
             for origin, b1, b2 in elephant_attackers[not side][k]:
                 if b[origin] == elephant:
                     q1 = b[b1]
@@ -618,9 +625,9 @@ def _make_shields(t: Tables, janggi: bool) -> ShieldsFn:
                     if not q1 and not q2:
                         check = True
                     else:
-                        if q1 * s < 0:
+                        if own_low <= q1 <= own_high:
                             found.add(b1)
-                        if q2 * s < 0:
+                        if own_low <= q2 <= own_high:
                             found.add(b2)
         return check, found, screens
 
@@ -689,11 +696,11 @@ def _make_palace_threatened(t: Tables, janggi: bool) -> ThreatFn:
         chariot or cannon outside the palace only if so few pieces stand between it and
         the palace that removing one could open its line (a chariot: at most one; a
         cannon, which needs exactly one screen: at most two)."""
-        s = -1 if side else 1  # sign of the enemy pieces
         masks = watch[side]
         between_table = lines[side]
         for sq in watched[side] if candidates is None else candidates:
-            kind = b[sq] * s
+            piece = b[sq]
+            kind = -piece if side else piece  # (an enemy piece's kind, positive)
             if kind <= 0 or not masks[sq] >> kind & 1:
                 continue
             if kind != _ROOK and kind != _CANNON:

@@ -16,7 +16,7 @@ from chuhan.jsontext import moves_json
 from chuhan.squares import SQUARE_NAMES
 from chuhan.web.encode import dumps
 from chuhan.web.round.state import Event, RoundState, evolve
-from chuhan.web.round.view import build_snapshot
+from chuhan.web.round.view import _pieces, _pieces_text, build_snapshot
 
 
 def assert_written_as_json(state: RoundState) -> None:
@@ -100,3 +100,19 @@ def test_the_moves_are_the_json_of_their_destinations() -> None:
                 assert moves_json(moves) == json.dumps(grouped(moves))
                 assert moves_json(moves[::-1]) == json.dumps(grouped(moves[::-1]))
             board.push_code(rng.choice(codes))
+
+
+@pytest.mark.parametrize("variant", ["xiangqi", "janggi"])
+def test_the_pieces_are_the_json_of_each_piece_position_after_position(variant: str) -> None:
+    """``state.pieces``, put together from a text per piece and square, is what
+    ``json.dumps`` writes of the pieces, position after position of a game."""
+    rng = random.Random(3)
+    board = Board(variant=variant)
+    for _ in range(80):
+        placement = board.placement
+        expected = dumps(_pieces(tuple(placement), board.variant))
+        assert _pieces_text(list(placement), board.variant) == expected
+        codes = board.legal_move_codes()
+        if not codes:
+            break
+        board.push_code(rng.choice(codes))

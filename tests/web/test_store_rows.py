@@ -5,13 +5,25 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 from pathlib import Path
+from typing import Any
 
+import pytest
 from test_round_rules import T0, decided, new_round, opening
 
 from chuhan.web.db import GameRow
+from chuhan.web.db.rows import event_text
 from chuhan.web.db.sqlite import SqliteStore
-from chuhan.web.round.state import ROW_CHANGES, Event, RoundState, evolve, row_of
+from chuhan.web.round.state import (
+    ROW_CHANGES,
+    Event,
+    RoundState,
+    evolve,
+    offer_stands,
+    row_changes,
+    row_of,
+)
 
 
 def test_a_write_told_what_changed_leaves_the_rest_as_stored(tmp_path: Path) -> None:
@@ -99,9 +111,10 @@ def test_a_game_written_event_by_event_is_stored_as_its_state(tmp_path: Path) ->
                 state = state.replace(revision=row.revision)
                 kinds = set()
                 for event in events:
+                    offered = offer_stands(state)
                     state = evolve(state, event)
                     row = row_of(state)
-                    changed = ROW_CHANGES.get(event.kind)
+                    changed = row_changes(event.kind, offered, state)
                     await store.save_game(row, event.kind, event.data, changed=changed)
                     state = state.replace(revision=row.revision)
                     assert await store.load_game(name) == row_of(state), (name, event)
@@ -111,3 +124,20 @@ def test_a_game_written_event_by_event_is_stored_as_its_state(tmp_path: Path) ->
             await store.close()
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize(
+    ("kind", "data"),
+    [
+        ("move", {"move": "h2e2"}),
+        ("move", {"move": "h2e2", "computer": True}),
+        ("move", {"move": 'a"\\甲'}),
+        ("move", {"move": 12}),
+        ("resign", {"side": "first"}),
+        ("setup", {"side": "second", "arrangement": "마상상마"}),
+    ],
+)
+def test_an_events_data_is_stored_as_the_json_encoder_writes_it(
+    kind: str, data: dict[str, Any]
+) -> None:
+    assert event_text(kind, data) == json.dumps(data, ensure_ascii=False)

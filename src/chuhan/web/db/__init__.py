@@ -96,6 +96,10 @@ class GameRow:
     #: How many events the game's log holds: a write is made on this revision and the
     #: store moves it on by one (see :meth:`Store.save_game`).
     revision: int = 0
+    #: The ``clock`` column's JSON text, when the row was computed with it (a live game's
+    #: row, :meth:`~chuhan.clock.Clock.stored`): written as it is, not encoded again. Not
+    #: an argument: a row made from another (``dataclasses.replace``) has none.
+    clock_text: str | None = field(default=None, init=False, compare=False, repr=False)
 
 
 class StoredEvent(NamedTuple):

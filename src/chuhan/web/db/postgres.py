@@ -57,7 +57,15 @@ from chuhan.web.db.pg_calls import OPEN_FAILURES as _OPEN_FAILURES
 from chuhan.web.db.pg_calls import Lost as _Lost
 from chuhan.web.db.pg_calls import is_closed as _closed
 from chuhan.web.db.pg_calls import is_lost as _is_lost
-from chuhan.web.db.rows import COLUMNS, MUTABLE, game_notice, game_row, seated_games, values
+from chuhan.web.db.rows import (
+    COLUMNS,
+    MUTABLE,
+    event_text,
+    game_notice,
+    game_row,
+    seated_games,
+    values,
+)
 from chuhan.web.db.statements import All, Body, Lock, One, Statement, numbered, text_for
 
 __all__ = [
@@ -444,7 +452,7 @@ class PostgresStore:
             made_on,
             *(columns[c] for c in _SAVE_COLUMNS),
             event,
-            json.dumps(data, ensure_ascii=False),
+            event_text(event, data),
         )
         done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._saves.append((save, done))

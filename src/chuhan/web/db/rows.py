@@ -7,6 +7,7 @@ import json
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
+from json.encoder import encode_basestring
 from typing import Any
 
 from chuhan.web.db import GameRow, GameUnreadable, Notice, StoredEvent
@@ -17,6 +18,7 @@ __all__ = [
     "MUTABLE",
     "NOTICED_COLUMNS",
     "SAVED",
+    "event_text",
     "game_notice",
     "game_row",
     "noticed_change",
@@ -28,6 +30,16 @@ __all__ = [
 
 def _dump(value: Any) -> str | None:
     return None if value is None else _ENCODE(value)
+
+
+def event_text(kind: str, data: dict[str, Any]) -> str:
+    """An event's data as its log stores it: ``json.dumps(data, ensure_ascii=False)``; a
+    move's (``{"move": ICCS}``, most of the log) is written directly."""
+    if kind == "move" and len(data) == 1:
+        move = data.get("move")
+        if type(move) is str:
+            return f'{{"move": {encode_basestring(move)}}}'
+    return _ENCODE(data)
 
 
 def _load(text: str | None) -> Any:
@@ -76,7 +88,7 @@ _STORED: dict[str, Callable[[GameRow], Any]] = {
     "setup": lambda row: _dump(row.setup),
     "setup_deadline": lambda row: row.setup_deadline,
     "moves": lambda row: " ".join(row.moves),
-    "clock": lambda row: _dump(row.clock),
+    "clock": lambda row: _clock_column(row),
     "clock_at": lambda row: row.clock_at,
     "offers": lambda row: _dump(row.offers),
     "ending": lambda row: _dump(row.ending),
@@ -84,6 +96,11 @@ _STORED: dict[str, Callable[[GameRow], Any]] = {
     "headers": lambda row: _dump(row.headers),
     "rematch": lambda row: _dump(row.rematch),
 }
+
+
+def _clock_column(row: GameRow) -> str | None:
+    text = row.clock_text
+    return _dump(row.clock) if text is None else text
 
 
 def saved_values(row: GameRow, columns: tuple[str, ...]) -> list[Any]:
@@ -110,7 +127,7 @@ def values(row: GameRow) -> dict[str, Any]:
         "setup": _dump(row.setup),
         "setup_deadline": row.setup_deadline,
         "moves": " ".join(row.moves),
-        "clock": _dump(row.clock),
+        "clock": _clock_column(row),
         "clock_at": row.clock_at,
         "offers": _dump(row.offers),
         "ending": _dump(row.ending),

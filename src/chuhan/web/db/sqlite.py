@@ -63,9 +63,16 @@ from chuhan.web.db.migrations import (
     SCHEMA_VERSION,
     TOURNAMENT_TABLES,
 )
-from chuhan.web.db.rows import COLUMNS, SAVED, game_row, saved_values, seated_games, values
+from chuhan.web.db.rows import (
+    COLUMNS,
+    SAVED,
+    event_text,
+    game_row,
+    saved_values,
+    seated_games,
+    values,
+)
 from chuhan.web.db.statements import All, Body, Lock, One, Statement, text_for
-from chuhan.web.encode import dumps
 
 __all__ = [
     "CHECKPOINT_SECONDS",
@@ -404,7 +411,7 @@ class SqliteStore:
         self._db.execute(
             "INSERT INTO events(game_id, number, version, at, kind, data) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            (row.id, number, row.version, row.updated, kind, dumps(data)),
+            (row.id, number, row.version, row.updated, kind, event_text(kind, data)),
         )
 
     # ------------------------------------------------------------------ reads

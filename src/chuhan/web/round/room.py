@@ -54,13 +54,14 @@ from chuhan.web.round.rules import (
 )
 from chuhan.web.round.seats import SEATS, other_seat, seat_of
 from chuhan.web.round.state import (
-    ROW_CHANGES,
     Event,
     ReplayError,
     RoundState,
     adopt,
     evolve,
+    offer_stands,
     replay,
+    row_changes,
     row_of,
 )
 from chuhan.web.round.view import (
@@ -495,11 +496,12 @@ class Room:
         from the new state, then publish it (raises ProtocolError 'internal' if it cannot
         be stored, after dropping the in-memory room so the next access rebuilds it from
         disk; :class:`Overtaken` when another process wrote the game first)."""
+        offered = offer_stands(self.state)
         self.state = state = evolve(self.state, event)
         row = row_of(state)
         try:
             await self.manager.store.save_game(
-                row, event.kind, event.data, changed=ROW_CHANGES.get(event.kind)
+                row, event.kind, event.data, changed=row_changes(event.kind, offered, state)
             )
         except StoreConflict:
             # Another server process wrote this game first: what was applied here is
@@ -614,15 +616,24 @@ class Room:
 
     def arm_timer(self, now: float) -> None:
         """(Re)set the room's timer for its next deadline, if it has one (a timer handle,
-        not a task: most are set again by the next move before they are due)."""
-        if self._timer_due is not None:
-            self._timer_due.cancel()
-            self._timer_due = None
+        not a task: most are set again by the next move before they are due). A timer
+        armed already that is due no later than the deadline is kept: when it fires, the
+        check finds nothing due and arms the timer again (a move moves the deadline, and
+        making a timer and cancelling one cost a tenth of a move's server time)."""
+        armed = self._timer_due
         deadline = next_deadline(self.state, now)
-        if deadline is not None:
-            self._timer_due = asyncio.get_running_loop().call_later(
-                max(0.0, deadline - now + 0.005), self._timer_fired
-            )
+        if deadline is None:
+            if armed is not None:
+                armed.cancel()
+                self._timer_due = None
+            return
+        loop = asyncio.get_running_loop()
+        when = loop.time() + max(0.0, deadline - now + 0.005)
+        if armed is not None:
+            if armed.when() <= when:
+                return
+            armed.cancel()
+        self._timer_due = loop.call_at(when, self._timer_fired)
 
     def _timer_fired(self) -> None:
         self._timer_due = None

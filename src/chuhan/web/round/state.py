@@ -54,14 +54,17 @@ from chuhan.web.round.seats import seat_of, side_of
 from chuhan.web.round.view import move_entry, result_dict
 
 __all__ = [
+    "QUIET_MOVE_CHANGES",
     "ROW_CHANGES",
     "Event",
     "ReplayError",
     "RoundState",
     "evolve",
     "new_state",
+    "offer_stands",
     "parse_iccs",
     "replay",
+    "row_changes",
     "row_of",
 ]
 
@@ -456,13 +459,32 @@ ROW_CHANGES: dict[str, frozenset[str]] = {
         ("updated", "version", "status", "moves", "clock", "clock_at", "offers", "result")
     ),
 }
+#: The columns most moves change: those of a move that neither ends the game nor lets an
+#: offer lapse (no offer stood before it), so its status, offers and result stay as stored.
+QUIET_MOVE_CHANGES = frozenset(("updated", "version", "moves", "clock", "clock_at"))
+
+
+def offer_stands(state: RoundState) -> bool:
+    """Whether a draw offer or a takeback request stands in the state (read it before
+    :func:`evolve`, for :func:`row_changes`)."""
+    game = state.game
+    return game.draw_offer is not None or game.takeback_request is not None
+
+
+def row_changes(kind: str, offered: bool, after: RoundState) -> frozenset[str] | None:
+    """The stored row's columns an event of ``kind`` changed (None: any may have), told
+    whether an offer stood before it (:func:`offer_stands`) and given the state after it."""
+    if kind == "move" and not offered and after.outcome is None:
+        return QUIET_MOVE_CHANGES
+    return ROW_CHANGES.get(kind)
 
 
 def row_of(state: RoundState) -> GameRow:
     """The ``games`` row of the state: what is stored for listing games (and written with
     each event)."""
     game, clock = state.game, state.clock
-    return GameRow(
+    stored_clock, clock_text = (None, None) if clock is None else clock.stored(state.updated)
+    row = GameRow(
         id=state.id,
         kind=state.kind,
         variant=state.variant.game,
@@ -479,7 +501,7 @@ def row_of(state: RoundState) -> GameRow:
         setup=dict(state.setup),
         setup_deadline=state.setup_deadline,
         moves=list(state.moves),
-        clock=None if clock is None else clock.to_dict(state.updated),
+        clock=stored_clock,
         clock_at=None if clock is None else state.updated,
         offers={
             "draw": None if game.draw_offer is None else seat_of(game.draw_offer),
@@ -492,3 +514,5 @@ def row_of(state: RoundState) -> GameRow:
         rematch=state.rematch,
         revision=state.revision,
     )
+    row.clock_text = clock_text
+    return row

@@ -490,6 +490,16 @@ def _json_value(value: Any) -> str:
     return _dumps(value)
 
 
+def _last_event_text(event: dict[str, Any] | None) -> str:
+    """``_json_value(event)`` for the state's ``last_event``: a move's (``{"kind": "move",
+    "move": ICCS}``, most of them) written directly."""
+    if event is not None and len(event) == 2 and event.get("kind") == "move":
+        move = event.get("move")
+        if type(move) is str:
+            return f'{{"kind": "move", "move": {encode_basestring(move)}}}'
+    return _json_value(event)
+
+
 #: The names of the state's fields after ``premoves``, in their order.
 _REST_FIELDS = (
     "can_pass",
@@ -564,7 +574,7 @@ def _rest_text(rest: tuple[Any, ...], headers_text: str) -> str:
             ', "first_move_deadline_ms": ',
             _json_value(first_move_deadline_ms),
             ', "last_event": ',
-            _json_value(last_event),
+            _last_event_text(last_event),
             ', "rematch_game": ',
             _json_value(rematch_game),
             ', "headers": ',
