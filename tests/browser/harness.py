@@ -59,6 +59,11 @@ def _serve_command(port: int, db: Path | str, *options: str) -> list[str]:
         head = [sys.executable, "-m", "chuhan"]
     else:  # no chuhan/__main__.py yet: the console script does the same
         head = [sys.executable, "-m", "chuhan.cli"]
+    # A tournament's game whose side to move lets its time for a first move pass is
+    # called off by the server (30 s by default): at a test server's pace on a loaded
+    # machine, an hour, unless a test sets it.
+    if "--first-move-seconds" not in options:
+        options = (*options, "--first-move-seconds", "3600")
     return [*head, "serve", "--port", str(port), "--db", str(db), *options]
 
 

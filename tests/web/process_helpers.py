@@ -18,7 +18,10 @@ from websockets.sync.client import ClientConnection, connect
 
 def start_server(port: int, db: Path | str, *options: str) -> subprocess.Popen[str]:
     """``chuhan serve`` on ``port`` and ``db``, once it answers (its output is kept for a
-    failure's message)."""
+    failure's message). A tournament game not started within the time for a first move
+    is called off: an hour here, unless ``options`` say."""
+    if "--first-move-seconds" not in options:
+        options = (*options, "--first-move-seconds", "3600")
     process = subprocess.Popen(
         [
             sys.executable,

@@ -21,6 +21,7 @@ from chuhan.web.round.rules import (
     due_events,
     next_deadline,
     setup_timer_event,
+    unstarted_abort,
 )
 from chuhan.web.round.state import Event, RoundState, evolve, new_state, replay, row_of
 
@@ -490,3 +491,36 @@ def test_the_row_is_computed_from_the_state() -> None:
 def test_a_name_is_quiet() -> None:
     state = evolve(new_round(), Event("name", {"seat": "first", "name": "Ann"}, T0))
     assert state.names == {"first": "Ann"} and state.version == 1 and state.last_event is None
+
+
+# ---------------------------------------------------------------------- no start
+
+
+def test_a_game_not_started_in_time_is_called_off_against_the_side_that_did_not_move() -> None:
+    def fresh() -> RoundState:  # (evolve plays on the state's game: one state a story)
+        return new_round(minutes=5).replace(first_move_seconds=30.0)
+
+    state = fresh()
+    assert unstarted_abort(state, T0 + 29.9) is None
+    red_gone = unstarted_abort(state, T0 + 30)
+    assert red_gone == Event("abort", {"side": "first", "no_start": True}, T0 + 30)
+    ended = evolve(state, red_gone)
+    outcome = ended.game.outcome()
+    assert ended.status == "over" and outcome is not None and outcome.winner is None
+    assert "Red did not make a first move in time" in outcome.reason
+    # Red moved: Black has its 30 s from Red's move, then Black is the one called off.
+    moved = move(fresh(), "first", "h2e2", T0 + 10)
+    assert unstarted_abort(moved, T0 + 39.9) is None
+    black_gone = unstarted_abort(moved, T0 + 40)
+    assert black_gone is not None and black_gone.data == {"side": "second", "no_start": True}
+    # Both have moved: the game plays on, however long the next move takes.
+    assert unstarted_abort(move(moved, "second", "h9g7", T0 + 20), T0 + 10_000) is None
+
+
+def test_no_start_is_judged_neither_for_the_computer_nor_days_per_move_nor_a_game_over() -> None:
+    computer = new_round(kind="computer", minutes=5, computer_side="first")
+    assert unstarted_abort(computer.replace(first_move_seconds=30.0), T0 + 3600) is None
+    days = new_round(days=3).replace(first_move_seconds=30.0)
+    assert unstarted_abort(days, T0 + 3600) is None
+    over = act(new_round(minutes=5), "first", "resign").replace(first_move_seconds=30.0)
+    assert unstarted_abort(over, T0 + 3600) is None

@@ -602,3 +602,49 @@ def test_a_round_robin_player_cannot_pause(client: TestClient, clock: FakeClock)
     client.post(f"{base}/join", json={}, headers=as_(cookie))
     refused = client.post(f"{base}/pause", json={}, headers=as_(cookie))
     assert refused.status_code == 409 and "a player cannot pause (withdraw instead)" in refused.text
+
+
+def test_a_game_whose_player_never_moves_is_forfeited_and_the_player_paused(
+    client: TestClient, clock: FakeClock
+) -> None:
+    """A player paired who never makes a first move would hold the opponent, and the
+    round, for ever: past the time for a first move (30 s) the driver calls the game off;
+    the absent side loses by forfeit and is paused (not paired again until back)."""
+    tournament_id, cookies = a_swiss(client, clock)
+    clock.advance(600)
+    drive(client)  # (the start: round 1 paired, its games made)
+    seats: dict[str, dict[str, Seat]] = {}
+    for cookie in cookies:
+        game = client.post(
+            f"/api/tournaments/{tournament_id}/game", json={}, headers=as_(cookie)
+        ).json()["game"]
+        seats.setdefault(game["game_id"], {})[game["seat"]] = Seat(
+            client, game["game_id"], game["token"], cookie
+        )
+    played_id, present = sorted(seats.items())[0]
+    unplayed_id = sorted(seats)[1]
+    red, black = present["first"], present["second"]
+    red.hello()
+    black.hello()
+    red.move("h2e2")
+    black.wait_state(lambda state: state["ply"] == 1)
+    black.move("h9g7")
+    red.wait_state(lambda state: state["ply"] == 2)
+    clock.advance(20)
+    drive(client)  # (within the time: nothing is called off)
+    assert all(board["result"] is None for board in shown(client, tournament_id)["paired"][0])
+    clock.advance(11)
+    drive(client)
+    client.portal.call(client.app.state.context.tournaments.idle)  # type: ignore[attr-defined, union-attr]
+    after = shown(client, tournament_id)
+    boards = {board["game"]: board for board in after["paired"][0]}
+    assert boards[played_id]["result"] is None  # (both have moved: it plays on)
+    assert boards[unplayed_id]["result"] == "-+"  # (Red never moved: Black wins by forfeit)
+    absent = boards[unplayed_id]["red"]
+    paused = {entrant["name"]: entrant["paused"] for entrant in after["entrants"]}
+    assert paused == {name: name == absent for name in paused}
+    watcher = Seat(client, unplayed_id, "", None)
+    watcher.send("hello")
+    state = watcher.expect("state")
+    assert state["status"] == "over"
+    assert "did not make a first move in time" in state["result"]["reason"]

@@ -50,6 +50,7 @@ from chuhan.web.round.rules import (
     due_events,
     next_deadline,
     setup_timer_event,
+    unstarted_abort,
     vacation_event,
 )
 from chuhan.web.round.seats import SEATS, other_seat, seat_of
@@ -812,6 +813,19 @@ class Room:
             if isinstance(decided, Rejection):
                 raise ProtocolError(decided.code, decided.message)
             await self.commit([decided], now, None, 0)
+
+    async def abort_unstarted(self) -> str | None:
+        """Call the game off if its side to move let the time for a first move pass
+        (:func:`~chuhan.web.round.rules.unstarted_abort`; its tournament asks); the seat
+        that did not start, or None."""
+        async with self.lock:
+            now = self.manager.now()
+            await self.check_time(now)
+            decided = unstarted_abort(self.state, now)
+            if decided is None:
+                return None
+            await self.commit([decided], now, None, 0)
+            return str(decided.data["side"])
 
     async def vacation(self, seat: str, until: float | None) -> None:
         """``seat`` is on vacation until ``until`` (None: it ends now;

@@ -31,6 +31,7 @@ __all__ = [
     "decide",
     "due_events",
     "setup_timer_event",
+    "unstarted_abort",
     "vacation_event",
 ]
 
@@ -478,6 +479,28 @@ def vacation_event(
     if clock is None or not clock.control.days:
         return Rejection("not_allowed", "only a game of days per move has vacations")
     return Event("vacation", {"side": seat, "until": until}, now)
+
+
+def unstarted_abort(state: RoundState, now: float) -> Event | None:
+    """The abort of a game whose side to move let its time for a first move pass (Red
+    ``first_move_seconds`` from the game's last event before any move: its creation, or
+    janggi's setup; Black as :meth:`RoundState.first_move_deadline` says), for a server
+    that calls such games off by itself (a tournament's: a player gone blocks the
+    opponent and the round); None while there is time, after both sides' first moves, in
+    a game of days per move, or when the side to move is the computer. Whether the game is
+    called off so is the caller's to know: the round has no tournaments."""
+    board = state.game.board
+    if state.status != "playing" or board.ply >= 2 or state.is_computer(board.turn):
+        return None
+    if state.clock is not None and state.clock.control.days:
+        return None
+    if board.ply == 0:
+        deadline: float | None = state.updated + state.first_move_seconds
+    else:
+        deadline = state.first_move_deadline()
+    if deadline is None or now < deadline:
+        return None
+    return Event("abort", {"side": seat_of(board.turn), "no_start": True}, now)
 
 
 def berserk_event(state: RoundState, seat: str, now: float) -> Event | Rejection:

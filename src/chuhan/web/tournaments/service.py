@@ -47,7 +47,7 @@ from chuhan.variants import get_variant
 from chuhan.web.accounts.repository import Account
 from chuhan.web.accounts.service import AccountService
 from chuhan.web.bus import Bus, GameFinished
-from chuhan.web.db import Store
+from chuhan.web.db import Store, StoreError
 from chuhan.web.round.manager import GameManager, RoomUnavailable
 from chuhan.web.settings import Settings as WebSettings
 from chuhan.web.sockets.protocol import ProtocolError
@@ -317,6 +317,7 @@ class TournamentService:
             return
         if tournament.settings.over_the_board:
             return  # (its director pairs each round, when the room is ready)
+        await self._abort_unstarted(tournament)
         spec, boards = tournament.spec, tournament.boards
         if spec.format is Format.ARENA:
             if now >= tournament.starts + spec.minutes * 60:
@@ -672,23 +673,76 @@ class TournamentService:
     def _finished(self, event: GameFinished) -> None:
         if event.kind not in ("friend", "computer"):
             return
-        self._spawn(self._give_result(event.game_id, event.result))
+        # (heard in the process whose room ended the game: its last event is the ending)
+        room = self.manager.rooms.get(event.game_id)
+        last = None if room is None else room.state.last_event
+        absent = None
+        if last is not None and last.get("kind") == "abort" and last.get("no_start"):
+            absent = str(last.get("side"))
+        self._spawn(self._give_result(event.game_id, event.result, absent))
 
-    async def _give_result(self, game_id: str, ended: dict[str, Any]) -> None:
+    async def _give_result(
+        self, game_id: str, ended: dict[str, Any], absent: str | None = None
+    ) -> None:
         """The board of a tournament game that ended gets its result (``ended``: the
-        game's ``result`` object; an aborted game, no one having played, is a double
-        forfeit)."""
+        game's ``result`` object). An aborted game, no one having played, is a double
+        forfeit; one aborted because a side (``absent``: its seat) did not make its first
+        move in time is that side's forfeit, and the absent player is paused (not paired
+        again until they come back; a round robin's table is fixed)."""
         result = _RESULTS.get(str(ended.get("result")), Result.DOUBLE_FORFEIT)
+        if absent is not None:
+            result = Result.BLACK_FORFEIT_WIN if absent == "first" else Result.RED_FORFEIT_WIN
         try:
             termination = Termination(ended.get("termination"))
         except ValueError:
             termination = None
         try:
             given = await self.repository.result_of_game(game_id, result, termination)
-            if given is not None and given[1].round == 0:
-                await self._pair_arena_again(given[0])
+            if given is None:
+                return
+            tournament_id, board = given
+            if absent is not None:
+                await self._pause_absent(
+                    tournament_id, board.red if absent == "first" else board.black
+                )
+            if board.round == 0:
+                await self._pair_arena_again(tournament_id)
         except Exception:
             log.exception("the result of game %s was not given to its board", game_id)
+
+    async def _pause_absent(self, tournament_id: str, entrant_id: str | None) -> None:
+        tournament = await self.tournament(tournament_id)
+        if entrant_id is None or tournament.spec.format is Format.ROUND_ROBIN:
+            return
+        try:
+            await self.repository.set_paused(tournament_id, entrant_id, True)
+        except TournamentError as refusal:
+            log.info("tournament %s: %s not paused: %s", tournament_id, entrant_id, refusal)
+
+    async def _abort_unstarted(self, tournament: Tournament) -> None:
+        """Call off the games of the tournament's boards whose side to move let the time
+        for a first move pass (:meth:`Room.abort_unstarted`): a player gone would hold
+        the opponent, and an arena's end or a round, for ever. The result is then given as
+        any game's end (:meth:`_give_result`)."""
+        for (round_number, board_number), game_id in tournament.games.items():
+            board = next(
+                (
+                    b
+                    for b in tournament.boards
+                    if (b.round, b.number) == (round_number, board_number)
+                ),
+                None,
+            )
+            if board is None or board.is_finished:
+                continue
+            try:
+                room = await self.manager.room(game_id)
+                if room is not None:
+                    await room.abort_unstarted()
+            except (RoomUnavailable, StoreError) as error:
+                log.warning(
+                    "tournament %s: game %s not looked at: %s", tournament.id, game_id, error
+                )
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)

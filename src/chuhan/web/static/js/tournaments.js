@@ -360,12 +360,15 @@ class TournamentPage {
     });
     $("tp-player-form").addEventListener("submit", (/** @type {Event} */ event) => {
       event.preventDefault();
+      const name = $("tp-player-name").value;
       this.direct("POST", "players", {
-        name: $("tp-player-name").value,
+        name,
         club: $("tp-player-club").value,
         rating: Math.round(Number($("tp-player-rating").value) || 0),
       }, $("tp-add-player")).then((done) => {
-        if (!done) return;
+        // (the page may show the entry before this answer: a director typing the next
+        // name already keeps it)
+        if (!done || $("tp-player-name").value !== name) return;
         $("tp-player-name").value = "";
         $("tp-player-name").focus();
       });
@@ -401,6 +404,7 @@ class TournamentPage {
   /** @param {import("./net.js").ServerMessage} message */
   onMessage(message) {
     if (message.type === "tournament") {
+      if (this.isOlder(message.tournament)) return;
       this.tournament = { ...message.tournament, you: message.you };
       this.failed = null;
       this.draw();
@@ -427,6 +431,14 @@ class TournamentPage {
       const input = /** @type {HTMLInputElement} */ ($("tp-chat-input"));
       if (!input.value && this.lastSaid) input.value = this.lastSaid;
     }
+  }
+
+  /** Whether `tournament` is older than the one shown: the socket's reading of a change
+   * and the page's own read after an act may come in either order, and a director's next
+   * change is made on the revision shown.
+   * @param {Tournament} tournament @returns {boolean} */
+  isOlder(tournament) {
+    return Boolean(this.tournament) && tournament.revision < /** @type {Tournament} */ (this.tournament).revision;
   }
 
   /** The account changed in this browser: the socket says hello again as who it is now. */
@@ -517,6 +529,7 @@ class TournamentPage {
     try {
       /** @type {{tournament: Tournament}} */
       const body = await api(tournamentPath(this.id));
+      if (this.isOlder(body.tournament)) return;
       this.tournament = body.tournament;
       this.draw();
       this.findGame();
