@@ -36,6 +36,8 @@ from test_notices import Mailbox, free_port
 from test_notices_push import Browser, PushService
 from web_helpers import FakeClock
 
+from chuhan.web.notices.texts import text
+
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 MINUTE = 60.0
@@ -97,10 +99,11 @@ class Person:
     """A player's browser, with what it is told outside the board: its push endpoint's
     subscription and its service worker's registration (DevTools)."""
 
-    def __init__(self, player: Player, name: str, endpoint: Browser) -> None:
+    def __init__(self, player: Player, name: str, endpoint: Browser, language: str) -> None:
         self.player = player
         self.name = name
         self.push = endpoint
+        self.language = language
         self.registrations: list[dict[str, Any]] = []
         #: The DevTools session that hears the service worker's registrations.
         self.session: Any = None
@@ -124,15 +127,21 @@ def set_up(person: Person, mailbox: Mailbox) -> None:
     worker registered (by the account menu), and notifications on in the game's settings."""
     page = person.page
     email = f"{person.name.lower()}@example.org"
-    api(person, "/api/account/notices", {"email": email, "digest": True})
-    mail = wait_mail(mailbox, email, "chuhan: confirm your e-mail address")
+    api(
+        person,
+        "/api/account/notices",
+        {"email": email, "digest": True, "language": person.language},
+    )
+    mail = wait_mail(mailbox, email, text(person.language, "confirm_subject"))
     link = re.search(r"https?://[^/\s]+(/notices/confirm\?t=\S+)", body_of(mail))
     assert link is not None
     confirmed = person.page.request.post(
         person.player.server.url + link.group(1), headers={"Origin": person.player.server.url}
     )
     assert confirmed.ok and "is confirmed" in confirmed.text()
-    saved = api(person, "/api/account/push", {**person.push.subscription(), "language": "en"})
+    saved = api(
+        person, "/api/account/push", {**person.push.subscription(), "language": person.language}
+    )
     assert saved["push"] is True and saved["confirmed"] is True
     session = person.player.context.new_cdp_session(page)
     session.on(
@@ -235,12 +244,12 @@ def test_two_accounts_play_over_days_and_are_told_by_title_notification_push_and
     server, clock = days_server
     people = []
     missing: list[str] = []
-    for name in ("Red", "Black"):
-        player = new_player(players, browser, server)  # type: ignore[arg-type]
+    for name, locale, language in (("Red", "en-US", "en"), ("Black", "ko-KR", "ko")):
+        player = new_player(players, browser, server, locale=locale)  # type: ignore[arg-type]
         player.page.clock.install(time=int(clock() * 1000))
         player.context.grant_permissions(["notifications"], origin=server.url)
         player.context.add_init_script(BACKGROUND_TAB)
-        people.append(Person(player, name, Browser(push_service.url(f"/push/{name}"))))
+        people.append(Person(player, name, Browser(push_service.url(f"/push/{name}")), language))
         player.page.on(
             "response",
             lambda response: missing.append(response.url) if response.status == 404 else None,
@@ -254,13 +263,15 @@ def test_two_accounts_play_over_days_and_are_told_by_title_notification_push_and
     for person in people:
         turn_notifications_on(person)
 
-    # Day 0: Red moves; Black's tab is in the background: its title and a notification.
+    # Day 0: Red moves; Black's tab (in Korean) is in the background: its title and a
+    # notification.
     black.page.evaluate("window.__hidden = true")
     red.player.click_move("h2e2")
     black.player.wait_ply(1)
-    black.page.wait_for_function("() => document.title.startsWith('● Your move')")
+    black.page.wait_for_function("() => document.title.startsWith('● 내 차례 · ')")
     black.page.wait_for_function("() => window.__shown.length === 1")
-    assert black.page.evaluate("window.__shown") == [["chuhan 楚漢", "Your move: C2.5"]]
+    [[_title, said]] = black.page.evaluate("window.__shown")
+    assert said.startswith("내 차례: "), said
     # Red sees the days Black has left.
     red_view = red.page.locator("#bar-top .player-clock")
     red.page.wait_for_function(
@@ -274,7 +285,7 @@ def test_two_accounts_play_over_days_and_are_told_by_title_notification_push_and
     )
     assert (red_view.get_attribute("title") or "").startswith("23 h ")
     black.page.wait_for_function(
-        "() => document.querySelector('#bar-bottom .player-clock').textContent.startsWith('23 h')"
+        "() => document.querySelector('#bar-bottom .player-clock').textContent.startsWith('23')"
     )
 
     # Black moves; now Red's tab is in the background.
@@ -292,7 +303,13 @@ def test_two_accounts_play_over_days_and_are_told_by_title_notification_push_and
     pass_time(clock, people, 16 * MINUTE)
     sent = server.call(lambda context: context.notices.sweep())
     assert sent == ["red@example.org"]
-    tell_away(red, push_service, mailbox, game_id, "Black")
+    tell_away(
+        red,
+        push_service,
+        mailbox,
+        game_id,
+        ("Your move", "xiangqi against Black", "chuhan: your move in 1 game", "against Black"),
+    )
 
     # Red comes back on the second day and moves; Black goes away and is told alike.
     pass_time(clock, people, 6 * 60 * MINUTE)
@@ -302,7 +319,13 @@ def test_two_accounts_play_over_days_and_are_told_by_title_notification_push_and
     black.player.goto("/sw.js")
     pass_time(clock, people, 16 * MINUTE)
     assert server.call(lambda context: context.notices.sweep()) == ["black@example.org"]
-    tell_away(black, push_service, mailbox, game_id, "Red")
+    tell_away(
+        black,
+        push_service,
+        mailbox,
+        game_id,
+        ("당신 차례입니다", "샹치, 상대 Red", "chuhan: 대국 1개에서 당신 차례입니다", "상대 Red"),
+    )
 
     # Black lets the 2 days pass: the deadline driver ends the game, lost on time (the
     # server's day passes first, so that it is not Red's page that claims the flag).
@@ -327,18 +350,24 @@ def test_two_accounts_play_over_days_and_are_told_by_title_notification_push_and
 
 
 def tell_away(
-    person: Person, push_service: PushService, mailbox: Mailbox, game_id: str, opponent: str
+    person: Person,
+    push_service: PushService,
+    mailbox: Mailbox,
+    game_id: str,
+    words: tuple[str, str, str, str],
 ) -> None:
     """The away person's push (decrypted at the endpoint, then shown by their service
-    worker) and digest name the game and the opponent."""
+    worker) and digest name the game and the opponent, in their language: ``words`` are
+    the push's title and body, the mail's subject and what its line says."""
+    title, body, subject, line = words
     deliveries = [d for d in push_service.deliveries if d.path == f"/push/{person.name}"]
     assert len(deliveries) == 1
     message = person.push.decrypt(deliveries[0].body)
-    assert message["title"] == "Your move" and message["body"] == f"xiangqi against {opponent}"
+    assert (message["title"], message["body"]) == (title, body)
     assert message["game"] == game_id
     assert message["url"].startswith(f"{person.player.server.url}/g/{game_id}")
     shown = deliver(person, message)
-    assert ["Your move", f"xiangqi against {opponent}", message["url"]] in shown
-    mail = wait_mail(mailbox, f"{person.name.lower()}@example.org", "chuhan: your move in 1 game")
-    text = body_of(mail)
-    assert f"/g/{game_id}" in text and f"against {opponent}" in text
+    assert [title, body, message["url"]] in shown
+    mail = wait_mail(mailbox, f"{person.name.lower()}@example.org", subject)
+    said = body_of(mail)
+    assert f"/g/{game_id}" in said and line in said

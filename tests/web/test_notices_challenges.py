@@ -208,3 +208,42 @@ def test_a_challenge_to_a_target_with_no_push_service_left_is_still_answered(
     seek_id = challenge(ada, "Bob", "5d")
     assert pushed(client) == [0]
     assert seek_id in [seek["id"] for seek in ada.wait_seeks(lambda seeks: bool(seeks))]
+
+
+def test_every_text_of_the_mails_and_pushes_is_in_the_four_languages() -> None:
+    from chuhan.web.notices.texts import _TEXTS, LANGUAGES
+
+    english = set(_TEXTS["en"])
+    for language in LANGUAGES:
+        assert set(_TEXTS[language]) == english, language
+
+
+@pytest.mark.parametrize(
+    ("language", "subject", "line"),
+    [
+        (
+            "en",
+            "chuhan: 2 challenges wait for your answer",
+            "- Ada challenges you to xiangqi, 3 days per move, until ",
+        ),
+        ("zh-Hans", "chuhan：有 2 个挑战等你回应", "- Ada 向你发起象棋（每步 3 天）挑战，有效至 "),
+        ("zh-Hant", "chuhan：有 2 個挑戰等你回應", "- Ada 向你發起象棋（每步 3 天）挑戰，有效至 "),
+        ("ko", "chuhan: 답을 기다리는 도전이 2개 있습니다", "- Ada 님의 샹치, 한 수에 3일 도전, "),
+    ],
+)
+def test_a_digest_of_challenges_only_is_written_in_the_accounts_language(
+    language: str, subject: str, line: str
+) -> None:
+    from chuhan.web.notices.mail import digest_message
+    from chuhan.web.notices.repository import Claim, WaitingChallenge
+
+    challenges = (
+        WaitingChallenge("s1", "Ada", "xiangqi", 3, 1_800_000_000.0),
+        WaitingChallenge("s2", "Cy", "janggi", None, 1_800_086_400.0),
+    )
+    claim = Claim("a1", "Bob", "bob@example.org", "token", (), language, challenges)
+    mail = digest_message(claim, "chuhan@example.org", "https://xq.example")
+    assert mail["Subject"] == subject
+    text = mail.get_content()
+    assert line + "2027-01-15 08:00 UTC" in text and text.count(": https://xq.example/\n") == 2
+    assert "2027-01-16 08:00 UTC" in text  # (Cy's, a game on a clock: no days)
