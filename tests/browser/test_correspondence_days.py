@@ -331,8 +331,7 @@ def test_two_accounts_play_over_days_and_are_told_by_title_notification_push_and
     # server's day passes first, so that it is not Red's page that claims the flag).
     clock.advance(2 * DAY)
     assert game_id in server.call(lambda context: context.correspondence.sweep())
-    pass_time(clock, people, 0)
-    for person in people:
+    for person in people:  # (then the pages' days)
         person.page.clock.fast_forward(int(2 * DAY * 1000))
     red.page.wait_for_function("() => window.chuhanApp.view.state.status !== 'playing'")
     state = red.player.state()
