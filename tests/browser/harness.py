@@ -415,3 +415,64 @@ class SocketTap:
                 raise AssertionError(f"{len(self.sockets)} connections, not {count}")
             page.wait_for_timeout(50)
             waited += 50
+
+
+class AppServer:
+    """The app served in this process by uvicorn on an event loop of its own thread, on a
+    clock the test moves (``now``: a :class:`FakeClock` of tests/web, or any callable):
+    for the tests that let days pass. No option reaches a production server: the fake
+    clock is the test's ``create_app(now=...)``. ``call(fn)`` runs ``fn(context)``'s
+    coroutine on the server's loop and returns its result (a look for notices, a sweep of
+    the deadlines, when the test wants one). ``settings`` are :class:`Settings` fields."""
+
+    def __init__(self, db: Path, now: Callable[[], float], **settings: Any) -> None:
+        import asyncio
+        import threading
+
+        import uvicorn
+
+        from chuhan.web.app import create_app
+        from chuhan.web.settings import Settings
+
+        self.port = _free_port()
+        settings.setdefault("public_url", self.url)  # (the links in its mails and pushes)
+        self.app = create_app(db, now=now, settings=Settings(**settings))
+        config = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            access_log=False,
+            ws_per_message_deflate=False,
+            lifespan="on",
+        )
+        self.server = uvicorn.Server(config)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(
+            target=self.loop.run_until_complete, args=(self.server.serve(),), daemon=True
+        )
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.thread.start()
+        deadline = time.monotonic() + 120  # a bound on a hang only
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the in-process server did not start")
+            time.sleep(0.05)
+
+    def call(self, work: Callable[[Any], Any]) -> Any:
+        import asyncio
+
+        async def run() -> Any:
+            return await work(self.app.state.context)
+
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout=120)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(60)
+        self.loop.close()

@@ -55,6 +55,7 @@ from chuhan.web.explorer.site import SiteGames
 from chuhan.web.http.common import api
 from chuhan.web.http.pages import STATIC_DIR, SecurityHeaders, not_routed, page
 from chuhan.web.imports.routes import import_record
+from chuhan.web.lobby.repository import Seek
 from chuhan.web.lobby.routes import watch
 from chuhan.web.lobby.service import Lobby
 from chuhan.web.lobby.socket import lobby_socket
@@ -174,6 +175,14 @@ def create_app(
             store, manager, now, vacation_days_per_year=the_settings.vacation_days_per_year
         )
         context.notices = Notices(store, the_settings, context.sessions, now)
+        notices = context.notices
+
+        def push_challenge(seek: Seek) -> None:
+            # (notify starts a task and returns: the sender's ack waits on no push service)
+            if seek.target is not None:
+                notices.notify(seek.target, "challenge", "/", name=seek.name)
+
+        context.lobby.challenge_hooks.append(push_challenge)
         context.reads.start()
         context.explorer = ExplorerService(explorer_index)
         # (with the server's read worker: chuhan serve; the app alone builds when asked)

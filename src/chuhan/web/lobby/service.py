@@ -26,9 +26,11 @@ online, and is kept in the store whoever comes and goes (and across restarts) un
 accepted, declined, withdrawn or expires: ``challenge_correspondence_days`` (7) after it
 was sent for a game of days per move, ``challenge_realtime_hours`` (24) for any other. The
 sweep deletes the expired ones and tells their senders (``expired``). The target sees it
-in the lobby's list whenever they come. A challenge of days per move can be accepted
-while its sender is away (the game is made; the sender finds it in "your games", or is
-taken to it when in the lobby); any other waits for its sender to be in the lobby (a
+in the lobby's list whenever they come; one not in the lobby when it is sent is told at
+once through :attr:`Lobby.challenge_hooks` (the app's push message; the e-mail digest
+lists it too). A challenge of days per move can be accepted while its sender is away
+(the game is made; the sender finds it in "your games", or is taken to it when in the
+lobby); any other waits for its sender to be in the lobby (a
 game on a clock of minutes needs both players there: accepting it meanwhile is refused,
 ``sender_away``).
 
@@ -184,6 +186,11 @@ class Lobby:
         self._sweeping: asyncio.Task[None] | None = None
         self._reading = False
         self._read_again = False
+        #: Called with each kept challenge whose target is not in the lobby, once it is
+        #: stored (the app hands it to the notices, which this package does not know). A
+        #: hook must not block: it starts its work and returns, so the challenge's sender
+        #: never waits on a push service or a mail server.
+        self.challenge_hooks: list[Callable[[Seek], None]] = []
 
     # ------------------------------------------------------------------ life
 
@@ -537,7 +544,26 @@ class Lobby:
         if seek.kept:
             seek = replace(seek, expires=seek.created + self._expiry(seek))
         await self._add(seek)
+        if seek.kept:
+            await self._tell_away_target(seek)
         return seek
+
+    async def _tell_away_target(self, seek: Seek) -> None:
+        """Hand a kept challenge to :attr:`challenge_hooks` when its target is not in the
+        lobby (where the list shows it); the hooks only start their work."""
+        if not self.challenge_hooks or seek.target is None:
+            return
+        try:
+            here = await self._in_lobby(f"a:{seek.target}")
+        except StoreError:  # (told anyway: a push to a player who is here does no harm)
+            here = False
+        if here:
+            return
+        for hook in self.challenge_hooks:
+            try:
+                hook(seek)
+            except Exception:  # (a hook that fails loses its notice, not the challenge)
+                log.exception("a challenge hook failed for challenge %s", seek.id)
 
     def _expiry(self, seek: Seek) -> float:
         """How long a kept challenge waits for an answer, in seconds: days for a game of

@@ -1,20 +1,22 @@
 """The digest mail: what it says (:func:`digest_message`, a plain-text mail listing the
-games with their links and the unsubscribe link) and its sending through SMTP
-(:func:`send`, aiosmtplib, the ``notices`` extra)."""
+games with their links, the challenges waiting for an answer, and the unsubscribe link)
+and its sending through SMTP (:func:`send`, aiosmtplib, the ``notices`` extra)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from urllib.parse import quote
 
-from chuhan.web.notices.repository import Claim, WaitingGame
+from chuhan.web.notices.repository import Claim, WaitingChallenge, WaitingGame
 from chuhan.web.notices.texts import text, variant_name
 from chuhan.web.settings import Settings
 
 __all__ = [
     "MailError",
     "SmtpServer",
+    "challenge_line",
     "confirm_message",
     "digest_message",
     "game_line",
@@ -66,22 +68,42 @@ def game_line(language: str, variant: str, opponent: str | None) -> str:
     return text(language, "game_against", variant=shown, opponent=opponent)
 
 
+def challenge_line(language: str, challenge: WaitingChallenge) -> str:
+    """A kept challenge as the digest names it: who, which game, until when (UTC)."""
+    game = variant_name(language, challenge.variant)
+    if challenge.days is not None:
+        game = text(language, "days_per_move", variant=game, days=challenge.days)
+    until = datetime.fromtimestamp(challenge.expires, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return text(language, "challenge_line", name=challenge.sender, game=game, until=until)
+
+
 def digest_message(claim: Claim, sender: str, public_url: str) -> EmailMessage:
-    """The digest, in the account's language."""
+    """The digest, in the account's language: the games where it is the player's move,
+    then the challenges waiting for an answer (the subject names the games when there
+    are any, else the challenges)."""
     base = public_url.rstrip("/")
     language = claim.language
+    lines = [text(language, "hello", name=claim.name), ""]
     count = len(claim.games)
     many = "one" if count == 1 else "many"
-    lines = [
-        text(language, "hello", name=claim.name),
-        "",
-        text(language, f"digest_intro_{many}", count=count),
-        "",
-    ]
-    for game in claim.games:
-        lines.append(
-            f"- {game_line(language, game.variant, game.opponent)}: {game_link(base, game)}"
+    if claim.games:
+        lines += [text(language, f"digest_intro_{many}", count=count), ""]
+        for game in claim.games:
+            lines.append(
+                f"- {game_line(language, game.variant, game.opponent)}: {game_link(base, game)}"
+            )
+        subject = text(language, f"digest_subject_{many}", count=count)
+    else:
+        asked = len(claim.challenges)
+        subject = text(
+            language, f"challenges_subject_{'one' if asked == 1 else 'many'}", count=asked
         )
+    if claim.challenges:
+        if claim.games:
+            lines.append("")
+        lines += [text(language, "challenges_intro"), ""]
+        for challenge in claim.challenges:
+            lines.append(f"- {challenge_line(language, challenge)}: {base}/")
     lines += [
         "",
         text(language, "unsubscribe"),
@@ -90,7 +112,7 @@ def digest_message(claim: Claim, sender: str, public_url: str) -> EmailMessage:
     message = EmailMessage()
     message["From"] = sender
     message["To"] = claim.email
-    message["Subject"] = text(language, f"digest_subject_{many}", count=count)
+    message["Subject"] = subject
     message.set_content("\n".join(lines) + "\n")
     return message
 

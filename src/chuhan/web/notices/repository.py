@@ -8,6 +8,7 @@ process that dies with a claim leaves it to lapse, and the next look takes it ov
 
 from __future__ import annotations
 
+import json
 import secrets
 from dataclasses import dataclass
 
@@ -17,6 +18,7 @@ __all__ = [
     "GAMES_IN_PLAY",
     "Claim",
     "NoticeSettings",
+    "WaitingChallenge",
     "WaitingGame",
     "claim_digests",
     "confirm_address",
@@ -59,8 +61,21 @@ class WaitingGame:
 
 
 @dataclass(frozen=True, slots=True)
+class WaitingChallenge:
+    """A kept challenge to the account, waiting for its answer until ``expires``."""
+
+    seek_id: str
+    sender: str
+    variant: str
+    #: Days per move for a correspondence game, else None.
+    days: int | None
+    expires: float
+
+
+@dataclass(frozen=True, slots=True)
 class Claim:
-    """A digest one process has claimed: to whom, the unsubscribe token, the games."""
+    """A digest one process has claimed: to whom, the unsubscribe token, the games (and
+    the challenges sent to the account since its last digest)."""
 
     account_id: str
     name: str
@@ -68,6 +83,7 @@ class Claim:
     unsubscribe: str
     games: tuple[WaitingGame, ...]
     language: str = "en"
+    challenges: tuple[WaitingChallenge, ...] = ()
 
 
 def new_token() -> str:
@@ -178,6 +194,37 @@ ORDER BY g.updated
 """
 
 
+#: The kept challenges to an account (a signed-in sender's, :attr:`Seek.kept` in the
+#: lobby's repository) sent in a span of time; the rest of a seek is its ``data``'s JSON.
+CHALLENGES_TO = """
+SELECT id, data FROM seeks
+WHERE target = ? AND account_id IS NOT NULL AND created > ? AND created <= ?
+ORDER BY created, id
+"""
+
+
+def waiting_challenges(rows: list[Row], now: float) -> tuple[WaitingChallenge, ...]:
+    """The challenges of these ``seeks`` rows that have not expired by ``now``."""
+    found = []
+    for row in rows:
+        data = json.loads(str(row["data"]))
+        expires = data.get("expires")
+        if expires is None or float(expires) <= now:
+            continue
+        control = data.get("time_control") or {}
+        days = control.get("days")
+        found.append(
+            WaitingChallenge(
+                seek_id=str(row["id"]),
+                sender=str(data.get("name") or ""),
+                variant=str(data.get("game") or "xiangqi"),
+                days=None if not days else int(days),
+                expires=float(expires),
+            )
+        )
+    return tuple(found)
+
+
 def seat_to_move(start_fen: str | None, plies: int) -> str:
     """The seat to move after ``plies`` moves from a start position (red, the first
     seat, moves first unless the FEN says black)."""
@@ -205,7 +252,8 @@ def claim_digests(
 ) -> Body[list[Claim]]:
     """Claim the digests due now: each account with the digest on, away for
     ``away_seconds``, sent none for ``every_seconds``, with games where it has been its
-    move for ``away_seconds`` and that its last digest did not list."""
+    move for ``away_seconds`` and that its last digest did not list, or challenges sent
+    to it since its last digest that are still waiting."""
     due = yield All(
         DUE,
         (now - away_seconds, now - every_seconds, now, now, CLAIMS_PER_LOOK),
@@ -224,7 +272,9 @@ def claim_digests(
         listed_before = float(row["sent"]) - away_seconds
         rows = yield All(GAMES_IN_PLAY, (account_id, listed_before, now - away_seconds))
         games = tuple(game for game in map(waiting_game, rows) if game is not None)
-        if not games:
+        sent = yield All(CHALLENGES_TO, (account_id, float(row["sent"]), now))
+        challenges = waiting_challenges(sent, now)
+        if not games and not challenges:
             continue
         yield Do(
             "UPDATE notice_settings SET claimed_until = ? WHERE account_id = ?",
@@ -238,6 +288,7 @@ def claim_digests(
                 str(row["unsubscribe"]),
                 games,
                 str(row["language"]),
+                challenges,
             )
         )
     return claims

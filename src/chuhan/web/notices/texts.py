@@ -11,6 +11,13 @@ LANGUAGES = ("en", "zh-Hans", "zh-Hant", "ko")
 
 _TEXTS: dict[str, dict[str, str]] = {
     "en": {
+        "challenges_subject_one": "chuhan: a challenge waits for your answer",
+        "challenges_subject_many": "chuhan: {count} challenges wait for your answer",
+        "challenges_intro": (
+            "Challenges waiting for your answer (open the home page to accept or decline):"
+        ),
+        "challenge_line": "{name} challenges you to {game}, until {until}",
+        "days_per_move": "{variant}, {days} days per move",
         "hello": "Hello {name},",
         "confirm_subject": "chuhan: confirm your e-mail address",
         "confirm_body": (
@@ -33,6 +40,11 @@ _TEXTS: dict[str, dict[str, str]] = {
         "janggi": "janggi",
     },
     "zh-Hans": {
+        "challenges_subject_one": "chuhan：有 1 个挑战等你回应",
+        "challenges_subject_many": "chuhan：有 {count} 个挑战等你回应",
+        "challenges_intro": "以下挑战等你回应（打开首页接受或拒绝）：",
+        "challenge_line": "{name} 向你发起{game}挑战，有效至 {until}",
+        "days_per_move": "{variant}（每步 {days} 天）",
         "hello": "{name}，你好：",
         "confirm_subject": "chuhan：请确认你的电子邮件地址",
         "confirm_body": "轮到你走棋时要收到邮件，请打开以下链接确认这个地址：",
@@ -50,6 +62,11 @@ _TEXTS: dict[str, dict[str, str]] = {
         "janggi": "韩国象棋",
     },
     "zh-Hant": {
+        "challenges_subject_one": "chuhan：有 1 個挑戰等你回應",
+        "challenges_subject_many": "chuhan：有 {count} 個挑戰等你回應",
+        "challenges_intro": "以下挑戰等你回應（打開首頁接受或拒絕）：",
+        "challenge_line": "{name} 向你發起{game}挑戰，有效至 {until}",
+        "days_per_move": "{variant}（每步 {days} 天）",
         "hello": "{name}，你好：",
         "confirm_subject": "chuhan：請確認你的電子郵件地址",
         "confirm_body": "輪到你走棋時要收到郵件，請打開以下連結確認這個地址：",
@@ -67,6 +84,11 @@ _TEXTS: dict[str, dict[str, str]] = {
         "janggi": "韓國象棋",
     },
     "ko": {
+        "challenges_subject_one": "chuhan: 답을 기다리는 도전이 1개 있습니다",
+        "challenges_subject_many": "chuhan: 답을 기다리는 도전이 {count}개 있습니다",
+        "challenges_intro": "답을 기다리는 도전(홈 페이지에서 수락하거나 거절하세요):",
+        "challenge_line": "{name} 님의 {game} 도전, {until}까지",
+        "days_per_move": "{variant}, 한 수에 {days}일",
         "hello": "{name} 님, 안녕하세요.",
         "confirm_subject": "chuhan: 이메일 주소를 확인해 주세요",
         "confirm_body": (
