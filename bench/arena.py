@@ -102,9 +102,7 @@ async def play(
     """Play one seat of one game to its end."""
     seq = 0
     url = f"{base.replace('http', 'ws', 1)}/ws/{game['game_id']}"
-    async with connect(
-        url, ping_interval=None, compression=None, additional_headers={"x-forwarded-for": at}
-    ) as ws:
+    async with connect(url, compression=None, additional_headers={"x-forwarded-for": at}) as ws:
 
         async def send(kind: str, **fields: Any) -> None:
             nonlocal seq
@@ -165,42 +163,59 @@ async def player(
     async with connect(
         url, ping_interval=None, compression=None, additional_headers=headers
     ) as page:
+        # The page is read all the time, as the browser reads it (a page left unread while
+        # its player plays fills its buffer, stops answering the server's pings and is
+        # closed): the newest tournament is kept, and a change wakes the player.
+        latest: dict[str, Any] = {}
+        changed = asyncio.Event()
+
+        async def read_page() -> None:
+            while True:
+                message = await receive(page, 3600)
+                if message["type"] == "tournament":
+                    latest["tournament"] = message["tournament"]
+                    changed.set()
+
+        reader = asyncio.create_task(read_page())
         await page.send(json.dumps({"type": "hello", "seq": 1}))
-        while True:
-            message = await receive(page)
-            if message["type"] != "tournament":
-                continue
-            tournament = message["tournament"]
-            if tournament["status"] == "finished":
-                return
-            mine = [
-                board
-                for board in tournament.get("games", [])
-                if board["result"] is None
-                and board["game"]
-                and board["game"] not in played
-                and name in (board["red"], board["black"])
-            ]
-            if not mine:
-                continue
-            now = time.perf_counter()
-            numbers.pairings.append(now)
-            if ended_at is None:
-                numbers.first_game.append(now - started)
-            else:
-                numbers.waits.append(now - ended_at)
-            status, answer, _ = await loop.run_in_executor(
-                None, call, base, f"/api/tournaments/{tournament_id}/game", {}, cookie, at
-            )
-            if status != 200:
-                numbers.errors.append(f"seat {status}: {answer}")
-                played.add(mine[0]["game"])
-                continue
-            game = answer["game"]
-            played.add(game["game_id"])
-            numbers.games.add(game["game_id"])
-            await play(base, game, at, args.think_ms, args.plies, numbers, rng)
-            ended_at = time.perf_counter()
+        try:
+            while True:
+                await changed.wait()
+                changed.clear()
+                tournament = latest["tournament"]
+                if tournament["status"] == "finished":
+                    return
+                mine = [
+                    board
+                    for board in tournament.get("games", [])
+                    if board["result"] is None
+                    and board["game"]
+                    and board["game"] not in played
+                    and name in (board["red"], board["black"])
+                ]
+                if not mine:
+                    continue
+                now = time.perf_counter()
+                numbers.pairings.append(now)
+                if ended_at is None:
+                    numbers.first_game.append(now - started)
+                else:
+                    numbers.waits.append(now - ended_at)
+                status, answer, _ = await loop.run_in_executor(
+                    None, call, base, f"/api/tournaments/{tournament_id}/game", {}, cookie, at
+                )
+                if status != 200:
+                    numbers.errors.append(f"seat {status}: {answer}")
+                    played.add(mine[0]["game"])
+                    continue
+                game = answer["game"]
+                played.add(game["game_id"])
+                numbers.games.add(game["game_id"])
+                await play(base, game, at, args.think_ms, args.plies, numbers, rng)
+                ended_at = time.perf_counter()
+                changed.set()  # (look again: the next pairing may have come meanwhile)
+        finally:
+            reader.cancel()
 
 
 async def run(base: str, args: argparse.Namespace, server_pid: int) -> None:
