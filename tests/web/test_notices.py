@@ -219,7 +219,12 @@ def test_a_chinese_account_is_mailed_in_chinese(
     assert "以下 1 盘棋轮到你走：" in text
     assert f"- 象棋，对手 Ada: https://xq.example/g/{game['game_id']}?t=" in text
     assert "不想再收到这些邮件，请打开这个链接（无需登录）：" in text
-    assert "/notices/unsubscribe?t=" in text
+    found = re.search(r"https://xq\.example(/notices/unsubscribe\?t=\S+)", text)
+    assert found is not None and found.group(1).endswith("&l=zh-Hans"), text
+    page = client.get(found.group(1))
+    assert "<h1>停止摘要邮件</h1>" in page.text and "关闭摘要邮件" in page.text
+    done = client.post(found.group(1))
+    assert done.status_code == 200 and "Bob 将不再收到摘要邮件" in done.text
     red.close()
 
 
@@ -398,3 +403,24 @@ def test_chuhan_db_copy_takes_the_notice_settings_along(
             **{"push": True, "devices": 1, "language": "en"},
         }
         assert again.get("/api/push/key").json()["key"] == key  # (the browsers' key)
+
+
+@pytest.mark.parametrize(
+    ("link", "header", "lang", "title"),
+    [
+        ("/notices/unsubscribe?t=x&l=ko", "", "ko", "링크가 올바르지 않습니다"),
+        ("/notices/confirm?t=x&l=zh-Hant", "", "zh-TW", "連結無效"),
+        ("/notices/confirm?t=x", "zh-CN,zh;q=0.9", "zh-CN", "链接无效"),
+        ("/notices/unsubscribe?t=x&l=fr", "zh-HK", "zh-TW", "連結無效"),
+        ("/notices/unsubscribe?t=x", "fr, de", "en", "Link not valid"),
+    ],
+)
+def test_the_pages_of_the_mails_links_speak_the_links_or_the_browsers_language(
+    make_client: Any, link: str, header: str, lang: str, title: str
+) -> None:
+    """A link in a mail carries the account's language (``l``); without one, or with one
+    not of the four, the browser's Accept-Language decides, else English."""
+    client = make_client(**CHEAP)
+    page = client.get(link, headers={"accept-language": header} if header else {})
+    assert page.status_code == 400
+    assert f"<html lang={lang}>" in page.text and f"<h1>{title}</h1>" in page.text

@@ -56,8 +56,9 @@ class SmtpServer:
         )
 
 
-def unsubscribe_url(public_url: str, token: str) -> str:
-    return f"{public_url.rstrip('/')}/notices/unsubscribe?t={quote(token)}"
+def unsubscribe_url(public_url: str, token: str, language: str = "en") -> str:
+    """The digest's unsubscribe link (its page in the account's ``language``)."""
+    return f"{public_url.rstrip('/')}/notices/unsubscribe?t={quote(token)}&l={quote(language)}"
 
 
 def game_line(language: str, variant: str, opponent: str | None) -> str:
@@ -107,7 +108,7 @@ def digest_message(claim: Claim, sender: str, public_url: str) -> EmailMessage:
     lines += [
         "",
         text(language, "unsubscribe"),
-        unsubscribe_url(public_url, claim.unsubscribe),
+        unsubscribe_url(public_url, claim.unsubscribe, language),
     ]
     message = EmailMessage()
     message["From"] = sender
@@ -126,7 +127,7 @@ def confirm_message(
     name: str, email: str, token: str, sender: str, public_url: str, language: str = "en"
 ) -> EmailMessage:
     """The mail whose link confirms a new address, in the account's language."""
-    link = f"{public_url.rstrip('/')}/notices/confirm?t={quote(token)}"
+    link = f"{public_url.rstrip('/')}/notices/confirm?t={quote(token)}&l={quote(language)}"
     message = EmailMessage()
     message["From"] = sender
     message["To"] = email

@@ -32,7 +32,7 @@ from chuhan.web.notices.repository import (
     settings_of,
     unsubscribe,
 )
-from chuhan.web.notices.texts import check_language
+from chuhan.web.notices.texts import check_language, language_of_request, text
 
 __all__ = [
     "add_push",
@@ -209,76 +209,74 @@ async def service_worker(request: Request) -> Response:
     return FileResponse(path, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
 
-def _page(status: int, title: str, body: str) -> HTMLResponse:
+def _page_language(request: Request) -> str:
+    """The page's language: the link's (``l``, the account's when the mail was written),
+    else the browser's."""
+    return language_of_request(
+        request.query_params.get("l"), request.headers.get("accept-language", "")
+    )
+
+
+def _page(language: str, status: int, title_key: str, body: str) -> HTMLResponse:
+    title = html.escape(text(language, title_key))
+    lang = {"zh-Hans": "zh-CN", "zh-Hant": "zh-TW"}.get(language, language)
     return HTMLResponse(
-        "<!doctype html><html lang=en><meta charset=utf-8>"
+        f"<!doctype html><html lang={lang}><meta charset=utf-8>"
         '<meta name=viewport content="width=device-width, initial-scale=1">'
-        f"<title>{html.escape(title)}</title><h1>{html.escape(title)}</h1>{body}"
+        f"<title>{title}</title><h1>{title}</h1>{body}"
         '<p><a href="/">chuhan</a></p></html>',
         status_code=status,
     )
 
 
-_BAD_LINK = (
-    "This unsubscribe link is not valid: it was used already, replaced by a newer one, or "
-    "copied in part. Sign in and turn the digest off in your account's notice settings."
-)
-_BAD_CONFIRM = (
-    "This link does not confirm an address: it was used already, the address was changed "
-    "since, or it was copied in part. Save the address again in your account's notice "
-    "settings to be sent a new one."
-)
+def _said(language: str, key: str, **params: object) -> str:
+    return f"<p>{html.escape(text(language, key, **params))}</p>"
+
+
+def _button(language: str, path: str, token: str, key: str) -> str:
+    action = html.escape(f"{path}?t={token}&l={language}")
+    label = html.escape(text(language, key))
+    return f'<form method=post action="{action}"><button type=submit>{label}</button></form>'
 
 
 async def confirm_page(request: Request) -> Response:
-    """``GET``: a page with the button that confirms the address; ``POST``: confirm it."""
+    """``GET``: a page with the button that confirms the address; ``POST``: confirm it
+    (in the link's language, else the browser's)."""
+    language = _page_language(request)
     token = request.query_params.get("t", "")
     if not _TOKEN.fullmatch(token):
-        return _page(400, "Link not valid", f"<p>{html.escape(_BAD_CONFIRM)}</p>")
+        return _page(language, 400, "page_invalid_title", _said(language, "page_bad_confirm"))
     if request.method == "GET":
-        action = html.escape(f"/notices/confirm?t={token}")
-        return _page(
-            200,
-            "Confirm your e-mail address",
-            f'<form method=post action="{action}"><button type=submit>'
-            "Confirm this address</button></form>",
-        )
+        button = _button(language, "/notices/confirm", token, "page_confirm_button")
+        return _page(language, 200, "page_confirm_title", button)
     try:
         email = await context_of(request).store.write(confirm_address(token), "confirming")
     except StoreError:
-        return _page(
-            503, "Try again later", "<p>The server cannot reach its database just now.</p>"
-        )
+        return _page(language, 503, "page_later_title", _said(language, "page_later_body"))
     if email is None:
-        return _page(400, "Link not valid", f"<p>{html.escape(_BAD_CONFIRM)}</p>")
-    return _page(200, "Address confirmed", f"<p>{html.escape(email)} is confirmed.</p>")
+        return _page(language, 400, "page_invalid_title", _said(language, "page_bad_confirm"))
+    body = _said(language, "page_confirmed_body", email=email)
+    return _page(language, 200, "page_confirmed_title", body)
 
 
 async def unsubscribe_page(request: Request) -> Response:
-    """``GET``: a page with the button that turns the digest off; ``POST``: turn it off."""
+    """``GET``: a page with the button that turns the digest off; ``POST``: turn it off
+    (in the link's language, else the browser's)."""
+    language = _page_language(request)
     token = request.query_params.get("t", "")
     if not _TOKEN.fullmatch(token):
-        return _page(400, "Link not valid", f"<p>{html.escape(_BAD_LINK)}</p>")
+        return _page(language, 400, "page_invalid_title", _said(language, "page_bad_unsubscribe"))
     if request.method == "GET":
-        action = html.escape(f"/notices/unsubscribe?t={token}")
-        return _page(
-            200,
-            "Stop the e-mail digest",
-            "<p>No more mails saying it is your move.</p>"
-            f'<form method=post action="{action}"><button type=submit>'
-            "Turn the digest off</button></form>",
+        body = _said(language, "page_stop_body") + _button(
+            language, "/notices/unsubscribe", token, "page_stop_button"
         )
+        return _page(language, 200, "page_stop_title", body)
     try:
         name = await context_of(request).store.write(unsubscribe(token), "unsubscribing")
     except StoreError:
-        return _page(
-            503, "Try again later", "<p>The server cannot reach its database just now.</p>"
-        )
+        return _page(language, 503, "page_later_title", _said(language, "page_later_body"))
     if name is None:
-        return _page(400, "Link not valid", f"<p>{html.escape(_BAD_LINK)}</p>")
+        return _page(language, 400, "page_invalid_title", _said(language, "page_bad_unsubscribe"))
     return _page(
-        200,
-        "Digest turned off",
-        f"<p>{html.escape(name)} will get no more digests. You can turn it on again in "
-        "your account's notice settings.</p>",
+        language, 200, "page_stopped_title", _said(language, "page_stopped_body", name=name)
     )
