@@ -120,10 +120,11 @@ def test_the_service_worker_shows_a_push_as_a_notification_with_its_game(
             "data": json.dumps(message, ensure_ascii=False),
         },
     )
-    page.wait_for_function(
-        "navigator.serviceWorker.ready.then(r => r.getNotifications()).then(n => n.length === 1)",
-        polling=200,
-    )
+    # (wait_for_function takes a Promise for true: the count is asked until it is one)
+    shown_at = time.monotonic() + 60  # a bound on a hang only
+    count = "async () => (await (await navigator.serviceWorker.ready).getNotifications()).length"
+    while page.evaluate(count) != 1 and time.monotonic() < shown_at:
+        page.wait_for_timeout(POLL_MS)
     shown = page.evaluate(
         "async () => { const r = await navigator.serviceWorker.ready;"
         " const [n] = await r.getNotifications();"
