@@ -138,7 +138,9 @@ def set_up(person: Person, mailbox: Mailbox) -> None:
     confirmed = person.page.request.post(
         person.player.server.url + link.group(1), headers={"Origin": person.player.server.url}
     )
-    assert confirmed.ok and "is confirmed" in confirmed.text()
+    # (the page in the account's language, which the link carries)
+    said = text(person.language, "page_confirmed_body", email=email)
+    assert confirmed.ok and said in confirmed.text(), confirmed.text()
     saved = api(
         person, "/api/account/push", {**person.push.subscription(), "language": person.language}
     )
