@@ -362,10 +362,25 @@ def test_the_driver_finishes_an_arena_after_its_minutes_once_its_games_are_over(
     drive(client)
     started = shown(client, tournament_id)
     assert started["status"] == "running" and len(started["games"]) == 1
+    # Both make their first moves (a game not started in time would be called off).
+    seats: dict[str, Seat] = {}
+    for cookie in cookies:
+        game = client.post(
+            f"/api/tournaments/{tournament_id}/game", json={}, headers=as_(cookie)
+        ).json()["game"]
+        seats[game["seat"]] = Seat(client, game["game_id"], game["token"], cookie)
+    red, black = seats["first"], seats["second"]
+    red.hello()
+    black.hello()
+    red.move("h2e2")
+    black.wait_state(lambda state: state["ply"] == 1)
+    black.move("h9g7")
     clock.advance(30 * 60)
     drive(client)
     assert shown(client, tournament_id)["status"] == "running"  # (its game is not over)
-    play_to_a_result(client, tournament_id, cookies)
+    red.wait_state(lambda state: state["ply"] == 2)
+    red.do("resign")
+    client.portal.call(client.app.state.context.tournaments.idle)  # type: ignore[attr-defined, union-attr]
     drive(client)
     assert shown(client, tournament_id)["status"] == "finished"
 

@@ -724,15 +724,9 @@ class TournamentService:
         for a first move pass (:meth:`Room.abort_unstarted`): a player gone would hold
         the opponent, and an arena's end or a round, for ever. The result is then given as
         any game's end (:meth:`_give_result`)."""
-        for (round_number, board_number), game_id in tournament.games.items():
-            board = next(
-                (
-                    b
-                    for b in tournament.boards
-                    if (b.round, b.number) == (round_number, board_number)
-                ),
-                None,
-            )
+        boards = {(board.round, board.number): board for board in tournament.boards}
+        for place, game_id in tournament.games.items():
+            board = boards.get(place)
             if board is None or board.is_finished:
                 continue
             try:
