@@ -6,14 +6,12 @@ list, never a backlog)."""
 
 from __future__ import annotations
 
-import logging
 import re
 
 from starlette.websockets import WebSocket
 
 from chuhan.web.accounts.ratings import is_provisional
 from chuhan.web.context import ServerContext, context_of
-from chuhan.web.db import StoreError
 from chuhan.web.http.common import HTTPError
 from chuhan.web.lobby.service import RATING_BOUNDS, LobbyMember, check_visitor_name, owner_of
 from chuhan.web.round.routes import parse_time_control
@@ -21,20 +19,16 @@ from chuhan.web.sockets.protocol import (
     Check,
     ClientMessage,
     ProtocolError,
-    parse_client_message,
 )
 from chuhan.web.sockets.serve import (
     accept_socket,
-    error_message,
-    frames,
     new_connection,
+    read_messages,
     serve_socket,
-    take_seq,
 )
 
 __all__ = ["LOBBY_MESSAGES", "lobby_socket"]
 
-log = logging.getLogger("chuhan.web")
 
 _VISITOR = re.compile(r"^[A-Za-z0-9_-]{16,100}$")
 _SEEK_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
@@ -123,7 +117,13 @@ async def lobby_socket(websocket: WebSocket) -> None:
 
     async def body() -> None:
         try:
-            await _read(context, websocket, member)
+            await read_messages(
+                websocket,
+                member,
+                LOBBY_MESSAGES,
+                lambda msg: _dispatch(context, member, msg),
+                "a lobby",
+            )
         finally:
             context.lobby.leave(member)
 
@@ -136,27 +136,6 @@ async def lobby_socket(websocket: WebSocket) -> None:
         body=body,
         failure="lobby websocket error",
     )
-
-
-async def _read(context: ServerContext, websocket: WebSocket, member: LobbyMember) -> None:
-    async for text in frames(websocket, member):
-        try:
-            msg = parse_client_message(text, LOBBY_MESSAGES)
-        except ProtocolError as error:
-            member.send(error_message(error.code, error.message, error.seq))
-            continue
-        try:
-            take_seq(member, msg)
-            await _dispatch(context, member, msg)
-        except ProtocolError as error:
-            member.send(error_message(error.code, error.message, error.seq))
-        except StoreError as error:
-            log.warning("a lobby action failed: %s", error)
-            member.send(
-                error_message(
-                    "unavailable", "the game database failed; try again in a moment", msg.seq
-                )
-            )
 
 
 async def _dispatch(context: ServerContext, member: LobbyMember, msg: ClientMessage) -> None:

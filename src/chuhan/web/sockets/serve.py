@@ -16,11 +16,26 @@ from typing import Any, TypeVar
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from chuhan.web.context import ServerContext
+from chuhan.web.db import StoreError
 from chuhan.web.http.clients import SESSION_COOKIE, client_address, foreign_origin
 from chuhan.web.sockets.connection import Connection
-from chuhan.web.sockets.protocol import ClientMessage, ProtocolError, TokenBucket
+from chuhan.web.sockets.protocol import (
+    Check,
+    ClientMessage,
+    ProtocolError,
+    TokenBucket,
+    parse_client_message,
+)
 
-__all__ = ["accept_socket", "error_message", "frames", "new_connection", "serve_socket", "take_seq"]
+__all__ = [
+    "accept_socket",
+    "error_message",
+    "frames",
+    "new_connection",
+    "read_messages",
+    "serve_socket",
+    "take_seq",
+]
 
 log = logging.getLogger("chuhan.web")
 
@@ -161,3 +176,33 @@ def take_seq(conn: Connection, msg: ClientMessage, note: str = "") -> None:
             msg.seq,
         )
     conn.last_seq = msg.seq
+
+
+async def read_messages(
+    websocket: WebSocket,
+    conn: Connection,
+    messages: dict[str, dict[str, tuple[Check, bool]]],
+    dispatch: Callable[[ClientMessage], Awaitable[None]],
+    what: str,
+) -> None:
+    """Read a socket's frames (:func:`frames`), each parsed as one of ``messages``, its seq
+    taken, and handed to ``dispatch``: a refusal (ProtocolError) is the client's error
+    frame, a database failure an ``unavailable`` one (logged as ``what``'s action)."""
+    async for text in frames(websocket, conn):
+        try:
+            msg = parse_client_message(text, messages)
+        except ProtocolError as error:
+            conn.send(error_message(error.code, error.message, error.seq))
+            continue
+        try:
+            take_seq(conn, msg)
+            await dispatch(msg)
+        except ProtocolError as error:
+            conn.send(error_message(error.code, error.message, error.seq))
+        except StoreError as error:
+            log.warning("%s action failed: %s", what, error)
+            conn.send(
+                error_message(
+                    "unavailable", "the game database failed; try again in a moment", msg.seq
+                )
+            )

@@ -5,32 +5,27 @@ parser, rate limit and text rules, as the game's and the lobby's are."""
 
 from __future__ import annotations
 
-import logging
 
 from starlette.websockets import WebSocket
 
 from chuhan.web.context import ServerContext, context_of
-from chuhan.web.db import StoreError
 from chuhan.web.sockets.protocol import (
     Check,
     ClientMessage,
     ProtocolError,
     chat_text,
-    parse_client_message,
 )
 from chuhan.web.sockets.serve import (
     accept_socket,
     error_message,
-    frames,
     new_connection,
+    read_messages,
     serve_socket,
-    take_seq,
 )
 from chuhan.web.tournaments.live import TournamentMember
 
 __all__ = ["TOURNAMENT_MESSAGES", "tournament_socket"]
 
-log = logging.getLogger("chuhan.web")
 
 #: The tournament page's client messages: ``{type: {field: (check, required)}}``.
 TOURNAMENT_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
@@ -57,7 +52,13 @@ async def tournament_socket(websocket: WebSocket) -> None:
 
     async def body() -> None:
         try:
-            await _read(context, websocket, member, tournament_id)
+            await read_messages(
+                websocket,
+                member,
+                TOURNAMENT_MESSAGES,
+                lambda msg: _dispatch(context, member, msg, tournament_id),
+                "a tournament page's",
+            )
         finally:
             live.leave(member)
 
@@ -70,29 +71,6 @@ async def tournament_socket(websocket: WebSocket) -> None:
         body=body,
         failure="tournament websocket error",
     )
-
-
-async def _read(
-    context: ServerContext, websocket: WebSocket, member: TournamentMember, tournament_id: str
-) -> None:
-    async for text in frames(websocket, member):
-        try:
-            msg = parse_client_message(text, TOURNAMENT_MESSAGES)
-        except ProtocolError as error:
-            member.send(error_message(error.code, error.message, error.seq))
-            continue
-        try:
-            take_seq(member, msg)
-            await _dispatch(context, member, msg, tournament_id)
-        except ProtocolError as error:
-            member.send(error_message(error.code, error.message, error.seq))
-        except StoreError as error:
-            log.warning("a tournament page's action failed: %s", error)
-            member.send(
-                error_message(
-                    "unavailable", "the game database failed; try again in a moment", msg.seq
-                )
-            )
 
 
 async def _dispatch(
