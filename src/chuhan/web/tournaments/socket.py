@@ -5,7 +5,6 @@ parser, rate limit and text rules, as the game's and the lobby's are."""
 
 from __future__ import annotations
 
-
 from starlette.websockets import WebSocket
 
 from chuhan.web.context import ServerContext, context_of
