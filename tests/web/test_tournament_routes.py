@@ -43,8 +43,11 @@ def shown(client: TestClient, tournament_id: str) -> Any:
     return response.json()["tournament"]
 
 
-def play_to_a_result(client: TestClient, tournament_id: str, cookies: list[str]) -> None:
-    """Every paired player opens the game; in each, after the opening, black resigns."""
+def seats_by_game(
+    client: TestClient, tournament_id: str, cookies: list[str]
+) -> dict[str, dict[str, Seat]]:
+    """Every paired player's seat in the game of the round (or the arena) being played,
+    by game and seat (a player not paired has none)."""
     games: dict[str, dict[str, Seat]] = {}
     for cookie in cookies:
         url = f"/api/tournaments/{tournament_id}/game"
@@ -55,6 +58,23 @@ def play_to_a_result(client: TestClient, tournament_id: str, cookies: list[str])
         games.setdefault(game["game_id"], {})[game["seat"]] = Seat(
             client, game["game_id"], game["token"], cookie
         )
+    return games
+
+
+def first_moves(seats: dict[str, Seat]) -> None:
+    """Both sides of a game say hello and make their first moves."""
+    red, black = seats["first"], seats["second"]
+    red.hello()
+    black.hello()
+    red.move("h2e2")
+    black.wait_state(lambda state: state["ply"] == 1)
+    black.move("h9g7")
+    red.wait_state(lambda state: state["ply"] == 2)
+
+
+def play_to_a_result(client: TestClient, tournament_id: str, cookies: list[str]) -> None:
+    """Every paired player opens the game; in each, after the opening, black resigns."""
+    games = seats_by_game(client, tournament_id, cookies)
     for seats in games.values():
         red, black = seats["first"], seats["second"]
         red.hello()
@@ -363,23 +383,12 @@ def test_the_driver_finishes_an_arena_after_its_minutes_once_its_games_are_over(
     started = shown(client, tournament_id)
     assert started["status"] == "running" and len(started["games"]) == 1
     # Both make their first moves (a game not started in time would be called off).
-    seats: dict[str, Seat] = {}
-    for cookie in cookies:
-        game = client.post(
-            f"/api/tournaments/{tournament_id}/game", json={}, headers=as_(cookie)
-        ).json()["game"]
-        seats[game["seat"]] = Seat(client, game["game_id"], game["token"], cookie)
-    red, black = seats["first"], seats["second"]
-    red.hello()
-    black.hello()
-    red.move("h2e2")
-    black.wait_state(lambda state: state["ply"] == 1)
-    black.move("h9g7")
+    (seats,) = seats_by_game(client, tournament_id, cookies).values()
+    first_moves(seats)
     clock.advance(30 * 60)
     drive(client)
     assert shown(client, tournament_id)["status"] == "running"  # (its game is not over)
-    red.wait_state(lambda state: state["ply"] == 2)
-    red.do("resign")
+    seats["first"].do("resign")
     client.portal.call(client.app.state.context.tournaments.idle)  # type: ignore[attr-defined, union-attr]
     drive(client)
     assert shown(client, tournament_id)["status"] == "finished"
@@ -628,23 +637,10 @@ def test_a_game_whose_player_never_moves_is_forfeited_and_the_player_paused(
     tournament_id, cookies = a_swiss(client, clock)
     clock.advance(600)
     drive(client)  # (the start: round 1 paired, its games made)
-    seats: dict[str, dict[str, Seat]] = {}
-    for cookie in cookies:
-        game = client.post(
-            f"/api/tournaments/{tournament_id}/game", json={}, headers=as_(cookie)
-        ).json()["game"]
-        seats.setdefault(game["game_id"], {})[game["seat"]] = Seat(
-            client, game["game_id"], game["token"], cookie
-        )
+    seats = seats_by_game(client, tournament_id, cookies)
     played_id, present = sorted(seats.items())[0]
     unplayed_id = sorted(seats)[1]
-    red, black = present["first"], present["second"]
-    red.hello()
-    black.hello()
-    red.move("h2e2")
-    black.wait_state(lambda state: state["ply"] == 1)
-    black.move("h9g7")
-    red.wait_state(lambda state: state["ply"] == 2)
+    first_moves(present)
     clock.advance(20)
     drive(client)  # (within the time: nothing is called off)
     assert all(board["result"] is None for board in shown(client, tournament_id)["paired"][0])
