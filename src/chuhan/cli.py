@@ -107,6 +107,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.analysis_engine is not None:
         limits["analysis_engine"] = _engine_command(args.analysis_engine)
         limits["analysis_engine_protocol"] = args.analysis_engine_protocol
+    if args.analysis_engine_start_seconds is not None:
+        limits["analysis_engine_start_seconds"] = args.analysis_engine_start_seconds
     if args.analysis_seconds is not None:
         limits["analysis_seconds"] = args.analysis_seconds
     limits.update(mail_settings(args, os.environ))
@@ -808,6 +810,14 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["uci", "ucci"],
         default="uci",
         help="the protocol the --analysis-engine speaks (default uci)",
+    )
+    p.add_argument(
+        "--analysis-engine-start-seconds",
+        type=_positive_seconds,
+        default=None,
+        metavar="S",
+        help="how long the --analysis-engine may take to start and to answer each "
+        "handshake (default 30)",
     )
     p.add_argument(
         "--analysis-seconds",

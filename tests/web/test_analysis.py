@@ -79,6 +79,8 @@ class Analyst:
                 break
             if message["type"] == "lines":
                 seen.append((time.monotonic() - start, message))
+            # (an engine that failed says so: not a wait for lines that never come)
+            assert message["type"] != "error", f"the server answered an error: {message}"
         return seen
 
 
@@ -614,7 +616,16 @@ def test_a_review_marks_a_move_into_a_forced_mate_a_blunder_and_says_the_mate(
 def test_an_external_uci_engine_analyses_when_the_operator_names_one(tmp_path: Path) -> None:
     port = free_port()
     command = shlex.join([sys.executable, "-m", "chuhan", "engine"])
-    process = start_server(port, tmp_path / "games.sqlite3", "--analysis-engine", command)
+    # (the engine's start and handshakes get two minutes: on a loaded machine the
+    # default 30 s has been too short for a Python program)
+    process = start_server(
+        port,
+        tmp_path / "games.sqlite3",
+        "--analysis-engine",
+        command,
+        "--analysis-engine-start-seconds",
+        "120",
+    )
     try:
         with contextlib.ExitStack() as stack:
             board = Analyst(stack, port)

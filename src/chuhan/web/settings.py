@@ -131,6 +131,10 @@ class Settings:
     #: --analysis-engine``), spoken to in ``analysis_engine_protocol``; None: chuhan's own.
     analysis_engine: str | None = None
     analysis_engine_protocol: str = "uci"
+    #: How long the external engine may take to start and to answer each handshake
+    #: (``uciok``, ``readyok``; ``chuhan serve --analysis-engine-start-seconds``): a
+    #: program started on a busy machine may need more than the driver's 10 s.
+    analysis_engine_start_seconds: float = 30.0
     #: Worker processes for analyses and reviews (``None``: one). They run at a lower CPU
     #: priority than the computer players', and apart from them: a computer's move never
     #: waits behind an analysis.

@@ -87,6 +87,8 @@ class ExternalEngine:
 
     command: str
     protocol: str = "uci"
+    #: How long it may take to start and to answer each handshake (seconds).
+    start_seconds: float = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,9 +171,9 @@ def _external(engine: ExternalEngine) -> SimpleEngine:
     if running is not None:
         running.close()
     if engine.protocol == "ucci":
-        started = SimpleEngine.popen_ucci(engine.command)
+        started = SimpleEngine.popen_ucci(engine.command, timeout=engine.start_seconds)
     else:
-        started = SimpleEngine.popen_uci(engine.command)
+        started = SimpleEngine.popen_uci(engine.command, timeout=engine.start_seconds)
     _EXTERNAL[engine] = started
     return started
 
@@ -462,7 +464,11 @@ class ProcessCompute:
         self.analysis_engine = (
             None
             if settings.analysis_engine is None
-            else ExternalEngine(settings.analysis_engine, settings.analysis_engine_protocol)
+            else ExternalEngine(
+                settings.analysis_engine,
+                settings.analysis_engine_protocol,
+                settings.analysis_engine_start_seconds,
+            )
         )
 
     def available(self) -> bool:
@@ -556,7 +562,9 @@ class ProcessCompute:
             stream_analysis,
             request,
             on_report=on_report,
-            timeout=seconds + self._grace + (10 if request.engine else 0),
+            timeout=seconds
+            + self._grace
+            + (0 if request.engine is None else request.engine.start_seconds),
             order=order,
             bounded=bounded,
         )
@@ -575,7 +583,13 @@ class ProcessCompute:
         request = dataclasses.replace(request, engine=self.analysis_engine)
         try:
             result: dict[str, Any] = await self._analysis.run(
-                evaluate_position, request, timeout=30 + self._grace, order=order, bounded=False
+                evaluate_position,
+                request,
+                timeout=30
+                + self._grace
+                + (0 if request.engine is None else request.engine.start_seconds),
+                order=order,
+                bounded=False,
             )
         except WorkerError:
             raise
