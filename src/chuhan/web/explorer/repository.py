@@ -176,9 +176,11 @@ def counted(game_ids: Sequence[str]) -> Body[set[str]]:
 
 def uncounted_games(after: str, limit: int) -> Body[list[str]]:
     """Up to ``limit`` finished games between people (by id, after ``after``) that have
-    moves and one of the three results and are not counted: the explorer adds them."""
+    moves and one of the three results and are not counted: the explorer adds them. A
+    game from a FEN of its own is not looked at (it is counted as it ends only if the FEN
+    is a start position: looked at here, every start would replay the others again)."""
     rows = yield All(
-        "SELECT id FROM games WHERE id > ? AND status = 'over' "
+        "SELECT id FROM games WHERE id > ? AND status = 'over' AND start_fen IS NULL "
         f"AND kind NOT IN ({', '.join('?' * len(SKIPPED_KINDS))}) AND moves <> '' "
         "AND (result LIKE '%\"1-0\"%' OR result LIKE '%\"0-1\"%' "
         "OR result LIKE '%\"1/2-1/2\"%') "
