@@ -340,13 +340,13 @@ def test_an_older_chuhans_site_file_is_moved_into_the_database(
 
 
 def test_the_command_line_reads_the_servers_games_beside_the_server(
-    apps: Any, db_path: Path, capsys: pytest.CaptureFixture[str]
+    apps: Any, database: str | Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     client = apps()
     play_and_resign(client, ["h2e2", "h9g7"])
     settled(client)
     # (the server still holds its database: the command reads beside it)
-    assert main(["explorer", "--source", "site", "--game-db", str(db_path), "--json"]) == 0
+    assert main(["explorer", "--source", "site", "--game-db", str(database), "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert (answer["games"], answer["moves"][0]["iccs"]) == (1, "h2e2")
 
