@@ -217,9 +217,11 @@ def _start_keys(variant: Variant) -> set[int]:
 
 
 def site_index_path(path: str | Path | None = None) -> Path:
-    """The index of a server's own games beside the explorer's index at ``path`` (default
-    :func:`default_index_path`): ``explorer-site.sqlite3`` beside ``explorer.sqlite3``. A
-    file of its own: an import of the masters holds the other for minutes."""
+    """Where a server before schema step 17 kept its own games, beside the explorer's index
+    at ``path`` (default :func:`default_index_path`): ``explorer-site.sqlite3`` beside
+    ``explorer.sqlite3`` (a server now keeps them in its game database, and moves such a
+    file in when it starts: :mod:`chuhan.web.explorer.site`). Any index may still hold
+    ``site/...`` sources (:meth:`Explorer.add_game`)."""
     index = default_index_path() if path is None else Path(path)
     return index.with_name(f"{index.stem}-site{index.suffix}")
 
