@@ -10,6 +10,9 @@ Measured, on a fresh database of each store (SQLite: a file in a temporary folde
 PostgreSQL: a throwaway cluster started here on disk with fsync on, as bench/load.py
 starts it, or the server at ``--db``):
 
+- a one-row write every 10 ms, a stand-in for the moves of other games: its time alone
+  (200 writes), then while the games are added (what a move waits for the explorer's
+  writes: on SQLite they share the one writer and its group commits);
 - adding ``--games`` games one after another, each one transaction
   (:func:`chuhan.web.explorer.repository.add_site_game`, as a game's end runs it): the
   replay of its moves into the positions it adds (``game_positions``, done off the event
@@ -95,15 +98,13 @@ def percentile(values: list[float], fraction: float) -> float:
 async def run(location: str, args: argparse.Namespace) -> dict[str, Any]:
     games = random_games(args.games, args.seed)
     boards = lookup_boards(games, args.lookups, args.seed + 1)
-    store: Store = open_store(location)
-    await store.open()
-    try:
-        replay, writes = [], []
-        started = time.perf_counter()
-        for number, (moves, result, speed, band) in enumerate(games):
-            began = time.perf_counter()
-            positions = game_positions(moves)
-            entry = SiteGame(
+    replay, entries = [], []
+    for number, (moves, result, speed, band) in enumerate(games):
+        began = time.perf_counter()
+        positions = game_positions(moves)
+        replay.append(time.perf_counter() - began)
+        entries.append(
+            SiteGame(
                 f"game-{number:06d}",
                 "xiangqi",
                 speed,
@@ -114,11 +115,25 @@ async def run(location: str, args: argparse.Namespace) -> dict[str, Any]:
                 result,
                 positions,
             )
+        )
+    store: Store = open_store(location)
+    await store.open()
+    try:
+        # A stand-in for the moves of other games: a one-row write every 10 ms, alone,
+        # then while the games are added.
+        alone = await _small_writes(store, 200)
+        during: list[float] = []
+        stop = asyncio.Event()
+        ticking = asyncio.get_running_loop().create_task(_small_writes(store, None, stop, during))
+        writes = []
+        started = time.perf_counter()
+        for entry in entries:
             written = time.perf_counter()
             assert await store.write(add_site_game(entry), "adding a game")
             writes.append(time.perf_counter() - written)
-            replay.append(written - began)
         whole = time.perf_counter() - started
+        stop.set()
+        await ticking
         rows = await store.read(_count_rows(), "counting")
         for board in boards[:50]:  # (warm: the first reads fill the caches)
             await site_lookup(store, board)
@@ -136,7 +151,32 @@ async def run(location: str, args: argparse.Namespace) -> dict[str, Any]:
         "lookups": lookups,
         "rows": rows,
         "plies": sum(len(game[0]) for game in games),
+        "alone": alone,
+        "during": during,
     }
+
+
+async def _small_writes(
+    store: Store,
+    count: int | None,
+    stop: asyncio.Event | None = None,
+    times: list[float] | None = None,
+) -> list[float]:
+    """One-row writes every 10 ms (``count`` of them, or until ``stop``): each one's time."""
+    times = [] if times is None else times
+    while (count is None or len(times) < count) and not (stop is not None and stop.is_set()):
+        began = time.perf_counter()
+        await store.write(_touch(), "a move's stand-in")
+        times.append(time.perf_counter() - began)
+        await asyncio.sleep(0.01)
+    return times
+
+
+def _touch() -> Any:
+    from chuhan.web.db.statements import Do
+
+    yield Do("UPDATE meta SET value = value WHERE key = 'schema'")
+    return None
 
 
 def _count_rows() -> Any:
@@ -158,6 +198,13 @@ def report(store: str, found: dict[str, Any], args: argparse.Namespace) -> None:
         f"  replay per game p50 {statistics.median(found['replay']) * ms:.2f} ms; write per "
         f"game p50 {statistics.median(writes) * ms:.2f} ms, p99 "
         f"{percentile(writes, 0.99) * ms:.2f} ms, slowest {max(writes) * ms:.2f} ms"
+    )
+    alone, during = found["alone"], found["during"]
+    print(
+        f"  a one-row write (a move's stand-in) every 10 ms: alone p50 "
+        f"{statistics.median(alone) * ms:.2f} ms, p99 {percentile(alone, 0.99) * ms:.2f} ms; "
+        f"while the games are added p50 {statistics.median(during) * ms:.2f} ms, p99 "
+        f"{percentile(during, 0.99) * ms:.2f} ms ({len(during):,} writes)"
     )
     print(
         f"  {len(lookups):,} site lookups: p50 {statistics.median(lookups) * ms:.2f} ms, p99 "
