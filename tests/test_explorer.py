@@ -27,7 +27,6 @@ from chuhan.explorer import (
     normalize_date,
     normalize_result,
     search_key,
-    site_index_path,
     site_source,
 )
 from chuhan.records import GameRecord, write_pgn, write_xqf
@@ -506,20 +505,6 @@ def test_a_servers_janggi_games_are_a_source_of_their_own() -> None:
         assert explorer.lookup(Board(), source=SITE).games == 0
         with pytest.raises(ExplorerError, match="does not replay"):
             explorer.add_game(source, ["a0a9"], variant="janggi", origin="j2")
-
-
-def test_the_command_asks_the_servers_games_beside_the_index(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    index = tmp_path / "explorer.sqlite3"
-    with Explorer(site_index_path(index)) as site:
-        site.add_game(
-            site_source("xiangqi", "blitz", "casual"), ONE, origin="g1", headers={"Result": "1-0"}
-        )
-    args = ["explorer", "--db", str(index), "--source", "site", "--json"]
-    assert main(args) == 0
-    answer = json.loads(capsys.readouterr().out)
-    assert (answer["games"], answer["moves"][0]["iccs"]) == (1, "h2e2")
 
 
 class _BrokenPool:

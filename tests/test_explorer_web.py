@@ -140,8 +140,6 @@ def _site(client: TestClient, **params: str) -> dict[str, Any]:
 def test_a_game_that_ends_here_is_counted_in_the_site_source(
     tmp_path: Path, sample_index: Path
 ) -> None:
-    import time
-
     from web_helpers import join_friend_game  # (tests/web: the game's websocket players)
 
     index = tmp_path / "explorer.sqlite3"
@@ -154,13 +152,9 @@ def test_a_game_that_ends_here_is_counted_in_the_site_source(
         black.move("h9g7")
         red.wait_state(lambda s: s["ply"] == 2)
         black.do("resign")
-        # The game is added after its end is told (in the explorer's thread): asked until
-        # it is there, within a bound.
-        for _ in range(240):
-            answer = _site(client)
-            if answer["games"]:
-                break
-            time.sleep(0.25)
+        # The game is counted after its end is told: waited for.
+        client.portal.call(client.app.state.context.site_games.settled)  # type: ignore[union-attr,attr-defined]
+        answer = _site(client)
         assert answer["games"] == 1
         assert [(m["iccs"], m["games"], m["red_wins"]) for m in answer["moves"]] == [("h2e2", 1, 1)]
         assert _site(client, moves="h2e2")["moves"][0]["iccs"] == "h9g7"
@@ -170,7 +164,7 @@ def test_a_game_that_ends_here_is_counted_in_the_site_source(
         assert _site(client, speeds="bullet")["games"] == 0
         bad = client.get("/api/explorer", params={"source": "site", "speeds": "slow"})
         assert bad.status_code == 400 and "'speeds' holds 'slow'" in bad.text
-        # The masters' index is another file: its counts are the sample's alone.
+        # The masters' index is its own file: its counts are the sample's alone.
         with Explorer(sample_index) as masters:
             assert client.get("/api/explorer").json()["games"] == masters.lookup(Board()).games
         red.close()
@@ -180,8 +174,6 @@ def test_a_game_that_ends_here_is_counted_in_the_site_source(
 def test_a_janggi_game_is_counted_from_the_position_its_setup_made(
     tmp_path: Path, sample_index: Path
 ) -> None:
-    import time
-
     from web_helpers import join_friend_game
 
     with _client(tmp_path, sample_index) as client:
@@ -197,11 +189,9 @@ def test_a_janggi_game_is_counted_from_the_position_its_setup_made(
             cho.wait_state(lambda s: s["ply"] == 2)
             assert cho.do("pass")["status"] == "over"
             params = {"source": "site", "variant": "janggi", "fen": start}
-            for _ in range(240):  # (added after the end is told: asked until it is there)
-                answer = _site(client, variant="janggi", fen=start)
-                if answer["games"]:
-                    break
-                time.sleep(0.25)
+            # (counted after the end is told: waited for)
+            client.portal.call(client.app.state.context.site_games.settled)  # type: ignore[union-attr,attr-defined]
+            answer = _site(client, variant="janggi", fen=start)
             assert [(m["iccs"], m["black_wins"]) for m in answer["moves"]] == [("e3d3", 1)]
             after = client.get("/api/explorer", params={**params, "moves": "e3d3,e6d6"}).json()
             assert after["games"] == 1 and after["moves"][0]["games"] == 1  # the pass

@@ -9,13 +9,16 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chuhan import BUILD, __version__
 from chuhan.board import Board
 from chuhan.errors import ChuhanError, ServiceError
 from chuhan.perft import divide, perft
 from chuhan.variants import GAMES
+
+if TYPE_CHECKING:
+    from chuhan.explorer import PositionStats
 
 
 def _add_position_arguments(parser: argparse.ArgumentParser) -> None:
@@ -344,6 +347,38 @@ def _padded(text: str, width: int) -> str:
     return text + " " * max(0, width - columns)
 
 
+def _site_lookup(location: str | None, board: Board) -> PositionStats:
+    """The site source's answer for ``board`` from the server's game database at
+    ``location`` (as ``chuhan serve`` finds it: ``--db``, else ``$CHUHAN_DB``, else the
+    user data folder's file), read beside a server that may be using it."""
+    import asyncio
+
+    from chuhan.explorer import SITE, position_key, position_stats
+    from chuhan.web.db import is_database_url
+    from chuhan.web.db.sqlite import read_file
+    from chuhan.web.explorer.repository import site_position
+    from chuhan.web.server import database_location
+
+    where = database_location(location)
+    body = site_position(board.variant.game, position_key(board), None, None)
+    if not is_database_url(where):
+        rows, games = read_file(where, body)
+        return position_stats(board, SITE, rows, games)
+
+    async def read() -> PositionStats:
+        from chuhan.web.db.postgres import PostgresStore
+        from chuhan.web.explorer.site import site_lookup
+
+        store = PostgresStore(str(where))
+        await store.open()
+        try:
+            return await site_lookup(store, board)
+        finally:
+            await store.close()
+
+    return asyncio.run(read())
+
+
 def _cmd_explorer(args: argparse.Namespace) -> int:
     import json
 
@@ -353,7 +388,6 @@ def _cmd_explorer(args: argparse.Namespace) -> int:
         Explorer,
         ExplorerError,
         open_masters,
-        site_index_path,
     )
     from chuhan.explorer.masters import CREDIT
 
@@ -378,11 +412,13 @@ def _cmd_explorer(args: argparse.Namespace) -> int:
         if progress is not None and explorer.built_now:
             print(file=sys.stderr)
     elif args.source == SITE:
-        explorer = Explorer(site_index_path(args.db))  # (the server's games, beside it)
+        explorer = None
+        stats = _site_lookup(args.game_db, board)
     else:
         explorer = Explorer(args.db)
-    with explorer:
-        stats = explorer.lookup(board, source=args.source)
+    if explorer is not None:
+        with explorer:
+            stats = explorer.lookup(board, source=args.source)
     if args.json:
         answer = stats.to_json()
         if args.source == MASTERS:
@@ -886,7 +922,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--source",
         default="masters",
         help="the collection asked (default masters; site: the games that ended on the "
-        "server of this index, in explorer-site.sqlite3 beside it)",
+        "server whose game database --game-db names)",
+    )
+    p.add_argument(
+        "--game-db",
+        default=None,
+        help="--source site: the server's game database, a SQLite file or a postgresql:// "
+        "address (default: $CHUHAN_DB, else the file in the user data dir, as chuhan serve)",
     )
     p.add_argument(
         "--json",

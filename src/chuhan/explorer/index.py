@@ -84,6 +84,7 @@ __all__ = [
     "UNIQUE_PLIES",
     "Explorer",
     "ExplorerError",
+    "GamePositions",
     "GameSummary",
     "ImportSummary",
     "MoveStats",
@@ -91,10 +92,16 @@ __all__ = [
     "Refusal",
     "SearchResult",
     "default_index_path",
+    "game_positions",
+    "is_from_start",
+    "merge_top",
     "position_key",
     "position_opening",
+    "position_stats",
     "site_index_path",
     "site_source",
+    "top_game_ids",
+    "top_token",
 ]
 
 #: The index's layout; an index of another version is refused (rebuild it).
@@ -210,9 +217,11 @@ def _start_keys(variant: Variant) -> set[int]:
 
 
 def site_index_path(path: str | Path | None = None) -> Path:
-    """The index of a server's own games beside the explorer's index at ``path`` (default
-    :func:`default_index_path`): ``explorer-site.sqlite3`` beside ``explorer.sqlite3``. A
-    file of its own: an import of the masters holds the other for minutes."""
+    """Where a server before schema step 17 kept its own games, beside the explorer's index
+    at ``path`` (default :func:`default_index_path`): ``explorer-site.sqlite3`` beside
+    ``explorer.sqlite3`` (a server now keeps them in its game database, and moves such a
+    file in when it starts: :mod:`chuhan.web.explorer.site`). Any index may still hold
+    ``site/...`` sources (:meth:`Explorer.add_game`)."""
     index = default_index_path() if path is None else Path(path)
     return index.with_name(f"{index.stem}-site{index.suffix}")
 
@@ -387,7 +396,7 @@ class PositionStats:
         }
 
 
-def _top_token(date: str, game_id: int, ply: int) -> str:
+def top_token(date: str, game_id: int, ply: int) -> str:
     """A game's place in a top list: its date's digits (unknown parts zero), then its id,
     so that the larger token is the more recent game; then the ply, where it was."""
     digits = date.replace("-", "").ljust(8, "0")
@@ -398,8 +407,8 @@ def _best_tokens(tokens: Iterable[str]) -> list[str]:
     return heapq.nlargest(TOP_GAMES, set(tokens))
 
 
-def _merge_top(first: str | None, second: str | None) -> str:
-    """Two top lists made one (SQLite's ``merge_top``)."""
+def merge_top(first: str | None, second: str | None) -> str:
+    """Two top lists made one, the :data:`TOP_GAMES` most recent (SQLite's ``merge_top``)."""
     return " ".join(_best_tokens(f"{first or ''} {second or ''}".split()))
 
 
@@ -466,7 +475,7 @@ class Explorer:
             self._check_version()
         except sqlite3.DatabaseError as error:
             raise ExplorerError(f"{str(self.path)!r} is not an explorer index: {error}") from None
-        self._db.create_function("merge_top", 2, _merge_top, deterministic=True)
+        self._db.create_function("merge_top", 2, merge_top, deterministic=True)
         self._db.create_aggregate("top_games", 1, _TopGames)  # type: ignore[arg-type]
 
     def _check_version(self) -> None:
@@ -743,7 +752,7 @@ class Explorer:
                 f"WHERE source IN ({marks}) AND position = ? GROUP BY move",
                 [*ids, position_key(board)],
             ).fetchall()
-            rows = [(*row[:7], _merge_top(str(row[7]), None)) for row in summed]
+            rows = [(*row[:7], merge_top(str(row[7]), None)) for row in summed]
         else:
             row = self._db.execute(
                 "SELECT id, variant FROM sources WHERE name = ?", (source,)
@@ -761,46 +770,8 @@ class Explorer:
             ).fetchall()
         if not rows:
             return empty
-        games = self._games_of(" ".join(str(r[7]) for r in rows))
-        moves: list[MoveStats] = []
-        ended = 0
-        totals = [0, 0, 0, 0, 0, 0]
-        for code, count, red, draws, black, year_total, dated, top in rows:
-            if code == GAME_ENDED:
-                ended = count
-            else:
-                move = Move(code >> 7, code & 127)
-                if not board.is_legal(move):
-                    continue
-                moves.append(
-                    MoveStats(
-                        move=move,
-                        iccs=move.iccs(),
-                        wxf=format_move(board, move, "wxf"),
-                        chinese=format_move(board, move, "chinese"),
-                        games=count,
-                        red_wins=red,
-                        draws=draws,
-                        black_wins=black,
-                        average_year=_average(year_total, dated),
-                        top_games=_listed(top, games),
-                    )
-                )
-            for place, value in enumerate((count, red, draws, black, year_total, dated)):
-                totals[place] += value
-        moves.sort(key=lambda stats: (-stats.games, stats.iccs))
-        return PositionStats(
-            fen=board.fen(),
-            source=source,
-            games=totals[0],
-            red_wins=totals[1],
-            draws=totals[2],
-            black_wins=totals[3],
-            average_year=_average(totals[4], totals[5]),
-            moves=tuple(moves),
-            ended=ended,
-            top_games=_listed(_merge_top(" ".join(str(r[7]) for r in rows), ""), games),
-            opening=opening,
+        return position_stats(
+            board, source, rows, self._games_of(" ".join(str(r[7]) for r in rows))
         )
 
     def _games_of(self, tokens: str) -> dict[int, GameSummary]:
@@ -936,6 +907,29 @@ class Explorer:
         )
         return SearchResult(total, listed)
 
+    def site_games(self) -> Iterator[dict[str, Any]]:
+        """The server's own games this index holds (its ``site/...`` sources, games from
+        the start only), in the order added: each game's ``origin`` (its id on the
+        server), ``source``, ``fen``, ``moves`` (ICCS), ``red``, ``black``, ``date`` and
+        ``result`` (for moving them into a server's database)."""
+        cursor = self._db.execute(
+            "SELECT games.origin, sources.name, games.fen, games.moves, games.red, "
+            "games.black, games.date, games.result FROM games "
+            "JOIN sources ON sources.id = games.source "
+            "WHERE sources.name LIKE 'site/%' AND games.kind = 'game' ORDER BY games.id"
+        )
+        for origin, source, fen, moves, red, black, date, result in cursor:
+            yield {
+                "origin": str(origin),
+                "source": str(source),
+                "fen": str(fen),
+                "moves": str(moves).split(),
+                "red": str(red),
+                "black": str(black),
+                "date": str(date),
+                "result": str(result),
+            }
+
     def counts(self, source: str = MASTERS) -> dict[str, int]:
         """How many records of each kind ``source`` holds."""
         rows = self._db.execute(
@@ -944,6 +938,109 @@ class Explorer:
             (source,),
         )
         return {str(kind): int(count) for kind, count in rows}
+
+
+def position_stats(
+    board: Board,
+    source: str,
+    rows: Iterable[tuple[int, int, int, int, int, int, int, str]],
+    games: dict[int, GameSummary],
+) -> PositionStats:
+    """The explorer's answer for ``board`` from its stored ``rows`` (each ``(move code,
+    games, red_wins, draws, black_wins, year_total, dated, top)``, one per move, the game's
+    end as :data:`GAME_ENDED`) and the ``games`` their top lists name (by id): the one
+    reading of the counts, whichever store holds them (this index, or a server's
+    database). A move that is not legal on ``board`` (only a 64-bit hash collision could
+    give one) is left out."""
+    rows = list(rows)
+    moves: list[MoveStats] = []
+    ended = 0
+    totals = [0, 0, 0, 0, 0, 0]
+    for code, count, red, draws, black, year_total, dated, top in rows:
+        if code == GAME_ENDED:
+            ended = count
+        else:
+            move = Move(code >> 7, code & 127)
+            if not board.is_legal(move):
+                continue
+            moves.append(
+                MoveStats(
+                    move=move,
+                    iccs=move.iccs(),
+                    wxf=format_move(board, move, "wxf"),
+                    chinese=format_move(board, move, "chinese"),
+                    games=count,
+                    red_wins=red,
+                    draws=draws,
+                    black_wins=black,
+                    average_year=_average(year_total, dated),
+                    top_games=_listed(top, games),
+                )
+            )
+        for place, value in enumerate((count, red, draws, black, year_total, dated)):
+            totals[place] += value
+    moves.sort(key=lambda stats: (-stats.games, stats.iccs))
+    return PositionStats(
+        fen=board.fen(),
+        source=source,
+        games=totals[0],
+        red_wins=totals[1],
+        draws=totals[2],
+        black_wins=totals[3],
+        average_year=_average(totals[4], totals[5]),
+        moves=tuple(moves),
+        ended=ended,
+        top_games=_listed(merge_top(" ".join(str(r[7]) for r in rows), ""), games),
+        opening=position_opening(board),
+    )
+
+
+def top_game_ids(tops: Iterable[str]) -> list[int]:
+    """The ids of the games the top lists ``tops`` name, in order, once each."""
+    return sorted({int(token.split(":")[1]) for top in tops for token in str(top).split()})
+
+
+@dataclass(frozen=True)
+class GamePositions:
+    """What a game adds to the explorer's counts: each position it passed with the move
+    played from it and the ply (once per game), its final position, its length and, for
+    a xiangqi game, the ECCO code the classifier finds (``found``; else empty)."""
+
+    passed: tuple[tuple[int, int, int], ...]
+    ended: int
+    plies: int
+    found: str
+
+
+def game_positions(
+    moves: Iterable[str], *, variant: Variant | str = "xiangqi", fen: str | None = None
+) -> GamePositions:
+    """The positions of a game of ICCS ``moves`` from ``fen`` (default the start) as the
+    index counts them (:meth:`Explorer.add_game`). Raises :class:`ExplorerError` for moves
+    that do not replay."""
+    spec = get_variant(variant)
+    board = Board(fen, variant=spec)
+    played: list[Move] = []
+    try:
+        for text in moves:
+            played.append(board.push_iccs(text))
+    except ChuhanError as error:
+        raise ExplorerError(f"the moves do not replay: {error}") from None
+    read = _replayed(Board(fen, variant=spec), played, "", "game", "", ())
+    assert read.ended is not None
+    found = ""
+    if spec.game == "xiangqi":
+        keys = [key for key, _, ply in read.passed if ply <= DEPTH]
+        if read.plies <= DEPTH:
+            keys.append(read.ended)
+        found = classify_keys(ecco_table(), keys)
+    return GamePositions(read.passed, read.ended, read.plies, found)
+
+
+def is_from_start(board: Board) -> bool:
+    """Whether ``board`` is a start position of its game (janggi's sixteen arrangements
+    included): only games from the start are counted."""
+    return board.zobrist_hash() in _start_keys(board.variant)
 
 
 #: A game's columns as :class:`GameSummary` takes them (its tag's ECCO code, else the one
@@ -1355,11 +1452,11 @@ class _Importer:
         staged = self.staged
         first: dict[int, int] = {}
         for key, code, ply in record.passed:
-            staged.append((key, code, outcome, year, _top_token(date, game_id, ply)))
+            staged.append((key, code, outcome, year, top_token(date, game_id, ply)))
             first.setdefault(key, ply)
         if record.ended is not None:
             staged.append(
-                (record.ended, GAME_ENDED, outcome, year, _top_token(date, game_id, record.plies))
+                (record.ended, GAME_ENDED, outcome, year, top_token(date, game_id, record.plies))
             )
             first.setdefault(record.ended, record.plies)
         self.reached.extend((key, game_id, ply) for key, ply in first.items())

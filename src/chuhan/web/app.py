@@ -28,6 +28,7 @@ from starlette.applications import Starlette
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from chuhan.explorer import site_index_path
 from chuhan.web.accounts.ratings import RatingKeeper
 from chuhan.web.accounts.routes import (
     account,
@@ -187,7 +188,13 @@ def create_app(
         context.explorer = ExplorerService(explorer_index)
         # (with the server's read worker: chuhan serve; the app alone builds when asked)
         context.explorer.start(build=the_settings.read_worker_at_start)
-        site_games = SiteGames(context.explorer, manager, context.accounts.repository)
+        site_games = SiteGames(
+            store,
+            manager,
+            context.accounts.repository,
+            old_file=site_index_path(context.explorer.path),
+        )
+        context.site_games = site_games
         app.state.context = context
         app.state.manager = manager
         await app.state.context.accounts.start()

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # the features are built by create_app; this module imports n
     from chuhan.web.analysis.service import AnalysisService
     from chuhan.web.correspondence.service import Correspondence
     from chuhan.web.explorer.service import ExplorerService
+    from chuhan.web.explorer.site import SiteGames
     from chuhan.web.lobby.service import Lobby
     from chuhan.web.notices.service import Notices
     from chuhan.web.round.manager import GameManager
@@ -68,6 +69,9 @@ class ServerContext:
     tournaments: TournamentService = field(init=False)
     #: The opening explorer's index (:mod:`chuhan.web.explorer.service`).
     explorer: ExplorerService = field(init=False)
+    #: The explorer's second source, this server's own games in its database
+    #: (:mod:`chuhan.web.explorer.site`).
+    site_games: SiteGames = field(init=False)
     #: Correspondence deadlines and "your games" (:mod:`chuhan.web.correspondence.service`).
     correspondence: Correspondence = field(init=False)
     #: The e-mail digests (:mod:`chuhan.web.notices.service`).

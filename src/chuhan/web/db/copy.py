@@ -22,6 +22,7 @@ from typing import Any
 from chuhan.web.db import StoreError, shown_location
 from chuhan.web.db.migrations import (
     ACCOUNT_TABLES,
+    EXPLORER_TABLES,
     NOTICE_TABLES,
     PUSH_TABLES,
     TOURNAMENT_TABLES,
@@ -43,6 +44,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     *NOTICE_TABLES,
     *PUSH_TABLES,
     *TOURNAMENT_TABLES,
+    *EXPLORER_TABLES,
 )
 _REALS = {"created", "updated", "setup_deadline", "clock_at", "at"}
 _REALS |= {"settled", "rating", "deviation", "volatility"}

@@ -36,6 +36,8 @@ __all__ = [
     "ACCOUNTS_SCHEMA",
     "ACCOUNT_TABLES",
     "BUDGETS_SCHEMA",
+    "EXPLORER_SCHEMA",
+    "EXPLORER_TABLES",
     "FAIR_PLAY_SCHEMA",
     "HOLDINGS_SCHEMA",
     "MIGRATIONS",
@@ -509,6 +511,83 @@ TOURNAMENT_CHAT_POSTGRESQL = TOURNAMENT_CHAT_SQLITE.replace(
     "id INTEGER PRIMARY KEY", "id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
 )
 
+#: The opening explorer's second source, this server's own games (issue 25;
+#: :mod:`chuhan.web.explorer.repository`): each game counted, once (keyed by its id here:
+#: a game heard twice, or added again after a failure, counts once), by its game, speed
+#: and rating band, with what its listing shows and ``number``, its id in the explorer's
+#: answers (the next after the largest, under the explorer's lock); and for each (position,
+#: game, speed, band, move) the games that played the move there (``move`` -1: ended
+#: there), Red's wins, the draws, Black's wins, the sum of the years and the most recent
+#: games (the masters' index's ``top`` tokens: date, number, ply). ``position`` is the
+#: Zobrist hash of placement and side to move, signed. (The same text on both.)
+EXPLORER_SCHEMA = """
+CREATE TABLE explorer_games (
+    game_id text PRIMARY KEY,
+    number integer NOT NULL UNIQUE,
+    game text NOT NULL,
+    speed text NOT NULL,
+    band text NOT NULL,
+    red text NOT NULL,
+    black text NOT NULL,
+    date text NOT NULL,
+    year integer,
+    result text NOT NULL,
+    ecco text NOT NULL
+);
+CREATE TABLE explorer_moves (
+    position bigint NOT NULL,
+    game text NOT NULL,
+    speed text NOT NULL,
+    band text NOT NULL,
+    move integer NOT NULL,
+    games integer NOT NULL,
+    red_wins integer NOT NULL,
+    draws integer NOT NULL,
+    black_wins integer NOT NULL,
+    year_total bigint NOT NULL,
+    dated integer NOT NULL,
+    top text NOT NULL,
+    PRIMARY KEY (position, game, speed, band, move)
+)
+"""
+
+#: The explorer's rows ``chuhan db copy`` takes along.
+EXPLORER_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "explorer_games",
+        (
+            "game_id",
+            "number",
+            "game",
+            "speed",
+            "band",
+            "red",
+            "black",
+            "date",
+            "year",
+            "result",
+            "ecco",
+        ),
+    ),
+    (
+        "explorer_moves",
+        (
+            "position",
+            "game",
+            "speed",
+            "band",
+            "move",
+            "games",
+            "red_wins",
+            "draws",
+            "black_wins",
+            "year_total",
+            "dated",
+            "top",
+        ),
+    ),
+)
+
 #: The notices' rows that ``chuhan db copy`` takes along (after the accounts they belong to).
 NOTICE_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
@@ -662,6 +741,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration("correspondence vacations", VACATIONS_SCHEMA, VACATIONS_SCHEMA),
     Migration("each tournament's chat", TOURNAMENT_CHAT_SQLITE, TOURNAMENT_CHAT_POSTGRESQL),
+    Migration("the explorer's counts of this server's own games", EXPLORER_SCHEMA, EXPLORER_SCHEMA),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -57,6 +57,7 @@ from chuhan.web.db.files import OwnerLock, database_owner, default_db_path, lock
 from chuhan.web.db.health import is_damage, readable_rows
 from chuhan.web.db.migrations import (
     ACCOUNT_TABLES,
+    EXPLORER_TABLES,
     MIGRATIONS,
     NOTICE_TABLES,
     PUSH_TABLES,
@@ -72,7 +73,7 @@ from chuhan.web.db.rows import (
     seated_games,
     values,
 )
-from chuhan.web.db.statements import All, Body, Lock, One, Statement, text_for
+from chuhan.web.db.statements import All, Body, Lock, One, Statement, run_fed, text_for
 
 __all__ = [
     "CHECKPOINT_SECONDS",
@@ -82,12 +83,20 @@ __all__ = [
     "SqliteStore",
     "database_owner",
     "default_db_path",
+    "read_file",
 ]
 
 T = TypeVar("T")
 
 ACCOUNT_TABLE_NAMES = tuple(
-    name for name, _ in (*ACCOUNT_TABLES, *NOTICE_TABLES, *PUSH_TABLES, *TOURNAMENT_TABLES)
+    name
+    for name, _ in (
+        *ACCOUNT_TABLES,
+        *NOTICE_TABLES,
+        *PUSH_TABLES,
+        *TOURNAMENT_TABLES,
+        *EXPLORER_TABLES,
+    )
 )
 
 log = logging.getLogger("chuhan.web.db")
@@ -337,15 +346,7 @@ class SqliteStore:
             return result_value
 
     def _execute(self, statement: Statement) -> Any:
-        if isinstance(statement, Lock):
-            return None  # (one thread writes: the body runs alone already)
-        cursor = self._db.execute(text_for(statement.sql, "sqlite"), tuple(statement.args))
-        if isinstance(statement, One):
-            found = cursor.fetchall()  # (to the end: a RETURNING statement completes)
-            return found[0] if found else None
-        if isinstance(statement, All):
-            return cursor.fetchall()
-        return cursor.rowcount
+        return _execute(self._db, statement)
 
     # ------------------------------------------------------------------ writes
 
@@ -648,6 +649,40 @@ _SAVE_GAME: dict[tuple[str, tuple[str, ...]], str] = {}
 
 #: The columns of :data:`SAVED` among ``changed``, in its order, by ``changed``.
 _SAVED_AMONG: dict[frozenset[str], tuple[str, ...]] = {}
+
+
+def _execute(db: sqlite3.Connection, statement: Statement) -> Any:
+    """One statement of a body on ``db``: its result as the body expects it."""
+    if isinstance(statement, Lock):
+        return None  # (one thread writes: the body runs alone already)
+    cursor = db.execute(text_for(statement.sql, "sqlite"), tuple(statement.args))
+    if isinstance(statement, One):
+        found = cursor.fetchall()  # (to the end: a RETURNING statement completes)
+        return found[0] if found else None
+    if isinstance(statement, All):
+        return cursor.fetchall()
+    return cursor.rowcount
+
+
+def read_file(path: str | Path, body: Body[T]) -> T:
+    """Run the reading ``body`` on the SQLite game database at ``path``, opened read-only
+    beside the server that may own it (a command line's look; the server's own reads go
+    through :meth:`SqliteStore.read`). Raises :class:`StoreError` naming the file when it
+    cannot be read."""
+    if not Path(path).is_file():
+        raise StoreError(f"no game database at {path}")
+    try:
+        db = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as error:
+        raise StoreError(f"cannot open the game database {path}: {error}") from None
+    try:
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA busy_timeout = 5000")
+        return run_fed(body, lambda statement: _execute(db, statement))
+    except sqlite3.Error as error:
+        raise StoreError(f"cannot read the game database {path}: {error}") from None
+    finally:
+        db.close()
 
 
 def _saved_columns(changed: frozenset[str]) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ from chuhan.explorer import MASTERS, SITE, ExplorerError
 from chuhan.explorer.masters import CREDIT
 from chuhan.variants import get_variant
 from chuhan.web.context import context_of
+from chuhan.web.db import StoreError
 from chuhan.web.db.budgets import Rate
 from chuhan.web.explorer.site import BANDS, SPEEDS
 from chuhan.web.http.common import HTTPError, limit_rate
@@ -94,7 +95,10 @@ async def explorer_lookup(request: Request) -> Response:
     if source == SITE:
         speeds = _choices(request, "speeds", [name for name, _ in SPEEDS] + ["untimed"])
         bands = _choices(request, "bands", [name for name, _ in BANDS] + ["casual"])
-        stats = await service.lookup(board, SITE, speeds=speeds, bands=bands)
+        try:
+            stats = await context.site_games.lookup(board, speeds=speeds, bands=bands)
+        except StoreError as error:
+            raise HTTPError(503, "store_unavailable", f"this server's games: {error}") from None
         answer.update(stats.to_json())
         answer.pop("credit")
         return JSONResponse(answer)

@@ -32,7 +32,6 @@ from chuhan.explorer import (
     MASTERS,
     MASTERS_ARCHIVE,
     READ_WORKERS,
-    SITE,
     Explorer,
     ExplorerError,
     ImportSummary,
@@ -42,7 +41,6 @@ from chuhan.explorer import (
     iter_collection,
     masters_digest,
     open_masters,
-    site_index_path,
 )
 from chuhan.records import GameRecord, write_pgn
 from chuhan.squares import Move
@@ -201,49 +199,20 @@ class ExplorerService:
         log.error("%s", self._failure)
         return BuildState("failed", message=self._failure)
 
-    def _explorer(self, source: str = MASTERS) -> Explorer:
-        name = "site" if source == SITE else "masters"
-        explorer: Explorer | None = getattr(self._local, name, None)
+    def _explorer(self) -> Explorer:
+        explorer: Explorer | None = getattr(self._local, "masters", None)
         if explorer is None:
-            explorer = Explorer(site_index_path(self.path) if source == SITE else self.path)
-            setattr(self._local, name, explorer)
+            explorer = Explorer(self.path)
+            self._local.masters = explorer
         return explorer
 
-    async def lookup(
-        self,
-        board: Board,
-        source: str = MASTERS,
-        *,
-        speeds: list[str] | None = None,
-        bands: list[str] | None = None,
-    ) -> PositionStats:
-        """The moves played from ``board`` (as :meth:`Explorer.lookup`: the masters, or
-        this server's games of the ``speeds`` and rating ``bands`` given), read in the
-        service's thread."""
+    async def lookup(self, board: Board, source: str = MASTERS) -> PositionStats:
+        """The moves played from ``board`` in ``source`` of the index (as
+        :meth:`Explorer.lookup`; the server's own games are in its database:
+        :mod:`chuhan.web.explorer.site`), read in the service's thread."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
-            self._reader,
-            lambda: self._explorer(source).lookup(board, source=source, speeds=speeds, bands=bands),
-        )
-
-    async def add_game(
-        self,
-        source: str,
-        moves: list[str],
-        *,
-        variant: str,
-        fen: str | None,
-        headers: dict[str, str],
-        origin: str,
-    ) -> bool:
-        """Add a game that ended here to the site's index (:meth:`Explorer.add_game`), in
-        the service's thread."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._reader,
-            lambda: self._explorer(SITE).add_game(
-                source, moves, variant=variant, fen=fen, headers=headers, origin=origin
-            ),
+            self._reader, lambda: self._explorer().lookup(board, source=source)
         )
 
     async def game(self, game_id: int) -> dict[str, Any]:
@@ -276,10 +245,9 @@ class ExplorerService:
         self._reader.shutdown(wait=True)
 
     def _close_reader(self) -> None:
-        for name in ("masters", "site"):
-            explorer: Explorer | None = getattr(self._local, name, None)
-            if explorer is not None:
-                explorer.close()
+        explorer: Explorer | None = getattr(self._local, "masters", None)
+        if explorer is not None:
+            explorer.close()
 
 
 def _pgn(game: dict[str, Any]) -> str:
