@@ -55,10 +55,10 @@ from chuhan.web.explorer.site import SiteGames
 from chuhan.web.http.common import api
 from chuhan.web.http.pages import STATIC_DIR, SecurityHeaders, not_routed, page
 from chuhan.web.imports.routes import import_record
-from chuhan.web.lobby.repository import Seek
 from chuhan.web.lobby.routes import watch
-from chuhan.web.lobby.service import Lobby
+from chuhan.web.lobby.service import ChallengeNews, Lobby
 from chuhan.web.lobby.socket import lobby_socket
+from chuhan.web.notices.repository import ChallengeAnswer
 from chuhan.web.notices.routes import (
     add_push,
     confirm_page,
@@ -177,12 +177,29 @@ def create_app(
         context.notices = Notices(store, the_settings, context.sessions, now)
         notices = context.notices
 
-        def push_challenge(seek: Seek) -> None:
-            # (notify starts a task and returns: the sender's ack waits on no push service)
-            if seek.target is not None:
-                notices.notify(seek.target, "challenge", "/", name=seek.name)
+        def tell_of_challenge(news: ChallengeNews) -> None:
+            # (each starts a task and returns: no answer in the lobby waits on a push
+            # service or the store's write of the digest's line)
+            seek = news.seek
+            if news.what == "sent":
+                if seek.target is not None:
+                    notices.notify(seek.target, "challenge", "/", name=seek.name)
+                return
+            if seek.account_id is None:
+                return
+            control = seek.time_control or {}
+            answer = ChallengeAnswer(
+                seek_id=seek.id,
+                outcome=news.what,
+                name=seek.target_name or "",
+                variant=seek.game,
+                days=int(control["days"]) if control.get("days") else None,
+                url=news.url,
+                at=now(),
+            )
+            notices.tell_answer(seek.account_id, answer)
 
-        context.lobby.challenge_hooks.append(push_challenge)
+        context.lobby.challenge_hooks.append(tell_of_challenge)
         context.reads.start()
         context.explorer = ExplorerService(explorer_index)
         # (with the server's read worker: chuhan serve; the app alone builds when asked)

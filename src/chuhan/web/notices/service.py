@@ -16,20 +16,24 @@ game turn) and pushes each to the account's browsers, each in its own task: a br
 tried ``notice_attempts`` times with the same doubling pause; a 404 or 410 from its push
 service forgets it; a turn that reached no browser is tried again at a later look
 (``notice_retry_minutes``, doubling, :data:`~chuhan.web.notices.push.MAX_ROUNDS` rounds).
-:meth:`Notices.notify` pushes one message now (a challenge: "notify account X of Y").
+:meth:`Notices.notify` pushes one message now (a challenge: "notify account X of Y");
+:meth:`Notices.tell_answer` tells a challenge's sender what became of it (pushed now, and
+kept for the next digest).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from email.message import EmailMessage
+from typing import Any
 
 from chuhan.web.db import Store, StoreError
 from chuhan.web.notices.mail import (
     MailError,
     SmtpServer,
+    challenge_game,
     confirm_message,
     digest_message,
     game_line,
@@ -51,11 +55,13 @@ from chuhan.web.notices.push import (
     vapid_keys,
 )
 from chuhan.web.notices.repository import (
+    ChallengeAnswer,
     Claim,
     claim_digests,
     digest_failed,
     digest_sent,
     mark_seen,
+    record_answer,
 )
 from chuhan.web.notices.texts import text
 from chuhan.web.settings import Settings
@@ -336,11 +342,37 @@ class Notices:
         account's language: ``"challenge"`` (``name=`` the challenger) or ``"your_move"``
         (``game=`` the line naming the game); ``url`` is the page the notification opens
         (a path on this site)."""
-        task = asyncio.get_running_loop().create_task(self._notify(account_id, kind, url, params))
+        self._start(self._notify(account_id, kind, url, params))
+
+    def tell_answer(self, account_id: str, answer: ChallengeAnswer) -> None:
+        """Tell the account what became of a challenge it sent (it is not in the lobby to
+        see it), in a task of its own (the caller does not wait): kept for its next
+        digest when its digest is on, and pushed to its browsers now when its pushes are
+        on (the push opens ``answer.url``: the game an acceptance made, else the lobby)."""
+        self._start(self._tell_answer(account_id, answer))
+
+    def _start(self, work: Coroutine[Any, Any, int]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         self._notifying.add(task)
         task.add_done_callback(self._notifying.discard)
 
-    async def _notify(self, account_id: str, kind: str, url: str, params: dict[str, str]) -> int:
+    async def _tell_answer(self, account_id: str, answer: ChallengeAnswer) -> int:
+        try:
+            await self.store.write(record_answer(account_id, answer), "keeping an answer")
+        except StoreError as error:  # (the push still goes)
+            log.warning("cannot keep the answer to challenge %s: %s", answer.seek_id, error)
+        params = {"name": answer.name, "variant": answer.variant, "days": str(answer.days or "")}
+        kind = f"challenge_{answer.outcome}"
+        return await self._notify(account_id, kind, answer.url, params, f"{kind}-{answer.seek_id}")
+
+    async def _notify(
+        self,
+        account_id: str,
+        kind: str,
+        url: str,
+        params: dict[str, str],
+        tag: str | None = None,
+    ) -> int:
         try:
             found = await self.store.read(subscriptions_of(account_id), "pushes")
         except StoreError as error:
@@ -349,15 +381,25 @@ class Notices:
         if found is None:
             return 0
         language, subscriptions = found
-        if kind == "challenge":
-            title = text(language, "challenge_title")
-            body = text(language, "challenge_body", name=params.get("name", ""))
-        else:
-            title, body = text(language, "your_move_title"), params.get("game", "")
+        title, body = _words(language, kind, params)
         message = {
             "title": title,
             "body": body,
             "url": self.settings.public_url.rstrip("/") + "/" + url.lstrip("/"),
-            "tag": f"{kind}-{url}",
+            "tag": tag or f"{kind}-{url}",
         }
         return await self._push_all(subscriptions, message, f"a {kind} to account {account_id}")
+
+
+def _words(language: str, kind: str, params: dict[str, str]) -> tuple[str, str]:
+    """The title and body of a push of ``kind`` (:meth:`Notices.notify`) in ``language``."""
+    if kind == "challenge":
+        return text(language, "challenge_title"), text(
+            language, "challenge_body", name=params.get("name", "")
+        )
+    if kind.startswith("challenge_"):  # (an answer: challenge_accepted, ..._declined, ...)
+        days = params.get("days")
+        game = challenge_game(language, params.get("variant", ""), int(days) if days else None)
+        body = text(language, kind, name=params.get("name", ""), game=game)
+        return text(language, f"{kind}_title"), body
+    return text(language, "your_move_title"), params.get("game", "")
