@@ -87,11 +87,14 @@ class Delivery:
 
 class PushService:
     """A push service on a local port: keeps each message posted to it and answers 201,
-    or the status set for its path (410: the subscription is gone)."""
+    or the status set for its path (410: the subscription is gone), or first the answers
+    scripted for its path, one a message (``(503, {})`` then ``(429, {"Retry-After":
+    "30"})``, ...)."""
 
     def __init__(self) -> None:
         self.deliveries: list[Delivery] = []
         self.statuses: dict[str, int] = {}
+        self.scripts: dict[str, list[tuple[int, dict[str, str]]]] = {}
         service = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -101,7 +104,13 @@ class PushService:
                 service.deliveries.append(
                     Delivery(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
                 )
-                self.send_response(service.statuses.get(self.path, 201))
+                script = service.scripts.get(self.path)
+                status, headers = (
+                    script.pop(0) if script else (service.statuses.get(self.path, 201), {})
+                )
+                self.send_response(status)
+                for name, value in headers.items():
+                    self.send_header(name, value)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 

@@ -19,9 +19,10 @@ an HTTP error with a JSON body) with a sentence saying what was wrong
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -132,6 +133,7 @@ def create_app(
     static_dir: Path | None = None,
     settings: Settings | None = None,
     explorer_index: str | Path | None = None,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> Starlette:
     """The web app on the game database ``db`` (a SQLite file path, or an open store).
 
@@ -139,7 +141,8 @@ def create_app(
     players (default: chuhan's engine in worker processes), ``settings`` the limits and
     options (:class:`~chuhan.web.settings.Settings`), ``explorer_index`` the opening
     explorer's index (default: :func:`chuhan.explorer.default_index_path`; the masters are
-    built into it in the background when they are not there).
+    built into it in the background when they are not there), ``sleep`` the pause between
+    two tries of a mail or a push (tests pass one that waits on no wall clock).
     """
     static = static_dir or STATIC_DIR
     the_settings = settings or Settings()
@@ -174,7 +177,7 @@ def create_app(
         context.correspondence = Correspondence(
             store, manager, now, vacation_days_per_year=the_settings.vacation_days_per_year
         )
-        context.notices = Notices(store, the_settings, context.sessions, now)
+        context.notices = Notices(store, the_settings, context.sessions, now, sleep)
         notices = context.notices
 
         def tell_of_challenge(news: ChallengeNews) -> None:
@@ -230,8 +233,8 @@ def create_app(
             context.tournaments.close()
             await context.tournaments.release()
             context.correspondence.close()
-            context.notices.close()
             app.state.context.lobby.close()
+            await context.notices.aclose()  # (after the lobby: it hands the notices work)
             app.state.context.analysis.close()
             ratings.close()
             manager.close()

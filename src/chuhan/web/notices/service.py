@@ -12,10 +12,18 @@ that went, read again at each try.
 
 The same look claims the turns to push (:func:`~chuhan.web.notices.push.claim_pushes`:
 an account with pushes on and no socket seen for ``notice_push_away_minutes``, one push a
-game turn) and pushes each to the account's browsers, each in its own task: a browser is
-tried ``notice_attempts`` times with the same doubling pause; a 404 or 410 from its push
-service forgets it; a turn that reached no browser is tried again at a later look
-(``notice_retry_minutes``, doubling, :data:`~chuhan.web.notices.push.MAX_ROUNDS` rounds).
+game turn) and pushes each to the account's browsers, each in its own task. A browser
+whose push service cannot take the message now (unreachable, reset, timed out, 429, 5xx:
+:class:`~chuhan.web.notices.push.PushUnavailable`) is tried ``notice_attempts`` times in
+all with the same doubling pause (3 tries, 20 s then 40 s: a minute), or the pause its
+``Retry-After`` asks when longer, up to ``push_retry_after_max_seconds`` (a service that
+asks for more is not tried again now); one that refuses it (another 4xx) is not tried
+again; a 404 or 410 forgets the browser at once. A turn that reached no browser is tried
+again at a later look (``notice_retry_minutes``, doubling,
+:data:`~chuhan.web.notices.push.MAX_ROUNDS` rounds), and the digest carries it meanwhile.
+The pauses are the injected ``sleep`` (``asyncio.sleep``; the tests' drives them without
+the wall clock); every send is a task of this object's, cancelled and awaited by
+:meth:`Notices.aclose`.
 :meth:`Notices.notify` pushes one message now (a challenge: "notify account X of Y");
 :meth:`Notices.tell_answer` tells a challenge's sender what became of it (pushed now, and
 kept for the next digest).
@@ -25,7 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from email.message import EmailMessage
 from typing import Any
 
@@ -44,12 +52,14 @@ from chuhan.web.notices.push import (
     PushClaim,
     PushError,
     PushGone,
+    PushUnavailable,
     Subscription,
     VapidKeys,
     claim_pushes,
     drop_subscription,
     push_done,
     push_failed,
+    retry_after_seconds,
     send_push,
     subscriptions_of,
     vapid_keys,
@@ -87,11 +97,14 @@ class Notices:
         settings: Settings,
         sessions: SessionSockets,
         now: Callable[[], float],
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.store = store
         self.settings = settings
         self.sessions = sessions
         self.now = now
+        #: The pause between two tries of a mail or a push.
+        self.sleep = sleep
         self.server = SmtpServer.of(settings)
         self._sweeping: asyncio.Task[None] | None = None
         #: The confirmation mails and the pushes being sent (kept until they end).
@@ -99,6 +112,8 @@ class Notices:
         self._notifying: set[asyncio.Task[int]] = set()
         #: The server's VAPID key pair, once read (or made).
         self._keys: VapidKeys | None = None
+        #: Closed (:meth:`aclose`): no send is started any more.
+        self._closed = False
 
     def start(self) -> None:
         # (pushes need no configuration: the look runs with or without a mail server)
@@ -115,7 +130,7 @@ class Notices:
         that saved it does not wait), in the account's language; False when no mail
         server is configured."""
         server = self.server
-        if server is None:
+        if server is None or self._closed:
             return False
         message = confirm_message(
             name, email, token, server.sender, self.settings.public_url, language
@@ -134,7 +149,7 @@ class Notices:
         failure = ""
         for attempt in range(settings.notice_attempts):
             if attempt:
-                await asyncio.sleep(settings.notice_backoff_seconds * 2.0 ** (attempt - 1))
+                await self.sleep(settings.notice_backoff_seconds * 2.0 ** (attempt - 1))
             try:
                 await send(server, message)
             except MailError as error:
@@ -146,12 +161,17 @@ class Notices:
         )
         return False
 
-    def close(self) -> None:
-        for task in [*self._confirming, *self._notifying]:
-            task.cancel()
+    async def aclose(self) -> None:
+        """Stop the look and every mail and push under way; return once they have ended
+        (cancelled, and awaited: none is left running past the store's closing)."""
+        self._closed = True
+        tasks: list[asyncio.Task[Any]] = [*self._confirming, *self._notifying]
         if self._sweeping is not None:
-            self._sweeping.cancel()
+            tasks.append(self._sweeping)
             self._sweeping = None
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -175,7 +195,9 @@ class Notices:
                 claim_pushes(
                     now,
                     away_seconds=settings.notice_push_away_minutes * 60,
-                    claim_seconds=self._claim_seconds(settings.push_timeout_seconds),
+                    claim_seconds=self._claim_seconds(
+                        settings.push_timeout_seconds, settings.push_retry_after_max_seconds
+                    ),
                 ),
                 "claiming pushes",
             )
@@ -209,10 +231,14 @@ class Notices:
         sent = await asyncio.gather(*(self._deliver(claim, now) for claim in claims))
         return [claim.email for claim, went in zip(claims, sent, strict=True) if went]
 
-    def _claim_seconds(self, timeout: float) -> float:
-        """Long enough for every attempt at a digest or a push to end."""
+    def _claim_seconds(self, timeout: float, longest_asked: float = 0.0) -> float:
+        """Long enough for every attempt at a digest or a push to end (each pause the
+        doubling one, or the longest a service may ask for, whichever is longer)."""
         settings = self.settings
-        pauses = settings.notice_backoff_seconds * 2.0**settings.notice_attempts
+        pauses = sum(
+            max(settings.notice_backoff_seconds * 2.0**attempt, longest_asked)
+            for attempt in range(settings.notice_attempts - 1)
+        )
         return settings.notice_attempts * timeout + pauses + 60
 
     async def _deliver(self, claim: Claim, claimed_at: float) -> bool:
@@ -303,14 +329,15 @@ class Notices:
     async def _push_one(
         self, keys: VapidKeys, subscription: Subscription, message: dict[str, str], what: str
     ) -> bool:
-        """One browser, ``notice_attempts`` tries with a doubling pause; a subscription
-        its push service says is gone is forgotten. Whether it went."""
+        """One browser: tried again while its push service cannot take the message now,
+        ``notice_attempts`` tries in all, each pause the doubling one or the service's
+        ``Retry-After`` when longer (one longer than ``push_retry_after_max_seconds``
+        ends the tries); a refusal is not tried again; a subscription its push service
+        says is gone is forgotten at once. Whether it went."""
         settings = self.settings
         contact = settings.push_contact or f"mailto:{settings.smtp_from}"
         failure = ""
         for attempt in range(settings.notice_attempts):
-            if attempt:
-                await asyncio.sleep(settings.notice_backoff_seconds * 2.0 ** (attempt - 1))
             try:
                 await send_push(
                     keys,
@@ -329,9 +356,27 @@ class Notices:
                 except StoreError as store_error:
                     log.warning("cannot forget a gone subscription: %s", store_error)
                 return False
-            except PushError as error:
+            except PushUnavailable as error:
                 failure = str(error)
+                if attempt + 1 == settings.notice_attempts:
+                    break
+                pause = settings.notice_backoff_seconds * 2.0**attempt
+                asked = retry_after_seconds(error.retry_after, self.now())
+                if asked is not None and asked > settings.push_retry_after_max_seconds:
+                    log.warning(
+                        "cannot push %s: %s, and it asks to wait %.0f s (more than %.0f): "
+                        "not tried again now",
+                        what,
+                        failure,
+                        asked,
+                        settings.push_retry_after_max_seconds,
+                    )
+                    return False
+                await self.sleep(max(pause, asked or 0.0))
                 continue
+            except PushError as error:
+                log.warning("cannot push %s: %s; not tried again", what, error)
+                return False
             return True
         log.warning("cannot push %s (tried %d times): %s", what, settings.notice_attempts, failure)
         return False
@@ -352,6 +397,9 @@ class Notices:
         self._start(self._tell_answer(account_id, answer))
 
     def _start(self, work: Coroutine[Any, Any, int]) -> None:
+        if self._closed:  # (the server is stopping: what it would send is dropped)
+            work.close()
+            return
         task = asyncio.get_running_loop().create_task(work)
         self._notifying.add(task)
         task.add_done_callback(self._notifying.discard)
