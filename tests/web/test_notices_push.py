@@ -32,6 +32,7 @@ from web_helpers import FakeClock, token_of
 from chuhan.web.notices.push import (
     MAX_DEVICES,
     PushError,
+    PushUnavailable,
     check_subscription,
     make_vapid_keys,
     send_push,
@@ -486,11 +487,13 @@ def test_a_push_service_name_that_resolves_into_the_servers_network_is_not_poste
             loopback=loopback,
         )
 
-    with pytest.raises(PushError, match="resolves to no public address"):
+    with pytest.raises(PushError, match="resolves to no public address") as refused:
         asyncio.run(send(False))
+    assert not isinstance(refused.value, PushUnavailable)  # (not tried again)
     assert push_service.deliveries == []
     asyncio.run(send(True))  # (the tests' own push service, allowed on purpose)
     assert len(push_service.deliveries) == 1
     push_service.statuses["/sub/1"] = 307
-    with pytest.raises(PushError, match="redirect"):
+    with pytest.raises(PushError, match="redirect") as redirected:
         asyncio.run(send(True))
+    assert not isinstance(redirected.value, PushUnavailable)

@@ -219,6 +219,7 @@ def test_a_failing_push_service_keeps_nobody_waiting(
     assert subscribe(client, ada, Browser(push_service.url("/push/ada"))).status_code == 200
     ada_lobby = in_lobby(lobbies, client, ada)
     seek_id = challenge(ada_lobby, "Bob", "3d")
+    assert pushed(client) in ([], [0])  # (to Bob, whose pushes are off)
     ada_lobby.close()
     sweep_lobby(client)
     _game, red, black = correspondence_game(client, bob, ada, rated=False)
