@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from test_accounts import CHEAP, sign_up
+from test_accounts import CHEAP, Seat, sign_up
 from test_lobby import LobbyClient
 from test_notices import Mailbox, body_of, confirm, free_port, look, save
 from test_notices import mailbox as mailbox  # (the fixtures)
@@ -315,6 +315,9 @@ def test_an_accepted_challenge_is_told_to_its_absent_sender_and_the_push_opens_t
     context = client.app.state.context  # type: ignore[attr-defined]
     seats = client.portal.call(context.store.seats_of, game_id)  # type: ignore[union-attr]
     assert message["url"] == f"https://xq.example/g/{game_id}?t={seats['second']}"  # (Ada's)
+    opened = Seat(client, game_id, seats["second"], ada_cookie)  # (what the link opens)
+    assert opened.hello()["role"] == "second"
+    opened.close()
 
     # Ada stays away: her digest tells it once, with the same link (Bob is to move: no
     # game of hers waits).
