@@ -41,7 +41,7 @@ from chuhan.web.db import Store, StoreError
 from chuhan.web.notices.mail import (
     MailError,
     SmtpServer,
-    challenge_game,
+    answer_line,
     confirm_message,
     digest_message,
     game_line,
@@ -409,18 +409,34 @@ class Notices:
             await self.store.write(record_answer(account_id, answer), "keeping an answer")
         except StoreError as error:  # (the push still goes)
             log.warning("cannot keep the answer to challenge %s: %s", answer.seek_id, error)
-        params = {"name": answer.name, "variant": answer.variant, "days": str(answer.days or "")}
         kind = f"challenge_{answer.outcome}"
-        return await self._notify(account_id, kind, answer.url, params, f"{kind}-{answer.seek_id}")
 
-    async def _notify(
+        def words(language: str) -> tuple[str, str]:
+            return text(language, f"{kind}_title"), answer_line(language, answer)
+
+        tag = f"{kind}-{answer.seek_id}"
+        return await self._push_words(account_id, kind, words, answer.url, tag)
+
+    async def _notify(self, account_id: str, kind: str, url: str, params: dict[str, str]) -> int:
+        def words(language: str) -> tuple[str, str]:
+            if kind == "challenge":
+                body = text(language, "challenge_body", name=params.get("name", ""))
+                return text(language, "challenge_title"), body
+            return text(language, "your_move_title"), params.get("game", "")
+
+        return await self._push_words(account_id, kind, words, url, f"{kind}-{url}")
+
+    async def _push_words(
         self,
         account_id: str,
         kind: str,
+        words: Callable[[str], tuple[str, str]],
         url: str,
-        params: dict[str, str],
-        tag: str | None = None,
+        tag: str,
     ) -> int:
+        """Push to the account's browsers (when its pushes are on) a message of ``kind``:
+        the title and body ``words`` gives in its language, opening ``url``, its
+        notification ``tag``; to how many browsers it went."""
         try:
             found = await self.store.read(subscriptions_of(account_id), "pushes")
         except StoreError as error:
@@ -429,25 +445,11 @@ class Notices:
         if found is None:
             return 0
         language, subscriptions = found
-        title, body = _words(language, kind, params)
+        title, body = words(language)
         message = {
             "title": title,
             "body": body,
             "url": self.settings.public_url.rstrip("/") + "/" + url.lstrip("/"),
-            "tag": tag or f"{kind}-{url}",
+            "tag": tag,
         }
         return await self._push_all(subscriptions, message, f"a {kind} to account {account_id}")
-
-
-def _words(language: str, kind: str, params: dict[str, str]) -> tuple[str, str]:
-    """The title and body of a push of ``kind`` (:meth:`Notices.notify`) in ``language``."""
-    if kind == "challenge":
-        return text(language, "challenge_title"), text(
-            language, "challenge_body", name=params.get("name", "")
-        )
-    if kind.startswith("challenge_"):  # (an answer: challenge_accepted, ..._declined, ...)
-        days = params.get("days")
-        game = challenge_game(language, params.get("variant", ""), int(days) if days else None)
-        body = text(language, kind, name=params.get("name", ""), game=game)
-        return text(language, f"{kind}_title"), body
-    return text(language, "your_move_title"), params.get("game", "")
