@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from chuhan.web.db.statements import All, Body, Do, One, Row
 
 __all__ = [
-    "ANSWERS",
     "GAMES_IN_PLAY",
     "ChallengeAnswer",
     "Claim",
@@ -38,8 +37,6 @@ __all__ = [
 
 #: Accounts one look claims at most.
 CLAIMS_PER_LOOK = 50
-#: The outcomes of a kept challenge its sender is told of.
-ANSWERS = ("accepted", "declined", "expired")
 #: How long an answer waits for a digest at most (the digest turned off meanwhile, or
 #: never sent): older ones are deleted when the account's next answer is kept.
 ANSWER_KEPT_SECONDS = 30 * 86400.0
@@ -84,10 +81,11 @@ class WaitingChallenge:
 
 @dataclass(frozen=True, slots=True)
 class ChallengeAnswer:
-    """What became of a kept challenge the account sent: ``outcome`` one of
-    :data:`ANSWERS`, ``name`` the challenged player's, the game asked for (``days`` per
-    move for a correspondence game, else None), ``url`` the page that shows it (a path:
-    the sender's seat in the game an acceptance made, else the lobby), ``at`` when."""
+    """What became of a kept challenge the account sent: ``outcome`` is ``"accepted"``,
+    ``"declined"`` or ``"expired"``, ``name`` the challenged player's, the game asked for
+    (``days`` per move for a correspondence game, else None), ``url`` the page that shows
+    it (a path: the sender's seat in the game an acceptance made, else the lobby), ``at``
+    when."""
 
     seek_id: str
     outcome: str
