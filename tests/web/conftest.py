@@ -114,7 +114,8 @@ def make_client(
 ) -> Iterator[Any]:
     """``make_client(**settings)`` opens the app on the database: a second call is a
     restart (the app before it is shut down first, as one server owns the database at a
-    time). Keyword arguments are :class:`Settings` fields."""
+    time). Keyword arguments are :class:`Settings` fields, and ``sleep``: the notices'
+    pause between tries (:class:`~web_helpers.FakeSleep`; ``asyncio.sleep`` otherwise)."""
     opened: list[TestClient] = []
 
     def make(**options: Any) -> TestClient:
@@ -138,8 +139,14 @@ def make_client(
         options.setdefault("read_seconds", 120.0)
         if "rate_limit" in options:  # (burst, refill per second)
             options["rate_burst"], options["rate_per_second"] = options.pop("rate_limit")
+        sleep = options.pop("sleep", asyncio.sleep)
         app = create_app(
-            database, now=clock, compute=engine, static_dir=static_dir, settings=Settings(**options)
+            database,
+            now=clock,
+            compute=engine,
+            static_dir=static_dir,
+            settings=Settings(**options),
+            sleep=sleep,
         )
         client = TestClient(app)
         client.__enter__()

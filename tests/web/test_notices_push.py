@@ -32,6 +32,7 @@ from web_helpers import FakeClock, token_of
 from chuhan.web.notices.push import (
     MAX_DEVICES,
     PushError,
+    PushUnavailable,
     check_subscription,
     make_vapid_keys,
     send_push,
@@ -87,11 +88,14 @@ class Delivery:
 
 class PushService:
     """A push service on a local port: keeps each message posted to it and answers 201,
-    or the status set for its path (410: the subscription is gone)."""
+    or the status set for its path (410: the subscription is gone), or first the answers
+    scripted for its path, one a message (``(503, {})`` then ``(429, {"Retry-After":
+    "30"})``, ...)."""
 
     def __init__(self) -> None:
         self.deliveries: list[Delivery] = []
         self.statuses: dict[str, int] = {}
+        self.scripts: dict[str, list[tuple[int, dict[str, str]]]] = {}
         service = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -101,7 +105,13 @@ class PushService:
                 service.deliveries.append(
                     Delivery(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
                 )
-                self.send_response(service.statuses.get(self.path, 201))
+                script = service.scripts.get(self.path)
+                status, headers = (
+                    script.pop(0) if script else (service.statuses.get(self.path, 201), {})
+                )
+                self.send_response(status)
+                for name, value in headers.items():
+                    self.send_header(name, value)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -477,11 +487,13 @@ def test_a_push_service_name_that_resolves_into_the_servers_network_is_not_poste
             loopback=loopback,
         )
 
-    with pytest.raises(PushError, match="resolves to no public address"):
+    with pytest.raises(PushError, match="resolves to no public address") as refused:
         asyncio.run(send(False))
+    assert not isinstance(refused.value, PushUnavailable)  # (not tried again)
     assert push_service.deliveries == []
     asyncio.run(send(True))  # (the tests' own push service, allowed on purpose)
     assert len(push_service.deliveries) == 1
     push_service.statuses["/sub/1"] = 307
-    with pytest.raises(PushError, match="redirect"):
+    with pytest.raises(PushError, match="redirect") as redirected:
         asyncio.run(send(True))
+    assert not isinstance(redirected.value, PushUnavailable)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 import time
 import warnings
 from typing import Any
@@ -31,6 +33,58 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self.t += seconds
+
+
+class FakeSleep:
+    """The pause between two tries of a mail or a push, handed to the app
+    (``create_app(sleep=...)``, ``make_client(sleep=...)``) so that no test waits on the
+    wall clock: each pause asked for is recorded (:attr:`pauses`, in seconds) and ends at
+    once, or, while :meth:`hold` is in force, when the test calls :meth:`release`."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self._held = False
+        self._waiting: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self._asked = threading.Condition()
+
+    async def __call__(self, seconds: float) -> None:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] | None = None
+        with self._asked:
+            self.pauses.append(seconds)
+            if self._held:
+                future = loop.create_future()
+                self._waiting.append((loop, future))
+            self._asked.notify_all()
+        if future is not None:
+            await future
+
+    def hold(self) -> None:
+        """The pauses from now on last until :meth:`release`."""
+        with self._asked:
+            self._held = True
+
+    def release(self) -> None:
+        """End the pauses held, and hold no more."""
+        with self._asked:
+            self._held = False
+            waiting, self._waiting = self._waiting, []
+        for loop, future in waiting:
+            loop.call_soon_threadsafe(_resolve, future)
+
+    def wait_for(self, count: int, timeout: float = 60) -> list[float]:
+        """Wait until ``count`` pauses have been asked for (``timeout``: a bound on a
+        hang); the pauses."""
+        with self._asked:
+            assert self._asked.wait_for(lambda: len(self.pauses) >= count, timeout), (
+                f"{len(self.pauses)} pauses asked for in {timeout} s, not {count}"
+            )
+            return list(self.pauses)
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 class FakeEngine:

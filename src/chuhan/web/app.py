@@ -19,9 +19,10 @@ an HTTP error with a JSON body) with a sentence saying what was wrong
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -56,10 +57,10 @@ from chuhan.web.explorer.site import SiteGames
 from chuhan.web.http.common import api
 from chuhan.web.http.pages import STATIC_DIR, SecurityHeaders, not_routed, page
 from chuhan.web.imports.routes import import_record
-from chuhan.web.lobby.repository import Seek
 from chuhan.web.lobby.routes import watch
-from chuhan.web.lobby.service import Lobby
+from chuhan.web.lobby.service import ChallengeNews, Lobby
 from chuhan.web.lobby.socket import lobby_socket
+from chuhan.web.notices.repository import ChallengeAnswer
 from chuhan.web.notices.routes import (
     add_push,
     confirm_page,
@@ -133,6 +134,7 @@ def create_app(
     static_dir: Path | None = None,
     settings: Settings | None = None,
     explorer_index: str | Path | None = None,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> Starlette:
     """The web app on the game database ``db`` (a SQLite file path, or an open store).
 
@@ -140,7 +142,8 @@ def create_app(
     players (default: chuhan's engine in worker processes), ``settings`` the limits and
     options (:class:`~chuhan.web.settings.Settings`), ``explorer_index`` the opening
     explorer's index (default: :func:`chuhan.explorer.default_index_path`; the masters are
-    built into it in the background when they are not there).
+    built into it in the background when they are not there), ``sleep`` the pause between
+    two tries of a mail or a push (tests pass one that waits on no wall clock).
     """
     static = static_dir or STATIC_DIR
     the_settings = settings or Settings()
@@ -175,15 +178,32 @@ def create_app(
         context.correspondence = Correspondence(
             store, manager, now, vacation_days_per_year=the_settings.vacation_days_per_year
         )
-        context.notices = Notices(store, the_settings, context.sessions, now)
+        context.notices = Notices(store, the_settings, context.sessions, now, sleep)
         notices = context.notices
 
-        def push_challenge(seek: Seek) -> None:
-            # (notify starts a task and returns: the sender's ack waits on no push service)
-            if seek.target is not None:
-                notices.notify(seek.target, "challenge", "/", name=seek.name)
+        def tell_of_challenge(news: ChallengeNews) -> None:
+            # (each starts a task and returns: no answer in the lobby waits on a push
+            # service or the store's write of the digest's line)
+            seek = news.seek
+            if news.what == "sent":
+                if seek.target is not None:
+                    notices.notify(seek.target, "challenge", "/", name=seek.name)
+                return
+            if seek.account_id is None:
+                return
+            control = seek.time_control or {}
+            answer = ChallengeAnswer(
+                seek_id=seek.id,
+                outcome=news.what,
+                name=seek.target_name or "",
+                variant=seek.game,
+                days=int(control["days"]) if control.get("days") else None,
+                url=news.url,
+                at=now(),
+            )
+            notices.tell_answer(seek.account_id, answer)
 
-        context.lobby.challenge_hooks.append(push_challenge)
+        context.lobby.challenge_hooks.append(tell_of_challenge)
         context.reads.start()
         context.explorer = ExplorerService(explorer_index)
         # (with the server's read worker: chuhan serve; the app alone builds when asked)
@@ -220,8 +240,8 @@ def create_app(
             context.tournaments.close()
             await context.tournaments.release()
             context.correspondence.close()
-            context.notices.close()
             app.state.context.lobby.close()
+            await context.notices.aclose()  # (after the lobby: it hands the notices work)
             app.state.context.analysis.close()
             ratings.close()
             manager.close()

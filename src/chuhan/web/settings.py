@@ -248,11 +248,12 @@ class Settings:
     notice_away_minutes: float = 15.0
     notice_digest_minutes: float = 360.0
     notice_sweep_seconds: float = 60.0
-    #: Attempts at one digest in a row (``notice_backoff_seconds`` before the second,
-    #: doubling), then the next try after ``notice_retry_minutes`` (doubling with each
-    #: failed round, to a day at most).
+    #: Attempts at one digest, or at one push to one browser, in a row
+    #: (``notice_backoff_seconds`` before the second, doubling: 20 s then 40 s, the third
+    #: try a minute after the first), then the next try after ``notice_retry_minutes``
+    #: (doubling with each failed round, to a day at most).
     notice_attempts: int = 3
-    notice_backoff_seconds: float = 2.0
+    notice_backoff_seconds: float = 20.0
     notice_retry_minutes: float = 10.0
     #: Web Push: a player with pushes on is pushed a game's turn once no socket of theirs
     #: has been seen open for this many minutes; each push service exchange may take
@@ -260,5 +261,9 @@ class Settings:
     #: whether an ``http://`` endpoint on this machine is taken (the tests' push service).
     notice_push_away_minutes: float = 2.0
     push_timeout_seconds: float = 10.0
+    #: The longest pause a push service's ``Retry-After`` (with a 429 or 5xx) is
+    #: granted before the next try; one that asks for more is not tried again now (the
+    #: turn's next round, and the digest, carry it).
+    push_retry_after_max_seconds: float = 120.0
     push_contact: str | None = None
     push_http_localhost: bool = False

@@ -588,6 +588,24 @@ EXPLORER_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
 )
 
+#: The answers to each account's kept challenges (accepted, declined, expired) that its
+#: next e-mail digest tells (issue 24; :func:`chuhan.web.notices.repository.record_answer`):
+#: kept only while its digest is on, deleted once a digest told them, gone with the account.
+#: Live state: ``chuhan db copy`` does not take them. (The same text on both.)
+CHALLENGE_ANSWERS_SCHEMA = """
+CREATE TABLE challenge_answers (
+    account_id text NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    seek_id text NOT NULL,
+    outcome text NOT NULL,
+    name text NOT NULL,
+    variant text NOT NULL,
+    days integer,
+    url text NOT NULL,
+    at double precision NOT NULL,
+    PRIMARY KEY (account_id, seek_id)
+)
+"""
+
 #: The notices' rows that ``chuhan db copy`` takes along (after the accounts they belong to).
 NOTICE_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
@@ -742,6 +760,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("correspondence vacations", VACATIONS_SCHEMA, VACATIONS_SCHEMA),
     Migration("each tournament's chat", TOURNAMENT_CHAT_SQLITE, TOURNAMENT_CHAT_POSTGRESQL),
     Migration("the explorer's counts of this server's own games", EXPLORER_SCHEMA, EXPLORER_SCHEMA),
+    Migration(
+        "the answers to kept challenges a digest tells their senders",
+        CHALLENGE_ANSWERS_SCHEMA,
+        CHALLENGE_ANSWERS_SCHEMA,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -32,7 +32,9 @@ lists it too). A challenge of days per move can be accepted while its sender is 
 (the game is made; the sender finds it in "your games", or is taken to it when in the
 lobby); any other waits for its sender to be in the lobby (a
 game on a clock of minutes needs both players there: accepting it meanwhile is refused,
-``sender_away``).
+``sender_away``). Its sender, when not in the lobby, is told of its answer through the
+same hooks (:class:`ChallengeNews`: accepted, with the game; declined; expired), by the
+one process whose ``DELETE`` took the challenge, so once.
 
 **Fan-out.** A change is announced with a ``lobby`` notice (``{"changed": true}``: the
 others read the seeks again), and a message for one owner with ``{"to": owner, ...}``. The
@@ -60,7 +62,7 @@ import logging
 import secrets
 import unicodedata
 from collections.abc import Callable, Coroutine
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from chuhan.clock import TimeControl
@@ -80,7 +82,7 @@ if TYPE_CHECKING:
     from chuhan.web.round.manager import GameManager
     from chuhan.web.settings import Settings
 
-__all__ = ["Lobby", "LobbyMember", "owner_of", "short_time_control"]
+__all__ = ["ChallengeNews", "Lobby", "LobbyMember", "owner_of", "short_time_control"]
 
 log = logging.getLogger("chuhan.web")
 
@@ -91,6 +93,24 @@ RATING_BOUNDS = (0, 4000)
 #: The rating quick pairing assumes for a player who has none (anonymous).
 UNRATED = 1500.0
 _encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeNews:
+    """What befell a kept challenge, for the account it concerns when that account is
+    not in the lobby (:attr:`Lobby.challenge_hooks`). ``what`` is ``"sent"`` (for its
+    target), or ``"accepted"``, ``"declined"`` or ``"expired"`` (for its sender); ``url``
+    is the page that shows it: the sender's seat in the game an acceptance made
+    (``/g/{id}?t={token}``), else the lobby (``/``)."""
+
+    what: str
+    seek: Seek
+    url: str = "/"
+
+    @property
+    def owner(self) -> str:
+        """The lobby owner key of the account told."""
+        return f"a:{self.seek.target}" if self.what == "sent" else self.seek.owner
 
 
 def owner_of(account: Account | None, visitor: str | None) -> str:
@@ -186,11 +206,12 @@ class Lobby:
         self._sweeping: asyncio.Task[None] | None = None
         self._reading = False
         self._read_again = False
-        #: Called with each kept challenge whose target is not in the lobby, once it is
-        #: stored (the app hands it to the notices, which this package does not know). A
-        #: hook must not block: it starts its work and returns, so the challenge's sender
-        #: never waits on a push service or a mail server.
-        self.challenge_hooks: list[Callable[[Seek], None]] = []
+        #: Called with the news of a kept challenge for an account not in the lobby: one
+        #: sent to it, once it is stored; the answer to one it sent (accepted, declined,
+        #: or expired), once it is deleted (the app hands them to the notices, which this
+        #: package does not know). A hook must not block: it starts its work and returns,
+        #: so nobody's answer waits on a push service or a mail server.
+        self.challenge_hooks: list[Callable[[ChallengeNews], None]] = []
 
     # ------------------------------------------------------------------ life
 
@@ -545,25 +566,26 @@ class Lobby:
             seek = replace(seek, expires=seek.created + self._expiry(seek))
         await self._add(seek)
         if seek.kept:
-            await self._tell_away_target(seek)
+            await self._tell_away(ChallengeNews("sent", seek))
         return seek
 
-    async def _tell_away_target(self, seek: Seek) -> None:
-        """Hand a kept challenge to :attr:`challenge_hooks` when its target is not in the
-        lobby (where the list shows it); the hooks only start their work."""
-        if not self.challenge_hooks or seek.target is None:
+    async def _tell_away(self, news: ChallengeNews) -> None:
+        """Hand the news of a kept challenge to :attr:`challenge_hooks` when the account
+        it is for is not in the lobby (where the list, or a message, shows it); the hooks
+        only start their work."""
+        if not self.challenge_hooks or not news.seek.kept:
             return
         try:
-            here = await self._in_lobby(f"a:{seek.target}")
+            here = await self._in_lobby(news.owner)
         except StoreError:  # (told anyway: a push to a player who is here does no harm)
             here = False
         if here:
             return
         for hook in self.challenge_hooks:
             try:
-                hook(seek)
+                hook(news)
             except Exception:  # (a hook that fails loses its notice, not the challenge)
-                log.exception("a challenge hook failed for challenge %s", seek.id)
+                log.exception("a challenge hook failed for challenge %s", news.seek.id)
 
     def _expiry(self, seek: Seek) -> float:
         """How long a kept challenge waits for an answer, in seconds: days for a game of
@@ -574,8 +596,10 @@ class Lobby:
 
     async def expire(self) -> list[Seek]:
         """Delete the kept challenges whose time is up and tell their senders (here, and
-        through the other processes). Nothing is written unless this process's copy of the
-        seeks (read at every sweep) has one whose time is up."""
+        through the other processes; a sender not in the lobby through
+        :attr:`challenge_hooks`: each challenge is deleted by one process, which alone
+        tells it). Nothing is written unless this process's copy of the seeks (read at
+        every sweep) has one whose time is up."""
         now = self.now()
         if not any(s.expires is not None and s.expires <= now for s in self.seeks.values()):
             return []
@@ -586,6 +610,8 @@ class Lobby:
             told = {"seek": seek.id, "to": seek.target_name}
             self._tell(seek.owner, {"type": "expired", **told})
             self._announce({"to": seek.owner, "expired": told})
+        for seek in expired:
+            await self._tell_away(ChallengeNews("expired", seek))
         return expired
 
     async def cancel(self, member: LobbyMember, seek_id: str) -> None:
@@ -605,6 +631,7 @@ class Lobby:
         declined = {"seek": removed.id, "by": member.display_name}
         self._tell(removed.owner, {"type": "declined", **declined})
         self._announce({"to": removed.owner, "declined": declined})
+        await self._tell_away(ChallengeNews("declined", removed))
 
     # ------------------------------------------------------------------ accepting
 
@@ -668,7 +695,8 @@ class Lobby:
             self._read_soon()
             raise ProtocolError("seek_taken", "someone else accepted this seek first")
         self._changed(removed=[taken])
-        await self._start_game(taken, member)
+        seat_url = await self._start_game(taken, member)
+        await self._tell_away(ChallengeNews("accepted", taken, seat_url))
 
     async def _in_lobby(self, owner: str) -> bool:
         if owner in self.members:
@@ -723,10 +751,10 @@ class Lobby:
         await self._start_game(taken, member)
         return None
 
-    async def _start_game(self, seek: Seek, member: LobbyMember) -> None:
+    async def _start_game(self, seek: Seek, member: LobbyMember) -> str:
         """Create the game of an accepted seek, attach the accounts (and rate it), send
         the acceptor its seat and take the seeker's connections, wherever they are, to
-        theirs."""
+        theirs; the seeker's seat link."""
         seeker_seat = seek.color if seek.color != "random" else secrets.choice(("first", "second"))
         acceptor_seat = other_seat(seeker_seat)
         variant = get_variant(seek.game, seek.rules)
@@ -753,8 +781,10 @@ class Lobby:
         )
         paired = {"game_id": row.id, "seek": seek.id}
         member.send(_paired({**paired, "seat": acceptor_seat}, seats[acceptor_seat]))
-        self._tell(seek.owner, _paired({**paired, "seat": seeker_seat}, seats[seeker_seat]))
+        seeker = _paired({**paired, "seat": seeker_seat}, seats[seeker_seat])
+        self._tell(seek.owner, seeker)
         self._announce({"to": seek.owner, "paired": {**paired, "seat": seeker_seat}})
+        return str(seeker["seat_url"])
 
 
 def _paired(paired: dict[str, Any], token: str) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """The digest mail: what it says (:func:`digest_message`, a plain-text mail listing the
-games with their links, the challenges waiting for an answer, and the unsubscribe link)
+games with their links, the challenges waiting for an answer, what became of the
+account's own challenges, and the unsubscribe link)
 and its sending through SMTP (:func:`send`, aiosmtplib, the ``notices`` extra)."""
 
 from __future__ import annotations
@@ -9,13 +10,15 @@ from datetime import UTC, datetime
 from email.message import EmailMessage
 from urllib.parse import quote
 
-from chuhan.web.notices.repository import Claim, WaitingChallenge, WaitingGame
+from chuhan.web.notices.repository import ChallengeAnswer, Claim, WaitingChallenge, WaitingGame
 from chuhan.web.notices.texts import text, variant_name
 from chuhan.web.settings import Settings
 
 __all__ = [
     "MailError",
     "SmtpServer",
+    "answer_line",
+    "challenge_game",
     "challenge_line",
     "confirm_message",
     "digest_message",
@@ -69,19 +72,31 @@ def game_line(language: str, variant: str, opponent: str | None) -> str:
     return text(language, "game_against", variant=shown, opponent=opponent)
 
 
+def challenge_game(language: str, variant: str, days: int | None) -> str:
+    """The game a challenge asks for: its variant, and its days per move if any."""
+    game = variant_name(language, variant)
+    if days is not None:
+        game = text(language, "days_per_move", variant=game, days=days)
+    return game
+
+
 def challenge_line(language: str, challenge: WaitingChallenge) -> str:
     """A kept challenge as the digest names it: who, which game, until when (UTC)."""
-    game = variant_name(language, challenge.variant)
-    if challenge.days is not None:
-        game = text(language, "days_per_move", variant=game, days=challenge.days)
+    game = challenge_game(language, challenge.variant, challenge.days)
     until = datetime.fromtimestamp(challenge.expires, UTC).strftime("%Y-%m-%d %H:%M UTC")
     return text(language, "challenge_line", name=challenge.sender, game=game, until=until)
 
 
+def answer_line(language: str, answer: ChallengeAnswer) -> str:
+    """What became of a challenge the account sent, as the digest and a push say it."""
+    game = challenge_game(language, answer.variant, answer.days)
+    return text(language, f"challenge_{answer.outcome}", name=answer.name, game=game)
+
+
 def digest_message(claim: Claim, sender: str, public_url: str) -> EmailMessage:
     """The digest, in the account's language: the games where it is the player's move,
-    then the challenges waiting for an answer (the subject names the games when there
-    are any, else the challenges)."""
+    then the challenges waiting for an answer, then what became of the player's own
+    challenges (the subject names the first of these three there is)."""
     base = public_url.rstrip("/")
     language = claim.language
     lines = [text(language, "hello", name=claim.name), ""]
@@ -94,17 +109,26 @@ def digest_message(claim: Claim, sender: str, public_url: str) -> EmailMessage:
                 f"- {game_line(language, game.variant, game.opponent)}: {game_link(base, game)}"
             )
         subject = text(language, f"digest_subject_{many}", count=count)
-    else:
+    elif claim.challenges:
         asked = len(claim.challenges)
         subject = text(
             language, f"challenges_subject_{'one' if asked == 1 else 'many'}", count=asked
         )
+    else:
+        told = len(claim.answers)
+        subject = text(language, f"answers_subject_{'one' if told == 1 else 'many'}", count=told)
     if claim.challenges:
         if claim.games:
             lines.append("")
         lines += [text(language, "challenges_intro"), ""]
         for challenge in claim.challenges:
             lines.append(f"- {challenge_line(language, challenge)}: {base}/")
+    if claim.answers:
+        if claim.games or claim.challenges:
+            lines.append("")
+        lines += [text(language, "answers_intro"), ""]
+        for answer in claim.answers:
+            lines.append(f"- {answer_line(language, answer)}: {base}/{answer.url.lstrip('/')}")
     lines += [
         "",
         text(language, "unsubscribe"),

@@ -14,7 +14,11 @@ whose process died lapses and is taken over). :func:`push_done` and :func:`push_
 end it; a turn that failed is tried again later, :data:`MAX_ROUNDS` times at most.
 
 :func:`send_push` encrypts and posts one message with pywebpush (the ``notices`` extra);
-a 404 or 410 from the push service means the subscription is gone (:class:`PushGone`)."""
+a 404 or 410 from the push service means the subscription is gone (:class:`PushGone`); a
+service that cannot take it now (unreachable, reset, timed out, 429, 5xx) raises
+:class:`PushUnavailable`, worth trying again (with the service's ``Retry-After``, read by
+:func:`retry_after_seconds`); any other failure (another 4xx, a redirect, an address not
+public) is a plain :class:`PushError`, not tried again."""
 
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ import ipaddress
 import json
 import socket
 from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -39,6 +44,7 @@ __all__ = [
     "PushClaim",
     "PushError",
     "PushGone",
+    "PushUnavailable",
     "Subscription",
     "VapidKeys",
     "add_subscription",
@@ -49,6 +55,7 @@ __all__ = [
     "push_done",
     "push_failed",
     "remove_subscriptions",
+    "retry_after_seconds",
     "send_push",
     "subscriptions_of",
     "vapid_keys",
@@ -72,6 +79,40 @@ class PushError(Exception):
 
 class PushGone(PushError):
     """The push service says the subscription no longer exists (404 or 410)."""
+
+
+class PushUnavailable(PushError):
+    """The push service cannot take the message now (it cannot be reached, the connection
+    was reset or timed out, or it answered 429 or 5xx): worth trying again.
+    ``retry_after`` is its ``Retry-After`` header when it sent one (seconds or an HTTP
+    date, as sent: :func:`retry_after_seconds`)."""
+
+    def __init__(self, message: str, retry_after: str | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class _NotPosted(OSError):
+    """A request the server refuses to make (an address not public, a redirect): raised
+    by the trace hooks, not tried again."""
+
+
+def retry_after_seconds(value: str | None, now: float) -> float | None:
+    """How many seconds from ``now`` a ``Retry-After`` header asks to wait (RFC 9110:
+    delay-seconds, or an HTTP date); None when there is none or it cannot be read; 0 for
+    a date already past."""
+    if value is None:
+        return None
+    text = value.strip()
+    if text.isdigit():
+        return float(text)
+    try:
+        when = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:  # (an HTTP date is GMT)
+        return None
+    return max(0.0, when.timestamp() - now)
 
 
 @dataclass(frozen=True, slots=True)
@@ -457,7 +498,7 @@ def _refuse_private_literal(loopback: bool) -> Any:
             return
         literal = (url.host or "").strip("[]")
         if _is_ip(literal) and not _address_allowed(literal, loopback=loopback):
-            raise OSError(f"{literal} is not a public address")
+            raise _NotPosted(f"{literal} is not a public address")
 
     return hook
 
@@ -465,7 +506,9 @@ def _refuse_private_literal(loopback: bool) -> Any:
 async def _refuse_redirect(_session: Any, _context: Any, params: Any) -> None:
     """A trace hook refusing to follow a redirect (push services answer, they do not send
     the server elsewhere: a redirect could point into the server's own network)."""
-    raise OSError(f"it answered with a redirect ({params.response.status}), which is not followed")
+    raise _NotPosted(
+        f"it answered with a redirect ({params.response.status}), which is not followed"
+    )
 
 
 async def send_push(
@@ -480,7 +523,9 @@ async def send_push(
 ) -> None:
     """Encrypt ``message`` (as JSON) for the subscription and post it to its push service,
     signed with the server's VAPID key; :class:`PushGone` for a 404 or 410,
-    :class:`PushError` saying why for any other failure. Only a public address is posted
+    :class:`PushUnavailable` when the service cannot take it now (unreachable, reset,
+    timed out, 429, 5xx), :class:`PushError` saying why for any other failure (another
+    4xx; an address or a redirect refused). Only a public address is posted
     to (:func:`_address_allowed`: a name is resolved and each of its addresses checked
     before the connection, a redirect checked as well); this machine too when
     ``loopback`` (the tests' push service)."""
@@ -518,12 +563,19 @@ async def send_push(
             raise PushGone(
                 f"the push service {host} says the subscription is gone ({status})"
             ) from None
+        if status == 429 or (status is not None and 500 <= status <= 599):
+            raise PushUnavailable(
+                f"the push service {host} cannot take the message now ({status})",
+                error.retry_after,
+            ) from None
         raise PushError(f"the push service {host} refused the message ({status})") from None
+    except _NotPosted as error:
+        raise PushError(f"the push service {host}: {error}; not posted to") from None
     except (aiohttp.ClientError, OSError, TimeoutError) as error:
         if resolver.refused:
             raise PushError(
                 f"the push service {host} resolves to no public address: not posted to"
             ) from None
-        raise PushError(
+        raise PushUnavailable(
             f"the push service {host} cannot be reached: {error or type(error).__name__}"
         ) from None

@@ -1,5 +1,7 @@
 """The rows of e-mail notices (table ``notice_settings``): an account's address and digest
-setting, when a socket of it was last seen, and the digests claimed, sent and failed.
+setting, when a socket of it was last seen, and the digests claimed, sent and failed; and
+the answers to an account's kept challenges its next digest tells (``challenge_answers``:
+:func:`record_answer`, deleted once a digest listing them went).
 
 Several server processes may look for digests at once: :func:`claim_digests` takes the
 accounts due in one transaction (rows locked on PostgreSQL; SQLite's one writer runs the
@@ -16,6 +18,7 @@ from chuhan.web.db.statements import All, Body, Do, One, Row
 
 __all__ = [
     "GAMES_IN_PLAY",
+    "ChallengeAnswer",
     "Claim",
     "NoticeSettings",
     "WaitingChallenge",
@@ -25,6 +28,7 @@ __all__ = [
     "digest_failed",
     "digest_sent",
     "mark_seen",
+    "record_answer",
     "save_settings",
     "settings_of",
     "unsubscribe",
@@ -33,6 +37,9 @@ __all__ = [
 
 #: Accounts one look claims at most.
 CLAIMS_PER_LOOK = 50
+#: How long an answer waits for a digest at most (the digest turned off meanwhile, or
+#: never sent): older ones are deleted when the account's next answer is kept.
+ANSWER_KEPT_SECONDS = 30 * 86400.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +80,27 @@ class WaitingChallenge:
 
 
 @dataclass(frozen=True, slots=True)
+class ChallengeAnswer:
+    """What became of a kept challenge the account sent: ``outcome`` is ``"accepted"``,
+    ``"declined"`` or ``"expired"``, ``name`` the challenged player's, the game asked for
+    (``days`` per move for a correspondence game, else None), ``url`` the page that shows
+    it (a path: the sender's seat in the game an acceptance made, else the lobby), ``at``
+    when."""
+
+    seek_id: str
+    outcome: str
+    name: str
+    variant: str
+    days: int | None
+    url: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
 class Claim:
     """A digest one process has claimed: to whom, the unsubscribe token, the games (and
-    the challenges sent to the account since its last digest)."""
+    the challenges sent to the account since its last digest, and the answers to its own
+    challenges that no digest told yet)."""
 
     account_id: str
     name: str
@@ -84,6 +109,7 @@ class Claim:
     games: tuple[WaitingGame, ...]
     language: str = "en"
     challenges: tuple[WaitingChallenge, ...] = ()
+    answers: tuple[ChallengeAnswer, ...] = ()
 
 
 def new_token() -> str:
@@ -203,6 +229,61 @@ ORDER BY created, id
 """
 
 
+#: The answers to an account's challenges kept for its digest, up to a time.
+ANSWERS_OF = """
+SELECT seek_id, outcome, name, variant, days, url, at FROM challenge_answers
+WHERE account_id = ? AND at <= ?
+ORDER BY at, seek_id
+"""
+
+
+def record_answer(account_id: str, answer: ChallengeAnswer) -> Body[bool]:
+    """Keep the answer to a challenge the account sent for its next digest, when its
+    digest is on and its address confirmed (else nothing is kept: no digest would tell
+    it); whether it was kept. The same challenge's answer is kept once."""
+    found = yield One(
+        "SELECT account_id FROM notice_settings WHERE account_id = ? AND digest = 1 "
+        "AND confirmed = 1 AND email IS NOT NULL",
+        (account_id,),
+    )
+    if found is None:
+        return False
+    yield Do(
+        "DELETE FROM challenge_answers WHERE account_id = ? AND at < ?",
+        (account_id, answer.at - ANSWER_KEPT_SECONDS),
+    )
+    kept = yield Do(
+        "INSERT INTO challenge_answers (account_id, seek_id, outcome, name, variant, days, "
+        "url, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, seek_id) DO NOTHING",
+        (
+            account_id,
+            answer.seek_id,
+            answer.outcome,
+            answer.name,
+            answer.variant,
+            answer.days,
+            answer.url,
+            answer.at,
+        ),
+    )
+    return bool(kept)
+
+
+def answers_of(rows: list[Row]) -> tuple[ChallengeAnswer, ...]:
+    return tuple(
+        ChallengeAnswer(
+            seek_id=str(row["seek_id"]),
+            outcome=str(row["outcome"]),
+            name=str(row["name"]),
+            variant=str(row["variant"]),
+            days=None if row["days"] is None else int(row["days"]),
+            url=str(row["url"]),
+            at=float(row["at"]),
+        )
+        for row in rows
+    )
+
+
 def waiting_challenges(rows: list[Row], now: float) -> tuple[WaitingChallenge, ...]:
     """The challenges of these ``seeks`` rows that have not expired by ``now``."""
     found = []
@@ -252,8 +333,9 @@ def claim_digests(
 ) -> Body[list[Claim]]:
     """Claim the digests due now: each account with the digest on, away for
     ``away_seconds``, sent none for ``every_seconds``, with games where it has been its
-    move for ``away_seconds`` and that its last digest did not list, or challenges sent
-    to it since its last digest that are still waiting."""
+    move for ``away_seconds`` and that its last digest did not list, challenges sent
+    to it since its last digest that are still waiting, or answers to its own
+    challenges that no digest told."""
     due = yield All(
         DUE,
         (now - away_seconds, now - every_seconds, now, now, CLAIMS_PER_LOOK),
@@ -274,7 +356,8 @@ def claim_digests(
         games = tuple(game for game in map(waiting_game, rows) if game is not None)
         sent = yield All(CHALLENGES_TO, (account_id, float(row["sent"]), now))
         challenges = waiting_challenges(sent, now)
-        if not games and not challenges:
+        answers = answers_of((yield All(ANSWERS_OF, (account_id, now))))
+        if not games and not challenges and not answers:
             continue
         yield Do(
             "UPDATE notice_settings SET claimed_until = ? WHERE account_id = ?",
@@ -289,18 +372,21 @@ def claim_digests(
                 games,
                 str(row["language"]),
                 challenges,
+                answers,
             )
         )
     return claims
 
 
 def digest_sent(account_id: str, at: float) -> Body[None]:
-    """The digest claimed at ``at`` went: the next lists games moved after it."""
+    """The digest claimed at ``at`` went: the next lists games moved after it, and the
+    answers it told are forgotten."""
     yield Do(
         "UPDATE notice_settings SET sent = ?, failures = 0, retry_at = 0, claimed_until = 0 "
         "WHERE account_id = ?",
         (at, account_id),
     )
+    yield Do("DELETE FROM challenge_answers WHERE account_id = ? AND at <= ?", (account_id, at))
 
 
 def digest_failed(

@@ -12,24 +12,36 @@ that went, read again at each try.
 
 The same look claims the turns to push (:func:`~chuhan.web.notices.push.claim_pushes`:
 an account with pushes on and no socket seen for ``notice_push_away_minutes``, one push a
-game turn) and pushes each to the account's browsers, each in its own task: a browser is
-tried ``notice_attempts`` times with the same doubling pause; a 404 or 410 from its push
-service forgets it; a turn that reached no browser is tried again at a later look
-(``notice_retry_minutes``, doubling, :data:`~chuhan.web.notices.push.MAX_ROUNDS` rounds).
-:meth:`Notices.notify` pushes one message now (a challenge: "notify account X of Y").
+game turn) and pushes each to the account's browsers, each in its own task. A browser
+whose push service cannot take the message now (unreachable, reset, timed out, 429, 5xx:
+:class:`~chuhan.web.notices.push.PushUnavailable`) is tried ``notice_attempts`` times in
+all with the same doubling pause (3 tries, 20 s then 40 s: a minute), or the pause its
+``Retry-After`` asks when longer, up to ``push_retry_after_max_seconds`` (a service that
+asks for more is not tried again now); one that refuses it (another 4xx) is not tried
+again; a 404 or 410 forgets the browser at once. A turn that reached no browser is tried
+again at a later look (``notice_retry_minutes``, doubling,
+:data:`~chuhan.web.notices.push.MAX_ROUNDS` rounds), and the digest carries it meanwhile.
+The pauses are the injected ``sleep`` (``asyncio.sleep``; the tests' drives them without
+the wall clock); every send is a task of this object's, cancelled and awaited by
+:meth:`Notices.aclose`.
+:meth:`Notices.notify` pushes one message now (a challenge: "notify account X of Y");
+:meth:`Notices.tell_answer` tells a challenge's sender what became of it (pushed now, and
+kept for the next digest).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from email.message import EmailMessage
+from typing import Any
 
 from chuhan.web.db import Store, StoreError
 from chuhan.web.notices.mail import (
     MailError,
     SmtpServer,
+    answer_line,
     confirm_message,
     digest_message,
     game_line,
@@ -40,22 +52,26 @@ from chuhan.web.notices.push import (
     PushClaim,
     PushError,
     PushGone,
+    PushUnavailable,
     Subscription,
     VapidKeys,
     claim_pushes,
     drop_subscription,
     push_done,
     push_failed,
+    retry_after_seconds,
     send_push,
     subscriptions_of,
     vapid_keys,
 )
 from chuhan.web.notices.repository import (
+    ChallengeAnswer,
     Claim,
     claim_digests,
     digest_failed,
     digest_sent,
     mark_seen,
+    record_answer,
 )
 from chuhan.web.notices.texts import text
 from chuhan.web.settings import Settings
@@ -81,11 +97,14 @@ class Notices:
         settings: Settings,
         sessions: SessionSockets,
         now: Callable[[], float],
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.store = store
         self.settings = settings
         self.sessions = sessions
         self.now = now
+        #: The pause between two tries of a mail or a push.
+        self.sleep = sleep
         self.server = SmtpServer.of(settings)
         self._sweeping: asyncio.Task[None] | None = None
         #: The confirmation mails and the pushes being sent (kept until they end).
@@ -93,6 +112,8 @@ class Notices:
         self._notifying: set[asyncio.Task[int]] = set()
         #: The server's VAPID key pair, once read (or made).
         self._keys: VapidKeys | None = None
+        #: Closed (:meth:`aclose`): no send is started any more.
+        self._closed = False
 
     def start(self) -> None:
         # (pushes need no configuration: the look runs with or without a mail server)
@@ -109,7 +130,7 @@ class Notices:
         that saved it does not wait), in the account's language; False when no mail
         server is configured."""
         server = self.server
-        if server is None:
+        if server is None or self._closed:
             return False
         message = confirm_message(
             name, email, token, server.sender, self.settings.public_url, language
@@ -128,7 +149,7 @@ class Notices:
         failure = ""
         for attempt in range(settings.notice_attempts):
             if attempt:
-                await asyncio.sleep(settings.notice_backoff_seconds * 2.0 ** (attempt - 1))
+                await self.sleep(settings.notice_backoff_seconds * 2.0 ** (attempt - 1))
             try:
                 await send(server, message)
             except MailError as error:
@@ -140,12 +161,17 @@ class Notices:
         )
         return False
 
-    def close(self) -> None:
-        for task in [*self._confirming, *self._notifying]:
-            task.cancel()
+    async def aclose(self) -> None:
+        """Stop the look and every mail and push under way; return once they have ended
+        (cancelled, and awaited: none is left running past the store's closing)."""
+        self._closed = True
+        tasks: list[asyncio.Task[Any]] = [*self._confirming, *self._notifying]
         if self._sweeping is not None:
-            self._sweeping.cancel()
+            tasks.append(self._sweeping)
             self._sweeping = None
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -169,7 +195,9 @@ class Notices:
                 claim_pushes(
                     now,
                     away_seconds=settings.notice_push_away_minutes * 60,
-                    claim_seconds=self._claim_seconds(settings.push_timeout_seconds),
+                    claim_seconds=self._claim_seconds(
+                        settings.push_timeout_seconds, settings.push_retry_after_max_seconds
+                    ),
                 ),
                 "claiming pushes",
             )
@@ -203,10 +231,14 @@ class Notices:
         sent = await asyncio.gather(*(self._deliver(claim, now) for claim in claims))
         return [claim.email for claim, went in zip(claims, sent, strict=True) if went]
 
-    def _claim_seconds(self, timeout: float) -> float:
-        """Long enough for every attempt at a digest or a push to end."""
+    def _claim_seconds(self, timeout: float, longest_asked: float = 0.0) -> float:
+        """Long enough for every attempt at a digest or a push to end (each pause the
+        doubling one, or the longest a service may ask for, whichever is longer)."""
         settings = self.settings
-        pauses = settings.notice_backoff_seconds * 2.0**settings.notice_attempts
+        pauses = sum(
+            max(settings.notice_backoff_seconds * 2.0**attempt, longest_asked)
+            for attempt in range(settings.notice_attempts - 1)
+        )
         return settings.notice_attempts * timeout + pauses + 60
 
     async def _deliver(self, claim: Claim, claimed_at: float) -> bool:
@@ -297,14 +329,15 @@ class Notices:
     async def _push_one(
         self, keys: VapidKeys, subscription: Subscription, message: dict[str, str], what: str
     ) -> bool:
-        """One browser, ``notice_attempts`` tries with a doubling pause; a subscription
-        its push service says is gone is forgotten. Whether it went."""
+        """One browser: tried again while its push service cannot take the message now,
+        ``notice_attempts`` tries in all, each pause the doubling one or the service's
+        ``Retry-After`` when longer (one longer than ``push_retry_after_max_seconds``
+        ends the tries); a refusal is not tried again; a subscription its push service
+        says is gone is forgotten at once. Whether it went."""
         settings = self.settings
         contact = settings.push_contact or f"mailto:{settings.smtp_from}"
         failure = ""
         for attempt in range(settings.notice_attempts):
-            if attempt:
-                await asyncio.sleep(settings.notice_backoff_seconds * 2.0 ** (attempt - 1))
             try:
                 await send_push(
                     keys,
@@ -323,9 +356,27 @@ class Notices:
                 except StoreError as store_error:
                     log.warning("cannot forget a gone subscription: %s", store_error)
                 return False
-            except PushError as error:
+            except PushUnavailable as error:
                 failure = str(error)
+                if attempt + 1 == settings.notice_attempts:
+                    break
+                pause = settings.notice_backoff_seconds * 2.0**attempt
+                asked = retry_after_seconds(error.retry_after, self.now())
+                if asked is not None and asked > settings.push_retry_after_max_seconds:
+                    log.warning(
+                        "cannot push %s: %s, and it asks to wait %.0f s (more than %.0f): "
+                        "not tried again now",
+                        what,
+                        failure,
+                        asked,
+                        settings.push_retry_after_max_seconds,
+                    )
+                    return False
+                await self.sleep(max(pause, asked or 0.0))
                 continue
+            except PushError as error:
+                log.warning("cannot push %s: %s; not tried again", what, error)
+                return False
             return True
         log.warning("cannot push %s (tried %d times): %s", what, settings.notice_attempts, failure)
         return False
@@ -336,11 +387,56 @@ class Notices:
         account's language: ``"challenge"`` (``name=`` the challenger) or ``"your_move"``
         (``game=`` the line naming the game); ``url`` is the page the notification opens
         (a path on this site)."""
-        task = asyncio.get_running_loop().create_task(self._notify(account_id, kind, url, params))
+        self._start(self._notify(account_id, kind, url, params))
+
+    def tell_answer(self, account_id: str, answer: ChallengeAnswer) -> None:
+        """Tell the account what became of a challenge it sent (it is not in the lobby to
+        see it), in a task of its own (the caller does not wait): kept for its next
+        digest when its digest is on, and pushed to its browsers now when its pushes are
+        on (the push opens ``answer.url``: the game an acceptance made, else the lobby)."""
+        self._start(self._tell_answer(account_id, answer))
+
+    def _start(self, work: Coroutine[Any, Any, int]) -> None:
+        if self._closed:  # (the server is stopping: what it would send is dropped)
+            work.close()
+            return
+        task = asyncio.get_running_loop().create_task(work)
         self._notifying.add(task)
         task.add_done_callback(self._notifying.discard)
 
+    async def _tell_answer(self, account_id: str, answer: ChallengeAnswer) -> int:
+        try:
+            await self.store.write(record_answer(account_id, answer), "keeping an answer")
+        except StoreError as error:  # (the push still goes)
+            log.warning("cannot keep the answer to challenge %s: %s", answer.seek_id, error)
+        kind = f"challenge_{answer.outcome}"
+
+        def words(language: str) -> tuple[str, str]:
+            return text(language, f"{kind}_title"), answer_line(language, answer)
+
+        tag = f"{kind}-{answer.seek_id}"
+        return await self._push_words(account_id, kind, words, answer.url, tag)
+
     async def _notify(self, account_id: str, kind: str, url: str, params: dict[str, str]) -> int:
+        def words(language: str) -> tuple[str, str]:
+            if kind == "challenge":
+                body = text(language, "challenge_body", name=params.get("name", ""))
+                return text(language, "challenge_title"), body
+            return text(language, "your_move_title"), params.get("game", "")
+
+        return await self._push_words(account_id, kind, words, url, f"{kind}-{url}")
+
+    async def _push_words(
+        self,
+        account_id: str,
+        kind: str,
+        words: Callable[[str], tuple[str, str]],
+        url: str,
+        tag: str,
+    ) -> int:
+        """Push to the account's browsers (when its pushes are on) a message of ``kind``:
+        the title and body ``words`` gives in its language, opening ``url``, its
+        notification ``tag``; to how many browsers it went."""
         try:
             found = await self.store.read(subscriptions_of(account_id), "pushes")
         except StoreError as error:
@@ -349,15 +445,11 @@ class Notices:
         if found is None:
             return 0
         language, subscriptions = found
-        if kind == "challenge":
-            title = text(language, "challenge_title")
-            body = text(language, "challenge_body", name=params.get("name", ""))
-        else:
-            title, body = text(language, "your_move_title"), params.get("game", "")
+        title, body = words(language)
         message = {
             "title": title,
             "body": body,
             "url": self.settings.public_url.rstrip("/") + "/" + url.lstrip("/"),
-            "tag": f"{kind}-{url}",
+            "tag": tag,
         }
         return await self._push_all(subscriptions, message, f"a {kind} to account {account_id}")
