@@ -53,6 +53,11 @@ class Numbers:
     waits: list[float] = field(default_factory=list)
     games: set[str] = field(default_factory=set)
     errors: list[str] = field(default_factory=list)
+    #: The ``tournament`` frames the pages were sent while the arena ran, and their bytes.
+    frames: int = 0
+    frame_bytes: int = 0
+    #: The tournament's revisions the pages saw (each a reading the server sent).
+    revisions: set[int] = field(default_factory=set)
 
 
 def address(number: int) -> str:
@@ -171,8 +176,13 @@ async def player(
 
         async def read_page() -> None:
             while True:
-                message = await receive(page, 3600)
+                async with asyncio.timeout(3600):
+                    text = await page.recv()
+                message = json.loads(text)
                 if message["type"] == "tournament":
+                    numbers.frames += 1
+                    numbers.frame_bytes += len(text.encode() if isinstance(text, str) else text)
+                    numbers.revisions.add(message["tournament"]["revision"])
                     latest["tournament"] = message["tournament"]
                     changed.set()
 
@@ -257,14 +267,16 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> None:
         raise SystemExit(f"cannot create the arena: {status} {created}")
     tournament_id = created["tournament"]["id"]
     for number, cookie in enumerate(cookies):
-        status, answer, _ = call(
+        _, answer, _ = call(
             base, f"/api/tournaments/{tournament_id}/join", {}, cookie, address(number)
         )
-        if status != 200:
+        if status not in (200, 201):
             raise SystemExit(f"player {number} cannot join: {status} {answer}")
     print(f"{count} entered; playing for {args.minutes} min…", flush=True)
     numbers = Numbers()
     cpu_before = cpu_seconds(server_pid)
+    client_cpu_before = time.process_time()
+    wall_before = time.perf_counter()
     started = time.perf_counter() + (starts - time.time())
     tasks = [
         asyncio.create_task(
@@ -284,10 +296,34 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> None:
     outcomes = await asyncio.gather(*tasks, return_exceptions=True)
     numbers.errors += [f"{type(o).__name__}: {o}" for o in outcomes if isinstance(o, BaseException)]
     cpu = cpu_seconds(server_pid) - cpu_before
-    report(args, numbers, cpu)
+    client_cpu = time.process_time() - client_cpu_before
+    wall = time.perf_counter() - wall_before
+    reading = await loop.run_in_executor(None, time_reading, base, tournament_id, cookies[0])
+    report(args, numbers, cpu, client_cpu, wall, reading)
 
 
-def report(args: argparse.Namespace, numbers: Numbers, cpu: float) -> None:
+def time_reading(base: str, tournament_id: str, cookie: str) -> tuple[float, int]:
+    """The finished arena read through ``GET /api/tournaments/{id}`` (what the page is
+    sent, as the server reads and renders it): the median of 9 reads' seconds, and its
+    size in bytes."""
+    seconds: list[float] = []
+    size = 0
+    for _ in range(9):
+        began = time.perf_counter()
+        _, answer, _ = call(base, f"/api/tournaments/{tournament_id}", None, cookie, address(0))
+        seconds.append(time.perf_counter() - began)
+        size = len(json.dumps(answer, ensure_ascii=False).encode())
+    return percentile(seconds, 0.5), size
+
+
+def report(
+    args: argparse.Namespace,
+    numbers: Numbers,
+    cpu: float,
+    client_cpu: float,
+    wall: float,
+    reading: tuple[float, int],
+) -> None:
     trips = [seconds for _, seconds in numbers.round_trips]
     near = [
         seconds
@@ -320,7 +356,21 @@ def report(args: argparse.Namespace, numbers: Numbers, cpu: float) -> None:
         )
     print(f"moves: {len(trips)}; round trip {line(trips)}")
     print(f"moves sent within 1 s after a pairing: {len(near)}; {line(near)}")
-    print(f"games: {len(numbers.games)}; server CPU {cpu:.1f} s; errors: {len(numbers.errors)}")
+    print(
+        f"games: {len(numbers.games)}; server CPU {cpu:.1f} s, this process's (the clients') "
+        f"CPU {client_cpu:.1f} s, in {wall:.0f} s; errors: {len(numbers.errors)}"
+    )
+    pages = max(1, args.players)
+    print(
+        f"tournament frames: {numbers.frames:,} ({numbers.frames / pages / wall:.2f} per page "
+        f"per second; {len(numbers.revisions):,} revisions seen), {numbers.frame_bytes:,} bytes "
+        f"({numbers.frame_bytes / max(1, numbers.frames):,.0f} a frame, "
+        f"{numbers.frame_bytes / pages / wall:,.0f} per page per second)"
+    )
+    print(
+        f"the finished arena read by GET /api/tournaments/{{id}}: {reading[0] * 1000:.1f} ms "
+        f"(median of 9), {reading[1]:,} bytes"
+    )
     for error in numbers.errors[:10]:
         print(f"  {error}")
 
