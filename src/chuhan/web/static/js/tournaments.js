@@ -60,7 +60,8 @@ import { playSound } from "./sound.js";
  * @property {boolean} [over_the_board] played on real boards: the director's printed pages
  * @property {TournamentEntrant[]} [entrants]
  * @property {TournamentBoard[][]} [paired]
- * @property {TournamentBoard[]} [games] an arena's games
+ * @property {TournamentBoard[]} [games] an arena's games in play and its newest finished
+ * @property {number} [games_count] how many games the arena has had (all in its PGN)
  * @property {TournamentStanding[]} [standings]
  * @property {{director: boolean, entrant: string | null}} [you]
  */
@@ -717,7 +718,10 @@ class TournamentPage {
     const drawn = `${tournament.revision} ${language()}`;
     if (directing && $("tp-pairings").dataset.drawn === drawn) return;
     $("tp-pairings").dataset.drawn = drawn;
-    $("tp-pairings-title").textContent = arena ? t("tArenaGames") : t("tRound", { n: rounds.length });
+    // (an arena's page is sent its games in play and its newest finished, not all of them)
+    const total = tournament.games_count || boards.length;
+    $("tp-pairings-title").textContent = !arena ? t("tRound", { n: rounds.length })
+      : total > boards.length ? t("tArenaGamesOf", { shown: boards.length, n: total }) : t("tArenaGames");
     const table = $("tp-pairings");
     clear(table);
     headRow(table, [t("tBoard"), t(tournament.variant === "janggi" ? "cho" : "red"), t("tResult"), t(tournament.variant === "janggi" ? "han" : "black"), ""]);
