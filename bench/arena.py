@@ -4,9 +4,10 @@ waiting players, and the players' move round trip while the pairings run.
 ``chuhan serve`` runs in a process of its own on a fresh SQLite database (``--trust-proxy``,
 each player coming from an address of its own); this process plays every player over real
 websockets, as ``bench/load.py`` plays games. Each player signs up, joins the arena, and
-watches the tournament's page socket (``/ws/t/{id}``); when the page shows a board of theirs
-with its game made, the player asks for its seat (``POST .../game``), opens the game's socket
-and plays random legal moves, each after ``--think-ms`` (0.5x to 1.5x); the side to move at
+watches the tournament's page socket (``/ws/t/{id}``); when the page is told of a game of
+theirs (``your_game``, or a board of theirs with its game made), the player asks for its
+seat (``POST .../game``), opens the game's socket and plays random legal moves, each after
+``--think-ms`` (0.5x to 1.5x); the side to move at
 ply ``--plies`` resigns, and the player waits to be paired again, until the arena ends.
 
     PYTHONPATH=src .venv/bin/python bench/arena.py                      # 200 players
@@ -58,6 +59,8 @@ class Numbers:
     frame_bytes: int = 0
     #: The tournament's revisions the pages saw (each a reading the server sent).
     revisions: set[int] = field(default_factory=set)
+    #: The ``your_game`` frames (a player's game told as it is made).
+    told: int = 0
 
 
 def address(number: int) -> str:
@@ -185,6 +188,10 @@ async def player(
                     numbers.revisions.add(message["tournament"]["revision"])
                     latest["tournament"] = message["tournament"]
                     changed.set()
+                elif message["type"] == "your_game":  # (told as it is made, as the page is)
+                    numbers.told += 1
+                    latest["told"] = message["game"]
+                    changed.set()
 
         reader = asyncio.create_task(read_page())
         await page.send(json.dumps({"type": "hello", "seq": 1}))
@@ -196,13 +203,16 @@ async def player(
                 if tournament["status"] == "finished":
                     return
                 mine = [
-                    board
+                    board["game"]
                     for board in tournament.get("games", [])
                     if board["result"] is None
                     and board["game"]
                     and board["game"] not in played
                     and name in (board["red"], board["black"])
                 ]
+                told = latest.get("told")
+                if told is not None and told not in played:
+                    mine.insert(0, told)
                 if not mine:
                     continue
                 now = time.perf_counter()
@@ -216,7 +226,7 @@ async def player(
                 )
                 if status != 200:
                     numbers.errors.append(f"seat {status}: {answer}")
-                    played.add(mine[0]["game"])
+                    played.add(mine[0])
                     continue
                 game = answer["game"]
                 played.add(game["game_id"])
@@ -365,7 +375,8 @@ def report(
         f"tournament frames: {numbers.frames:,} ({numbers.frames / pages / wall:.2f} per page "
         f"per second; {len(numbers.revisions):,} revisions seen), {numbers.frame_bytes:,} bytes "
         f"({numbers.frame_bytes / max(1, numbers.frames):,.0f} a frame, "
-        f"{numbers.frame_bytes / pages / wall:,.0f} per page per second)"
+        f"{numbers.frame_bytes / pages / wall:,.0f} per page per second); your_game frames: "
+        f"{numbers.told:,}"
     )
     print(
         f"the finished arena read by GET /api/tournaments/{{id}}: {reading[0] * 1000:.1f} ms "

@@ -240,3 +240,37 @@ def test_a_page_is_sent_one_reading_per_interval_with_every_change_made_meanwhil
 
 def page_ms(clock: FakeClock) -> int:
     return round(clock() * 1000)
+
+
+def test_a_players_page_is_told_of_their_game_at_once_and_only_theirs(
+    make_client: Any, clock: FakeClock
+) -> None:
+    """The game made for a board is told to its two players' pages as it is made, not at
+    the tournament's next reading (here an hour away); a visitor's page is not told."""
+    client = make_client(**CHEAP, tournament_page_seconds=3600.0)
+    tournament_id, cookies = a_swiss(client, clock, players=2)
+    pages = [Page(client, tournament_id, cookie) for cookie in cookies]
+    visitor = Page(client, tournament_id)
+    try:
+        for page in (*pages, visitor):
+            page.hello()
+        paired = client.post(
+            f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0])
+        )
+        assert paired.status_code == 200, paired.text
+        (board,) = paired.json()["tournament"]["paired"][0]
+        assert board["game"]
+        for page in pages:
+            assert page.expect("your_game") == {"type": "your_game", "game": board["game"]}
+        visitor.send("ping")
+        seen = [visitor.receive()["type"]]
+        while seen[-1] != "pong":
+            seen.append(visitor.receive()["type"])
+        assert "your_game" not in seen
+        seat = client.post(
+            f"/api/tournaments/{tournament_id}/game", json={}, headers=as_(cookies[1])
+        )
+        assert seat.json()["game"]["game_id"] == board["game"]
+    finally:
+        for page in (*pages, visitor):
+            page.close()

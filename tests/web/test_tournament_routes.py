@@ -685,3 +685,32 @@ def test_a_game_whose_player_never_moves_is_forfeited_and_the_player_paused(
     state = watcher.expect("state")
     assert state["status"] == "over"
     assert "did not make a first move in time" in state["result"]["reason"]
+
+
+def test_a_game_called_off_for_an_absent_player_and_left_without_result_is_their_forfeit(
+    client: TestClient, clock: FakeClock
+) -> None:
+    """A game called off because Red never moved, whose end the tournament did not hear
+    (its process died before giving the board its result: here the tournament stops
+    listening), is found by the driver's next look: the absent side alone loses, by
+    forfeit, and is paused; not a double forfeit."""
+    context = client.app.state.context  # type: ignore[attr-defined]
+    tournament_id, cookies = a_swiss(client, clock, players=2)
+    clock.advance(600)
+    drive(client)  # (the start: round 1 paired, its game made)
+    (game_id,) = seats_by_game(client, tournament_id, cookies)
+    service = context.tournaments
+    service._unsubscribe()  # (the end is written, the board never told)
+    service._unsubscribe = lambda: None  # (the app's close unsubscribes: done already)
+    clock.advance(31)
+    drive(client)  # (the game is called off: Red did not move in time)
+    client.portal.call(context.tournaments.idle)
+    (board,) = shown(client, tournament_id)["paired"][0]
+    assert board["game"] == game_id and board["result"] is None
+    drive(client)  # (the next look finds the game over without its board's result)
+    client.portal.call(context.tournaments.idle)
+    after = shown(client, tournament_id)
+    (board,) = after["paired"][0]
+    assert board["result"] == "-+"  # (Red never moved: Black wins by forfeit)
+    paused = {entrant["name"]: entrant["paused"] for entrant in after["entrants"]}
+    assert paused == {name: name == board["red"] for name in paused}

@@ -5,10 +5,23 @@ are functions of a tournament as read)."""
 from __future__ import annotations
 
 import json
+import random
+from dataclasses import replace
 
 from chuhan.adjudication.outcome import Termination
 from chuhan.web.tournaments.repository import Settings, Tournament
-from chuhan.web.tournaments.rules import ArenaEnding, Board, Entrant, Format, Result, Spec
+from chuhan.web.tournaments.rules import (
+    ARENA_SCORING,
+    ArenaEnding,
+    ArenaTally,
+    Board,
+    Entrant,
+    Format,
+    Result,
+    Spec,
+    arena_records,
+    arena_standings,
+)
 from chuhan.web.tournaments.views import (
     GAMES_PAGE,
     RECENT_GAMES,
@@ -82,3 +95,57 @@ def test_an_arenas_games_read_by_page_are_every_game_newest_first() -> None:
     assert [game["board"] for games in pages for game in games] == list(range(257, 0, -1))
     last = arena_games_json(arena, before=3, limit=5)
     assert [game["board"] for game in last["games"]] == [2, 1] and last["next"] is None
+
+
+def test_the_live_pages_tally_scores_an_arena_as_its_standings_do_reading_after_reading() -> None:
+    """Games end in any order across the arena (each player's one after another), with
+    every result, streaks, berserks and early draws: after each reading the tally's
+    standings are the standings counted from every game."""
+    rng = random.Random(23)
+    players = [f"a:{n}" for n in range(12)]
+    entrants = tuple(
+        Entrant(id=player, name=player, rating=1500 + rng.randrange(300), entered=n)
+        for n, player in enumerate(players)
+    )
+    boards: dict[int, Board] = {}
+    endings: dict[int, ArenaEnding] = {}
+    waiting = list(players)
+    tally = ArenaTally(ARENA_SCORING)
+    for _ in range(300):
+        rng.shuffle(waiting)
+        while len(waiting) >= 2:
+            number = len(boards) + 1
+            boards[number] = Board(0, number, waiting.pop(), waiting.pop())
+        playing = [board for board in boards.values() if board.result is None]
+        for board in rng.sample(playing, rng.randrange(1, 4)):
+            result = rng.choice(list(Result))
+            boards[board.number] = replace(board, result=result)
+            berserk = frozenset(rng.sample(["red", "black"], rng.randrange(3)))
+            endings[board.number] = ArenaEnding(
+                rng.choice([Termination.RESIGNATION, Termination.CHECKMATE]),
+                rng.randrange(40),
+                berserk,  # type: ignore[arg-type]
+            )
+            waiting += [board.red, str(board.black)]
+        read = tuple(boards[number] for number in sorted(boards))
+        expected = arena_standings(entrants, arena_records(read, endings), ARENA_SCORING)
+        assert tally.standings(entrants, read, endings) == expected
+
+
+def test_a_live_reading_of_an_old_arena_costs_the_games_ended_since_the_last() -> None:
+    """A reading with the tally scores only the players whose games ended since the last
+    reading: the arena's 6,000 older games are not scored again."""
+    tally = ArenaTally(ARENA_SCORING)
+    arena = an_arena(200, finished=6000, playing=100)
+    first = tournament_json(arena, whole=True, tally=tally)
+    assert first == tournament_json(arena, whole=True)
+    ended = {6001: Result.BLACK_WINS, 6002: Result.DRAW}
+    later = replace(
+        arena,
+        boards=tuple(
+            replace(board, result=ended.get(board.number, board.result)) for board in arena.boards
+        ),
+    )
+    again = tournament_json(later, whole=True, tally=tally)
+    assert tally.rescored == 4  # (the four players of the two games just ended)
+    assert again == tournament_json(later, whole=True)

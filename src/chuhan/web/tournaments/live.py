@@ -21,7 +21,7 @@ import json
 import logging
 import math
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
 
 from chuhan.web.accounts.repository import Account
@@ -30,7 +30,13 @@ from chuhan.web.db import StoreError
 from chuhan.web.settings import Settings
 from chuhan.web.sockets.connection import STATE, Connection
 from chuhan.web.sockets.protocol import ProtocolError, TokenBucket
-from chuhan.web.tournaments.repository import ChatLine, Tournament, TournamentRepository
+from chuhan.web.tournaments.repository import (
+    ChatLine,
+    Tournament,
+    TournamentRepository,
+    entrant_id_of,
+)
+from chuhan.web.tournaments.rules import ArenaTally, Format
 from chuhan.web.tournaments.views import tournament_json, you_of
 
 __all__ = ["CHAT_SHOWN", "NOTICE_KIND", "TournamentLive", "TournamentMember"]
@@ -83,6 +89,8 @@ class TournamentLive:
         self._reading: set[str] = set()
         self._again: set[str] = set()
         self._read_at: dict[str, float] = {}
+        #: The arenas' points kept from one reading to the next.
+        self._tallies: dict[str, ArenaTally] = {}
         #: The next reading's timer of each tournament changed since its last reading.
         self._due: dict[str, asyncio.TimerHandle] = {}
         #: Readings taken for the pages (tests and the bench count them).
@@ -118,6 +126,7 @@ class TournamentLive:
             del self.watchers[tournament_id]
             self._shown.pop(tournament_id, None)
             self._read_at.pop(tournament_id, None)
+            self._tallies.pop(tournament_id, None)
             timer = self._due.pop(tournament_id, None)
             if timer is not None:
                 timer.cancel()
@@ -138,7 +147,11 @@ class TournamentLive:
     def _keep(self, tournament: Tournament) -> None:
         """Keep a reading and mark its pages, unless they were sent the same already (a
         game made for a board changes no revision: the texts are compared)."""
-        text = json.dumps(tournament_json(tournament, whole=True), ensure_ascii=False)
+        tally = None
+        if tournament.spec.format is Format.ARENA and not tournament.settings.over_the_board:
+            tally = self._tallies.setdefault(tournament.id, ArenaTally(tournament.spec.scoring))
+        shown_json = tournament_json(tournament, whole=True, tally=tally)
+        text = json.dumps(shown_json, ensure_ascii=False)
         shown = self._shown.get(tournament.id)
         if shown is not None and shown[1] == text:
             return
@@ -155,6 +168,20 @@ class TournamentLive:
         self._read_again(tournament_id)
         self._spawn(self._tell_others(tournament_id, {}))
 
+    def game_made(self, tournament_id: str, players: tuple[str, ...], game_id: str) -> None:
+        """A board's game was made: its players' pages are told at once (``your_game``),
+        here and on the other processes, without waiting for the tournament's next
+        reading (at most one a second), so that the game opens as soon as it can."""
+        self._tell_players(tournament_id, players, game_id)
+        self._spawn(self._tell_others(tournament_id, {"game": [game_id, *players]}))
+
+    def _tell_players(self, tournament_id: str, players: Iterable[str], game_id: str) -> None:
+        wanted = set(players)
+        message = {"type": "your_game", "game": game_id}
+        for member in self.watchers.get(tournament_id, ()):
+            if member.account is not None and entrant_id_of(member.account) in wanted:
+                member.send(message)
+
     def hear(self, notice: Notice) -> None:
         """A notice of another process (or a ``resync``)."""
         if notice.kind == "resync":
@@ -162,6 +189,10 @@ class TournamentLive:
                 self._read_again(tournament_id)
             return
         tournament_id = notice.game_id
+        made = notice.data.get("game")
+        if isinstance(made, list) and made and all(isinstance(part, str) for part in made):
+            self._tell_players(tournament_id, made[1:], made[0])
+            return
         line = notice.data.get("line")
         if line is None:
             self._read_again(tournament_id)

@@ -31,6 +31,7 @@ transaction is kept.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -303,7 +304,9 @@ DRIVER_RELEASE = "UPDATE tournaments SET driver = NULL WHERE driver = ?"
 DRIVER_READ = "SELECT driver FROM tournaments WHERE id = ?"
 #: The games over whose boards have no result yet, of the tournaments a process drives.
 ENDED_WITHOUT_RESULT = (
-    "SELECT b.game_id, g.result FROM tournament_boards AS b "
+    "SELECT b.game_id, g.result, (SELECT e.data FROM events AS e WHERE e.game_id = g.id "
+    "AND e.kind = 'abort' ORDER BY e.version DESC LIMIT 1) AS abort_data "
+    "FROM tournament_boards AS b "
     "JOIN tournaments AS t ON t.id = b.tournament_id "
     "JOIN games AS g ON g.id = b.game_id "
     "WHERE t.driver = ? AND t.status <> 'finished' AND b.result IS NULL "
@@ -330,7 +333,10 @@ def _entrant_of(row: Mapping[str, Any]) -> Entrant:
     )
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _ending_of(detail: str) -> ArenaEnding:
+    """An arena board's ending from its stored text (a finished board's never changes:
+    each reading of an arena would parse every one again)."""
     values = json.loads(detail)
     colours: tuple[Colour, ...] = ("red", "black")
     berserk = frozenset(colour for colour in colours if colour in values.get("berserk", ()))
@@ -757,12 +763,21 @@ def driver_of(tournament_id: str) -> Body[str | None]:
     return None if found is None or found["driver"] is None else str(found["driver"])
 
 
-def ended_without_result(server_id: str, limit: int) -> Body[list[tuple[str, dict[str, Any]]]]:
-    """``(game id, the game's result)`` of the games over whose boards have no result,
-    in the tournaments ``server_id`` drives (the end written by a process that did not
-    give the board its result: it died first, or could not write it)."""
+def ended_without_result(
+    server_id: str, limit: int
+) -> Body[list[tuple[str, dict[str, Any], str | None]]]:
+    """``(game id, the game's result, the absent seat)`` of the games over whose boards
+    have no result, in the tournaments ``server_id`` drives (the end written by a process
+    that did not give the board its result: it died first, or could not write it). The
+    absent seat is the side called off for not making a first move in time (its abort
+    event's ``side``), else None."""
     found = yield All(ENDED_WITHOUT_RESULT, (server_id, limit))
-    return [(str(row["game_id"]), dict(json.loads(row["result"] or "{}"))) for row in found]
+    ended = []
+    for row in found:
+        abort = json.loads(row["abort_data"] or "{}")
+        absent = str(abort["side"]) if abort.get("no_start") and abort.get("side") else None
+        ended.append((str(row["game_id"]), dict(json.loads(row["result"] or "{}")), absent))
+    return ended
 
 
 def list_tournaments(status: Status, limit: int) -> Body[list[Tournament]]:
@@ -1111,7 +1126,7 @@ class TournamentRepository:
 
     async def ended_without_result(
         self, server_id: str, limit: int = 50
-    ) -> list[tuple[str, dict[str, Any]]]:
+    ) -> list[tuple[str, dict[str, Any], str | None]]:
         body = ended_without_result(server_id, limit)
         return await self.db.read(body, "finding tournament games ended unrecorded")
 

@@ -8,6 +8,7 @@ from typing import Any
 from chuhan.web.accounts.repository import Account
 from chuhan.web.tournaments.repository import Tournament, entrant_id_of
 from chuhan.web.tournaments.rules import (
+    ArenaTally,
     Board,
     Entrant,
     Format,
@@ -34,8 +35,12 @@ RECENT_GAMES = 30
 GAMES_PAGE = 100
 
 
-def tournament_json(tournament: Tournament, *, whole: bool) -> dict[str, Any]:
-    """A tournament as the API shows it: never an account's id or an entry code."""
+def tournament_json(
+    tournament: Tournament, *, whole: bool, tally: ArenaTally | None = None
+) -> dict[str, Any]:
+    """A tournament as the API shows it: never an account's id or an entry code. An
+    arena's standings are counted by ``tally`` when given (the live pages keep one from a
+    reading to the next: each reading then costs the games ended since the last)."""
     spec, settings = tournament.spec, tournament.settings
     shown: dict[str, Any] = {
         "id": tournament.id,
@@ -90,10 +95,14 @@ def tournament_json(tournament: Tournament, *, whole: bool) -> dict[str, Any]:
             if board.result is None or board.number in recent
         ]
         shown["games_count"] = len(boards)
-        records = arena_records(tournament.boards, tournament.endings)
+        if tally is None:
+            records = arena_records(boards, tournament.endings)
+            ranked = arena_standings(tournament.entrants, records, spec.scoring)
+        else:
+            ranked = tally.standings(tournament.entrants, boards, tournament.endings)
         shown["standings"] = [
             {"rank": line.rank, "name": names[line.entrant_id], "points": line.points}
-            for line in arena_standings(tournament.entrants, records, spec.scoring)
+            for line in ranked
         ]
     elif tournament.entrants:
         shown["standings"] = [
