@@ -321,16 +321,32 @@ FORBIDDEN_READ = (
 
 
 def _entrant_of(row: Mapping[str, Any]) -> Entrant:
-    return Entrant(
-        id=str(row["entrant_id"]),
-        name=str(row["name"]),
-        rating=int(row["rating"]),
-        entered=int(row["entered"]),
-        first_round=int(row["first_round"]),
-        last_round=None if row["last_round"] is None else int(row["last_round"]),
-        paused=bool(row["paused"]),
-        club=str(row["club"] or ""),
+    return _entrant(
+        str(row["entrant_id"]),
+        str(row["name"]),
+        int(row["rating"]),
+        int(row["entered"]),
+        int(row["first_round"]),
+        None if row["last_round"] is None else int(row["last_round"]),
+        bool(row["paused"]),
+        str(row["club"] or ""),
     )
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _entrant(
+    entrant_id: str,
+    name: str,
+    rating: int,
+    entered: int,
+    first_round: int,
+    last_round: int | None,
+    paused: bool,
+    club: str,
+) -> Entrant:
+    """An entrant as stored (read again with every change of the tournament, as its
+    boards are: :func:`_board`)."""
+    return Entrant(entrant_id, name, rating, entered, first_round, last_round, paused, club)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -344,13 +360,23 @@ def _ending_of(detail: str) -> ArenaEnding:
 
 
 def _board_of(row: Mapping[str, Any]) -> Board:
-    return Board(
-        round=int(row["round"]),
-        number=int(row["board"]),
-        red=str(row["red"]),
-        black=None if row["black"] is None else str(row["black"]),
-        result=None if row["result"] is None else Result(row["result"]),
+    result = row["result"]
+    return _board(
+        int(row["round"]),
+        int(row["board"]),
+        str(row["red"]),
+        None if row["black"] is None else str(row["black"]),
+        None if result is None else str(result),
     )
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _board(
+    round_number: int, number: int, red: str, black: str | None, result: str | None
+) -> Board:
+    """A board as stored (the same board is read again and again: an arena's every board
+    is read with each change of it, and a frozen dataclass is slow to build)."""
+    return Board(round_number, number, red, black, None if result is None else Result(result))
 
 
 # ---------------------------------------------------------------------- bodies
