@@ -4,9 +4,10 @@ waiting players, and the players' move round trip while the pairings run.
 ``chuhan serve`` runs in a process of its own on a fresh SQLite database (``--trust-proxy``,
 each player coming from an address of its own); this process plays every player over real
 websockets, as ``bench/load.py`` plays games. Each player signs up, joins the arena, and
-watches the tournament's page socket (``/ws/t/{id}``); when the page shows a board of theirs
-with its game made, the player asks for its seat (``POST .../game``), opens the game's socket
-and plays random legal moves, each after ``--think-ms`` (0.5x to 1.5x); the side to move at
+watches the tournament's page socket (``/ws/t/{id}``); when the page is told of a game of
+theirs (``your_game``, or a board of theirs with its game made), the player asks for its
+seat (``POST .../game``), opens the game's socket and plays random legal moves, each after
+``--think-ms`` (0.5x to 1.5x); the side to move at
 ply ``--plies`` resigns, and the player waits to be paired again, until the arena ends.
 
     PYTHONPATH=src .venv/bin/python bench/arena.py                      # 200 players
@@ -53,6 +54,13 @@ class Numbers:
     waits: list[float] = field(default_factory=list)
     games: set[str] = field(default_factory=set)
     errors: list[str] = field(default_factory=list)
+    #: The ``tournament`` frames the pages were sent while the arena ran, and their bytes.
+    frames: int = 0
+    frame_bytes: int = 0
+    #: The tournament's revisions the pages saw (each a reading the server sent).
+    revisions: set[int] = field(default_factory=set)
+    #: The ``your_game`` frames (a player's game told as it is made).
+    told: int = 0
 
 
 def address(number: int) -> str:
@@ -171,9 +179,18 @@ async def player(
 
         async def read_page() -> None:
             while True:
-                message = await receive(page, 3600)
+                async with asyncio.timeout(3600):
+                    text = await page.recv()
+                message = json.loads(text)
                 if message["type"] == "tournament":
+                    numbers.frames += 1
+                    numbers.frame_bytes += len(text.encode() if isinstance(text, str) else text)
+                    numbers.revisions.add(message["tournament"]["revision"])
                     latest["tournament"] = message["tournament"]
+                    changed.set()
+                elif message["type"] == "your_game":  # (told as it is made, as the page is)
+                    numbers.told += 1
+                    latest["told"] = message["game"]
                     changed.set()
 
         reader = asyncio.create_task(read_page())
@@ -186,13 +203,16 @@ async def player(
                 if tournament["status"] == "finished":
                     return
                 mine = [
-                    board
+                    board["game"]
                     for board in tournament.get("games", [])
                     if board["result"] is None
                     and board["game"]
                     and board["game"] not in played
                     and name in (board["red"], board["black"])
                 ]
+                told = latest.get("told")
+                if told is not None and told not in played:
+                    mine.insert(0, told)
                 if not mine:
                     continue
                 now = time.perf_counter()
@@ -206,7 +226,7 @@ async def player(
                 )
                 if status != 200:
                     numbers.errors.append(f"seat {status}: {answer}")
-                    played.add(mine[0]["game"])
+                    played.add(mine[0])
                     continue
                 game = answer["game"]
                 played.add(game["game_id"])
@@ -257,14 +277,16 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> None:
         raise SystemExit(f"cannot create the arena: {status} {created}")
     tournament_id = created["tournament"]["id"]
     for number, cookie in enumerate(cookies):
-        status, answer, _ = call(
+        _, answer, _ = call(
             base, f"/api/tournaments/{tournament_id}/join", {}, cookie, address(number)
         )
-        if status != 200:
+        if status not in (200, 201):
             raise SystemExit(f"player {number} cannot join: {status} {answer}")
     print(f"{count} entered; playing for {args.minutes} min…", flush=True)
     numbers = Numbers()
     cpu_before = cpu_seconds(server_pid)
+    client_cpu_before = time.process_time()
+    wall_before = time.perf_counter()
     started = time.perf_counter() + (starts - time.time())
     tasks = [
         asyncio.create_task(
@@ -284,10 +306,34 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> None:
     outcomes = await asyncio.gather(*tasks, return_exceptions=True)
     numbers.errors += [f"{type(o).__name__}: {o}" for o in outcomes if isinstance(o, BaseException)]
     cpu = cpu_seconds(server_pid) - cpu_before
-    report(args, numbers, cpu)
+    client_cpu = time.process_time() - client_cpu_before
+    wall = time.perf_counter() - wall_before
+    reading = await loop.run_in_executor(None, time_reading, base, tournament_id, cookies[0])
+    report(args, numbers, cpu, client_cpu, wall, reading)
 
 
-def report(args: argparse.Namespace, numbers: Numbers, cpu: float) -> None:
+def time_reading(base: str, tournament_id: str, cookie: str) -> tuple[float, int]:
+    """The finished arena read through ``GET /api/tournaments/{id}`` (what the page is
+    sent, as the server reads and renders it): the median of 9 reads' seconds, and its
+    size in bytes."""
+    seconds: list[float] = []
+    size = 0
+    for _ in range(9):
+        began = time.perf_counter()
+        _, answer, _ = call(base, f"/api/tournaments/{tournament_id}", None, cookie, address(0))
+        seconds.append(time.perf_counter() - began)
+        size = len(json.dumps(answer, ensure_ascii=False).encode())
+    return percentile(seconds, 0.5), size
+
+
+def report(
+    args: argparse.Namespace,
+    numbers: Numbers,
+    cpu: float,
+    client_cpu: float,
+    wall: float,
+    reading: tuple[float, int],
+) -> None:
     trips = [seconds for _, seconds in numbers.round_trips]
     near = [
         seconds
@@ -320,7 +366,22 @@ def report(args: argparse.Namespace, numbers: Numbers, cpu: float) -> None:
         )
     print(f"moves: {len(trips)}; round trip {line(trips)}")
     print(f"moves sent within 1 s after a pairing: {len(near)}; {line(near)}")
-    print(f"games: {len(numbers.games)}; server CPU {cpu:.1f} s; errors: {len(numbers.errors)}")
+    print(
+        f"games: {len(numbers.games)}; server CPU {cpu:.1f} s, this process's (the clients') "
+        f"CPU {client_cpu:.1f} s, in {wall:.0f} s; errors: {len(numbers.errors)}"
+    )
+    pages = max(1, args.players)
+    print(
+        f"tournament frames: {numbers.frames:,} ({numbers.frames / pages / wall:.2f} per page "
+        f"per second; {len(numbers.revisions):,} revisions seen), {numbers.frame_bytes:,} bytes "
+        f"({numbers.frame_bytes / max(1, numbers.frames):,.0f} a frame, "
+        f"{numbers.frame_bytes / pages / wall:,.0f} per page per second); your_game frames: "
+        f"{numbers.told:,}"
+    )
+    print(
+        f"the finished arena read by GET /api/tournaments/{{id}}: {reading[0] * 1000:.1f} ms "
+        f"(median of 9), {reading[1]:,} bytes"
+    )
     for error in numbers.errors[:10]:
         print(f"  {error}")
 

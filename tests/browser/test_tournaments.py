@@ -567,6 +567,18 @@ def games_of(page: Any, tournament_id: str) -> dict[str, list[str]]:
     }
 
 
+def every_game(page: Any, tournament_id: str) -> list[dict[str, Any]]:
+    """Every game of the arena, read a page at a time, newest first."""
+    games: list[dict[str, Any]] = []
+    path: str | None = f"/api/tournaments/{tournament_id}/games"
+    while path is not None:
+        answer = call(page, "GET", path)
+        games += answer["games"]
+        after = answer["next"]
+        path = None if after is None else f"/api/tournaments/{tournament_id}/games?before={after}"
+    return games
+
+
 def play_out(players: dict[str, Player], names: list[str]) -> None:
     """The game the tournament's page opened for the players named (one or both of its
     two): one move each, then Red resigns."""
@@ -638,7 +650,8 @@ def test_a_short_arena_of_two_accounts_and_a_computer_is_played_to_its_final_sta
         watcher.page.wait_for_timeout(200)  # (a poll of the tournament, not an ordering)
     final = call(watcher.page, "GET", f"/api/tournaments/{tournament_id}")["tournament"]
     assert final["status"] == "finished", final
-    games = final["games"]
+    games = every_game(watcher.page, tournament_id)  # (the page has the newest 30 only)
+    assert len(games) == final["games_count"]
     assert len(games) >= 2 and all(game["result"] in ("1-0", "0-1") for game in games)
     computer = "Computer 1 (level 1)"
     wins = 0

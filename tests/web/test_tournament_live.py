@@ -192,3 +192,85 @@ def test_a_page_of_no_tournament_and_bad_messages_are_named(client: TestClient) 
     page.send("hello")
     assert page.error()["code"] == "not_allowed"
     page.close()
+
+
+def test_a_page_is_sent_one_reading_per_interval_with_every_change_made_meanwhile(
+    make_client: Any, clock: FakeClock
+) -> None:
+    """A tournament is read for its pages at most once per ``tournament_page_seconds``
+    (the server's clock): a change within it is not sent at once; the next reading, when
+    the time is up, has it and every change since."""
+    client = make_client(**CHEAP, tournament_page_seconds=60.0)
+    director = sign_up(client, "Director")
+    tournament_id = create(client, director, clock).json()["tournament"]["id"]
+    page = Page(client, tournament_id)
+    page.hello()
+    live = client.app.state.context.tournaments.live  # type: ignore[attr-defined]
+    before = live.readings
+    cookies = [sign_up(client, f"Player{n}") for n in range(4)]
+
+    def join(cookie: str) -> None:
+        joined = client.post(f"/api/tournaments/{tournament_id}/join", json={}, headers=as_(cookie))
+        assert joined.status_code == 200, joined.text
+
+    try:
+        join(cookies[0])  # (the first change since the page came is read at once)
+        assert page.expect("tournament")["tournament"]["players"] == 1
+        join(cookies[1])
+        join(cookies[2])
+        # Within the minute: no reading is sent (the pong comes first, the socket's frames in
+        # order), and none was taken.
+        seq = page.send("ping")
+        assert page.receive() == {"type": "pong", "seq": seq, "server_time_ms": page_ms(clock)}
+        assert live.readings == before + 1
+        clock.advance(60.0)
+        join(cookies[3])  # (the minute is up: this change is read at once, with the two before)
+        shown = page.expect("tournament")["tournament"]
+        assert shown["players"] == 4
+        assert [entrant["name"] for entrant in shown["entrants"]] == [
+            "Player0",
+            "Player1",
+            "Player2",
+            "Player3",
+        ]
+        assert live.readings == before + 2
+    finally:  # (a socket left open holds the app's shutdown)
+        page.close()
+
+
+def page_ms(clock: FakeClock) -> int:
+    return round(clock() * 1000)
+
+
+def test_a_players_page_is_told_of_their_game_at_once_and_only_theirs(
+    make_client: Any, clock: FakeClock
+) -> None:
+    """The game made for a board is told to its two players' pages as it is made, not at
+    the tournament's next reading (here an hour away); a visitor's page is not told."""
+    client = make_client(**CHEAP, tournament_page_seconds=3600.0)
+    tournament_id, cookies = a_swiss(client, clock, players=2)
+    pages = [Page(client, tournament_id, cookie) for cookie in cookies]
+    visitor = Page(client, tournament_id)
+    try:
+        for page in (*pages, visitor):
+            page.hello()
+        paired = client.post(
+            f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0])
+        )
+        assert paired.status_code == 200, paired.text
+        (board,) = paired.json()["tournament"]["paired"][0]
+        assert board["game"]
+        for page in pages:
+            assert page.expect("your_game") == {"type": "your_game", "game": board["game"]}
+        visitor.send("ping")
+        seen = [visitor.receive()["type"]]
+        while seen[-1] != "pong":
+            seen.append(visitor.receive()["type"])
+        assert "your_game" not in seen
+        seat = client.post(
+            f"/api/tournaments/{tournament_id}/game", json={}, headers=as_(cookies[1])
+        )
+        assert seat.json()["game"]["game_id"] == board["game"]
+    finally:
+        for page in (*pages, visitor):
+            page.close()

@@ -311,7 +311,8 @@ def test_a_tournament_page_hears_the_changes_and_the_chat_of_another_process(
     servers: Any,
 ) -> None:
     """A page on one process is sent the tournament when an entrant joins through the
-    other, and the chat lines said on either (each line once)."""
+    other, and the chat lines said on either (each line once); an entrant's pages on both
+    are told of the entrant's game as it is made."""
     first, _ = servers()
     second, _ = servers()
     director = sign_up(first, "Director")
@@ -340,3 +341,11 @@ def test_a_tournament_page_hears_the_changes_and_the_chat_of_another_process(
         while len(there.lines) < 2:
             there.until("chat")
         assert [(line["name"], line["text"]) for line in there.lines] == expected
+        # The game made for the entrant's board is told at once to the entrant's pages on
+        # both processes: by the process that made it, and in its notice by the other.
+        pages = [Page(stack, port, tournament_id, entrant) for port in (first, second)]
+        paired = call(first, "POST", f"/api/tournaments/{tournament_id}/pair", director)
+        assert "tournament" in paired, paired
+        told = [page.until("your_game")["game"] for page in pages]
+        seat = call(second, "POST", f"/api/tournaments/{tournament_id}/game", entrant)
+        assert told == [seat["game"]["game_id"]] * 2

@@ -346,6 +346,32 @@ def test_an_arena_pairs_its_waiting_players_again_as_games_end(
     assert over.status_code == 409 and "the arena is over" in over.text
 
 
+def test_an_arenas_games_are_read_a_page_at_a_time_newest_first(
+    client: TestClient, clock: FakeClock
+) -> None:
+    cookies = [sign_up(client, f"Arena{n}") for n in range(4)]
+    response = create(client, cookies[0], clock, format="arena", minutes=30, name="Paged arena")
+    tournament_id = response.json()["tournament"]["id"]
+    base = f"/api/tournaments/{tournament_id}"
+    for cookie in cookies:
+        assert client.post(f"{base}/join", json={}, headers=as_(cookie)).status_code == 200
+    clock.advance(600)
+    assert client.post(f"{base}/pair", json={}, headers=as_(cookies[0])).status_code == 200
+    play_to_a_result(client, tournament_id, cookies)
+    first = client.get(f"{base}/games?limit=3")
+    assert first.status_code == 200, first.text
+    assert [game["board"] for game in first.json()["games"]] == [4, 3, 2]
+    assert first.json()["games_count"] == 4 and first.json()["next"] == 2
+    rest = client.get(f"{base}/games?before=2&limit=3").json()
+    assert [(game["board"], game["result"]) for game in rest["games"]] == [(1, "1-0")]
+    assert rest["next"] is None
+    bad = client.get(f"{base}/games?limit=1000")
+    assert bad.status_code == 400 and "'limit' must be a whole number from 1 to 100" in bad.text
+    swiss = create(client, cookies[0], clock).json()["tournament"]["id"]
+    refused = client.get(f"/api/tournaments/{swiss}/games")
+    assert refused.status_code == 409 and "only an arena's games are read by page" in refused.text
+
+
 def drive(client: TestClient) -> None:
     """The driver's look, once (the app's own looks come every beat_seconds as well)."""
     context = client.app.state.context  # type: ignore[attr-defined]
@@ -659,3 +685,32 @@ def test_a_game_whose_player_never_moves_is_forfeited_and_the_player_paused(
     state = watcher.expect("state")
     assert state["status"] == "over"
     assert "did not make a first move in time" in state["result"]["reason"]
+
+
+def test_a_game_called_off_for_an_absent_player_and_left_without_result_is_their_forfeit(
+    client: TestClient, clock: FakeClock
+) -> None:
+    """A game called off because Red never moved, whose end the tournament did not hear
+    (its process died before giving the board its result: here the tournament stops
+    listening), is found by the driver's next look: the absent side alone loses, by
+    forfeit, and is paused; not a double forfeit."""
+    context = client.app.state.context  # type: ignore[attr-defined]
+    tournament_id, cookies = a_swiss(client, clock, players=2)
+    clock.advance(600)
+    drive(client)  # (the start: round 1 paired, its game made)
+    (game_id,) = seats_by_game(client, tournament_id, cookies)
+    service = context.tournaments
+    service._unsubscribe()  # (the end is written, the board never told)
+    service._unsubscribe = lambda: None  # (the app's close unsubscribes: done already)
+    clock.advance(31)
+    drive(client)  # (the game is called off: Red did not move in time)
+    client.portal.call(context.tournaments.idle)
+    (board,) = shown(client, tournament_id)["paired"][0]
+    assert board["game"] == game_id and board["result"] is None
+    drive(client)  # (the next look finds the game over without its board's result)
+    client.portal.call(context.tournaments.idle)
+    after = shown(client, tournament_id)
+    (board,) = after["paired"][0]
+    assert board["result"] == "-+"  # (Red never moved: Black wins by forfeit)
+    paused = {entrant["name"]: entrant["paused"] for entrant in after["entrants"]}
+    assert paused == {name: name == board["red"] for name in paused}

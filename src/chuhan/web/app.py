@@ -115,6 +115,7 @@ from chuhan.web.tournaments.routes import (
     remove_player,
     resume_tournament,
     tournament,
+    tournament_games,
     tournament_pgn,
     tournament_trf,
     unpair_round,
@@ -303,6 +304,7 @@ def create_app(
         Route("/api/tournaments", api(create_tournament), methods=["POST"]),
         Route("/api/tournaments", api(list_tournaments)),
         Route("/api/tournaments/{tournament_id}", api(tournament)),
+        Route("/api/tournaments/{tournament_id}/games", api(tournament_games)),
         Route("/api/tournaments/{tournament_id}/join", api(join_tournament), methods=["POST"]),
         Route(
             "/api/tournaments/{tournament_id}/withdraw",

@@ -53,6 +53,10 @@ class Settings:
     #: Seconds a player has to make a first move once the opponent has made theirs; after
     #: that the opponent may abort the game (lichess gives a similar time).
     first_move_seconds: float = 30.0
+    #: A tournament's pages are sent at most one reading of it per this many seconds
+    #: (the newest: the changes between are in it): a 200-player arena changes several
+    #: times a second, and each reading goes to every page watching it.
+    tournament_page_seconds: float = 1.0
     share_origin: str | None = None
     local_only: bool = False
     #: Watchers one game admits at once; more are refused (close code 4429).

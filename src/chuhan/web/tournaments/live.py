@@ -5,9 +5,13 @@ database, and the tournament's chat.
 A committed write of a tournament (:attr:`TournamentRepository.changed`) reads it once and
 marks every page watching it; each page's writer renders the newest reading when it gets
 there (a slow page skips readings, never piles them up), with the reader's own part
-(``you``: directing, playing) added. The other processes hear a ``tournament`` notice and do
-the same; a chat line travels in its notice, so nobody reads it back. A ``resync`` (notices
-may have been lost) reads every watched tournament again.
+(``you``: directing, playing) added. A tournament is read for its pages at most once per
+``Settings.tournament_page_seconds``: a change within that time of the last reading is
+read when the time is up, together with every change made meanwhile (a 200-player arena
+changes several times a second); a reading of no new revision is sent to nobody. The
+other processes hear a ``tournament`` notice and do the same; a chat line travels in its
+notice, so nobody reads it back. A ``resync`` (notices may have been lost) reads every
+watched tournament again.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import json
 import logging
 import math
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
 
 from chuhan.web.accounts.repository import Account
@@ -26,8 +30,14 @@ from chuhan.web.db import StoreError
 from chuhan.web.settings import Settings
 from chuhan.web.sockets.connection import STATE, Connection
 from chuhan.web.sockets.protocol import ProtocolError, TokenBucket
-from chuhan.web.tournaments.repository import ChatLine, Tournament, TournamentRepository
-from chuhan.web.tournaments.views import tournament_json, you_json
+from chuhan.web.tournaments.repository import (
+    ChatLine,
+    Tournament,
+    TournamentRepository,
+    entrant_id_of,
+)
+from chuhan.web.tournaments.rules import ArenaTally, Format
+from chuhan.web.tournaments.views import tournament_json, you_of
 
 __all__ = ["CHAT_SHOWN", "NOTICE_KIND", "TournamentLive", "TournamentMember"]
 
@@ -71,11 +81,20 @@ class TournamentLive:
         self.settings = settings
         self.now = now
         self.watchers: dict[str, set[TournamentMember]] = {}
-        #: The newest reading of each watched tournament and its JSON text.
-        self._shown: dict[str, tuple[Tournament, str]] = {}
-        #: The tournaments being read, and those changed again while they were.
+        #: The newest reading of each watched tournament, its JSON text, and its entrants'
+        #: names by id (each page's ``you``).
+        self._shown: dict[str, tuple[Tournament, str, dict[str, str]]] = {}
+        #: The tournaments being read (or waiting for their next reading's time), those
+        #: changed again meanwhile, and when each was last read for its pages (``now``).
         self._reading: set[str] = set()
         self._again: set[str] = set()
+        self._read_at: dict[str, float] = {}
+        #: The arenas' points kept from one reading to the next.
+        self._tallies: dict[str, ArenaTally] = {}
+        #: The next reading's timer of each tournament changed since its last reading.
+        self._due: dict[str, asyncio.TimerHandle] = {}
+        #: Readings taken for the pages (tests and the bench count them).
+        self.readings = 0
         self._chat: dict[str, deque[ChatLine]] = {}
         self._chat_reads: dict[str, asyncio.Lock] = {}
         self._budgets: dict[tuple[str, str], TokenBucket] = {}
@@ -90,7 +109,8 @@ class TournamentLive:
         tournament_id = tournament.id
         member.tournament_id = tournament_id
         self.watchers.setdefault(tournament_id, set()).add(member)
-        if tournament_id not in self._shown:
+        shown = self._shown.get(tournament_id)
+        if shown is None or shown[0].revision <= tournament.revision:
             self._keep(tournament)
         member.mark(STATE)
         lines = await self._lines(tournament_id)
@@ -105,6 +125,11 @@ class TournamentLive:
         if not watchers:
             del self.watchers[tournament_id]
             self._shown.pop(tournament_id, None)
+            self._read_at.pop(tournament_id, None)
+            self._tallies.pop(tournament_id, None)
+            timer = self._due.pop(tournament_id, None)
+            if timer is not None:
+                timer.cancel()
             self._chat.pop(tournament_id, None)
             self._chat_reads.pop(tournament_id, None)
             for key in [key for key in self._budgets if key[0] == tournament_id]:
@@ -115,13 +140,23 @@ class TournamentLive:
         shown = self._shown.get(member.tournament_id or "")
         if shown is None:
             return None
-        tournament, text = shown
-        you = json.dumps(you_json(tournament, member.account), ensure_ascii=False)
+        tournament, text, names = shown
+        you = json.dumps(you_of(tournament, names, member.account), ensure_ascii=False)
         return f'{{"type":"tournament","you":{you},"tournament":{text}}}'
 
     def _keep(self, tournament: Tournament) -> None:
-        text = json.dumps(tournament_json(tournament, whole=True), ensure_ascii=False)
-        self._shown[tournament.id] = (tournament, text)
+        """Keep a reading and mark its pages, unless they were sent the same already (a
+        game made for a board changes no revision: the texts are compared)."""
+        tally = None
+        if tournament.spec.format is Format.ARENA and not tournament.settings.over_the_board:
+            tally = self._tallies.setdefault(tournament.id, ArenaTally(tournament.spec.scoring))
+        shown_json = tournament_json(tournament, whole=True, tally=tally)
+        text = json.dumps(shown_json, ensure_ascii=False)
+        shown = self._shown.get(tournament.id)
+        if shown is not None and shown[1] == text:
+            return
+        names = {entrant.id: entrant.name for entrant in tournament.entrants}
+        self._shown[tournament.id] = (tournament, text, names)
         for member in self.watchers.get(tournament.id, ()):
             member.mark(STATE)
 
@@ -133,6 +168,20 @@ class TournamentLive:
         self._read_again(tournament_id)
         self._spawn(self._tell_others(tournament_id, {}))
 
+    def game_made(self, tournament_id: str, players: tuple[str, ...], game_id: str) -> None:
+        """A board's game was made: its players' pages are told at once (``your_game``),
+        here and on the other processes, without waiting for the tournament's next
+        reading (at most one a second), so that the game opens as soon as it can."""
+        self._tell_players(tournament_id, players, game_id)
+        self._spawn(self._tell_others(tournament_id, {"game": [game_id, *players]}))
+
+    def _tell_players(self, tournament_id: str, players: Iterable[str], game_id: str) -> None:
+        wanted = set(players)
+        message = {"type": "your_game", "game": game_id}
+        for member in self.watchers.get(tournament_id, ()):
+            if member.account is not None and entrant_id_of(member.account) in wanted:
+                member.send(message)
+
     def hear(self, notice: Notice) -> None:
         """A notice of another process (or a ``resync``)."""
         if notice.kind == "resync":
@@ -140,6 +189,10 @@ class TournamentLive:
                 self._read_again(tournament_id)
             return
         tournament_id = notice.game_id
+        made = notice.data.get("game")
+        if isinstance(made, list) and made and all(isinstance(part, str) for part in made):
+            self._tell_players(tournament_id, made[1:], made[0])
+            return
         line = notice.data.get("line")
         if line is None:
             self._read_again(tournament_id)
@@ -150,30 +203,45 @@ class TournamentLive:
         except (TypeError, ValueError):
             log.warning("a tournament chat notice without a line: %r", notice.data)
 
-    def _read_again(self, tournament_id: str) -> None:
+    def _read_again(self, tournament_id: str, *, due: bool = False) -> None:
+        """Read the tournament for its pages: now, unless it was read less than
+        ``tournament_page_seconds`` ago (then when that time is up, once for all the
+        changes until then: ``due``), or is being read (then again after)."""
         if tournament_id not in self.watchers:
             return
         if tournament_id in self._reading:
             self._again.add(tournament_id)
             return
+        last = self._read_at.get(tournament_id)
+        wait = 0.0 if last is None else last + self.settings.tournament_page_seconds - self.now()
+        if wait > 0 and not due:
+            if tournament_id not in self._due:
+                loop = asyncio.get_running_loop()
+                self._due[tournament_id] = loop.call_later(
+                    wait, lambda: self._read_again(tournament_id, due=True)
+                )
+            return
+        timer = self._due.pop(tournament_id, None)
+        if timer is not None:
+            timer.cancel()
         self._reading.add(tournament_id)
         self._spawn(self._read(tournament_id))
 
     async def _read(self, tournament_id: str) -> None:
+        self._again.discard(tournament_id)
+        self._read_at[tournament_id] = self.now()
+        self.readings += 1
         try:
-            while True:
-                self._again.discard(tournament_id)
-                try:
-                    tournament = await self.repository.tournament(tournament_id)
-                except StoreError as error:
-                    log.warning("cannot read tournament %s for its pages: %s", tournament_id, error)
-                    return
-                if tournament is not None and tournament_id in self.watchers:
-                    self._keep(tournament)
-                if tournament_id not in self._again:
-                    return
+            tournament = await self.repository.tournament(tournament_id)
+            if tournament is not None and tournament_id in self.watchers:
+                self._keep(tournament)
+        except StoreError as error:
+            log.warning("cannot read tournament %s for its pages: %s", tournament_id, error)
         finally:
             self._reading.discard(tournament_id)
+        if tournament_id in self._again:  # (changed while it was read: its time comes next)
+            self._again.discard(tournament_id)
+            self._read_again(tournament_id)
 
     async def _tell_others(self, tournament_id: str, data: dict[str, Any]) -> None:
         try:
@@ -247,5 +315,8 @@ class TournamentLive:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     def close(self) -> None:
+        for timer in self._due.values():
+            timer.cancel()
+        self._due.clear()
         for task in list(self._tasks):
             task.cancel()

@@ -31,6 +31,7 @@ transaction is kept.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -303,7 +304,9 @@ DRIVER_RELEASE = "UPDATE tournaments SET driver = NULL WHERE driver = ?"
 DRIVER_READ = "SELECT driver FROM tournaments WHERE id = ?"
 #: The games over whose boards have no result yet, of the tournaments a process drives.
 ENDED_WITHOUT_RESULT = (
-    "SELECT b.game_id, g.result FROM tournament_boards AS b "
+    "SELECT b.game_id, g.result, (SELECT e.data FROM events AS e WHERE e.game_id = g.id "
+    "AND e.kind = 'abort' ORDER BY e.version DESC LIMIT 1) AS abort_data "
+    "FROM tournament_boards AS b "
     "JOIN tournaments AS t ON t.id = b.tournament_id "
     "JOIN games AS g ON g.id = b.game_id "
     "WHERE t.driver = ? AND t.status <> 'finished' AND b.result IS NULL "
@@ -318,19 +321,38 @@ FORBIDDEN_READ = (
 
 
 def _entrant_of(row: Mapping[str, Any]) -> Entrant:
-    return Entrant(
-        id=str(row["entrant_id"]),
-        name=str(row["name"]),
-        rating=int(row["rating"]),
-        entered=int(row["entered"]),
-        first_round=int(row["first_round"]),
-        last_round=None if row["last_round"] is None else int(row["last_round"]),
-        paused=bool(row["paused"]),
-        club=str(row["club"] or ""),
+    return _entrant(
+        str(row["entrant_id"]),
+        str(row["name"]),
+        int(row["rating"]),
+        int(row["entered"]),
+        int(row["first_round"]),
+        None if row["last_round"] is None else int(row["last_round"]),
+        bool(row["paused"]),
+        str(row["club"] or ""),
     )
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _entrant(
+    entrant_id: str,
+    name: str,
+    rating: int,
+    entered: int,
+    first_round: int,
+    last_round: int | None,
+    paused: bool,
+    club: str,
+) -> Entrant:
+    """An entrant as stored (read again with every change of the tournament, as its
+    boards are: :func:`_board`)."""
+    return Entrant(entrant_id, name, rating, entered, first_round, last_round, paused, club)
+
+
+@functools.lru_cache(maxsize=1 << 16)
 def _ending_of(detail: str) -> ArenaEnding:
+    """An arena board's ending from its stored text (a finished board's never changes:
+    each reading of an arena would parse every one again)."""
     values = json.loads(detail)
     colours: tuple[Colour, ...] = ("red", "black")
     berserk = frozenset(colour for colour in colours if colour in values.get("berserk", ()))
@@ -338,13 +360,23 @@ def _ending_of(detail: str) -> ArenaEnding:
 
 
 def _board_of(row: Mapping[str, Any]) -> Board:
-    return Board(
-        round=int(row["round"]),
-        number=int(row["board"]),
-        red=str(row["red"]),
-        black=None if row["black"] is None else str(row["black"]),
-        result=None if row["result"] is None else Result(row["result"]),
+    result = row["result"]
+    return _board(
+        int(row["round"]),
+        int(row["board"]),
+        str(row["red"]),
+        None if row["black"] is None else str(row["black"]),
+        None if result is None else str(result),
     )
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _board(
+    round_number: int, number: int, red: str, black: str | None, result: str | None
+) -> Board:
+    """A board as stored (the same board is read again and again: an arena's every board
+    is read with each change of it, and a frozen dataclass is slow to build)."""
+    return Board(round_number, number, red, black, None if result is None else Result(result))
 
 
 # ---------------------------------------------------------------------- bodies
@@ -757,12 +789,21 @@ def driver_of(tournament_id: str) -> Body[str | None]:
     return None if found is None or found["driver"] is None else str(found["driver"])
 
 
-def ended_without_result(server_id: str, limit: int) -> Body[list[tuple[str, dict[str, Any]]]]:
-    """``(game id, the game's result)`` of the games over whose boards have no result,
-    in the tournaments ``server_id`` drives (the end written by a process that did not
-    give the board its result: it died first, or could not write it)."""
+def ended_without_result(
+    server_id: str, limit: int
+) -> Body[list[tuple[str, dict[str, Any], str | None]]]:
+    """``(game id, the game's result, the absent seat)`` of the games over whose boards
+    have no result, in the tournaments ``server_id`` drives (the end written by a process
+    that did not give the board its result: it died first, or could not write it). The
+    absent seat is the side called off for not making a first move in time (its abort
+    event's ``side``), else None."""
     found = yield All(ENDED_WITHOUT_RESULT, (server_id, limit))
-    return [(str(row["game_id"]), dict(json.loads(row["result"] or "{}"))) for row in found]
+    ended = []
+    for row in found:
+        abort = json.loads(row["abort_data"] or "{}")
+        absent = str(abort["side"]) if abort.get("no_start") and abort.get("side") else None
+        ended.append((str(row["game_id"]), dict(json.loads(row["result"] or "{}")), absent))
+    return ended
 
 
 def list_tournaments(status: Status, limit: int) -> Body[list[Tournament]]:
@@ -1111,7 +1152,7 @@ class TournamentRepository:
 
     async def ended_without_result(
         self, server_id: str, limit: int = 50
-    ) -> list[tuple[str, dict[str, Any]]]:
+    ) -> list[tuple[str, dict[str, Any], str | None]]:
         body = ended_without_result(server_id, limit)
         return await self.db.read(body, "finding tournament games ended unrecorded")
 

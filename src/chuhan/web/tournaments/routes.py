@@ -2,8 +2,11 @@
 
 - ``POST /api/tournaments``: create one (signed in; the creator directs it);
 - ``GET /api/tournaments?status=created|running|finished``: the list;
-- ``GET /api/tournaments/{id}``: one, with its players, rounds and standings, and
-  ``you``: whether the one asking directs it and their name among its entrants;
+- ``GET /api/tournaments/{id}``: one, with its players, rounds and standings (an arena's
+  games in play and its 30 newest finished), and ``you``: whether the one asking directs
+  it and their name among its entrants;
+- ``GET /api/tournaments/{id}/games?before=n&limit=m``: an arena's games, newest first, a
+  page at a time (``next``: the ``before`` of the next page);
 - ``POST /api/tournaments/{id}/join`` (``{"code"}`` for one entered by code) and
   ``/withdraw``: the signed-in player;
 - ``POST /api/tournaments/{id}/pause`` and ``/resume``: the signed-in player pauses (not
@@ -78,7 +81,7 @@ from chuhan.web.tournaments.service import (
     over_the_board_pgn,
     with_code,
 )
-from chuhan.web.tournaments.views import tournament_json, you_json
+from chuhan.web.tournaments.views import GAMES_PAGE, arena_games_json, tournament_json, you_json
 
 __all__ = [
     "add_computer",
@@ -100,6 +103,7 @@ __all__ = [
     "remove_player",
     "resume_tournament",
     "tournament",
+    "tournament_games",
     "tournament_pgn",
     "tournament_trf",
     "unpair_round",
@@ -256,6 +260,33 @@ async def tournament(request: Request) -> Response:
     account = await context.accounts.account_of(request, context.now())
     shown["you"] = you_json(found, account)
     return JSONResponse({"tournament": shown})
+
+
+def _whole_number(request: Request, name: str, default: int | None, highest: int) -> int | None:
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    if not text.isdigit() or not 1 <= int(text) <= highest:
+        raise HTTPError(
+            400, "bad_field", f"'{name}' must be a whole number from 1 to {highest}, got {text!r}"
+        )
+    return int(text)
+
+
+@refusals
+async def tournament_games(request: Request) -> Response:
+    """An arena's games, newest first, ``limit`` (at most 100) numbered below ``before``."""
+    context = context_of(request)
+    found = await context.tournaments.tournament(request.path_params["tournament_id"])
+    if found.spec.format is not Format.ARENA:
+        raise TournamentError(
+            "only an arena's games are read by page: a Swiss's or a round robin's rounds are "
+            "all in the tournament"
+        )
+    before = _whole_number(request, "before", None, 10**9)
+    limit = _whole_number(request, "limit", GAMES_PAGE, GAMES_PAGE)
+    assert limit is not None
+    return JSONResponse(arena_games_json(found, before=before, limit=limit))
 
 
 @refusals

@@ -33,6 +33,7 @@ __all__ = [
     "ArenaGame",
     "ArenaRecord",
     "ArenaScoring",
+    "ArenaTally",
     "Board",
     "Entrant",
     "Format",
@@ -800,15 +801,68 @@ def arena_standings(
     scoring: ArenaScoring = ARENA_SCORING,
 ) -> tuple[Standing, ...]:
     """The arena's standings: points, then the higher rating, then the earlier entry."""
-    scored = []
-    for entrant in entrants:
-        record = records.get(entrant.id, ArenaRecord(entrant.id))
-        scored.append((sum(arena_points(record.games, scoring)), entrant))
+    points = {
+        player: sum(arena_points(record.games, scoring)) for player, record in records.items()
+    }
+    return _arena_ranked(entrants, points)
+
+
+def _arena_ranked(entrants: Sequence[Entrant], points: Mapping[str, int]) -> tuple[Standing, ...]:
+    scored = [(points.get(entrant.id, 0), entrant) for entrant in entrants]
     scored.sort(key=lambda item: (-item[0], -item[1].rating, item[1].entered))
     return tuple(
         Standing(rank=rank, entrant_id=entrant.id, points=float(points))
         for rank, (points, entrant) in enumerate(scored, start=1)
     )
+
+
+class ArenaTally:
+    """An arena's points kept from one reading of it to the next (its live pages'), so
+    that a reading costs the games ended since the last one, not every game the arena
+    has had. It rests on two facts of an arena: a board's result is given once, and a
+    player plays one game at a time, so a player's finished games only grow at their end.
+    Give it the boards of successive readings of one arena (in board order)."""
+
+    def __init__(self, scoring: ArenaScoring = ARENA_SCORING) -> None:
+        self.scoring = scoring
+        self._games: dict[str, list[ArenaGame]] = {}
+        self._points: dict[str, int] = {}
+        #: The boards counted (ended, or a bye), and how many of the first boards are.
+        self._counted: set[int] = set()
+        self._settled = 0
+        #: The players the last reading scored again (what it cost: tests count it).
+        self.rescored = 0
+
+    def standings(
+        self,
+        entrants: Sequence[Entrant],
+        boards: Sequence[Board],
+        endings: Mapping[int, ArenaEnding],
+    ) -> tuple[Standing, ...]:
+        """:func:`arena_standings` of these boards, scoring again only the players with
+        games ended since the last reading."""
+        scored: set[str] = set()
+        for board in boards[self._settled :]:
+            if board.number in self._counted:
+                continue
+            if board.black is None:
+                self._counted.add(board.number)
+                continue
+            if board.result is None:
+                continue
+            ending = endings.get(board.number)
+            sides: tuple[tuple[str, Colour], ...] = ((board.red, "red"), (board.black, "black"))
+            for player, colour in sides:
+                self._games.setdefault(player, []).append(_arena_game(board.result, ending, colour))
+                scored.add(player)
+            self._counted.add(board.number)
+        while self._settled < len(boards) and boards[self._settled].number in self._counted:
+            self._counted.discard(boards[self._settled].number)
+            self._settled += 1
+        for player in scored:
+            self._points[player] = sum(arena_points(self._games[player], self.scoring))
+        self.rescored = len(scored)
+        return _arena_ranked(entrants, self._points)
 
 
 def arena_pairings(
@@ -876,14 +930,7 @@ def arena_records(
             opponents.setdefault(player, []).append(opponent)
             if board.result is None:
                 continue
-            red_points, black_points = board.result.points()
-            points = red_points if colour == "red" else black_points
-            won = True if points == 1.0 else False if points == 0.0 else None
-            plies = ending.plies if ending is not None else 0
-            moves = (plies + 1) // 2 if colour == "red" else plies // 2
-            termination = ending.termination if ending is not None else Termination.ABANDONMENT
-            berserk = ending is not None and colour in ending.berserk
-            games.setdefault(player, []).append(ArenaGame(won, termination, moves, berserk))
+            games.setdefault(player, []).append(_arena_game(board.result, ending, colour))
     return {
         player: ArenaRecord(
             player,
@@ -893,6 +940,18 @@ def arena_records(
         )
         for player in colours
     }
+
+
+def _arena_game(result: Result, ending: ArenaEnding | None, colour: Colour) -> ArenaGame:
+    """A finished arena game from the side of the player of ``colour``."""
+    red_points, black_points = result.points()
+    points = red_points if colour == "red" else black_points
+    won = True if points == 1.0 else False if points == 0.0 else None
+    plies = ending.plies if ending is not None else 0
+    moves = (plies + 1) // 2 if colour == "red" else plies // 2
+    termination = ending.termination if ending is not None else Termination.ABANDONMENT
+    berserk = ending is not None and colour in ending.berserk
+    return ArenaGame(won, termination, moves, berserk)
 
 
 def arena_waiting(entrants: Sequence[Entrant], boards: Sequence[Board]) -> list[str]:

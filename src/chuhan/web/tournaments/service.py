@@ -299,8 +299,8 @@ class TournamentService:
         async with self._looking:
             driven = await self._claim()
             me = self.store.server_id
-            for game_id, result in await self.repository.ended_without_result(me):
-                await self._give_result(game_id, result)
+            for game_id, result, absent in await self.repository.ended_without_result(me):
+                await self._give_result(game_id, result, absent)
             for tournament_id in driven:
                 try:
                     await self._drive(tournament_id)
@@ -417,6 +417,8 @@ class TournamentService:
             rated_in=variant.game if settings.rated and computer is None else None,
             holders=holders,
         )
+        # (its players' pages are told now, not at the tournament's next reading)
+        self.live.game_made(tournament.id, (board.red, board.black), row.id)
         if computer is not None:  # (the computer opens as Red without waiting for anyone)
             await self.manager.drive_game(row.id)
         return board

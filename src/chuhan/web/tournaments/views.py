@@ -8,6 +8,7 @@ from typing import Any
 from chuhan.web.accounts.repository import Account
 from chuhan.web.tournaments.repository import Tournament, entrant_id_of
 from chuhan.web.tournaments.rules import (
+    ArenaTally,
     Board,
     Entrant,
     Format,
@@ -17,11 +18,29 @@ from chuhan.web.tournaments.rules import (
     standings,
 )
 
-__all__ = ["tournament_json", "you_json"]
+__all__ = [
+    "GAMES_PAGE",
+    "RECENT_GAMES",
+    "arena_games_json",
+    "tournament_json",
+    "you_json",
+    "you_of",
+]
+
+#: The finished games of an arena that its page is sent (the newest), beside every game
+#: in play: the page is as large at the arena's end as after its first minutes. The others
+#: are read a page at a time (``GET /api/tournaments/{id}/games``), and all are in the PGN.
+RECENT_GAMES = 30
+#: The most games of an arena that one read of ``.../games`` gives.
+GAMES_PAGE = 100
 
 
-def tournament_json(tournament: Tournament, *, whole: bool) -> dict[str, Any]:
-    """A tournament as the API shows it: never an account's id or an entry code."""
+def tournament_json(
+    tournament: Tournament, *, whole: bool, tally: ArenaTally | None = None
+) -> dict[str, Any]:
+    """A tournament as the API shows it: never an account's id or an entry code. An
+    arena's standings are counted by ``tally`` when given (the live pages keep one from a
+    reading to the next: each reading then costs the games ended since the last)."""
     spec, settings = tournament.spec, tournament.settings
     shown: dict[str, Any] = {
         "id": tournament.id,
@@ -67,20 +86,23 @@ def tournament_json(tournament: Tournament, *, whole: bool) -> dict[str, Any]:
         for scores in [scores_before(spec, tournament.entrants, tournament.boards, number)]
     ]
     if spec.format is Format.ARENA:
+        boards = tournament.boards
+        finished = [board for board in boards if board.result is not None]
+        recent = {board.number for board in finished[-RECENT_GAMES:]}
         shown["games"] = [
-            {
-                "board": board.number,
-                "red": names[board.red],
-                "black": None if board.black is None else names[board.black],
-                "result": None if board.result is None else board.result.value,
-                "game": tournament.games.get((board.round, board.number)),
-            }
-            for board in tournament.boards
+            _arena_game_json(tournament, board, names)
+            for board in boards
+            if board.result is None or board.number in recent
         ]
-        records = arena_records(tournament.boards, tournament.endings)
+        shown["games_count"] = len(boards)
+        if tally is None:
+            records = arena_records(boards, tournament.endings)
+            ranked = arena_standings(tournament.entrants, records, spec.scoring)
+        else:
+            ranked = tally.standings(tournament.entrants, boards, tournament.endings)
         shown["standings"] = [
             {"rank": line.rank, "name": names[line.entrant_id], "points": line.points}
-            for line in arena_standings(tournament.entrants, records, spec.scoring)
+            for line in ranked
         ]
     elif tournament.entrants:
         shown["standings"] = [
@@ -93,6 +115,31 @@ def tournament_json(tournament: Tournament, *, whole: bool) -> dict[str, Any]:
             for line in standings(spec, tournament.entrants, tournament.boards)
         ]
     return shown
+
+
+def _arena_game_json(tournament: Tournament, board: Board, names: dict[str, str]) -> dict[str, Any]:
+    return {
+        "board": board.number,
+        "red": names[board.red],
+        "black": None if board.black is None else names[board.black],
+        "result": None if board.result is None else board.result.value,
+        "game": tournament.games.get((board.round, board.number)),
+    }
+
+
+def arena_games_json(tournament: Tournament, *, before: int | None, limit: int) -> dict[str, Any]:
+    """A page of an arena's games, newest first: at most ``limit`` of those numbered below
+    ``before`` (None: from the newest), and ``next``, the ``before`` of the page after it
+    (None: this was the last)."""
+    names = {entrant.id: entrant.name for entrant in tournament.entrants}
+    boards = [board for board in tournament.boards if before is None or board.number < before]
+    page = boards[::-1][:limit]
+    more = len(boards) > len(page)
+    return {
+        "games": [_arena_game_json(tournament, board, names) for board in page],
+        "games_count": len(tournament.boards),
+        "next": page[-1].number if more else None,
+    }
 
 
 def _board_json(
@@ -119,11 +166,18 @@ def _board_json(
 def you_json(tournament: Tournament, account: Account | None) -> dict[str, Any]:
     """What the tournament's page needs of the one asking: whether they direct it, and
     their name among the entrants (None when not entered or not signed in)."""
+    names = {entrant.id: entrant.name for entrant in tournament.entrants}
+    return you_of(tournament, names, account)
+
+
+def you_of(
+    tournament: Tournament, names: dict[str, str], account: Account | None
+) -> dict[str, Any]:
+    """:func:`you_json` with the entrants' ``names`` by id made once (a live page's
+    reading is rendered for each of its readers)."""
     if account is None:
         return {"director": False, "entrant": None}
-    me = entrant_id_of(account)
-    names = [entrant.name for entrant in tournament.entrants if entrant.id == me]
     return {
         "director": tournament.created_by == account.id,
-        "entrant": names[0] if names else None,
+        "entrant": names.get(entrant_id_of(account)),
     }

@@ -60,7 +60,8 @@ import { playSound } from "./sound.js";
  * @property {boolean} [over_the_board] played on real boards: the director's printed pages
  * @property {TournamentEntrant[]} [entrants]
  * @property {TournamentBoard[][]} [paired]
- * @property {TournamentBoard[]} [games] an arena's games
+ * @property {TournamentBoard[]} [games] an arena's games in play and its newest finished
+ * @property {number} [games_count] how many games the arena has had (all in its PGN)
  * @property {TournamentStanding[]} [standings]
  * @property {{director: boolean, entrant: string | null}} [you]
  */
@@ -347,6 +348,8 @@ class TournamentPage {
     this.failed = null;
     /** @type {TournamentGame | null} the player's game of the round being played */
     this.game = null;
+    /** @type {string | null} the game a `your_game` told of, until a reading lists it */
+    this.pushed = null;
     this.asking = false;
     this.askingGame = false;
     show($("tournament-page"), true);
@@ -409,6 +412,11 @@ class TournamentPage {
       this.failed = null;
       this.draw();
       this.findGame();
+    } else if (message.type === "your_game") {
+      // (the player's game was just made: told at once, the tournament's reading may come
+      // up to a second later)
+      this.pushed = message.game;
+      this.openGame(message.game);
     } else if (message.type === "chat_history") {
       this.lines = message.lines.slice(-CHAT_LINES);
       this.drawChat();
@@ -609,12 +617,23 @@ class TournamentPage {
   /** Once the player is paired, their game's link; the first time, the game opens. */
   async findGame() {
     const board = this.myOpenBoard();
+    if (board && board.game === this.pushed) this.pushed = null; // (a reading lists it now)
     if (!board || !board.game) {
+      // (a game told by `your_game` that no reading has listed yet stays: the reading
+      // shown was taken before it was made)
+      if (this.game && this.game.game_id === this.pushed) return;
       this.game = null;
       this.drawYourGame();
       return;
     }
-    if (this.askingGame || (this.game && this.game.game_id === board.game)) return;
+    await this.openGame(board.game);
+  }
+
+  /** The player's game `gameId`: its seat asked for, its link shown and, the first time,
+   * the game opened (with a sound).
+   * @param {string} gameId */
+  async openGame(gameId) {
+    if (this.askingGame || (this.game && this.game.game_id === gameId)) return;
     this.askingGame = true;
     try {
       /** @type {{game: TournamentGame}} */
@@ -717,7 +736,10 @@ class TournamentPage {
     const drawn = `${tournament.revision} ${language()}`;
     if (directing && $("tp-pairings").dataset.drawn === drawn) return;
     $("tp-pairings").dataset.drawn = drawn;
-    $("tp-pairings-title").textContent = arena ? t("tArenaGames") : t("tRound", { n: rounds.length });
+    // (an arena's page is sent its games in play and its newest finished, not all of them)
+    const total = tournament.games_count || boards.length;
+    $("tp-pairings-title").textContent = !arena ? t("tRound", { n: rounds.length })
+      : total > boards.length ? t("tArenaGamesOf", { shown: boards.length, n: total }) : t("tArenaGames");
     const table = $("tp-pairings");
     clear(table);
     headRow(table, [t("tBoard"), t(tournament.variant === "janggi" ? "cho" : "red"), t("tResult"), t(tournament.variant === "janggi" ? "han" : "black"), ""]);
