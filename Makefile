@@ -116,4 +116,5 @@ bench: native
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info
-	rm -f src/chuhan/_native.json src/chuhan/*.so src/chuhan/*/*.so
+	rm -f src/chuhan/_native.json
+	find src/chuhan -name "*.so" -delete

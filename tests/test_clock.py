@@ -4,6 +4,7 @@ periods, flag fall, and a snapshot that survives a restart."""
 from __future__ import annotations
 
 import json
+import pickle
 import re
 
 import pytest
@@ -63,6 +64,21 @@ def test_snapshot_restores_the_same_times() -> None:
     assert restored.running is BLACK
     assert restored.remaining(RED, now=1000) == 272
     assert restored.remaining(BLACK, now=1005) == 285
+
+
+def test_a_clock_and_its_reading_cross_a_process_boundary_whole() -> None:
+    """A read worker sends a clock's reading to the server pickled: the compiled classes
+    are made only through their constructors, so they pickle by their state."""
+    control = TimeControl(300, increment=2, periods=2, period_seconds=10)
+    assert pickle.loads(pickle.dumps(control)) == control
+    clock = Clock(control)
+    clock.berserk(BLACK)
+    clock.start(RED, now=100)
+    clock.press(now=130)
+    for sent in (clock, clock.reading(140)):
+        back = pickle.loads(pickle.dumps(sent))
+        assert back.to_dict(now=150) == sent.to_dict(now=150)
+        assert back.running is BLACK and back.berserked(BLACK) and not back.berserked(RED)
 
 
 @pytest.mark.parametrize(

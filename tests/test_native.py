@@ -31,8 +31,10 @@ needs_compiled = pytest.mark.skipif(
 #: What a fresh interpreter reports of the chuhan it imports: its build, how each compiled
 #: module was loaded, and a perft that goes through the board, move generator and tables.
 REPORT = """
-import importlib, json, chuhan, chuhan.jsontext, chuhan.search.tree
-from chuhan._native import modules_in_use
+import importlib, json, chuhan
+from chuhan._native import COMPILED_MODULES, modules_in_use
+for name in COMPILED_MODULES:
+    importlib.import_module(f"chuhan.{name}")
 perft_module = importlib.import_module("chuhan.perft")
 print(json.dumps({
     "compiled": chuhan.BUILD.compiled,

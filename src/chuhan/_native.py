@@ -45,6 +45,14 @@ COMPILED_MODULES = (
     "search.evaluate",
     "search.tree",
     "jsontext",
+    "clock",
+    "game",
+    "notation.wxf",
+    "notation.chinese",
+    "web.round.state",
+    "web.round.view",
+    "web.round.rules",
+    "web.sockets.protocol",
 )
 #: The shared library mypyc puts the compiled code of all of them in
 #: (``chuhan/_native__mypyc.*.so``); each module's own extension is a small shim into it.

@@ -32,6 +32,16 @@ CORRESPONDENCE_DAYS = (1, 2, 3, 5, 7, 10, 14)
 _DAY = 86400.0
 
 
+#: A time control's text (:meth:`TimeControl.parse`), and a correspondence control's.
+_TIME_CONTROL_PATTERN = re.compile(
+    r"^\s*(?P<base>\d+(?:\.\d+)?)(?P<unit>[ms]?)"
+    r"(?:\s*\+\s*(?P<inc>\d+(?:\.\d+)?)s?)?"
+    r"(?:\s*\+?\s*(?P<periods>\d+)\s*[x×*]\s*(?P<period>\d+(?:\.\d+)?)s?)?\s*$"
+)
+
+_DAYS_PATTERN = re.compile(r"^\s*(?P<days>[^\sdD]*)\s*(?:d|days?)\s*$", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class TimeControl:
     """Main time per side, Fischer increment per move, and byo-yomi periods.
@@ -94,23 +104,23 @@ class TimeControl:
             data["days"] = self.days
         return data
 
-    _PATTERN = re.compile(
-        r"^\s*(?P<base>\d+(?:\.\d+)?)(?P<unit>[ms]?)"
-        r"(?:\s*\+\s*(?P<inc>\d+(?:\.\d+)?)s?)?"
-        r"(?:\s*\+?\s*(?P<periods>\d+)\s*[x×*]\s*(?P<period>\d+(?:\.\d+)?)s?)?\s*$"
-    )
-
-    _DAYS_PATTERN = re.compile(r"^\s*(?P<days>[^\sdD]*)\s*(?:d|days?)\s*$", re.IGNORECASE)
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle by the fields (compiled, a frozen dataclass cannot be set field by
+        field, which pickle's default does)."""
+        return (
+            TimeControl,
+            (self.base, self.increment, self.periods, self.period_seconds, self.days),
+        )
 
     @classmethod
     def parse(cls, text: str) -> TimeControl:
         """Parse ``"10+5"`` (minutes + seconds increment), ``"90s+2"``, ``"20 3x30"``
         (20 minutes then three 30-second periods), ``"5m+3x20s"``, or a correspondence
         control: ``"3d"`` or ``"3 days"`` (days per move)."""
-        days = cls._DAYS_PATTERN.match(text)
+        days = _DAYS_PATTERN.match(text)
         if days is not None:
             return cls.correspondence(_check_days(days["days"], text))
-        match = cls._PATTERN.match(text)
+        match = _TIME_CONTROL_PATTERN.match(text)
         if match is None:
             raise TimeControlError(
                 f"invalid time control {text!r}: expected forms like '10+5' "
@@ -164,12 +174,16 @@ def _check_days(days: object, text: str) -> int:
 _JSON_FLAGS: dict[bool | None, str] = {True: "true", False: "false", None: "null"}
 
 
-@dataclass
 class _SideTime:
-    main: float
-    periods: int
-    #: Berserked (an arena's choice before a first move): half the main time, no increment.
-    berserk: bool = False
+    """One side's time: its main time left and its byo-yomi periods. (A plain class, not
+    a dataclass: compiled, its ``__init__`` is compiled too; a dataclass's is not.)"""
+
+    def __init__(self, main: float, periods: int, berserk: bool = False) -> None:
+        self.main = main
+        self.periods = periods
+        #: Berserked (an arena's choice before a first move): half the main time, no
+        #: increment.
+        self.berserk = berserk
 
 
 class Clock:
@@ -399,11 +413,17 @@ class Clock:
         seats = [key for key, side in (("first", True), ("second", False)) if self.berserked(side)]
         return {"berserk": seats} if seats else {}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle the clock by its state (a read worker sends one to the server): the
+        compiled class is made only through its ``__init__``, which takes the control."""
+        sides = {side: (t.main, t.periods, t.berserk) for side, t in self._sides.items()}
+        state = (self.running, self._since, self._flagged, dict(self._vacation))
+        return (_unpickled_clock, (self.control, sides, state))
+
     def reading(self, now: float) -> Clock:
         """A copy of the clock as read at ``now``: the same as ``Clock.from_dict(
         self.to_dict(now), now)``, without the round trip."""
-        copy = Clock.__new__(Clock)
-        copy.control = self.control
+        copy = Clock(self.control)
         running = self.running
         sides = {}
         for side, state in self._sides.items():  # (only the running side's time moves)
@@ -439,3 +459,15 @@ class Clock:
         except (KeyError, TypeError, ValueError) as error:
             raise TimeControlError(f"invalid clock snapshot {data!r}: {error}") from None
         return clock
+
+
+def _unpickled_clock(
+    control: TimeControl,
+    sides: dict[bool, tuple[float, int, bool]],
+    state: tuple[bool | None, float, bool | None, dict[bool, float]],
+) -> Clock:
+    """The clock :meth:`Clock.__reduce__` pickled."""
+    clock = Clock(control)
+    clock._sides = {side: _SideTime(*values) for side, values in sides.items()}
+    clock.running, clock._since, clock._flagged, clock._vacation = state
+    return clock

@@ -56,6 +56,7 @@ from chuhan.web.round.rules import (
 from chuhan.web.round.seats import SEATS, other_seat, seat_of
 from chuhan.web.round.state import (
     Event,
+    Overtaken,
     ReplayError,
     RoundState,
     adopt,
@@ -87,11 +88,6 @@ from chuhan.web.sockets.protocol import (
 
 if TYPE_CHECKING:
     from chuhan.web.round.manager import GameManager
-
-
-class Overtaken(ProtocolError):
-    """(``stale_version``) another server process wrote the game first; the room was
-    rebuilt from the store."""
 
 
 __all__ = ["Room"]

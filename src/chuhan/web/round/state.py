@@ -52,11 +52,13 @@ from chuhan.variants import Variant, get_variant, normalize_arrangement
 from chuhan.web.db import QUIET_EVENTS, GameRow, StoredEvent
 from chuhan.web.round.seats import seat_of, side_of
 from chuhan.web.round.view import move_entry, result_dict
+from chuhan.web.sockets.protocol import ProtocolError
 
 __all__ = [
     "QUIET_MOVE_CHANGES",
     "ROW_CHANGES",
     "Event",
+    "Overtaken",
     "ReplayError",
     "RoundState",
     "evolve",
@@ -73,6 +75,12 @@ log = logging.getLogger("chuhan.web")
 
 class ReplayError(ChuhanError):
     """A stored event log that does not replay (or does not end where its row says)."""
+
+
+class Overtaken(ProtocolError):
+    """(``stale_version``) another server process wrote the game first; the room was
+    rebuilt from the store. (Here, compiled with :class:`ProtocolError`: a compiled
+    exception's ``__init__`` refuses an instance of a class the interpreter made.)"""
 
 
 class Event(NamedTuple):

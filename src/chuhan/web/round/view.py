@@ -6,7 +6,7 @@ list entries it does not have yet and its own ``you``."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any
 
@@ -124,48 +124,71 @@ class GameTexts:
     control_text: str | None
 
 
-@dataclass
 class Snapshot:
     """What was last stored of a game, as shown to everyone: built by the room right after
     each write (:meth:`~chuhan.web.round.room.Room.publish`) and rendered for each
-    connection only when its writer gets to it, so a slow client skips to the newest."""
+    connection only when its writer gets to it, so a slow client skips to the newest.
+    (A plain class, not a dataclass: compiled, a dataclass's ``__init__`` would not be;
+    one is made per move.)"""
 
-    #: The room's publication counter (increases with every publish).
-    seq: int
-    #: The public state as JSON without its closing brace and without the parts rendered
-    #: per connection: ``players``, ``watchers``, ``moves_from``, ``moves``, ``clock``, ``you``.
-    head: str
-    #: The values of the public state's fields before ``pieces`` and after ``premoves``
-    #: (:attr:`before` and :attr:`rest` make them dicts when asked: only a REST read does).
-    before_values: tuple[Any, ...]
-    rest_values: tuple[Any, ...]
-    #: Each seat's name and kind (``connected`` is added when rendered), and the seats'
-    #: names in the state they were made from.
-    players: dict[str, dict[str, Any]]
-    names: dict[str, str]
-    #: The move list entries as JSON texts.
-    entries: tuple[str, ...]
-    #: A copy of the clock as it was stored (None for an untimed game).
-    clock: Clock | None
-    #: ``you`` as JSON text for each role (shared between snapshots: never change it).
-    you: dict[str, str]
-    #: The board's placement (``public["pieces"]`` is made from it when asked for).
-    placement: tuple[int, ...]
-    #: What the game's state messages say that never changes.
-    texts: GameTexts
-    #: The side to move and the ply.
-    turn: bool
-    ply: int
-    #: ``headers`` as JSON text, and the headers it was made from (the same object from
-    #: snapshot to snapshot in a game: its text is made once).
-    headers_text: tuple[dict[str, str], str]
-    _tails: dict[int, str] = field(default_factory=dict)
-    #: ``players`` as JSON text by who is connected (first, second) (cached; shared by the
-    #: snapshots with the same ``players``).
-    _players_texts: dict[tuple[bool, bool], str] = field(default_factory=dict)
-    #: The clock's JSON text as last read, and when (every connection is sent the state
-    #: at once after a move: one reading serves them all).
-    _clock_read: tuple[float, str] | None = None
+    def __init__(
+        self,
+        seq: int,
+        head: str,
+        before_values: tuple[Any, ...],
+        rest_values: tuple[Any, ...],
+        players: dict[str, dict[str, Any]],
+        names: dict[str, str],
+        entries: tuple[str, ...],
+        clock: Clock | None,
+        you: dict[str, str],
+        placement: tuple[int, ...],
+        texts: GameTexts,
+        turn: bool,
+        ply: int,
+        headers_text: tuple[dict[str, str], str],
+        _players_texts: dict[tuple[bool, bool], str] | None = None,
+    ) -> None:
+        #: The room's publication counter (increases with every publish).
+        self.seq = seq
+        #: The public state as JSON without its closing brace and without the parts
+        #: rendered per connection: ``players``, ``watchers``, ``moves_from``, ``moves``,
+        #: ``clock``, ``you``.
+        self.head = head
+        #: The values of the public state's fields before ``pieces`` and after
+        #: ``premoves`` (:attr:`before` and :attr:`rest` make them dicts when asked: only
+        #: a REST read does).
+        self.before_values = before_values
+        self.rest_values = rest_values
+        #: Each seat's name and kind (``connected`` is added when rendered), and the
+        #: seats' names in the state they were made from.
+        self.players = players
+        self.names = names
+        #: The move list entries as JSON texts.
+        self.entries = entries
+        #: A copy of the clock as it was stored (None for an untimed game).
+        self.clock = clock
+        #: ``you`` as JSON text for each role (shared between snapshots: never change it).
+        self.you = you
+        #: The board's placement (``public["pieces"]`` is made from it when asked for).
+        self.placement = placement
+        #: What the game's state messages say that never changes.
+        self.texts = texts
+        #: The side to move and the ply.
+        self.turn = turn
+        self.ply = ply
+        #: ``headers`` as JSON text, and the headers it was made from (the same object
+        #: from snapshot to snapshot in a game: its text is made once).
+        self.headers_text = headers_text
+        self._tails: dict[int, str] = {}
+        #: ``players`` as JSON text by who is connected (first, second) (cached; shared by
+        #: the snapshots with the same ``players``).
+        self._players_texts: dict[tuple[bool, bool], str] = (
+            {} if _players_texts is None else _players_texts
+        )
+        #: The clock's JSON text as last read, and when (every connection is sent the
+        #: state at once after a move: one reading serves them all).
+        self._clock_read: tuple[float, str] | None = None
 
     @property
     def before(self) -> dict[str, Any]:
