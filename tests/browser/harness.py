@@ -192,7 +192,10 @@ class Player:
         locale: str = "en-US",
         viewport: dict[str, int] | None = None,
         address: str | None = None,
+        touch: bool = False,
     ) -> None:
+        # ``touch``: a phone's browser (a touch screen, the meta viewport honoured), tapped
+        # with ``locator.tap()``.
         # ``address``: the client address this person's requests and sockets come from, as
         # the server's trusted proxy says (X-Forwarded-For; the servers run --trust-proxy),
         # for the rating rules, which do not rate two accounts of one address.
@@ -201,6 +204,8 @@ class Player:
             viewport=viewport or {"width": 1200, "height": 900},
             locale=locale,
             device_scale_factor=1,
+            is_mobile=touch,
+            has_touch=touch,
             **headers,
         )
         self.page = self.context.new_page()
