@@ -1,8 +1,9 @@
 """Which build of the rules and the engine runs: the modules compiled by mypyc, or pure Python.
 
 The hot modules (:data:`COMPILED_MODULES`: the board, its move generator and tables, perft,
-the search tree and its evaluation, and the JSON texts the web server writes of every
-position) can be compiled to C extensions by mypyc when the
+the search tree and its evaluation, the JSON texts the web server writes of every
+position, and a live game's path: the clock, the referee, the notations, the round's state,
+rules and rendering and the client frame's parser) can be compiled to C extensions by mypyc when the
 package is built (``setup.py``; ``make`` does it, and so does ``pip install .`` where a C
 compiler is found). The build writes :data:`MANIFEST` beside them: the SHA-256 of each
 module's source as it was compiled. Compiled or not, every ``.py`` file stays where it was.
