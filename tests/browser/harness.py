@@ -481,3 +481,50 @@ class AppServer:
         self.server.should_exit = True
         self.thread.join(60)
         self.loop.close()
+
+
+def deliver_push(
+    page: Any,
+    session: Any,
+    registrations: list[dict[str, Any]],
+    origin: str,
+    message: dict[str, Any],
+) -> list[list[Any]]:
+    """Hand a push ``message`` to the site's service worker as a push service would (by the
+    DevTools ``session`` that hears the worker's ``registrations``) and wait until the
+    notification with its tag shows; the notifications shown then, each ``[title, body,
+    tag, url]``."""
+
+    def active() -> list[dict[str, Any]]:
+        return [r for r in registrations if r["scopeURL"] == origin + "/" and not r["isDeleted"]]
+
+    # The DevTools events reach the handler while Playwright waits on something, not
+    # necessarily before an evaluate returns (a CI run saw none yet): they are waited for.
+    bound = time.monotonic() + 60  # a bound on a hang only
+    while not active() and time.monotonic() < bound:
+        page.wait_for_timeout(POLL_MS)
+    assert active(), registrations
+    push = {
+        "origin": origin,
+        "registrationId": active()[-1]["registrationId"],
+        "data": json.dumps(message, ensure_ascii=False),
+    }
+    session.send("ServiceWorker.deliverPushMessage", push)
+    # (asked again until it shows: a wait_for_function whose text gives a Promise takes the
+    # Promise itself as true.) A delivery may be dropped while the worker starts (a
+    # fresh-clone make test on a loaded machine saw none in 60 s): it is delivered again
+    # every 10 s without the notification, as a push service would; its tag keeps it to one.
+    bound = time.monotonic() + 120  # a bound on a hang only
+    again_at = time.monotonic() + 10
+    while True:
+        shown: list[list[Any]] = page.evaluate(
+            "async () => (await (await navigator.serviceWorker.ready).getNotifications())"
+            ".map(n => [n.title, n.body, n.tag, n.data.url])"
+        )
+        if any(tag == message["tag"] for _title, _body, tag, _url in shown):
+            return shown
+        assert time.monotonic() < bound, shown
+        if time.monotonic() > again_at:
+            session.send("ServiceWorker.deliverPushMessage", push)
+            again_at = time.monotonic() + 10
+        page.wait_for_timeout(POLL_MS)

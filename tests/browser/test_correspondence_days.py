@@ -17,17 +17,15 @@ the page makes are counted as the browser shows them (their ``show`` event)."""
 
 from __future__ import annotations
 
-import json
 import re
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .harness import POLL_MS, AppServer, Player, new_player
+from .harness import AppServer, Player, deliver_push, new_player
 from .test_accounts import sign_up
 from .test_correspondence import correspondence_game
 
@@ -203,44 +201,9 @@ def pass_time(server_clock: FakeClock, people: list[Person], seconds: float) -> 
 
 def deliver(person: Person, message: dict[str, Any]) -> list[Any]:
     """Hand a push message to the person's service worker as a push service would; the
-    notifications the worker shows then."""
-    page = person.page
+    notifications the worker shows then (:func:`~harness.deliver_push`)."""
     origin = person.player.server.url
-    bound = time.monotonic() + 60  # a bound on a hang only
-
-    def active() -> list[dict[str, Any]]:
-        return [
-            r for r in person.registrations if r["scopeURL"] == origin + "/" and not r["isDeleted"]
-        ]
-
-    while not active() and time.monotonic() < bound:
-        page.wait_for_timeout(POLL_MS)
-    assert active(), person.registrations
-    push = {
-        "origin": origin,
-        "registrationId": active()[-1]["registrationId"],
-        "data": json.dumps(message, ensure_ascii=False),
-    }
-    person.session.send("ServiceWorker.deliverPushMessage", push)
-    # (asked again until it shows: a wait_for_function whose text gives a Promise takes the
-    # Promise itself as true, which let a slow worker's notification be missed.) A delivery
-    # may be dropped while the worker starts (test_notices saw none in 60 s on a loaded
-    # machine): it is delivered again every 10 s without the notification, as a push
-    # service would; its tag keeps it to one.
-    bound = time.monotonic() + 120  # a bound on a hang only
-    again_at = time.monotonic() + 10
-    while True:
-        shown: list[Any] = page.evaluate(
-            "async () => (await (await navigator.serviceWorker.ready).getNotifications())"
-            ".map(n => [n.title, n.body, n.tag, n.data.url])"
-        )
-        if any(tag == message["tag"] for _title, _body, tag, _url in shown):
-            break
-        assert time.monotonic() < bound, shown
-        if time.monotonic() > again_at:
-            person.session.send("ServiceWorker.deliverPushMessage", push)
-            again_at = time.monotonic() + 10
-        page.wait_for_timeout(POLL_MS)
+    shown = deliver_push(person.page, person.session, person.registrations, origin, message)
     return [[title, body, url] for title, body, _tag, url in shown]
 
 

@@ -3,14 +3,12 @@ read back after a reload, and a bad address named."""
 
 from __future__ import annotations
 
-import json
 import secrets
-import time
 from typing import Any
 
 import pytest
 
-from .harness import POLL_MS, Player, Server, new_player
+from .harness import Player, Server, deliver_push, new_player
 from .test_accounts import sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -93,47 +91,11 @@ def test_the_service_worker_shows_a_push_as_a_notification_with_its_game(
     )
     session.send("ServiceWorker.enable")
     page.evaluate("async () => { await navigator.serviceWorker.ready; }")
-
-    def found_now() -> list[dict[str, Any]]:
-        return [
-            r for r in registrations if r["scopeURL"] == server.url + "/" and not r["isDeleted"]
-        ]
-
-    # The DevTools events reach the handler while Playwright waits on something, not
-    # necessarily before the evaluate above returns (a CI run saw none yet): wait for them.
-    bound = time.monotonic() + 60  # a bound on a hang only, as the pages' waits
-    while not found_now() and time.monotonic() < bound:
-        page.wait_for_timeout(POLL_MS)
-    found = found_now()
-    assert found, registrations
     message = {
         "title": "당신 차례입니다",
         "body": "샹치, 상대 Ada",
         "url": "/g/abc",
         "tag": "game-abc",
     }
-    push = {
-        "origin": server.url,
-        "registrationId": found[-1]["registrationId"],
-        "data": json.dumps(message, ensure_ascii=False),
-    }
-    session.send("ServiceWorker.deliverPushMessage", push)
-    # (wait_for_function takes a Promise for true: the count is asked until it is one.) A
-    # delivery may be dropped while the worker starts (a fresh-clone make test on a loaded
-    # machine saw none in 60 s): it is delivered again, as a push service would, every
-    # 10 s without a notification; the tag keeps it to one notification.
-    count = "async () => (await (await navigator.serviceWorker.ready).getNotifications()).length"
-    shown_at = time.monotonic() + 120  # a bound on a hang only
-    again_at = time.monotonic() + 10
-    while (notifications := page.evaluate(count)) != 1 and time.monotonic() < shown_at:
-        if time.monotonic() > again_at:
-            session.send("ServiceWorker.deliverPushMessage", push)
-            again_at = time.monotonic() + 10
-        page.wait_for_timeout(POLL_MS)
-    assert notifications == 1, f"{notifications} notifications shown"
-    shown = page.evaluate(
-        "async () => { const r = await navigator.serviceWorker.ready;"
-        " const [n] = await r.getNotifications();"
-        " return [n.title, n.body, n.tag, n.data.url]; }"
-    )
-    assert shown == ["당신 차례입니다", "샹치, 상대 Ada", "game-abc", "/g/abc"]
+    shown = deliver_push(page, session, registrations, server.url, message)
+    assert shown == [["당신 차례입니다", "샹치, 상대 Ada", "game-abc", "/g/abc"]]
