@@ -462,6 +462,12 @@ ALTER TABLE tournament_entrants ADD COLUMN club text NOT NULL DEFAULT '';
 ALTER TABLE tournament_boards ADD COLUMN moves text
 """
 
+#: The half-point byes a Swiss's players asked for (issue 23): the rounds, comma-separated
+#: (empty: none). (The same text on both.)
+TOURNAMENT_BYES_SCHEMA = """
+ALTER TABLE tournament_entrants ADD COLUMN byes text NOT NULL DEFAULT ''
+"""
+
 #: Each account's e-mail notices (issue 24; :mod:`chuhan.web.notices.repository`), gone
 #: with the account: its address, whether it is confirmed (and the token of the link that
 #: confirms it), whether the digest is on; when a socket of it was last seen open, when its
@@ -692,6 +698,7 @@ TOURNAMENT_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "last_round",
             "paused",
             "club",
+            "byes",
         ),
     ),
     (
@@ -764,6 +771,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "the answers to kept challenges a digest tells their senders",
         CHALLENGE_ANSWERS_SCHEMA,
         CHALLENGE_ANSWERS_SCHEMA,
+    ),
+    Migration(
+        "the half-point byes tournament players asked for",
+        TOURNAMENT_BYES_SCHEMA,
+        TOURNAMENT_BYES_SCHEMA,
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

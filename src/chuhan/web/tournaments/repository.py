@@ -9,7 +9,8 @@ What is kept (the tables are step 8 of :mod:`chuhan.web.db.migrations`):
   JSON (the :class:`~chuhan.web.tournaments.rules.Spec` and the :class:`Settings`). Its
   ``revision`` rises with every change of the tournament, its entrants or its boards.
 - ``tournament_entrants``: the players (:class:`~chuhan.web.tournaments.rules.Entrant`;
-  ``account_id`` for a player with an account, none for a director's entry).
+  ``account_id`` for a player with an account, none for a director's entry; ``byes``, the
+  rounds of the half-point byes asked for, comma-separated).
 - ``tournament_boards``: each round's boards (an arena's games are boards of round 0,
   numbered as they start), the game played on it once made (``game_id``, unique) and the
   result.
@@ -58,10 +59,12 @@ from chuhan.web.tournaments.rules import (
     arena_records,
     arena_waiting,
     can_join,
+    cancel_bye,
     check_spec,
     is_over,
     next_round,
     record_result,
+    request_bye,
     withdraw,
 )
 
@@ -97,6 +100,7 @@ __all__ = [
     "release",
     "remove_player",
     "result_of_game",
+    "set_bye",
     "set_moves",
     "set_paused",
     "set_result",
@@ -211,6 +215,8 @@ def settings_json(spec: Spec, settings: Settings) -> str:
             "bye_points": spec.bye_points,
             "late_join": spec.late_join,
             "max_players": spec.max_players,
+            "half_byes": spec.half_byes,
+            "half_bye_closed_rounds": spec.half_bye_closed_rounds,
         },
         "settings": asdict(settings),
     }
@@ -231,6 +237,9 @@ def settings_of(text: str) -> tuple[Spec, Settings]:
             bye_points=float(spec["bye_points"]),
             late_join=bool(spec["late_join"]),
             max_players=int(spec["max_players"]),
+            # (a tournament kept before half-point byes: the default, one, not in the last)
+            half_byes=int(spec.get("half_byes", 1)),
+            half_bye_closed_rounds=int(spec.get("half_bye_closed_rounds", 1)),
         ),
         Settings(**values["settings"]),
     )
@@ -268,11 +277,14 @@ ENTRANT_PAUSED = (
     "UPDATE tournament_entrants SET paused = ? WHERE tournament_id = ? AND entrant_id = ?"
 )
 ENTRANTS_READ = (
-    f"SELECT {_ENTRANT}, paused FROM tournament_entrants WHERE tournament_id = ? ORDER BY entered"
+    f"SELECT {_ENTRANT}, paused, byes FROM tournament_entrants WHERE tournament_id = ? "
+    "ORDER BY entered"
 )
 ENTRANT_WITHDRAWN = (
-    "UPDATE tournament_entrants SET last_round = ? WHERE tournament_id = ? AND entrant_id = ?"
+    "UPDATE tournament_entrants SET last_round = ?, byes = ? "
+    "WHERE tournament_id = ? AND entrant_id = ?"
 )
+ENTRANT_BYES = "UPDATE tournament_entrants SET byes = ? WHERE tournament_id = ? AND entrant_id = ?"
 _BOARD = "round, board, red, black, result, game_id, detail"
 BOARD_INSERT = (
     f"INSERT INTO tournament_boards (tournament_id, {_BOARD}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
@@ -330,6 +342,7 @@ def _entrant_of(row: Mapping[str, Any]) -> Entrant:
         None if row["last_round"] is None else int(row["last_round"]),
         bool(row["paused"]),
         str(row["club"] or ""),
+        str(row["byes"] or ""),
     )
 
 
@@ -343,10 +356,17 @@ def _entrant(
     last_round: int | None,
     paused: bool,
     club: str,
+    byes: str,
 ) -> Entrant:
     """An entrant as stored (read again with every change of the tournament, as its
     boards are: :func:`_board`)."""
-    return Entrant(entrant_id, name, rating, entered, first_round, last_round, paused, club)
+    rounds = tuple(int(number) for number in byes.split(",") if number)
+    return Entrant(entrant_id, name, rating, entered, first_round, last_round, paused, club, rounds)
+
+
+def _byes_text(entrant: Entrant) -> str:
+    """The ``byes`` column of an entrant."""
+    return ",".join(str(number) for number in entrant.byes)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -579,7 +599,35 @@ def withdraw_entrant(
     tournament = yield from _changing(tournament_id, revision)
     entrants = withdraw(tournament.entrants, entrant_id, tournament.rounds_paired)
     (entrant,) = [e for e in entrants if e.id == entrant_id]
-    yield Do(ENTRANT_WITHDRAWN, (entrant.last_round, tournament_id, entrant_id))
+    yield Do(
+        ENTRANT_WITHDRAWN, (entrant.last_round, _byes_text(entrant), tournament_id, entrant_id)
+    )
+    yield from _changed(tournament)
+    return entrant
+
+
+def set_bye(
+    tournament_id: str,
+    entrant_id: str,
+    round_number: int | None,
+    *,
+    cancel: bool = False,
+    revision: int | None = None,
+) -> Body[Entrant]:
+    """Ask for a player's half-point bye in ``round_number`` of a Swiss (None: the next
+    round to be paired), or call it off (``cancel``), as ``rules.request_bye`` and
+    ``rules.cancel_bye`` allow; refused once the tournament is over."""
+    tournament = yield from _changing(tournament_id, revision)
+    if tournament.status == "finished":
+        raise TournamentError("the tournament is over")
+    paired = tournament.rounds_paired
+    number = paired + 1 if round_number is None else round_number
+    if cancel:
+        entrants = cancel_bye(tournament.entrants, paired, entrant_id, number)
+    else:
+        entrants = request_bye(tournament.spec, tournament.entrants, paired, entrant_id, number)
+    (entrant,) = [e for e in entrants if e.id == entrant_id]
+    yield Do(ENTRANT_BYES, (_byes_text(entrant), tournament_id, entrant_id))
     yield from _changed(tournament)
     return entrant
 
@@ -1068,6 +1116,19 @@ class TournamentRepository:
     ) -> Entrant:
         body = withdraw_entrant(tournament_id, entrant_id, revision=revision)
         return await self._write(tournament_id, body, "withdrawing from a tournament")
+
+    async def set_bye(
+        self,
+        tournament_id: str,
+        entrant_id: str,
+        round_number: int | None,
+        *,
+        cancel: bool = False,
+        revision: int | None = None,
+    ) -> Entrant:
+        body = set_bye(tournament_id, entrant_id, round_number, cancel=cancel, revision=revision)
+        what = "calling off a half-point bye" if cancel else "asking for a half-point bye"
+        return await self._write(tournament_id, body, what)
 
     async def forbid(
         self, tournament_id: str, first: str, second: str, *, revision: int | None = None

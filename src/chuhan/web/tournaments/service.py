@@ -69,6 +69,7 @@ from chuhan.web.tournaments.rules import (
     UnknownTournament,
     arena_waiting,
     check_spec,
+    swiss_present,
     total_rounds,
 )
 
@@ -334,7 +335,10 @@ class TournamentService:
             return
         if paired and not all(board.is_finished for board in tournament.round_boards(paired)):
             return
-        playing = [e for e in tournament.entrants if e.plays_in(paired + 1) and not e.paused]
+        if spec.format is Format.SWISS:
+            playing = swiss_present(tournament.entrants, paired + 1)
+        else:
+            playing = [e for e in tournament.entrants if e.plays_in(paired + 1)]
         if len(playing) < 2:
             return
         await self.repository.pair_round(tournament_id, revision=tournament.revision)
@@ -535,6 +539,28 @@ class TournamentService:
             raise TournamentError(f"the tournament has no player {entrant_id!r}")
         return await self.repository.set_paused(tournament_id, entrant_id, paused)
 
+    async def player_bye(
+        self,
+        tournament_id: str,
+        director: Account,
+        entrant_id: str,
+        round_number: int | None,
+        *,
+        cancel: bool,
+        revision: int | None,
+    ) -> Entrant:
+        """The director of an over-the-board Swiss asks for a player's half-point bye in
+        ``round_number`` (None: the next round) or calls it off (``cancel``), as the
+        player asked."""
+        tournament = await self._directed(tournament_id, director)
+        if not tournament.settings.over_the_board:
+            raise TournamentError("online, players ask for their half-point byes themselves")
+        if entrant_id not in {entrant.id for entrant in tournament.entrants}:
+            raise TournamentError(f"the tournament has no player {entrant_id!r}")
+        return await self.repository.set_bye(
+            tournament_id, entrant_id, round_number, cancel=cancel, revision=revision
+        )
+
     async def unpair_round(
         self, tournament_id: str, director: Account, *, revision: int | None
     ) -> int:
@@ -626,6 +652,24 @@ class TournamentService:
             await self._pair_arena_again(tournament_id)
         return entrant
 
+    async def request_bye(
+        self,
+        tournament_id: str,
+        account: Account,
+        round_number: int | None,
+        *,
+        cancel: bool = False,
+    ) -> Entrant:
+        """The account asks for a half-point bye in ``round_number`` of a Swiss (None: the
+        next round to be paired), or calls it off (``cancel``) before that round is
+        paired."""
+        tournament = await self.tournament(tournament_id)
+        if tournament.settings.over_the_board:
+            raise TournamentError("an over-the-board tournament's byes are given by its director")
+        return await self.repository.set_bye(
+            tournament_id, entrant_id_of(account), round_number, cancel=cancel
+        )
+
     async def current_game(self, tournament_id: str, account: Account) -> dict[str, Any]:
         """The account's game of the last round paired: ``{game_id, seat, token}``, or the
         refusal (not paired, a bye, the game not made yet)."""
@@ -637,6 +681,9 @@ class TournamentService:
             boards = tournament.round_boards(tournament.rounds_paired)
         mine = [board for board in boards if me in (board.red, board.black)]
         if not mine:
+            paired = tournament.rounds_paired
+            if any(e.id == me and paired in e.byes for e in tournament.entrants):
+                raise TournamentError(f"you have a half-point bye in round {paired}")
             raise TournamentError("you have no board in the round being played")
         (board,) = mine
         if board.black is None:
