@@ -6,7 +6,9 @@ runs, through the store as the server makes them: a game's end given to its boar
 return, a join and a withdrawal. For each, the rows its body read (every row of each
 ``All``, the row of each ``One``) and the median time of the write (``--repeat`` of each,
 on the store's writer thread: what every other write waits for); and the reads the server
-makes of the arena around a game's end (``load_tournament``, the service's reading).
+makes of the arena around a game's end: whole (``load_tournament``: the arena's matching
+and its page) and as its driver and a player's game read it, its boards in play
+(``finished=False``).
 
     PYTHONPATH=src .venv/bin/python bench/arena_writes.py
 """
@@ -22,31 +24,14 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from chuhan.adjudication.outcome import Termination
 from chuhan.web.db import Store, open_store
-from chuhan.web.db.statements import All, Body, Do, One
+from chuhan.web.db.statements import Body, Do, counted
 from chuhan.web.tournaments import repository
 from chuhan.web.tournaments.repository import Settings, Tournament
 from chuhan.web.tournaments.rules import Format, Result, Spec
-
-T = TypeVar("T")
-
-
-def counted(body: Body[T], rows: list[int]) -> Body[T]:
-    """``body``, with the rows each of its reads gave added to ``rows[0]``."""
-    answer: Any = None
-    while True:
-        try:
-            statement = body.send(answer)
-        except StopIteration as stop:
-            return stop.value  # type: ignore[no-any-return]
-        answer = yield statement
-        if isinstance(statement, All):
-            rows[0] += len(answer)
-        elif isinstance(statement, One) and answer is not None:
-            rows[0] += 1
 
 
 def seeded(players: int, finished: int) -> Body[None]:
@@ -137,6 +122,11 @@ async def measure(store: Store, players: int, finished: int, repeat: int) -> lis
 
     await timed("a withdrawal (withdraw_entrant)", withdrawn)
     await timed("a reading (load_tournament)", lambda _: repository.load_tournament("arena"), False)
+    await timed(
+        "the driver's reading (finished=False)",
+        lambda _: repository.load_tournament("arena", finished=False),
+        False,
+    )
     return lines
 
 

@@ -104,4 +104,5 @@ def test_every_step_has_its_statements_for_both_databases() -> None:
         True,
         True,
         True,
+        True,
     ]

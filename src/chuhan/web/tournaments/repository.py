@@ -17,14 +17,17 @@ What is kept (the tables are step 8 of :mod:`chuhan.web.db.migrations`):
 - ``tournament_forbidden``: the pairs the organiser keeps apart.
 
 Every body that changes a tournament first reads its row ``FOR UPDATE`` (PostgreSQL; on
-SQLite one thread writes) and reads the tournament whole, asks the rules
-(:mod:`chuhan.web.tournaments.rules`) and writes what they return. A round is paired
-outside the transaction (a large Swiss takes seconds, in a thread) on the tournament as
-read, and kept only while its revision is still the one read (:func:`keep_round`): of two
-processes pairing the same round at once, one keeps it and the other is refused, so no
-round is paired twice. A change may name the revision
-its author saw (``revision``): when the tournament has changed since, it is refused, so two
-directors editing one round never overwrite each other unseen. A refusal is a
+SQLite one thread writes) and reads the tournament, asks the rules
+(:mod:`chuhan.web.tournaments.rules`) and writes what they return. An arena's write reads
+its row, its entrants and its boards in play, not its finished games (thousands after a
+few hours of a large arena, and what a game's end, a pairing, a pause or an entry needs of
+them is nothing but the last board's number): ``load_tournament(..., finished=False)``.
+A round is paired outside the transaction (a large Swiss takes seconds, in a thread) on
+the tournament as read, and kept only while its revision is still the one read
+(:func:`keep_round`): of two processes pairing the same round at once, one keeps it and the
+other is refused, so no round is paired twice. A change may name the revision its author
+saw (``revision``): when the tournament has changed since, it is refused, so two directors
+editing one round never overwrite each other unseen. A refusal is a
 :class:`~chuhan.web.tournaments.rules.TournamentError` raised in the body: nothing of the
 transaction is kept.
 """
@@ -191,6 +194,12 @@ class Tournament:
     #: The moves a director entered for a board played over the board (ICCS, by (round,
     #: board)).
     moves: dict[tuple[int, int], str] = field(default_factory=dict)
+    #: False when this reading of an arena left its finished games out (a write's:
+    #: ``load_tournament(..., finished=False)``): ``boards``, ``endings``, ``games`` and
+    #: ``moves`` are then those of the boards in play only.
+    complete: bool = True
+    #: The highest board number of an arena (every reading has it, complete or not).
+    last_board: int = 0
 
     @property
     def rounds_paired(self) -> int:
@@ -291,6 +300,15 @@ BOARD_INSERT = (
 )
 BOARDS_READ = (
     f"SELECT {_BOARD}, moves FROM tournament_boards WHERE tournament_id = ? ORDER BY round, board"
+)
+#: The boards in play (and byes), by the partial index of step 20.
+BOARDS_LIVE_READ = (
+    f"SELECT {_BOARD}, moves FROM tournament_boards "
+    "WHERE tournament_id = ? AND result IS NULL ORDER BY round, board"
+)
+#: An arena's last board's number (one step down the primary key's index).
+ARENA_LAST_BOARD = (
+    "SELECT max(board) AS last FROM tournament_boards WHERE tournament_id = ? AND round = 0"
 )
 BOARD_RESULT = (
     "UPDATE tournament_boards SET result = ? WHERE tournament_id = ? AND round = ? AND board = ?"
@@ -421,16 +439,28 @@ def create_tournament(tournament: Tournament) -> Body[None]:
     )
 
 
-def load_tournament(tournament_id: str, *, for_update: bool = False) -> Body[Tournament | None]:
+def load_tournament(
+    tournament_id: str, *, for_update: bool = False, finished: bool = True
+) -> Body[Tournament | None]:
     """The tournament whole, or None; ``for_update`` locks its row until the transaction
-    ends (every body that changes it reads it so first)."""
+    ends (every body that changes it reads it so first). ``finished`` False leaves an
+    arena's finished boards out (the reading is not ``complete``; its ``last_board`` is
+    read alone): what its writes and its driver need, at the cost of its games in play,
+    not of every game it has had. A Swiss or a round robin is read whole either way (its
+    rounds, their results and its status are the rules' whole input)."""
     row = yield One(TOURNAMENT_READ, (tournament_id,), for_update=for_update)
     if row is None:
         return None
-    entrants = yield All(ENTRANTS_READ, (tournament_id,))
-    boards = yield All(BOARDS_READ, (tournament_id,))
-    forbidden = yield All(FORBIDDEN_READ, (tournament_id,))
     spec, settings = settings_of(str(row["settings"]))
+    complete = finished or spec.format is not Format.ARENA
+    entrants = yield All(ENTRANTS_READ, (tournament_id,))
+    boards = yield All(BOARDS_READ if complete else BOARDS_LIVE_READ, (tournament_id,))
+    forbidden = yield All(FORBIDDEN_READ, (tournament_id,))
+    if complete:
+        last_board = max((int(board["board"]) for board in boards), default=0)
+    else:
+        found = yield One(ARENA_LAST_BOARD, (tournament_id,))
+        last_board = 0 if found is None or found["last"] is None else int(found["last"])
     return Tournament(
         id=str(row["id"]),
         name=str(row["name"]),
@@ -460,13 +490,19 @@ def load_tournament(tournament_id: str, *, for_update: bool = False) -> Body[Tou
             for board in boards
             if board["moves"]
         },
+        complete=complete,
+        last_board=last_board,
     )
 
 
-def _changing(tournament_id: str, revision: int | None) -> Body[Tournament]:
+def _changing(
+    tournament_id: str, revision: int | None, *, finished: bool = False
+) -> Body[Tournament]:
     """The tournament read for a change (its row locked), or the refusal: none such, or
-    changed since ``revision``."""
-    tournament = yield from load_tournament(tournament_id, for_update=True)
+    changed since ``revision``. An arena's finished boards are read only when
+    ``finished`` (a director's result for a board, which must be told apart from one
+    that has its result already)."""
+    tournament = yield from load_tournament(tournament_id, for_update=True, finished=finished)
     if tournament is None:
         raise UnknownTournament(f"there is no tournament {tournament_id!r}")
     if revision is not None and revision != tournament.revision:
@@ -682,7 +718,7 @@ def set_result(
 ) -> Body[Board]:
     """Give a board its result (a game's end, or a director's entry): a second result for
     one board is refused."""
-    tournament = yield from _changing(tournament_id, revision)
+    tournament = yield from _changing(tournament_id, revision, finished=True)
     boards = record_result(tournament.boards, round_number, board_number, result)
     yield Do(BOARD_RESULT, (result.value, tournament_id, round_number, board_number))
     yield from _changed(tournament, _status_after(tournament, boards))
@@ -723,11 +759,11 @@ def result_of_game(
     tournament_id = str(found["tournament_id"])
     tournament = yield from _changing(tournament_id, None)
     round_number, board_number = int(found["round"]), int(found["board"])
-    (board,) = [
-        b for b in tournament.boards if b.round == round_number and b.number == board_number
-    ]
-    if board.result is not None:
+    # (an arena's reading has its boards in play only: one with its result is not there)
+    mine = [b for b in tournament.boards if b.round == round_number and b.number == board_number]
+    if not mine or mine[0].result is not None:
         return None
+    (board,) = mine
     detail = None
     if round_number == 0:  # an arena's game: how it ended and its length score it
         game = yield One(GAME_PLIES, (game_id,))
@@ -778,7 +814,7 @@ def keep_arena_games(
     check_arena_open(tournament, now)
     still = set(arena_waiting(tournament.entrants, tournament.boards))
     kept = [(red, black) for red, black in games if red in still and black in still]
-    first = max((board.number for board in tournament.boards), default=0) + 1
+    first = tournament.last_board + 1
     boards = tuple(
         Board(0, number, red, black) for number, (red, black) in enumerate(kept, start=first)
     )
@@ -1007,7 +1043,7 @@ def correct_result(
     """The director corrects the result of a board played over the board (the standings
     follow; the rounds already paired stay as they are): refused for a board without a
     result (enter it), a bye, or a board that does not exist."""
-    tournament = yield from _changing(tournament_id, revision)
+    tournament = yield from _changing(tournament_id, revision, finished=True)
     _over_the_board(tournament)
     found = [b for b in tournament.boards if b.round == round_number and b.number == board_number]
     if not found:
@@ -1039,7 +1075,7 @@ def set_moves(
 ) -> Body[None]:
     """Keep the moves of a board played over the board (checked by the caller: ICCS,
     space-separated; empty clears them)."""
-    tournament = yield from _changing(tournament_id, revision)
+    tournament = yield from _changing(tournament_id, revision, finished=True)
     _over_the_board(tournament)
     found = [b for b in tournament.boards if b.round == round_number and b.number == board_number]
     if not found:
@@ -1068,8 +1104,11 @@ class TournamentRepository:
     async def create(self, tournament: Tournament) -> None:
         await self.db.write(create_tournament(tournament), "creating a tournament")
 
-    async def tournament(self, tournament_id: str) -> Tournament | None:
-        return await self.db.read(load_tournament(tournament_id), "reading a tournament")
+    async def tournament(self, tournament_id: str, *, finished: bool = True) -> Tournament | None:
+        """The tournament, or None (``finished`` False: an arena without its finished
+        boards, :func:`load_tournament`)."""
+        body = load_tournament(tournament_id, finished=finished)
+        return await self.db.read(body, "reading a tournament")
 
     async def add_chat(self, tournament_id: str, account_id: str, line: ChatLine) -> None:
         await self.db.write(add_chat(tournament_id, account_id, line), "keeping a chat line")
