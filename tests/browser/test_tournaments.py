@@ -193,7 +193,17 @@ def test_a_player_pauses_and_comes_back_under_the_countdown_to_the_start(
     page.click("#tp-resume")
     page.wait_for_selector("#tp-pause:not([hidden])")
     assert "paused" not in (page.text_content("#tp-entrants") or "")
-    # A half-point bye asked for round 1, then called off (the button says which round).
+    # A half-point bye asked for round 1, then called off (the button says which round);
+    # two computers entered first, so that round 1 keeps two players to pair without her.
+    for _ in range(2):
+        page.evaluate(
+            """async (id) => {
+                await fetch(`/api/tournaments/${id}/computer`, {method: "POST",
+                    headers: {"Content-Type": "application/json"}, body: '{"level": 1}'});
+            }""",
+            created["tournament"]["id"],
+        )
+    page.wait_for_function("() => document.querySelectorAll('#tp-entrants li').length === 3")
     page.click("#tp-bye")
     page.wait_for_selector("#tp-entrants li:has-text('½-point bye in round 1')")
     assert page.text_content("#tp-bye-cancel") == "Cancel my ½-point bye (round 1)"

@@ -788,6 +788,13 @@ def test_a_half_point_bye_is_refused_twice_past_the_limit_and_after_withdrawing(
         request_bye(SWISS, asked, 0, "nobody", 2)
 
 
+def test_a_half_point_bye_that_would_leave_one_player_to_pair_is_refused() -> None:
+    asked = request_bye(SWISS, players(3), 0, "p0", 2)
+    with pytest.raises(TournamentError, match="round 2 would have fewer than two players to pair"):
+        request_bye(SWISS, asked, 0, "p1", 2)
+    assert request_bye(SWISS, asked, 0, "p1", 3)[1].byes == (3,)
+
+
 @pytest.mark.parametrize("field_name", ["half_byes", "half_bye_closed_rounds"])
 def test_more_half_point_byes_than_rounds_is_refused(field_name: str) -> None:
     with pytest.raises(

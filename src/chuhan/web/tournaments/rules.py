@@ -295,7 +295,8 @@ def request_bye(
     the pairing-allocated bye later, C.04.1.d), or a :class:`TournamentError` saying why
     not: not a Swiss, none allowed, a round paired already or not in the tournament, one
     of the last rounds the organiser closed, a player withdrawn, the bye asked for twice
-    or past the number allowed."""
+    or past the number allowed, or a round that would be left with fewer than two players
+    to pair (a paused player counts: they may come back)."""
     if spec.format is Format.ARENA:
         raise TournamentError("an arena has no rounds: a player pauses instead of a bye")
     if spec.format is Format.ROUND_ROBIN:
@@ -329,6 +330,17 @@ def request_bye(
             f"a player may take {spec.half_byes} half-point "
             f"bye{'s' if spec.half_byes > 1 else ''} in this tournament; {entrant.name} "
             f"has asked for round{'s' if len(entrant.byes) > 1 else ''} {asked}"
+        )
+    # (a round left with one player to pair would never be paired: the tournament stuck)
+    others = [
+        e
+        for e in entrants
+        if e.id != entrant_id and e.plays_in(round_number) and round_number not in e.byes
+    ]
+    if len(others) < 2:
+        raise TournamentError(
+            f"round {round_number} would have fewer than two players to pair: "
+            f"{len(others)} other{'' if len(others) == 1 else 's'} in it"
         )
     byes = tuple(sorted((*entrant.byes, round_number)))
     return tuple(replace(e, byes=byes) if e.id == entrant_id else e for e in entrants)
