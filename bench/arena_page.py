@@ -88,6 +88,7 @@ def rows_of(arena: Tournament) -> Any:
             "last_round": e.last_round,
             "paused": e.paused,
             "club": e.club,
+            "byes": "",
         }
         for e in arena.entrants
     ]

@@ -193,6 +193,24 @@ def test_a_player_pauses_and_comes_back_under_the_countdown_to_the_start(
     page.click("#tp-resume")
     page.wait_for_selector("#tp-pause:not([hidden])")
     assert "paused" not in (page.text_content("#tp-entrants") or "")
+    # A half-point bye asked for round 1, then called off (the button says which round);
+    # two computers entered first, so that round 1 keeps two players to pair without her.
+    for _ in range(2):
+        page.evaluate(
+            """async (id) => {
+                await fetch(`/api/tournaments/${id}/computer`, {method: "POST",
+                    headers: {"Content-Type": "application/json"}, body: '{"level": 1}'});
+            }""",
+            created["tournament"]["id"],
+        )
+    page.wait_for_function("() => document.querySelectorAll('#tp-entrants li').length === 3")
+    page.click("#tp-bye")
+    page.wait_for_selector("#tp-entrants li:has-text('½-point bye in round 1')")
+    assert page.text_content("#tp-bye-cancel") == "Cancel my ½-point bye (round 1)"
+    assert not page.is_visible("#tp-bye")
+    page.click("#tp-bye-cancel")
+    page.wait_for_selector("#tp-bye:not([hidden])")
+    assert "½-point bye" not in (page.text_content("#tp-entrants") or "")
     assert player.errors == []
 
 
@@ -485,6 +503,28 @@ def test_a_director_runs_an_over_the_board_round_from_the_tournament_page(
         "#tp-standings .tp-points", "cells => cells.map(c => c.textContent)"
     )
     assert sorted(points) == ["0", "0", "1", "1"]
+    # Anna Weber asks for a half-point bye in round 2: the director gives it, round 2 is
+    # paired without her, and the standings count her half point.
+    anna = "#tp-standings tr[data-name='Anna Weber'] .tp-points"
+    before = page.text_content(anna)
+    page.click("#tp-entrants li:has-text('Anna Weber') .tp-half-bye-button")
+    page.wait_for_selector(
+        "#tp-entrants li:has-text('Anna Weber') .tp-half-bye-button"
+        ":has-text('Cancel the ½-point bye (round 2)')"
+    )
+    assert "½-point bye in round 2" in (page.text_content("#tp-entrants") or "")
+    page.click("#tp-pair")
+    page.wait_for_selector("#tp-pairings tr.tp-half-bye:has-text('Anna Weber')")
+    assert "½-point bye" in (page.text_content("#tp-pairings tr.tp-half-bye") or "")
+    assert page.text_content("#tp-pairings-title") == "Round 2"
+    paired = page.eval_on_selector_all(
+        "#tp-pairings tr[data-board] .tp-red, #tp-pairings tr[data-board] .tp-black",
+        "cells => cells.map(c => c.textContent)",
+    )
+    assert "Anna Weber" not in paired and len(paired) == 4  # (one game and the bye)
+    after = {"0": "½", "1": "1½"}[before or ""]
+    page.wait_for_function(f"() => document.querySelector(\"{anna}\").textContent === '{after}'")
+    assert not page.is_visible("#tp-entrants li:has-text('Anna Weber') .tp-half-bye-button")
     director.screenshot("tournament-over-the-board")
     # (the two refusals above are the browser's only console lines: their 409s)
     unexpected = [line for line in director.errors if "409 (Conflict)" not in line]

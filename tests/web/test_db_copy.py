@@ -117,7 +117,8 @@ def test_a_copy_takes_the_tournaments_and_the_vacations_along(
     make_client: Any, db_path: Path, postgres_url: str, clock: FakeClock
 ) -> None:
     """An over-the-board Swiss in its second round (players with clubs, a result, a board's
-    moves, a pair kept apart) and an account's vacation read the same from the copy."""
+    moves, a pair kept apart, a half-point bye) and an account's vacation read the same from
+    the copy."""
     from test_accounts import COOKIE, as_, sign_in, sign_up
     from test_tournament_over_the_board import an_event, post
 
@@ -132,6 +133,8 @@ def test_a_copy_takes_the_tournaments_and_the_vacations_along(
         assert entered.status_code == 200, entered.text
     moves = post(client, director, tournament_id, "moves", round=1, board=1, moves="h2e2 h9g7")
     assert moves.status_code == 200, moves.text
+    # (a player's half-point bye in round 2, asked for before it is paired)
+    assert post(client, director, tournament_id, "players/4/bye").status_code == 200
     assert post(client, director, tournament_id, "pair").status_code == 200
     away = sign_up(client, "Traveller")
     taken = client.post("/api/account/vacation", json={"days": 3}, headers=as_(away))

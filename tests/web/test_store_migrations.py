@@ -103,4 +103,6 @@ def test_every_step_has_its_statements_for_both_databases() -> None:
         True,
         True,
         True,
+        True,
+        True,
     ]

@@ -375,3 +375,60 @@ def test_a_player_marked_absent_gets_a_zero_point_bye_until_marked_back(
     assert "Anna Weber" in {b["red"] for b in second} | {b["black"] for b in second}
     (weber,) = [line for line in after["standings"] if line["name"] == "Anna Weber"]
     assert weber["points"] == 0.0
+
+
+def test_the_director_gives_a_player_a_half_point_bye_and_the_exports_show_it(
+    client: TestClient, clock: FakeClock
+) -> None:
+    tournament_id, director = an_event(
+        client, clock, players=4, half_byes=1, half_bye_closed_rounds=1
+    )
+    url = f"/api/tournaments/{tournament_id}/players"
+    revision = shown(client, tournament_id)["revision"]
+    asked = client.post(
+        f"{url}/3/bye", json={"round": 2, "revision": revision}, headers=as_(director)
+    )
+    assert asked.status_code == 200, asked.text
+    assert asked.json() == {"player": {"name": "Kim Min-jun", "byes": [2]}}
+    assert "changed since you read it" in refusal(
+        client.post(f"{url}/3/bye/cancel", json={"revision": revision}, headers=as_(director))
+    )
+    assert "no half-point bye in the last round 3" in refusal(
+        client.post(f"{url}/4/bye", json={"round": 3}, headers=as_(director))
+    )
+    assert "has no player 'p:9'" in refusal(
+        client.post(f"{url}/9/bye", json={}, headers=as_(director))
+    )
+    player = sign_up(client, "Kim")
+    assert "given by its director" in refusal(post(client, player, tournament_id, "bye"))
+    assert refusal(client.post(f"{url}/3/bye", json={}, headers=as_(player)), 403)
+    for number in (1, 2):
+        assert post(client, director, tournament_id, "pair").status_code == 200
+        boards = shown(client, tournament_id)["paired"][number - 1]
+        for board in boards:
+            if board["black"] is not None:
+                entered = post(
+                    client,
+                    director,
+                    tournament_id,
+                    "result",
+                    round=number,
+                    board=board["board"],
+                    result="1/2-1/2",
+                )
+                assert entered.status_code == 200, entered.text
+    after = shown(client, tournament_id)
+    second = after["paired"][1]
+    assert "Kim Min-jun" not in {b["red"] for b in second} | {b["black"] for b in second}
+    assert after["requested_byes"] == [[], ["Kim Min-jun"]]
+    # Every game drawn: Kim ½ + the half-point bye's ½; of the three others in round 2,
+    # two drew (1 each) and one had the pairing-allocated bye (½ + 1).
+    points = {line["name"]: line["points"] for line in after["standings"]}
+    assert points["Kim Min-jun"] == 1.0
+    assert sorted(points.values()) == [1.0, 1.0, 1.0, 1.5]
+    pgn = client.get(f"/api/tournaments/{tournament_id}/pgn").text
+    (kim,) = [line for line in pgn.splitlines() if "Kim Min-jun" in line and line.startswith("%")]
+    assert "½bye" in kim.split()
+    trf_text = client.get(f"/api/tournaments/{tournament_id}/trf").text
+    (line,) = [row for row in trf_text.splitlines() if "Kim Min-jun" in row]
+    assert line[101:111] == "0000 - H  "

@@ -13,14 +13,20 @@ from typing import Any
 import pytest
 
 from chuhan.web.db import Store, open_store
-from chuhan.web.db.statements import Do, One, Statement, run_fed
+from chuhan.web.db.statements import Body, Do, One, Statement, counted, run_fed
 from chuhan.web.tournaments.repository import (
     Settings,
     Tournament,
     TournamentRepository,
+    enter,
+    keep_arena_games,
     keep_round,
+    load_tournament,
+    result_of_game,
+    set_paused,
     settings_json,
     settings_of,
+    withdraw_entrant,
 )
 from chuhan.web.tournaments.rules import (
     JANGGI_ARENA_SCORING,
@@ -281,3 +287,60 @@ def test_an_absurd_tournament_is_not_kept(database: str | Path) -> None:
         assert await repository.tournament("t1") is None
 
     run(database, work)
+
+
+def test_an_arenas_writes_read_its_boards_in_play_not_its_finished_games(
+    database: str | Path,
+) -> None:
+    # Two arenas alike but for their age (4 and 40 finished games, one in play): each write
+    # of their players reads as many rows in both; a whole reading does not.
+    arena = Spec(Format.ARENA, minutes=60)
+    now = 1_100.0
+
+    async def aged(repository: TournamentRepository, tournament_id: str, finished: int) -> None:
+        await repository.create(a_tournament(arena, tournament_id))
+        for number in range(4):
+            await repository.enter(tournament_id, f"p{number}", name=f"P{number}", rating=2000)
+        for number in range(1, finished + 2):
+            players = (
+                [("p0", "p1"), ("p1", "p0")][number % 2] if number <= finished else ("p2", "p3")
+            )
+            (board,) = await repository.db.write(
+                keep_arena_games(tournament_id, now, [players]), "pairing"
+            )
+            game = f"{tournament_id}-{board.number}"
+            assert await repository.attach_game(tournament_id, 0, board.number, game)
+            if number <= finished:
+                assert await repository.result_of_game(game, Result.RED_WINS)
+
+    async def rows_read(
+        repository: TournamentRepository, tournament_id: str, finished: int
+    ) -> dict[str, int]:
+        writes: dict[str, Body[Any]] = {
+            "a game's end": result_of_game(f"{tournament_id}-{finished + 1}", Result.DRAW),
+            "a pairing": keep_arena_games(tournament_id, now, [("p0", "p1")]),
+            "a pause": set_paused(tournament_id, "p2", True),
+            "an entry": enter(tournament_id, "late", name="Late", rating=1500),
+            "a withdrawal": withdraw_entrant(tournament_id, "late"),
+        }
+        read = {}
+        for name, body in writes.items():
+            rows = [0]
+            await repository.db.write(counted(body, rows), name)
+            read[name] = rows[0]
+        whole = [0]
+        await repository.db.read(counted(load_tournament(tournament_id), whole), "reading")
+        read["a whole reading"] = whole[0]
+        return read
+
+    async def work(repository: TournamentRepository) -> dict[int, dict[str, int]]:
+        read = {}
+        for finished in (4, 40):
+            await aged(repository, f"t{finished}", finished)
+            read[finished] = await rows_read(repository, f"t{finished}", finished)
+        return read
+
+    read = run(database, work)
+    young, old = read[4], read[40]
+    assert old.pop("a whole reading") == young.pop("a whole reading") + 36
+    assert old == young

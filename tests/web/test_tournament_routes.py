@@ -714,3 +714,105 @@ def test_a_game_called_off_for_an_absent_player_and_left_without_result_is_their
     assert board["result"] == "-+"  # (Red never moved: Black wins by forfeit)
     paused = {entrant["name"]: entrant["paused"] for entrant in after["entrants"]}
     assert paused == {name: name == board["red"] for name in paused}
+
+
+def bye(
+    client: TestClient, cookie: str, tournament_id: str, cancel: bool = False, **body: Any
+) -> Any:
+    url = f"/api/tournaments/{tournament_id}/bye{'/cancel' if cancel else ''}"
+    return client.post(url, json=body, headers=as_(cookie))
+
+
+def refused(response: Any) -> str:
+    assert response.status_code == 409, response.text
+    return str(response.json()["error"]["message"])
+
+
+def test_a_player_takes_a_half_point_bye_and_is_not_paired_in_that_round(
+    client: TestClient, clock: FakeClock
+) -> None:
+    cookies = [sign_up(client, f"Player{n}") for n in range(5)]
+    created = create(client, cookies[0], clock, rounds=4, half_bye_closed_rounds=2)
+    assert created.status_code == 201, created.text
+    tournament_id = created.json()["tournament"]["id"]
+    assert (
+        created.json()["tournament"]["half_byes"],
+        created.json()["tournament"]["half_bye_closed_rounds"],
+    ) == (1, 2)
+    for cookie in cookies:
+        assert client.post(f"/api/tournaments/{tournament_id}/join", json={}, headers=as_(cookie))
+    asked = bye(client, cookies[4], tournament_id)
+    assert asked.status_code == 200, asked.text
+    assert asked.json() == {"player": {"name": "Player4", "byes": [1]}}
+    assert "has asked for a half-point bye in round 1 already" in refused(
+        bye(client, cookies[4], tournament_id)
+    )
+    assert "may take 1 half-point bye in this tournament" in refused(
+        bye(client, cookies[4], tournament_id, round=2)
+    )
+    assert "no half-point bye in the last rounds 3 to 4" in refused(
+        bye(client, cookies[3], tournament_id, round=3)
+    )
+    # called off, and asked for again
+    assert bye(client, cookies[4], tournament_id, cancel=True).json()["player"]["byes"] == []
+    assert bye(client, cookies[4], tournament_id, round=1).status_code == 200
+    assert client.post(
+        f"/api/tournaments/{tournament_id}/withdraw", json={}, headers=as_(cookies[2])
+    )
+    assert "Player2 has withdrawn" in refused(bye(client, cookies[2], tournament_id))
+    paired = client.post(f"/api/tournaments/{tournament_id}/pair", json={}, headers=as_(cookies[0]))
+    assert paired.status_code == 200, paired.text
+    after = paired.json()["tournament"]
+    boards = after["paired"][0]
+    assert "Player4" not in {name for board in boards for name in (board["red"], board["black"])}
+    # (Player2 withdrew: three paired, one game and the pairing-allocated bye)
+    assert [board["black"] is None for board in boards] == [False, True]
+    assert after["requested_byes"] == [["Player4"]]
+    assert {line["name"]: line["points"] for line in after["standings"]}["Player4"] == 0.5
+    assert "round 1 is paired already: its half-point bye is taken" in refused(
+        bye(client, cookies[4], tournament_id, cancel=True, round=1)
+    )
+    assert "round 1 is paired already: a half-point bye is asked for before" in refused(
+        bye(client, cookies[1], tournament_id, round=1)
+    )
+    game = client.post(f"/api/tournaments/{tournament_id}/game", json={}, headers=as_(cookies[4]))
+    assert "you have a half-point bye in round 1" in refused(game)
+    text = client.get(f"/api/tournaments/{tournament_id}/trf").text
+    (line,) = [row for row in text.splitlines() if row.startswith("001") and "Player4" in row]
+    assert line[91:101] == "0000 - H  "
+
+
+def test_a_half_point_bye_is_refused_in_an_arena_a_round_robin_and_to_a_stranger(
+    client: TestClient, clock: FakeClock
+) -> None:
+    cookie = sign_up(client, "Director")
+    for fields, message in (
+        ({"format": "arena", "minutes": 30}, "an arena has no rounds"),
+        ({"format": "round_robin", "rounds": 1}, "a round robin's rounds are fixed"),
+        ({"half_byes": 0}, "gives no half-point byes on request"),
+    ):
+        tournament_id = create(client, cookie, clock, **fields).json()["tournament"]["id"]
+        assert (
+            client.post(
+                f"/api/tournaments/{tournament_id}/join", json={}, headers=as_(cookie)
+            ).status_code
+            == 200
+        )
+        assert message in refused(bye(client, cookie, tournament_id))
+    tournament_id = create(client, cookie, clock).json()["tournament"]["id"]
+    stranger = sign_up(client, "Stranger")
+    assert "not in the tournament" in refused(bye(client, stranger, tournament_id))
+    bad = bye(client, cookie, tournament_id, round="two")
+    assert bad.status_code == 400 and "'round' must be a round's number" in bad.text
+    assert bye(client, "", tournament_id).status_code == 401
+
+
+def test_the_driver_pairs_the_round_of_a_half_point_bye_without_its_player(
+    client: TestClient, clock: FakeClock
+) -> None:
+    tournament_id, cookies = a_swiss(client, clock, players=3)
+    assert bye(client, cookies[2], tournament_id).status_code == 200
+    clock.advance(600)
+    drive(client)
+    (board,) = shown(client, tournament_id)["paired"][0]
+    assert {board["red"], board["black"]} == {"Player0", "Player1"}

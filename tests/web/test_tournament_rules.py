@@ -41,12 +41,14 @@ from chuhan.web.tournaments.rules import (
     arena_standings,
     arena_waiting,
     can_join,
+    cancel_bye,
     check_spec,
     crosstable,
     is_over,
     next_round,
     pairing_numbers,
     record_result,
+    request_bye,
     standings,
     trf,
     withdraw,
@@ -616,3 +618,186 @@ def test_the_crosstable_names_each_rounds_opponent_by_rank_colour_and_result() -
     forfeits = (Board(1, 1, "p0", "p1", R.BLACK_FORFEIT_WIN), Board(1, 2, "p2", None))
     rows = {row.split()[1]: row.split()[2] for row in crosstable(spec, entrants, forfeits)[1:]}
     assert rows == {"Cy": "bye", "Bo": "+F", "Ada": "-F"}
+
+
+# ---------------------------------------------------------------------- half-point byes
+
+# A Swiss of five in three rounds with two half-point byes asked for, worked by hand
+# (pairing numbers A1 B2 C3 D4 E5, red first; the pairing-allocated bye is worth 1):
+#   round 1: E's half-point bye;  A-D 1-0, B-C ½-½.
+#   round 2: C's half-point bye;  B-A 0-1, E-D 1-0.
+#   round 3: E-A ½-½, B-D 1-0, C the pairing-allocated bye (a half-point bye is no
+#            pairing-allocated one: C.04.1.d).
+#   points A 2½, B 1½, C 2, D 0, E 2.
+# FIDE C.07 (2026), Article 16: both half-point byes are voluntarily unplayed rounds
+# followed by a round the player took part in (16.2.3), so the players' adjusted scores
+# (16.3, their opponents' view of them) are their points. Each unplayed round (the half-point
+# byes and C's allocated bye) counts as a game against a virtual opponent with the player's
+# own points, at most half the rounds' (16.4.2: ½ x 3 = 1½): C min(2, 1½) = 1½, E 1½.
+#   Buchholz: A D 0 + B 1½ + E 2 = 3½;  B C 2 + A 2½ + D 0 = 4½;  C B 1½ + 1½ + 1½ = 4½;
+#             D A 2½ + E 2 + B 1½ = 6;  E 1½ + D 0 + A 2½ = 4.
+#   Sonneborn-Berger (each opponent's score times the points scored against it): A 0 + 1½
+#             + ½·2 = 2½;  B ½·2 + 0 + 0 = 1;  C ½·1½ + ½·1½ + 1·1½ = 3;  D 0;
+#             E ½·1½ + 0 + ½·2½ = 2.
+#   Progressive: A 1+2+2½ = 5½, B ½+½+1½ = 2½, C ½+1+2 = 3½, D 0, E ½+1½+2 = 4.
+#   Games won (over the board): A 2, B 1, C 0, D 0, E 1; won with black: A 1 (round 2);
+#   played with black: A 2, B 0, C 1, D 3, E 0.
+#   C and E are tied on 2 and never met (direct encounter 0): C is second on Buchholz
+#   (4½ against 4) and on Sonneborn-Berger (3 against 2).
+BYE_ENTRANTS = (
+    Entrant("a", "A", 2000, 0),
+    Entrant("b", "B", 1900, 1),
+    Entrant("c", "C", 1800, 2, byes=(2,)),
+    Entrant("d", "D", 1700, 3),
+    Entrant("e", "E", 1600, 4, byes=(1,)),
+)
+BYE_CROSSTABLE = (
+    Board(1, 1, "a", "d", R.RED_WINS),
+    Board(1, 2, "b", "c", R.DRAW),
+    Board(2, 1, "b", "a", R.BLACK_WINS),
+    Board(2, 2, "e", "d", R.RED_WINS),
+    Board(3, 1, "e", "a", R.DRAW),
+    Board(3, 2, "b", "d", R.RED_WINS),
+    Board(3, 3, "c", None),
+)
+BYE_HAND_WORKED = {
+    TieBreak.BUCHHOLZ: {"a": 3.5, "b": 4.5, "c": 4.5, "d": 6.0, "e": 4.0},
+    TieBreak.SONNEBORN_BERGER: {"a": 2.5, "b": 1.0, "c": 3.0, "d": 0.0, "e": 2.0},
+    TieBreak.DIRECT_ENCOUNTER: {"a": 0.0, "b": 0.0, "c": 0.0, "d": 0.0, "e": 0.0},
+    TieBreak.GAMES_WON: {"a": 2.0, "b": 1.0, "c": 0.0, "d": 0.0, "e": 1.0},
+    TieBreak.WINS_WITH_BLACK: {"a": 1.0, "b": 0.0, "c": 0.0, "d": 0.0, "e": 0.0},
+    TieBreak.GAMES_WITH_BLACK: {"a": 2.0, "b": 0.0, "c": 1.0, "d": 3.0, "e": 0.0},
+    TieBreak.PROGRESSIVE: {"a": 5.5, "b": 2.5, "c": 3.5, "d": 0.0, "e": 4.0},
+}
+BYE_SWISS = Spec(Format.SWISS, rounds=3)
+
+
+@pytest.mark.parametrize("tiebreak", list(BYE_HAND_WORKED))
+def test_each_tiebreak_counts_a_half_point_bye_as_fides_unplayed_round(tiebreak: TieBreak) -> None:
+    spec = replace(BYE_SWISS, tiebreaks=(tiebreak,))
+    lines = standings(spec, BYE_ENTRANTS, BYE_CROSSTABLE)
+    assert {line.entrant_id: dict(line.tiebreaks)[tiebreak] for line in lines} == (
+        BYE_HAND_WORKED[tiebreak]
+    )
+    assert {line.entrant_id: line.points for line in lines} == {
+        "a": 2.5,
+        "b": 1.5,
+        "c": 2.0,
+        "d": 0.0,
+        "e": 2.0,
+    }
+
+
+def test_the_crosstable_and_the_trf_show_a_half_point_bye() -> None:
+    spec = replace(BYE_SWISS, tiebreaks=WXF_ORDER)
+    rows = [row.split()[:6] for row in crosstable(spec, BYE_ENTRANTS, BYE_CROSSTABLE)[1:]]
+    assert rows == [
+        ["1", "A", "+5r", "+4b", "=3b", "2.5"],
+        ["2", "C", "=4b", "½bye", "bye", "2"],
+        ["3", "E", "½bye", "+5r", "=1r", "2"],
+        ["4", "B", "=2r", "-1r", "+5r", "1.5"],
+        ["5", "D", "-1b", "-3b", "-4b", "0"],
+    ]
+    text = trf(spec, BYE_ENTRANTS, BYE_CROSSTABLE, name="Byes")
+    lines = {line[4:8].strip(): line for line in text.splitlines() if line[:3] == "001"}
+    # TRF16: H is a half-point bye, U the pairing-allocated one; columns 92-121 rounds 1-3.
+    assert lines["5"][91:121] == "0000 - H     4 w 1     1 w =  "
+    assert lines["3"][91:121] == "   2 b =  0000 - H  0000 - U  "
+    assert lines["5"][80:84] == " 2.0"
+
+
+def test_a_player_on_a_half_point_bye_is_not_paired_and_scores_half_a_point() -> None:
+    entrants = request_bye(SWISS, players(5), 0, "p2", 1)
+    first = next_round(SWISS, entrants, ())
+    paired = {player for board in first for player in (board.red, board.black)}
+    assert "p2" not in paired and len(first) == 2 and not any(b.is_bye for b in first)
+    lines = {line.entrant_id: line.points for line in standings(SWISS, entrants, first)}
+    assert lines["p2"] == 0.5
+
+
+def test_a_player_who_had_a_half_point_bye_can_still_get_the_pairing_allocated_bye() -> None:
+    # C.04.1.d bars the pairing-allocated bye to a player who had one or won by forfeit,
+    # not to one who asked for a half-point bye. After round 2, p4 (½, from the half-point
+    # bye of round 1) is alone at the bottom: the bye of round 3 is theirs.
+    entrants = request_bye(SWISS, players(5), 0, "p4", 1)
+    boards = (
+        Board(1, 1, "p0", "p2", R.RED_WINS),
+        Board(1, 2, "p3", "p1", R.RED_WINS),
+        Board(2, 1, "p3", "p0", R.RED_WINS),
+        Board(2, 2, "p1", "p4", R.RED_WINS),
+        Board(2, 3, "p2", None),
+    )
+    histories = _histories(SWISS, entrants, boards, 2)
+    scores = {player: sum(p.points for p in rounds) for player, rounds in histories.items()}
+    numbers = pairing_numbers(entrants)
+    fed = {e.id: _swiss_player(e, numbers, histories, scores) for e in entrants}
+    assert (fed["p4"].byes, fed["p2"].byes) == (0, 1)
+    assert fed["p4"].floats[0] == "down"  # (C.04.3, A.4b: a round not played)
+    third = next_round(SWISS, entrants, boards)
+    assert [board.red for board in third if board.is_bye] == ["p4"]
+
+
+def test_a_half_point_bye_is_called_off_until_its_round_is_paired() -> None:
+    asked = request_bye(SWISS, players(4), 0, "p1", 2)
+    assert cancel_bye(asked, 1, "p1", 2)[1].byes == ()
+    with pytest.raises(TournamentError, match="round 2 is paired already: its half-point bye"):
+        cancel_bye(asked, 2, "p1", 2)
+    with pytest.raises(TournamentError, match="has not asked for a half-point bye in round 3"):
+        cancel_bye(asked, 1, "p1", 3)
+
+
+def test_a_withdrawal_takes_the_half_point_byes_to_come_along() -> None:
+    asked = request_bye(replace(SWISS, half_byes=2), players(4), 0, "p1", 1)
+    asked = request_bye(replace(SWISS, half_byes=2), asked, 0, "p1", 3)
+    assert withdraw(asked, "p1", 2)[1].byes == (1,)
+
+
+@pytest.mark.parametrize(
+    ("spec", "paired", "round_number", "message"),
+    [
+        (SWISS, 2, 2, r"round 2 is paired already: a half-point bye is asked for before"),
+        (SWISS, 0, 5, r"no half-point bye in the last round 5 of this tournament"),
+        (
+            replace(SWISS, half_bye_closed_rounds=2),
+            0,
+            4,
+            r"no half-point bye in the last rounds 4 to 5",
+        ),
+        (SWISS, 0, 6, r"the Swiss has rounds 1 to 5, not 6"),
+        (replace(SWISS, half_byes=0), 0, 1, "gives no half-point byes on request"),
+        (Spec(Format.ARENA, minutes=60), 0, 1, "an arena has no rounds"),
+        (Spec(Format.ROUND_ROBIN, rounds=1), 0, 1, "it gives no half-point byes"),
+    ],
+)
+def test_a_half_point_bye_out_of_the_rules_is_refused(
+    spec: Spec, paired: int, round_number: int, message: str
+) -> None:
+    with pytest.raises(TournamentError, match=message):
+        request_bye(spec, players(4), paired, "p1", round_number)
+
+
+def test_a_half_point_bye_is_refused_twice_past_the_limit_and_after_withdrawing() -> None:
+    asked = request_bye(SWISS, players(4), 0, "p1", 2)
+    with pytest.raises(TournamentError, match="Player 1 has asked for a half-point bye in round 2"):
+        request_bye(SWISS, asked, 0, "p1", 2)
+    with pytest.raises(TournamentError, match=r"may take 1 half-point bye .* asked for round 2"):
+        request_bye(SWISS, asked, 0, "p1", 3)
+    with pytest.raises(TournamentError, match="Player 2 has withdrawn"):
+        request_bye(SWISS, withdraw(asked, "p2", 1), 1, "p2", 2)
+    with pytest.raises(TournamentError, match="not in the tournament"):
+        request_bye(SWISS, asked, 0, "nobody", 2)
+
+
+def test_a_half_point_bye_that_would_leave_one_player_to_pair_is_refused() -> None:
+    asked = request_bye(SWISS, players(3), 0, "p0", 2)
+    with pytest.raises(TournamentError, match="round 2 would have fewer than two players to pair"):
+        request_bye(SWISS, asked, 0, "p1", 2)
+    assert request_bye(SWISS, asked, 0, "p1", 3)[1].byes == (3,)
+
+
+@pytest.mark.parametrize("field_name", ["half_byes", "half_bye_closed_rounds"])
+def test_more_half_point_byes_than_rounds_is_refused(field_name: str) -> None:
+    with pytest.raises(
+        TournamentError, match=f"'{field_name}' is 0 to the Swiss's 5 rounds, not 6"
+    ):
+        check_spec(replace(SWISS, **{field_name: 6}))

@@ -462,6 +462,20 @@ ALTER TABLE tournament_entrants ADD COLUMN club text NOT NULL DEFAULT '';
 ALTER TABLE tournament_boards ADD COLUMN moves text
 """
 
+#: The half-point byes a Swiss's players asked for (issue 23): the rounds, comma-separated
+#: (empty: none). (The same text on both.)
+TOURNAMENT_BYES_SCHEMA = """
+ALTER TABLE tournament_entrants ADD COLUMN byes text NOT NULL DEFAULT ''
+"""
+
+#: The tournaments' boards in play (issue 23): an arena's writes read those, not its
+#: finished games (:func:`chuhan.web.tournaments.repository.load_tournament`). (The same
+#: text on both: a partial index.)
+TOURNAMENT_LIVE_BOARDS_SCHEMA = """
+CREATE INDEX tournament_boards_live ON tournament_boards (tournament_id, round, board)
+    WHERE result IS NULL
+"""
+
 #: Each account's e-mail notices (issue 24; :mod:`chuhan.web.notices.repository`), gone
 #: with the account: its address, whether it is confirmed (and the token of the link that
 #: confirms it), whether the digest is on; when a socket of it was last seen open, when its
@@ -692,6 +706,7 @@ TOURNAMENT_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "last_round",
             "paused",
             "club",
+            "byes",
         ),
     ),
     (
@@ -764,6 +779,16 @@ MIGRATIONS: tuple[Migration, ...] = (
         "the answers to kept challenges a digest tells their senders",
         CHALLENGE_ANSWERS_SCHEMA,
         CHALLENGE_ANSWERS_SCHEMA,
+    ),
+    Migration(
+        "the half-point byes tournament players asked for",
+        TOURNAMENT_BYES_SCHEMA,
+        TOURNAMENT_BYES_SCHEMA,
+    ),
+    Migration(
+        "the tournament boards in play, by a partial index",
+        TOURNAMENT_LIVE_BOARDS_SCHEMA,
+        TOURNAMENT_LIVE_BOARDS_SCHEMA,
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -48,6 +48,7 @@ __all__ = [
     "One",
     "Row",
     "Statement",
+    "counted",
     "numbered",
     "run_fed",
     "text_for",
@@ -150,3 +151,30 @@ def run_fed(body: Body[T], answer: Callable[[Statement], Any]) -> T:
     except StopIteration as stop:
         result_value: T = stop.value
         return result_value
+
+
+def counted(body: Body[T], rows: list[int]) -> Body[T]:
+    """``body`` with the rows its reads gave added up in ``rows[0]`` (every row of an
+    :class:`All`, the row of a :class:`One`): what a transaction reads, for benches and
+    tests. An exception thrown in (a driver's :class:`~chuhan.web.db.errors.Duplicate`)
+    reaches ``body``."""
+    statement = next(body)
+    while True:
+        try:
+            answer = yield statement
+        except Exception as error:  # (thrown in by the driver: the body may catch it)
+            try:
+                statement = body.throw(error)
+            except StopIteration as stop:
+                thrown: T = stop.value
+                return thrown
+            continue
+        if isinstance(statement, All):
+            rows[0] += len(answer)
+        elif isinstance(statement, One) and answer is not None:
+            rows[0] += 1
+        try:
+            statement = body.send(answer)
+        except StopIteration as stop:
+            done: T = stop.value
+            return done

@@ -9,21 +9,25 @@ What is kept (the tables are step 8 of :mod:`chuhan.web.db.migrations`):
   JSON (the :class:`~chuhan.web.tournaments.rules.Spec` and the :class:`Settings`). Its
   ``revision`` rises with every change of the tournament, its entrants or its boards.
 - ``tournament_entrants``: the players (:class:`~chuhan.web.tournaments.rules.Entrant`;
-  ``account_id`` for a player with an account, none for a director's entry).
+  ``account_id`` for a player with an account, none for a director's entry; ``byes``, the
+  rounds of the half-point byes asked for, comma-separated).
 - ``tournament_boards``: each round's boards (an arena's games are boards of round 0,
   numbered as they start), the game played on it once made (``game_id``, unique) and the
   result.
 - ``tournament_forbidden``: the pairs the organiser keeps apart.
 
 Every body that changes a tournament first reads its row ``FOR UPDATE`` (PostgreSQL; on
-SQLite one thread writes) and reads the tournament whole, asks the rules
-(:mod:`chuhan.web.tournaments.rules`) and writes what they return. A round is paired
-outside the transaction (a large Swiss takes seconds, in a thread) on the tournament as
-read, and kept only while its revision is still the one read (:func:`keep_round`): of two
-processes pairing the same round at once, one keeps it and the other is refused, so no
-round is paired twice. A change may name the revision
-its author saw (``revision``): when the tournament has changed since, it is refused, so two
-directors editing one round never overwrite each other unseen. A refusal is a
+SQLite one thread writes) and reads the tournament, asks the rules
+(:mod:`chuhan.web.tournaments.rules`) and writes what they return. An arena's write reads
+its row, its entrants and its boards in play, not its finished games (thousands after a
+few hours of a large arena, and what a game's end, a pairing, a pause or an entry needs of
+them is nothing but the last board's number): ``load_tournament(..., finished=False)``.
+A round is paired outside the transaction (a large Swiss takes seconds, in a thread) on
+the tournament as read, and kept only while its revision is still the one read
+(:func:`keep_round`): of two processes pairing the same round at once, one keeps it and the
+other is refused, so no round is paired twice. A change may name the revision its author
+saw (``revision``): when the tournament has changed since, it is refused, so two directors
+editing one round never overwrite each other unseen. A refusal is a
 :class:`~chuhan.web.tournaments.rules.TournamentError` raised in the body: nothing of the
 transaction is kept.
 """
@@ -58,10 +62,12 @@ from chuhan.web.tournaments.rules import (
     arena_records,
     arena_waiting,
     can_join,
+    cancel_bye,
     check_spec,
     is_over,
     next_round,
     record_result,
+    request_bye,
     withdraw,
 )
 
@@ -97,6 +103,7 @@ __all__ = [
     "release",
     "remove_player",
     "result_of_game",
+    "set_bye",
     "set_moves",
     "set_paused",
     "set_result",
@@ -187,6 +194,12 @@ class Tournament:
     #: The moves a director entered for a board played over the board (ICCS, by (round,
     #: board)).
     moves: dict[tuple[int, int], str] = field(default_factory=dict)
+    #: False when this reading of an arena left its finished games out (a write's:
+    #: ``load_tournament(..., finished=False)``): ``boards``, ``endings``, ``games`` and
+    #: ``moves`` are then those of the boards in play only.
+    complete: bool = True
+    #: The highest board number of an arena (every reading has it, complete or not).
+    last_board: int = 0
 
     @property
     def rounds_paired(self) -> int:
@@ -211,6 +224,8 @@ def settings_json(spec: Spec, settings: Settings) -> str:
             "bye_points": spec.bye_points,
             "late_join": spec.late_join,
             "max_players": spec.max_players,
+            "half_byes": spec.half_byes,
+            "half_bye_closed_rounds": spec.half_bye_closed_rounds,
         },
         "settings": asdict(settings),
     }
@@ -231,6 +246,9 @@ def settings_of(text: str) -> tuple[Spec, Settings]:
             bye_points=float(spec["bye_points"]),
             late_join=bool(spec["late_join"]),
             max_players=int(spec["max_players"]),
+            # (a tournament kept before half-point byes: the default, one, not in the last)
+            half_byes=int(spec.get("half_byes", 1)),
+            half_bye_closed_rounds=int(spec.get("half_bye_closed_rounds", 1)),
         ),
         Settings(**values["settings"]),
     )
@@ -268,17 +286,29 @@ ENTRANT_PAUSED = (
     "UPDATE tournament_entrants SET paused = ? WHERE tournament_id = ? AND entrant_id = ?"
 )
 ENTRANTS_READ = (
-    f"SELECT {_ENTRANT}, paused FROM tournament_entrants WHERE tournament_id = ? ORDER BY entered"
+    f"SELECT {_ENTRANT}, paused, byes FROM tournament_entrants WHERE tournament_id = ? "
+    "ORDER BY entered"
 )
 ENTRANT_WITHDRAWN = (
-    "UPDATE tournament_entrants SET last_round = ? WHERE tournament_id = ? AND entrant_id = ?"
+    "UPDATE tournament_entrants SET last_round = ?, byes = ? "
+    "WHERE tournament_id = ? AND entrant_id = ?"
 )
+ENTRANT_BYES = "UPDATE tournament_entrants SET byes = ? WHERE tournament_id = ? AND entrant_id = ?"
 _BOARD = "round, board, red, black, result, game_id, detail"
 BOARD_INSERT = (
     f"INSERT INTO tournament_boards (tournament_id, {_BOARD}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
 BOARDS_READ = (
     f"SELECT {_BOARD}, moves FROM tournament_boards WHERE tournament_id = ? ORDER BY round, board"
+)
+#: The boards in play (and byes), by the partial index of step 20.
+BOARDS_LIVE_READ = (
+    f"SELECT {_BOARD}, moves FROM tournament_boards "
+    "WHERE tournament_id = ? AND result IS NULL ORDER BY round, board"
+)
+#: An arena's last board's number (one step down the primary key's index).
+ARENA_LAST_BOARD = (
+    "SELECT max(board) AS last FROM tournament_boards WHERE tournament_id = ? AND round = 0"
 )
 BOARD_RESULT = (
     "UPDATE tournament_boards SET result = ? WHERE tournament_id = ? AND round = ? AND board = ?"
@@ -330,6 +360,7 @@ def _entrant_of(row: Mapping[str, Any]) -> Entrant:
         None if row["last_round"] is None else int(row["last_round"]),
         bool(row["paused"]),
         str(row["club"] or ""),
+        str(row["byes"] or ""),
     )
 
 
@@ -343,10 +374,17 @@ def _entrant(
     last_round: int | None,
     paused: bool,
     club: str,
+    byes: str,
 ) -> Entrant:
     """An entrant as stored (read again with every change of the tournament, as its
     boards are: :func:`_board`)."""
-    return Entrant(entrant_id, name, rating, entered, first_round, last_round, paused, club)
+    rounds = tuple(int(number) for number in byes.split(",") if number)
+    return Entrant(entrant_id, name, rating, entered, first_round, last_round, paused, club, rounds)
+
+
+def _byes_text(entrant: Entrant) -> str:
+    """The ``byes`` column of an entrant."""
+    return ",".join(str(number) for number in entrant.byes)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -401,16 +439,28 @@ def create_tournament(tournament: Tournament) -> Body[None]:
     )
 
 
-def load_tournament(tournament_id: str, *, for_update: bool = False) -> Body[Tournament | None]:
+def load_tournament(
+    tournament_id: str, *, for_update: bool = False, finished: bool = True
+) -> Body[Tournament | None]:
     """The tournament whole, or None; ``for_update`` locks its row until the transaction
-    ends (every body that changes it reads it so first)."""
+    ends (every body that changes it reads it so first). ``finished`` False leaves an
+    arena's finished boards out (the reading is not ``complete``; its ``last_board`` is
+    read alone): what its writes and its driver need, at the cost of its games in play,
+    not of every game it has had. A Swiss or a round robin is read whole either way (its
+    rounds, their results and its status are the rules' whole input)."""
     row = yield One(TOURNAMENT_READ, (tournament_id,), for_update=for_update)
     if row is None:
         return None
-    entrants = yield All(ENTRANTS_READ, (tournament_id,))
-    boards = yield All(BOARDS_READ, (tournament_id,))
-    forbidden = yield All(FORBIDDEN_READ, (tournament_id,))
     spec, settings = settings_of(str(row["settings"]))
+    complete = finished or spec.format is not Format.ARENA
+    entrants = yield All(ENTRANTS_READ, (tournament_id,))
+    boards = yield All(BOARDS_READ if complete else BOARDS_LIVE_READ, (tournament_id,))
+    forbidden = yield All(FORBIDDEN_READ, (tournament_id,))
+    if complete:
+        last_board = max((int(board["board"]) for board in boards), default=0)
+    else:
+        found = yield One(ARENA_LAST_BOARD, (tournament_id,))
+        last_board = 0 if found is None or found["last"] is None else int(found["last"])
     return Tournament(
         id=str(row["id"]),
         name=str(row["name"]),
@@ -440,13 +490,19 @@ def load_tournament(tournament_id: str, *, for_update: bool = False) -> Body[Tou
             for board in boards
             if board["moves"]
         },
+        complete=complete,
+        last_board=last_board,
     )
 
 
-def _changing(tournament_id: str, revision: int | None) -> Body[Tournament]:
+def _changing(
+    tournament_id: str, revision: int | None, *, finished: bool = False
+) -> Body[Tournament]:
     """The tournament read for a change (its row locked), or the refusal: none such, or
-    changed since ``revision``."""
-    tournament = yield from load_tournament(tournament_id, for_update=True)
+    changed since ``revision``. An arena's finished boards are read only when
+    ``finished`` (a director's result for a board, which must be told apart from one
+    that has its result already)."""
+    tournament = yield from load_tournament(tournament_id, for_update=True, finished=finished)
     if tournament is None:
         raise UnknownTournament(f"there is no tournament {tournament_id!r}")
     if revision is not None and revision != tournament.revision:
@@ -579,7 +635,35 @@ def withdraw_entrant(
     tournament = yield from _changing(tournament_id, revision)
     entrants = withdraw(tournament.entrants, entrant_id, tournament.rounds_paired)
     (entrant,) = [e for e in entrants if e.id == entrant_id]
-    yield Do(ENTRANT_WITHDRAWN, (entrant.last_round, tournament_id, entrant_id))
+    yield Do(
+        ENTRANT_WITHDRAWN, (entrant.last_round, _byes_text(entrant), tournament_id, entrant_id)
+    )
+    yield from _changed(tournament)
+    return entrant
+
+
+def set_bye(
+    tournament_id: str,
+    entrant_id: str,
+    round_number: int | None,
+    *,
+    cancel: bool = False,
+    revision: int | None = None,
+) -> Body[Entrant]:
+    """Ask for a player's half-point bye in ``round_number`` of a Swiss (None: the next
+    round to be paired), or call it off (``cancel``), as ``rules.request_bye`` and
+    ``rules.cancel_bye`` allow; refused once the tournament is over."""
+    tournament = yield from _changing(tournament_id, revision)
+    if tournament.status == "finished":
+        raise TournamentError("the tournament is over")
+    paired = tournament.rounds_paired
+    number = paired + 1 if round_number is None else round_number
+    if cancel:
+        entrants = cancel_bye(tournament.entrants, paired, entrant_id, number)
+    else:
+        entrants = request_bye(tournament.spec, tournament.entrants, paired, entrant_id, number)
+    (entrant,) = [e for e in entrants if e.id == entrant_id]
+    yield Do(ENTRANT_BYES, (_byes_text(entrant), tournament_id, entrant_id))
     yield from _changed(tournament)
     return entrant
 
@@ -634,7 +718,7 @@ def set_result(
 ) -> Body[Board]:
     """Give a board its result (a game's end, or a director's entry): a second result for
     one board is refused."""
-    tournament = yield from _changing(tournament_id, revision)
+    tournament = yield from _changing(tournament_id, revision, finished=True)
     boards = record_result(tournament.boards, round_number, board_number, result)
     yield Do(BOARD_RESULT, (result.value, tournament_id, round_number, board_number))
     yield from _changed(tournament, _status_after(tournament, boards))
@@ -675,11 +759,11 @@ def result_of_game(
     tournament_id = str(found["tournament_id"])
     tournament = yield from _changing(tournament_id, None)
     round_number, board_number = int(found["round"]), int(found["board"])
-    (board,) = [
-        b for b in tournament.boards if b.round == round_number and b.number == board_number
-    ]
-    if board.result is not None:
+    # (an arena's reading has its boards in play only: one with its result is not there)
+    mine = [b for b in tournament.boards if b.round == round_number and b.number == board_number]
+    if not mine or mine[0].result is not None:
         return None
+    (board,) = mine
     detail = None
     if round_number == 0:  # an arena's game: how it ended and its length score it
         game = yield One(GAME_PLIES, (game_id,))
@@ -730,7 +814,7 @@ def keep_arena_games(
     check_arena_open(tournament, now)
     still = set(arena_waiting(tournament.entrants, tournament.boards))
     kept = [(red, black) for red, black in games if red in still and black in still]
-    first = max((board.number for board in tournament.boards), default=0) + 1
+    first = tournament.last_board + 1
     boards = tuple(
         Board(0, number, red, black) for number, (red, black) in enumerate(kept, start=first)
     )
@@ -959,7 +1043,7 @@ def correct_result(
     """The director corrects the result of a board played over the board (the standings
     follow; the rounds already paired stay as they are): refused for a board without a
     result (enter it), a bye, or a board that does not exist."""
-    tournament = yield from _changing(tournament_id, revision)
+    tournament = yield from _changing(tournament_id, revision, finished=True)
     _over_the_board(tournament)
     found = [b for b in tournament.boards if b.round == round_number and b.number == board_number]
     if not found:
@@ -991,7 +1075,7 @@ def set_moves(
 ) -> Body[None]:
     """Keep the moves of a board played over the board (checked by the caller: ICCS,
     space-separated; empty clears them)."""
-    tournament = yield from _changing(tournament_id, revision)
+    tournament = yield from _changing(tournament_id, revision, finished=True)
     _over_the_board(tournament)
     found = [b for b in tournament.boards if b.round == round_number and b.number == board_number]
     if not found:
@@ -1020,8 +1104,11 @@ class TournamentRepository:
     async def create(self, tournament: Tournament) -> None:
         await self.db.write(create_tournament(tournament), "creating a tournament")
 
-    async def tournament(self, tournament_id: str) -> Tournament | None:
-        return await self.db.read(load_tournament(tournament_id), "reading a tournament")
+    async def tournament(self, tournament_id: str, *, finished: bool = True) -> Tournament | None:
+        """The tournament, or None (``finished`` False: an arena without its finished
+        boards, :func:`load_tournament`)."""
+        body = load_tournament(tournament_id, finished=finished)
+        return await self.db.read(body, "reading a tournament")
 
     async def add_chat(self, tournament_id: str, account_id: str, line: ChatLine) -> None:
         await self.db.write(add_chat(tournament_id, account_id, line), "keeping a chat line")
@@ -1068,6 +1155,19 @@ class TournamentRepository:
     ) -> Entrant:
         body = withdraw_entrant(tournament_id, entrant_id, revision=revision)
         return await self._write(tournament_id, body, "withdrawing from a tournament")
+
+    async def set_bye(
+        self,
+        tournament_id: str,
+        entrant_id: str,
+        round_number: int | None,
+        *,
+        cancel: bool = False,
+        revision: int | None = None,
+    ) -> Entrant:
+        body = set_bye(tournament_id, entrant_id, round_number, cancel=cancel, revision=revision)
+        what = "calling off a half-point bye" if cancel else "asking for a half-point bye"
+        return await self._write(tournament_id, body, what)
 
     async def forbid(
         self, tournament_id: str, first: str, second: str, *, revision: int | None = None

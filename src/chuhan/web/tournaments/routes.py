@@ -12,6 +12,10 @@
 - ``POST /api/tournaments/{id}/pause`` and ``/resume``: the signed-in player pauses (not
   paired until they come back; a Swiss round paused for scores nothing) or comes back (not
   in a round robin);
+- ``POST /api/tournaments/{id}/bye`` (``{"round"}``, optional: the next round to be
+  paired) and ``/bye/cancel``: the signed-in player of a Swiss asks for a half-point bye
+  in a round not yet paired (not paired in it, ½ point; as many as the organiser's
+  ``half_byes``, none in the last ``half_bye_closed_rounds``) or calls it off;
 - ``POST /api/tournaments/{id}/pair`` (``{"revision"}``, optional): the director pairs the
   next round and its games are made;
 - ``POST /api/tournaments/{id}/game``: the signed-in player's game of the round being
@@ -29,6 +33,8 @@
   .../players/{n}`` removes player ``p:n`` before round 1; ``POST .../unpair`` undoes the
   last round's pairing before any result; ``POST .../players/{n}/pause`` and ``/resume``
   mark a player absent from the rounds to come (a zero-point bye) and back;
+  ``POST .../players/{n}/bye`` and ``/bye/cancel`` (``{"round"}``, optional) ask for a
+  player's half-point bye and call it off;
   ``POST .../correct`` (as ``/result``) corrects a
   result; ``POST .../moves`` (``{"round", "board", "moves"}``) keeps a board's moves, each
   checked by the rules; each takes the ``revision`` read, and is refused when the
@@ -67,6 +73,7 @@ from chuhan.web.tournaments.rules import (
     AXF_ORDER,
     JANGGI_ARENA_SCORING,
     WXF_ORDER,
+    Entrant,
     Format,
     Result,
     Spec,
@@ -99,8 +106,10 @@ __all__ = [
     "pair_round",
     "pause_player",
     "pause_tournament",
+    "player_bye",
     "print_page",
     "remove_player",
+    "request_bye",
     "resume_tournament",
     "tournament",
     "tournament_games",
@@ -194,6 +203,8 @@ def parse_tournament(
     starts = data.get("starts")
     if isinstance(starts, bool) or not isinstance(starts, int | float):
         raise HTTPError(400, "bad_field", "'starts' must be the start time, in seconds since 1970")
+    half_byes = field(data, "half_byes", int, 1 if format is Format.SWISS else 0)
+    closed = field(data, "half_bye_closed_rounds", int, 1)
     bye_points = data.get("bye_points", 1.0)
     if isinstance(bye_points, bool) or not isinstance(bye_points, int | float):
         raise HTTPError(400, "bad_field", f"'bye_points' must be a number, got {bye_points!r}")
@@ -218,6 +229,8 @@ def parse_tournament(
         bye_points=float(bye_points),
         late_join=field(data, "late_join", bool, True),
         max_players=field(data, "max_players", int, 500),
+        half_byes=half_byes,
+        half_bye_closed_rounds=closed,
     )
     chosen = Settings(
         game=variant.game,
@@ -331,6 +344,33 @@ async def resume_tournament(request: Request) -> Response:
     tournament_id = request.path_params["tournament_id"]
     entrant = await context.tournaments.pause(tournament_id, account, paused=False)
     return JSONResponse({"back": {"name": entrant.name}})
+
+
+def _bye_round(data: dict[str, Any]) -> int | None:
+    number = data.get("round")
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+        raise HTTPError(400, "bad_field", f"'round' must be a round's number, got {number!r}")
+    return number
+
+
+def _bye_json(entrant: Entrant) -> dict[str, Any]:
+    return {"name": entrant.name, "byes": list(entrant.byes)}
+
+
+@refusals
+async def request_bye(request: Request) -> Response:
+    """The signed-in player asks for a half-point bye (``.../bye``) or calls it off
+    (``.../bye/cancel``)."""
+    context = context_of(request)
+    account = await _account(request)
+    data = await read_json(request)
+    entrant = await context.tournaments.request_bye(
+        request.path_params["tournament_id"],
+        account,
+        _bye_round(data),
+        cancel=request.url.path.rstrip("/").endswith("/cancel"),
+    )
+    return JSONResponse({"player": _bye_json(entrant)})
 
 
 @refusals
@@ -617,6 +657,24 @@ async def print_page(request: Request) -> Response:
             f"The web app's files are missing ({found}); reinstall chuhan.", status_code=500
         )
     return FileResponse(found, media_type="text/html; charset=utf-8")
+
+
+@refusals
+async def player_bye(request: Request) -> Response:
+    """The director of an over-the-board Swiss asks for a player's half-point bye
+    (``.../players/{n}/bye``) or calls it off (``.../bye/cancel``)."""
+    context = context_of(request)
+    director = await _account(request)
+    data = await read_json(request)
+    entrant = await context.tournaments.player_bye(
+        request.path_params["tournament_id"],
+        director,
+        f"p:{request.path_params['number']}",
+        _bye_round(data),
+        cancel=request.url.path.rstrip("/").endswith("/cancel"),
+        revision=_revision(data),
+    )
+    return JSONResponse({"player": _bye_json(entrant)})
 
 
 @refusals

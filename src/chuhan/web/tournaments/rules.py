@@ -49,14 +49,17 @@ __all__ = [
     "arena_standings",
     "arena_waiting",
     "can_join",
+    "cancel_bye",
     "check_spec",
     "crosstable",
     "is_over",
     "next_round",
     "pairing_numbers",
     "record_result",
+    "request_bye",
     "scores_before",
     "standings",
+    "swiss_present",
     "total_rounds",
     "trf",
     "withdraw",
@@ -146,7 +149,9 @@ class Spec:
     """What the organiser chose. ``rounds``: Swiss rounds, or a round robin's cycles (1
     single, 2 double); ``minutes``: an arena's duration. ``bye_points``: a pairing-allocated
     bye's points (1, or ½). ``late_join``: entries accepted while at most half the rounds
-    have been paired (Swiss)."""
+    have been paired (Swiss). ``half_byes``: how many half-point byes a Swiss player may
+    ask for (0: none); ``half_bye_closed_rounds``: in how many of the last rounds none may
+    be asked for (1: the final round; 2: the last two, as many FIDE events rule)."""
 
     format: Format
     rounds: int = 0
@@ -156,6 +161,8 @@ class Spec:
     bye_points: float = 1.0
     late_join: bool = True
     max_players: int = MAX_PLAYERS
+    half_byes: int = 1
+    half_bye_closed_rounds: int = 1
 
 
 def check_spec(spec: Spec) -> Spec:
@@ -177,6 +184,15 @@ def check_spec(spec: Spec) -> Spec:
         raise TournamentError(
             f"a tournament takes 2 to {MAX_PLAYERS} players, not {spec.max_players}"
         )
+    if spec.format is Format.SWISS:
+        for name, value in (
+            ("half_byes", spec.half_byes),
+            ("half_bye_closed_rounds", spec.half_bye_closed_rounds),
+        ):
+            if not 0 <= value <= spec.rounds:
+                raise TournamentError(
+                    f"'{name}' is 0 to the Swiss's {spec.rounds} rounds, not {value}"
+                )
     if spec.bye_points not in (0.0, 0.5, 1.0):
         raise TournamentError(f"a bye is worth 0, ½ or 1 point, not {spec.bye_points}")
     if len(set(spec.tiebreaks)) != len(spec.tiebreaks):
@@ -205,6 +221,9 @@ class Entrant:
     paused: bool = False
     #: The player's club (a director's entry over the board; empty if none given).
     club: str = ""
+    #: The rounds of a Swiss for which the player asked for a half-point bye (FIDE's
+    #: requested bye: not paired, ½ point), oldest first; those paired are taken.
+    byes: tuple[int, ...] = ()
 
     def plays_in(self, round_number: int) -> bool:
         return self.first_round <= round_number and (
@@ -251,11 +270,105 @@ def withdraw(
             if entrant.last_round is not None:
                 raise TournamentError(f"{entrant.name} has already withdrawn")
             found = True
-            entrant = replace(entrant, last_round=rounds_paired)
+            # (the half-point byes asked for rounds to come go with the player)
+            kept = tuple(number for number in entrant.byes if number <= rounds_paired)
+            entrant = replace(entrant, last_round=rounds_paired, byes=kept)
         result.append(entrant)
     if not found:
         raise TournamentError("this player is not in the tournament")
     return tuple(result)
+
+
+def _rounds_text(first: int, last: int) -> str:
+    return f"round {last}" if first == last else f"rounds {first} to {last}"
+
+
+def request_bye(
+    spec: Spec,
+    entrants: Sequence[Entrant],
+    rounds_paired: int,
+    entrant_id: str,
+    round_number: int,
+) -> tuple[Entrant, ...]:
+    """The entrants with ``entrant_id`` given a half-point bye in ``round_number`` of a
+    Swiss (FIDE's requested bye: not paired in that round, ½ point; it can still be given
+    the pairing-allocated bye later, C.04.1.d), or a :class:`TournamentError` saying why
+    not: not a Swiss, none allowed, a round paired already or not in the tournament, one
+    of the last rounds the organiser closed, a player withdrawn, the bye asked for twice
+    or past the number allowed, or a round that would be left with fewer than two players
+    to pair (a paused player counts: they may come back)."""
+    if spec.format is Format.ARENA:
+        raise TournamentError("an arena has no rounds: a player pauses instead of a bye")
+    if spec.format is Format.ROUND_ROBIN:
+        raise TournamentError(
+            "a round robin's rounds are fixed by its table: it gives no half-point byes"
+        )
+    if spec.half_byes == 0:
+        raise TournamentError("this tournament gives no half-point byes on request")
+    entrant = _entrant_named(entrants, entrant_id)
+    if entrant.last_round is not None:
+        raise TournamentError(f"{entrant.name} has withdrawn from the tournament")
+    if not 1 <= round_number <= spec.rounds:
+        raise TournamentError(f"the Swiss has rounds 1 to {spec.rounds}, not {round_number}")
+    if round_number <= rounds_paired:
+        raise TournamentError(
+            f"round {round_number} is paired already: a half-point bye is asked for before "
+            "its round is paired"
+        )
+    closed = spec.rounds - spec.half_bye_closed_rounds + 1
+    if round_number >= closed:
+        raise TournamentError(
+            f"no half-point bye in the last {_rounds_text(closed, spec.rounds)} of this tournament"
+        )
+    if round_number in entrant.byes:
+        raise TournamentError(
+            f"{entrant.name} has asked for a half-point bye in round {round_number} already"
+        )
+    if len(entrant.byes) >= spec.half_byes:
+        asked = ", ".join(str(number) for number in entrant.byes)
+        raise TournamentError(
+            f"a player may take {spec.half_byes} half-point "
+            f"bye{'s' if spec.half_byes > 1 else ''} in this tournament; {entrant.name} "
+            f"has asked for round{'s' if len(entrant.byes) > 1 else ''} {asked}"
+        )
+    # (a round left with one player to pair would never be paired: the tournament stuck)
+    others = [
+        e
+        for e in entrants
+        if e.id != entrant_id and e.plays_in(round_number) and round_number not in e.byes
+    ]
+    if len(others) < 2:
+        raise TournamentError(
+            f"round {round_number} would have fewer than two players to pair: "
+            f"{len(others)} other{'' if len(others) == 1 else 's'} in it"
+        )
+    byes = tuple(sorted((*entrant.byes, round_number)))
+    return tuple(replace(e, byes=byes) if e.id == entrant_id else e for e in entrants)
+
+
+def cancel_bye(
+    entrants: Sequence[Entrant], rounds_paired: int, entrant_id: str, round_number: int
+) -> tuple[Entrant, ...]:
+    """The entrants with ``entrant_id``'s half-point bye in ``round_number`` called off:
+    refused once that round is paired, and when no bye was asked for it."""
+    entrant = _entrant_named(entrants, entrant_id)
+    if round_number not in entrant.byes:
+        raise TournamentError(
+            f"{entrant.name} has not asked for a half-point bye in round {round_number}"
+        )
+    if round_number <= rounds_paired:
+        raise TournamentError(
+            f"round {round_number} is paired already: its half-point bye is taken"
+        )
+    byes = tuple(number for number in entrant.byes if number != round_number)
+    return tuple(replace(e, byes=byes) if e.id == entrant_id else e for e in entrants)
+
+
+def _entrant_named(entrants: Sequence[Entrant], entrant_id: str) -> Entrant:
+    for entrant in entrants:
+        if entrant.id == entrant_id:
+            return entrant
+    raise TournamentError("this player is not in the tournament")
 
 
 # ---------------------------------------------------------------------- boards and results
@@ -342,14 +455,25 @@ class _Played:
     opponent: str | None
     colour: Colour | None
     points: float
-    kind: Literal["played", "forfeit_win", "forfeit_loss", "pairing_bye", "absent"]
+    kind: Literal["played", "forfeit_win", "forfeit_loss", "pairing_bye", "requested_bye", "absent"]
+
+
+#: A requested bye's points (FIDE's half-point bye).
+HALF_BYE_POINTS = 0.5
 
 
 def _histories(
     spec: Spec, entrants: Sequence[Entrant], boards: Sequence[Board], through: int
 ) -> dict[str, list[_Played]]:
-    """Every entrant's rounds 1..``through`` with a result (a round not played: absent)."""
+    """Every entrant's rounds 1..``through`` with a result (a half-point bye asked for a
+    round paired: requested_bye; a round not played: absent)."""
     histories: dict[str, dict[int, _Played]] = {entrant.id: {} for entrant in entrants}
+    for entrant in entrants:
+        for number in entrant.byes:
+            if number <= through and entrant.plays_in(number):
+                histories[entrant.id][number] = _Played(
+                    number, None, None, HALF_BYE_POINTS, "requested_bye"
+                )
     for board in boards:
         if board.round > through:
             continue
@@ -466,9 +590,7 @@ def next_round(
         raise TournamentError("an arena has no rounds: its players are paired as they wait")
     if round_number > spec.rounds:
         raise TournamentError(f"the Swiss's {spec.rounds} rounds are all paired")
-    present = [
-        entrant for entrant in entrants if entrant.plays_in(round_number) and not entrant.paused
-    ]
+    present = swiss_present(entrants, round_number)
     if len(present) < 2:
         raise TournamentError(f"round {round_number} has fewer than two players to pair")
     histories = _histories(spec, entrants, boards, played_rounds)
@@ -501,6 +623,18 @@ def next_round(
     )
 
 
+def swiss_present(entrants: Sequence[Entrant], round_number: int) -> list[Entrant]:
+    """The entrants a Swiss pairs in ``round_number``: in the tournament, not paused, and
+    not on a half-point bye they asked for."""
+    return [
+        entrant
+        for entrant in entrants
+        if entrant.plays_in(round_number)
+        and not entrant.paused
+        and round_number not in entrant.byes
+    ]
+
+
 def _swiss_player(
     entrant: Entrant,
     numbers: Mapping[str, int],
@@ -511,8 +645,8 @@ def _swiss_player(
     floats: list[Float] = []
     for played in history:
         # C.04.3, A.4b: the higher scorer before the round floats down, the other up; a
-        # player who does not play in a round, for whatever reason (a bye, a forfeit won
-        # or lost, absent), also receives a downfloat.
+        # player who does not play in a round, for whatever reason (a bye, requested or
+        # allocated, a forfeit won or lost, absent), also receives a downfloat.
         before = sum(p.points for p in history[: played.round - 1])
         if played.opponent is None or played.kind != "played":
             floats.append("down")
@@ -527,7 +661,8 @@ def _swiss_player(
         score=scores[entrant.id],
         colours=tuple(played.colour for played in history),
         floats=tuple(floats),
-        # C.04.3, C.2: a player who won by forfeit is not given the bye, as one who had it.
+        # C.04.3, C.2: a player who won by forfeit is not given the bye, as one who had it;
+        # a half-point bye asked for is no pairing-allocated bye (C.04.1.d): not counted.
         byes=sum(1 for played in history if played.kind in ("pairing_bye", "forfeit_win")),
     )
 
@@ -553,7 +688,10 @@ def standings(
     """The standings of a Swiss or a round robin after the boards with results: points,
     then ``spec.tiebreaks`` in order (FIDE C.07 as tiebreak-core computes it, its 2026
     rules; a direct encounter counts among the players still tied), then the pairing
-    number."""
+    number. A round not played is told to it by kind (C.07, Article 16): a
+    pairing-allocated bye, a forfeit won or lost, a half-point bye asked for (a voluntarily
+    unplayed round; it counts as a game against a virtual opponent with the player's own
+    points, at most half the rounds': 16.4)."""
     from tiebreak_core import GameRecord, PlayerTiebreakData, rank_standings_strict
 
     through = max((board.round for board in boards), default=0)
@@ -619,7 +757,8 @@ def crosstable(spec: Spec, entrants: Sequence[Entrant], boards: Sequence[Board])
     """The crosstable of a Swiss or a round robin as lines of text, in the standings'
     order: the rank, the name, each round (``+3r``: won against the player ranked 3 with
     red, ``=`` drawn, ``-`` lost, ``b`` with black; ``+F``/``-F`` a forfeit won or lost,
-    ``bye``, ``.`` not played or no result yet), the points and the tie-breaks."""
+    ``bye`` the pairing-allocated bye, ``½bye`` a half-point bye asked for, ``.`` not
+    played or no result yet), the points and the tie-breaks."""
     lines = standings(spec, entrants, boards)
     through = max((board.round for board in boards), default=0)
     histories = _histories(spec, entrants, boards, through)
@@ -645,6 +784,8 @@ def crosstable(spec: Spec, entrants: Sequence[Entrant], boards: Sequence[Board])
                 cell = "-F"
             elif played.kind == "pairing_bye":
                 cell = "bye"
+            elif played.kind == "requested_bye":
+                cell = "½bye"
             else:
                 cell = "."
             cells.append(f"{cell:>4}")
@@ -683,8 +824,11 @@ def trf(
 ) -> str:
     """The tournament in FIDE's TRF16 (C.04 Annex 2; caissify-pairings writes it): a line
     per player by pairing number, with each round's opponent, colour (w for red) and result
-    (``1 = 0``, ``+ -`` for forfeits, ``U`` a pairing-allocated bye, ``Z`` a round not
-    played)."""
+    (``1 = 0``, ``+ -`` for forfeits, ``U`` a pairing-allocated bye, ``H`` a half-point
+    bye asked for, ``Z`` a round not played). A half-point bye asked for the round to be
+    paired next is written ahead, with its half point in the score, as pairing programs
+    read a TRF between rounds (a player with a result for that round is not paired in
+    it)."""
     from caissify_pairings.trf import write_trf  # type: ignore[import-untyped]
 
     through = max((board.round for board in boards), default=0)
@@ -697,6 +841,8 @@ def trf(
         for played in histories[entrant.id]:
             if played.kind == "pairing_bye":
                 results[played.round] = {"opponent": None, "result": "U"}
+            elif played.kind == "requested_bye":
+                results[played.round] = {"opponent": None, "result": "H"}
             elif played.kind == "absent":
                 results[played.round] = {"opponent": None, "result": "Z"}
             else:
@@ -710,12 +856,18 @@ def trf(
                     "color": "-" if played.colour is None else colour,
                     "result": code,
                 }
+        score = sum(played.points for played in histories[entrant.id])
+        upcoming = through + 1
+        if upcoming in entrant.byes and entrant.plays_in(upcoming):
+            # (its half point is in the score beside it: a reader checks the two agree)
+            results[upcoming] = {"opponent": None, "result": "H"}
+            score += HALF_BYE_POINTS
         players.append(
             {
                 "starting_number": numbers[entrant.id],
                 "name": entrant.name,
                 "rating": entrant.rating,
-                "score": sum(played.points for played in histories[entrant.id]),
+                "score": score,
                 "rank": ranks[entrant.id],
                 "results": results,
             }

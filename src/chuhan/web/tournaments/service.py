@@ -69,6 +69,7 @@ from chuhan.web.tournaments.rules import (
     UnknownTournament,
     arena_waiting,
     check_spec,
+    swiss_present,
     total_rounds,
 )
 
@@ -240,14 +241,17 @@ class TournamentService:
         await self.repository.create(tournament)
         return tournament
 
-    async def tournament(self, tournament_id: str) -> Tournament:
-        found = await self.repository.tournament(tournament_id)
+    async def tournament(self, tournament_id: str, *, finished: bool = True) -> Tournament:
+        """The tournament, or the refusal; ``finished`` False leaves an arena's finished
+        boards out (what the driver, a player's game and the director's checks need of
+        it: its boards in play; ``repository.load_tournament``)."""
+        found = await self.repository.tournament(tournament_id, finished=finished)
         if found is None:
             raise UnknownTournament(f"there is no tournament {tournament_id!r}")
         return found
 
     async def _directed(self, tournament_id: str, director: Account) -> Tournament:
-        tournament = await self.tournament(tournament_id)
+        tournament = await self.tournament(tournament_id, finished=False)
         if tournament.created_by != director.id:
             raise NotDirector("only the tournament's director may do this")
         return tournament
@@ -311,7 +315,7 @@ class TournamentService:
         """Make the games the tournament's boards lack; from its start, pair its rounds
         (or an arena's waiting players) and finish an arena after its minutes."""
         await self._make_games(tournament_id)
-        tournament = await self.tournament(tournament_id)
+        tournament = await self.tournament(tournament_id, finished=False)
         now = self.now()
         if tournament.status == "finished" or now < tournament.starts:
             return
@@ -334,7 +338,10 @@ class TournamentService:
             return
         if paired and not all(board.is_finished for board in tournament.round_boards(paired)):
             return
-        playing = [e for e in tournament.entrants if e.plays_in(paired + 1) and not e.paused]
+        if spec.format is Format.SWISS:
+            playing = swiss_present(tournament.entrants, paired + 1)
+        else:
+            playing = [e for e in tournament.entrants if e.plays_in(paired + 1)]
         if len(playing) < 2:
             return
         await self.repository.pair_round(tournament_id, revision=tournament.revision)
@@ -346,7 +353,7 @@ class TournamentService:
         process."""
         lock = self._making.setdefault(tournament_id, asyncio.Lock())
         async with lock:
-            tournament = await self.tournament(tournament_id)
+            tournament = await self.tournament(tournament_id, finished=False)
             if tournament.settings.over_the_board:
                 return
             names = {entrant.id: entrant.name for entrant in tournament.entrants}
@@ -360,7 +367,7 @@ class TournamentService:
         drives the arena (its driver does so at its next look otherwise)."""
         if tournament_id not in self.driving:
             return
-        tournament = await self.tournament(tournament_id)
+        tournament = await self.tournament(tournament_id, finished=False)
         if tournament.spec.format is not Format.ARENA or tournament.status != "running":
             return
         try:
@@ -535,6 +542,28 @@ class TournamentService:
             raise TournamentError(f"the tournament has no player {entrant_id!r}")
         return await self.repository.set_paused(tournament_id, entrant_id, paused)
 
+    async def player_bye(
+        self,
+        tournament_id: str,
+        director: Account,
+        entrant_id: str,
+        round_number: int | None,
+        *,
+        cancel: bool,
+        revision: int | None,
+    ) -> Entrant:
+        """The director of an over-the-board Swiss asks for a player's half-point bye in
+        ``round_number`` (None: the next round) or calls it off (``cancel``), as the
+        player asked."""
+        tournament = await self._directed(tournament_id, director)
+        if not tournament.settings.over_the_board:
+            raise TournamentError("online, players ask for their half-point byes themselves")
+        if entrant_id not in {entrant.id for entrant in tournament.entrants}:
+            raise TournamentError(f"the tournament has no player {entrant_id!r}")
+        return await self.repository.set_bye(
+            tournament_id, entrant_id, round_number, cancel=cancel, revision=revision
+        )
+
     async def unpair_round(
         self, tournament_id: str, director: Account, *, revision: int | None
     ) -> int:
@@ -589,7 +618,7 @@ class TournamentService:
         """Enter ``account`` at its rating in the tournament's game (a new account's if
         it has none): refused with a wrong code for a tournament entered by code, and as
         ``rules.can_join`` refuses."""
-        tournament = await self.tournament(tournament_id)
+        tournament = await self.tournament(tournament_id, finished=False)
         if tournament.settings.over_the_board:
             raise TournamentError(
                 "an over-the-board tournament's players are entered by its director"
@@ -613,23 +642,41 @@ class TournamentService:
         return entrant
 
     async def withdraw(self, tournament_id: str, account: Account) -> Entrant:
-        await self.tournament(tournament_id)
+        await self.tournament(tournament_id, finished=False)
         return await self.repository.withdraw(tournament_id, entrant_id_of(account))
 
     async def pause(self, tournament_id: str, account: Account, *, paused: bool = True) -> Entrant:
         """The account pauses (``paused``) or comes back: a paused player is not paired
         again until they come back (a game being played is played out); an arena pairs a
         player who comes back with whoever waits."""
-        await self.tournament(tournament_id)
+        await self.tournament(tournament_id, finished=False)
         entrant = await self.repository.set_paused(tournament_id, entrant_id_of(account), paused)
         if not paused:
             await self._pair_arena_again(tournament_id)
         return entrant
 
+    async def request_bye(
+        self,
+        tournament_id: str,
+        account: Account,
+        round_number: int | None,
+        *,
+        cancel: bool = False,
+    ) -> Entrant:
+        """The account asks for a half-point bye in ``round_number`` of a Swiss (None: the
+        next round to be paired), or calls it off (``cancel``) before that round is
+        paired."""
+        tournament = await self.tournament(tournament_id, finished=False)
+        if tournament.settings.over_the_board:
+            raise TournamentError("an over-the-board tournament's byes are given by its director")
+        return await self.repository.set_bye(
+            tournament_id, entrant_id_of(account), round_number, cancel=cancel
+        )
+
     async def current_game(self, tournament_id: str, account: Account) -> dict[str, Any]:
         """The account's game of the last round paired: ``{game_id, seat, token}``, or the
         refusal (not paired, a bye, the game not made yet)."""
-        tournament = await self.tournament(tournament_id)
+        tournament = await self.tournament(tournament_id, finished=False)
         me = entrant_id_of(account)
         if tournament.spec.format is Format.ARENA:
             boards = tuple(board for board in tournament.boards if board.result is None)
@@ -637,6 +684,9 @@ class TournamentService:
             boards = tournament.round_boards(tournament.rounds_paired)
         mine = [board for board in boards if me in (board.red, board.black)]
         if not mine:
+            paired = tournament.rounds_paired
+            if any(e.id == me and paired in e.byes for e in tournament.entrants):
+                raise TournamentError(f"you have a half-point bye in round {paired}")
             raise TournamentError("you have no board in the round being played")
         (board,) = mine
         if board.black is None:
@@ -653,7 +703,7 @@ class TournamentService:
         least ``berserk_moves`` moves then scores ``berserk_bonus`` more): refused outside
         an arena, without a game being played, and after the player's first move. The
         account's game (:meth:`current_game`)."""
-        tournament = await self.tournament(tournament_id)
+        tournament = await self.tournament(tournament_id, finished=False)
         if tournament.spec.format is not Format.ARENA:
             raise TournamentError("only an arena's games may be berserked")
         game = await self.current_game(tournament_id, account)
@@ -713,7 +763,7 @@ class TournamentService:
             log.exception("the result of game %s was not given to its board", game_id)
 
     async def _pause_absent(self, tournament_id: str, entrant_id: str | None) -> None:
-        tournament = await self.tournament(tournament_id)
+        tournament = await self.tournament(tournament_id, finished=False)
         if entrant_id is None or tournament.spec.format is Format.ROUND_ROBIN:
             return
         try:

@@ -60,6 +60,10 @@ def tournament_json(
         "players": tournament.players,
         "over_the_board": settings.over_the_board,
     }
+    swiss = spec.format is Format.SWISS
+    if swiss:
+        shown["half_byes"] = spec.half_byes
+        shown["half_bye_closed_rounds"] = spec.half_bye_closed_rounds
     if not whole:
         return shown
     names = {entrant.id: entrant.name for entrant in tournament.entrants}
@@ -74,6 +78,8 @@ def tournament_json(
             "first_round": entrant.first_round,
             "withdrawn_after": entrant.last_round,
             "paused": entrant.paused,
+            # (a Swiss's: the rounds of the half-point byes asked for, those paired taken)
+            **({"byes": list(entrant.byes)} if swiss else {}),
         }
         for entrant in tournament.entrants
     ]
@@ -85,6 +91,16 @@ def tournament_json(
         for number in range(1, tournament.rounds_paired + 1)
         for scores in [scores_before(spec, tournament.entrants, tournament.boards, number)]
     ]
+    if swiss:
+        # Each paired round's players on a half-point bye they asked for (on no board).
+        shown["requested_byes"] = [
+            [
+                entrant.name
+                for entrant in tournament.entrants
+                if number in entrant.byes and entrant.plays_in(number)
+            ]
+            for number in range(1, tournament.rounds_paired + 1)
+        ]
     if spec.format is Format.ARENA:
         boards = tournament.boards
         finished = [board for board in boards if board.result is not None]

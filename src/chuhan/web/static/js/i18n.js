@@ -748,6 +748,9 @@ const TOURNAMENT_STRINGS = {
     tb_buchholz: "Buchholz", tb_sonneborn_berger: "Sonneborn-Berger", tb_direct_encounter: "Direct encounter",
     tb_won: "Games won", tb_wins_black: "Wins with Black", tb_games_black: "Games with Black",
     tb_progressive: "Progressive score", tb_tpr: "Performance",
+    tHalfBye: "½-point bye", tHalfByeIn: "½-point bye in round {n}", tTakeHalfBye: "Take a ½-point bye next round",
+    tCancelHalfBye: "Cancel my ½-point bye (round {n})", tHalfByes: "½-point byes a player may ask for",
+    tHalfByeClosed: "None in the last rounds",
   },
   "zh-Hans": {
     tournaments: "比赛", tUpcoming: "即将开始", tRunning: "进行中", tFinished: "已结束",
@@ -771,6 +774,9 @@ const TOURNAMENT_STRINGS = {
     tb_buchholz: "对手分", tb_sonneborn_berger: "索伯分", tb_direct_encounter: "直胜",
     tb_won: "胜局数", tb_wins_black: "后手胜局数", tb_games_black: "后手局数",
     tb_progressive: "累进分", tb_tpr: "等级表现分",
+    tHalfBye: "½分轮空", tHalfByeIn: "第 {n} 轮½分轮空", tTakeHalfBye: "下一轮申请½分轮空",
+    tCancelHalfBye: "取消我的½分轮空（第 {n} 轮）", tHalfByes: "每人可申请的½分轮空次数",
+    tHalfByeClosed: "最后几轮不可申请",
   },
   "zh-Hant": {
     tournaments: "比賽", tUpcoming: "即將開始", tRunning: "進行中", tFinished: "已結束",
@@ -794,6 +800,9 @@ const TOURNAMENT_STRINGS = {
     tb_buchholz: "對手分", tb_sonneborn_berger: "索伯分", tb_direct_encounter: "直勝",
     tb_won: "勝局數", tb_wins_black: "後手勝局數", tb_games_black: "後手局數",
     tb_progressive: "累進分", tb_tpr: "等級表現分",
+    tHalfBye: "½分輪空", tHalfByeIn: "第 {n} 輪½分輪空", tTakeHalfBye: "下一輪申請½分輪空",
+    tCancelHalfBye: "取消我的½分輪空（第 {n} 輪）", tHalfByes: "每人可申請的½分輪空次數",
+    tHalfByeClosed: "最後幾輪不可申請",
   },
   ko: {
     tournaments: "대회", tUpcoming: "예정", tRunning: "진행 중", tFinished: "종료",
@@ -817,6 +826,9 @@ const TOURNAMENT_STRINGS = {
     tb_buchholz: "부흐홀츠", tb_sonneborn_berger: "소네본-베르거", tb_direct_encounter: "승자승",
     tb_won: "승수", tb_wins_black: "후수 승수", tb_games_black: "후수 대국 수",
     tb_progressive: "누적 점수", tb_tpr: "퍼포먼스",
+    tHalfBye: "½점 휴식", tHalfByeIn: "{n}라운드 ½점 휴식", tTakeHalfBye: "다음 라운드 ½점 휴식 신청",
+    tCancelHalfBye: "내 ½점 휴식 취소({n}라운드)", tHalfByes: "선수당 신청 가능한 ½점 휴식 수",
+    tHalfByeClosed: "신청할 수 없는 마지막 라운드 수",
   },
 };
 for (const [code, table] of Object.entries(TOURNAMENT_STRINGS)) Object.assign(STRINGS[code], table);
@@ -833,6 +845,7 @@ const PRINT_STRINGS = {
     pAddPlayer: "Add the player", pUnpair: "Undo the pairing", pRemove: "Remove",
     pEnter: "Enter", pCorrect: "Correct", pMoves: "Moves (optional)", pSaveMoves: "Save the moves",
     pAbsent: "Absent", pPresent: "Present again",
+    pHalfBye: "½-point bye next round", pCancelHalfBye: "Cancel the ½-point bye (round {n})",
   },
   "zh-Hans": {
     pPairings: "对阵表", pScoreSheet: "记录纸", pStandingsAfter: "第 {n} 轮后排名",
@@ -844,6 +857,7 @@ const PRINT_STRINGS = {
     pAddPlayer: "添加棋手", pUnpair: "撤销编排", pRemove: "删除",
     pEnter: "录入", pCorrect: "更正", pMoves: "着法（可选）", pSaveMoves: "保存着法",
     pAbsent: "缺席", pPresent: "恢复出场",
+    pHalfBye: "下一轮½分轮空", pCancelHalfBye: "取消½分轮空（第 {n} 轮）",
   },
   "zh-Hant": {
     pPairings: "對陣表", pScoreSheet: "記錄紙", pStandingsAfter: "第 {n} 輪後排名",
@@ -855,6 +869,7 @@ const PRINT_STRINGS = {
     pAddPlayer: "新增棋手", pUnpair: "撤銷編排", pRemove: "刪除",
     pEnter: "錄入", pCorrect: "更正", pMoves: "著法（可選）", pSaveMoves: "儲存著法",
     pAbsent: "缺席", pPresent: "恢復出場",
+    pHalfBye: "下一輪½分輪空", pCancelHalfBye: "取消½分輪空（第 {n} 輪）",
   },
   ko: {
     pPairings: "대진표", pScoreSheet: "기보 용지", pStandingsAfter: "{n}라운드 후 순위",
@@ -866,6 +881,7 @@ const PRINT_STRINGS = {
     pAddPlayer: "선수 추가", pUnpair: "대진 취소", pRemove: "삭제",
     pEnter: "입력", pCorrect: "정정", pMoves: "기보 (선택)", pSaveMoves: "기보 저장",
     pAbsent: "불참", pPresent: "다시 참가",
+    pHalfBye: "다음 라운드 ½점 휴식", pCancelHalfBye: "½점 휴식 취소({n}라운드)",
   },
 };
 for (const [code, table] of Object.entries(PRINT_STRINGS)) Object.assign(STRINGS[code], table);

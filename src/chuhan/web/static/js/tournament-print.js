@@ -86,6 +86,12 @@ function pairingSheet(tournament, round) {
       el("td", "number", board.black === null ? "" : board.black_rating || ""),
     );
   });
+  // (the players on a half-point bye they asked for: on no board)
+  for (const name of (tournament.requested_byes || [])[round - 1] || []) {
+    rows.push(el("tr", null, el("td", "number", ""), el("td", null, name), el("td", "number", ""),
+      el("td", "number", ""), el("td", "result-box", "½"), el("td", "number", ""),
+      el("td", null, t("tHalfBye")), el("td", "number", "")));
+  }
   const table = el("table", "pairings", el("thead", null, head), el("tbody", null, ...rows));
   const section = el("section", "pairing-sheet", ...heading(tournament, round), el("p", "small", t("pPairings")), table);
   return [section];

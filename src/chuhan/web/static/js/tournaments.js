@@ -36,6 +36,7 @@ import { playSound } from "./sound.js";
  * @property {number} first_round
  * @property {number | null} withdrawn_after
  * @property {boolean} paused not paired until they come back
+ * @property {number[]} [byes] the rounds of the half-point byes asked for (Swiss; those paired are taken)
  * @property {string | null} [id] a director's entry's id ("p:n"), to remove it
  * @property {string} [club]
  */
@@ -59,7 +60,10 @@ import { playSound } from "./sound.js";
  * @property {number} players
  * @property {boolean} [over_the_board] played on real boards: the director's printed pages
  * @property {TournamentEntrant[]} [entrants]
+ * @property {number} [half_byes] how many half-point byes a Swiss player may ask for
+ * @property {number} [half_bye_closed_rounds] in how many of the last rounds none may be
  * @property {TournamentBoard[][]} [paired]
+ * @property {string[][]} [requested_byes] each paired round's players on a half-point bye
  * @property {TournamentBoard[]} [games] an arena's games in play and its newest finished
  * @property {number} [games_count] how many games the arena has had (all in its PGN)
  * @property {TournamentStanding[]} [standings]
@@ -185,6 +189,8 @@ function fillTimeControls() {
 function showFormatFields() {
   const format = $("tf-format").value;
   show($("tf-rounds-row"), format === "swiss");
+  show($("tf-half-byes-row"), format === "swiss");
+  show($("tf-half-bye-closed-row"), format === "swiss");
   show($("tf-cycles-row"), format === "round_robin");
   show($("tf-minutes-row"), format === "arena");
   show($("tf-tiebreaks-row"), format !== "arena");
@@ -216,7 +222,11 @@ async function createTournament() {
     tiebreaks: $("tf-tiebreaks").value,
     over_the_board: $("tf-otb").checked,
   };
-  if (format === "swiss") body.rounds = Math.round(Number($("tf-rounds").value));
+  if (format === "swiss") {
+    body.rounds = Math.round(Number($("tf-rounds").value));
+    body.half_byes = Math.round(Number($("tf-half-byes").value));
+    body.half_bye_closed_rounds = Math.round(Number($("tf-half-bye-closed").value));
+  }
   if (format === "round_robin") body.rounds = Number($("tf-cycles").value);
   if (format === "arena") body.minutes = Math.round(Number($("tf-minutes").value));
   $("tf-create").disabled = true;
@@ -357,6 +367,10 @@ class TournamentPage {
     $("tp-withdraw").addEventListener("click", () => this.act("withdraw", {}));
     $("tp-pause").addEventListener("click", () => this.act("pause", {}));
     $("tp-resume").addEventListener("click", () => this.act("resume", {}));
+    $("tp-bye").addEventListener("click", () => this.act("bye", {}));
+    $("tp-bye-cancel").addEventListener("click", () => {
+      this.act("bye-cancel", { round: Number($("tp-bye-cancel").dataset.round) });
+    });
     $("tp-pair").addEventListener("click", () => this.act("pair", this.tournament ? { revision: this.tournament.revision } : {}));
     $("tp-computer").addEventListener("click", () => {
       this.act("computer", { level: Number(/** @type {HTMLSelectElement} */ ($("tp-computer-level")).value) });
@@ -551,16 +565,18 @@ class TournamentPage {
     }
   }
 
-  /** POST .../join, .../withdraw, .../pause, .../resume, .../pair or .../computer; a
-   * refusal's sentence is shown by the buttons.
-   * @param {"join" | "withdraw" | "pause" | "resume" | "pair" | "computer"} action @param {Record<string, unknown>} data */
+  /** POST .../join, .../withdraw, .../pause, .../resume, .../bye, .../bye/cancel,
+   * .../pair or .../computer (by its button, `tp-{action}`); a refusal's sentence is shown
+   * by the buttons.
+   * @param {"join" | "withdraw" | "pause" | "resume" | "bye" | "bye-cancel" | "pair" | "computer"} action
+   * @param {Record<string, unknown>} data */
   async act(action, data) {
     const error = $("tp-error");
     show(error, false);
     const button = $(`tp-${action}`);
     button.disabled = true;
     try {
-      await postJson(`${tournamentPath(this.id)}/${action}`, data);
+      await postJson(`${tournamentPath(this.id)}/${action.replace("-", "/")}`, data);
     } catch (err) {
       error.textContent = err instanceof Error ? err.message : String(err);
       show(error, true);
@@ -709,6 +725,17 @@ class TournamentPage {
     const pausable = open && inIt && tournament.format !== "round_robin";
     show($("tp-pause"), pausable && !(entrant && entrant.paused));
     show($("tp-resume"), pausable && Boolean(entrant && entrant.paused));
+    // (a Swiss player asks for a half-point bye in the next round, and calls it off until
+    // that round is paired)
+    const next = (tournament.paired || []).length + 1;
+    const byes = entrant && entrant.byes ? entrant.byes : [];
+    const pending = byes.find((round) => round >= next);
+    const closed = tournament.rounds - (tournament.half_bye_closed_rounds || 0);
+    show($("tp-bye"), open && inIt && !otb && tournament.format === "swiss" && pending === undefined
+      && byes.length < (tournament.half_byes || 0) && next <= closed);
+    show($("tp-bye-cancel"), open && inIt && !otb && pending !== undefined);
+    $("tp-bye-cancel").textContent = t("tCancelHalfBye", { n: pending || next });
+    $("tp-bye-cancel").dataset.round = String(pending || next);
     show($("tp-sign-in"), !signedIn && open && !otb);
     const arena = tournament.format === "arena";
     show($("tp-pair"), you.director && open && !(arena && tournament.status === "running"));
@@ -758,6 +785,15 @@ class TournamentPage {
         link.href = `/w/${encodeURIComponent(board.game)}`;
         watch.appendChild(link);
       }
+    }
+    // (the round's players on a half-point bye they asked for: on no board)
+    for (const name of arena ? [] : (tournament.requested_byes || []).at(-1) || []) {
+      const row = body.appendChild(make("tr", "tp-half-bye"));
+      cell(row, "");
+      cell(row, name, "tp-red");
+      cell(row, "½", "tp-result");
+      cell(row, t("tHalfBye"), "tp-black");
+      cell(row, "");
     }
   }
 
@@ -823,8 +859,9 @@ class TournamentPage {
       const withdrawn = entrant.withdrawn_after !== null ? ` · ${t("tWithdrawn")}`
         : entrant.paused ? ` · ${t("tPaused")}` : "";
       const late = entrant.first_round > 1 ? ` · ${t("tFromRound", { n: entrant.first_round })}` : "";
+      const byes = (entrant.byes || []).map((round) => ` · ${t("tHalfByeIn", { n: round })}`).join("");
       const club = entrant.club ? ` · ${entrant.club}` : "";
-      const item = list.appendChild(make("li", null, `${entrant.name} (${entrant.rating})${club}${late}${withdrawn}`));
+      const item = list.appendChild(make("li", null, `${entrant.name} (${entrant.rating})${club}${late}${byes}${withdrawn}`));
       const id = entrant.id;
       if (id && tournament.you && tournament.you.director && !(tournament.paired || []).length) {
         const remove = make("button", "tp-remove", t("pRemove"));
@@ -840,6 +877,17 @@ class TournamentPage {
         absent.type = "button";
         absent.addEventListener("click", () => this.direct("POST", `players/${id.slice(2)}/${entrant.paused ? "resume" : "pause"}`, {}, absent));
         item.append(" ", absent);
+        // (and gives a player the half-point bye they asked for, or calls it off)
+        const next = (tournament.paired || []).length + 1;
+        const byes = entrant.byes || [];
+        const pending = byes.find((round) => round >= next);
+        const closed = tournament.rounds - (tournament.half_bye_closed_rounds || 0);
+        if (pending !== undefined || (byes.length < (tournament.half_byes || 0) && next <= closed)) {
+          const bye = make("button", "tp-half-bye-button", pending === undefined ? t("pHalfBye") : t("pCancelHalfBye", { n: pending }));
+          bye.type = "button";
+          bye.addEventListener("click", () => this.direct("POST", `players/${id.slice(2)}/bye${pending === undefined ? "" : "/cancel"}`, pending === undefined ? {} : { round: pending }, bye));
+          item.append(" ", bye);
+        }
       }
     }
     if (!entrants.length) list.appendChild(make("li", "muted", t("tNoEntrants")));
