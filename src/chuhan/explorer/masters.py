@@ -70,14 +70,14 @@ def open_masters(
         if not explorer.imported(digest):
             if explorer.imported_label(MASTERS_LABEL):
                 raise ExplorerError(
-                    f"the explorer index {str(explorer.path)!r} was built from another "
+                    f"the explorer index {explorer.where!r} was built from another "
                     "version of the master games: delete it and it is built again from "
                     "this one (collections imported into it must then be imported again)"
                 )
             if announce is not None:
                 announce(
                     f"building the masters' index from {MASTERS_ARCHIVE.name} into "
-                    f"{explorer.path}, once (a few minutes)"
+                    f"{explorer.where}, once (a few minutes)"
                 )
             explorer.import_files(
                 iter_collection(MASTERS_ARCHIVE),
