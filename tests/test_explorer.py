@@ -390,9 +390,9 @@ def test_counts_agree_with_a_count_made_by_replaying_the_games(
 
 
 def test_the_command_imports_and_answers_in_json(
-    collection: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    collection: Path, explorer_index: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    index = str(tmp_path / "index.sqlite3")
+    index = explorer_index
     assert main(["explorer", "import", str(collection), "--db", index, "--source", "club"]) == 0
     out, err = capsys.readouterr()
     assert "3 games added" in out and "1 duplicates" in out and "1 refused" in out
@@ -415,9 +415,9 @@ def test_the_command_imports_and_answers_in_json(
 
 
 def test_the_command_says_when_no_game_reached_a_position(
-    collection: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    collection: Path, explorer_index: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    index = str(tmp_path / "index.sqlite3")
+    index = explorer_index
     main(["explorer", "import", str(collection), "--db", index, "--source", "club"])
     capsys.readouterr()
     assert main(["explorer", "--db", index, "--source", "club", "--moves", "a3a4"]) == 0

@@ -115,7 +115,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.analysis_seconds is not None:
         limits["analysis_seconds"] = args.analysis_seconds
     limits.update(mail_settings(args, os.environ))
-    return serve(args.host, args.port, args.db, limits=limits)
+    return serve(args.host, args.port, args.db, limits=limits, explorer_db=args.explorer_db)
 
 
 def mail_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> dict[str, Any]:
@@ -536,8 +536,8 @@ def _cmd_explorer_import(args: argparse.Namespace) -> int:
 
 #: What ``--db`` means to the explorer's commands.
 EXPLORER_DB_HELP = (
-    "the explorer's index file (default: $CHUHAN_EXPLORER_DB, else explorer.sqlite3 in the "
-    "user data dir)"
+    "the explorer's index: a SQLite file or a postgresql:// address (default: "
+    "$CHUHAN_EXPLORER_DB, else explorer.sqlite3 in the user data dir)"
 )
 
 
@@ -756,6 +756,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="game database: a SQLite file or a postgresql:// address (default: $CHUHAN_DB, "
         "else a file in the user data dir)",
+    )
+    p.add_argument(
+        "--explorer-db",
+        default=None,
+        metavar="PATH|URL",
+        help="the opening explorer's index: a SQLite file or a postgresql:// address "
+        "(default: the game database when it is PostgreSQL, one index for every server; "
+        "else $CHUHAN_EXPLORER_DB, else explorer.sqlite3 in the user data dir)",
     )
     p.add_argument(
         "--trust-proxy",

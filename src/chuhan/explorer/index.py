@@ -547,6 +547,32 @@ class Explorer:
         )
         return new_id, variant
 
+    def note_progress(self, label: str, done: int, total: int) -> None:
+        """Tell other processes how far an import of ``label`` has gone (``done`` of
+        ``total`` files), in the index's ``meta`` table, at once: from a connection other
+        than the importing one (its transaction is seen by none until it commits), on
+        PostgreSQL (on a SQLite file the import is the one writer: this waits for it)."""
+        self._db.execute(
+            "INSERT INTO meta (name, value) VALUES (?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            (f"progress {label}", f"{done} {total}"),
+        )
+
+    def progress_of(self, label: str) -> tuple[int, int] | None:
+        """How far an import of ``label`` has gone as :meth:`note_progress` last told it
+        (``done``, ``total``), or ``None``."""
+        row = self._db.one("SELECT value FROM meta WHERE name = ?", (f"progress {label}",))
+        if row is None:
+            return None
+        done, _, total = str(row[0]).partition(" ")
+        return int(done), int(total)
+
+    @property
+    def shared(self) -> bool:
+        """Whether the index is a database that processes on other machines may share
+        (PostgreSQL), rather than a file of this machine."""
+        return self._db.dialect != "sqlite"
+
     def imported(self, digest: str) -> bool:
         """Whether a collection of this content digest has been imported."""
         return self._db.one("SELECT 1 FROM imports WHERE digest = ?", (digest,)) is not None
