@@ -131,8 +131,7 @@ _STAGE_BATCH = 20_000
 #: The (position, move) rows an import counts in Python before it merges them into the
 #: index (about 60 MB of them).
 _MERGE_ROWS = 200_000
-#: The positions read at a time when counts are merged into the rows already there.
-_READ_KEYS = 500
+
 #: The most processes an import reads records with (parsing the moves is most of its work).
 READ_WORKERS = 8
 #: Files read by one job of a reading worker; the first batch is read in the importing
@@ -1526,20 +1525,27 @@ class _Importer:
         read, added to, and written back)."""
         counts = self.counts
         if self.merging:
-            positions = sorted({position for position, _ in counts})
-            for start in range(0, len(positions), _READ_KEYS):
-                chunk = positions[start : start + _READ_KEYS]
-                marks = ", ".join("?" * len(chunk))
-                for position, move, *stored, top in self.db.rows(
-                    "SELECT position, move, games, red_wins, draws, black_wins, year_total, "
-                    f"dated, top FROM positions WHERE source = ? AND position IN ({marks})",
-                    [self.source_id, *chunk],
-                ):
-                    row = counts.get((position, move))
-                    if row is not None:
-                        for place, value in enumerate(stored):
-                            row[place] += value
-                        row[6] = _best_tokens([*row[6], *str(top).split()])
+            # The rows already there of the positions counted, read in one join with a
+            # temporary table of their keys (not one question per position: thousands of
+            # round trips to a PostgreSQL server).
+            self.db.execute(
+                "CREATE TEMPORARY TABLE IF NOT EXISTS merged_positions "
+                f"(position {self.db.words['int']} PRIMARY KEY)"
+            )
+            self.db.execute("DELETE FROM merged_positions")
+            keys = sorted({position for position, _ in counts})
+            self.db.copy("merged_positions", ("position",), ((key,) for key in keys))
+            for position, move, *stored, top in self.db.rows(
+                "SELECT positions.position, move, games, red_wins, draws, black_wins, "
+                "year_total, dated, top FROM merged_positions JOIN positions "
+                "ON positions.source = ? AND positions.position = merged_positions.position",
+                (self.source_id,),
+            ):
+                row = counts.get((position, move))
+                if row is not None:
+                    for place, value in enumerate(stored):
+                        row[place] += value
+                    row[6] = _best_tokens([*row[6], *str(top).split()])
         source_id = self.source_id
 
         def rows() -> Iterator[tuple[Any, ...]]:
