@@ -21,11 +21,11 @@ import pytest
 from web_helpers import FakeClock, FakeEngine
 
 from chuhan import Board
-from chuhan.explorer import MASTERS, Explorer, ImportSummary
+from chuhan.explorer import MASTERS, Explorer, ImportSummary, default_index_path
 from chuhan.explorer.masters import MASTERS_ENCODING, MASTERS_LABEL, masters_digest
 from chuhan.explorer.stores import WRITE_LOCK
 from chuhan.web.app import create_app
-from chuhan.web.explorer.service import BUILD_ENV
+from chuhan.web.explorer.service import BUILD_ENV, index_location
 from chuhan.web.settings import Settings
 from explorer_sample import SAMPLE_FILES, sample_files
 from postgres_cluster import Cluster
@@ -223,3 +223,11 @@ def test_a_build_that_stops_is_taken_over_by_a_waiting_server(
     with Explorer(shared_database) as explorer:
         assert explorer.counts() == {}
     assert _write_lock_holders(shared_database) == []
+
+
+def test_a_server_on_postgresql_keeps_the_explorer_index_in_its_database() -> None:
+    url = "postgresql://chuhan@db.example/site"
+    assert index_location(None, url) == url
+    assert index_location("/srv/explorer.sqlite3", url) == "/srv/explorer.sqlite3"
+    assert index_location(None, None) == default_index_path()
+    assert index_location(None, "/home/ada/games.sqlite3") == default_index_path()

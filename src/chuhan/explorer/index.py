@@ -1,5 +1,6 @@
 """The explorer's index: games and the moves played from every position they reached, in
-one SQLite file.
+one SQLite file or one PostgreSQL database (:mod:`chuhan.explorer.stores`: the statements
+here are written once for both).
 
 **Positions** are keyed by the board's Zobrist hash (:meth:`chuhan.Board.zobrist_hash`,
 placement and side to move, the key repetition rules count; the same in every process), so
@@ -36,7 +37,10 @@ tag gives (``ecco``); a game shows its tag's code, else the one found.
 **Search** (:meth:`Explorer.search`): by player, event, year, result, ECCO code and by
 position: every position a counted game reached is kept with the game (``reached``).
 
-An import is one transaction: it adds every record it can read or none.
+An import is one transaction: it adds every record it can read or none. Its counts are
+made here, in Python (per position and move: games, results, years and the most recent
+games), and merged with the index's rows :data:`_MERGE_ROWS` at a time; one import writes
+at a time (:meth:`~chuhan.explorer.stores.IndexConnection.begin_write`).
 """
 
 from __future__ import annotations
