@@ -27,7 +27,7 @@ from chuhan.explorer.stores import WRITE_LOCK
 from chuhan.web.app import create_app
 from chuhan.web.explorer.service import BUILD_ENV, index_location
 from chuhan.web.settings import Settings
-from explorer_sample import SAMPLE_FILES, sample_files
+from explorer_sample import SAMPLE_FILES, build_sample_index, sample_files
 from postgres_cluster import Cluster
 
 with warnings.catch_warnings():
@@ -231,3 +231,34 @@ def test_a_server_on_postgresql_keeps_the_explorer_index_in_its_database() -> No
     assert index_location("/srv/explorer.sqlite3", url) == "/srv/explorer.sqlite3"
     assert index_location(None, None) == default_index_path()
     assert index_location(None, "/home/ada/games.sqlite3") == default_index_path()
+
+
+def test_a_lost_connection_to_the_index_is_a_503_and_made_again(
+    shared_database: str, static_dir: Path, clock: FakeClock, engine: FakeEngine
+) -> None:
+    build_sample_index(shared_database)
+    client = _app(shared_database, static_dir, clock, engine)
+    try:
+        games = client.get("/api/explorer").json()["games"]
+        assert games > 50
+
+        async def cut() -> int:
+            connection = await asyncpg.connect(shared_database)
+            try:
+                return int(
+                    await connection.fetchval(
+                        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                        "WHERE application_name = 'chuhan explorer' "
+                        "AND datname = current_database()"
+                    )
+                )
+            finally:
+                await connection.close()
+
+        assert asyncio.run(cut()) == 1  # the server's reading connection
+        lost = client.get("/api/explorer")
+        assert lost.status_code == 503
+        assert lost.json()["error"]["message"].startswith("the explorer's index (postgresql://")
+        assert client.get("/api/explorer").json()["games"] == games
+    finally:
+        client.__exit__(None, None, None)

@@ -277,7 +277,7 @@ class PostgresIndex:
     def _run(self, work: Coroutine[Any, Any, _T]) -> _T:
         try:
             return asyncio.run_coroutine_threadsafe(work, self._loop).result()
-        except (OSError, self._asyncpg.PostgresError) as error:
+        except (OSError, self._asyncpg.PostgresError, self._asyncpg.InterfaceError) as error:
             raise IndexStoreError(f"{type(error).__name__}: {error}") from error
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:

@@ -28,13 +28,14 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from chuhan.board import Board
 from chuhan.explorer import (
@@ -52,9 +53,10 @@ from chuhan.explorer import (
     open_masters,
 )
 from chuhan.explorer.masters import MASTERS_LABEL
-from chuhan.explorer.stores import is_index_url, shown_location
+from chuhan.explorer.stores import IndexStoreError, is_index_url, shown_location
 from chuhan.records import GameRecord, write_pgn
 from chuhan.squares import Move
+from chuhan.web.db import StoreError
 
 __all__ = ["BUILD_ENV", "BuildState", "ExplorerService", "index_location"]
 
@@ -63,6 +65,7 @@ __all__ = ["BUILD_ENV", "BuildState", "ExplorerService", "index_location"]
 BUILD_ENV = "CHUHAN_EXPLORER_BUILD"
 
 log = logging.getLogger("chuhan.web")
+_T = TypeVar("_T")
 #: Seconds between two notes of a build's progress in a shared index, and between two
 #: tries of a waiting build.
 _NOTE_SECONDS = 1.0
@@ -263,32 +266,37 @@ class ExplorerService:
             self._local.masters = explorer
         return explorer
 
+    async def _read(self, work: Callable[[Explorer], _T]) -> _T:
+        """``work`` done with the index in the service's thread. A store that fails (a
+        PostgreSQL server restarted, the connection lost) is a :class:`StoreError`, and
+        the connection is made again at the next read."""
+
+        def read() -> _T:
+            try:
+                return work(self._explorer())
+            except IndexStoreError as error:
+                self._close_reader()
+                raise StoreError(
+                    f"the explorer's index ({shown_location(self.location)}): {error}"
+                ) from None
+
+        return await asyncio.get_running_loop().run_in_executor(self._reader, read)
+
     async def lookup(self, board: Board, source: str = MASTERS) -> PositionStats:
         """The moves played from ``board`` in ``source`` of the index (as
         :meth:`Explorer.lookup`; the server's own games are in its database:
         :mod:`chuhan.web.explorer.site`), read in the service's thread."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._reader, lambda: self._explorer().lookup(board, source=source)
-        )
+        return await self._read(lambda explorer: explorer.lookup(board, source=source))
 
     async def game(self, game_id: int) -> dict[str, Any]:
         """A game of the index by its id (as :meth:`Explorer.game`) with its PGN, read
         and written in the service's thread."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._reader, lambda: self._read_game(game_id))
+        return await self._read(lambda explorer: _with_pgn(explorer.game(game_id)))
 
     async def search(self, **criteria: Any) -> SearchResult:
         """The master games matching ``criteria`` (as :meth:`Explorer.search`), read in
         the service's thread."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._reader, lambda: self._explorer().search(**criteria))
-
-    def _read_game(self, game_id: int) -> dict[str, Any]:
-        game = self._explorer().game(game_id)
-        game.pop("import", None)
-        game["pgn"] = _pgn(game)
-        return game
+        return await self._read(lambda explorer: explorer.search(**criteria))
 
     def close(self) -> None:
         """Stop the build (its import is undone) and the reading thread."""
@@ -303,8 +311,16 @@ class ExplorerService:
 
     def _close_reader(self) -> None:
         explorer: Explorer | None = getattr(self._local, "masters", None)
+        self._local.masters = None
         if explorer is not None:
-            explorer.close()
+            with contextlib.suppress(IndexStoreError):
+                explorer.close()
+
+
+def _with_pgn(game: dict[str, Any]) -> dict[str, Any]:
+    game.pop("import", None)
+    game["pgn"] = _pgn(game)
+    return game
 
 
 def _pgn(game: dict[str, Any]) -> str:
