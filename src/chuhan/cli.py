@@ -917,8 +917,9 @@ def build_parser() -> argparse.ArgumentParser:
             "played) in the games of a source, each with its games, Red's wins, draws, "
             "Black's wins, average year and most recent game. The masters are the Chinese "
             "Chess Practical Dataset (Yu-Han Tseng, CC BY 4.0), shipped with chuhan and "
-            "indexed on first use, once (a few minutes), into the user data folder. "
-            "'chuhan explorer import FILE...' adds other collections."
+            "indexed on first use, once (a few minutes), into the user data folder (or the "
+            "PostgreSQL database --db names). 'chuhan explorer import FILE...' adds other "
+            "collections."
         ),
     )
     p.add_argument("--fen", default=None, help="the position (default: the start)")
