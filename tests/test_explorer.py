@@ -562,3 +562,16 @@ def test_an_import_whose_workers_cannot_start_reads_here(
         broken = explorer.import_collection([tmp_path / "many"], workers=2)
         assert explorer.lookup(Board()).games == 45
     assert (broken.files, broken.games, broken.refused) == (here.files, here.games, here.refused)
+
+
+def test_an_index_of_another_version_of_the_masters_is_refused_with_the_way_out(
+    collection: Path, explorer_index: str
+) -> None:
+    from chuhan.explorer import open_masters
+    from chuhan.explorer.masters import MASTERS_LABEL
+
+    with Explorer(explorer_index) as explorer:
+        explorer.import_collection([collection / "one.pgn"], label=MASTERS_LABEL, digest="old")
+    way_out = "delete the file" if explorer_index.endswith(".sqlite3") else "drop its schema"
+    with pytest.raises(ExplorerError, match=f"another version of the master games: {way_out}"):
+        open_masters(explorer_index)
