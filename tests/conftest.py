@@ -76,6 +76,16 @@ def postgres_cluster() -> Iterator[Cluster]:
         atexit.unregister(cluster.stop)
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def explorer_index(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a test's explorer index is (chuhan.explorer.Explorer's location): a new SQLite
+    file, then a new PostgreSQL database (a test that takes it runs on both stores)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "explorer.sqlite3")
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
 @pytest.fixture
 def postgres_url(postgres_cluster: Cluster) -> Iterator[str]:
     """The address (postgresql://...) of a fresh, empty database for this test, dropped

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import TypeVar
 
 from chuhan.explorer import MASTERS, MASTERS_ARCHIVE, Explorer, iter_collection, kind_of
 from chuhan.explorer.files import CollectionFile
@@ -27,8 +28,12 @@ def sample_files(count: int = SAMPLE_FILES) -> tuple[CollectionFile, ...]:
     return tuple(chosen)
 
 
-def build_sample_index(path: Path) -> Path:
-    """The sample imported into a new index at ``path``, labelled as the shipped masters."""
+_Where = TypeVar("_Where", Path, str)
+
+
+def build_sample_index(path: _Where) -> _Where:
+    """The sample imported into a new index at ``path`` (a SQLite file or a PostgreSQL
+    address), labelled as the shipped masters."""
     with Explorer(path) as explorer:
         explorer.import_files(
             sample_files(),

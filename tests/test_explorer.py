@@ -122,8 +122,10 @@ def _board(*moves: str) -> Board:
     return board
 
 
-def test_import_counts_games_and_keeps_other_records_apart(collection: Path) -> None:
-    with Explorer(":memory:") as explorer:
+def test_import_counts_games_and_keeps_other_records_apart(
+    collection: Path, explorer_index: str
+) -> None:
+    with Explorer(explorer_index) as explorer:
         summary = explorer.import_collection([collection])
         assert (summary.files, summary.games, summary.others, summary.duplicates) == (7, 3, 2, 1)
         assert explorer.counts() == {"game": 3, "midgame": 1, "position": 1}
@@ -133,8 +135,8 @@ def test_import_counts_games_and_keeps_other_records_apart(collection: Path) -> 
     assert start.average_year == 2000.0
 
 
-def test_transpositions_meet_in_one_position(collection: Path) -> None:
-    with Explorer(":memory:") as explorer:
+def test_transpositions_meet_in_one_position(collection: Path, explorer_index: str) -> None:
+    with Explorer(explorer_index) as explorer:
         explorer.import_collection([collection])
         stats = explorer.lookup(_board("b0c2", "h9g7", "h2e2"))
     assert stats.games == 2
@@ -142,8 +144,8 @@ def test_transpositions_meet_in_one_position(collection: Path) -> None:
     assert stats.moves[0].average_year == 1995.0
 
 
-def test_a_move_is_given_in_every_notation(collection: Path) -> None:
-    with Explorer(":memory:") as explorer:
+def test_a_move_is_given_in_every_notation(collection: Path, explorer_index: str) -> None:
+    with Explorer(explorer_index) as explorer:
         explorer.import_collection([collection])
         move = explorer.lookup(Board()).moves[2]
     assert (move.iccs, move.wxf, move.chinese) == ("h2e2", "C2.5", "炮二平五")
@@ -151,9 +153,9 @@ def test_a_move_is_given_in_every_notation(collection: Path) -> None:
 
 
 def test_a_duplicate_is_counted_once_and_fills_in_what_the_first_copy_lacks(
-    collection: Path,
+    collection: Path, explorer_index: str
 ) -> None:
-    with Explorer(":memory:") as explorer:
+    with Explorer(explorer_index) as explorer:
         summary = explorer.import_collection([collection / "one.pgn", collection / "Dataset"])
         assert (summary.games, summary.duplicates) == (1, 1)
         stats = explorer.lookup(_board(*ONE))
@@ -171,16 +173,20 @@ def test_a_duplicate_is_counted_once_and_fills_in_what_the_first_copy_lacks(
     assert game["moves"] == ONE
 
 
-def test_importing_a_collection_again_adds_only_duplicates(collection: Path) -> None:
-    with Explorer(":memory:") as explorer:
+def test_importing_a_collection_again_adds_only_duplicates(
+    collection: Path, explorer_index: str
+) -> None:
+    with Explorer(explorer_index) as explorer:
         explorer.import_collection([collection])
         again = explorer.import_collection([collection])
         assert (again.games, again.others, again.duplicates) == (0, 0, 6)
         assert explorer.lookup(Board()).games == 3
 
 
-def test_a_broken_record_is_refused_and_the_rest_imported(collection: Path) -> None:
-    with Explorer(":memory:") as explorer:
+def test_a_broken_record_is_refused_and_the_rest_imported(
+    collection: Path, explorer_index: str
+) -> None:
+    with Explorer(explorer_index) as explorer:
         summary = explorer.import_collection([collection], label="club")
         assert explorer.lookup(Board()).games == 3
         assert explorer.refusals("club") == summary.refused
@@ -190,12 +196,14 @@ def test_a_broken_record_is_refused_and_the_rest_imported(collection: Path) -> N
     assert "king is missing" in refusal.reason
 
 
-def test_an_import_that_fails_leaves_the_index_as_it_was(collection: Path) -> None:
+def test_an_import_that_fails_leaves_the_index_as_it_was(
+    collection: Path, explorer_index: str
+) -> None:
     def fail_on_the_fourth_file(summary: ImportSummary) -> None:
         if summary.files == 4:
             raise KeyboardInterrupt
 
-    with Explorer(":memory:") as explorer:
+    with Explorer(explorer_index) as explorer:
         with pytest.raises(KeyboardInterrupt):
             explorer.import_collection([collection], progress=fail_on_the_fourth_file)
         assert explorer.counts() == {}
@@ -204,24 +212,26 @@ def test_an_import_that_fails_leaves_the_index_as_it_was(collection: Path) -> No
 
 
 def test_an_import_while_another_writes_is_refused_and_reads_go_on(
-    collection: Path, tmp_path: Path
+    collection: Path, explorer_index: str
 ) -> None:
-    index = tmp_path / "index.sqlite3"
-    with Explorer(index) as first, Explorer(index) as second:
+    with Explorer(explorer_index) as first, Explorer(explorer_index) as second:
         first.import_collection([collection / "three.pgn"])
-        second._db.execute("PRAGMA busy_timeout = 0")
-        first._db.execute("BEGIN IMMEDIATE")  # an import under way
+        if second._db.dialect == "sqlite":
+            second._db.execute("PRAGMA busy_timeout = 0")
+        first._db.begin_write()  # an import under way
         try:
+            first._db.execute("DELETE FROM positions")  # (not seen until it commits)
             assert second.lookup(Board()).games == 1
             with pytest.raises(ExplorerError, match="another import is writing it"):
                 second.import_collection([collection / "one.pgn"])
         finally:
-            first._db.execute("ROLLBACK")
+            first._db.rollback()
+        assert second.lookup(Board()).games == 1
 
 
 @pytest.mark.parametrize("suffix", [".zip", ".tar.xz"])
 def test_an_archive_imports_as_its_folder_does(
-    collection: Path, tmp_path: Path, suffix: str
+    collection: Path, tmp_path: Path, suffix: str, explorer_index: str
 ) -> None:
     archive = tmp_path / f"club{suffix}"
     files = sorted(p for p in collection.rglob("*") if p.is_file())
@@ -233,53 +243,57 @@ def test_an_archive_imports_as_its_folder_does(
         with tarfile.open(archive, "w:xz") as out:
             for file in files:
                 out.add(file, str(file.relative_to(collection)))
-    with Explorer(":memory:") as explorer:
+    with Explorer(explorer_index) as explorer:
         summary = explorer.import_collection([archive])
         assert (summary.files, summary.games, summary.duplicates) == (7, 3, 1)
         assert explorer.counts()["midgame"] == 1
 
 
-def test_an_xqf_record_imports_as_its_pgn_does(tmp_path: Path) -> None:
+def test_an_xqf_record_imports_as_its_pgn_does(tmp_path: Path, explorer_index: str) -> None:
     record = GameRecord.from_moves([Move.from_iccs(m) for m in ONE], headers={"Result": "1-0"})
     (tmp_path / "one.xqf").write_bytes(write_xqf(record))
-    with Explorer(":memory:") as explorer:
+    with Explorer(explorer_index) as explorer:
         assert explorer.import_collection([tmp_path / "one.xqf"]).games == 1
         stats = explorer.lookup(_board(*ONE[:2]))
     assert [(m.iccs, m.games, m.red_wins) for m in stats.moves] == [("b0c2", 1, 1)]
 
 
-def test_a_janggi_position_is_not_asked_of_xiangqi_games(collection: Path) -> None:
-    with Explorer(":memory:") as explorer:
+def test_a_janggi_position_is_not_asked_of_xiangqi_games(
+    collection: Path, explorer_index: str
+) -> None:
+    with Explorer(explorer_index) as explorer:
         explorer.import_collection([collection])
         with pytest.raises(ExplorerError, match="masters source holds xiangqi games"):
             explorer.lookup(Board(variant="janggi"))
 
 
-def test_a_position_no_game_reached_has_no_moves(collection: Path) -> None:
-    with Explorer(":memory:") as explorer:
+def test_a_position_no_game_reached_has_no_moves(collection: Path, explorer_index: str) -> None:
+    with Explorer(explorer_index) as explorer:
         explorer.import_collection([collection])
         stats = explorer.lookup(_board("a3a4"))
     assert (stats.games, stats.moves, stats.top_games) == (0, (), ())
 
 
-def test_a_janggi_game_is_refused_by_a_xiangqi_source(tmp_path: Path) -> None:
+def test_a_janggi_game_is_refused_by_a_xiangqi_source(tmp_path: Path, explorer_index: str) -> None:
     record = GameRecord.from_moves([Move.from_iccs("a3a4")], variant="janggi")
     path = _write(tmp_path, "janggi.pgn", write_pgn(record))
-    with Explorer(":memory:") as explorer:
+    with Explorer(explorer_index) as explorer:
         summary = explorer.import_collection([path])
     assert summary.games == 0
     assert "a janggi game; this source holds xiangqi" in summary.refused[0].reason
 
 
-def test_a_file_that_is_no_record_is_refused_with_its_reason(tmp_path: Path) -> None:
+def test_a_file_that_is_no_record_is_refused_with_its_reason(
+    tmp_path: Path, explorer_index: str
+) -> None:
     path = _write(tmp_path, "notes.pgn", "")
-    with Explorer(":memory:") as explorer:
+    with Explorer(explorer_index) as explorer:
         summary = explorer.import_collection([path])
     assert summary.refused[0].reason == "no game in it"
 
 
-def test_a_missing_collection_is_an_error(tmp_path: Path) -> None:
-    with Explorer(":memory:") as explorer, pytest.raises(ValueError, match="no record file"):
+def test_a_missing_collection_is_an_error(tmp_path: Path, explorer_index: str) -> None:
+    with Explorer(explorer_index) as explorer, pytest.raises(ValueError, match="no record file"):
         explorer.import_collection([tmp_path / "missing"])
 
 
@@ -321,7 +335,12 @@ def _random_games(count: int, seed: int) -> list[tuple[list[str], str, int]]:
     return games
 
 
-def test_counts_agree_with_a_count_made_by_replaying_the_games(tmp_path: Path) -> None:
+@pytest.mark.parametrize("merge_rows", [200_000, 40])
+def test_counts_agree_with_a_count_made_by_replaying_the_games(
+    tmp_path: Path, explorer_index: str, merge_rows: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (40 rows: the counts are merged into the index's rows many times during the import)
+    monkeypatch.setattr("chuhan.explorer.index._MERGE_ROWS", merge_rows)
     games = _random_games(60, seed=25)
     texts = []
     for number, (moves, result, year) in enumerate(games):
@@ -345,7 +364,7 @@ def test_counts_agree_with_a_count_made_by_replaying_the_games(tmp_path: Path) -
             expected[" ".join(board.fen().split()[:2])][text].add(number)
             board.push_iccs(text)
 
-    with Explorer(tmp_path / "index.sqlite3") as explorer:
+    with Explorer(explorer_index) as explorer:
         summary = explorer.import_collection([tmp_path / "games.pgn", tmp_path / "more"])
         assert (summary.games, summary.duplicates) == (len(games), 3 + len(copies))
         for fen, played in expected.items():
@@ -371,9 +390,9 @@ def test_counts_agree_with_a_count_made_by_replaying_the_games(tmp_path: Path) -
 
 
 def test_the_command_imports_and_answers_in_json(
-    collection: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    collection: Path, explorer_index: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    index = str(tmp_path / "index.sqlite3")
+    index = explorer_index
     assert main(["explorer", "import", str(collection), "--db", index, "--source", "club"]) == 0
     out, err = capsys.readouterr()
     assert "3 games added" in out and "1 duplicates" in out and "1 refused" in out
@@ -396,9 +415,9 @@ def test_the_command_imports_and_answers_in_json(
 
 
 def test_the_command_says_when_no_game_reached_a_position(
-    collection: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    collection: Path, explorer_index: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    index = str(tmp_path / "index.sqlite3")
+    index = explorer_index
     main(["explorer", "import", str(collection), "--db", index, "--source", "club"])
     capsys.readouterr()
     assert main(["explorer", "--db", index, "--source", "club", "--moves", "a3a4"]) == 0
@@ -447,11 +466,11 @@ def test_records_read_by_worker_processes_make_the_index_read_here(
     def index(workers: int) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]], int]:
         with Explorer(tmp_path / f"index-{workers}.sqlite3") as explorer:
             summary = explorer.import_collection([folder], workers=workers)
-            games_rows = explorer._db.execute(
+            games_rows = explorer._db.rows(
                 "SELECT id, kind, fen, moves, red, date, result, origin, copies FROM games "
                 "ORDER BY id"
-            ).fetchall()
-            positions = explorer._db.execute("SELECT * FROM positions ORDER BY 1, 2, 3").fetchall()
+            )
+            positions = explorer._db.rows("SELECT * FROM positions ORDER BY 1, 2, 3")
             return games_rows, positions, len(summary.refused)
 
     here = index(1)
@@ -460,9 +479,9 @@ def test_records_read_by_worker_processes_make_the_index_read_here(
     assert sum(int(str(row[-1])) for row in here[0]) == 90 + 5  # the five copies counted
 
 
-def test_an_encoding_given_reads_the_files_in_it(tmp_path: Path) -> None:
+def test_an_encoding_given_reads_the_files_in_it(tmp_path: Path, explorer_index: str) -> None:
     _write(tmp_path, "big5.pgn", _pgn(ONE[:2], Red="楊官璘", Black="胡榮華", Result="1-0"), "cp950")
-    with Explorer(":memory:") as explorer:
+    with Explorer(explorer_index) as explorer:
         explorer.import_files(iter_collection(tmp_path), encoding="cp950")
         game = explorer.game(1)
     assert (game["red"], game["black"]) == ("楊官璘", "胡榮華")
@@ -471,10 +490,12 @@ def test_an_encoding_given_reads_the_files_in_it(tmp_path: Path) -> None:
 # -- a server's own games -----------------------------------------------------------------
 
 
-def test_a_servers_games_are_added_as_they_end_and_asked_by_speed_and_band() -> None:
+def test_a_servers_games_are_added_as_they_end_and_asked_by_speed_and_band(
+    explorer_index: str,
+) -> None:
     blitz = site_source("xiangqi", "blitz", "1500-1799")
     rapid = site_source("xiangqi", "rapid", "casual")
-    with Explorer(":memory:") as explorer:
+    with Explorer(explorer_index) as explorer:
         assert explorer.add_game(blitz, ONE, headers={"Result": "1-0"}, origin="g1")
         assert explorer.add_game(blitz, ONE, headers={"Result": "0-1"}, origin="g2")
         assert explorer.add_game(rapid, TWO, headers={"Result": "1/2-1/2"}, origin="g3")
@@ -492,11 +513,11 @@ def test_a_servers_games_are_added_as_they_end_and_asked_by_speed_and_band() -> 
         assert explorer.lookup(Board(), source=MASTERS).games == 0
 
 
-def test_a_servers_janggi_games_are_a_source_of_their_own() -> None:
+def test_a_servers_janggi_games_are_a_source_of_their_own(explorer_index: str) -> None:
     source = site_source("janggi", "blitz", "casual")
     board = Board(variant="janggi")
     move = sorted(board.legal_moves, key=lambda m: m.iccs())[0]
-    with Explorer(":memory:") as explorer:
+    with Explorer(explorer_index) as explorer:
         explorer.add_game(
             source, [move.iccs()], variant="janggi", headers={"Result": "1-0"}, origin="j1"
         )
@@ -541,3 +562,16 @@ def test_an_import_whose_workers_cannot_start_reads_here(
         broken = explorer.import_collection([tmp_path / "many"], workers=2)
         assert explorer.lookup(Board()).games == 45
     assert (broken.files, broken.games, broken.refused) == (here.files, here.games, here.refused)
+
+
+def test_an_index_of_another_version_of_the_masters_is_refused_with_the_way_out(
+    collection: Path, explorer_index: str
+) -> None:
+    from chuhan.explorer import open_masters
+    from chuhan.explorer.masters import MASTERS_LABEL
+
+    with Explorer(explorer_index) as explorer:
+        explorer.import_collection([collection / "one.pgn"], label=MASTERS_LABEL, digest="old")
+    way_out = "delete the file" if explorer_index.endswith(".sqlite3") else "drop its schema"
+    with pytest.raises(ExplorerError, match=f"another version of the master games: {way_out}"):
+        open_masters(explorer_index)

@@ -213,18 +213,18 @@ GAMES = {
 
 
 @pytest.fixture
-def index(tmp_path: Path) -> Path:
+def index(tmp_path: Path, explorer_index: str) -> str:
+    """The three games imported into an index of each store."""
     folder = tmp_path / "games"
     folder.mkdir()
     for name, text in GAMES.items():
         (folder / name).write_text(text, encoding="utf-8")
-    path = tmp_path / "explorer.sqlite3"
-    with Explorer(path) as explorer:
+    with Explorer(explorer_index) as explorer:
         explorer.import_collection([folder], workers=1)
-    return path
+    return explorer_index
 
 
-def _players(index: Path, **criteria: object) -> list[tuple[str, str]]:
+def _players(index: str, **criteria: object) -> list[tuple[str, str]]:
     with Explorer(index) as explorer:
         found = explorer.search(**criteria)  # type: ignore[arg-type]
     assert found.total == len(found.games)
@@ -232,7 +232,7 @@ def _players(index: Path, **criteria: object) -> list[tuple[str, str]]:
 
 
 def test_search_by_simplified_and_traditional_names_returns_the_same_games(
-    index: Path,
+    index: str,
 ) -> None:
     simplified = _players(index, player="杨官璘")
     assert simplified == _players(index, player="楊官璘")
@@ -241,14 +241,14 @@ def test_search_by_simplified_and_traditional_names_returns_the_same_games(
     assert _players(index, black="楊官璘") == [("LI Laiqun", "杨官璘")]
 
 
-def test_search_by_event_year_and_result(index: Path) -> None:
+def test_search_by_event_year_and_result(index: str) -> None:
     assert _players(index, event="五羊") == [("许银川", "吕钦"), ("LI Laiqun", "杨官璘")]
     assert _players(index, event="五羊", years=(1980, 1989)) == [("LI Laiqun", "杨官璘")]
     assert _players(index, result="1/2-1/2") == [("许银川", "吕钦")]
     assert _players(index, player="100%_") == []
 
 
-def test_search_by_ecco_takes_the_tag_else_the_code_found(index: Path) -> None:
+def test_search_by_ecco_takes_the_tag_else_the_code_found(index: str) -> None:
     assert _players(index, ecco="D5") == [("楊官璘", "胡榮華")]  # no tag: classified
     assert _players(index, ecco="B10") == [("LI Laiqun", "杨官璘")]  # its tag
     assert _players(index, ecco="e") == [("许银川", "吕钦")]
@@ -258,7 +258,7 @@ def test_search_by_ecco_takes_the_tag_else_the_code_found(index: Path) -> None:
     assert opening is not None and opening.name_en.startswith("Central Cannon against")
 
 
-def test_search_by_position_finds_every_game_that_reached_it(index: Path) -> None:
+def test_search_by_position_finds_every_game_that_reached_it(index: str) -> None:
     board = Board()
     board.push_iccs("h2e2")
     with Explorer(index) as explorer:
@@ -283,14 +283,14 @@ def test_search_by_position_finds_every_game_that_reached_it(index: Path) -> Non
     ],
 )
 def test_a_bad_search_is_refused_with_what_is_wrong(
-    index: Path, criteria: dict[str, object], said: str
+    index: str, criteria: dict[str, object], said: str
 ) -> None:
     with Explorer(index) as explorer, pytest.raises(ExplorerError, match=said):
         explorer.search(**criteria)  # type: ignore[arg-type]
 
 
 def test_the_command_searches_and_answers_json(
-    index: Path, capsys: pytest.CaptureFixture[str]
+    index: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code = main(
         ["explorer", "search", "--db", str(index), "--source", "masters", "--player", "杨官璘",

@@ -24,12 +24,24 @@ from explorer_sample import build_sample_index
 sys.path.insert(0, str(Path(__file__).resolve().parent / "web"))
 
 
-@pytest.fixture(scope="module")
-def sample_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_sample_index(tmp_path_factory.mktemp("explorer") / "explorer.sqlite3")
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def sample_index(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """The sample masters' index in a SQLite file, then in a PostgreSQL database (the app's
+    games in a SQLite file either way: ``chuhan serve --explorer-db``)."""
+    if request.param == "sqlite":
+        yield str(build_sample_index(tmp_path_factory.mktemp("explorer") / "explorer.sqlite3"))
+        return
+    cluster = request.getfixturevalue("postgres_cluster")
+    url = cluster.create_database()
+    try:
+        yield str(build_sample_index(url))
+    finally:
+        cluster.drop_database(url)
 
 
-def _client(tmp_path: Path, index: Path) -> TestClient:
+def _client(tmp_path: Path, index: str | Path) -> TestClient:
     static = tmp_path / "static"
     static.mkdir(exist_ok=True)
     (static / "index.html").write_text("<!doctype html><title>chuhan</title>", encoding="utf-8")
@@ -39,13 +51,13 @@ def _client(tmp_path: Path, index: Path) -> TestClient:
 
 
 @pytest.fixture
-def client(tmp_path: Path, sample_index: Path) -> Iterator[TestClient]:
+def client(tmp_path: Path, sample_index: str) -> Iterator[TestClient]:
     with _client(tmp_path, sample_index) as opened:
         yield opened
 
 
 def test_the_start_position_answers_the_masters_moves(
-    client: TestClient, sample_index: Path
+    client: TestClient, sample_index: str
 ) -> None:
     answer = client.get("/api/explorer").json()
     with Explorer(sample_index) as explorer:
@@ -138,13 +150,11 @@ def _site(client: TestClient, **params: str) -> dict[str, Any]:
 
 
 def test_a_game_that_ends_here_is_counted_in_the_site_source(
-    tmp_path: Path, sample_index: Path
+    tmp_path: Path, sample_index: str
 ) -> None:
     from web_helpers import join_friend_game  # (tests/web: the game's websocket players)
 
-    index = tmp_path / "explorer.sqlite3"
-    index.write_bytes(sample_index.read_bytes())
-    with _client(tmp_path, index) as client:
+    with _client(tmp_path, sample_index) as client:
         assert _site(client)["games"] == 0
         game, red, black = join_friend_game(client, time_control="3+2")
         red.move("h2e2")
@@ -172,7 +182,7 @@ def test_a_game_that_ends_here_is_counted_in_the_site_source(
 
 
 def test_a_janggi_game_is_counted_from_the_position_its_setup_made(
-    tmp_path: Path, sample_index: Path
+    tmp_path: Path, sample_index: str
 ) -> None:
     from web_helpers import join_friend_game
 
@@ -223,7 +233,7 @@ def test_a_master_games_pgn_names_its_codes_own_opening(client: TestClient) -> N
     assert f'[Variation "{english}"]' in game["pgn"]
 
 
-def test_the_search_finds_a_player_in_either_script(client: TestClient, sample_index: Path) -> None:
+def test_the_search_finds_a_player_in_either_script(client: TestClient, sample_index: str) -> None:
     traditional = client.get("/api/explorer/search", params={"player": "楊官璘"}).json()
     simplified = client.get("/api/explorer/search", params={"player": "杨官璘"}).json()
     assert traditional["games"] == simplified["games"] and simplified["total"] > 0
@@ -232,7 +242,7 @@ def test_the_search_finds_a_player_in_either_script(client: TestClient, sample_i
 
 
 def test_the_search_by_position_lists_every_game_that_reached_it(
-    client: TestClient, sample_index: Path
+    client: TestClient, sample_index: str
 ) -> None:
     answer = client.get(
         "/api/explorer/search", params={"moves": "h2e2 h9g7", "limit": "100"}

@@ -115,7 +115,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.analysis_seconds is not None:
         limits["analysis_seconds"] = args.analysis_seconds
     limits.update(mail_settings(args, os.environ))
-    return serve(args.host, args.port, args.db, limits=limits)
+    return serve(args.host, args.port, args.db, limits=limits, explorer_db=args.explorer_db)
 
 
 def mail_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> dict[str, Any]:
@@ -536,8 +536,8 @@ def _cmd_explorer_import(args: argparse.Namespace) -> int:
 
 #: What ``--db`` means to the explorer's commands.
 EXPLORER_DB_HELP = (
-    "the explorer's index file (default: $CHUHAN_EXPLORER_DB, else explorer.sqlite3 in the "
-    "user data dir)"
+    "the explorer's index: a SQLite file or a postgresql:// address (default: "
+    "$CHUHAN_EXPLORER_DB, else explorer.sqlite3 in the user data dir)"
 )
 
 
@@ -758,6 +758,14 @@ def build_parser() -> argparse.ArgumentParser:
         "else a file in the user data dir)",
     )
     p.add_argument(
+        "--explorer-db",
+        default=None,
+        metavar="PATH|URL",
+        help="the opening explorer's index: a SQLite file or a postgresql:// address "
+        "(default: the game database when it is PostgreSQL, one index for every server; "
+        "else $CHUHAN_EXPLORER_DB, else explorer.sqlite3 in the user data dir)",
+    )
+    p.add_argument(
         "--trust-proxy",
         action="store_true",
         help="behind a reverse proxy: take each client's address from the X-Forwarded-For "
@@ -909,8 +917,9 @@ def build_parser() -> argparse.ArgumentParser:
             "played) in the games of a source, each with its games, Red's wins, draws, "
             "Black's wins, average year and most recent game. The masters are the Chinese "
             "Chess Practical Dataset (Yu-Han Tseng, CC BY 4.0), shipped with chuhan and "
-            "indexed on first use, once (a few minutes), into the user data folder. "
-            "'chuhan explorer import FILE...' adds other collections."
+            "indexed on first use, once (a few minutes), into the user data folder (or the "
+            "PostgreSQL database --db names). 'chuhan explorer import FILE...' adds other "
+            "collections."
         ),
     )
     p.add_argument("--fen", default=None, help="the position (default: the start)")

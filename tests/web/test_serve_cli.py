@@ -130,8 +130,13 @@ def test_serve_refuses_a_database_another_server_has(
 def test_serve_passes_its_limits_to_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
     called: list[dict[str, object]] = []
 
-    def fake_serve(host: str, port: int, db: object, *, limits: dict[str, object]) -> int:
+    explorer_dbs: list[object] = []
+
+    def fake_serve(
+        host: str, port: int, db: object, *, limits: dict[str, object], explorer_db: object
+    ) -> int:
         called.append(limits)
+        explorer_dbs.append(explorer_db)
         return 0
 
     monkeypatch.setattr("chuhan.web.server.serve", fake_serve)
@@ -142,6 +147,8 @@ def test_serve_passes_its_limits_to_the_server(monkeypatch: pytest.MonkeyPatch) 
     ]
     assert main(["serve"]) == 0
     assert called[-1] == {"trust_proxy": False}
+    assert main(["serve", "--explorer-db", "postgresql://chuhan@db.example/masters"]) == 0
+    assert explorer_dbs == [None, None, "postgresql://chuhan@db.example/masters"]
 
 
 @pytest.mark.parametrize("seconds", ["0", "-1", "soon", "nan", "inf"])

@@ -15,7 +15,8 @@ transaction, refusing the records it cannot take with a reason each.
 >>> stats.games, stats.moves
 (0, ())
 
-The index (:mod:`chuhan.explorer.index`) is SQLite, from the standard library; the search
+The index (:mod:`chuhan.explorer.index`) is a SQLite file (the standard library's), or a
+PostgreSQL database given by its address (:mod:`chuhan.explorer.stores`); the search
 keys of names (:mod:`chuhan.explorer.text`) ignore traditional or simplified characters
 and full or half width. Nothing here imports the web app.
 """
@@ -52,6 +53,7 @@ from chuhan.explorer.index import (
     top_token,
 )
 from chuhan.explorer.masters import MASTERS_ARCHIVE, masters_digest, open_masters
+from chuhan.explorer.stores import is_index_url
 from chuhan.explorer.text import normalize_date, normalize_ecco, normalize_result, search_key
 
 __all__ = [
@@ -81,6 +83,7 @@ __all__ = [
     "default_index_path",
     "game_positions",
     "is_from_start",
+    "is_index_url",
     "iter_collection",
     "kind_of",
     "masters_digest",

@@ -1,5 +1,6 @@
 """The explorer's index: games and the moves played from every position they reached, in
-one SQLite file.
+one SQLite file or one PostgreSQL database (:mod:`chuhan.explorer.stores`: the statements
+here are written once for both).
 
 **Positions** are keyed by the board's Zobrist hash (:meth:`chuhan.Board.zobrist_hash`,
 placement and side to move, the key repetition rules count; the same in every process), so
@@ -36,7 +37,10 @@ tag gives (``ecco``); a game shows its tag's code, else the one found.
 **Search** (:meth:`Explorer.search`): by player, event, year, result, ECCO code and by
 position: every position a counted game reached is kept with the game (``reached``).
 
-An import is one transaction: it adds every record it can read or none.
+An import is one transaction: it adds every record it can read or none. Its counts are
+made here, in Python (per position and move: games, results, years and the most recent
+games), and merged with the index's rows :data:`_MERGE_ROWS` at a time; one import writes
+at a time (:meth:`~chuhan.explorer.stores.IndexConnection.begin_write`).
 """
 
 from __future__ import annotations
@@ -46,7 +50,6 @@ import hashlib
 import heapq
 import os
 import re
-import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -61,6 +64,14 @@ from chuhan.board import Board
 from chuhan.errors import ChuhanError
 from chuhan.explorer.ecco import DEPTH, EccoOpening, classify_keys, ecco_table, opening_of
 from chuhan.explorer.files import CollectionFile, iter_collection, kind_of
+from chuhan.explorer.stores import (
+    PG_SCHEMA,
+    IndexBusy,
+    IndexConnection,
+    IndexStoreError,
+    open_index_connection,
+    shown_location,
+)
 from chuhan.explorer.text import (
     RESULT_CODES,
     normalize_date,
@@ -119,8 +130,11 @@ TOP_GAMES = 5
 GAME_ENDED = -1
 #: A game this long is told from others by its moves and result alone (see the module).
 UNIQUE_PLIES = 40
-#: Rows of positions staged in Python before they go to SQLite's staging table.
+#: Rows of the positions games reached kept in Python before they are written.
 _STAGE_BATCH = 20_000
+#: The (position, move) rows an import counts in Python before it merges them into the
+#: index (about 550 bytes a row: some 110 MB at most).
+_MERGE_ROWS = 200_000
 #: The most processes an import reads records with (parsing the moves is most of its work).
 READ_WORKERS = 8
 #: Files read by one job of a reading worker; the first batch is read in the importing
@@ -130,41 +144,41 @@ _READ_BATCH = 200
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sources (
-    id INTEGER PRIMARY KEY,
+    id {id},
     name TEXT NOT NULL UNIQUE,
     variant TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS imports (
-    id INTEGER PRIMARY KEY,
-    source INTEGER NOT NULL REFERENCES sources(id),
+    id {id},
+    source {int} NOT NULL REFERENCES sources(id),
     label TEXT NOT NULL,
     digest TEXT NOT NULL,
     imported_at TEXT NOT NULL,
-    files INTEGER NOT NULL,
-    games INTEGER NOT NULL,
-    others INTEGER NOT NULL,
-    duplicates INTEGER NOT NULL,
-    refused INTEGER NOT NULL
+    files {int} NOT NULL,
+    games {int} NOT NULL,
+    others {int} NOT NULL,
+    duplicates {int} NOT NULL,
+    refused {int} NOT NULL
 );
 CREATE TABLE IF NOT EXISTS refusals (
-    import INTEGER NOT NULL REFERENCES imports(id),
+    {rowid}import {int} NOT NULL REFERENCES imports(id),
     origin TEXT NOT NULL,
     reason TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    source INTEGER NOT NULL REFERENCES sources(id),
+    id {id},
+    source {int} NOT NULL REFERENCES sources(id),
     kind TEXT NOT NULL,
-    identity BLOB NOT NULL,
+    identity {blob} NOT NULL,
     fen TEXT NOT NULL,
     moves TEXT NOT NULL,
-    plies INTEGER NOT NULL,
+    plies {int} NOT NULL,
     red TEXT NOT NULL,
     black TEXT NOT NULL,
     event TEXT NOT NULL,
     site TEXT NOT NULL,
     date TEXT NOT NULL,
-    year INTEGER,
+    year {int},
     result TEXT NOT NULL,
     ecco TEXT NOT NULL,
     found TEXT NOT NULL DEFAULT '',
@@ -173,29 +187,29 @@ CREATE TABLE IF NOT EXISTS games (
     black_key TEXT NOT NULL,
     event_key TEXT NOT NULL,
     origin TEXT NOT NULL,
-    copies INTEGER NOT NULL DEFAULT 1,
-    import INTEGER NOT NULL REFERENCES imports(id),
+    copies {int} NOT NULL DEFAULT 1,
+    import {int} NOT NULL REFERENCES imports(id),
     UNIQUE (source, identity)
 );
 CREATE TABLE IF NOT EXISTS positions (
-    source INTEGER NOT NULL,
-    position INTEGER NOT NULL,
-    move INTEGER NOT NULL,
-    games INTEGER NOT NULL,
-    red_wins INTEGER NOT NULL,
-    draws INTEGER NOT NULL,
-    black_wins INTEGER NOT NULL,
-    year_total INTEGER NOT NULL,
-    dated INTEGER NOT NULL,
+    source {int} NOT NULL,
+    position {int} NOT NULL,
+    move {int} NOT NULL,
+    games {int} NOT NULL,
+    red_wins {int} NOT NULL,
+    draws {int} NOT NULL,
+    black_wins {int} NOT NULL,
+    year_total {int} NOT NULL,
+    dated {int} NOT NULL,
     top TEXT NOT NULL,
     PRIMARY KEY (source, position, move)
-) WITHOUT ROWID;
+) {without_rowid};
 CREATE TABLE IF NOT EXISTS reached (
-    position INTEGER NOT NULL,
-    game INTEGER NOT NULL,
-    ply INTEGER NOT NULL,
+    position {int} NOT NULL,
+    game {int} NOT NULL,
+    ply {int} NOT NULL,
     PRIMARY KEY (position, game)
-) WITHOUT ROWID;
+) {without_rowid};
 """
 
 
@@ -408,24 +422,27 @@ def _best_tokens(tokens: Iterable[str]) -> list[str]:
 
 
 def merge_top(first: str | None, second: str | None) -> str:
-    """Two top lists made one, the :data:`TOP_GAMES` most recent (SQLite's ``merge_top``)."""
+    """Two top lists made one, the :data:`TOP_GAMES` most recent."""
     return " ".join(_best_tokens(f"{first or ''} {second or ''}".split()))
 
 
-class _TopGames:
-    """SQLite's aggregate ``top_games(token)``: the :data:`TOP_GAMES` largest tokens."""
+def _summed(rows: Iterable[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """Rows of counts of several sources (``move``, the counts, ``top``) summed by move."""
+    by_move: dict[int, list[Any]] = {}
+    for move, *counts, top in rows:
+        summed = by_move.get(move)
+        if summed is None:
+            by_move[move] = [*counts, str(top)]
+        else:
+            for place, value in enumerate(counts):
+                summed[place] += value
+            summed[6] = merge_top(summed[6], str(top))
+    return [(move, *summed) for move, summed in by_move.items()]
 
-    def __init__(self) -> None:
-        self.best: list[str] = []
 
-    def step(self, token: str) -> None:
-        if len(self.best) < TOP_GAMES:
-            heapq.heappush(self.best, token)
-        elif token > self.best[0]:
-            heapq.heapreplace(self.best, token)
-
-    def finalize(self) -> str:
-        return " ".join(sorted(self.best, reverse=True))
+def _now() -> str:
+    """The time of day in UTC as an import is stamped (as SQLite's ``datetime('now')``)."""
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
 
 
 def _average(total: int, count: int) -> float | None:
@@ -450,8 +467,10 @@ def default_index_path() -> Path:
 
 
 class Explorer:
-    """The explorer's index in the SQLite file at ``path`` (created when missing;
-    default :func:`default_index_path`). Reads run beside an import (the file is in
+    """The explorer's index at ``path``: a SQLite file (created when missing; default
+    :func:`default_index_path`) or a PostgreSQL database (``postgresql://...``: the
+    index's tables in a schema of their own, created when missing; see
+    :mod:`chuhan.explorer.stores`). Reads run beside an import (a SQLite file is in
     write-ahead-log mode): they see the index as it was before the import until it
     commits.
 
@@ -462,36 +481,49 @@ class Explorer:
     """
 
     def __init__(self, path: str | Path | None = None) -> None:
-        self.path = default_index_path() if path is None else path
+        self.path: str | Path = default_index_path() if path is None else path
         #: Whether this opening built the masters' index (:func:`open_masters`).
         self.built_now = False
-        if str(self.path) != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._db = sqlite3.connect(str(self.path), isolation_level=None)
-            self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute("PRAGMA busy_timeout = 10000")
-            self._db.executescript(_SCHEMA)
+            self._db: IndexConnection = open_index_connection(self.path)
+        except IndexStoreError as error:
+            raise ExplorerError(f"{self.where!r} is not an explorer index: {error}") from None
+        try:
+            self._db.create(_SCHEMA.format_map(self._db.words))
             self._check_version()
-        except sqlite3.DatabaseError as error:
-            raise ExplorerError(f"{str(self.path)!r} is not an explorer index: {error}") from None
-        self._db.create_function("merge_top", 2, merge_top, deterministic=True)
-        self._db.create_aggregate("top_games", 1, _TopGames)  # type: ignore[arg-type]
+        except IndexStoreError as error:
+            self._db.close()
+            raise ExplorerError(f"{self.where!r} is not an explorer index: {error}") from None
+        except BaseException:
+            self._db.close()
+            raise
+
+    @property
+    def where(self) -> str:
+        """Where the index is, as told (a file's path, a database's address without its
+        password)."""
+        return shown_location(self.path)
 
     def _check_version(self) -> None:
-        row = self._db.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()
+        row = self._db.one("SELECT value FROM meta WHERE name = 'schema'")
         if row is None:
             self._db.execute(
-                "INSERT INTO meta (name, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
+                "INSERT INTO meta (name, value) VALUES ('schema', ?) ON CONFLICT DO NOTHING",
+                (str(SCHEMA_VERSION),),
             )
         elif row[0] != str(SCHEMA_VERSION):
+            way_out = (
+                "delete the file and it is built again"
+                if self._db.dialect == "sqlite"
+                else f"drop the schema {PG_SCHEMA} and it is built again"
+            )
             raise ExplorerError(
-                f"the explorer index {str(self.path)!r} is of layout {row[0]}, this chuhan "
-                f"reads layout {SCHEMA_VERSION}: delete the file and it is built again"
+                f"the explorer index {self.where!r} is of layout {row[0]}, this chuhan "
+                f"reads layout {SCHEMA_VERSION}: {way_out}"
             )
 
     def close(self) -> None:
-        """Close the index file."""
+        """Close the index (its file, or its database connection)."""
         self._db.close()
 
     def __enter__(self) -> Explorer:
@@ -505,32 +537,55 @@ class Explorer:
     def _source(self, name: str, variant: Variant | None = None) -> tuple[int, Variant]:
         """The id and game of the source ``name``; created for ``variant`` when it is
         given and the source does not exist yet."""
-        row = self._db.execute("SELECT id, variant FROM sources WHERE name = ?", (name,)).fetchone()
+        row = self._db.one("SELECT id, variant FROM sources WHERE name = ?", (name,))
         if row is not None:
             return int(row[0]), get_variant(str(row[1]))
         if variant is None:
-            known = [str(r[0]) for r in self._db.execute("SELECT name FROM sources")]
+            known = [str(r[0]) for r in self._db.rows("SELECT name FROM sources ORDER BY id")]
             said = ", ".join(known) if known else "none yet"
             raise ExplorerError(f"no source {name!r} in the explorer index (its sources: {said})")
-        cursor = self._db.execute(
+        new_id = self._db.insert(
             "INSERT INTO sources (name, variant) VALUES (?, ?)", (name, variant.game)
         )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid, variant
+        return new_id, variant
+
+    def note_progress(self, label: str, done: int, total: int) -> None:
+        """Tell other processes how far an import of ``label`` has gone (``done`` of
+        ``total`` files), in the index's ``meta`` table, at once: from a connection other
+        than the importing one (its transaction is seen by none until it commits), on
+        PostgreSQL (on a SQLite file the import is the one writer: this waits for it)."""
+        self._db.execute(
+            "INSERT INTO meta (name, value) VALUES (?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            (f"progress {label}", f"{done} {total}"),
+        )
+
+    def progress_of(self, label: str) -> tuple[int, int] | None:
+        """How far an import of ``label`` has gone as :meth:`note_progress` last told it
+        (``done``, ``total``), or ``None``."""
+        row = self._db.one("SELECT value FROM meta WHERE name = ?", (f"progress {label}",))
+        if row is None:
+            return None
+        done, _, total = str(row[0]).partition(" ")
+        return int(done), int(total)
+
+    @property
+    def shared(self) -> bool:
+        """Whether the index is a database that processes on other machines may share
+        (PostgreSQL), rather than a file of this machine."""
+        return self._db.dialect != "sqlite"
 
     def imported(self, digest: str) -> bool:
         """Whether a collection of this content digest has been imported."""
-        row = self._db.execute("SELECT 1 FROM imports WHERE digest = ?", (digest,)).fetchone()
-        return row is not None
+        return self._db.one("SELECT 1 FROM imports WHERE digest = ?", (digest,)) is not None
 
     def imported_label(self, label: str) -> bool:
         """Whether a collection of this label has been imported."""
-        row = self._db.execute("SELECT 1 FROM imports WHERE label = ?", (label,)).fetchone()
-        return row is not None
+        return self._db.one("SELECT 1 FROM imports WHERE label = ?", (label,)) is not None
 
     def refusals(self, label: str) -> list[Refusal]:
         """What the imports of this label refused, in order."""
-        rows = self._db.execute(
+        rows = self._db.rows(
             "SELECT origin, reason FROM refusals JOIN imports ON imports.id = refusals.import "
             "WHERE imports.label = ? ORDER BY refusals.rowid",
             (label,),
@@ -584,26 +639,19 @@ class Explorer:
         files is read in this process)."""
         started = time.perf_counter()
         summary = ImportSummary(label=label, source=source)
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as error:
-            raise ExplorerError(
-                f"the explorer index {str(self.path)!r} cannot be written ({error}): another "
-                "import is writing it; try again when it has finished"
-            ) from None
+        self._begin_write()
         try:
             if digest and self.imported(digest):
                 # Another process imported it while this one waited for the lock.
-                self._db.execute("COMMIT")
+                self._db.commit()
                 return summary
             source_id, spec = self._source(source, get_variant(variant))
-            cursor = self._db.execute(
+            import_id = self._db.insert(
                 "INSERT INTO imports (source, label, digest, imported_at, files, games, "
-                "others, duplicates, refused) VALUES (?, ?, ?, datetime('now'), 0, 0, 0, 0, 0)",
-                (source_id, label, digest),
+                "others, duplicates, refused) VALUES (?, ?, ?, ?, 0, 0, 0, 0, 0)",
+                (source_id, label, digest, _now()),
             )
-            assert cursor.lastrowid is not None
-            importer = _Importer(self._db, source_id, spec, cursor.lastrowid, summary)
+            importer = _Importer(self._db, source_id, spec, import_id, summary)
             _read_into(importer, files, spec.game, encoding, workers, progress)
             importer.finish()
             summary.seconds = time.perf_counter() - started
@@ -619,11 +667,20 @@ class Explorer:
                     importer.import_id,
                 ),
             )
-            self._db.execute("COMMIT")
+            self._db.commit()
         except BaseException:
-            self._db.execute("ROLLBACK")
+            self._db.rollback()
             raise
         return summary
+
+    def _begin_write(self) -> None:
+        try:
+            self._db.begin_write()
+        except IndexBusy as error:
+            raise ExplorerError(
+                f"the explorer index {self.where!r} cannot be written ({error}): another "
+                "import is writing it; try again when it has finished"
+            ) from None
 
     def add_game(
         self,
@@ -658,12 +715,7 @@ class Explorer:
             read = _replayed(board, played, origin, kind, "", tags)
         else:
             read = _RecordRead(origin, "a game without a move")
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as error:
-            raise ExplorerError(
-                f"the explorer index {str(self.path)!r} cannot be written ({error})"
-            ) from None
+        self._begin_write()
         try:
             source_id, source_variant = self._source(source, spec)
             if source_variant.game != spec.game:
@@ -671,18 +723,15 @@ class Explorer:
                     f"the {source} source holds {source_variant.game} games, not {spec.game}"
                 )
             label = f"{source} (games as they end)"
-            row = self._db.execute(
+            row = self._db.one(
                 "SELECT id FROM imports WHERE source = ? AND label = ?", (source_id, label)
-            ).fetchone()
+            )
             if row is None:
-                cursor = self._db.execute(
+                import_id = self._db.insert(
                     "INSERT INTO imports (source, label, digest, imported_at, files, games, "
-                    "others, duplicates, refused) "
-                    "VALUES (?, ?, '', datetime('now'), 0, 0, 0, 0, 0)",
-                    (source_id, label),
+                    "others, duplicates, refused) VALUES (?, ?, '', ?, 0, 0, 0, 0, 0)",
+                    (source_id, label, _now()),
                 )
-                assert cursor.lastrowid is not None
-                import_id = cursor.lastrowid
             else:
                 import_id = int(row[0])
             summary = ImportSummary(label=label, source=source)
@@ -700,9 +749,9 @@ class Explorer:
                     import_id,
                 ),
             )
-            self._db.execute("COMMIT")
+            self._db.commit()
         except BaseException:
-            self._db.execute("ROLLBACK")
+            self._db.rollback()
             raise
         return summary.duplicates == 0 and not summary.refused
 
@@ -734,7 +783,7 @@ class Explorer:
             wanted_bands = None if bands is None else set(bands)
             prefix = f"{SITE}/{board.variant.game}/"
             ids = []
-            for source_id, name in self._db.execute("SELECT id, name FROM sources"):
+            for source_id, name in self._db.rows("SELECT id, name FROM sources"):
                 parts = str(name).split("/")
                 if not str(name).startswith(prefix) or len(parts) != 4:
                     continue
@@ -746,17 +795,14 @@ class Explorer:
             if not ids:
                 return empty
             marks = ", ".join("?" * len(ids))
-            summed = self._db.execute(
-                "SELECT move, sum(games), sum(red_wins), sum(draws), sum(black_wins), "
-                "sum(year_total), sum(dated), group_concat(top, ' ') FROM positions "
-                f"WHERE source IN ({marks}) AND position = ? GROUP BY move",
-                [*ids, position_key(board)],
-            ).fetchall()
-            rows = [(*row[:7], merge_top(str(row[7]), None)) for row in summed]
+            rows = _summed(
+                self._db.rows(
+                    f"SELECT {columns} FROM positions WHERE source IN ({marks}) AND position = ?",
+                    [*ids, position_key(board)],
+                )
+            )
         else:
-            row = self._db.execute(
-                "SELECT id, variant FROM sources WHERE name = ?", (source,)
-            ).fetchone()
+            row = self._db.one("SELECT id, variant FROM sources WHERE name = ?", (source,))
             if row is None:
                 if source == MASTERS and board.variant.game != "xiangqi":
                     raise ExplorerError(_wrong_game(source, "xiangqi", board))
@@ -764,10 +810,10 @@ class Explorer:
             source_id, variant = int(row[0]), str(row[1])
             if board.variant.game != variant:
                 raise ExplorerError(_wrong_game(source, variant, board))
-            rows = self._db.execute(
+            rows = self._db.rows(
                 f"SELECT {columns} FROM positions WHERE source = ? AND position = ?",
                 (source_id, position_key(board)),
-            ).fetchall()
+            )
         if not rows:
             return empty
         return position_stats(
@@ -779,10 +825,7 @@ class Explorer:
         if not ids:
             return {}
         marks = ", ".join("?" * len(ids))
-        rows = self._db.execute(
-            f"SELECT {_SUMMARY_COLUMNS} FROM games WHERE id IN ({marks})",
-            ids,
-        )
+        rows = self._db.rows(f"SELECT {_SUMMARY_COLUMNS} FROM games WHERE id IN ({marks})", ids)
         return {
             int(r[0]): GameSummary(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], None, r[9])
             for r in rows
@@ -791,15 +834,14 @@ class Explorer:
     def game(self, game_id: int) -> dict[str, Any]:
         """A game of the index by its id: its tags as stored, its kind, start FEN and ICCS
         moves. Raises :class:`ExplorerError` for an id that is not there."""
-        cursor = self._db.execute(
+        names, rows = self._db.named(
             "SELECT games.*, sources.name AS source_name FROM games "
             "JOIN sources ON sources.id = games.source WHERE games.id = ?",
             (game_id,),
         )
-        row = cursor.fetchone()
-        if row is None:
+        if not rows:
             raise ExplorerError(f"no game {game_id} in the explorer index")
-        names = [column[0] for column in cursor.description]
+        row = rows[0]
         found = {
             name: value
             for name, value in zip(names, row, strict=True)
@@ -838,8 +880,7 @@ class Explorer:
             raise ExplorerError(f"a search lists 1 to 500 games at a time, not {limit}")
         if offset < 0:
             raise ExplorerError(f"a search's offset cannot be negative ({offset})")
-        row = self._db.execute("SELECT id, variant FROM sources WHERE name = ?", (source,))
-        found_source = row.fetchone()
+        found_source = self._db.one("SELECT id, variant FROM sources WHERE name = ?", (source,))
         if found_source is None:
             return SearchResult(0, ())
         source_id = int(found_source[0])
@@ -890,17 +931,14 @@ class Explorer:
             values.insert(0, position_key(board))
             ply = "reached.ply"
         condition = " AND ".join(where)
-        total = int(
-            self._db.execute(
-                f"SELECT count(*) FROM games {joins} WHERE {condition}", values
-            ).fetchone()[0]
-        )
-        rows = self._db.execute(
+        counted = self._db.one(f"SELECT count(*) FROM games {joins} WHERE {condition}", values)
+        total = int(counted[0]) if counted is not None else 0
+        rows = self._db.rows(
             f"SELECT {_SUMMARY_COLUMNS.replace('id, ', 'games.id, ', 1)}, {ply} FROM games "
             f"{joins} WHERE {condition} ORDER BY games.date DESC, games.id DESC "
             "LIMIT ? OFFSET ?",
             [*values, limit, offset],
-        ).fetchall()
+        )
         listed = tuple(
             GameSummary(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[10], r[9])
             for r in rows
@@ -912,13 +950,13 @@ class Explorer:
         the start only), in the order added: each game's ``origin`` (its id on the
         server), ``source``, ``fen``, ``moves`` (ICCS), ``red``, ``black``, ``date`` and
         ``result`` (for moving them into a server's database)."""
-        cursor = self._db.execute(
+        rows = self._db.rows(
             "SELECT games.origin, sources.name, games.fen, games.moves, games.red, "
             "games.black, games.date, games.result FROM games "
             "JOIN sources ON sources.id = games.source "
             "WHERE sources.name LIKE 'site/%' AND games.kind = 'game' ORDER BY games.id"
         )
-        for origin, source, fen, moves, red, black, date, result in cursor:
+        for origin, source, fen, moves, red, black, date, result in rows:
             yield {
                 "origin": str(origin),
                 "source": str(source),
@@ -932,7 +970,7 @@ class Explorer:
 
     def counts(self, source: str = MASTERS) -> dict[str, int]:
         """How many records of each kind ``source`` holds."""
-        rows = self._db.execute(
+        rows = self._db.rows(
             "SELECT kind, count(*) FROM games JOIN sources ON sources.id = games.source "
             "WHERE sources.name = ? GROUP BY kind",
             (source,),
@@ -1293,12 +1331,13 @@ def _read_files(batch: list[tuple[str, bytes]], game: str, encoding: str | None)
 class _Importer:
     """One import's work inside its transaction: each file's records (read by
     :func:`_read_file`, in worker processes or here) told from duplicates, stored, and
-    their positions staged; :meth:`finish` adds the staged positions to the index's
-    counts."""
+    their positions counted here, by (position, move), then merged into the index's rows
+    (:meth:`merge`: at the end, and whenever :data:`_MERGE_ROWS` are counted, so that
+    an import's memory is bounded)."""
 
     def __init__(
         self,
-        db: sqlite3.Connection,
+        db: IndexConnection,
         source_id: int,
         variant: Variant,
         import_id: int,
@@ -1316,13 +1355,14 @@ class _Importer:
         # The games each file's text gave, by the text's digest: a file whose bytes were
         # seen already (the dataset's copies) is not read again.
         self.texts: dict[bytes, tuple[list[int], list[str]]] = {}
-        self.staged: list[tuple[int, int, int | None, int | None, str]] = []
+        #: The counts to add, by (position, move): games, Red's wins, draws, Black's wins,
+        #: the sum and count of the years, and the most recent games' tokens (unordered).
+        self.counts: dict[tuple[int, int], list[Any]] = {}
         self.reached: list[tuple[int, int, int]] = []
-        db.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS stage "
-            "(position INTEGER, move INTEGER, outcome INTEGER, year INTEGER, token TEXT)"
+        #: Whether the source has rows of counts already (merged with, not just added).
+        self.merging = (
+            db.one("SELECT 1 FROM positions WHERE source = ? LIMIT 1", (source_id,)) is not None
         )
-        db.execute("DELETE FROM temp.stage")
 
     def refuse(self, origin: str, reason: str) -> None:
         self.summary.refused.append(Refusal(origin, reason))
@@ -1387,9 +1427,9 @@ class _Importer:
         elif record.plies < UNIQUE_PLIES:
             parts += [red_key.replace(" ", ""), black_key.replace(" ", "")]
         identity = hashlib.blake2b("\n".join(parts).encode(), digest_size=16).digest()
-        row = self.db.execute(
+        row = self.db.one(
             "SELECT id FROM games WHERE source = ? AND identity = ?", (self.source_id, identity)
-        ).fetchone()
+        )
         if row is not None:
             game_id = int(row[0])
             self.add_copy(game_id, name)
@@ -1406,7 +1446,7 @@ class _Importer:
             if record.plies <= DEPTH and record.ended is not None:
                 keys.append(record.ended)
             found = classify_keys(ecco_table(), keys)
-        cursor = self.db.execute(
+        new_id = self.db.insert(
             "INSERT INTO games (source, kind, identity, fen, moves, plies, red, black, event, "
             "site, date, year, result, ecco, found, opening, red_key, black_key, event_key, "
             "origin, import) "
@@ -1435,8 +1475,6 @@ class _Importer:
                 self.import_id,
             ),
         )
-        new_id = cursor.lastrowid
-        assert new_id is not None
         if record.kind == "game":
             self.summary.games += 1
             self.stage(record, new_id, RESULT_CODES[result], date, year)
@@ -1447,43 +1485,119 @@ class _Importer:
     def stage(
         self, record: _RecordRead, game_id: int, outcome: int | None, date: str, year: int | None
     ) -> None:
-        """Stage the positions of one game: each position with the move played from it
+        """Count the positions of one game: each position with the move played from it
         (once per game, should the game pass it again) and the final one."""
-        staged = self.staged
+        counts = self.counts
+        found = counts.get
+        red, draw, black = int(outcome == 1), int(outcome == 0), int(outcome == 2)
+        year_total, dated = (0, 0) if year is None else (year, 1)
         first: dict[int, int] = {}
-        for key, code, ply in record.passed:
-            staged.append((key, code, outcome, year, top_token(date, game_id, ply)))
-            first.setdefault(key, ply)
-        if record.ended is not None:
-            staged.append(
-                (record.ended, GAME_ENDED, outcome, year, top_token(date, game_id, record.plies))
-            )
-            first.setdefault(record.ended, record.plies)
+        ends = ((record.ended, GAME_ENDED, record.plies),) if record.ended is not None else ()
+        game = top_token(date, game_id, 0)[:-1]  # (the game's tokens but for their ply)
+        for passed in (record.passed, ends):
+            for key, code, ply in passed:
+                row = found((key, code))
+                if row is None:
+                    counts[key, code] = [1, red, draw, black, year_total, dated, [f"{game}{ply}"]]
+                else:
+                    row[0] += 1
+                    row[1] += red
+                    row[2] += draw
+                    row[3] += black
+                    row[4] += year_total
+                    row[5] += dated
+                    top: list[str] = row[6]
+                    token = f"{game}{ply}"
+                    if len(top) < TOP_GAMES:
+                        top.append(token)
+                    else:
+                        oldest = min(top)
+                        if token > oldest:
+                            top[top.index(oldest)] = token
+                if key not in first:
+                    first[key] = ply
         self.reached.extend((key, game_id, ply) for key, ply in first.items())
-        if len(staged) >= _STAGE_BATCH:
-            self.flush()
+        if len(self.reached) >= _STAGE_BATCH:
+            self.db.copy("reached", ("position", "game", "ply"), self.reached)
+            self.reached.clear()
+        if len(counts) >= _MERGE_ROWS:
+            self.merge()
 
-    def flush(self) -> None:
-        self.db.executemany("INSERT INTO temp.stage VALUES (?, ?, ?, ?, ?)", self.staged)
-        self.staged.clear()
-        self.db.executemany("INSERT OR IGNORE INTO reached VALUES (?, ?, ?)", self.reached)
-        self.reached.clear()
+    def merge(self) -> None:
+        """Add the counts so far to the index's rows (those the source has already are
+        read, added to, and written back)."""
+        counts = self.counts
+        if self.merging:
+            # The rows already there of the positions counted, read in one join with a
+            # temporary table of their keys (not one question per position: thousands of
+            # round trips to a PostgreSQL server).
+            self.db.execute(
+                "CREATE TEMPORARY TABLE IF NOT EXISTS merged_positions "
+                f"(position {self.db.words['int']} PRIMARY KEY)"
+            )
+            self.db.execute("DELETE FROM merged_positions")
+            keys = sorted({position for position, _ in counts})
+            self.db.copy("merged_positions", ("position",), ((key,) for key in keys))
+            for position, move, *stored, top in self.db.rows(
+                "SELECT positions.position, move, games, red_wins, draws, black_wins, "
+                "year_total, dated, top FROM merged_positions JOIN positions "
+                "ON positions.source = ? AND positions.position = merged_positions.position",
+                (self.source_id,),
+            ):
+                row = counts.get((position, move))
+                if row is not None:
+                    for place, value in enumerate(stored):
+                        row[place] += value
+                    row[6] = _best_tokens([*row[6], *str(top).split()])
+        source_id = self.source_id
+
+        def rows() -> Iterator[tuple[Any, ...]]:
+            # (in the key's order, the table's: its pages are filled in turn)
+            for (key, code), (games, red, draws, black, year_total, dated, top) in sorted(
+                counts.items()
+            ):
+                if len(top) > 1:
+                    top.sort(reverse=True)
+                yield (
+                    source_id,
+                    key,
+                    code,
+                    games,
+                    red,
+                    draws,
+                    black,
+                    year_total,
+                    dated,
+                    " ".join(top),
+                )
+
+        self.db.copy("positions", _POSITION_COLUMNS, rows(), _MERGED if self.merging else "")
+        counts.clear()
+        self.merging = True
 
     def finish(self) -> None:
-        """Add the staged positions to the counts (merging with rows already there)."""
-        self.flush()
-        self.db.execute(
-            "INSERT INTO positions (source, position, move, games, red_wins, draws, "
-            "black_wins, year_total, dated, top) "
-            "SELECT ?, position, move, count(*), coalesce(sum(outcome = 1), 0), "
-            "coalesce(sum(outcome = 0), 0), coalesce(sum(outcome = 2), 0), "
-            "coalesce(sum(year), 0), count(year), top_games(token) "
-            "FROM temp.stage WHERE true GROUP BY position, move "
-            "ON CONFLICT (source, position, move) DO UPDATE SET "
-            "games = games + excluded.games, red_wins = red_wins + excluded.red_wins, "
-            "draws = draws + excluded.draws, black_wins = black_wins + excluded.black_wins, "
-            "year_total = year_total + excluded.year_total, dated = dated + excluded.dated, "
-            "top = merge_top(top, excluded.top)",
-            (self.source_id,),
-        )
-        self.db.execute("DELETE FROM temp.stage")
+        """Add what is left of the counts to the index's rows."""
+        if self.reached:
+            self.db.copy("reached", ("position", "game", "ply"), self.reached)
+            self.reached.clear()
+        if self.counts:
+            self.merge()
+
+
+#: The columns of a row of counts.
+_POSITION_COLUMNS = (
+    "source",
+    "position",
+    "move",
+    "games",
+    "red_wins",
+    "draws",
+    "black_wins",
+    "year_total",
+    "dated",
+    "top",
+)
+#: A row of counts written over the one it was merged with.
+_MERGED = "ON CONFLICT (source, position, move) DO UPDATE SET " + ", ".join(
+    f"{column} = excluded.{column}" for column in _POSITION_COLUMNS[3:]
+)

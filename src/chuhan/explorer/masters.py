@@ -17,6 +17,7 @@ from pathlib import Path
 
 from chuhan.explorer.files import iter_collection
 from chuhan.explorer.index import MASTERS, Explorer, ExplorerError, ImportSummary
+from chuhan.explorer.stores import PG_SCHEMA
 
 __all__ = [
     "CREDIT",
@@ -69,15 +70,16 @@ def open_masters(
         digest = masters_digest()
         if not explorer.imported(digest):
             if explorer.imported_label(MASTERS_LABEL):
+                way_out = f"drop its schema {PG_SCHEMA}" if explorer.shared else "delete the file"
                 raise ExplorerError(
-                    f"the explorer index {str(explorer.path)!r} was built from another "
-                    "version of the master games: delete it and it is built again from "
+                    f"the explorer index {explorer.where!r} was built from another "
+                    f"version of the master games: {way_out} and it is built again from "
                     "this one (collections imported into it must then be imported again)"
                 )
             if announce is not None:
                 announce(
                     f"building the masters' index from {MASTERS_ARCHIVE.name} into "
-                    f"{explorer.path}, once (a few minutes)"
+                    f"{explorer.where}, once (a few minutes)"
                 )
             explorer.import_files(
                 iter_collection(MASTERS_ARCHIVE),

@@ -29,7 +29,7 @@ from starlette.applications import Starlette
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from chuhan.explorer import site_index_path
+from chuhan.explorer import default_index_path, is_index_url, site_index_path
 from chuhan.web.accounts.ratings import RatingKeeper
 from chuhan.web.accounts.routes import (
     account,
@@ -52,7 +52,7 @@ from chuhan.web.correspondence.routes import end_vacation, take_vacation, vacati
 from chuhan.web.correspondence.service import Correspondence
 from chuhan.web.db import GameRow, Store, open_store
 from chuhan.web.explorer.routes import explorer_game, explorer_lookup, explorer_search
-from chuhan.web.explorer.service import ExplorerService
+from chuhan.web.explorer.service import ExplorerService, index_location
 from chuhan.web.explorer.site import SiteGames
 from chuhan.web.http.common import api
 from chuhan.web.http.pages import STATIC_DIR, SecurityHeaders, not_routed, page
@@ -144,8 +144,9 @@ def create_app(
     ``now`` is the wall clock in seconds (tests pass a fake one), ``compute`` the computer
     players (default: chuhan's engine in worker processes), ``settings`` the limits and
     options (:class:`~chuhan.web.settings.Settings`), ``explorer_index`` the opening
-    explorer's index (default: :func:`chuhan.explorer.default_index_path`; the masters are
-    built into it in the background when they are not there), ``sleep`` the pause between
+    explorer's index, a SQLite file or a PostgreSQL address (default: the game database
+    when it is PostgreSQL, else :func:`chuhan.explorer.default_index_path`; the masters
+    are built into it in the background when they are not there), ``sleep`` the pause between
     two tries of a mail or a push (tests pass one that waits on no wall clock).
     """
     static = static_dir or STATIC_DIR
@@ -208,14 +209,17 @@ def create_app(
 
         context.lobby.challenge_hooks.append(tell_of_challenge)
         context.reads.start()
-        context.explorer = ExplorerService(explorer_index)
+        explorer_location = index_location(explorer_index, getattr(store, "url", None))
+        context.explorer = ExplorerService(explorer_location)
         # (with the server's read worker: chuhan serve; the app alone builds when asked)
         context.explorer.start(build=the_settings.read_worker_at_start)
         site_games = SiteGames(
             store,
             manager,
             context.accounts.repository,
-            old_file=site_index_path(context.explorer.path),
+            old_file=site_index_path(
+                default_index_path() if is_index_url(explorer_location) else explorer_location
+            ),
         )
         context.site_games = site_games
         app.state.context = context

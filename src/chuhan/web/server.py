@@ -171,13 +171,22 @@ def serve(
     *,
     open_browser: bool = False,
     limits: dict[str, Any] | None = None,
+    explorer_db: str | Path | None = None,
 ) -> int:
     """Serve the web app until interrupted. ``open_browser`` opens the home page;
     ``limits`` are :class:`~chuhan.web.settings.Settings` fields to change (``trust_proxy``,
-    ``max_watchers_per_game``...). What the game database was found like (damage, games
-    that may be missing) is printed."""
+    ``max_watchers_per_game``...); ``explorer_db`` is the explorer's index (default: the
+    game database when it is PostgreSQL, else the file of this machine). What the game
+    database was found like (damage, games that may be missing) is printed."""
     with console_log():
-        return _serve(host, port, db, open_browser=open_browser, limits=limits or {})
+        return _serve(
+            host,
+            port,
+            db,
+            open_browser=open_browser,
+            limits=limits or {},
+            explorer_db=explorer_db,
+        )
 
 
 def _serve(
@@ -187,6 +196,7 @@ def _serve(
     *,
     open_browser: bool,
     limits: dict[str, Any],
+    explorer_db: str | Path | None = None,
 ) -> int:
     # Without the web extra these raise ImportError, which the command line turns into a
     # sentence naming the missing module and the extra to install.
@@ -211,7 +221,7 @@ def _serve(
     settings = Settings(
         share_origin=shared, local_only=is_loopback(host), read_worker_at_start=True, **limits
     )
-    app = create_app(store, settings=settings)
+    app = create_app(store, settings=settings, explorer_index=explorer_db)
     config = uvicorn.Config(
         app,
         host=host,

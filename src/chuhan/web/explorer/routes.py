@@ -114,6 +114,8 @@ async def explorer_lookup(request: Request) -> Response:
         stats = await service.lookup(board, source)
     except ExplorerError as error:
         raise HTTPError(400, "wrong_game", str(error)) from None
+    except StoreError as error:
+        raise HTTPError(503, "store_unavailable", str(error)) from None
     answer.update(stats.to_json())
     return JSONResponse(answer)
 
@@ -132,6 +134,8 @@ async def explorer_game(request: Request) -> Response:
         game = await context.explorer.game(int(text))
     except ExplorerError:
         raise HTTPError(404, "no_game", f"there is no master game {text!r}") from None
+    except StoreError as error:
+        raise HTTPError(503, "store_unavailable", str(error)) from None
     game["credit"] = CREDIT
     return JSONResponse(game)
 
@@ -192,6 +196,8 @@ async def explorer_search(request: Request) -> Response:
         )
     except ExplorerError as error:
         raise HTTPError(400, "bad_field", str(error)) from None
+    except StoreError as error:
+        raise HTTPError(503, "store_unavailable", str(error)) from None
     answer = found.to_json()
     answer["credit"] = CREDIT
     return JSONResponse(answer)

@@ -3,10 +3,19 @@ master games in a process of its own when the server starts and the index is not
 yet (several minutes on first use: meanwhile the explorer answers how far the build has
 gone), and read by one thread of its own, never on the event loop.
 
+Where the index is (:func:`index_location`): the SQLite file of this machine
+(:func:`chuhan.explorer.default_index_path`), or, when the server's games are in
+PostgreSQL, that database (the index's tables in a schema of their own): one index for
+every server process, built once.
+
 The build is :func:`chuhan.explorer.open_masters` in a ``spawn`` process (``nice`` 10),
 reading the records with one worker process fewer than the CPUs (none on two): its
 progress (files read of the archive's) is shared memory the server reads when asked. A
-build whose server has gone stops at its next file, and its transaction is undone.
+build whose server has gone stops at its next file, and its transaction is undone. One
+process builds at a time (the index's write lock): another server's build process waits,
+and takes over should that build stop (its transaction undone, its lock let go with its
+connection); on PostgreSQL the builder writes its progress in the index every second,
+where the waiting ones read it, so that every server tells the same "N of M".
 ``CHUHAN_EXPLORER_BUILD=0`` in the environment builds nothing (the tests set it).
 """
 
@@ -19,13 +28,14 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from chuhan.board import Board
 from chuhan.explorer import (
@@ -42,16 +52,35 @@ from chuhan.explorer import (
     masters_digest,
     open_masters,
 )
+from chuhan.explorer.masters import MASTERS_LABEL
+from chuhan.explorer.stores import IndexStoreError, is_index_url, shown_location
 from chuhan.records import GameRecord, write_pgn
 from chuhan.squares import Move
+from chuhan.web.db import StoreError
 
-__all__ = ["BUILD_ENV", "BuildState", "ExplorerService"]
+__all__ = ["BUILD_ENV", "BuildState", "ExplorerService", "index_location"]
 
 #: Set to ``0`` in the environment, no server builds the masters' index (the tests' servers:
 #: a build would take minutes of their machine; an index already built is read).
 BUILD_ENV = "CHUHAN_EXPLORER_BUILD"
 
 log = logging.getLogger("chuhan.web")
+_T = TypeVar("_T")
+#: Seconds between two notes of a build's progress in a shared index, and between two
+#: tries of a waiting build.
+_NOTE_SECONDS = 1.0
+_WAIT_SECONDS = 5.0
+
+
+def index_location(given: str | Path | None, database: str | None) -> str | Path:
+    """Where a server's explorer index is: ``given`` (``chuhan serve --explorer-db``), else
+    the server's game database when it is PostgreSQL (``database``: its address), else
+    the SQLite file of this machine (:func:`chuhan.explorer.default_index_path`)."""
+    if given is not None and str(given) != "":
+        return given
+    if database is not None and is_index_url(database):
+        return database
+    return default_index_path()
 
 
 @dataclass(frozen=True)
@@ -74,16 +103,18 @@ class BuildState:
 
 
 def _build(
-    path: str,
+    location: str,
     done: Synchronized[int],
     total: Synchronized[int],
     stop: Synchronized[int],
     failures: Connection,
     parent: int,
 ) -> None:
-    """The build process: the masters' index at ``path``, its progress in ``done`` and
+    """The build process: the masters' index at ``location``, its progress in ``done`` and
     ``total``; a failure's sentence sent on ``failures``. It stops (its import undone, its
-    reading workers ended) at the next file once ``stop`` is set or its parent is gone."""
+    reading workers ended) at the next file once ``stop`` is set or its parent is gone.
+    While another process builds the index, it waits (telling that build's progress when
+    the index is shared) and tries again."""
     with contextlib.suppress(OSError):
         os.nice(10)
     try:
@@ -93,42 +124,67 @@ def _build(
             if stop.value:
                 raise SystemExit(1)
         total.value = counted
-
-        def progress(summary: ImportSummary) -> None:
-            if stop.value or os.getppid() != parent:
-                raise SystemExit(1)  # the server stops or has gone: undo the import
-            done.value = summary.files
-
-        try:
-            cpus = len(os.sched_getaffinity(0))
-        except AttributeError:
-            cpus = os.cpu_count() or 1
-        workers = max(1, min(READ_WORKERS, cpus - 1))
-        while True:
-            try:
-                open_masters(path, progress=progress, workers=workers).close()
-                return
-            except ExplorerError as error:
-                if "another import is writing" not in str(error):
-                    raise
-            # Another server builds this index: it is ready when that build commits.
-            for _ in range(50):
-                if stop.value or os.getppid() != parent:
-                    raise SystemExit(1)
-                time.sleep(0.1)
+        with Explorer(location) as notes:
+            _build_or_wait(location, notes, done, total, stop, parent)
     except Exception as error:  # (told to the server, which says it)
         failures.send(f"{type(error).__name__}: {error}")
         raise SystemExit(1) from None
 
 
-class ExplorerService:
-    """The explorer's index at ``path`` (default :func:`chuhan.explorer.default_index_path`)
-    for the server: :meth:`start` builds the masters there if they are not, in the
-    background (with the server, or when first asked); :meth:`lookup` and :meth:`game`
-    read it in a thread of their own."""
+def _build_or_wait(
+    location: str,
+    notes: Explorer,
+    done: Synchronized[int],
+    total: Synchronized[int],
+    stop: Synchronized[int],
+    parent: int,
+) -> None:
+    noted = [0.0]
+    counted = int(total.value)  # (the archive's files: a waiting build tells another's)
 
-    def __init__(self, path: str | Path | None = None) -> None:
-        self.path = Path(path) if path is not None else default_index_path()
+    def stopped() -> bool:
+        return bool(stop.value) or os.getppid() != parent
+
+    def progress(summary: ImportSummary) -> None:
+        if stopped():
+            raise SystemExit(1)  # the server stops or has gone: undo the import
+        done.value, total.value = summary.files, counted
+        now = time.monotonic()
+        if notes.shared and now - noted[0] >= _NOTE_SECONDS:
+            noted[0] = now
+            notes.note_progress(MASTERS_LABEL, summary.files, int(total.value))
+
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cpus = os.cpu_count() or 1
+    workers = max(1, min(READ_WORKERS, cpus - 1))
+    while True:
+        try:
+            open_masters(location, progress=progress, workers=workers).close()
+            return
+        except ExplorerError as error:
+            if "another import is writing" not in str(error):
+                raise
+        # Another process builds this index: it is ready when that build commits, and
+        # this one takes over should that build stop.
+        told = notes.progress_of(MASTERS_LABEL) if notes.shared else None
+        if told is not None:
+            done.value, total.value = told
+        for _ in range(int(_WAIT_SECONDS * 10)):
+            if stopped():
+                raise SystemExit(1)
+            time.sleep(0.1)
+
+
+class ExplorerService:
+    """The explorer's index at ``location`` (a SQLite file or a PostgreSQL address; default
+    :func:`chuhan.explorer.default_index_path`) for the server: :meth:`start` builds the
+    masters there if they are not, in the background (with the server, or when first
+    asked); :meth:`lookup` and :meth:`game` read it in a thread of their own."""
+
+    def __init__(self, location: str | Path | None = None) -> None:
+        self.location = index_location(location, None)
         self._begun = False
         self._ready = False
         self._failure = ""
@@ -151,7 +207,7 @@ class ExplorerService:
     def _begin(self) -> None:
         self._begun = True
         try:
-            with Explorer(self.path) as explorer:
+            with Explorer(self.location) as explorer:
                 self._ready = explorer.imported(masters_digest())
         except ExplorerError as error:
             self._failure = str(error)
@@ -166,13 +222,17 @@ class ExplorerService:
         self._failures = receiving
         process = self._context.Process(
             target=_build,
-            args=(str(self.path), self._done, self._total, self._stop, sending, os.getpid()),
+            args=(str(self.location), self._done, self._total, self._stop, sending, os.getpid()),
             name="chuhan explorer build",
         )
         process.start()
         sending.close()
         self._process = process
-        log.info("building the masters' explorer index in %s (process %s)", self.path, process.pid)
+        log.info(
+            "building the masters' explorer index in %s (process %s)",
+            shown_location(self.location),
+            process.pid,
+        )
 
     def state(self) -> BuildState:
         """Where the masters' index is (cheap: asked with every lookup)."""
@@ -202,36 +262,41 @@ class ExplorerService:
     def _explorer(self) -> Explorer:
         explorer: Explorer | None = getattr(self._local, "masters", None)
         if explorer is None:
-            explorer = Explorer(self.path)
+            explorer = Explorer(self.location)
             self._local.masters = explorer
         return explorer
+
+    async def _read(self, work: Callable[[Explorer], _T]) -> _T:
+        """``work`` done with the index in the service's thread. A store that fails (a
+        PostgreSQL server restarted, the connection lost) is a :class:`StoreError`, and
+        the connection is made again at the next read."""
+
+        def read() -> _T:
+            try:
+                return work(self._explorer())
+            except IndexStoreError as error:
+                self._close_reader()
+                raise StoreError(
+                    f"the explorer's index ({shown_location(self.location)}): {error}"
+                ) from None
+
+        return await asyncio.get_running_loop().run_in_executor(self._reader, read)
 
     async def lookup(self, board: Board, source: str = MASTERS) -> PositionStats:
         """The moves played from ``board`` in ``source`` of the index (as
         :meth:`Explorer.lookup`; the server's own games are in its database:
         :mod:`chuhan.web.explorer.site`), read in the service's thread."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._reader, lambda: self._explorer().lookup(board, source=source)
-        )
+        return await self._read(lambda explorer: explorer.lookup(board, source=source))
 
     async def game(self, game_id: int) -> dict[str, Any]:
         """A game of the index by its id (as :meth:`Explorer.game`) with its PGN, read
         and written in the service's thread."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._reader, lambda: self._read_game(game_id))
+        return await self._read(lambda explorer: _with_pgn(explorer.game(game_id)))
 
     async def search(self, **criteria: Any) -> SearchResult:
         """The master games matching ``criteria`` (as :meth:`Explorer.search`), read in
         the service's thread."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._reader, lambda: self._explorer().search(**criteria))
-
-    def _read_game(self, game_id: int) -> dict[str, Any]:
-        game = self._explorer().game(game_id)
-        game.pop("import", None)
-        game["pgn"] = _pgn(game)
-        return game
+        return await self._read(lambda explorer: explorer.search(**criteria))
 
     def close(self) -> None:
         """Stop the build (its import is undone) and the reading thread."""
@@ -246,8 +311,16 @@ class ExplorerService:
 
     def _close_reader(self) -> None:
         explorer: Explorer | None = getattr(self._local, "masters", None)
+        self._local.masters = None
         if explorer is not None:
-            explorer.close()
+            with contextlib.suppress(IndexStoreError):
+                explorer.close()
+
+
+def _with_pgn(game: dict[str, Any]) -> dict[str, Any]:
+    game.pop("import", None)
+    game["pgn"] = _pgn(game)
+    return game
 
 
 def _pgn(game: dict[str, Any]) -> str:
