@@ -469,6 +469,15 @@ class Cluster:
             admin.execute(sql)
         return with_database(self.admin_url, name)
 
+    def allow_connections(self, url: str, allowed: bool) -> None:
+        """Let the database at ``url`` take new connections, or refuse them all (as a
+        database under maintenance does)."""
+        name = quote_ident(database_of(url))
+        with self._lock:
+            self._admin_connection().execute(
+                f"ALTER DATABASE {name} WITH ALLOW_CONNECTIONS {str(allowed).lower()}"
+            )
+
     def drop_database(self, url: str) -> None:
         """Drop the database at ``url`` (gone already is fine), closing its connections."""
         name = database_of(url)

@@ -25,10 +25,11 @@ from chuhan.explorer import MASTERS, Explorer, ImportSummary, default_index_path
 from chuhan.explorer.masters import MASTERS_ENCODING, MASTERS_LABEL, masters_digest
 from chuhan.explorer.stores import WRITE_LOCK
 from chuhan.web.app import create_app
+from chuhan.web.explorer import service as explorer_service
 from chuhan.web.explorer.service import BUILD_ENV, index_location
 from chuhan.web.settings import Settings
 from explorer_sample import SAMPLE_FILES, build_sample_index, sample_files
-from postgres_cluster import Cluster
+from postgres_cluster import Cluster, database_of
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -48,12 +49,24 @@ def shared_database(postgres_cluster: Cluster, migrated_template: str) -> Iterat
         postgres_cluster.drop_database(url)
 
 
-def _app(url: str, static_dir: Path, clock: FakeClock, engine: FakeEngine) -> TestClient:
+def _app(
+    url: str,
+    static_dir: Path,
+    clock: FakeClock,
+    engine: FakeEngine,
+    explorer_index: str | None = None,
+) -> TestClient:
     """A server's app on the database at ``url`` (its explorer index there by default)."""
     settings = Settings(argon2_time_cost=1, argon2_memory_kib=8192, argon2_parallelism=1)
-    client = TestClient(
-        create_app(url, now=clock, compute=engine, static_dir=static_dir, settings=settings)
+    app = create_app(
+        url,
+        now=clock,
+        compute=engine,
+        static_dir=static_dir,
+        settings=settings,
+        explorer_index=explorer_index,
     )
+    client = TestClient(app)
     client.__enter__()
     return client
 
@@ -262,3 +275,36 @@ def test_a_lost_connection_to_the_index_is_a_503_and_made_again(
         assert client.get("/api/explorer").json()["games"] == games
     finally:
         client.__exit__(None, None, None)
+
+
+def test_an_index_database_that_does_not_answer_is_said_and_tried_again(
+    shared_database: str,
+    postgres_cluster: Cluster,
+    migrated_template: str,
+    static_dir: Path,
+    clock: FakeClock,
+    engine: FakeEngine,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The index's database refuses connections when the server first looks (a restart, a
+    maintenance): the explorer says it cannot be opened, for now, and the next look once
+    it answers again finds the masters (a shared index's failure is not kept for good)."""
+    monkeypatch.setattr(explorer_service, "RETRY_SECONDS", 0.0)
+    index = postgres_cluster.create_database(template=migrated_template)
+    name = database_of(index)
+    try:
+        build_sample_index(index)
+        postgres_cluster.allow_connections(index, False)
+        client = _app(shared_database, static_dir, clock, engine, explorer_index=index)
+        try:
+            closed = client.get("/api/explorer")
+            assert closed.status_code == 200
+            message = closed.json()["unavailable"]
+            assert message.startswith("the explorer index postgresql://")
+            assert "cannot be opened" in message and name in message
+            postgres_cluster.allow_connections(index, True)
+            assert client.get("/api/explorer").json()["games"] > 50
+        finally:
+            client.__exit__(None, None, None)
+    finally:
+        postgres_cluster.drop_database(index)

@@ -69,6 +69,7 @@ from chuhan.explorer.stores import (
     IndexBusy,
     IndexConnection,
     IndexStoreError,
+    is_index_url,
     open_index_connection,
     shown_location,
 )
@@ -487,6 +488,10 @@ class Explorer:
         try:
             self._db: IndexConnection = open_index_connection(self.path)
         except IndexStoreError as error:
+            if is_index_url(self.path):  # (a database that did not answer: not a verdict)
+                raise ExplorerError(
+                    f"the explorer index {self.where} cannot be opened: {error}"
+                ) from None
             raise ExplorerError(f"{self.where!r} is not an explorer index: {error}") from None
         try:
             self._db.create(_SCHEMA.format_map(self._db.words))

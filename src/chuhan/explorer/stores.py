@@ -57,6 +57,10 @@ _T = TypeVar("_T")
 Row = tuple[Any, ...]
 
 
+#: How long opening an index on PostgreSQL may wait for its server.
+CONNECT_SECONDS = 10.0
+
+
 class IndexStoreError(Exception):
     """The store of the index failed or is not one (its message says why)."""
 
@@ -264,6 +268,7 @@ class PostgresIndex:
             self._db: Any = self._run(
                 asyncpg.connect(
                     url,
+                    timeout=CONNECT_SECONDS,
                     server_settings={
                         "search_path": PG_SCHEMA,
                         "application_name": "chuhan explorer",

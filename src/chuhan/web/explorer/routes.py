@@ -102,7 +102,7 @@ async def explorer_lookup(request: Request) -> Response:
         answer.update(stats.to_json())
         answer.pop("credit")
         return JSONResponse(answer)
-    state = service.state()
+    state = await service.state()
     if state.state == "failed":
         # (an answer, not an error: the analysis board asks at every position)
         answer["unavailable"] = state.message
@@ -128,7 +128,7 @@ async def explorer_game(request: Request) -> Response:
     if not (text.isascii() and text.isdigit() and len(text) <= 12):
         raise HTTPError(404, "no_game", f"there is no master game {text[:20]!r}")
     await limit_rate(request, "explorer", EXPLORER_RATE, "explorer lookups")
-    if context.explorer.state().state != "ready":
+    if (await context.explorer.state()).state != "ready":
         raise HTTPError(503, "explorer_building", "the masters' index is being built")
     try:
         game = await context.explorer.game(int(text))
@@ -181,7 +181,7 @@ async def explorer_search(request: Request) -> Response:
     if board is not None and board.variant.game != "xiangqi":
         raise HTTPError(400, "wrong_game", "the masters are xiangqi games")
     await limit_rate(request, "explorer", EXPLORER_RATE, "explorer lookups")
-    if context.explorer.state().state != "ready":
+    if (await context.explorer.state()).state != "ready":
         raise HTTPError(503, "explorer_building", "the masters' index is being built")
     try:
         found = await context.explorer.search(

@@ -70,6 +70,9 @@ _T = TypeVar("_T")
 #: tries of a waiting build.
 _NOTE_SECONDS = 1.0
 _WAIT_SECONDS = 5.0
+#: Seconds before a shared index (PostgreSQL) that could not be opened or built is tried
+#: again: its server may have been restarted or unreachable for a while.
+RETRY_SECONDS = 30.0
 
 
 def index_location(given: str | Path | None, database: str | None) -> str | Path:
@@ -185,7 +188,11 @@ class ExplorerService:
 
     def __init__(self, location: str | Path | None = None) -> None:
         self.location = index_location(location, None)
+        #: Whether the index is a database every server shares (PostgreSQL), whose
+        #: failures pass: one that cannot be opened or built is tried again.
+        self.shared = is_index_url(str(self.location))
         self._begun = False
+        self._retry_at = 0.0
         self._ready = False
         self._failure = ""
         self._process: BaseProcess | None = None
@@ -205,13 +212,18 @@ class ExplorerService:
             self._begin()
 
     def _begin(self) -> None:
+        if self._begun:  # (asked twice before the first look ended)
+            return
         self._begun = True
+        self._failure = ""
+        self._process = None
         try:
             with Explorer(self.location) as explorer:
                 self._ready = explorer.imported(masters_digest())
         except ExplorerError as error:
             self._failure = str(error)
             log.warning("the explorer is unavailable: %s", error)
+            self._retry_later()
             return
         if self._ready:
             return
@@ -234,10 +246,21 @@ class ExplorerService:
             process.pid,
         )
 
-    def state(self) -> BuildState:
-        """Where the masters' index is (cheap: asked with every lookup)."""
-        if not self._begun:
-            self._begin()
+    def _retry_later(self) -> None:
+        """A shared index that failed is looked at again in :data:`RETRY_SECONDS`."""
+        if self.shared:
+            self._begun = False
+            self._retry_at = time.monotonic() + RETRY_SECONDS
+
+    async def state(self) -> BuildState:
+        """Where the masters' index is (asked with every lookup: its first look, or the
+        next one after a shared index failed, opens the index in the service's thread,
+        never on the event loop)."""
+        if not self._begun and time.monotonic() >= self._retry_at:
+            await asyncio.get_running_loop().run_in_executor(self._reader, self._begin)
+        return self._state()
+
+    def _state(self) -> BuildState:
         if self._ready:
             return BuildState("ready")
         if self._failure:
@@ -257,6 +280,7 @@ class ExplorerService:
                 message = str(self._failures.recv())
         self._failure = f"the masters' index could not be built: {message or 'it stopped'}"
         log.error("%s", self._failure)
+        self._retry_later()
         return BuildState("failed", message=self._failure)
 
     def _explorer(self) -> Explorer:
