@@ -32,6 +32,7 @@ __all__ = [
     "evaluator_for",
     "features",
     "placement_score",
+    "placement_table",
     "positional_score",
     "weight_vector",
 ]
@@ -64,6 +65,10 @@ class EvalWeights:
     tempo: int = 10
     #: Janggi: Han's points bonus, in eval units.
     second_player_bonus: int = 0
+    #: The positional tables by piece type (index 1–7, index 0 empty), each 90 values
+    #: by square from the first mover's side (rank 0 its back rank), as fitted by
+    #: ``tools/texel.py``; empty: the tables of :func:`_placement_table`'s rules of thumb.
+    tables: tuple[tuple[int, ...], ...] = ()
 
 
 XIANGQI_WEIGHTS = EvalWeights(
@@ -136,6 +141,14 @@ def _placement_table(game: str, piece: int) -> list[int]:
     return table
 
 
+def placement_table(game: str, piece: int, weights: EvalWeights) -> list[int]:
+    """The positional values of ``piece`` (a type) for the first mover, by square: the
+    weights' own table where they have one, else the rules of thumb."""
+    if weights.tables:
+        return list(weights.tables[piece])
+    return _placement_table(game, piece)
+
+
 @dataclass(frozen=True)
 class Evaluator:
     """The evaluation of one game with one set of weights."""
@@ -161,7 +174,7 @@ def evaluator_for(game: str, weights: EvalWeights | None = None) -> Evaluator:
         weights = JANGGI_WEIGHTS if game == "janggi" else XIANGQI_WEIGHTS
     values: list[list[int]] = [[0] * SQUARE_COUNT for _ in range(15)]
     for piece in range(1, 8):
-        table = _placement_table(game, piece)
+        table = placement_table(game, piece, weights)
         for sq in range(SQUARE_COUNT):
             v = weights.material[piece] + table[sq] * weights.placement // 100
             if piece == PAWN and game != "janggi" and sq // FILES >= 5:
@@ -347,7 +360,7 @@ def features(ev: Evaluator, b: list[int], turn: bool) -> list[float]:
     rook_free = legs = eyes = 0.0
     attack = [[0] * 8, [0] * 8]
     defenders = [0, 0]
-    tables = {k: _placement_table(game, k) for k in range(1, 8)}
+    tables = {k: placement_table(game, k, w) for k in range(1, 8)}
     trapped = -w.horse_trapped // max(1, w.horse_leg)
     for sq in range(SQUARE_COUNT):
         p = b[sq]
