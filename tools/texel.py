@@ -44,6 +44,7 @@ import math
 import os
 import random
 import sys
+import textwrap
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -555,7 +556,7 @@ def module_text(weights: EvalWeights, summary: Sequence[str]) -> str:
         '"""The xiangqi evaluation\'s weights fitted by ``tools/texel.py`` (generated: rerun',
         "the tool rather than edit it).",
         "",
-        *summary,
+        *(wrapped for line in summary for wrapped in textwrap.wrap(line, 92) or [""]),
         '"""',
         "",
         f"MATERIAL = {weights.material!r}",
@@ -569,6 +570,7 @@ def module_text(weights: EvalWeights, summary: Sequence[str]) -> str:
         f"TEMPO = {weights.tempo!r}",
         "#: By piece type (1-7: king, advisor, elephant, horse, chariot, cannon, soldier), by",
         "#: square from Red's side (rank 0 Red's back rank, 9 squares a rank).",
+        "# fmt: off",
         "TABLES = (",
         "    (),",
     ]
@@ -581,6 +583,7 @@ def module_text(weights: EvalWeights, summary: Sequence[str]) -> str:
             lines.append(f"        {row},")
         lines.append("    ),")
     lines.append(")")
+    lines.append("# fmt: on")
     return "\n".join(lines) + "\n"
 
 
