@@ -34,12 +34,7 @@ texel = _load()
 K_TRUE = 0.004
 #: The weights the fits start from: the evaluation of the rules of thumb (so that the
 #: tests do not move with the weights the engine plays with).
-BASE = EvalWeights(
-    material=(0, 0, 193, 176, 452, 898, 415, 115),
-    pawn_crossed=103,
-    attack=(0, 0, 0, 0, 10, 16, 10, 9),
-    tempo=11,
-)
+BASE = texel.RULES_OF_THUMB
 
 
 def _random_positions(count: int, seed: int = 7) -> list[Board]:

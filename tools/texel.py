@@ -9,7 +9,7 @@ are found, so a capped run is a fair sample of the whole archive.
 
 The positions: from each game, up to ``--per-game`` positions after the first ``--skip``
 plies, drawn at random (seeded by the game), each one *quiet*: the side to move is not in
-check, and a capture-only quiescence search with the current weights returns the static
+check, and a capture-only quiescence search with the starting weights returns the static
 score (nothing hangs). Each is labelled with the game's result from Red's view (1, 1/2,
 0). A game is in the validation split when a hash of its moves says so (``--validation``,
 10 %), so no game gives positions to both splits. The positions are kept in a cache
@@ -20,10 +20,13 @@ here has one value per piece type and square (material and placement together, t
 halves of the board tied: a square and its mirror across the centre file share a value),
 the chariot and horse mobility, the elephant's blocked eyes, the four attack weights near
 the enemy palace and the tempo; the defenders' factor and the trapped horse's penalty keep
-their form. First ``K`` of ``sigmoid(K * score)`` is fitted to the current weights
+their form. First ``K`` of ``sigmoid(K * score)`` is fitted to the starting weights
 (golden-section search), then, with ``K`` fixed, the weights by full-batch Adam on the mean
-squared error, with a ridge pull (``--ridge``) towards the current weights (a square no
-position of the data has a piece on keeps its value).
+squared error, with a ridge pull (``--ridge``) towards the starting weights (a square no
+position of the data has a piece on keeps its value). The starting weights (``--start``) are by
+default those before any fit to the masters (:data:`RULES_OF_THUMB`), so that a rerun with
+the same choices writes the weights the engine plays with; ``--start engine`` fits on from
+the engine's own.
 
 It prints the data source, the number of positions, ``K``, the mean squared error on the
 training and validation positions before and after, and the fitted weights, and writes them
@@ -102,6 +105,17 @@ DENSE_SCALE = {"rook_mobility": 2.0, "horse_leg": 4.0, "elephant_eye": 4.0, "tem
 ATTACK_SCALE = 6.0
 #: What a trapped horse counts, in free legs (``-horse_trapped // horse_leg`` today): kept.
 TRAPPED_LEGS = 4
+#: The xiangqi weights before any fit to the masters (main at 8c4c72d): tables from the
+#: rules of thumb in ``evaluate.py``, weights fitted to self-play by ``bench/tune.py``. The
+#: fit starts from them by default, so that a rerun gives the weights the engine has.
+RULES_OF_THUMB = EvalWeights(
+    material=(0, 0, 193, 176, 452, 898, 415, 115),
+    pawn_crossed=103,
+    attack=(0, 0, 0, 0, 10, 16, 10, 9),
+    tempo=11,
+)
+#: The weights a fit may start from (``--start``).
+STARTS = {"thumb": RULES_OF_THUMB, "engine": XIANGQI_WEIGHTS}
 
 
 # ------------------------------------------------------------------ the data
@@ -199,10 +213,16 @@ def quiesce(board: Board, ev: Evaluator, alpha: int, beta: int, depth: int) -> i
 
 
 def positions_of(
-    game: MasterGame, *, per_game: int, skip: int, seed: int, validation: float
+    game: MasterGame,
+    *,
+    per_game: int,
+    skip: int,
+    seed: int,
+    validation: float,
+    weights: EvalWeights = XIANGQI_WEIGHTS,
 ) -> list[Position]:
-    """Up to ``per_game`` quiet positions of ``game`` after ply ``skip``, drawn at random
-    (by ``seed`` and the game), labelled with its result from Red's view."""
+    """Up to ``per_game`` positions of ``game`` after ply ``skip`` quiet by ``weights``,
+    drawn at random (by ``seed`` and the game), labelled with its result from Red's view."""
     score = {"1-0": 1.0, "0-1": 0.0}.get(game.result, 0.5)
     held_out = int(game.identity[:8], 16) / 2**32 < validation
     board = Board()
@@ -218,16 +238,31 @@ def positions_of(
     for fen in fens:
         if len(chosen) >= per_game:
             break
-        if is_quiet(Board(fen)):
+        if is_quiet(Board(fen), weights):
             chosen.append(Position(fen, score, held_out))
     return chosen
 
 
 def _positions_of_batch(
-    batch: list[tuple[str, bytes]], per_game: int, skip: int, seed: int, validation: float
+    batch: list[tuple[str, bytes]],
+    per_game: int,
+    skip: int,
+    seed: int,
+    validation: float,
+    weights: EvalWeights,
 ) -> list[tuple[MasterGame, list[Position]]]:
     return [
-        (game, positions_of(game, per_game=per_game, skip=skip, seed=seed, validation=validation))
+        (
+            game,
+            positions_of(
+                game,
+                per_game=per_game,
+                skip=skip,
+                seed=seed,
+                validation=validation,
+                weights=weights,
+            ),
+        )
         for game in _games_of(batch)
     ]
 
@@ -246,6 +281,7 @@ def extract(
     seed: int,
     validation: float,
     jobs: int,
+    weights: EvalWeights = XIANGQI_WEIGHTS,
     log: bool = True,
 ) -> tuple[list[Position], int]:
     """Positions from the archive's distinct master games (see the module), at most
@@ -256,7 +292,7 @@ def extract(
     games = 0
     started = time.monotonic()
     batches = _batches(texts, 100)
-    args = (per_game, skip, seed, validation)
+    args = (per_game, skip, seed, validation, weights)
     with ProcessPoolExecutor(max(1, jobs)) as pool:
         pending = [
             pool.submit(_positions_of_batch, batch, *args) for batch in _take(batches, 4 * jobs)
@@ -615,10 +651,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--skip", type=int, default=10, help="plies left out at a game's start")
     parser.add_argument("--validation", type=float, default=0.1, help="share of games held out")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--start",
+        choices=sorted(STARTS),
+        default="thumb",
+        help="the weights the fit starts from and the quiet test uses: thumb (before any "
+        "fit to the masters; a rerun gives the engine's weights) or engine (the engine's own)",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="processes reading the games")
     parser.add_argument("--iterations", type=int, default=300, help="Adam steps")
     parser.add_argument("--rate", type=float, default=1.0, help="Adam's step (centipawns)")
-    parser.add_argument("--ridge", type=float, default=1e-6, help="pull to the current weights")
+    parser.add_argument("--ridge", type=float, default=1e-6, help="pull to the starting weights")
     parser.add_argument("--archive", type=Path, default=MASTERS_ARCHIVE)
     parser.add_argument("--cache", type=Path, default=default_cache(), help="positions kept here")
     parser.add_argument("--out", type=Path, help="write the fitted weights' module here")
@@ -631,13 +674,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     digest = masters_digest(options.archive)
     print(f"data: {options.archive} (sha256 {digest[:16]}…)")
     print(f"  {CREDIT}")
+    start = STARTS[options.start]
     choices = {
         "positions": options.positions,
         "per_game": options.per_game,
         "skip": options.skip,
         "validation": options.validation,
         "seed": options.seed,
-        "weights": hashlib.sha256(repr(XIANGQI_WEIGHTS).encode()).hexdigest()[:16],
+        "weights": hashlib.sha256(repr(start).encode()).hexdigest()[:16],
     }
     cached = options.cache / cache_name(digest, **choices)
     started = time.monotonic()
@@ -653,10 +697,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed=options.seed,
             validation=options.validation,
             jobs=options.jobs,
+            weights=start,
         )
         save_positions(cached, positions, games)
         print(f"positions: extracted in {time.monotonic() - started:.0f} s, kept in {cached}")
-    samples = [(sample_of(Board(p.fen), p.score), p.validation) for p in positions]
+    samples = [(sample_of(Board(p.fen), p.score, start), p.validation) for p in positions]
     train = [s for s, held in samples if not held]
     held_out = [s for s, held in samples if held]
     draws = sum(1 for s, _ in samples if s.score == 0.5)
@@ -666,9 +711,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"(Red won {red:,}, drawn {draws:,}, Black won {len(samples) - red - draws:,}): "
         f"{len(train):,} to fit, {len(held_out):,} held out (validation)"
     )
-    before = Vector.of(XIANGQI_WEIGHTS)
+    before = Vector.of(start)
     k = fit_k(train, before)
-    print(f"K = {k:.6f} (fitted to the current weights)")
+    print(f"K = {k:.6f} (fitted to the weights it starts from, --start {options.start})")
     train_before = mean_squared_error(train, before, k)
     valid_before = mean_squared_error(held_out, before, k)
     print(f"mean squared error before: training {train_before:.6f}, validation {valid_before:.6f}")
@@ -680,7 +725,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rate=options.rate,
         ridge=options.ridge,
     )
-    weights = fitted.weights(square_counts(train))
+    weights = fitted.weights(square_counts(train), start)
     after = Vector.of(weights)  # as rounded
     train_after = mean_squared_error(train, after, k)
     valid_after = mean_squared_error(held_out, after, k)
@@ -692,7 +737,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"Data: {options.archive.name} (sha256 {digest[:16]}), {len(samples):,} quiet "
             f"positions from {games:,} distinct master games",
             f"(python tools/texel.py --positions {options.positions} --per-game "
-            f"{options.per_game} --skip {options.skip} --seed {options.seed} --iterations "
+            f"{options.per_game} --skip {options.skip} --seed {options.seed} --start "
+            f"{options.start} --iterations "
             f"{options.iterations} --rate {options.rate} --ridge {options.ridge}).",
             f"K = {k:.6f}; mean squared error, training {train_before:.6f} -> {train_after:.6f},",
             f"validation {valid_before:.6f} -> {valid_after:.6f}.",
