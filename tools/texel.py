@@ -249,8 +249,10 @@ def _positions_of_batch(
     skip: int,
     seed: int,
     validation: float,
-    weights: EvalWeights,
+    start: str,
 ) -> list[tuple[MasterGame, list[Position]]]:
+    # The weights go to the worker by name: the compiled EvalWeights does not unpickle.
+    weights = STARTS[start]
     return [
         (
             game,
@@ -281,18 +283,19 @@ def extract(
     seed: int,
     validation: float,
     jobs: int,
-    weights: EvalWeights = XIANGQI_WEIGHTS,
+    start: str = "engine",
     log: bool = True,
 ) -> tuple[list[Position], int]:
     """Positions from the archive's distinct master games (see the module), at most
-    ``positions`` of them, and the number of games they came from."""
+    ``positions`` of them, quiet by the weights ``STARTS[start]``, and the number of games
+    they came from."""
     texts = master_texts(archive, seed)
     seen: set[str] = set()
     found: list[Position] = []
     games = 0
     started = time.monotonic()
     batches = _batches(texts, 100)
-    args = (per_game, skip, seed, validation, weights)
+    args = (per_game, skip, seed, validation, start)
     with ProcessPoolExecutor(max(1, jobs)) as pool:
         pending = [
             pool.submit(_positions_of_batch, batch, *args) for batch in _take(batches, 4 * jobs)
@@ -697,7 +700,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed=options.seed,
             validation=options.validation,
             jobs=options.jobs,
-            weights=start,
+            start=options.start,
         )
         save_positions(cached, positions, games)
         print(f"positions: extracted in {time.monotonic() - started:.0f} s, kept in {cached}")
