@@ -3,8 +3,8 @@ the tool rather than edit it).
 
 Data: ccpd.tar.xz (sha256 146ed02bd3b01207), 224,049 quiet positions from 28,106 distinct
 master games
-(python tools/texel.py --positions 400000 --per-game 8 --skip 10 --seed 1 --iterations 300
---rate 1.0 --ridge 1e-06).
+(python tools/texel.py --positions 400000 --per-game 8 --skip 10 --seed 1 --start thumb
+--iterations 300 --rate 1.0 --ridge 1e-06).
 K = 0.003148; mean squared error, training 0.138215 -> 0.126493,
 validation 0.135208 -> 0.122263.
 
