@@ -3,17 +3,18 @@
 The score is in centipawn-like units from the first mover's point of view (xiangqi red,
 janggi Cho); :func:`evaluate` turns it to the side to move. It adds up:
 
-- material and a piece-square value, folded into one table per piece code (the
-  tables are written here from a few rules of thumb per piece and game, then scaled by
-  the weights in :class:`EvalWeights`);
+- material and a piece-square value, folded into one table per piece code (xiangqi's
+  tables fitted to master games by ``tools/texel.py``, in :mod:`chuhan.search.texel_xiangqi`;
+  janggi's written here from a few rules of thumb per piece, then scaled by the weights
+  in :class:`EvalWeights`);
 - mobility of chariots (free points along their lines) and horses (free legs: a blocked
   leg is a blocked horse), and the xiangqi elephant's blocked eyes;
 - king safety: attackers near the enemy palace, weighted by how many palace defenders
   (advisors/guards, elephants) are gone;
 - janggi: Han's 1.5 point bonus (it decides settled games).
 
-The weights were fitted to self-play outcomes (see ``bench/tune.py``); the piece values
-start from the janggi point values and the usual xiangqi ratios.
+The xiangqi weights were fitted to the results of master games (``tools/texel.py``), the
+janggi weights to self-play outcomes (``bench/tune.py``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from chuhan.movegen import tables_for
+from chuhan.search import texel_xiangqi
 from chuhan.squares import FILES, SQUARE_COUNT
 
 __all__ = [
@@ -32,6 +34,7 @@ __all__ = [
     "evaluator_for",
     "features",
     "placement_score",
+    "placement_table",
     "positional_score",
     "weight_vector",
 ]
@@ -64,18 +67,30 @@ class EvalWeights:
     tempo: int = 10
     #: Janggi: Han's points bonus, in eval units.
     second_player_bonus: int = 0
+    #: The positional tables by piece type (index 1–7, index 0 empty), each 90 values
+    #: by square from the first mover's side (rank 0 its back rank), as fitted by
+    #: ``tools/texel.py``; empty: the tables of :func:`_placement_table`'s rules of thumb.
+    tables: tuple[tuple[int, ...], ...] = ()
 
 
+# Fitted by tools/texel.py to the results of CCPD's master games (its module says how;
+# bench/strength.md, the match that kept them).
 XIANGQI_WEIGHTS = EvalWeights(
-    material=(0, 0, 193, 176, 452, 898, 415, 115),
-    pawn_crossed=103,
-    attack=(0, 0, 0, 0, 10, 16, 10, 9),
-    tempo=11,
+    material=texel_xiangqi.MATERIAL,
+    pawn_crossed=texel_xiangqi.PAWN_CROSSED,
+    rook_mobility=texel_xiangqi.ROOK_MOBILITY,
+    horse_leg=texel_xiangqi.HORSE_LEG,
+    horse_trapped=texel_xiangqi.HORSE_TRAPPED,
+    elephant_eye=texel_xiangqi.ELEPHANT_EYE,
+    attack=texel_xiangqi.ATTACK,
+    defender_missing=texel_xiangqi.DEFENDER_MISSING,
+    tempo=texel_xiangqi.TEMPO,
+    tables=texel_xiangqi.TABLES,
 )
 
-# Both tables were fitted by bench/tune.py to the outcomes of self-play games (see
-# bench/strength.md); the janggi fit started from the point values (chariot 13, cannon 7,
-# horse 5, elephant 3, guard 3, soldier 2) times 70.
+# Fitted by bench/tune.py to the outcomes of self-play games (see bench/strength.md),
+# starting from the point values (chariot 13, cannon 7, horse 5, elephant 3, guard 3,
+# soldier 2) times 70. Janggi has no master records here to fit its tables to.
 JANGGI_WEIGHTS = EvalWeights(
     material=(0, 0, 242, 271, 344, 902, 457, 145),
     elephant_eye=0,
@@ -136,6 +151,14 @@ def _placement_table(game: str, piece: int) -> list[int]:
     return table
 
 
+def placement_table(game: str, piece: int, weights: EvalWeights) -> list[int]:
+    """The positional values of ``piece`` (a type) for the first mover, by square: the
+    weights' own table where they have one, else the rules of thumb."""
+    if weights.tables:
+        return list(weights.tables[piece])
+    return _placement_table(game, piece)
+
+
 @dataclass(frozen=True)
 class Evaluator:
     """The evaluation of one game with one set of weights."""
@@ -161,7 +184,7 @@ def evaluator_for(game: str, weights: EvalWeights | None = None) -> Evaluator:
         weights = JANGGI_WEIGHTS if game == "janggi" else XIANGQI_WEIGHTS
     values: list[list[int]] = [[0] * SQUARE_COUNT for _ in range(15)]
     for piece in range(1, 8):
-        table = _placement_table(game, piece)
+        table = placement_table(game, piece, weights)
         for sq in range(SQUARE_COUNT):
             v = weights.material[piece] + table[sq] * weights.placement // 100
             if piece == PAWN and game != "janggi" and sq // FILES >= 5:
@@ -347,7 +370,7 @@ def features(ev: Evaluator, b: list[int], turn: bool) -> list[float]:
     rook_free = legs = eyes = 0.0
     attack = [[0] * 8, [0] * 8]
     defenders = [0, 0]
-    tables = {k: _placement_table(game, k) for k in range(1, 8)}
+    tables = {k: placement_table(game, k, w) for k in range(1, 8)}
     trapped = -w.horse_trapped // max(1, w.horse_leg)
     for sq in range(SQUARE_COUNT):
         p = b[sq]
