@@ -134,8 +134,9 @@ UNIQUE_PLIES = 40
 #: Rows of the positions games reached kept in Python before they are written.
 _STAGE_BATCH = 20_000
 #: The (position, move) rows an import counts in Python before it merges them into the
-#: index (about 550 bytes a row: some 110 MB at most).
-_MERGE_ROWS = 200_000
+#: index (about 550 bytes a row: some 30 MB at most; 200,000 peaked 88 MB higher on the
+#: whole archive, README).
+_MERGE_ROWS = 50_000
 #: The most processes an import reads records with (parsing the moves is most of its work).
 READ_WORKERS = 8
 #: Files read by one job of a reading worker; the first batch is read in the importing
