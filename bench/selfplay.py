@@ -10,7 +10,7 @@ Run from the repository root::
 
 Two players, A and B, each a :class:`~chuhan.search.search.Searcher` with its own level,
 limits and (optionally) evaluation weights (``--weights2 FILE``: JSON from
-``bench/tune.py``). Games come in colour-swapped pairs: both games of a pair use the same
+``tools/tune.py``). Games come in colour-swapped pairs: both games of a pair use the same
 rule set, the same janggi arrangements (chosen at random for each side) and the same
 opening (``--random-plies`` random legal moves, no passes, seeded). The rule sets cycle
 through ``--variants`` (all six by default: xiangqi asian and chinese; janggi official,
@@ -393,7 +393,7 @@ def load_weights(path: str) -> dict[str, EvalWeights]:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         result = {}
         for game, fields in data.items():
-            if game == "fit":  # bench/tune.py's report
+            if game == "fit":  # tools/tune.py's report
                 continue
             if game not in ("xiangqi", "janggi"):
                 raise ValueError(f"unknown game {game!r}")
@@ -460,7 +460,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument(f"--depth{suffix}", type=_positive, help=f"{who} depth")
         p.add_argument(f"--nodes{suffix}", type=_positive, help=f"{who} nodes")
         p.add_argument(f"--movetime{suffix}", type=_positive, help=f"{who} ms per move")
-        p.add_argument(f"--weights{suffix}", help=f"{who} weights (JSON from bench/tune.py)")
+        p.add_argument(f"--weights{suffix}", help=f"{who} weights (JSON from tools/tune.py)")
     p.add_argument("--record", help="write sampled positions (JSON lines) to this file")
     p.add_argument(
         "--sample-every",

@@ -21,6 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _load() -> ModuleType:
+    """``tools/texel.py`` as a module (it imports ``tools/tune.py`` beside it, as it does
+    when run as a script)."""
+    if str(ROOT / "tools") not in sys.path:
+        sys.path.insert(0, str(ROOT / "tools"))
     spec = importlib.util.spec_from_file_location("texel", ROOT / "tools" / "texel.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

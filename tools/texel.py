@@ -55,6 +55,8 @@ from dataclasses import dataclass, replace
 from operator import mul
 from pathlib import Path
 
+from tune import golden_k
+
 from chuhan.board import Board
 from chuhan.explorer.files import iter_collection, kind_of
 from chuhan.explorer.index import UNIQUE_PLIES, _read_files
@@ -106,7 +108,7 @@ ATTACK_SCALE = 6.0
 #: What a trapped horse counts, in free legs (``-horse_trapped // horse_leg`` today): kept.
 TRAPPED_LEGS = 4
 #: The xiangqi weights before any fit to the masters (main at 8c4c72d): tables from the
-#: rules of thumb in ``evaluate.py``, weights fitted to self-play by ``bench/tune.py``. The
+#: rules of thumb in ``evaluate.py``, weights fitted to self-play by ``tools/tune.py``. The
 #: fit starts from them by default, so that a rerun gives the weights the engine has.
 RULES_OF_THUMB = EvalWeights(
     material=(0, 0, 193, 176, 452, 898, 415, 115),
@@ -486,7 +488,8 @@ def mean_squared_error(samples: Sequence[Sample], w: Vector, k: float) -> float:
 
 
 def fit_k(samples: Sequence[Sample], w: Vector) -> float:
-    """The K minimising the error with weights ``w`` (golden-section search on log K)."""
+    """The K minimising the error with weights ``w`` (``tools/tune.py``'s golden-section
+    search on log K)."""
     evals = scores(samples, w)
     results = [s.score for s in samples]
 
@@ -495,20 +498,7 @@ def fit_k(samples: Sequence[Sample], w: Vector) -> float:
         total = sum((y - sigmoid(k * e)) ** 2 for e, y in zip(evals, results, strict=True))
         return total / max(1, len(evals))
 
-    lo, hi = math.log(1e-5), math.log(0.1)
-    ratio = (math.sqrt(5) - 1) / 2
-    a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
-    fa, fb = error(a), error(b)
-    for _ in range(48):
-        if fa < fb:
-            hi, b, fb = b, a, fa
-            a = hi - ratio * (hi - lo)
-            fa = error(a)
-        else:
-            lo, a, fa = a, b, fb
-            b = lo + ratio * (hi - lo)
-            fb = error(b)
-    return math.exp((lo + hi) / 2)
+    return golden_k(error, 1e-5, 0.1, 48)
 
 
 def square_counts(samples: Iterable[Sample]) -> list[int]:

@@ -14,7 +14,7 @@ janggi Cho); :func:`evaluate` turns it to the side to move. It adds up:
 - janggi: Han's 1.5 point bonus (it decides settled games).
 
 The xiangqi weights were fitted to the results of master games (``tools/texel.py``), the
-janggi weights to self-play outcomes (``bench/tune.py``).
+janggi weights to self-play outcomes (``tools/tune.py``).
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ XIANGQI_WEIGHTS = EvalWeights(
     tables=texel_xiangqi.TABLES,
 )
 
-# Fitted by bench/tune.py to the outcomes of self-play games (see bench/strength.md),
+# Fitted by tools/tune.py to the outcomes of self-play games (see bench/strength.md),
 # starting from the point values (chariot 13, cannon 7, horse 5, elephant 3, guard 3,
 # soldier 2) times 70. Janggi has no master records here to fit its tables to.
 JANGGI_WEIGHTS = EvalWeights(

@@ -3,7 +3,7 @@
 Run from the repository root::
 
     .venv/bin/python bench/selfplay.py --games 1000 --jobs 2 --depth 1 --record data.jsonl
-    .venv/bin/python bench/tune.py data.jsonl --out fitted.json
+    .venv/bin/python tools/tune.py data.jsonl --out fitted.json
 
 The data are the positions ``bench/selfplay.py --record`` samples, each with the game's
 result from the side to move's view. Only quiet positions are used: the side to move is
@@ -37,7 +37,7 @@ import json
 import math
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, replace
 from pathlib import Path
 
@@ -103,7 +103,7 @@ def load(paths: Sequence[str]) -> dict[str, list[tuple[Board, float]]]:
                     result = float(row["result"])
                 except (KeyError, ValueError, TypeError) as error:
                     raise SystemExit(
-                        f"bench/tune.py: {path}:{number}: bad record: {error}"
+                        f"tools/tune.py: {path}:{number}: bad record: {error}"
                     ) from None
                 y = result if board.turn else 1.0 - result
                 data[board.variant.game].append((board, y))
@@ -130,28 +130,35 @@ def mse(samples: Sequence[Sample], w: Sequence[float], k: float) -> float:
     return total / max(1, len(samples))
 
 
+def golden_k(error: Callable[[float], float], lo: float, hi: float, steps: int) -> float:
+    """The K between ``lo`` and ``hi`` minimising ``error(log K)`` (a golden-section search
+    on log K, ``steps`` narrowings; the error is taken to have one minimum there). Also
+    ``tools/texel.py``'s."""
+    lo, hi = math.log(lo), math.log(hi)
+    ratio = (math.sqrt(5) - 1) / 2
+    a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+    fa, fb = error(a), error(b)
+    for _ in range(steps):
+        if fa < fb:
+            hi, b, fb = b, a, fa
+            a = hi - ratio * (hi - lo)
+            fa = error(a)
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + ratio * (hi - lo)
+            fb = error(b)
+    return math.exp((lo + hi) / 2)
+
+
 def fit_k(samples: Sequence[Sample], w: Sequence[float]) -> float:
-    """The K minimising the error with weights ``w`` (golden-section search on log K)."""
+    """The K minimising the error with weights ``w`` (:func:`golden_k`)."""
     evals = [(sum(map(float.__mul__, f, w)), y) for f, y in samples]
 
     def err(log_k: float) -> float:
         k = math.exp(log_k)
         return sum((y - _sigmoid(k * e)) ** 2 for e, y in evals) / max(1, len(evals))
 
-    lo, hi = math.log(1e-6), math.log(0.05)
-    ratio = (math.sqrt(5) - 1) / 2
-    a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
-    fa, fb = err(a), err(b)
-    for _ in range(40):
-        if fa < fb:
-            hi, b, fb = b, a, fa
-            a = hi - ratio * (hi - lo)
-            fa = err(a)
-        else:
-            lo, a, fa = a, b, fb
-            b = lo + ratio * (hi - lo)
-            fb = err(b)
-    return math.exp((lo + hi) / 2)
+    return golden_k(err, 1e-6, 0.05, 40)
 
 
 def sane(game: str, w: list[float], w0: Sequence[float]) -> list[float]:
