@@ -192,6 +192,7 @@ class ExplorerService:
         #: failures pass: one that cannot be opened or built is tried again.
         self.shared = is_index_url(str(self.location))
         self._begun = False
+        self._opening = False
         self._retry_at = 0.0
         self._ready = False
         self._failure = ""
@@ -215,16 +216,26 @@ class ExplorerService:
         if self._begun:  # (asked twice before the first look ended)
             return
         self._begun = True
-        self._failure = ""
-        self._process = None
+        self._opening = True
+        try:
+            self._open()
+        finally:
+            self._opening = False
+
+    def _open(self) -> None:
+        """Look at the index (is it built?) and build it in the background if not; a
+        failure from an earlier look is told until this one has its answer."""
         try:
             with Explorer(self.location) as explorer:
-                self._ready = explorer.imported(masters_digest())
+                ready = explorer.imported(masters_digest())
         except ExplorerError as error:
             self._failure = str(error)
             log.warning("the explorer is unavailable: %s", error)
             self._retry_later()
             return
+        self._failure = ""
+        self._process = None
+        self._ready = ready
         if self._ready:
             return
         if os.environ.get(BUILD_ENV) == "0":
@@ -267,6 +278,8 @@ class ExplorerService:
             return BuildState("failed", message=self._failure)
         process = self._process
         if process is None:
+            if self._opening:  # (its first look, in the service's thread: a moment)
+                return BuildState("building", 0, 0)
             return BuildState("failed", message="the masters' index is not being built")
         if process.exitcode is None:
             return BuildState("building", int(self._done.value), int(self._total.value))
