@@ -30,10 +30,11 @@ def test_the_archive_is_shipped_with_its_credit() -> None:
 def test_the_masters_index_holds_the_dataset(tmp_path: Path) -> None:
     explorer = open_masters(tmp_path / "explorer.sqlite3")
     with explorer:
-        row = explorer._db.execute(
+        row = explorer._db.one(
             "SELECT files, games, duplicates, refused FROM imports WHERE label = ?",
             (MASTERS_LABEL,),
-        ).fetchone()
+        )
+        assert row is not None
         files, games, duplicates, refused = row
         assert files == 58_468
         # 58,468 files hold 46,569 distinct texts, and some texts differ in tags alone.
@@ -67,7 +68,7 @@ def test_the_masters_index_holds_the_dataset(tmp_path: Path) -> None:
         # counting with a dict keyed by FEN.
         stored = [
             m.split()
-            for (m,) in explorer._db.execute("SELECT moves FROM games WHERE kind = 'game'")
+            for (m,) in explorer._db.rows("SELECT moves FROM games WHERE kind = 'game'")
         ]
         early: Counter[str] = Counter()
         for moves in stored:
