@@ -67,8 +67,7 @@ def test_the_masters_index_holds_the_dataset(tmp_path: Path) -> None:
         # replaying the stored games (every ply: a game may come back to one later) and
         # counting with a dict keyed by FEN.
         stored = [
-            m.split()
-            for (m,) in explorer._db.rows("SELECT moves FROM games WHERE kind = 'game'")
+            m.split() for (m,) in explorer._db.rows("SELECT moves FROM games WHERE kind = 'game'")
         ]
         early: Counter[str] = Counter()
         for moves in stored:
