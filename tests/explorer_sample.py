@@ -4,11 +4,19 @@ rather than the minutes of the whole archive."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import TypeVar
 
-from chuhan.explorer import MASTERS, MASTERS_ARCHIVE, Explorer, iter_collection, kind_of
+from chuhan.explorer import (
+    MASTERS,
+    MASTERS_ARCHIVE,
+    Explorer,
+    ImportSummary,
+    iter_collection,
+    kind_of,
+)
 from chuhan.explorer.files import CollectionFile
 from chuhan.explorer.masters import MASTERS_ENCODING, MASTERS_LABEL, masters_digest
 
@@ -31,9 +39,11 @@ def sample_files(count: int = SAMPLE_FILES) -> tuple[CollectionFile, ...]:
 _Where = TypeVar("_Where", Path, str)
 
 
-def build_sample_index(path: _Where) -> _Where:
+def build_sample_index(
+    path: _Where, progress: Callable[[ImportSummary], None] | None = None
+) -> _Where:
     """The sample imported into a new index at ``path`` (a SQLite file or a PostgreSQL
-    address), labelled as the shipped masters."""
+    address), labelled as the shipped masters; ``progress`` is told of each file read."""
     with Explorer(path) as explorer:
         explorer.import_files(
             sample_files(),
@@ -42,5 +52,6 @@ def build_sample_index(path: _Where) -> _Where:
             digest=masters_digest(),
             encoding=MASTERS_ENCODING,
             workers=1,
+            progress=progress,
         )
     return path

@@ -18,17 +18,16 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 import pytest
+from test_explorer_site import open_app
 from web_helpers import FakeClock, FakeEngine
 
 from chuhan import Board
-from chuhan.explorer import MASTERS, Explorer, ImportSummary, default_index_path
-from chuhan.explorer.masters import MASTERS_ENCODING, MASTERS_LABEL, masters_digest
+from chuhan.explorer import Explorer, ImportSummary, default_index_path
+from chuhan.explorer.masters import MASTERS_LABEL
 from chuhan.explorer.stores import WRITE_LOCK
-from chuhan.web.app import create_app
 from chuhan.web.explorer import service as explorer_service
 from chuhan.web.explorer.service import BUILD_ENV, index_location
-from chuhan.web.settings import Settings
-from explorer_sample import SAMPLE_FILES, build_sample_index, sample_files
+from explorer_sample import SAMPLE_FILES, build_sample_index
 from postgres_cluster import Cluster, database_of
 
 with warnings.catch_warnings():
@@ -47,28 +46,6 @@ def shared_database(postgres_cluster: Cluster, migrated_template: str) -> Iterat
         yield url
     finally:
         postgres_cluster.drop_database(url)
-
-
-def _app(
-    url: str,
-    static_dir: Path,
-    clock: FakeClock,
-    engine: FakeEngine,
-    explorer_index: str | None = None,
-) -> TestClient:
-    """A server's app on the database at ``url`` (its explorer index there by default)."""
-    settings = Settings(argon2_time_cost=1, argon2_memory_kib=8192, argon2_parallelism=1)
-    app = create_app(
-        url,
-        now=clock,
-        compute=engine,
-        static_dir=static_dir,
-        settings=settings,
-        explorer_index=explorer_index,
-    )
-    client = TestClient(app)
-    client.__enter__()
-    return client
 
 
 def _wait_for(what: str, seen: Callable[[], Any]) -> Any:
@@ -99,7 +76,7 @@ class _Builder(threading.Thread):
 
     def run(self) -> None:
         try:
-            with Explorer(self.url) as explorer, Explorer(self.url) as notes:
+            with Explorer(self.url) as notes:
 
                 def progress(summary: ImportSummary) -> None:
                     if summary.files == 1:
@@ -109,15 +86,7 @@ class _Builder(threading.Thread):
                         if self.dies:
                             raise SystemExit(1)
 
-                explorer.import_files(
-                    sample_files(),
-                    source=MASTERS,
-                    label=MASTERS_LABEL,
-                    digest=masters_digest(),
-                    encoding=MASTERS_ENCODING,
-                    workers=1,
-                    progress=progress,
-                )
+                build_sample_index(self.url, progress)
         except SystemExit:
             pass
         except BaseException as error:  # (told to the test)
@@ -164,8 +133,8 @@ def test_two_servers_on_one_postgresql_database_read_one_masters_index_built_onc
     first = second = None
     try:
         assert builder.noted.wait(PATIENCE)
-        first = _app(shared_database, static_dir, clock, engine)
-        second = _app(shared_database, static_dir, clock, engine)
+        first = open_app(shared_database, static_dir, None, clock, engine)
+        second = open_app(shared_database, static_dir, None, clock, engine)
         # Both servers' builds wait for the one under way and tell its progress.
         for client in (first, second):
             told = _wait_for(
@@ -210,7 +179,7 @@ def test_a_build_that_stops_is_taken_over_by_a_waiting_server(
     client = None
     try:
         assert builder.noted.wait(PATIENCE)
-        client = _app(shared_database, static_dir, clock, engine)
+        client = open_app(shared_database, static_dir, None, clock, engine)
         _wait_for(
             "the builder's progress told by the waiting server",
             lambda: (_building(client) or {}).get("total") == SAMPLE_FILES,
@@ -250,7 +219,7 @@ def test_a_lost_connection_to_the_index_is_a_503_and_made_again(
     shared_database: str, static_dir: Path, clock: FakeClock, engine: FakeEngine
 ) -> None:
     build_sample_index(shared_database)
-    client = _app(shared_database, static_dir, clock, engine)
+    client = open_app(shared_database, static_dir, None, clock, engine)
     try:
         games = client.get("/api/explorer").json()["games"]
         assert games > 50
@@ -295,7 +264,7 @@ def test_an_index_database_that_does_not_answer_is_said_and_tried_again(
     try:
         build_sample_index(index)
         postgres_cluster.allow_connections(index, False)
-        client = _app(shared_database, static_dir, clock, engine, explorer_index=index)
+        client = open_app(shared_database, static_dir, index, clock, engine)
         try:
             closed = client.get("/api/explorer")
             assert closed.status_code == 200

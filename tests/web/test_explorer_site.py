@@ -212,8 +212,14 @@ def test_the_counts_are_the_masters_index_counts_of_the_same_games(
 
 
 def open_app(
-    database: str | Path, static_dir: Path, index: Path, clock: FakeClock, engine: FakeEngine
+    database: str | Path,
+    static_dir: Path,
+    index: str | Path | None,
+    clock: FakeClock,
+    engine: FakeEngine,
 ) -> TestClient:
+    """A server's app on ``database`` with its explorer index at ``index`` (None: where a
+    server on that database keeps it)."""
     settings = Settings(argon2_time_cost=1, argon2_memory_kib=8192, argon2_parallelism=1)
     app = create_app(
         database,
