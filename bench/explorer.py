@@ -60,15 +60,6 @@ except ImportError:  # run from a checkout without ``pip install -e .``
     from chuhan.explorer import MASTERS_ARCHIVE, Explorer, ImportSummary, open_masters
     from chuhan.explorer.stores import PG_SCHEMA, is_index_url
 
-# PostgreSQL's defaults where the test cluster turns safety off (as bench/load.py's).
-DURABLE_SETTINGS = {
-    "fsync": "on",
-    "full_page_writes": "on",
-    "synchronous_commit": "on",
-    "max_connections": "100",
-    "shared_buffers": "128MB",
-}
-
 
 def _tests_module(name: str) -> Any:
     sys.path.insert(0, str(ROOT / "tests"))
@@ -82,7 +73,7 @@ def _tests_module(name: str) -> Any:
 def throwaway_database() -> Iterator[str]:
     """A fresh database on a PostgreSQL cluster started here on disk, fsync on."""
     module = _tests_module("postgres_cluster")
-    module.SETTINGS.update(DURABLE_SETTINGS)
+    module.SETTINGS.update(module.DURABLE_SETTINGS)
     cluster = module.Cluster()
     cluster._temp_parent = lambda: "/var/tmp"  # on disk, not /dev/shm
     cluster.start()

@@ -58,15 +58,6 @@ from chuhan.web.server import free_port, loop_factory
 ROOT = Path(__file__).resolve().parent.parent
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
-# PostgreSQL's defaults where the test cluster turns safety off: a commit is flushed to disk.
-DURABLE_SETTINGS = {
-    "fsync": "on",
-    "full_page_writes": "on",
-    "synchronous_commit": "on",
-    "max_connections": "100",
-    "shared_buffers": "128MB",
-}
-
 
 @dataclass
 class Results:
@@ -396,7 +387,7 @@ class Database:
                 self.cluster = module.Cluster.attach(args.db)
             else:
                 if not args.pg_memory:
-                    module.SETTINGS.update(DURABLE_SETTINGS)
+                    module.SETTINGS.update(module.DURABLE_SETTINGS)
                     cluster = module.Cluster()
                     cluster._temp_parent = lambda: "/var/tmp"  # on disk, not /dev/shm
                 else:

@@ -58,6 +58,15 @@ SETTINGS = {
     "log_min_messages": "warning",
     "log_line_prefix": "'%m [%p] %d '",
 }
+#: PostgreSQL's defaults where :data:`SETTINGS` turns safety off (a commit flushed to disk),
+#: for the benchmarks (bench/load.py, bench/explorer.py) that measure a real server.
+DURABLE_SETTINGS = {
+    "fsync": "on",
+    "full_page_writes": "on",
+    "synchronous_commit": "on",
+    "max_connections": "100",
+    "shared_buffers": "128MB",
+}
 UNPRIVILEGED_USERS = ("postgres", "nobody")
 SHM = "/dev/shm"
 SHM_NEEDED = 1 << 30  # Docker's default /dev/shm is 64 MB: too small for a cluster
