@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import signal
 import sys
 import time
@@ -13,6 +14,8 @@ from pathlib import Path
 import pytest
 from test_process import Client, create_game, start_server
 
+from chuhan.board import Board
+from chuhan.book import BOOK_PLIES, Book
 from chuhan.web.server import free_port
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads the process table in /proc")
@@ -65,6 +68,18 @@ def searching_worker(server: int, seconds: float = 120) -> int:
     raise AssertionError("no worker of the server is searching")
 
 
+#: A position the computer must search for: out of the opening book (from the start, a
+#: level-8 computer plays the book's move at once and its worker uses no CPU to be seen).
+#: Red has given up a horse; Red, the computer, is to move.
+OUT_OF_BOOK = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKAB1R w - - 0 1"
+
+
+def test_the_position_is_out_of_the_book() -> None:
+    assert Book.load().choose(Board(), random.Random(0), plies=BOOK_PLIES) is not None
+    board = Board(OUT_OF_BOOK)
+    assert Book.load().choose(board, random.Random(0), plies=BOOK_PLIES) is None
+
+
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
 def test_the_engine_workers_die_with_the_server(tmp_path: Path, how: signal.Signals) -> None:
     port = free_port()
@@ -72,7 +87,9 @@ def test_the_engine_workers_die_with_the_server(tmp_path: Path, how: signal.Sign
     stack = contextlib.ExitStack()
     children: list[int] = []
     try:
-        game = create_game(port, kind="computer", level=8, color="second", time_control="10+5")
+        game = create_game(
+            port, kind="computer", level=8, color="second", time_control="10+5", fen=OUT_OF_BOOK
+        )
         Client(stack, port, game["game_id"], game["token"])  # the computer starts thinking
         searching_worker(server.pid)
         children = children_of(server.pid)
