@@ -23,7 +23,6 @@ import sys
 import tempfile
 import threading
 import time
-import warnings
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -35,11 +34,8 @@ from chuhan.web.app import create_app
 from chuhan.web.settings import Settings
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests" / "web"))
+from starlette.testclient import TestClient
 from web_helpers import FakeEngine  # the tests' stand-in engine (no game is played)
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # (Starlette's TestClient on httpx)
-    from starlette.testclient import TestClient
 
 #: The pause between rounds: the lobby socket allows a few messages a second.
 ROUND_PAUSE = 0.6
