@@ -277,3 +277,40 @@ def test_an_index_database_that_does_not_answer_is_said_and_tried_again(
             client.__exit__(None, None, None)
     finally:
         postgres_cluster.drop_database(index)
+
+
+def test_a_lookup_held_up_by_a_lock_is_cancelled_and_said(
+    shared_database: str,
+    static_dir: Path,
+    clock: FakeClock,
+    engine: FakeEngine,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Someone holds the index's tables (a maintenance's lock; a database that stopped
+    answering is the same wait): the server's reading thread does not wait for good (every
+    player's lookups behind it), the lookup is cancelled after the read bound and answered
+    with a 503 that says so; once the tables are free, the next lookup answers."""
+    monkeypatch.setattr(explorer_service, "READ_SECONDS", 0.5)
+    build_sample_index(shared_database)
+    client = open_app(shared_database, static_dir, None, clock, engine)
+    loop = asyncio.new_event_loop()
+    holder = loop.run_until_complete(asyncpg.connect(shared_database))
+    try:
+        games = client.get("/api/explorer").json()["games"]
+        assert games > 50
+        tables = loop.run_until_complete(
+            holder.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'explorer_index'")
+        )
+        listed = ", ".join(f"explorer_index.{row[0]}" for row in tables)
+        loop.run_until_complete(holder.execute(f"BEGIN; LOCK TABLE {listed}"))
+        held = client.get("/api/explorer")
+        assert held.status_code == 503
+        message = held.json()["error"]["message"]
+        assert message.startswith("the explorer's index (postgresql://")
+        assert "took longer than 0.5 s and was cancelled" in message
+        loop.run_until_complete(holder.execute("ROLLBACK"))
+        assert client.get("/api/explorer").json()["games"] == games
+    finally:
+        loop.run_until_complete(holder.close())
+        loop.close()
+        client.__exit__(None, None, None)

@@ -482,27 +482,35 @@ class Explorer:
     >>> explorer.close()
     """
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(
+        self, path: str | Path | None = None, *, statement_seconds: float | None = None
+    ) -> None:
         self.path: str | Path = default_index_path() if path is None else path
         #: Whether this opening built the masters' index (:func:`open_masters`).
         self.built_now = False
         try:
-            self._db: IndexConnection = open_index_connection(self.path)
+            self._db: IndexConnection = open_index_connection(
+                self.path, statement_seconds=statement_seconds
+            )
         except IndexStoreError as error:
-            if is_index_url(self.path):  # (a database that did not answer: not a verdict)
-                raise ExplorerError(
-                    f"the explorer index {self.where} cannot be opened: {error}"
-                ) from None
-            raise ExplorerError(f"{self.where!r} is not an explorer index: {error}") from None
+            raise self._unopened(error) from None
         try:
             self._db.create(_SCHEMA.format_map(self._db.words))
             self._check_version()
         except IndexStoreError as error:
             self._db.close()
-            raise ExplorerError(f"{self.where!r} is not an explorer index: {error}") from None
+            raise self._unopened(error) from None
         except BaseException:
             self._db.close()
             raise
+
+    def _unopened(self, error: IndexStoreError) -> ExplorerError:
+        """What a store's failure while opening says: a database that did not answer (or
+        whose statement was cancelled) cannot be opened, for now, not a verdict; a SQLite
+        file that fails is not an index."""
+        if is_index_url(self.path):
+            return ExplorerError(f"the explorer index {self.where} cannot be opened: {error}")
+        return ExplorerError(f"{self.where!r} is not an explorer index: {error}")
 
     @property
     def where(self) -> str:

@@ -73,6 +73,10 @@ _WAIT_SECONDS = 5.0
 #: Seconds before a shared index (PostgreSQL) that could not be opened or built is tried
 #: again: its server may have been restarted or unreachable for a while.
 RETRY_SECONDS = 30.0
+#: How long one statement of the server's reads of a PostgreSQL index may take: a table
+#: locked by someone else, or a database that stops answering, is then a clear failure of
+#: that lookup, not a reading thread (every player's lookups) waiting for good.
+READ_SECONDS = 10.0
 
 
 def index_location(given: str | Path | None, database: str | None) -> str | Path:
@@ -226,7 +230,7 @@ class ExplorerService:
         """Look at the index (is it built?) and build it in the background if not; a
         failure from an earlier look is told until this one has its answer."""
         try:
-            with Explorer(self.location) as explorer:
+            with Explorer(self.location, statement_seconds=READ_SECONDS) as explorer:
                 ready = explorer.imported(masters_digest())
         except ExplorerError as error:
             self._failure = str(error)
@@ -299,7 +303,7 @@ class ExplorerService:
     def _explorer(self) -> Explorer:
         explorer: Explorer | None = getattr(self._local, "masters", None)
         if explorer is None:
-            explorer = Explorer(self.location)
+            explorer = Explorer(self.location, statement_seconds=READ_SECONDS)
             self._local.masters = explorer
         return explorer
 
