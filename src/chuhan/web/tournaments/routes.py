@@ -458,13 +458,16 @@ def _revision(data: dict[str, Any]) -> int | None:
     return revision
 
 
-@refusals
-async def enter_result(request: Request) -> Response:
+async def _board_result(request: Request, *, correcting: bool) -> Response:
+    """A director's result of a board (``round``, ``board``, ``result``, ``revision``):
+    entered, or ``correcting`` one entered before."""
     context = context_of(request)
     director = await _account(request)
     data = await read_json(request)
     result = _result_of(data)
-    board = await context.tournaments.enter_result(
+    tournaments = context.tournaments
+    write = tournaments.correct_result if correcting else tournaments.enter_result
+    board = await write(
         request.path_params["tournament_id"],
         director,
         field(data, "round", int, 0),
@@ -475,6 +478,11 @@ async def enter_result(request: Request) -> Response:
     return JSONResponse(
         {"board": {"round": board.round, "board": board.number, "result": result.value}}
     )
+
+
+@refusals
+async def enter_result(request: Request) -> Response:
+    return await _board_result(request, correcting=False)
 
 
 @refusals
@@ -607,21 +615,7 @@ async def unpair_round(request: Request) -> Response:
 
 @refusals
 async def correct_result(request: Request) -> Response:
-    context = context_of(request)
-    director = await _account(request)
-    data = await read_json(request)
-    result = _result_of(data)
-    board = await context.tournaments.correct_result(
-        request.path_params["tournament_id"],
-        director,
-        field(data, "round", int, 0),
-        field(data, "board", int, 0),
-        result,
-        revision=_revision(data),
-    )
-    return JSONResponse(
-        {"board": {"round": board.round, "board": board.number, "result": result.value}}
-    )
+    return await _board_result(request, correcting=True)
 
 
 @refusals
