@@ -21,7 +21,7 @@ from test_notices import Mailbox, body_of, confirm, free_port, look, save
 from test_notices import mailbox as mailbox  # (the fixtures)
 from test_notices_push import Browser, PushService, SilentService, subscribe
 from test_notices_push import push_service as push_service
-from web_helpers import FakeClock
+from web_helpers import QUIET_LOBBY, FakeClock
 
 MINUTE = 60.0
 
@@ -263,9 +263,8 @@ def test_a_digest_of_challenges_only_is_written_in_the_accounts_language(
 
 # ---------------------------------------------------------------------- the sender is told
 
-#: The lobby's own sweep a day apart: the tests sweep when they want (an expiry is then
-#: told by the sweep the test runs, and its push is among the notices' tasks when it ends).
-QUIET_LOBBY = {"lobby_sweep_seconds": 86400}
+# The lobby's own sweep is quiet (QUIET_LOBBY): the tests sweep when they want (an expiry is
+# then told by the sweep the test runs, and its push is among the notices' tasks when it ends).
 DAY = 86400.0
 
 

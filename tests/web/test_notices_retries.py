@@ -23,7 +23,7 @@ from test_notices import free_port, look
 from test_notices_challenges import answer, challenge, in_lobby, pushed, sweep_lobby
 from test_notices_push import Browser, PushService, push_client, subscribe, turns_kept
 from test_notices_push import push_service as push_service  # (the fixture)
-from web_helpers import FakeClock, FakeSleep
+from web_helpers import QUIET_LOBBY, FakeClock, FakeSleep
 
 from chuhan.web.notices.push import retry_after_seconds
 
@@ -213,7 +213,7 @@ def test_a_failing_push_service_keeps_nobody_waiting(
     tries, and meanwhile the decline is answered, a move in another game is played and
     seen, and the lobby and the games go on; let go, each is tried three times in all."""
     caplog.set_level(logging.INFO, "chuhan.web")
-    client = retrying_client(make_client, sleeper, lobby_sweep_seconds=86400)
+    client = retrying_client(make_client, sleeper, **QUIET_LOBBY)
     ada, bob, cat = sign_up(client, "Ada"), sign_up(client, "Bob"), sign_up(client, "Cat")
     push_service.statuses["/push/ada"] = 503
     assert subscribe(client, ada, Browser(push_service.url("/push/ada"))).status_code == 200
