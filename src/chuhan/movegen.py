@@ -22,8 +22,8 @@ from chuhan.squares import FILES, RANKS, SQUARE_COUNT
 Ray = tuple[int, ...]
 SideTable = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
 
-ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
-DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+ORTHOGONAL: Final[tuple[tuple[int, int], ...]] = ((1, 0), (-1, 0), (0, 1), (0, -1))
+DIAGONAL: Final[tuple[tuple[int, int], ...]] = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
 def _on_board(f: int, r: int) -> bool:

@@ -96,7 +96,7 @@ def _mate_moves(score: int) -> int | None:
 
 
 #: Size of the history table: one count per move code (``from_square << 7 | to_square``).
-_HISTORY_SIZE = 11520
+_HISTORY_SIZE: Final = 11520
 
 
 @dataclass(slots=True)
