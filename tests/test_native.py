@@ -4,6 +4,7 @@ and a machine without a C compiler give pure Python that works the same."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.machinery
 import importlib.util
@@ -219,3 +220,44 @@ def test_an_install_with_a_c_compiler_runs_the_compiled_engine(tmp_path: Path) -
     report = _report(_install(wheel, tmp_path / "site"))
     assert report["compiled"] is True and report["modules"] == ALL_COMPILED
     assert report["perft"] == 1024
+
+
+#: The modules of the search's inner loop: move generation, the board, the evaluation, the
+#: tree search.
+HOT_MODULES = ("movegen", "board", "search.evaluate", "search.tree")
+
+
+def _literal(node: ast.expr) -> bool:
+    """Whether ``node`` is a number or a tuple of numbers (nested), written out."""
+    try:
+        value = ast.literal_eval(node)
+    except ValueError:
+        return False
+
+    def numeric(value: object) -> bool:
+        if isinstance(value, tuple):
+            return all(numeric(item) for item in value)
+        return isinstance(value, int | float) and not isinstance(value, bool)
+
+    return numeric(value)
+
+
+@pytest.mark.parametrize("module", HOT_MODULES)
+def test_the_hot_modules_constants_are_final(module: str) -> None:
+    """Compiled, a module-level name is looked up in the module's dictionary at every use
+    unless it is ``Final`` (then a number is written into the code, a table is a static):
+    such lookups were a tenth of the search's instructions. Every module-level constant of
+    a literal value (a number, a tuple of them) in the search's modules is ``Final``."""
+    path = PACKAGE / (module.replace(".", "/") + ".py")
+    plain = []
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and node.value is not None and _literal(node.value):
+            plain += [ast.unparse(target) for target in node.targets]
+        elif (
+            isinstance(node, ast.AnnAssign)
+            and node.value is not None
+            and _literal(node.value)
+            and "Final" not in ast.unparse(node.annotation)
+        ):
+            plain.append(ast.unparse(node.target))
+    assert plain == [], f"{module}: module-level constants that are not Final: {plain}"

@@ -587,7 +587,7 @@ class Board:
         b[to] = captured
         return safe
 
-    def legal_move_codes(self, origins: tuple[int, ...] | range = ALL_SQUARES) -> list[int]:
+    def legal_move_codes(self, origins: tuple[int, ...] = ALL_SQUARES) -> list[int]:
         """The legal moves as move codes (passes included), or those of the pieces on
         ``origins`` (squares), in a fixed generation order.
 
@@ -646,7 +646,7 @@ class Board:
                     if is_safe(m, False):
                         legal.append(m)
         pass_rule = self.variant.pass_rule
-        if pass_rule != "never" and king in origins:
+        if pass_rule != "never" and (origins is ALL_SQUARES or king in origins):
             if bikjang:
                 allowed = self.variant.bikjang_pass
             elif pass_rule == "unless_in_check":

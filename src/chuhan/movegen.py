@@ -22,8 +22,8 @@ from chuhan.squares import FILES, RANKS, SQUARE_COUNT
 Ray = tuple[int, ...]
 SideTable = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
 
-ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
-DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+ORTHOGONAL: Final[tuple[tuple[int, int], ...]] = ((1, 0), (-1, 0), (0, 1), (0, -1))
+DIAGONAL: Final[tuple[tuple[int, int], ...]] = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
 def _on_board(f: int, r: int) -> bool:
@@ -249,8 +249,10 @@ def tables_for(game: str) -> Tables:
 # signed piece codes and move ints ``from << 7 | to``.
 
 Placement = list[int]
-Origins = tuple[int, ...] | range
-ALL_SQUARES = range(SQUARE_COUNT)
+Origins = tuple[int, ...]
+#: Every square, as the origins of a whole generation: a tuple, which the compiled loops
+#: walk by index (a range object there is Python's iterator protocol, an int at a time).
+ALL_SQUARES: Final[tuple[int, ...]] = tuple(range(SQUARE_COUNT))
 
 # Piece types, repeated here as plain constants so the kernels need no import from
 # chuhan.variants (which imports nothing from here either).
@@ -485,7 +487,7 @@ def _make_captures(t: Tables, janggi: bool) -> CapturesFn:
         pawn = pawn_by_side[side]
         # The opponent's pieces are the codes from enemy_low to enemy_high (see generate).
         enemy_low, enemy_high = (-7, -1) if side else (1, 7)
-        for fr in ALL_SQUARES:
+        for fr in range(SQUARE_COUNT):
             piece = b[fr]
             kind = piece if side else -piece
             if kind <= 0:

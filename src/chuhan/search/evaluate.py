@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Final
 
 from chuhan.movegen import tables_for
 from chuhan.search import texel_xiangqi
@@ -39,7 +40,14 @@ __all__ = [
     "weight_vector",
 ]
 
-KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN = 1, 2, 3, 4, 5, 6, 7
+# Final: compiled, each is a number in the code, not a lookup in the module's dictionary.
+KING: Final = 1
+ADVISOR: Final = 2
+ELEPHANT: Final = 3
+HORSE: Final = 4
+ROOK: Final = 5
+CANNON: Final = 6
+PAWN: Final = 7
 
 
 @dataclass(frozen=True)

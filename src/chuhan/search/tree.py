@@ -33,6 +33,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import islice
+from typing import Final
 
 from chuhan.board import Board
 from chuhan.game import Game, MoveLimitCount
@@ -44,30 +45,37 @@ from chuhan.squares import FILES, SQUARE_COUNT, Move
 
 __all__ = ["INF", "MATE", "MATE_BOUND", "MAX_PLY", "WIN", "SearchTables", "TreeSearch"]
 
-MATE = 30000
+# The module's constants are Final: compiled, a Final number is written into the code and a
+# Final table is a static, where any other module-level name is looked up in the module's
+# dictionary at each use (about a tenth of the search's instructions went to such lookups).
+# The tables are typed as tuples of any length: typed by their literal, mypyc makes fixed
+# structs of them.
+MATE: Final = 30000
 #: Scores beyond this are mates (distance = MATE - abs(score) plies).
-MATE_BOUND = MATE - 1000
+MATE_BOUND: Final = MATE - 1000
 #: A game won or lost by a referee's ruling other than mate (repetition, points).
-WIN = 20000
-INF = 32000
+WIN: Final = 20000
+INF: Final = 32000
 #: Lazy evaluation margin: how far the positional terms can move the placement score.
-_LAZY = 250
+_LAZY: Final = 250
 #: Futility margins by remaining depth, and the move count after which quiet moves are
 #: skipped near the leaves (late-move pruning).
-_FUTILITY = (0, 200, 350, 550)
-_LATE_MOVES = (0, 8, 14, 24)
-MAX_PLY = 120
+_FUTILITY: Final[tuple[int, ...]] = (0, 200, 350, 550)
+_LATE_MOVES: Final[tuple[int, ...]] = (0, 8, 14, 24)
+MAX_PLY: Final = 120
 
-_EXACT, _LOWER, _UPPER = 0, 1, 2
-_NONE: set[int] = set()
+_EXACT: Final = 0
+_LOWER: Final = 1
+_UPPER: Final = 2
+_NONE: Final[set[int]] = set()
 #: Static evaluations a search remembers (then it starts again).
-_STATIC_CACHE = 1 << 16
+_STATIC_CACHE: Final = 1 << 16
 
 # MVV-LVA: victim value by type (index 1–7), attacker tie-breaker.
-_VICTIM = (0, 50, 20, 20, 40, 90, 45, 10)
-_ATTACKER = (0, 1, 6, 6, 4, 2, 3, 7)
+_VICTIM: Final[tuple[int, ...]] = (0, 50, 20, 20, 40, 90, 45, 10)
+_ATTACKER: Final[tuple[int, ...]] = (0, 1, 6, 6, 4, 2, 3, 7)
 # Rough capture gains for delta pruning in the quiescence search.
-_GAIN = (0, 0, 220, 220, 420, 920, 480, 200)
+_GAIN: Final[tuple[int, ...]] = (0, 0, 220, 220, 420, 920, 480, 200)
 
 
 class _Stop(Exception):
@@ -88,7 +96,7 @@ def _mate_moves(score: int) -> int | None:
 
 
 #: Size of the history table: one count per move code (``from_square << 7 | to_square``).
-_HISTORY_SIZE = 11520
+_HISTORY_SIZE: Final = 11520
 
 
 @dataclass(slots=True)
