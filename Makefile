@@ -43,6 +43,7 @@ lint: $(STAMP) js-check
 	$(BIN)/ruff check src tests bench tools setup.py
 	$(BIN)/ruff format --check src tests bench tools setup.py
 	$(BIN)/mypy
+	$(BIN)/mypy tests/web/conftest.py  # the second `conftest` (see pyproject.toml's [tool.mypy])
 	$(BIN)/lint-imports
 
 # The browser code's JSDoc types, checked by TypeScript's checker with no build and no npm:

@@ -356,7 +356,7 @@ def test_non_ascii_digits_and_huge_counters_are_invalid_fen(fen: str) -> None:
 
 def test_wrong_argument_types_give_chuhan_errors() -> None:
     with pytest.raises(chuhan.UnknownVariantError):
-        Board(variant=3)  # type: ignore[arg-type]
+        Board(variant=3)
     with pytest.raises(InvalidMoveError):
         Move.from_iccs(3)  # type: ignore[arg-type]
 

@@ -40,7 +40,7 @@ def test_score_methods() -> None:
     assert hash(Cp(3)) == hash(Score(cp=3))
     assert pickle.loads(pickle.dumps(Mate(-4))) == Mate(-4)
     with pytest.raises(AttributeError):
-        Cp(1).cp = 2  # type: ignore[misc]
+        Cp(1).cp = 2
 
 
 def test_score_ordering_is_python_chess_s() -> None:

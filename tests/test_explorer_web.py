@@ -163,7 +163,8 @@ def test_a_game_that_ends_here_is_counted_in_the_site_source(
         red.wait_state(lambda s: s["ply"] == 2)
         black.do("resign")
         # The game is counted after its end is told: waited for.
-        client.portal.call(client.app.state.context.site_games.settled)  # type: ignore[union-attr,attr-defined]
+        site_games = client.app.state.context.site_games  # type: ignore[attr-defined]
+        client.portal.call(site_games.settled)  # type: ignore[union-attr]
         answer = _site(client)
         assert answer["games"] == 1
         assert [(m["iccs"], m["games"], m["red_wins"]) for m in answer["moves"]] == [("h2e2", 1, 1)]
@@ -200,7 +201,8 @@ def test_a_janggi_game_is_counted_from_the_position_its_setup_made(
             assert cho.do("pass")["status"] == "over"
             params = {"source": "site", "variant": "janggi", "fen": start}
             # (counted after the end is told: waited for)
-            client.portal.call(client.app.state.context.site_games.settled)  # type: ignore[union-attr,attr-defined]
+            site_games = client.app.state.context.site_games  # type: ignore[attr-defined]
+            client.portal.call(site_games.settled)  # type: ignore[union-attr]
             answer = _site(client, variant="janggi", fen=start)
             assert [(m["iccs"], m["black_wins"]) for m in answer["moves"]] == [("e3d3", 1)]
             after = client.get("/api/explorer", params={**params, "moves": "e3d3,e6d6"}).json()

@@ -34,8 +34,8 @@ from chuhan.notation import (
     to_wxf,
 )
 from chuhan.notation.chinese import simplify
-from chuhan.notation.wxf import WXF_LETTERS, column, geometry, own_file
-from chuhan.variants import ADVISOR, ELEPHANT, KING, PAWN
+from chuhan.notation.wxf import column, geometry, own_file
+from chuhan.variants import ADVISOR, ELEPHANT, KING, PAWN, WXF_LETTERS
 
 XIANGQI = "xiangqi"
 JANGGI = "janggi"

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from postgres_cluster import Cluster, database_of, pid_alive

@@ -209,7 +209,7 @@ def _events(base: type[Any]) -> Any:
     """A visitor (a subclass of ``base``: chuhan's or python-chess's) that lists the moves
     (as "move"), comments and variations it is shown."""
 
-    class Events(base):  # type: ignore[misc,valid-type]
+    class Events(base):  # type: ignore[misc]
         def __init__(self) -> None:
             self.events: list[str] = []
 

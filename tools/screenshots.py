@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser")]
+sys.path.insert(0, str(ROOT / "tests"))
 
-from harness import CHROMIUM, CHROMIUM_ARGS, Server  # noqa: E402
+from browser.harness import CHROMIUM, CHROMIUM_ARGS, Server  # noqa: E402
 
 RECORDS = ROOT / "tests" / "data" / "records"
 #: (game, board, pieces): each board and each piece set of each game, three pictures a game.

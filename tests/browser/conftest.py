@@ -7,11 +7,15 @@ of the run.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
 from .harness import CHROMIUM, CHROMIUM_ARGS, POLL_MS, SHOT_PATHS, Player, Server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 
 def as_function(expression: str) -> str:
@@ -33,7 +37,7 @@ def _poll_by_default() -> None:
     """``page.wait_for_function`` polls every POLL_MS unless a call says otherwise, and
     takes its text as one function (see as_function)."""
     try:
-        from playwright.sync_api import Page
+        from playwright.sync_api import JSHandle, Page
     except ImportError:  # (the browser tests then fail to start, saying so)
         return
     original = Page.wait_for_function
@@ -45,9 +49,9 @@ def _poll_by_default() -> None:
         expression: str,
         *,
         arg: Any = None,
-        timeout: float | None = None,
-        polling: float | str = POLL_MS,
-    ) -> Any:
+        timeout: float | timedelta | None = None,
+        polling: float | Literal["raf"] | None = POLL_MS,
+    ) -> JSHandle:
         return original(self, as_function(expression), arg=arg, timeout=timeout, polling=polling)
 
     wait_for_function.chuhan_polls = True  # type: ignore[attr-defined]
@@ -69,6 +73,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         # sync API keeps an event loop running while the module's browser is open, which
         # asyncio.run() elsewhere cannot share), and `--dist loadgroup` spreads the modules
         # over the workers: one worker running every browser test took most of the run.
+        assert isinstance(item, pytest.Function)  # (a test function: it has a module)
         item.add_marker(pytest.mark.xdist_group(f"browser-{item.module.__name__}"))
 
 
@@ -103,7 +108,7 @@ def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def browser() -> Iterator[Browser]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -113,7 +118,7 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def players(browser: Any) -> Iterator[list[Player]]:
+def players(browser: Browser) -> Iterator[list[Player]]:
     """The players a test makes (``new_player``), closed after it."""
     made: list[Player] = []
     yield made

@@ -17,9 +17,12 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from relay import Relay
+
+if TYPE_CHECKING:  # (playwright is imported where a browser starts)
+    from playwright.sync_api import Browser, CDPSession, Page, ViewportSize, WebSocketRoute
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -186,11 +189,11 @@ class Player:
 
     def __init__(
         self,
-        browser: Any,
-        server: Server | ServerGroup,
+        browser: Browser,
+        server: Server | ServerGroup | AppServer,
         *,
         locale: str = "en-US",
-        viewport: dict[str, int] | None = None,
+        viewport: ViewportSize | None = None,
         address: str | None = None,
         touch: bool = False,
     ) -> None:
@@ -199,14 +202,13 @@ class Player:
         # ``address``: the client address this person's requests and sockets come from, as
         # the server's trusted proxy says (X-Forwarded-For; the servers run --trust-proxy),
         # for the rating rules, which do not rate two accounts of one address.
-        headers = {"extra_http_headers": {"x-forwarded-for": address}} if address else {}
         self.context = browser.new_context(
             viewport=viewport or {"width": 1200, "height": 900},
             locale=locale,
             device_scale_factor=1,
             is_mobile=touch,
             has_touch=touch,
-            **headers,
+            extra_http_headers={"x-forwarded-for": address} if address else None,
         )
         self.page = self.context.new_page()
         self.server = server
@@ -290,7 +292,7 @@ class Player:
 
 
 def new_player(
-    players: list[Player], browser: Any, server: Server | ServerGroup, **kwargs: Any
+    players: list[Player], browser: Browser, server: Server | ServerGroup | AppServer, **kwargs: Any
 ) -> Player:
     player = Player(browser, server, **kwargs)
     players.append(player)
@@ -315,7 +317,7 @@ def create_from_home(
     page.wait_for_selector("svg.board .piece")
 
 
-def open_custom_game(page: Any) -> None:
+def open_custom_game(page: Page) -> None:
     """Open the home page's "Custom game" disclosure, where the full new-game form is."""
     page.wait_for_selector("#custom-game", state="attached")
     page.evaluate("document.getElementById('custom-game').open = true")
@@ -336,25 +338,25 @@ class SocketTap:
 
     def __init__(
         self,
-        page: Any,
+        page: Page,
         rewrite: Callable[[Any, dict[str, Any]], list[Any]] | None = None,
         *,
         address: re.Pattern[str] = GAME_SOCKET,
     ) -> None:
         self.rewrite = rewrite
-        self.sockets: list[Any] = []  # the page's end of each connection, oldest first
-        self.servers: dict[int, Any] = {}  # id(page end) -> the server's end
-        self.page_frames: list[str] = []  # what the page sent, in order
+        self.sockets: list[WebSocketRoute] = []  # the page's end of each connection, oldest first
+        self.servers: dict[int, WebSocketRoute] = {}  # id(page end) -> the server's end
+        self.page_frames: list[str | bytes] = []  # what the page sent, in order
         self.refusals: list[tuple[list[dict[str, Any]], int, str]] = []
         self.hold = False
-        self.held: list[tuple[Any, list[str]]] = []
+        self.held: list[tuple[WebSocketRoute, list[str | bytes]]] = []
         page.route_web_socket(address, self._route)
 
     @property
     def count(self) -> int:
         return len(self.sockets)
 
-    def _route(self, page_end: Any) -> None:
+    def _route(self, page_end: WebSocketRoute) -> None:
         self.sockets.append(page_end)
         if self.refusals:
             frames, code, reason = self.refusals.pop(0)
@@ -366,13 +368,13 @@ class SocketTap:
 
             page_end.on_message(refuse)
         elif self.hold:
-            waiting: list[str] = []
+            waiting: list[str | bytes] = []
             page_end.on_message(lambda frame: waiting.append(frame))
             self.held.append((page_end, waiting))
         else:
             self._connect(page_end, [])
 
-    def _connect(self, page_end: Any, waiting: list[str]) -> None:
+    def _connect(self, page_end: WebSocketRoute, waiting: list[str | bytes]) -> None:
         server = page_end.connect_to_server()
         self.servers[id(page_end)] = server
         for frame in waiting:
@@ -380,11 +382,11 @@ class SocketTap:
         page_end.on_message(lambda frame: self._from_page(server, frame))
         server.on_message(lambda frame: self._from_server(page_end, frame))
 
-    def _from_page(self, server: Any, frame: Any) -> None:
+    def _from_page(self, server: WebSocketRoute, frame: str | bytes) -> None:
         self.page_frames.append(frame)
         server.send(frame)
 
-    def _from_server(self, page_end: Any, frame: Any) -> None:
+    def _from_server(self, page_end: WebSocketRoute, frame: str | bytes) -> None:
         if self.rewrite is None or not isinstance(frame, str):
             page_end.send(frame)
             return
@@ -411,7 +413,7 @@ class SocketTap:
             with contextlib.suppress(Exception):
                 server.close()
 
-    def wait_count(self, page: Any, count: int, timeout_ms: int = 60000) -> None:
+    def wait_count(self, page: Page, count: int, timeout_ms: int = 60000) -> None:
         """Wait until the page has opened `count` connections (Playwright calls the route
         while the page waits)."""
         waited = 0
@@ -484,8 +486,8 @@ class AppServer:
 
 
 def deliver_push(
-    page: Any,
-    session: Any,
+    page: Page,
+    session: CDPSession,
     registrations: list[dict[str, Any]],
     origin: str,
     message: dict[str, Any],

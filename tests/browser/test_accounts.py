@@ -5,13 +5,16 @@ amounts; the account menu's other actions."""
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 
 from chuhan.web.accounts.glicko2 import Glicko, rate
 
 from .harness import Player, Server, new_player, open_custom_game
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -38,7 +41,7 @@ def sign_up(player: Player, name: str) -> None:
 
 
 def rated_friend_game(
-    browser: Any, server: Server, players: list[Player], addresses: tuple[str, str]
+    browser: Browser, server: Server, players: list[Player], addresses: tuple[str, str]
 ) -> tuple[Player, Player, str]:
     """Two new accounts (Red, Black: two addresses, since accounts of one address are not
     rated against each other) in a rated friend game that Red made, Red moving first and
@@ -64,7 +67,7 @@ def rated_friend_game(
 
 
 def test_a_rated_game_between_two_accounts(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     red, black, suffix = rated_friend_game(
         browser, server, players, ("198.51.100.21", "198.51.100.22")
@@ -130,7 +133,7 @@ def test_a_rated_game_between_two_accounts(
 
 
 def test_signing_out_in_again_and_a_wrong_password(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     name = f"Ada{secrets.token_hex(3)}"
     player = new_player(players, browser, server, locale="ko-KR")
@@ -154,7 +157,7 @@ def test_signing_out_in_again_and_a_wrong_password(
 
 
 def test_every_tab_follows_a_sign_out_and_a_session_ended_elsewhere(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     """Issue 24, 4: the tabs of one browser share its session, so a sign-out in one signs
     out the others (their account menus and their lobbies, which then post as a visitor);
@@ -208,7 +211,7 @@ def test_every_tab_follows_a_sign_out_and_a_session_ended_elsewhere(
 
 
 def test_the_rated_card_outlives_a_server_restart(
-    browser: Any, own_server: Server, players: list[Player]
+    browser: Browser, own_server: Server, players: list[Player]
 ) -> None:
     """Issue 24, 3: a question of the rating card that fails while the server restarts
     leaves the card as it was and asks again; the settlement shows when the game ends."""

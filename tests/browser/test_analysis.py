@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -17,6 +17,9 @@ from chuhan.records import GameRecord, write_pgn
 from chuhan.squares import Move
 
 from .harness import Player, Server, new_player
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -84,7 +87,7 @@ def import_record(
 
 
 def test_the_board_opens_at_the_ply_viewed_in_a_finished_game(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     player.goto("/")
@@ -117,7 +120,7 @@ def test_the_board_opens_at_the_ply_viewed_in_a_finished_game(
 
 
 def test_a_fen_opens_on_the_board_and_the_engine_streams_three_deepening_lines(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b"
@@ -140,7 +143,7 @@ def test_a_fen_opens_on_the_board_and_the_engine_streams_three_deepening_lines(
 
 
 def test_free_moves_make_a_tree_with_a_side_line_to_promote_and_delete(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     player.goto("/analysis?engine=off")
@@ -175,7 +178,7 @@ def test_free_moves_make_a_tree_with_a_side_line_to_promote_and_delete(
 
 
 def test_an_imported_record_is_reviewed_with_a_graph_and_its_blunder_marked(
-    browser: Any, server: Server, players: list[Player], tmp_path: Path
+    browser: Browser, server: Server, players: list[Player], tmp_path: Path
 ) -> None:
     player = new_player(players, browser, server)
     import_record(player, tmp_path, BLUNDER_LINE, "0-1")
@@ -200,7 +203,7 @@ def test_an_imported_record_is_reviewed_with_a_graph_and_its_blunder_marked(
 
 
 def test_a_move_into_a_forced_mate_is_marked_and_the_mate_said(
-    browser: Any, server: Server, players: list[Player], tmp_path: Path
+    browser: Browser, server: Server, players: list[Player], tmp_path: Path
 ) -> None:
     # Black, at about -2, plays the elephant a7c5; red mates in 4 starting e7g6 (quiet).
     fen = "5a3/5k3/b3N4/8p/9/7C1/9/9/9/4K4 b - - 0 1"
@@ -222,7 +225,7 @@ def test_a_move_into_a_forced_mate_is_marked_and_the_mate_said(
 
 
 def test_a_player_of_a_game_in_play_is_not_offered_analysis(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     player.goto("/")
@@ -245,7 +248,7 @@ def test_a_player_of_a_game_in_play_is_not_offered_analysis(
 
 
 def test_the_top_bar_opens_the_analysis_board_in_the_pages_language(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server, locale="ko-KR")
     player.goto("/")
@@ -269,7 +272,7 @@ def brief_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def test_the_engine_thinks_longer_when_asked_after_its_time(
-    browser: Any, brief_server: Server, players: list[Player]
+    browser: Browser, brief_server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, brief_server)
     player.goto("/analysis?moves=h2e2")
@@ -295,7 +298,7 @@ def test_the_engine_thinks_longer_when_asked_after_its_time(
     ],
 )
 def test_a_fen_that_cannot_be_read_is_named_and_the_board_starts_from_the_start(
-    browser: Any, server: Server, players: list[Player], locale: str, said: str, hover: str
+    browser: Browser, server: Server, players: list[Player], locale: str, said: str, hover: str
 ) -> None:
     player = new_player(players, browser, server, locale=locale)
     player.goto("/analysis?fen=rnbakabnr/9%20w&engine=off")

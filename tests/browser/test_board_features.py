@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from .harness import Player, Server, SocketTap, create_from_home, new_player
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -55,7 +58,7 @@ def open_settings(page: Any) -> None:
 
 
 def test_a_premove_is_played_when_the_computer_has_moved(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     hold = HoldFrom(ply=2)
@@ -88,7 +91,7 @@ def test_a_premove_is_played_when_the_computer_has_moved(
 
 
 def test_a_premove_the_opponent_made_illegal_is_dropped(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     red = new_player(players, browser, server)
     create_from_home(red, variant="xiangqi", kind="friend", colour="first")
@@ -122,7 +125,7 @@ def test_a_premove_the_opponent_made_illegal_is_dropped(
 
 
 def test_a_janggi_premove_in_a_friend_game(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     cho = new_player(players, browser, server)
     create_from_home(cho, variant="janggi", kind="friend", colour="first")
@@ -156,7 +159,7 @@ def right_drag(player: Player, origin: str, target: str, modifier: str | None = 
 
 
 def test_arrows_and_circles_drawn_with_the_right_button(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     create_from_home(player, variant="xiangqi", kind="local")
@@ -246,7 +249,7 @@ def settle(page: Any, square: str, point: tuple[float, float]) -> None:
 
 
 def test_moves_slide_and_captured_pieces_fade(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     create_from_home(player, variant="xiangqi", kind="local")
@@ -312,7 +315,7 @@ def choose_theme(page: Any, board: str | None = None, pieces: str | None = None)
 
 
 def test_boards_and_piece_sets_are_chosen_and_kept_per_game(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     # Settings saved before the themes: letters for both games.

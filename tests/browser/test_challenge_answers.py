@@ -8,7 +8,7 @@ next digest (a local aiosmtpd server) tells it too."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -28,6 +28,9 @@ from .test_correspondence_days import days_server as days_server  # (the fixture
 from .test_correspondence_days import mailbox as mailbox
 from .test_correspondence_days import push_service as push_service
 from .test_lobby import seek_line
+
+if TYPE_CHECKING:  # (Browser here is a push subscriber's: test_notices_push.Browser)
+    from playwright.sync_api import Browser as Chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -50,7 +53,7 @@ def out_of_the_lobby(server: AppServer, name: str) -> None:
 
 
 def test_an_away_sender_is_pushed_the_acceptance_and_its_link_opens_the_game(
-    browser: Any,
+    browser: Chromium,
     days_server: tuple[AppServer, Any],
     mailbox: Mailbox,
     push_service: PushService,

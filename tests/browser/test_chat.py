@@ -5,11 +5,14 @@ page (then the claim after the grace period), and a declined offer shown to its 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 
 from .harness import Player, Server, create_from_home, new_player, open_custom_game
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -39,7 +42,7 @@ def chat_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def friend_game(
-    browser: Any, server: Server, players: list[Player], *, timed: bool = False
+    browser: Browser, server: Server, players: list[Player], *, timed: bool = False
 ) -> tuple[Player, Player, str]:
     """Red creates a friend game from the home page, Black opens the invite; the watch link."""
     red = new_player(players, browser, server)
@@ -73,7 +76,7 @@ def lines(player: Player) -> list[str]:
 
 
 def test_players_chat_and_spectators_talk_apart(
-    browser: Any, chat_server: Server, players: list[Player]
+    browser: Browser, chat_server: Server, players: list[Player]
 ) -> None:
     red, black, watch = friend_game(browser, chat_server, players)
     assert red.page.text_content("#chat-title") == "Chat"
@@ -110,7 +113,7 @@ def test_players_chat_and_spectators_talk_apart(
 
 
 def test_the_server_limits_are_shown_under_the_chat_box(
-    browser: Any, chat_server: Server, players: list[Player]
+    browser: Browser, chat_server: Server, players: list[Player]
 ) -> None:
     red, _black, _watch = friend_game(browser, chat_server, players)
     say(red, "y" * 301)
@@ -125,7 +128,7 @@ def test_the_server_limits_are_shown_under_the_chat_box(
 
 
 def test_a_muted_player_is_not_shown_even_after_a_reload(
-    browser: Any, chat_server: Server, players: list[Player]
+    browser: Browser, chat_server: Server, players: list[Player]
 ) -> None:
     red, black, _watch = friend_game(browser, chat_server, players)
     say(red, "first words")
@@ -147,7 +150,7 @@ def test_a_muted_player_is_not_shown_even_after_a_reload(
 
 
 def test_an_opponent_who_closes_the_page_can_be_claimed_against_after_the_grace_period(
-    browser: Any, chat_server: Server, players: list[Player]
+    browser: Browser, chat_server: Server, players: list[Player]
 ) -> None:
     red, black, _watch = friend_game(browser, chat_server, players, timed=True)
     red.click_move("h2e2")
@@ -178,7 +181,7 @@ def test_an_opponent_who_closes_the_page_can_be_claimed_against_after_the_grace_
 
 
 def test_the_notice_goes_when_the_opponent_comes_back(
-    browser: Any, chat_server: Server, players: list[Player]
+    browser: Browser, chat_server: Server, players: list[Player]
 ) -> None:
     red, black, _watch = friend_game(browser, chat_server, players, timed=True)
     red.click_move("h2e2")
@@ -192,7 +195,7 @@ def test_the_notice_goes_when_the_opponent_comes_back(
 
 
 def test_a_declined_draw_offer_is_shown_to_the_one_who_offered(
-    browser: Any, chat_server: Server, players: list[Player]
+    browser: Browser, chat_server: Server, players: list[Player]
 ) -> None:
     red, black, _watch = friend_game(browser, chat_server, players)
     red.click_move("h2e2")
@@ -220,7 +223,7 @@ TOAST_PROBE = """async () => {
 
 
 def test_a_toast_never_covers_the_players_own_clock(
-    browser: Any, chat_server: Server, players: list[Player]
+    browser: Browser, chat_server: Server, players: list[Player]
 ) -> None:
     """Issue 24, 7: the toast sat at the foot of the window, over the bar with the player's
     own clock on a laptop's screen; it goes to the head of the window where it would."""
@@ -248,7 +251,7 @@ window.Notification = class extends RealNotification {
 
 
 def test_the_title_the_icon_and_a_notification_say_it_is_your_move(
-    browser: Any, chat_server: Server, players: list[Player]
+    browser: Browser, chat_server: Server, players: list[Player]
 ) -> None:
     """Issue 24: nothing said it was your move outside the board. Now the tab's title and
     icon do, and a move that comes while the tab is hidden makes a notification for a

@@ -6,12 +6,15 @@ another game moved since."""
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 
 from .harness import Player, Server, new_player, open_custom_game
 from .test_accounts import sign_up
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -39,7 +42,7 @@ def correspondence_game(red: Player, black: Player, days: str, *, rated: bool = 
 
 
 def test_your_games_lists_your_move_first(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     suffix = secrets.token_hex(3)
     red = new_player(players, browser, server, address="198.51.100.31")
@@ -105,7 +108,7 @@ def test_your_games_lists_your_move_first(
 
 
 def test_a_player_takes_a_vacation_from_your_games_and_the_opponent_sees_it(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     suffix = secrets.token_hex(3)
     red = new_player(players, browser, server, address="198.51.100.33")

@@ -21,7 +21,7 @@ import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -30,11 +30,18 @@ from .test_accounts import sign_up
 from .test_correspondence import correspondence_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "web"))
-from test_notices import Mailbox, free_port
-from test_notices_push import Browser, PushService
+# (Mailbox, Browser and PushService re-exported: test_challenge_answers imports them from
+# here, where tests/web is on the path)
+from test_notices import Mailbox as Mailbox
+from test_notices import free_port
+from test_notices_push import Browser as Browser
+from test_notices_push import PushService as PushService
 from web_helpers import FakeClock
 
 from chuhan.web.notices.texts import text
+
+if TYPE_CHECKING:  # (Browser here is a push subscriber's: test_notices_push.Browser)
+    from playwright.sync_api import Browser as Chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -208,7 +215,7 @@ def deliver(person: Person, message: dict[str, Any]) -> list[Any]:
 
 
 def test_two_accounts_play_over_days_and_are_told_by_title_notification_push_and_mail(
-    browser: Any,
+    browser: Chromium,
     days_server: tuple[AppServer, FakeClock],
     mailbox: Mailbox,
     push_service: PushService,
@@ -218,7 +225,7 @@ def test_two_accounts_play_over_days_and_are_told_by_title_notification_push_and
     people = []
     missing: list[str] = []
     for name, locale, language in (("Red", "en-US", "en"), ("Black", "ko-KR", "ko")):
-        player = new_player(players, browser, server, locale=locale)  # type: ignore[arg-type]
+        player = new_player(players, browser, server, locale=locale)
         player.page.clock.install(time=int(clock() * 1000))
         player.context.grant_permissions(["notifications"], origin=server.url)
         player.context.add_init_script(BACKGROUND_TAB)

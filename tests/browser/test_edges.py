@@ -5,11 +5,14 @@ the address bar."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from .harness import Player, Server, create_from_home, new_player
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -42,7 +45,7 @@ def late_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     server.stop()
 
 
-def friend_game(browser: Any, server: Server, players: list[Player]) -> tuple[Player, Player]:
+def friend_game(browser: Browser, server: Server, players: list[Player]) -> tuple[Player, Player]:
     """Red creates a friend game from the home page and Black opens the invite."""
     red = new_player(players, browser, server)
     red.goto("/")
@@ -57,7 +60,7 @@ def friend_game(browser: Any, server: Server, players: list[Player]) -> tuple[Pl
 
 
 def test_a_player_aborts_the_game_before_the_first_move(
-    browser: Any, edges_server: Server, players: list[Player]
+    browser: Browser, edges_server: Server, players: list[Player]
 ) -> None:
     red, black = friend_game(browser, edges_server, players)
     for player in (red, black):  # neither has moved: abort, not resign
@@ -71,7 +74,7 @@ def test_a_player_aborts_the_game_before_the_first_move(
 
 
 def test_the_side_to_make_a_first_move_sees_its_time_and_may_still_abort(
-    browser: Any, edges_server: Server, players: list[Player]
+    browser: Browser, edges_server: Server, players: list[Player]
 ) -> None:
     red, black = friend_game(browser, edges_server, players)
     red.click_move("h2e2")
@@ -93,7 +96,7 @@ def test_the_side_to_make_a_first_move_sees_its_time_and_may_still_abort(
 
 
 def test_a_player_may_abort_once_the_opponent_lets_the_first_move_time_pass(
-    browser: Any, late_server: Server, players: list[Player]
+    browser: Browser, late_server: Server, players: list[Player]
 ) -> None:
     red, black = friend_game(browser, late_server, players)
     red.click_move("h2e2")
@@ -113,7 +116,7 @@ def test_a_player_may_abort_once_the_opponent_lets_the_first_move_time_pass(
 
 
 def test_the_address_a_player_copies_is_a_spectators(
-    browser: Any, edges_server: Server, players: list[Player]
+    browser: Browser, edges_server: Server, players: list[Player]
 ) -> None:
     red, black = friend_game(browser, edges_server, players)
     for player in (red, black):
@@ -134,7 +137,7 @@ def test_the_address_a_player_copies_is_a_spectators(
 
 
 def test_the_simplified_chinese_page_writes_moves_in_simplified_characters(
-    browser: Any, edges_server: Server, players: list[Player]
+    browser: Browser, edges_server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, edges_server, locale="zh-CN")
     create_from_home(player, variant="xiangqi", kind="local")
@@ -145,7 +148,7 @@ def test_the_simplified_chinese_page_writes_moves_in_simplified_characters(
 
 
 def test_the_janggi_setup_card_counts_no_time_before_the_chooser_arrives(
-    browser: Any, edges_server: Server, players: list[Player]
+    browser: Browser, edges_server: Server, players: list[Player]
 ) -> None:
     cho = new_player(players, browser, edges_server)
     cho.goto("/")

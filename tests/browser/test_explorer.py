@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -20,6 +20,9 @@ from .harness import Player, Server, new_player
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from explorer_sample import build_sample_index
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -49,7 +52,7 @@ def _count_shown(player: Player, iccs: str) -> str:
 
 
 def test_the_explorer_plays_into_a_master_game(
-    browser: Any, explorer_server: Server, players: list[Player], sample_index: Path
+    browser: Browser, explorer_server: Server, players: list[Player], sample_index: Path
 ) -> None:
     with Explorer(sample_index) as explorer:
         start = explorer.lookup(Board())
@@ -100,7 +103,7 @@ def test_the_explorer_plays_into_a_master_game(
 
 
 def test_a_player_searched_in_simplified_characters_opens_his_game(
-    browser: Any, explorer_server: Server, players: list[Player], sample_index: Path
+    browser: Browser, explorer_server: Server, players: list[Player], sample_index: Path
 ) -> None:
     with Explorer(sample_index) as explorer:
         found = explorer.search(player="楊官璘", limit=20)  # (as many as the page asks)
@@ -145,7 +148,7 @@ def test_a_player_searched_in_simplified_characters_opens_his_game(
     [("zh-TW", "D24 順炮直車對橫車 紅過河車"), ("zh-CN", "D24 顺炮直车对横车 红过河车")],
 )
 def test_the_explorer_names_the_opening_in_the_pages_script(
-    browser: Any, explorer_server: Server, players: list[Player], locale: str, shown: str
+    browser: Browser, explorer_server: Server, players: list[Player], locale: str, shown: str
 ) -> None:
     # 炮二平五 炮8平5 马二进三 马8进7 车一平二 车9进1 车二进六: D24, named by its own name
     # in the page's script (a zh-Hant page the traditional one, as ECCO publishes it).

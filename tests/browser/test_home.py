@@ -3,17 +3,20 @@ the game the toggle picks; the full form stays behind "Custom game"."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 
 from .harness import Player, Server, new_player
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 
 def test_one_click_plays_the_computer_at_the_level_clicked(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     page = player.page
@@ -32,7 +35,7 @@ def test_one_click_plays_the_computer_at_the_level_clicked(
 
 
 def test_one_click_starts_janggi_games_and_remembers_the_game(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     page = player.page
@@ -53,7 +56,9 @@ def test_one_click_starts_janggi_games_and_remembers_the_game(
     assert player.errors == []
 
 
-def test_one_click_invites_a_friend(browser: Any, server: Server, players: list[Player]) -> None:
+def test_one_click_invites_a_friend(
+    browser: Browser, server: Server, players: list[Player]
+) -> None:
     host = new_player(players, browser, server)
     page = host.page
     host.goto("/")
@@ -73,7 +78,7 @@ def test_one_click_invites_a_friend(browser: Any, server: Server, players: list[
 
 
 def test_a_wait_on_an_expression_polls_past_its_first_check_under_the_pages_csp(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     """The pages forbid eval (script-src 'self'); Playwright evaluated an expression's text
     with eval at every poll, so a wait still false at its first check failed in CI. Both

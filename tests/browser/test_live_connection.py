@@ -5,11 +5,14 @@ closes them with a chosen code or rewrites the server's frames."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from .harness import Player, Server, SocketTap, create_from_home, new_player
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -30,11 +33,12 @@ def create_game(player: Player, **request: Any) -> dict[str, Any]:
 
 
 def move_texts(player: Player) -> list[str]:
-    return player.page.locator("#moves .move:not(.empty)").all_text_contents()
+    texts: list[str] = player.page.locator("#moves .move:not(.empty)").all_text_contents()
+    return texts
 
 
 def test_a_closed_socket_reconnects_and_the_game_goes_on(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     """Whatever code the server closes a player's socket with, other than the two that say
     the link is wrong, the page says it is reconnecting, connects again with a fresh hello,
@@ -59,7 +63,7 @@ def test_a_closed_socket_reconnects_and_the_game_goes_on(
         player.click_move(move)
 
     assert [entry["iccs"] for entry in player.state()["moves"]] == ["h2e2", "h9g7", "h0g2"]
-    hellos = [frame for frame in tap.page_frames if '"type":"hello"' in frame]
+    hellos = [f for f in tap.page_frames if isinstance(f, str) and '"type":"hello"' in f]
     assert len(hellos) == tap.count == 3 and all('"seq":1,' in hello for hello in hellos)
     assert player.errors == []
 
@@ -76,7 +80,7 @@ class Recorder:
 
 
 def test_protocol_two_move_list_deltas_and_presence(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     """Red's page keeps the whole move list from states that carry only the new moves (and
     the shorter list after a takeback), and shows who is connected and how many watch from
@@ -143,7 +147,7 @@ def test_protocol_two_move_list_deltas_and_presence(
 
 
 def test_a_state_that_does_not_fit_the_move_list_is_asked_for_again(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     """A state that adds to more moves than the page holds (``moves_from`` past its list)
     cannot be used: the page asks for the whole state again and shows that one."""
@@ -168,7 +172,7 @@ def test_a_state_that_does_not_fit_the_move_list_is_asked_for_again(
 
 
 def test_too_many_connections_says_why_and_tries_again_later(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     """A server with too many connections sends an error with its sentence, then closes with
     4429: the page shows the sentence and tries again after half a minute, not at once."""

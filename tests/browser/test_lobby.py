@@ -6,7 +6,7 @@ and plays a casual seek; a seek goes when its owner closes the page."""
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -14,6 +14,9 @@ from chuhan.web.accounts.glicko2 import Glicko, rate
 
 from .harness import Player, Server, new_player
 from .test_accounts import PASSWORD, play_opening, sign_up
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -31,7 +34,7 @@ def seek_line(player: Player, text: str) -> Any:
 
 
 def test_players_find_each_other_in_the_lobby(
-    browser: Any, own_server: Server, players: list[Player]
+    browser: Browser, own_server: Server, players: list[Player]
 ) -> None:
     suffix = secrets.token_hex(3)
     red_name, black_name = f"Red{suffix}", f"Black{suffix}"
@@ -112,7 +115,7 @@ def test_players_find_each_other_in_the_lobby(
 
 
 def test_a_challenge_waits_for_a_player_who_is_away_and_is_played_when_they_come(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     suffix = secrets.token_hex(3)
     ada_name, bob_name = f"Ada{suffix}", f"Bob{suffix}"

@@ -4,12 +4,15 @@ read back after a reload, and a bad address named."""
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from .harness import Player, Server, deliver_push, new_player
 from .test_accounts import sign_up
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -21,7 +24,7 @@ def open_notices(player: Player) -> None:
 
 
 def test_the_notice_settings_are_saved_and_read_back_in_the_account_menu(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server, locale="ko-KR")
     sign_up(player, f"Ada{secrets.token_hex(3)}")
@@ -49,7 +52,7 @@ def test_the_notice_settings_are_saved_and_read_back_in_the_account_menu(
 
 
 def test_the_page_registers_the_service_worker_and_says_when_push_cannot_subscribe(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     """Chromium here reaches no push service (offline): subscribing fails, and the page
     says so in the page's language (simplified Chinese) rather than failing silently."""
@@ -74,7 +77,7 @@ def test_the_page_registers_the_service_worker_and_says_when_push_cannot_subscri
 
 
 def test_the_service_worker_shows_a_push_as_a_notification_with_its_game(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     """A push message handed to the service worker (by the DevTools protocol, as the push
     service would) becomes a notification with the message's title, body and game link."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -16,12 +16,15 @@ from .harness import Player, Server, new_player
 from .test_accounts import PASSWORD, sign_up
 from .test_lobby import seek_line
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 PHONE = {"width": 390, "height": 844}
 
 
-def phone(players: list[Player], browser: Any, server: Server, **kwargs: Any) -> Player:
+def phone(players: list[Player], browser: Browser, server: Server, **kwargs: Any) -> Player:
     return new_player(players, browser, server, viewport=PHONE, touch=True, **kwargs)
 
 
@@ -76,7 +79,7 @@ def assert_top_bar_fits(player: Player) -> None:
 
 
 def test_a_phone_accepts_a_kept_challenge_plays_over_days_and_sets_its_notices(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     suffix = secrets.token_hex(3)
     ada_name, bob_name = f"Ada{suffix}", f"Bob{suffix}"

@@ -4,11 +4,14 @@ a position read from a FEN, with no table of other names in between."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 
 from .harness import Player, Server, create_from_home, new_player
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -25,7 +28,7 @@ def board_kinds(player: Player) -> dict[str, str]:
 
 @pytest.mark.parametrize("variant", ["xiangqi", "janggi"])
 def test_the_board_names_each_piece_as_the_server_does(
-    browser: Any, server: Server, players: list[Player], variant: str
+    browser: Browser, server: Server, players: list[Player], variant: str
 ) -> None:
     player = new_player(players, browser, server)
     page = player.page

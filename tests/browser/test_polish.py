@@ -7,7 +7,7 @@ pictures of the back rank."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -15,6 +15,9 @@ from chuhan.records import GameRecord, write_pgn
 from chuhan.squares import Move
 
 from .harness import Player, Server, create_from_home, new_player
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -43,7 +46,7 @@ def import_file(player: Player, path: Path) -> None:
 
 
 def test_a_checkmated_position_says_why_there_is_nothing_to_analyse(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     start_local_game(player, fen=MATE_FEN)
@@ -59,7 +62,7 @@ def test_a_checkmated_position_says_why_there_is_nothing_to_analyse(
 
 
 def test_the_analysis_of_a_mate_is_named_in_the_page_language(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server, locale="zh-CN")
     start_local_game(player, fen=MATE_FEN)
@@ -72,7 +75,7 @@ def test_the_analysis_of_a_mate_is_named_in_the_page_language(
 
 
 def open_record(
-    browser: Any, server: Server, players: list[Player], tmp_path: Path, result: str
+    browser: Browser, server: Server, players: list[Player], tmp_path: Path, result: str
 ) -> Player:
     """A two-move record of Alice (Red) against Bob (Black), opened from the home page."""
     record = GameRecord.from_moves(
@@ -90,7 +93,7 @@ def open_record(
 
 
 def test_an_imported_record_shows_its_players(
-    browser: Any, server: Server, players: list[Player], tmp_path: Path
+    browser: Browser, server: Server, players: list[Player], tmp_path: Path
 ) -> None:
     player = open_record(browser, server, players, tmp_path, "0-1")
     assert player.page.text_content("#bar-bottom .player-name") == "Red · Alice"
@@ -99,7 +102,7 @@ def test_an_imported_record_shows_its_players(
 
 
 def test_a_record_without_a_result_is_not_called_a_draw(
-    browser: Any, server: Server, players: list[Player], tmp_path: Path
+    browser: Browser, server: Server, players: list[Player], tmp_path: Path
 ) -> None:
     player = open_record(browser, server, players, tmp_path, "*")
     assert player.page.text_content("#banner-title") == "No result"
@@ -107,7 +110,7 @@ def test_a_record_without_a_result_is_not_called_a_draw(
 
 
 def test_import_errors_name_their_game_once(
-    browser: Any, server: Server, players: list[Player], tmp_path: Path
+    browser: Browser, server: Server, players: list[Player], tmp_path: Path
 ) -> None:
     good = GameRecord.from_moves([Move.from_iccs("h2e2")], headers={"Event": "Fine"})
     pgn = write_pgn(good, format="wxf")
@@ -122,7 +125,7 @@ def test_import_errors_name_their_game_once(
 
 
 def test_a_byo_yomi_loss_on_time_reads_zero(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     start_local_game(player, time_control="0 1x3")  # one period of 3 s, nothing else
@@ -140,7 +143,7 @@ def test_a_byo_yomi_loss_on_time_reads_zero(
     ("locale", "name"), [("ko-KR", "컴퓨터 (2단계)"), ("zh-CN", "电脑（2 级）")]
 )
 def test_the_computer_is_named_in_the_page_language(
-    browser: Any, server: Server, players: list[Player], locale: str, name: str
+    browser: Browser, server: Server, players: list[Player], locale: str, name: str
 ) -> None:
     player = new_player(players, browser, server, locale=locale)
     create_from_home(player, variant="xiangqi", kind="computer", level="2", colour="first")
@@ -154,7 +157,7 @@ def janggi_on_one_screen(player: Player) -> None:
 
 
 def test_a_pass_that_would_end_the_game_or_let_the_opponent_end_it_is_asked_first(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     janggi_on_one_screen(player)
@@ -202,7 +205,7 @@ def test_a_pass_that_would_end_the_game_or_let_the_opponent_end_it_is_asked_firs
 
 
 def test_the_setup_choices_are_pictures_of_the_choosers_back_rank(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     janggi_on_one_screen(player)
@@ -237,7 +240,7 @@ def test_the_setup_choices_are_pictures_of_the_choosers_back_rank(
 
 @pytest.mark.parametrize("width", [840, 900, 960, 1280])
 def test_the_side_column_never_covers_the_board(
-    browser: Any, server: Server, players: list[Player], width: int
+    browser: Browser, server: Server, players: list[Player], width: int
 ) -> None:
     """Between the phone layout (820 px) and about 980 px, the side column was drawn over
     the board's right files: the board kept its width and the grid let it overflow."""

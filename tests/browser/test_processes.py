@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 
 from .harness import Player, ServerGroup, create_from_home, new_player, open_custom_game
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -27,7 +30,7 @@ def group(postgres_url: str, tmp_path: Path) -> Iterator[ServerGroup]:
 
 
 def test_a_game_across_two_processes_survives_one_of_them_killed(
-    browser: Any, group: ServerGroup, players: list[Player]
+    browser: Browser, group: ServerGroup, players: list[Player]
 ) -> None:
     red = new_player(players, browser, group)
     red.goto("/")

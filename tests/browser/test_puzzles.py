@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -13,6 +13,9 @@ import chuhan
 from chuhan.web.puzzles.service import DATA, defender_lost
 
 from .harness import Player, Server, new_player
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -59,7 +62,7 @@ def streak(player: Player) -> int:
 
 
 def test_solving_a_xiangqi_and_a_janggi_puzzle_by_clicking(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     page = player.page
@@ -92,7 +95,7 @@ def test_solving_a_xiangqi_and_a_janggi_puzzle_by_clicking(
 
 
 def test_a_mined_puzzle_with_han_to_move_is_solved_from_han_s_side(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     mined = next(
         row
@@ -113,7 +116,7 @@ def test_a_mined_puzzle_with_han_to_move_is_solved_from_han_s_side(
 
 
 def test_a_wrong_move_shows_the_solution_and_ends_the_streak(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     page = player.page
@@ -158,7 +161,7 @@ def test_a_wrong_move_shows_the_solution_and_ends_the_streak(
 
 
 def test_a_hint_shows_the_piece_then_the_move(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     page = player.page
@@ -189,7 +192,7 @@ def test_a_hint_shows_the_piece_then_the_move(
 
 
 def test_the_daily_puzzle_on_the_home_page_opens(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     page = player.page
@@ -211,7 +214,7 @@ def test_the_daily_puzzle_on_the_home_page_opens(
 
 
 def test_next_puzzle_picks_an_unsolved_one_of_the_chosen_game(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     page = player.page

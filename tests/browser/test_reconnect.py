@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 
 from .harness import Player, Server, SocketTap, new_player
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -42,7 +45,7 @@ def sockets_made(player: Player, path: str) -> int:
 
 
 def test_the_lobby_reconnects_after_a_close_and_knows_the_player_again(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     page = player.page
@@ -68,7 +71,7 @@ def test_the_lobby_reconnects_after_a_close_and_knows_the_player_again(
 
 
 def test_the_analysis_board_reconnects_after_a_close_and_asks_again(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     player = new_player(players, browser, server)
     page = player.page
@@ -102,7 +105,7 @@ def test_the_analysis_board_reconnects_after_a_close_and_asks_again(
     ids=["lobby", "analysis"],
 )
 def test_too_many_connections_is_asked_again_only_after_half_a_minute(
-    browser: Any,
+    browser: Browser,
     server: Server,
     players: list[Player],
     path: str,

@@ -11,18 +11,21 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from .harness import Player, Server, new_player
 from .test_accounts import play_opening, sign_up
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 
 def test_a_round_robin_is_created_joined_paired_played_and_scored(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     suffix = secrets.token_hex(3)
     director = new_player(players, browser, server, address="198.51.100.41")
@@ -117,7 +120,7 @@ def test_a_round_robin_is_created_joined_paired_played_and_scored(
 
 
 def test_an_arena_player_meets_a_computer_and_berserks_from_the_game_page(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     suffix = secrets.token_hex(3)
     director = new_player(players, browser, server, address="198.51.100.43")
@@ -160,7 +163,7 @@ def test_an_arena_player_meets_a_computer_and_berserks_from_the_game_page(
 
 
 def test_a_player_pauses_and_comes_back_under_the_countdown_to_the_start(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     suffix = secrets.token_hex(3)
     player = new_player(players, browser, server, address="198.51.100.44")
@@ -215,7 +218,7 @@ def test_a_player_pauses_and_comes_back_under_the_countdown_to_the_start(
 
 
 def test_the_tournament_page_is_live_and_has_a_chat_with_mutes(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     """A page is sent each change without reloading (a join made elsewhere); signed-in
     players chat, in Korean too; a visitor reads and is told to sign in; a mute hides a
@@ -365,7 +368,7 @@ def printed(page: Any, url: str, paper: str, name: str) -> tuple[int, list[str],
 
 
 def test_a_directors_printed_pages_fit_a4_and_letter_in_the_four_languages(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     if shutil.which("pdftotext") is None:
         pytest.fail("poppler-utils is missing: run make chromium")
@@ -434,7 +437,7 @@ def test_a_directors_printed_pages_fit_a4_and_letter_in_the_four_languages(
 
 
 def test_a_director_runs_an_over_the_board_round_from_the_tournament_page(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     suffix = secrets.token_hex(3)
     director = new_player(players, browser, server, address="198.51.100.62")
@@ -548,7 +551,7 @@ def move_once_and_resign(player: Player) -> None:
 
 
 def test_a_swiss_of_two_accounts_and_two_computers_is_played_to_its_final_standings(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     suffix = secrets.token_hex(3)
     director = new_player(players, browser, server, address="198.51.100.63")
@@ -642,7 +645,7 @@ def play_out(players: dict[str, Player], names: list[str]) -> None:
 
 @pytest.mark.slow  # (a minute's arena, played out in real time: make test-slow)
 def test_a_short_arena_of_two_accounts_and_a_computer_is_played_to_its_final_standings(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     """A one-minute arena: two accounts and a level-1 computer, each account's page opening
     its games by itself; every game played out (one move each, then Red resigns) until the

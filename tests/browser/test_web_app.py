@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -11,6 +11,9 @@ import chuhan
 from chuhan.search import Searcher, SearchLimits
 
 from .harness import Player, Server, create_from_home, new_player, open_custom_game
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Dialog
 
 # One worker runs a module's tests, one after another: Playwright's sync API keeps an event
 # loop running while the browser is open, which asyncio.run() elsewhere cannot share
@@ -21,7 +24,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 MATING_LINE = ["h2e2", "a9a8", "e2e6", "a8a9", "b2b5", "a9a8", "b5e5"]
 
 
-def test_friend_game_to_checkmate(browser: Any, server: Server, players: list[Player]) -> None:
+def test_friend_game_to_checkmate(browser: Browser, server: Server, players: list[Player]) -> None:
     red = new_player(players, browser, server)
     create_from_home(red, variant="xiangqi", kind="friend", colour="first")
     red.page.wait_for_selector("#invite:not([hidden])")
@@ -91,7 +94,7 @@ def test_friend_game_to_checkmate(browser: Any, server: Server, players: list[Pl
         assert player.errors == []
 
 
-def test_computer_game_to_the_end(browser: Any, server: Server, players: list[Player]) -> None:
+def test_computer_game_to_the_end(browser: Browser, server: Server, players: list[Player]) -> None:
     player = new_player(players, browser, server)
     create_from_home(player, variant="xiangqi", kind="computer", level="1", colour="first")
     page = player.page
@@ -126,7 +129,9 @@ def test_computer_game_to_the_end(browser: Any, server: Server, players: list[Pl
             board.push_iccs(entry["iccs"])
         assert board.turn  # Red to move: the computer has answered
         ply = state["ply"]
-        player.click_move(searcher.search(board, SearchLimits(depth=3)).best.iccs())
+        best = searcher.search(board, SearchLimits(depth=3)).best
+        assert best is not None  # (the game is not over: Red has a move)
+        player.click_move(best.iccs())
         page.wait_for_function(
             f"() => window.chuhanApp.view.state.ply >= {ply + 2}"
             " || window.chuhanApp.view.state.status === 'over'"
@@ -163,7 +168,9 @@ def test_computer_game_to_the_end(browser: Any, server: Server, players: list[Pl
     assert player.errors == []
 
 
-def test_janggi_setup_pass_and_bikjang(browser: Any, server: Server, players: list[Player]) -> None:
+def test_janggi_setup_pass_and_bikjang(
+    browser: Browser, server: Server, players: list[Player]
+) -> None:
     # Korean browser: Korean interface and Korean coordinates in the move list.
     player = new_player(players, browser, server, locale="ko-KR")
     create_from_home(player, variant="janggi", kind="local")
@@ -203,7 +210,12 @@ def test_janggi_setup_pass_and_bikjang(browser: Any, server: Server, players: li
 
     # Han accepts the bikjang by passing: counted on points, asked first.
     asked: list[str] = []
-    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+
+    def answer(dialog: Dialog) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.once("dialog", answer)
     page.click("#btn-pass")
     page.wait_for_selector("#banner:not([hidden])")
     # The Korean page names the ending in Korean, the referee's sentence on hover.
@@ -215,7 +227,9 @@ def test_janggi_setup_pass_and_bikjang(browser: Any, server: Server, players: li
     assert player.errors == []
 
 
-def test_reload_and_server_restart(browser: Any, own_server: Server, players: list[Player]) -> None:
+def test_reload_and_server_restart(
+    browser: Browser, own_server: Server, players: list[Player]
+) -> None:
     red = new_player(players, browser, own_server)
     create_from_home(red, variant="xiangqi", kind="friend", colour="first")
     invite = red.page.input_value("#invite-url")
@@ -280,7 +294,7 @@ def test_reload_and_server_restart(browser: Any, own_server: Server, players: li
 
 
 def test_clock_counts_down_warns_and_flags(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     """A game on a 12-second clock: the running clock counts down in the page, turns to
     the low-time look, and the referee ends the game on time."""
@@ -325,7 +339,7 @@ def open_settings(page: Any) -> None:
 
 
 def test_settings_records_and_a_phone(
-    browser: Any, server: Server, players: list[Player], tmp_path: Any
+    browser: Browser, server: Server, players: list[Player], tmp_path: Path
 ) -> None:
     player = new_player(players, browser, server)
     page = player.page
@@ -412,7 +426,7 @@ def test_settings_records_and_a_phone(
 
 
 def test_home_page_before_its_answers_arrive(
-    browser: Any, server: Server, players: list[Player]
+    browser: Browser, server: Server, players: list[Player]
 ) -> None:
     """The home page acts right while its requests are still on their way. A click on Start
     before /api/options answers creates the game (it used to fall through to the browser's
@@ -487,7 +501,7 @@ RECORDS = Path(__file__).parent.parent / "data" / "records"
     [("janggi_euckr.gib", "janggi", 20), ("xiangqi_dhtmlxq_gbk.ubb", "xiangqi", 16)],
 )
 def test_the_file_picker_opens_gib_and_dhtmlxq_records(
-    browser: Any, server: Server, players: list[Player], fixture: str, variant: str, plies: int
+    browser: Browser, server: Server, players: list[Player], fixture: str, variant: str, plies: int
 ) -> None:
     player = new_player(players, browser, server)
     page = player.page

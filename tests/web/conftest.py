@@ -23,7 +23,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from web_helpers import OPEN_PLAYERS, FakeClock, FakeEngine
+from web_helpers import OPEN_PLAYERS, FakeClock, FakeEngine, MakeClient
 
 from chuhan.web.app import create_app
 from chuhan.web.db.migrations import migrate_postgresql
@@ -111,7 +111,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str | P
 @pytest.fixture
 def make_client(
     database: str | Path, clock: FakeClock, engine: FakeEngine, static_dir: Path
-) -> Iterator[Any]:
+) -> Iterator[MakeClient]:
     """``make_client(**settings)`` opens the app on the database: a second call is a
     restart (the app before it is shut down first, as one server owns the database at a
     time). Keyword arguments are :class:`Settings` fields, and ``sleep``: the notices'
@@ -161,5 +161,5 @@ def make_client(
 
 
 @pytest.fixture
-def client(make_client: Any) -> TestClient:
-    return make_client()  # type: ignore[no-any-return]
+def client(make_client: MakeClient) -> TestClient:
+    return make_client()

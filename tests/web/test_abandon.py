@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from web_helpers import FakeClock, Player, create_game, expect_error, join_friend_game
+from starlette.testclient import TestClient
+from web_helpers import FakeClock, MakeClient, Player, create_game, expect_error, join_friend_game
 
 GRACE = 30.0  # Settings.abandon_seconds by default
 
@@ -26,7 +27,7 @@ def back(player: Player, seat: str) -> None:
             return
 
 
-def started_game(client: Any, **fields: Any) -> tuple[dict[str, Any], Player, Player]:
+def started_game(client: TestClient, **fields: Any) -> tuple[dict[str, Any], Player, Player]:
     """A friend game with both players here and a move each (the clocks run)."""
     game, red, black = join_friend_game(client, **fields)
     red.move("h2e2")
@@ -37,7 +38,7 @@ def started_game(client: Any, **fields: Any) -> tuple[dict[str, Any], Player, Pl
 
 
 def test_the_stayer_sees_at_once_when_and_until_when_the_opponent_left(
-    client: Any, clock: FakeClock
+    client: TestClient, clock: FakeClock
 ) -> None:
     _game, red, black = started_game(client, time_control="10+5")
     black.close()
@@ -46,7 +47,7 @@ def test_the_stayer_sees_at_once_when_and_until_when_the_opponent_left(
     assert gone["claim_ms"] == round((clock() + GRACE) * 1000)
 
 
-def test_a_claim_is_refused_while_the_opponent_is_here(client: Any) -> None:
+def test_a_claim_is_refused_while_the_opponent_is_here(client: TestClient) -> None:
     _game, red, _black = started_game(client, time_control="10+5")
     red.act("claim_abandoned")
     error = expect_error(red, "not_allowed")
@@ -54,7 +55,7 @@ def test_a_claim_is_refused_while_the_opponent_is_here(client: Any) -> None:
     assert red.expect("state")["status"] == "playing"
 
 
-def test_a_claim_is_refused_before_the_grace_period(client: Any, clock: FakeClock) -> None:
+def test_a_claim_is_refused_before_the_grace_period(client: TestClient, clock: FakeClock) -> None:
     _game, red, black = started_game(client, time_control="10+5")
     black.close()
     left(red, "second")
@@ -64,7 +65,7 @@ def test_a_claim_is_refused_before_the_grace_period(client: Any, clock: FakeCloc
     assert "left 20 s ago" in error["message"] and "in 10 s" in error["message"]
 
 
-def test_a_claim_is_refused_in_an_untimed_game(client: Any, clock: FakeClock) -> None:
+def test_a_claim_is_refused_in_an_untimed_game(client: TestClient, clock: FakeClock) -> None:
     _game, red, black = started_game(client)
     black.close()
     left(red, "second")
@@ -74,7 +75,7 @@ def test_a_claim_is_refused_in_an_untimed_game(client: Any, clock: FakeClock) ->
     assert "only a timed game" in error["message"]
 
 
-def test_a_claim_is_refused_against_the_computer(client: Any, clock: FakeClock) -> None:
+def test_a_claim_is_refused_against_the_computer(client: TestClient, clock: FakeClock) -> None:
     game = create_game(client, kind="computer", time_control="10+5", color="first")
     red = Player(client, game["game_id"], game["token"])
     red.hello()
@@ -85,7 +86,7 @@ def test_a_claim_is_refused_against_the_computer(client: Any, clock: FakeClock) 
     assert "your opponent is here" in expect_error(red, "not_allowed")["message"]
 
 
-def test_no_claim_once_the_opponent_is_back(client: Any, clock: FakeClock) -> None:
+def test_no_claim_once_the_opponent_is_back(client: TestClient, clock: FakeClock) -> None:
     game, red, black = started_game(client, time_control="10+5")
     black.close()
     left(red, "second")
@@ -98,7 +99,7 @@ def test_no_claim_once_the_opponent_is_back(client: Any, clock: FakeClock) -> No
 
 
 def test_the_stayer_claims_the_win_after_the_grace_period(
-    make_client: Any, clock: FakeClock
+    make_client: MakeClient, clock: FakeClock
 ) -> None:
     client = make_client()
     game, red, black = started_game(client, time_control="10+5")
@@ -123,7 +124,7 @@ def test_the_stayer_claims_the_win_after_the_grace_period(
     )
 
 
-def test_the_stayer_may_call_it_a_draw_instead(client: Any, clock: FakeClock) -> None:
+def test_the_stayer_may_call_it_a_draw_instead(client: TestClient, clock: FakeClock) -> None:
     _game, red, black = started_game(client, time_control="10+5")
     red.close()
     left(black, "first")

@@ -4,16 +4,15 @@ the time for a first move pass; once both have moved, the game is played or resi
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from starlette.testclient import TestClient
 from web_helpers import FakeClock, expect_error, join_friend_game
 
 FIRST_MOVE = 30.0  # Settings.first_move_seconds by default
 
 
 @pytest.mark.parametrize("plies", [0, 1])
-def test_the_player_who_has_not_moved_may_abort(client: Any, plies: int) -> None:
+def test_the_player_who_has_not_moved_may_abort(client: TestClient, plies: int) -> None:
     _game, red, black = join_friend_game(client, time_control="10+5")
     if plies:
         red.move("h2e2")
@@ -30,13 +29,13 @@ def test_the_player_who_has_not_moved_may_abort(client: Any, plies: int) -> None
     assert red.wait_state(lambda s: s["status"] == "over")["result"] == result
 
 
-def test_either_player_may_abort_before_the_first_move(client: Any) -> None:
+def test_either_player_may_abort_before_the_first_move(client: TestClient) -> None:
     _game, red, _black = join_friend_game(client)
     assert red.do("abort")["result"]["reason"] == "Game aborted by Red."
 
 
 def test_a_player_who_has_moved_may_not_abort_before_the_opponents_time_is_up(
-    client: Any, clock: FakeClock
+    client: TestClient, clock: FakeClock
 ) -> None:
     _game, red, _black = join_friend_game(client, time_control="10+5")
     moved = red.move("h2e2")
@@ -49,7 +48,7 @@ def test_a_player_who_has_moved_may_not_abort_before_the_opponents_time_is_up(
 
 
 def test_a_player_may_abort_once_the_opponent_let_the_first_move_time_pass(
-    client: Any, clock: FakeClock
+    client: TestClient, clock: FakeClock
 ) -> None:
     _game, red, black = join_friend_game(client)
     red.move("h2e2")
@@ -60,7 +59,9 @@ def test_a_player_may_abort_once_the_opponent_let_the_first_move_time_pass(
     black.wait_state(lambda s: s["status"] == "over")
 
 
-def test_a_game_both_players_have_moved_in_cannot_be_aborted(client: Any, clock: FakeClock) -> None:
+def test_a_game_both_players_have_moved_in_cannot_be_aborted(
+    client: TestClient, clock: FakeClock
+) -> None:
     _game, red, black = join_friend_game(client)
     red.move("h2e2")
     black.wait_state(lambda s: s["ply"] == 1)

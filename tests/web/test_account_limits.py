@@ -10,16 +10,15 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from web_helpers import MakeClient
 
-CHEAP = {"argon2_time_cost": 1, "argon2_memory_kib": 8192, "argon2_parallelism": 1}
+CHEAP: dict[str, Any] = {"argon2_time_cost": 1, "argon2_memory_kib": 8192, "argon2_parallelism": 1}
 PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
-def client(make_client: Any) -> TestClient:
-    return make_client(  # type: ignore[no-any-return]
-        **CHEAP, signin_per_name=3, signin_per_address=100, trust_proxy=True
-    )
+def client(make_client: MakeClient) -> TestClient:
+    return make_client(**CHEAP, signin_per_name=3, signin_per_address=100, trust_proxy=True)
 
 
 def post(client: TestClient, path: str, body: dict[str, Any], **cookies: str) -> Any:

@@ -8,21 +8,21 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import FakeClock, Player, create_game, expect_error, token_of
+from web_helpers import FakeClock, MakeClient, Player, create_game, expect_error, token_of
 
 from chuhan.web.accounts.glicko2 import Glicko, rate
 from chuhan.web.accounts.ratings import settle_game
 from chuhan.web.settings import Settings
 
 #: Cheap Argon2 for the tests (the hashes say their costs; verification follows them).
-CHEAP = {"argon2_time_cost": 1, "argon2_memory_kib": 8192, "argon2_parallelism": 1}
+CHEAP: dict[str, Any] = {"argon2_time_cost": 1, "argon2_memory_kib": 8192, "argon2_parallelism": 1}
 PASSWORD = "correct horse battery"
 COOKIE = "chuhan_session"
 
 
 @pytest.fixture
-def client(make_client: Any) -> TestClient:
-    return make_client(**CHEAP)  # type: ignore[no-any-return]
+def client(make_client: MakeClient) -> TestClient:
+    return make_client(**CHEAP)
 
 
 def sign_up(client: TestClient, name: str, password: str = PASSWORD) -> str:
@@ -260,7 +260,7 @@ def test_a_request_from_another_site_cannot_use_the_account(client: TestClient) 
 # ---------------------------------------------------------------------- limits
 
 
-def test_failed_sign_ins_are_limited_per_name(make_client: Any) -> None:
+def test_failed_sign_ins_are_limited_per_name(make_client: MakeClient) -> None:
     client = make_client(**CHEAP, signin_per_name=3, signin_per_address=100)
     sign_up(client, "Ada")
     for _ in range(3):
@@ -272,21 +272,21 @@ def test_failed_sign_ins_are_limited_per_name(make_client: Any) -> None:
     assert sign_in(client, "Bob", "wrong password").status_code == 401  # another name
 
 
-def test_failed_sign_ins_are_limited_per_address(make_client: Any) -> None:
+def test_failed_sign_ins_are_limited_per_address(make_client: MakeClient) -> None:
     client = make_client(**CHEAP, signin_per_name=100, signin_per_address=4)
     for number in range(4):
         assert sign_in(client, f"name{number}", "wrong password").status_code == 401
     assert sign_in(client, "another", "wrong password").status_code == 429
 
 
-def test_successful_sign_ins_do_not_use_up_the_limit(make_client: Any) -> None:
+def test_successful_sign_ins_do_not_use_up_the_limit(make_client: MakeClient) -> None:
     client = make_client(**CHEAP, signin_per_name=2)
     sign_up(client, "Ada")
     for _ in range(5):
         assert sign_in(client, "Ada").status_code == 200
 
 
-def test_the_limit_lifts_after_its_window(make_client: Any, clock: FakeClock) -> None:
+def test_the_limit_lifts_after_its_window(make_client: MakeClient, clock: FakeClock) -> None:
     client = make_client(**CHEAP, signin_per_name=2, attempt_window_seconds=600)
     sign_up(client, "Ada")
     for _ in range(2):
@@ -296,7 +296,7 @@ def test_the_limit_lifts_after_its_window(make_client: Any, clock: FakeClock) ->
     assert sign_in(client, "Ada").status_code == 200
 
 
-def test_sign_ups_are_limited_per_address(make_client: Any) -> None:
+def test_sign_ups_are_limited_per_address(make_client: MakeClient) -> None:
     client = make_client(**CHEAP, signup_per_address=2)
     sign_up(client, "Ada")
     sign_up(client, "Bob")
@@ -559,7 +559,7 @@ def test_a_rematch_of_a_casual_game_between_accounts_stays_casual(client: TestCl
 
 
 def test_passwords_are_hashed_at_rfc_9106_costs_unless_the_operator_lowers_them(
-    make_client: Any,
+    make_client: MakeClient,
 ) -> None:
     """The server's own costs (the tests' clients hash at the cheapest, conftest.py):
     argon2id at 64 MiB, 3 passes, 4 lanes; an operator's lower costs are what it stores."""

@@ -19,7 +19,7 @@ import pytest
 from process_helpers import create_game, start_server, stop
 from starlette.testclient import TestClient
 from test_compute_server import cpu_ticks, is_running, searching_worker
-from web_helpers import Player, wait_held
+from web_helpers import MakeClient, Player, wait_held
 from websockets.sync.client import ClientConnection, connect
 
 from chuhan.records import GameRecord, write_pgn
@@ -202,8 +202,8 @@ def test_a_move_inside_a_mate_under_way_is_not_a_move_into_mate() -> None:
 
 
 @pytest.fixture
-def analysis_client(make_client: Any) -> TestClient:
-    return make_client()  # type: ignore[no-any-return]
+def analysis_client(make_client: MakeClient) -> TestClient:
+    return make_client()
 
 
 class SocketAnalyst:
@@ -657,7 +657,7 @@ def test_serve_refuses_an_analysis_engine_it_cannot_find(tmp_path: Path) -> None
     assert code == 2
 
 
-def test_analysis_boards_beyond_the_cap_of_an_address_are_refused(make_client: Any) -> None:
+def test_analysis_boards_beyond_the_cap_of_an_address_are_refused(make_client: MakeClient) -> None:
     client = make_client(analysis_sockets_per_address=2)
     boards = [SocketAnalyst(client) for _ in range(2)]
     for board in boards:

@@ -5,14 +5,17 @@ forgotten; several processes taking from one key share it."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from web_helpers import FakeClock
 
-from chuhan.web.db import open_store
+from chuhan.web.db import Store, open_store
 from chuhan.web.db.budgets import FORGET_AFTER_SECONDS, Budgets, Rate, take
 from chuhan.web.db.statements import All, Body, Do, Lock, One, Statement, run_fed
+
+T = TypeVar("T")
 
 EVERY_TEN = Rate(burst=2, every_seconds=10)
 
@@ -48,8 +51,8 @@ def test_a_clock_that_went_back_gives_no_tokens() -> None:
     assert run_fed(take("k", EVERY_TEN, 50.0), answer) == 5.0
 
 
-def _budgets(location: str | Path, work: Any) -> Any:
-    async def main() -> Any:
+def _budgets(location: str | Path, work: Callable[[Store], Awaitable[T]]) -> T:
+    async def main() -> T:
         store = open_store(location)
         await store.open()
         try:
@@ -63,7 +66,7 @@ def _budgets(location: str | Path, work: Any) -> Any:
 def test_a_budget_is_spent_and_refills_by_the_servers_clock(database: str | Path) -> None:
     clock = FakeClock()
 
-    async def work(store: Any) -> list[float]:
+    async def work(store: Store) -> list[float]:
         budgets = Budgets(store, clock)
         waits = [await budgets.take("k", EVERY_TEN) for _ in range(3)]
         clock.advance(4)
@@ -79,7 +82,7 @@ def test_a_budget_is_spent_and_refills_by_the_servers_clock(database: str | Path
 def test_buckets_full_for_a_day_are_forgotten(database: str | Path) -> None:
     clock = FakeClock()
 
-    async def work(store: Any) -> list[str]:
+    async def work(store: Store) -> list[str]:
         budgets = Budgets(store, clock)
         await budgets.take("old", EVERY_TEN)  # (the first take sweeps too: nothing yet)
         clock.advance(FORGET_AFTER_SECONDS)
@@ -125,7 +128,7 @@ def test_a_lease_is_spent_here_and_an_empty_bucket_is_not_asked_again(
     bucket is empty, the requests until it has a token again are refused here, without a
     transaction; and never more than the budget is granted."""
 
-    async def work(store: Any) -> tuple[list[float], int]:
+    async def work(store: Any) -> tuple[list[float], int]:  # (Any: its write is replaced)
         budgets = Budgets(store, FakeClock())
         writes = 0
         write = store.write

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from web_helpers import FakeClock, Player, expect_error, join_friend_game
+from starlette.testclient import TestClient
+from web_helpers import FakeClock, MakeClient, Player, expect_error, join_friend_game
 
 
 def chat_texts(player: Player, count: int) -> list[str]:
@@ -18,7 +19,7 @@ def refusal(player: Player, text: str) -> dict[str, Any] | None:
     after it bounds the wait)."""
     player.send("chat", text=text)
     player.send("ping")
-    answers = []
+    answers: list[dict[str, Any]] = []
     while not answers or answers[-1]["type"] != "pong":
         answers.append(player.receive())
     return next((m for m in answers if m["type"] == "error"), None)
@@ -29,7 +30,7 @@ def say(player: Player, text: str) -> None:
     assert player.expect("ack")["seq"] == seq
 
 
-def test_spectators_talk_in_their_own_room_and_players_in_theirs(client: Any) -> None:
+def test_spectators_talk_in_their_own_room_and_players_in_theirs(client: TestClient) -> None:
     game, red, black = join_friend_game(client, time_control="10+5")
     lin = Player(client, game["game_id"], None)
     lin.hello(name="Lin")
@@ -48,7 +49,7 @@ def test_spectators_talk_in_their_own_room_and_players_in_theirs(client: Any) ->
     assert chat_texts(red, 2) == ["good luck", "you too"]  # (its own line comes back too)
 
 
-def test_newcomers_get_the_history_of_their_own_room(client: Any) -> None:
+def test_newcomers_get_the_history_of_their_own_room(client: TestClient) -> None:
     game, red, _black = join_friend_game(client)
     lin = Player(client, game["game_id"], None)
     lin.hello(name="Lin")
@@ -62,7 +63,7 @@ def test_newcomers_get_the_history_of_their_own_room(client: Any) -> None:
 
 
 def test_spectators_cannot_push_the_players_lines_out_of_the_history(
-    make_client: Any, clock: FakeClock
+    make_client: MakeClient, clock: FakeClock
 ) -> None:
     client = make_client(rate_limit=(1000, 1000))
     game, red, _black = join_friend_game(client)
@@ -78,7 +79,7 @@ def test_spectators_cannot_push_the_players_lines_out_of_the_history(
     assert [m["text"] for m in history] == ["hello Black"]
 
 
-def test_a_line_over_300_characters_is_refused_with_a_sentence(client: Any) -> None:
+def test_a_line_over_300_characters_is_refused_with_a_sentence(client: TestClient) -> None:
     _game, red, _black = join_friend_game(client)
     red.send("chat", text="x" * 301)
     error = expect_error(red, "chat_too_long")
@@ -86,7 +87,7 @@ def test_a_line_over_300_characters_is_refused_with_a_sentence(client: Any) -> N
 
 
 def test_a_flooding_player_is_refused_until_the_budget_refills(
-    client: Any, clock: FakeClock
+    client: TestClient, clock: FakeClock
 ) -> None:
     game, red, black = join_friend_game(client)
     for n in range(5):
@@ -106,7 +107,7 @@ def test_a_flooding_player_is_refused_until_the_budget_refills(
     say(black, "calm down")
 
 
-def test_spectators_of_one_address_share_a_flood_budget(client: Any) -> None:
+def test_spectators_of_one_address_share_a_flood_budget(client: TestClient) -> None:
     game, _red, _black = join_friend_game(client)
     first = Player(client, game["game_id"], None)
     first.hello()

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_process import Client, create_game, start_server
+from process_helpers import Client, create_game, start_server
 
 from chuhan.board import Board
 from chuhan.book import BOOK_PLIES, Book

@@ -20,7 +20,7 @@ import textwrap
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 from starlette.testclient import TestClient
@@ -43,7 +43,7 @@ from chuhan.web.settings import Settings
 T = TypeVar("T")
 
 #: A 10+5 clock at the start of a game (ms).
-CLOCK: dict[str, int] = {"wtime": 600_000, "btime": 600_000, "winc": 5000, "binc": 5000}
+CLOCK: dict[str, Any] = {"wtime": 600_000, "btime": 600_000, "winc": 5000, "binc": 5000}
 
 
 def run(coroutine: Awaitable[T]) -> T:

@@ -10,15 +10,15 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from test_accounts import CHEAP, Seat, as_, me, sign_up, wait_settled
-from web_helpers import FakeClock, expect_error, token_of
+from web_helpers import FakeClock, MakeClient, expect_error, token_of
 
 DAY = 86400.0
 HOUR = 3600.0
 
 
 @pytest.fixture
-def client(make_client: Any) -> TestClient:
-    return make_client(**CHEAP)  # type: ignore[no-any-return]
+def client(make_client: MakeClient) -> TestClient:
+    return make_client(**CHEAP)
 
 
 def correspondence_game(

@@ -12,12 +12,12 @@ import pytest
 from starlette.testclient import TestClient
 from test_accounts import CHEAP, COOKIE, as_, sign_in, sign_up
 from test_correspondence import DAY, HOUR, correspondence_game, sweep, your_games
-from web_helpers import FakeClock, expect_error
+from web_helpers import FakeClock, MakeClient, expect_error
 
 
 @pytest.fixture
-def client(make_client: Any) -> TestClient:
-    return make_client(**CHEAP)  # type: ignore[no-any-return]
+def client(make_client: MakeClient) -> TestClient:
+    return make_client(**CHEAP)
 
 
 def take(client: TestClient, cookie: str, days: Any) -> Any:
@@ -63,7 +63,7 @@ def test_a_deadline_that_passes_during_a_vacation_does_not_lose_the_game(
 
 
 def test_after_a_vacation_the_clock_runs_again_even_after_a_restart(
-    make_client: Any, clock: FakeClock
+    make_client: MakeClient, clock: FakeClock
 ) -> None:
     client = make_client(**CHEAP)
     ada, bob = sign_up(client, "Ada"), sign_up(client, "Bob")
@@ -166,7 +166,7 @@ def test_a_vacation_longer_than_the_days_left_this_year_is_refused(
     assert (now["year"], now["used"], now["left"]) == (2028, 0, 30)
 
 
-def test_the_vacation_allowance_is_a_setting(make_client: Any) -> None:
+def test_the_vacation_allowance_is_a_setting(make_client: MakeClient) -> None:
     client = make_client(vacation_days_per_year=5, **CHEAP)
     bob = sign_up(client, "Bob")
     refused = take(client, bob, 6)

@@ -12,7 +12,15 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import Player, create_game, expect_error, join_friend_game, wait_held
+from web_helpers import (
+    FakeClock,
+    MakeClient,
+    Player,
+    create_game,
+    expect_error,
+    join_friend_game,
+    wait_held,
+)
 
 from chuhan.web.bus import GameFinished, StateChanged
 from chuhan.web.db.sqlite import SqliteStore
@@ -106,7 +114,7 @@ def test_arrivals_travel_as_presence_not_as_states(client: TestClient) -> None:
     red.wait_state(lambda s: s["watchers"] == 0)
 
 
-def test_watchers_beyond_the_cap_are_refused_players_are_not(make_client: Any) -> None:
+def test_watchers_beyond_the_cap_are_refused_players_are_not(make_client: MakeClient) -> None:
     client = make_client(max_watchers_per_game=2)
     game = create_game(client, kind="friend")
     admitted = [Player(client, game["game_id"], None) for _ in range(2)]
@@ -122,7 +130,7 @@ def test_watchers_beyond_the_cap_are_refused_players_are_not(make_client: Any) -
     assert red.hello()["role"] == "first"
 
 
-def test_sockets_beyond_the_cap_of_an_address_are_refused(make_client: Any) -> None:
+def test_sockets_beyond_the_cap_of_an_address_are_refused(make_client: MakeClient) -> None:
     client = make_client(max_sockets_per_address=3)
     game = create_game(client, kind="friend")
     open_ones = [Player(client, game["game_id"], None) for _ in range(3)]
@@ -139,7 +147,7 @@ def test_sockets_beyond_the_cap_of_an_address_are_refused(make_client: Any) -> N
     assert again.hello()["role"] == "first"
 
 
-def test_a_socket_that_never_says_hello_is_closed(make_client: Any) -> None:
+def test_a_socket_that_never_says_hello_is_closed(make_client: MakeClient) -> None:
     client = make_client(hello_timeout=0.2)
     game = create_game(client, kind="friend")
     silent = Player(client, game["game_id"], None)
@@ -150,7 +158,7 @@ def test_a_socket_that_never_says_hello_is_closed(make_client: Any) -> None:
 
 @pytest.mark.parametrize("path", ["/ws/lobby", "/ws/analysis"])
 def test_a_lobby_or_analysis_socket_that_never_says_hello_is_closed(
-    make_client: Any, path: str
+    make_client: MakeClient, path: str
 ) -> None:
     client = make_client(hello_timeout=0.2)
     with client.websocket_connect(path) as ws:
@@ -161,7 +169,7 @@ def test_a_lobby_or_analysis_socket_that_never_says_hello_is_closed(
         assert closed.value.code == 4408
 
 
-def test_creating_games_is_rate_limited_per_address(make_client: Any) -> None:
+def test_creating_games_is_rate_limited_per_address(make_client: MakeClient) -> None:
     client = make_client(create_burst=2, create_every_seconds=60)
     for _ in range(2):
         assert client.post("/api/games", json={"kind": "local"}).status_code == 201
@@ -177,7 +185,9 @@ def test_creating_games_is_rate_limited_per_address(make_client: Any) -> None:
     assert spoofed.status_code == 429
 
 
-def test_a_spent_budget_comes_back_by_the_servers_clock(make_client: Any, clock: Any) -> None:
+def test_a_spent_budget_comes_back_by_the_servers_clock(
+    make_client: MakeClient, clock: FakeClock
+) -> None:
     client = make_client(create_burst=2, create_every_seconds=60)
     for _ in range(2):
         assert client.post("/api/games", json={"kind": "local"}).status_code == 201
@@ -190,7 +200,7 @@ def test_a_spent_budget_comes_back_by_the_servers_clock(make_client: Any, clock:
     assert client.post("/api/games", json={"kind": "local"}).status_code == 201
 
 
-def test_a_spent_budget_stays_spent_when_the_server_restarts(make_client: Any) -> None:
+def test_a_spent_budget_stays_spent_when_the_server_restarts(make_client: MakeClient) -> None:
     client = make_client(create_burst=1, create_every_seconds=60)
     assert client.post("/api/games", json={"kind": "local"}).status_code == 201
     client = make_client(create_burst=1, create_every_seconds=60)  # (the same database)
@@ -198,7 +208,7 @@ def test_a_spent_budget_stays_spent_when_the_server_restarts(make_client: Any) -
 
 
 def test_behind_a_trusted_proxy_each_forwarded_address_has_its_own_budget(
-    make_client: Any,
+    make_client: MakeClient,
 ) -> None:
     client = make_client(create_burst=1, create_every_seconds=60, trust_proxy=True)
 
@@ -211,7 +221,7 @@ def test_behind_a_trusted_proxy_each_forwarded_address_has_its_own_budget(
     assert create("198.51.100.2") == 201
 
 
-def test_imports_are_rate_limited_per_address(make_client: Any) -> None:
+def test_imports_are_rate_limited_per_address(make_client: MakeClient) -> None:
     client = make_client(import_burst=1, import_every_seconds=60)
     pgn = b'[Event "x"]\n\n1. h2e2 h9g7 *\n'
     assert client.post("/api/import", content=pgn).status_code == 201
@@ -308,7 +318,7 @@ def test_a_watcher_that_disconnects_does_not_disturb_the_game(
 
 @pytest.mark.sqlite_only  # (it slows the SQLite store's chat reads down)
 def test_a_crowd_saying_hello_together_cannot_pass_the_watcher_cap(
-    make_client: Any, monkeypatch: pytest.MonkeyPatch
+    make_client: MakeClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     reading = SqliteStore.chat_history
 

@@ -9,7 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import FakeClock, FakeEngine, Player, create_game, join_friend_game, token_of
+from web_helpers import (
+    FakeClock,
+    FakeEngine,
+    MakeClient,
+    Player,
+    create_game,
+    join_friend_game,
+    token_of,
+)
 
 from chuhan.cli import main
 from chuhan.web.app import create_app
@@ -44,7 +52,7 @@ def snapshot(location: str | Path, tokens: list[str]) -> dict[str, Any]:
 
 
 def test_a_sqlite_database_copied_into_postgresql_is_whole_and_plays_on(
-    make_client: Any,
+    make_client: MakeClient,
     db_path: Path,
     postgres_url: str,
     clock: FakeClock,
@@ -104,7 +112,7 @@ def test_a_sqlite_database_copied_into_postgresql_is_whole_and_plays_on(
 
 
 def test_a_copy_is_refused_while_a_server_uses_the_file_and_names_a_bad_destination(
-    make_client: Any, db_path: Path, capsys: pytest.CaptureFixture[str]
+    make_client: MakeClient, db_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     make_client()  # a server owns the file
     assert main(["db", "copy", str(db_path), "postgresql://x@127.0.0.1:1/games"]) == 2
@@ -114,7 +122,7 @@ def test_a_copy_is_refused_while_a_server_uses_the_file_and_names_a_bad_destinat
 
 
 def test_a_copy_takes_the_tournaments_and_the_vacations_along(
-    make_client: Any, db_path: Path, postgres_url: str, clock: FakeClock
+    make_client: MakeClient, db_path: Path, postgres_url: str, clock: FakeClock
 ) -> None:
     """An over-the-board Swiss in its second round (players with clubs, a result, a board's
     moves, a pair kept apart, a half-point bye) and an account's vacation read the same from

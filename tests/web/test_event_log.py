@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from web_helpers import FakeClock, Player, create_game, join_friend_game, token_of
+from web_helpers import FakeClock, MakeClient, Player, create_game, join_friend_game, token_of
 
 _VOLATILE = ("you", "players", "watchers")
 
@@ -27,7 +27,7 @@ def _event_kinds(db: Path, game_id: str) -> list[str]:
 
 
 def test_every_action_replays_to_the_same_game_and_clock(
-    make_client: Any, clock: FakeClock, db_path: Path
+    make_client: MakeClient, clock: FakeClock, db_path: Path
 ) -> None:
     client = make_client()
     game, red, black = join_friend_game(client, time_control="3+2")
@@ -70,7 +70,9 @@ def test_every_action_replays_to_the_same_game_and_clock(
     assert [m["iccs"] for m in after["moves"]] == ["h2e2", "b9c7"]
 
 
-def test_a_computer_game_replays_its_instant_answers(make_client: Any, db_path: Path) -> None:
+def test_a_computer_game_replays_its_instant_answers(
+    make_client: MakeClient, db_path: Path
+) -> None:
     client = make_client()
     game = create_game(client, kind="computer", level=1, color="first")
     player = Player(client, game["game_id"], game["token"])
@@ -90,7 +92,7 @@ def test_a_computer_game_replays_its_instant_answers(make_client: Any, db_path: 
 
 
 def test_a_log_that_does_not_replay_is_reported_and_other_games_are_served(
-    make_client: Any, db_path: Path
+    make_client: MakeClient, db_path: Path
 ) -> None:
     client = make_client()
     broken, red, black = join_friend_game(client)

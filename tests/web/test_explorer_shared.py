@@ -130,19 +130,19 @@ def test_two_servers_on_one_postgresql_database_read_one_masters_index_built_onc
     monkeypatch.setenv(BUILD_ENV, "1")
     builder = _Builder(shared_database)
     builder.start()
-    first = second = None
+    first: TestClient | None = None
+    second: TestClient | None = None
     try:
         assert builder.noted.wait(PATIENCE)
         first = open_app(shared_database, static_dir, None, clock, engine)
         second = open_app(shared_database, static_dir, None, clock, engine)
         # Both servers' builds wait for the one under way and tell its progress.
         for client in (first, second):
-            told = _wait_for(
-                "the builder's progress told by a waiting server",
-                lambda client=client: (
-                    (_building(client) or {}).get("total") == SAMPLE_FILES and _building(client)
-                ),
-            )
+
+            def progress_told(client: TestClient = client) -> Any:
+                return (_building(client) or {}).get("total") == SAMPLE_FILES and _building(client)
+
+            told = _wait_for("the builder's progress told by a waiting server", progress_told)
             assert told == {"state": "building", "done": 1, "total": SAMPLE_FILES, "message": ""}
         builder.go.set()
         builder.join(PATIENCE)
@@ -152,18 +152,19 @@ def test_two_servers_on_one_postgresql_database_read_one_masters_index_built_onc
             imports = explorer._db.rows("SELECT label FROM imports")
         assert imports == [(MASTERS_LABEL,)]  # built once
         for client in (first, second):
-            answer = _wait_for(
-                "the masters' index ready on both servers",
-                lambda client=client: "moves" in (a := client.get("/api/explorer").json()) and a,
-            )
+
+            def ready(client: TestClient = client) -> Any:
+                return "moves" in (a := client.get("/api/explorer").json()) and a
+
+            answer = _wait_for("the masters' index ready on both servers", ready)
             assert answer["games"] == expected.games > 50
             assert [m["iccs"] for m in answer["moves"]] == [m.iccs for m in expected.moves]
     finally:
         builder.go.set()
         builder.join(PATIENCE)
-        for client in (first, second):
-            if client is not None:
-                client.__exit__(None, None, None)
+        for opened in (first, second):
+            if opened is not None:
+                opened.__exit__(None, None, None)
 
 
 def test_a_build_that_stops_is_taken_over_by_a_waiting_server(

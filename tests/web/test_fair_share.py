@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from chuhan import Move
 from chuhan.game import Game
 from chuhan.records import GameRecord, write_pgn
 from chuhan.search.limits import SearchLimits
@@ -124,7 +125,7 @@ def long_game_pgn(seed: int, plies: int = 120) -> str:
     """A legal game of random moves (a different one for each seed)."""
     rng = random.Random(seed)
     game = Game.new("xiangqi")
-    moves = []
+    moves: list[Move] = []
     while len(moves) < plies and game.outcome() is None:
         move = rng.choice(sorted(game.board.legal_moves, key=lambda m: m.iccs()))
         game.push(move)

@@ -16,15 +16,15 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from test_accounts import CHEAP, OPENING, PASSWORD, play_opening, wait_settled
-from web_helpers import OPEN_PLAYERS, FakeClock, Player, token_of
+from web_helpers import OPEN_PLAYERS, FakeClock, MakeClient, Player, token_of
 
 from chuhan.web.accounts.glicko2 import Glicko, rate
 from chuhan.web.accounts.ratings import NEW_OPPONENT_GAMES_PER_DAY
 
 
 @pytest.fixture
-def client(make_client: Any) -> TestClient:
-    return make_client(trust_proxy=True, **CHEAP)  # type: ignore[no-any-return]
+def client(make_client: MakeClient) -> TestClient:
+    return make_client(trust_proxy=True, **CHEAP)
 
 
 class Addressed(Player):
@@ -138,7 +138,7 @@ def test_a_game_ends_before_both_players_moved_twice_is_not_rated(
     assert "after 3 moves" in settled[0]["reason"]
 
 
-def test_puppets_made_and_played_beside_their_farmer_give_nothing(make_client: Any) -> None:
+def test_puppets_made_and_played_beside_their_farmer_give_nothing(make_client: MakeClient) -> None:
     # The setting: every client on one address (here without the sign-up limit
     # per address, which the attacker waited out).
     client = make_client(trust_proxy=True, signup_per_address=100, **CHEAP)

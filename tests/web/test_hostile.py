@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
 
 from starlette.testclient import TestClient
-from web_helpers import Player, create_game, expect_error, join_friend_game, token_of
+from web_helpers import MakeClient, Player, create_game, expect_error, join_friend_game, token_of
 
 
 def test_malformed_messages_get_errors_and_the_connection_stays(client: TestClient) -> None:
@@ -120,7 +119,7 @@ def test_flood_is_limited_then_closed(client: TestClient) -> None:
     assert red2.move("h2e2")["ply"] == 1
 
 
-def test_a_steady_flood_is_closed_too(make_client: Any) -> None:
+def test_a_steady_flood_is_closed_too(make_client: MakeClient) -> None:
     """Sent at 100 messages a second against a limit of 10 a second, some messages always
     get through between the dropped ones; the connection is closed all the same."""
     client = make_client(rate_limit=(5, 10))

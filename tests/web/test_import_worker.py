@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+
+from starlette.testclient import TestClient
+from web_helpers import MakeClient
 
 
-def test_an_upload_that_takes_too_long_is_refused_with_a_sentence(make_client: Any) -> None:
+def test_an_upload_that_takes_too_long_is_refused_with_a_sentence(make_client: MakeClient) -> None:
     client = make_client(import_seconds=0.001)
     body = b'[Event "long"]\n\n' + b"1. h2e2 h7e7 2. e2h2 e7h7 " * 8000
     refused = client.post("/api/import", content=body)
@@ -19,7 +21,7 @@ def test_an_upload_that_takes_too_long_is_refused_with_a_sentence(make_client: A
     assert ok.status_code == 201 and ok.json()["games"][0]["plies"] == 2
 
 
-def test_an_error_is_said_once_with_its_game(client: Any) -> None:
+def test_an_error_is_said_once_with_its_game(client: TestClient) -> None:
     body = b'[Event "Broken"]\n\n1. h2e2 h2h9 *\n'
     answer = client.post("/api/import", content=body).json()
     assert answer["errors"], answer
@@ -27,7 +29,7 @@ def test_an_error_is_said_once_with_its_game(client: Any) -> None:
         assert error.count("game 1") == 1, error
 
 
-def test_an_upload_beyond_the_limits_is_refused_naming_the_limit(client: Any) -> None:
+def test_an_upload_beyond_the_limits_is_refused_naming_the_limit(client: TestClient) -> None:
     many = b"".join(b'[Event "g%d"]\n\n1. h2e2 h9g7 *\n\n' % n for n in range(51))
     refused = client.post("/api/import", content=many)
     assert refused.status_code == 400
@@ -40,14 +42,14 @@ def test_an_upload_beyond_the_limits_is_refused_naming_the_limit(client: Any) ->
 DATA = Path(__file__).parent.parent / "data" / "records"
 
 
-def test_a_gib_upload_is_read_as_janggi(client: Any) -> None:
+def test_a_gib_upload_is_read_as_janggi(client: TestClient) -> None:
     answer = client.post("/api/import", content=(DATA / "janggi_euckr.gib").read_bytes())
     assert answer.status_code == 201, answer.text
     (game,) = answer.json()["games"]
     assert (game["variant"], game["plies"], game["result"]) == ("janggi", 20, "0-1")
 
 
-def test_a_dhtmlxq_upload_is_read_with_its_headers(client: Any) -> None:
+def test_a_dhtmlxq_upload_is_read_with_its_headers(client: TestClient) -> None:
     answer = client.post("/api/import", content=(DATA / "xiangqi_dhtmlxq_gbk.ubb").read_bytes())
     assert answer.status_code == 201, answer.text
     (game,) = answer.json()["games"]
@@ -59,14 +61,14 @@ def test_a_dhtmlxq_upload_is_read_with_its_headers(client: Any) -> None:
     )
 
 
-def test_a_bad_dhtmlxq_game_is_refused_alone(client: Any) -> None:
+def test_a_bad_dhtmlxq_game_is_refused_alone(client: TestClient) -> None:
     body = (DATA / "xiangqi_dhtmlxq_broken.ubb").read_bytes()
     answer = client.post("/api/import?format=ubb", content=body).json()
     assert len(answer["games"]) == 3  # the second keeps its two good moves
     assert len(answer["errors"]) == 1 and answer["errors"][0].startswith("game 2 (第二局)")
 
 
-def test_an_unknown_format_is_refused_naming_those_known(client: Any) -> None:
+def test_an_unknown_format_is_refused_naming_those_known(client: TestClient) -> None:
     refused = client.post("/api/import?format=doc", content=b"[Event]")
     assert refused.status_code == 400
     assert "pgn, xqf, gib, dhtmlxq" in refused.json()["error"]["message"]

@@ -9,13 +9,14 @@ import json
 import secrets
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from test_accounts import CHEAP, Seat, as_, play_opening, sign_up
-from web_helpers import QUIET_LOBBY, FakeClock, Player, create_game, join_friend_game
+from web_helpers import QUIET_LOBBY, FakeClock, MakeClient, Player, create_game, join_friend_game
 
 from chuhan.web.accounts.glicko2 import Glicko, rate
 from chuhan.web.lobby.repository import Seek, SeekLimits, SeekRepository
@@ -87,8 +88,8 @@ class LobbyClient:
 
 
 @pytest.fixture
-def client(make_client: Any) -> TestClient:
-    return make_client(**CHEAP)  # type: ignore[no-any-return]
+def client(make_client: MakeClient) -> TestClient:
+    return make_client(**CHEAP)
 
 
 @pytest.fixture
@@ -203,7 +204,7 @@ def test_a_seek_is_accepted_once(lobby: Any) -> None:
 
 
 def test_two_acceptors_racing_in_the_store_exactly_one_takes_the_seek(
-    make_client: Any, database: Any
+    make_client: MakeClient, database: str | Path
 ) -> None:
     """Two takes of one seek at the same moment, twenty times over: on PostgreSQL from two
     stores (as two server processes are), on SQLite from one (its one writer). (The seeks'
@@ -504,7 +505,7 @@ def test_a_player_has_at_most_three_open_seeks(client: TestClient, lobby: Any) -
     assert "3 open seeks" in ada.error("too_many_seeks")["message"]
 
 
-def test_one_address_has_at_most_its_limit_of_seeks(make_client: Any) -> None:
+def test_one_address_has_at_most_its_limit_of_seeks(make_client: MakeClient) -> None:
     client = make_client(lobby_seeks_per_address=2, **CHEAP)
     members = [LobbyClient(client) for _ in range(3)]
     for member in members:
@@ -517,7 +518,7 @@ def test_one_address_has_at_most_its_limit_of_seeks(make_client: Any) -> None:
         member.close()
 
 
-def test_a_flood_on_the_lobby_socket_is_refused_then_closed(make_client: Any) -> None:
+def test_a_flood_on_the_lobby_socket_is_refused_then_closed(make_client: MakeClient) -> None:
     client = make_client(lobby_rate_burst=5, lobby_rate_per_second=0.01, max_dropped=3, **CHEAP)
     member = LobbyClient(client)
     member.hello(visitor=secrets.token_urlsafe(24))

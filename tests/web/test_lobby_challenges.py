@@ -13,14 +13,14 @@ import pytest
 from starlette.testclient import TestClient
 from test_accounts import CHEAP, as_, sign_up
 from test_lobby import LobbyClient, _seek, ids
-from web_helpers import FakeClock
+from web_helpers import FakeClock, MakeClient
 
 DAY = 86400.0
 
 
 @pytest.fixture
-def client(make_client: Any) -> TestClient:
-    return make_client(**CHEAP)  # type: ignore[no-any-return]
+def client(make_client: MakeClient) -> TestClient:
+    return make_client(**CHEAP)
 
 
 @pytest.fixture
@@ -58,7 +58,7 @@ def stored(client: TestClient, seek_id: str) -> Any:
 
 
 def test_a_challenge_to_a_player_away_survives_its_sender_leaving_and_a_restart(
-    make_client: Any, clock: FakeClock
+    make_client: MakeClient, clock: FakeClock
 ) -> None:
     client = make_client(**CHEAP)
     ada_cookie, bob_cookie = sign_up(client, "Ada"), sign_up(client, "Bob")
@@ -124,7 +124,7 @@ def test_an_unanswered_challenge_expires_after_its_time_and_its_sender_is_told(
     assert stored(client, by_days) is None
 
 
-def test_the_challenge_expiry_is_a_setting(make_client: Any, clock: FakeClock) -> None:
+def test_the_challenge_expiry_is_a_setting(make_client: MakeClient, clock: FakeClock) -> None:
     client = make_client(challenge_realtime_hours=1.0, **CHEAP)
     ada = LobbyClient(client, sign_up(client, "Ada"))
     ada.hello()
@@ -149,7 +149,7 @@ def test_a_player_not_signed_in_cannot_challenge_a_player_who_is_away(
 
 
 def test_kept_challenges_still_meet_the_limits_per_target_and_per_sender(
-    make_client: Any, clock: FakeClock
+    make_client: MakeClient, clock: FakeClock
 ) -> None:
     client = make_client(lobby_challenges_per_target=2, **CHEAP)
     context = client.app.state.context  # type: ignore[attr-defined]

@@ -11,6 +11,7 @@ import asyncio
 import json
 import secrets
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ from starlette.testclient import TestClient
 from test_accounts import CHEAP
 from test_farming import farm, signed_up
 from test_lobby import LobbyClient, _seek
-from web_helpers import QUIET_LOBBY
+from web_helpers import QUIET_LOBBY, MakeClient
 
 from chuhan.web.accounts.glicko2 import Glicko, rate
 from chuhan.web.lobby.repository import SeekLimits, SeekRefused, SeekRepository
@@ -47,8 +48,8 @@ class AddressedLobby(LobbyClient):
 
 
 @pytest.fixture
-def client(make_client: Any) -> TestClient:
-    return make_client(trust_proxy=True, **CHEAP)  # type: ignore[no-any-return]
+def client(make_client: MakeClient) -> TestClient:
+    return make_client(trust_proxy=True, **CHEAP)
 
 
 @pytest.fixture
@@ -103,7 +104,7 @@ def test_thirty_addresses_cannot_fill_the_lobby(client: TestClient, lobby: Any) 
 
 
 def test_the_anonymous_share_fills_first_and_a_signed_in_player_still_finds_room(
-    make_client: Any,
+    make_client: MakeClient,
 ) -> None:
     # A lobby of 12 seeks, 6 of them for anonymous players (the defaults are 300 and 100).
     client = make_client(trust_proxy=True, lobby_max_seeks=12, lobby_max_anonymous_seeks=6, **CHEAP)
@@ -128,7 +129,7 @@ def test_the_anonymous_share_fills_first_and_a_signed_in_player_still_finds_room
 
 
 def test_the_lobby_limits_hold_for_two_processes_posting_at_once(
-    make_client: Any, database: Any
+    make_client: MakeClient, database: str | Path
 ) -> None:
     """Twenty anonymous seeks from five addresses posted at the same moment, half through
     each store (two server processes on PostgreSQL; SQLite's one writer): the share per

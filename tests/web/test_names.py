@@ -9,12 +9,13 @@ processes cannot both take look-alike names."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 from test_accounts import CHEAP, PASSWORD, sign_in, sign_up
-from web_helpers import FakeClock
+from web_helpers import FakeClock, MakeClient
 
 from chuhan.web.accounts.repository import (
     Account,
@@ -27,8 +28,8 @@ from chuhan.web.accounts.repository import (
 
 
 @pytest.fixture
-def client(make_client: Any) -> TestClient:
-    return make_client(**CHEAP)  # type: ignore[no-any-return]
+def client(make_client: MakeClient) -> TestClient:
+    return make_client(**CHEAP)
 
 
 def signup(client: TestClient, name: str) -> Any:
@@ -49,7 +50,7 @@ def signup(client: TestClient, name: str) -> Any:
     ],
 )
 def test_a_name_that_looks_like_a_taken_one_is_refused(
-    make_client: Any, taken: str, look_alike: str
+    make_client: MakeClient, taken: str, look_alike: str
 ) -> None:
     client = make_client(signup_per_address=10, **CHEAP)
     sign_up(client, taken)
@@ -82,7 +83,9 @@ def test_a_name_that_mixes_scripts_is_refused_even_when_nobody_has_its_look(
     assert f"'name' mixes the {scripts} scripts" in message
 
 
-def test_latin_goes_with_the_scripts_of_chinese_japanese_and_korean(make_client: Any) -> None:
+def test_latin_goes_with_the_scripts_of_chinese_japanese_and_korean(
+    make_client: MakeClient,
+) -> None:
     client = make_client(signup_per_address=10, **CHEAP)
     for name in (
         "\u5f35\u4e09_li",
@@ -93,7 +96,7 @@ def test_latin_goes_with_the_scripts_of_chinese_japanese_and_korean(make_client:
         assert signup(client, name).status_code == 201, name
 
 
-def test_names_that_only_share_letters_are_still_free(make_client: Any) -> None:
+def test_names_that_only_share_letters_are_still_free(make_client: MakeClient) -> None:
     client = make_client(signup_per_address=10, **CHEAP)
     sign_up(client, "Victim01")
     for other in ("Victim02", "Victor01", "victims", "楚漢棋手", "장기왕"):
@@ -123,7 +126,7 @@ def test_a_name_with_a_character_that_shows_nothing_is_refused(
 
 
 def test_look_alike_accounts_made_before_the_rule_keep_working(
-    make_client: Any, client: TestClient, clock: FakeClock
+    make_client: MakeClient, client: TestClient, clock: FakeClock
 ) -> None:
     # Two accounts an older server let in, one impersonating the other: both still sign
     # in after the upgrade; the older one holds the look, so a third is refused.
@@ -157,7 +160,7 @@ def test_look_alike_accounts_made_before_the_rule_keep_working(
 
 
 def test_two_processes_signing_up_look_alike_names_at_once_make_one_account(
-    client: TestClient, database: Any
+    client: TestClient, database: str | Path
 ) -> None:
     """Ten rounds of two look-alike names created at the same moment through two stores
     (two server processes on PostgreSQL; SQLite's one writer): one of each pair is made."""

@@ -11,13 +11,14 @@ import re
 import socket
 import threading
 from email.message import Message
+from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 from test_accounts import CHEAP, as_, sign_in, sign_up
 from test_correspondence import correspondence_game
-from web_helpers import FakeClock
+from web_helpers import FakeClock, MakeClient
 
 from chuhan.web.notices.repository import seat_to_move
 from chuhan.web.notices.routes import check_email
@@ -80,7 +81,7 @@ def mailbox() -> Any:
     box.stop()
 
 
-def mail_client(make_client: Any, port: int) -> TestClient:
+def mail_client(make_client: MakeClient, port: int) -> TestClient:
     client: TestClient = make_client(
         **CHEAP,
         smtp_host="127.0.0.1",
@@ -136,7 +137,7 @@ def body_of(mail: Message) -> str:
 
 
 def test_an_away_player_gets_one_digest_and_can_unsubscribe_without_signing_in(
-    make_client: Any, clock: FakeClock, mailbox: Mailbox
+    make_client: MakeClient, clock: FakeClock, mailbox: Mailbox
 ) -> None:
     mailbox.start()
     client = mail_client(make_client, mailbox.port)
@@ -197,7 +198,7 @@ def test_an_away_player_gets_one_digest_and_can_unsubscribe_without_signing_in(
 
 
 def test_a_chinese_account_is_mailed_in_chinese(
-    make_client: Any, clock: FakeClock, mailbox: Mailbox
+    make_client: MakeClient, clock: FakeClock, mailbox: Mailbox
 ) -> None:
     mailbox.start()
     client = mail_client(make_client, mailbox.port)
@@ -228,7 +229,7 @@ def test_a_chinese_account_is_mailed_in_chinese(
     red.close()
 
 
-def test_a_language_that_is_not_one_of_the_four_is_named(make_client: Any) -> None:
+def test_a_language_that_is_not_one_of_the_four_is_named(make_client: MakeClient) -> None:
     client = make_client(**CHEAP)
     bob = sign_up(client, "Bob")
     response = save(client, bob, email="bob@example.org", language="fr")
@@ -238,7 +239,7 @@ def test_a_language_that_is_not_one_of_the_four_is_named(make_client: Any) -> No
 
 
 @pytest.mark.parametrize("link", ["/notices/unsubscribe", "/notices/unsubscribe?t=<b>x</b>"])
-def test_a_bad_unsubscribe_link_gets_a_clear_page(make_client: Any, link: str) -> None:
+def test_a_bad_unsubscribe_link_gets_a_clear_page(make_client: MakeClient, link: str) -> None:
     client = make_client(**CHEAP)
     for response in (client.get(link), client.post(link)):
         assert response.status_code == 400
@@ -247,7 +248,7 @@ def test_a_bad_unsubscribe_link_gets_a_clear_page(make_client: Any, link: str) -
 
 
 def test_a_mail_server_that_is_down_costs_no_player_anything_and_the_digest_goes_later(
-    make_client: Any, clock: FakeClock, mailbox: Mailbox, caplog: pytest.LogCaptureFixture
+    make_client: MakeClient, clock: FakeClock, mailbox: Mailbox, caplog: pytest.LogCaptureFixture
 ) -> None:
     mailbox.start()
     client = mail_client(make_client, mailbox.port)
@@ -285,7 +286,7 @@ def test_a_mail_server_that_is_down_costs_no_player_anything_and_the_digest_goes
     ],
 )
 def test_bad_notice_settings_are_named(
-    make_client: Any, fields: dict[str, Any], code: str, said: str
+    make_client: MakeClient, fields: dict[str, Any], code: str, said: str
 ) -> None:
     client = make_client(**CHEAP)
     bob = sign_up(client, "Bob")
@@ -352,7 +353,7 @@ def test_chuhan_serve_refuses_a_mail_server_without_the_mail_client(
     assert mail_settings(build_parser().parse_args(["serve"]), {}) == {}
 
 
-def test_a_deleted_account_leaves_no_address_behind(make_client: Any) -> None:
+def test_a_deleted_account_leaves_no_address_behind(make_client: MakeClient) -> None:
     from test_accounts import PASSWORD
 
     from chuhan.web.notices.repository import settings_of
@@ -375,7 +376,7 @@ def test_a_deleted_account_leaves_no_address_behind(make_client: Any) -> None:
 
 
 def test_chuhan_db_copy_takes_the_notice_settings_along(
-    make_client: Any, db_path: Any, postgres_url: str, clock: FakeClock
+    make_client: MakeClient, db_path: Path, postgres_url: str, clock: FakeClock
 ) -> None:
     from chuhan.cli import main
     from chuhan.web.app import create_app
@@ -416,7 +417,7 @@ def test_chuhan_db_copy_takes_the_notice_settings_along(
     ],
 )
 def test_the_pages_of_the_mails_links_speak_the_links_or_the_browsers_language(
-    make_client: Any, link: str, header: str, lang: str, title: str
+    make_client: MakeClient, link: str, header: str, lang: str, title: str
 ) -> None:
     """A link in a mail carries the account's language (``l``); without one, or with one
     not of the four, the browser's Accept-Language decides, else English."""

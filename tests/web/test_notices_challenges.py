@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,12 +22,12 @@ from test_notices import Mailbox, body_of, confirm, free_port, look, save
 from test_notices import mailbox as mailbox  # (the fixtures)
 from test_notices_push import Browser, PushService, SilentService, subscribe
 from test_notices_push import push_service as push_service
-from web_helpers import QUIET_LOBBY, FakeClock
+from web_helpers import QUIET_LOBBY, FakeClock, FakeEngine, MakeClient
 
 MINUTE = 60.0
 
 
-def notice_client(make_client: Any, smtp_port: int, **extra: Any) -> TestClient:
+def notice_client(make_client: MakeClient, smtp_port: int, **extra: Any) -> TestClient:
     """The app with a mail server and pushes to this machine; the test looks when it
     wants (the notices' own look is a day apart)."""
     client: TestClient = make_client(
@@ -95,7 +96,12 @@ def pushed(client: TestClient, tasks: list[Any] | None = None) -> list[int]:
 
 
 def signed_up_with_notices(
-    make_client: Any, mailbox: Mailbox, name: str, browser: Browser, language: str, **extra: Any
+    make_client: MakeClient,
+    mailbox: Mailbox,
+    name: str,
+    browser: Browser,
+    language: str,
+    **extra: Any,
 ) -> str:
     """An account with its digest on and confirmed and a browser subscribed (the
     confirmation mail goes to ``mailbox``); its cookie."""
@@ -108,7 +114,7 @@ def signed_up_with_notices(
 
 
 def test_a_kept_challenge_is_pushed_to_its_absent_target_and_listed_in_the_digest(
-    make_client: Any,
+    make_client: MakeClient,
     clock: FakeClock,
     mailbox: Mailbox,
     push_service: PushService,
@@ -154,7 +160,7 @@ def test_a_kept_challenge_is_pushed_to_its_absent_target_and_listed_in_the_diges
 
 
 def test_a_challenge_is_answered_at_once_while_the_push_service_and_the_mail_server_hang(
-    make_client: Any,
+    make_client: MakeClient,
     clock: FakeClock,
     mailbox: Mailbox,
     caplog: pytest.LogCaptureFixture,
@@ -203,7 +209,7 @@ def test_a_challenge_is_answered_at_once_while_the_push_service_and_the_mail_ser
 
 
 def test_a_challenge_to_a_target_with_no_push_service_left_is_still_answered(
-    make_client: Any,
+    make_client: MakeClient,
     mailbox: Mailbox,
     lobbies: list[LobbyClient],
     caplog: pytest.LogCaptureFixture,
@@ -268,8 +274,12 @@ def test_a_digest_of_challenges_only_is_written_in_the_accounts_language(
 DAY = 86400.0
 
 
+def context_of(client: TestClient) -> Any:
+    return client.app.state.context  # type: ignore[attr-defined]
+
+
 def sweep_lobby(client: TestClient) -> None:
-    context = client.app.state.context  # type: ignore[attr-defined]
+    context = context_of(client)
     client.portal.call(context.lobby.sweep)  # type: ignore[union-attr]
 
 
@@ -284,7 +294,7 @@ def answer(member: LobbyClient, kind: str, seek_id: str) -> dict[str, Any]:
 
 
 def test_an_accepted_challenge_is_told_to_its_absent_sender_and_the_push_opens_the_game(
-    make_client: Any,
+    make_client: MakeClient,
     clock: FakeClock,
     mailbox: Mailbox,
     push_service: PushService,
@@ -332,7 +342,7 @@ def test_an_accepted_challenge_is_told_to_its_absent_sender_and_the_push_opens_t
 
 
 def test_a_declined_and_an_expired_challenge_are_told_to_their_absent_sender(
-    make_client: Any,
+    make_client: MakeClient,
     clock: FakeClock,
     mailbox: Mailbox,
     push_service: PushService,
@@ -393,7 +403,7 @@ def test_a_declined_and_an_expired_challenge_are_told_to_their_absent_sender(
 
 
 def test_an_answer_is_told_as_the_senders_settings_say(
-    make_client: Any,
+    make_client: MakeClient,
     clock: FakeClock,
     mailbox: Mailbox,
     push_service: PushService,
@@ -420,8 +430,8 @@ def test_an_answer_is_told_as_the_senders_settings_say(
 def test_an_expired_challenge_is_told_once_by_two_processes_on_one_database(
     postgres_url: str,
     clock: FakeClock,
-    engine: Any,
-    static_dir: Any,
+    engine: FakeEngine,
+    static_dir: Path,
     mailbox: Mailbox,
     push_service: PushService,
 ) -> None:
@@ -475,7 +485,7 @@ def test_an_expired_challenge_is_told_once_by_two_processes_on_one_database(
             assert seek_id in seeks
         clock.advance(DAY)
         sweeps = [
-            app.portal.start_task_soon(app.app.state.context.lobby.sweep)  # type: ignore[attr-defined,union-attr]
+            app.portal.start_task_soon(context_of(app).lobby.sweep)  # type: ignore[union-attr]
             for app in apps
         ]
         for done in sweeps:
@@ -486,7 +496,7 @@ def test_an_expired_challenge_is_told_once_by_two_processes_on_one_database(
         assert ada_browser.decrypt(push_service.deliveries[0].body)["title"] == "Challenge expired"
         clock.advance(16 * MINUTE)
         looks = [
-            app.portal.start_task_soon(app.app.state.context.notices.sweep)  # type: ignore[attr-defined,union-attr]
+            app.portal.start_task_soon(context_of(app).notices.sweep)  # type: ignore[union-attr]
             for app in apps
         ]
         sent = [address for found in looks for address in found.result(timeout=60)]

@@ -27,7 +27,7 @@ from starlette.testclient import TestClient
 from test_accounts import CHEAP, Seat, as_, sign_up
 from test_correspondence import correspondence_game
 from test_notices import look
-from web_helpers import FakeClock, token_of
+from web_helpers import FakeClock, MakeClient, token_of
 
 from chuhan.web.notices.push import (
     MAX_DEVICES,
@@ -138,7 +138,7 @@ def push_service() -> Any:
     service.stop()
 
 
-def push_client(make_client: Any, **extra: Any) -> TestClient:
+def push_client(make_client: MakeClient, **extra: Any) -> TestClient:
     settings = {
         **CHEAP,
         "push_http_localhost": True,
@@ -206,7 +206,7 @@ def server_key(client: TestClient) -> str:
 
 
 def test_an_away_player_is_pushed_once_a_turn_in_their_language_and_it_decrypts(
-    make_client: Any, clock: FakeClock, push_service: PushService
+    make_client: MakeClient, clock: FakeClock, push_service: PushService
 ) -> None:
     client = push_client(make_client)
     ada, bob = sign_up(client, "Ada"), sign_up(client, "Bob")
@@ -264,7 +264,7 @@ def test_an_away_player_is_pushed_once_a_turn_in_their_language_and_it_decrypts(
 
 
 def test_another_feature_notifies_an_account_of_a_challenge_in_its_language(
-    make_client: Any, push_service: PushService
+    make_client: MakeClient, push_service: PushService
 ) -> None:
     client = push_client(make_client)
     bob = sign_up(client, "Bob")
@@ -294,14 +294,14 @@ def test_another_feature_notifies_an_account_of_a_challenge_in_its_language(
     )  # (Ada's pushes are off)
 
 
-def test_the_push_key_is_kept_across_restarts(make_client: Any) -> None:
+def test_the_push_key_is_kept_across_restarts(make_client: MakeClient) -> None:
     first = server_key(push_client(make_client))
     again = server_key(push_client(make_client))  # (a restart on the same database)
     assert first == again and len(unb64url(first)) == 65
 
 
 def test_a_subscription_the_push_service_says_is_gone_is_forgotten(
-    make_client: Any,
+    make_client: MakeClient,
     clock: FakeClock,
     push_service: PushService,
     caplog: pytest.LogCaptureFixture,
@@ -356,7 +356,7 @@ class SilentService:
 
 
 def test_a_push_service_that_never_answers_holds_up_no_move(
-    make_client: Any, clock: FakeClock, caplog: pytest.LogCaptureFixture
+    make_client: MakeClient, clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:
     silent = SilentService()
     try:
@@ -388,7 +388,7 @@ def test_a_push_service_that_never_answers_holds_up_no_move(
 
 
 def test_a_flood_of_subscriptions_is_refused_clearly(
-    make_client: Any, push_service: PushService
+    make_client: MakeClient, push_service: PushService
 ) -> None:
     client = push_client(make_client)
     bob = sign_up(client, "Bob")
@@ -418,7 +418,7 @@ def test_a_flood_of_subscriptions_is_refused_clearly(
     ],
 )
 def test_bad_subscriptions_are_named(
-    make_client: Any, endpoint: str, p256dh: str | None, auth: str | None, said: str
+    make_client: MakeClient, endpoint: str, p256dh: str | None, auth: str | None, said: str
 ) -> None:
     client = make_client(**CHEAP)  # (http to this machine not allowed here)
     bob = sign_up(client, "Bob")

@@ -23,7 +23,7 @@ from test_notices import free_port, look
 from test_notices_challenges import answer, challenge, in_lobby, pushed, sweep_lobby
 from test_notices_push import Browser, PushService, push_client, subscribe, turns_kept
 from test_notices_push import push_service as push_service  # (the fixture)
-from web_helpers import QUIET_LOBBY, FakeClock, FakeSleep
+from web_helpers import QUIET_LOBBY, FakeClock, FakeSleep, MakeClient
 
 from chuhan.web.notices.push import retry_after_seconds
 
@@ -43,7 +43,7 @@ def lobbies() -> Iterator[list[LobbyClient]]:
         member.close()
 
 
-def retrying_client(make_client: Any, sleeper: FakeSleep, **extra: Any) -> TestClient:
+def retrying_client(make_client: MakeClient, sleeper: FakeSleep, **extra: Any) -> TestClient:
     """The app with the default tries (3, 20 s then 40 s apart) and the test's sleep."""
     return push_client(
         make_client,
@@ -73,7 +73,7 @@ def bobs_turn_pushed(
 
 
 def test_a_push_the_service_cannot_take_twice_goes_on_the_third_try(
-    make_client: Any,
+    make_client: MakeClient,
     clock: FakeClock,
     push_service: PushService,
     sleeper: FakeSleep,
@@ -111,7 +111,7 @@ def retry_after(clock: FakeClock, value: str) -> str:
     ],
 )
 def test_a_push_service_is_tried_again_after_the_pause_its_retry_after_asks(
-    make_client: Any,
+    make_client: MakeClient,
     clock: FakeClock,
     push_service: PushService,
     sleeper: FakeSleep,
@@ -127,7 +127,7 @@ def test_a_push_service_is_tried_again_after_the_pause_its_retry_after_asks(
 
 
 def test_a_push_service_asking_for_a_longer_wait_than_the_cap_is_not_tried_again_now(
-    make_client: Any,
+    make_client: MakeClient,
     clock: FakeClock,
     push_service: PushService,
     sleeper: FakeSleep,
@@ -147,7 +147,7 @@ def test_a_push_service_asking_for_a_longer_wait_than_the_cap_is_not_tried_again
 
 @pytest.mark.parametrize("status", [400, 403, 413])
 def test_a_push_the_service_refuses_is_not_tried_again(
-    make_client: Any,
+    make_client: MakeClient,
     clock: FakeClock,
     push_service: PushService,
     sleeper: FakeSleep,
@@ -163,7 +163,7 @@ def test_a_push_the_service_refuses_is_not_tried_again(
 
 
 def test_a_push_service_nobody_listens_at_is_tried_three_times(
-    make_client: Any,
+    make_client: MakeClient,
     clock: FakeClock,
     sleeper: FakeSleep,
     caplog: pytest.LogCaptureFixture,
@@ -184,7 +184,7 @@ def test_a_push_service_nobody_listens_at_is_tried_three_times(
 
 
 def test_a_challenge_pushed_to_a_browser_that_is_gone_forgets_it_at_once(
-    make_client: Any,
+    make_client: MakeClient,
     push_service: PushService,
     sleeper: FakeSleep,
     lobbies: list[LobbyClient],
@@ -201,7 +201,7 @@ def test_a_challenge_pushed_to_a_browser_that_is_gone_forgets_it_at_once(
 
 
 def test_a_failing_push_service_keeps_nobody_waiting(
-    make_client: Any,
+    make_client: MakeClient,
     clock: FakeClock,
     push_service: PushService,
     sleeper: FakeSleep,
@@ -251,7 +251,7 @@ def test_a_failing_push_service_keeps_nobody_waiting(
 
 
 def test_the_app_stopping_cancels_and_awaits_the_pushes_under_way(
-    make_client: Any,
+    make_client: MakeClient,
     push_service: PushService,
     sleeper: FakeSleep,
     lobbies: list[LobbyClient],

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import create_game
+from web_helpers import MakeClient, create_game
 
 #: The test client sends ``Host: testserver``; this is the site's own page.
 SAME_SITE = "http://testserver"
@@ -25,7 +25,7 @@ FOREIGN = [
 ]
 PASSWORD = "correct horse battery"
 #: Cheap Argon2 for the tests.
-CHEAP = {"argon2_time_cost": 1, "argon2_memory_kib": 8192, "argon2_parallelism": 1}
+CHEAP: dict[str, Any] = {"argon2_time_cost": 1, "argon2_memory_kib": 8192, "argon2_parallelism": 1}
 
 
 def sign_up(client: TestClient, name: str) -> dict[str, str]:
@@ -41,7 +41,7 @@ def sign_up(client: TestClient, name: str) -> dict[str, str]:
 
 
 @pytest.fixture
-def client(make_client: Any) -> TestClient:
+def client(make_client: MakeClient) -> TestClient:
     return make_client(**CHEAP)
 
 
@@ -134,7 +134,7 @@ def test_the_account_cannot_be_used_from_another_port_of_the_same_host(
 
 
 def test_behind_a_trusted_proxy_a_forged_forwarded_host_does_not_make_a_page_this_site(
-    make_client: Any,
+    make_client: MakeClient,
 ) -> None:
     client = make_client(**CHEAP, trust_proxy=True)
     cookie = sign_up(client, "Victim04")

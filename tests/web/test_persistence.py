@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from web_helpers import FakeClock, Player, create_game, join_friend_game, token_of
+from web_helpers import FakeClock, MakeClient, Player, create_game, join_friend_game, token_of
 
 #: Fields that describe the connections, not the game.
 _VOLATILE = ("you", "players", "watchers", "clock")
@@ -19,7 +19,7 @@ def stable(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_restart_keeps_games_offers_and_clocks(
-    make_client: Any, clock: FakeClock, db_path: Path
+    make_client: MakeClient, clock: FakeClock, db_path: Path
 ) -> None:
     client = make_client()
     game, red, black = join_friend_game(client, time_control="5+3")
@@ -64,7 +64,7 @@ def test_restart_keeps_games_offers_and_clocks(
 
 
 def test_a_clock_that_ran_out_while_down_ends_the_game_on_restart(
-    make_client: Any, clock: FakeClock
+    make_client: MakeClient, clock: FakeClock
 ) -> None:
     client = make_client()
     game, red, black = join_friend_game(client, time_control="1+0")
@@ -79,7 +79,7 @@ def test_a_clock_that_ran_out_while_down_ends_the_game_on_restart(
     assert result["termination"] == "time" and result["winner"] == "first"
 
 
-def test_the_database_is_written_before_the_ack(make_client: Any, db_path: Path) -> None:
+def test_the_database_is_written_before_the_ack(make_client: MakeClient, db_path: Path) -> None:
     client = make_client()
     game, red, _ = join_friend_game(client)
     red.move("h2e2")
@@ -109,9 +109,11 @@ def _until(predicate: Any, seconds: float = 5.0) -> bool:
     return predicate()  # type: ignore[no-any-return]
 
 
-def test_rooms_nobody_needs_are_let_go_and_rebuilt(make_client: Any, clock: FakeClock) -> None:
+def test_rooms_nobody_needs_are_let_go_and_rebuilt(
+    make_client: MakeClient, clock: FakeClock
+) -> None:
     client = make_client()
-    rooms = client.app.state.manager.rooms
+    rooms = client.app.state.manager.rooms  # type: ignore[attr-defined]
     untimed, red, black = join_friend_game(client)
     timed, red_timed, black_timed = join_friend_game(client, time_control="5+0")
     red.move("h2e2")
@@ -134,4 +136,4 @@ def test_rooms_nobody_needs_are_let_go_and_rebuilt(make_client: Any, clock: Fake
     assert untimed["game_id"] not in rooms
     # At a start, the untimed unfinished game is not kept either.
     client2 = make_client()
-    assert set(client2.app.state.manager.rooms) == {timed["game_id"]}
+    assert set(client2.app.state.manager.rooms) == {timed["game_id"]}  # type: ignore[attr-defined]

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -306,7 +307,7 @@ def test_the_computer_moves_once_after_its_process_is_killed(
     assert sum(1 for e in moves if e.data.get("computer")) == 3
 
 
-def test_an_unreachable_database_at_the_start_is_named(tmp_path: Any) -> None:
+def test_an_unreachable_database_at_the_start_is_named(tmp_path: Path) -> None:
     port = free_port()
     url = f"postgresql://chuhan:secret-password@127.0.0.1:{port}/games"
     run = subprocess.run(

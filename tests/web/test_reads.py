@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import FakeClock, Player, join_friend_game
+from web_helpers import FakeClock, MakeClient, Player, join_friend_game
 
 from chuhan.board import Board
 from chuhan.records import GameRecord, read_pgn, write_pgn
@@ -170,7 +170,7 @@ def replays_here(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The games the server's own process replays (a room loaded, or a read made on the
     event loop); the read worker is another process, which this does not see."""
     made: list[str] = []
-    real = room_module.replay
+    real = room_module.replay  # type: ignore[attr-defined]  # the name the room calls
 
     def counted(row: Any, events: Any, **options: Any) -> Any:
         made.append(row.id)
@@ -306,7 +306,7 @@ def test_an_unknown_game_or_a_bad_read_is_answered_as_before(client: TestClient)
 # ---------------------------------------------------------------------- counted per address
 
 
-def test_reads_are_counted_per_address_with_a_429_naming_the_limit(make_client: Any) -> None:
+def test_reads_are_counted_per_address_with_a_429_naming_the_limit(make_client: MakeClient) -> None:
     client = make_client(read_burst=4, read_every_seconds=10, read_refusal_delay_seconds=0.3)
     game_id = import_long(client, 20)
     paths = ["", "/fen?ply=3", "/pgn", "/fen"]
@@ -324,7 +324,7 @@ def test_reads_are_counted_per_address_with_a_429_naming_the_limit(make_client: 
 
 
 def test_games_read_from_the_store_are_counted_per_address(
-    make_client: Any, clock: FakeClock
+    make_client: MakeClient, clock: FakeClock
 ) -> None:
     client = make_client(rebuild_burst=2, rebuild_every_seconds=30)
     games = [import_long(client, plies, f"game {plies}") for plies in (10, 11, 12)]
@@ -340,7 +340,7 @@ def test_games_read_from_the_store_are_counted_per_address(
     assert client.get(f"/api/games/{games[2]}").status_code == 200
 
 
-def test_what_is_kept_stays_within_its_bound(make_client: Any) -> None:
+def test_what_is_kept_stays_within_its_bound(make_client: MakeClient) -> None:
     client = make_client(read_cache_bytes=60_000)
     games = [import_long(client, plies, f"game {plies}") for plies in (100, 101, 102)]
     reads = context_of(client).reads

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from starlette.testclient import TestClient
-from web_helpers import MATE_LINE, Player, create_game, join_friend_game
+from web_helpers import MATE_LINE, MakeClient, Player, create_game, join_friend_game
 
 from chuhan.records import GameRecord, write_pgn, write_xqf
 from chuhan.squares import Move
@@ -51,7 +50,7 @@ def test_options(client: TestClient) -> None:
     assert options["levels"] == list(range(1, 9)) and options["engine_available"] is True
 
 
-def test_options_give_the_address_friends_use(make_client: Any) -> None:
+def test_options_give_the_address_friends_use(make_client: MakeClient) -> None:
     # Default (as the tests make it): nothing known about the network.
     options = make_client().get("/api/options").json()
     assert options["share_origin"] is None and options["local_only"] is False

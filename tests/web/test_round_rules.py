@@ -64,19 +64,25 @@ def new_round(
     return new_state(row, setup_seconds=SETUP_SECONDS, abandon_seconds=GRACE)
 
 
-def decided(state: RoundState, role: str, kind: str, now: float = T0, **fields: Any) -> list[Event]:
+# ``now`` is positional only: a move's fields are "from" and "to", given as ``**{...}``, and the
+# type checker would otherwise let them fill ``now``.
+def decided(
+    state: RoundState, role: str, kind: str, now: float = T0, /, **fields: Any
+) -> list[Event]:
     answer = decide(state, role, Command(kind, fields), now)
     assert not isinstance(answer, Rejection), answer
     return answer
 
 
-def refused(state: RoundState, role: str, kind: str, now: float = T0, **fields: Any) -> Rejection:
+def refused(
+    state: RoundState, role: str, kind: str, now: float = T0, /, **fields: Any
+) -> Rejection:
     answer = decide(state, role, Command(kind, fields), now)
     assert isinstance(answer, Rejection), answer
     return answer
 
 
-def act(state: RoundState, role: str, kind: str, now: float = T0, **fields: Any) -> RoundState:
+def act(state: RoundState, role: str, kind: str, now: float = T0, /, **fields: Any) -> RoundState:
     for event in decided(state, role, kind, now, **fields):
         state = evolve(state, event)
     return state
@@ -164,6 +170,7 @@ def test_the_first_move_starts_the_clock_and_each_move_presses_it() -> None:
     state = move(state, "first", "h2e2", T0 + 3)
     assert state.clock is not None and state.clock.running is False
     state = move(state, "second", "h9g7", T0 + 13)
+    assert state.clock is not None
     assert state.clock.remaining(False, T0 + 13) == pytest.approx(290)
     assert state.clock.running is True
 

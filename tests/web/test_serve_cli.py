@@ -116,7 +116,12 @@ def test_serve_refuses_a_database_another_server_has(
         # `chuhan play` on the same games opens the running server instead of a second one.
         opened: list[str] = []
         monkey = pytest.MonkeyPatch()
-        monkey.setattr("webbrowser.open", lambda url: opened.append(url) or True)
+
+        def open_in_browser(url: str) -> bool:
+            opened.append(url)
+            return True
+
+        monkey.setattr("webbrowser.open", open_in_browser)
         try:
             assert main(["play", "--db", str(db)]) == 0
         finally:

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from test_accounts import CHEAP, PASSWORD, Seat, as_, me, rated_game, sign_in, sign_up
 from test_lobby import LobbyClient
-from web_helpers import FakeClock
+from web_helpers import FakeClock, MakeClient
 
 from chuhan.web.sockets.sessions import SESSION_ENDED, cookie_session_key
 
@@ -23,8 +23,8 @@ COOKIE = "chuhan_session"
 
 
 @pytest.fixture
-def client(make_client: Any) -> TestClient:
-    return make_client(**CHEAP)  # type: ignore[no-any-return]
+def client(make_client: MakeClient) -> TestClient:
+    return make_client(**CHEAP)
 
 
 def cookie_of(client: TestClient, name: str) -> str:
@@ -60,7 +60,7 @@ OPENED: list[LobbyClient] = []
 
 
 @pytest.fixture(autouse=True)
-def close_lobby_sockets(make_client: Any) -> Iterator[None]:
+def close_lobby_sockets(make_client: MakeClient) -> Iterator[None]:
     """(After the server starts, so closed before it stops.)"""
     yield
     while OPENED:
@@ -144,7 +144,7 @@ def test_deleting_the_account_stops_its_sockets(client: TestClient) -> None:
 
 
 def test_sessions_are_bounded_per_account_and_the_oldest_ends_with_its_sockets(
-    make_client: Any, clock: FakeClock
+    make_client: MakeClient, clock: FakeClock
 ) -> None:
     client = make_client(sessions_per_account=3, **CHEAP)
     first = sign_up(client, "Ada")
@@ -162,7 +162,7 @@ def test_sessions_are_bounded_per_account_and_the_oldest_ends_with_its_sockets(
 
 
 def test_a_socket_whose_session_expired_is_closed_by_the_sweep(
-    make_client: Any, clock: FakeClock
+    make_client: MakeClient, clock: FakeClock
 ) -> None:
     client = make_client(session_days=1, **CHEAP)
     ada = sign_up(client, "Ada")

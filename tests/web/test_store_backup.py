@@ -58,9 +58,12 @@ def test_a_backup_is_one_snapshot_while_the_server_writes(tmp_path: Path) -> Non
     store = served_database(db, 3)
     loop = asyncio.new_event_loop()
     writing = threading.Event()
-    writer = threading.Thread(
-        target=lambda: (writing.set(), loop.run_until_complete(save_games(store, 3, 60)))
-    )
+
+    def write() -> None:
+        writing.set()
+        loop.run_until_complete(save_games(store, 3, 60))
+
+    writer = threading.Thread(target=write)
     try:
         writer.start()
         writing.wait()

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from test_store_checkpoint import start_server
-from web_helpers import FakeClock, FakeEngine, Player, create_game, expect_error
+from web_helpers import FakeClock, FakeEngine, MakeClient, Player, create_game, expect_error
 
 from chuhan.cli import main
 from chuhan.web.app import create_app
@@ -159,7 +159,10 @@ def store_said(caplog: pytest.LogCaptureFixture) -> str:
 
 
 def test_a_damaged_page_of_events_leaves_out_only_the_games_on_it(
-    games: list[dict[str, Any]], db_path: Path, make_client: Any, caplog: pytest.LogCaptureFixture
+    games: list[dict[str, Any]],
+    db_path: Path,
+    make_client: MakeClient,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     page = middle(btree_pages(db_path, "events")[0])
     lost = ids_of(
@@ -181,7 +184,10 @@ def test_a_damaged_page_of_events_leaves_out_only_the_games_on_it(
 
 
 def test_a_damaged_page_of_games_does_not_stop_the_start(
-    games: list[dict[str, Any]], db_path: Path, make_client: Any, caplog: pytest.LogCaptureFixture
+    games: list[dict[str, Any]],
+    db_path: Path,
+    make_client: MakeClient,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     page = middle(btree_pages(db_path, "games")[0])
     lost = ids_of(
@@ -212,7 +218,10 @@ def test_a_damaged_page_of_games_does_not_stop_the_start(
 
 
 def test_a_damaged_index_loses_no_game(
-    games: list[dict[str, Any]], db_path: Path, make_client: Any, caplog: pytest.LogCaptureFixture
+    games: list[dict[str, Any]],
+    db_path: Path,
+    make_client: MakeClient,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     for index in ("events_game", "sqlite_autoindex_games_1", "seats_game"):
         leaves, interior = btree_pages(db_path, index)
@@ -228,7 +237,7 @@ def test_a_damaged_index_loses_no_game(
 
 
 def test_a_damaged_chat_leaves_the_games_playable(
-    games: list[dict[str, Any]], db_path: Path, make_client: Any
+    games: list[dict[str, Any]], db_path: Path, make_client: MakeClient
 ) -> None:
     leaves, _ = btree_pages(db_path, "chat")
     for page in leaves:

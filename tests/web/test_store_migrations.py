@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 from web_helpers import stored_game
 

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 from web_helpers import stored_game
 
@@ -440,7 +440,7 @@ def test_a_game_notice_carries_the_write_as_the_store_has_it(postgres_url: str) 
         row.time_control = {"base": 60, "increment": 1}
         await one.create_game(row, {"t": "both"})
         before = (await two.game_since(row.id, 0) or pytest.fail("no game"))[0]
-        steps: list[tuple[str, dict[str, Any], Callable[[GameRow], None]]] = [
+        steps: list[tuple[str, dict[str, Any], Callable[[GameRow], object]]] = [
             ("move", {"move": "h2e2"}, lambda r: r.moves.append("h2e2")),
             ("move", {"move": "h9g7"}, lambda r: r.moves.append("h9g7")),
             ("draw_offer", {"side": "first"}, lambda r: r.offers.update(draw="first")),
@@ -456,7 +456,11 @@ def test_a_game_notice_carries_the_write_as_the_store_has_it(postgres_url: str) 
             row.clock = {"first": 50.0 - number, "second": 60.0, "running": "second"}
             row.status = "over" if event == "resign" else "playing"
             await one.save_game(row, event, data)
-            await until(lambda n=number: any(x.data.get("revision") == n for x in heard))
+
+            def told(n: int = number) -> bool:
+                return any(x.data.get("revision") == n for x in heard)
+
+            await until(told)
             notice = heard[-1]
             stored = await two.game_since(row.id, number - 1)
             assert stored is not None

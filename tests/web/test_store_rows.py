@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -88,7 +89,7 @@ def played_events() -> list[tuple[str, RoundState, list[Event]]]:
 
 
 def decided_on(
-    start: RoundState, events: list[Event], role: str, kind: str, fields: dict[str, object]
+    start: RoundState, events: list[Event], role: str, kind: str, fields: Mapping[str, object]
 ) -> list[Event]:
     """The events ``role``'s command makes after ``events`` (replayed on a new game like
     ``start``: a state is used once)."""

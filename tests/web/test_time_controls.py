@@ -4,11 +4,9 @@ periods, made the computer search for ever)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import Player, create_game
+from web_helpers import MakeClient, Player, create_game
 
 
 @pytest.mark.parametrize(
@@ -51,7 +49,7 @@ def test_byo_yomi_alone_gives_the_second_player_its_periods(client: TestClient) 
     assert state["clock"]["second"]["periods"] == 3
 
 
-def test_the_bounds_are_settings(make_client: Any) -> None:
+def test_the_bounds_are_settings(make_client: MakeClient) -> None:
     client = make_client(max_main_minutes=5, max_periods=3)
     refused = client.post("/api/games", json={"kind": "friend", "time_control": "10+5"})
     assert "the main time is at most 5 minutes" in refused.json()["error"]["message"]

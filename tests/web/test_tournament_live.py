@@ -13,14 +13,14 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from test_accounts import CHEAP, as_, sign_up
 from test_tournament_routes import a_swiss, create
-from web_helpers import FakeClock
+from web_helpers import FakeClock, MakeClient
 
 from chuhan.web.sockets.protocol import MAX_CHAT_CHARS
 
 
 @pytest.fixture
-def client(make_client: Any) -> TestClient:
-    return make_client(**CHEAP)  # type: ignore[no-any-return]
+def client(make_client: MakeClient) -> TestClient:
+    return make_client(**CHEAP)
 
 
 class Page:
@@ -115,7 +115,7 @@ def test_a_page_is_sent_the_tournament_when_it_changes_with_its_readers_part(
 
 
 def test_the_chat_is_for_accounts_within_its_limits_and_kept(
-    make_client: Any, client: TestClient, clock: FakeClock
+    make_client: MakeClient, client: TestClient, clock: FakeClock
 ) -> None:
     tournament_id, cookies = a_swiss(client, clock, players=2)
     player = Page(client, tournament_id, cookies[1])
@@ -195,7 +195,7 @@ def test_a_page_of_no_tournament_and_bad_messages_are_named(client: TestClient) 
 
 
 def test_a_page_is_sent_one_reading_per_interval_with_every_change_made_meanwhile(
-    make_client: Any, clock: FakeClock
+    make_client: MakeClient, clock: FakeClock
 ) -> None:
     """A tournament is read for its pages at most once per ``tournament_page_seconds``
     (the server's clock): a change within it is not sent at once; the next reading, when
@@ -243,7 +243,7 @@ def page_ms(clock: FakeClock) -> int:
 
 
 def test_a_players_page_is_told_of_their_game_at_once_and_only_theirs(
-    make_client: Any, clock: FakeClock
+    make_client: MakeClient, clock: FakeClock
 ) -> None:
     """The game made for a board is told to its two players' pages as it is made, not at
     the tournament's next reading (here an hour away); a visitor's page is not told."""

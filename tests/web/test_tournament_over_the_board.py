@@ -6,12 +6,13 @@ and TRF; and each bad input's clear message."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 from test_accounts import CHEAP, as_, sign_up
-from web_helpers import FakeClock
+from web_helpers import FakeClock, MakeClient
 
 from chuhan.records.pgn import read_pgn
 
@@ -24,8 +25,8 @@ PLAYERS = (
 
 
 @pytest.fixture
-def client(make_client: Any) -> TestClient:
-    return make_client(**CHEAP)  # type: ignore[no-any-return]
+def client(make_client: MakeClient) -> TestClient:
+    return make_client(**CHEAP)
 
 
 def an_event(
@@ -285,7 +286,7 @@ def test_an_absurd_event_or_a_start_in_the_past_is_refused(
         "starts": clock() + 60,
         "over_the_board": True,
     }
-    cases = [
+    cases: list[tuple[dict[str, object], str]] = [
         ({"rounds": 500}, "a Swiss has 1 to 30 rounds, not 500"),
         ({"max_players": 100000}, "a tournament takes 2 to 2000 players, not 100000"),
         ({"starts": clock() - 3600}, "the start time is 3600 seconds in the past"),
@@ -324,7 +325,7 @@ def test_online_tournaments_keep_their_players_and_rounds_to_themselves(
 
 
 def test_the_printed_pages_are_served_by_name_and_an_unknown_one_is_not(
-    client: TestClient, clock: FakeClock, static_dir: Any
+    client: TestClient, clock: FakeClock, static_dir: Path
 ) -> None:
     tournament_id, _ = an_event(client, clock, players=2)
     missing = client.get(f"/t/{tournament_id}/print/pairings")

@@ -296,7 +296,8 @@ class Page:
     def until(self, kind: str) -> dict[str, Any]:
         deadline = time.monotonic() + HANG
         while True:
-            message = json.loads(self.ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+            text = self.ws.recv(timeout=max(0.01, deadline - time.monotonic()))
+            message: dict[str, Any] = json.loads(text)
             if message["type"] == "error":
                 raise AssertionError(message)
             if message["type"] == "tournament":

@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from test_accounts import CHEAP, OPENING, Seat, as_, sign_up
-from web_helpers import FakeClock, FakeEngine
+from web_helpers import FakeClock, FakeEngine, MakeClient
 
 from chuhan.records.pgn import read_pgn
 
 
 @pytest.fixture
-def client(make_client: Any) -> TestClient:
-    return make_client(**CHEAP)  # type: ignore[no-any-return]
+def client(make_client: MakeClient) -> TestClient:
+    return make_client(**CHEAP)
 
 
 def create(client: TestClient, cookie: str, clock: FakeClock, **fields: Any) -> Any:
@@ -415,7 +415,8 @@ def test_the_driver_finishes_an_arena_after_its_minutes_once_its_games_are_over(
     drive(client)
     assert shown(client, tournament_id)["status"] == "running"  # (its game is not over)
     seats["first"].do("resign")
-    client.portal.call(client.app.state.context.tournaments.idle)  # type: ignore[attr-defined, union-attr]
+    tournaments = client.app.state.context.tournaments  # type: ignore[attr-defined]
+    client.portal.call(tournaments.idle)  # type: ignore[union-attr]
     drive(client)
     assert shown(client, tournament_id)["status"] == "finished"
 
@@ -672,7 +673,8 @@ def test_a_game_whose_player_never_moves_is_forfeited_and_the_player_paused(
     assert all(board["result"] is None for board in shown(client, tournament_id)["paired"][0])
     clock.advance(11)
     drive(client)
-    client.portal.call(client.app.state.context.tournaments.idle)  # type: ignore[attr-defined, union-attr]
+    tournaments = client.app.state.context.tournaments  # type: ignore[attr-defined]
+    client.portal.call(tournaments.idle)  # type: ignore[union-attr]
     after = shown(client, tournament_id)
     boards = {board["game"]: board for board in after["paired"][0]}
     assert boards[played_id]["result"] is None  # (both have moved: it plays on)
@@ -704,11 +706,11 @@ def test_a_game_called_off_for_an_absent_player_and_left_without_result_is_their
     service._unsubscribe = lambda: None  # (the app's close unsubscribes: done already)
     clock.advance(31)
     drive(client)  # (the game is called off: Red did not move in time)
-    client.portal.call(context.tournaments.idle)
+    client.portal.call(context.tournaments.idle)  # type: ignore[union-attr]
     (board,) = shown(client, tournament_id)["paired"][0]
     assert board["game"] == game_id and board["result"] is None
     drive(client)  # (the next look finds the game over without its board's result)
-    client.portal.call(context.tournaments.idle)
+    client.portal.call(context.tournaments.idle)  # type: ignore[union-attr]
     after = shown(client, tournament_id)
     (board,) = after["paired"][0]
     assert board["result"] == "-+"  # (Red never moved: Black wins by forfeit)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -15,6 +16,7 @@ from chuhan.adjudication.outcome import Termination
 from chuhan.web.tournaments.pairings import (
     MAX_COLOUR_STREAK,
     ArenaPlayer,
+    Colour,
     arena_cost,
     arena_matching,
     colour_streak,
@@ -421,7 +423,8 @@ def test_a_swiss_pairs_everyone_once_a_round_and_nobody_twice(count: int, seed: 
 
 
 def arena_player(number: int, draw: st.DrawFn) -> ArenaPlayer:
-    colours = tuple(draw(st.lists(st.sampled_from(["red", "black"]), max_size=5)))
+    sides: list[Colour] = ["red", "black"]
+    colours = tuple(draw(st.lists(st.sampled_from(sides), max_size=5)))
     return ArenaPlayer(
         number=number,
         rank=draw(st.integers(1, 20)),
@@ -800,4 +803,5 @@ def test_more_half_point_byes_than_rounds_is_refused(field_name: str) -> None:
     with pytest.raises(
         TournamentError, match=f"'{field_name}' is 0 to the Swiss's 5 rounds, not 6"
     ):
-        check_spec(replace(SWISS, **{field_name: 6}))
+        too_many: dict[str, Any] = {field_name: 6}
+        check_spec(replace(SWISS, **too_many))

@@ -7,6 +7,7 @@ import json
 import threading
 import time
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 from starlette.websockets import WebSocketDisconnect
@@ -25,7 +26,10 @@ with warnings.catch_warnings():
 #: The lobby's own sweep (every 2 s by default, on the real clock: it forgets the seeks of
 #: owners no process holds) a day apart: a test that writes seeks of absent owners, or
 #: sweeps when it wants, is not raced by it.
-QUIET_LOBBY = {"lobby_sweep_seconds": 86400}
+QUIET_LOBBY: dict[str, Any] = {"lobby_sweep_seconds": 86400}
+
+#: The ``make_client`` fixture (conftest.py): ``make_client(**settings)`` opens the app.
+MakeClient = Callable[..., TestClient]
 
 
 class FakeClock:
