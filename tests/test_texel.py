@@ -1,6 +1,8 @@
-"""tools/texel.py, the texel tuning of the xiangqi evaluation: its model is the evaluation,
-its fit finds a known scale and known weights on data made from them, its output is what
-the evaluation reads, and its positions are quiet and labelled from Red's view."""
+"""tools/texel.py, the texel tuning of the evaluation: its model is the evaluation (xiangqi's
+and janggi's), its fit finds a known scale and known weights on data made from them, its
+output is what the evaluation reads, its positions are quiet and labelled from the first
+mover's view, and janggi's self-play source (tools/selfplay_games.py) plays the same games
+for a seed."""
 
 from __future__ import annotations
 
@@ -15,7 +17,14 @@ from types import ModuleType
 import pytest
 
 from chuhan.board import Board
-from chuhan.search.evaluate import XIANGQI_WEIGHTS, EvalWeights, evaluate_with, evaluator_for
+from chuhan.search.evaluate import (
+    JANGGI_WEIGHTS,
+    XIANGQI_WEIGHTS,
+    EvalWeights,
+    evaluate_with,
+    evaluator_for,
+)
+from chuhan.variants import JANGGI_ARRANGEMENTS, janggi_start_fen
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,6 +43,7 @@ def _load() -> ModuleType:
 
 
 texel = _load()
+selfplay = sys.modules["selfplay_games"]
 #: The scale of the synthetic data's logistic.
 K_TRUE = 0.004
 #: The weights the fits start from: the evaluation of the rules of thumb (so that the
@@ -58,6 +68,27 @@ def _random_positions(count: int, seed: int = 7) -> list[Board]:
 
 
 BOARDS = _random_positions(240)
+
+
+def _random_janggi_positions(count: int, seed: int = 8) -> list[Board]:
+    """Janggi positions of random games from random arrangements, 8 to 80 plies in (a
+    pass now and then)."""
+    rng = random.Random(seed)
+    boards = []
+    while len(boards) < count:
+        fen = janggi_start_fen(rng.choice(JANGGI_ARRANGEMENTS), rng.choice(JANGGI_ARRANGEMENTS))
+        board = Board(fen, variant="janggi")
+        for _ in range(rng.randrange(8, 80)):
+            moves = board.legal_move_codes()
+            if not moves:
+                break
+            board.push_code(rng.choice(moves))
+        if board.legal_move_codes():
+            boards.append(Board(board.fen(), variant="janggi"))
+    return boards
+
+
+JANGGI_BOARDS = _random_janggi_positions(160)
 
 
 def _labelled(truth: object) -> list:  # type: ignore[type-arg]
@@ -91,6 +122,25 @@ def test_the_model_is_the_evaluation_from_reds_side(weights: EvalWeights) -> Non
         model = texel.scores([texel.sample_of(board, 0.0, weights)], current)[0]
         score = evaluate_with(ev, board.placement, board.turn)
         assert abs(model - (score if board.turn else -score)) <= 2, board.fen()
+
+
+@pytest.mark.parametrize(
+    "weights", [texel.JANGGI_RULES_OF_THUMB, JANGGI_WEIGHTS], ids=["rules of thumb", "engine's"]
+)
+def test_the_janggi_model_is_the_evaluation_from_chos_side(weights: EvalWeights) -> None:
+    ev = evaluator_for("janggi", weights)
+    current = texel.Vector.of(weights, "janggi")
+    for board in JANGGI_BOARDS:
+        model = texel.scores([texel.sample_of(board, 0.0, weights)], current)[0]
+        score = evaluate_with(ev, board.placement, board.turn)
+        assert abs(model - (score if board.turn else -score)) <= 2, board.fen()
+
+
+def test_hans_bonus_is_added_as_it_is_not_fitted() -> None:
+    weights = texel.JANGGI_RULES_OF_THUMB
+    sample = texel.sample_of(JANGGI_BOARDS[0], 0.0, weights)
+    assert sample.fixed == -weights.second_player_bonus
+    assert len(sample.dense) == len(texel.DENSE)
 
 
 def test_k_is_found_on_data_made_with_a_known_k() -> None:
@@ -142,6 +192,30 @@ def test_the_written_module_gives_the_fitted_evaluation(tmp_path: Path) -> None:
         assert abs(model - (score if board.turn else -score)) <= 2
 
 
+def test_the_written_janggi_module_gives_the_fitted_evaluation(tmp_path: Path) -> None:
+    base = texel.JANGGI_RULES_OF_THUMB
+    current = texel.Vector.of(base, "janggi")
+    samples = [texel.sample_of(board, 0.0, base) for board in JANGGI_BOARDS]
+    truth = _more_chariot(current, 150.0)
+    evals = texel.scores(samples, truth)
+    samples = [
+        replace(s, score=texel.sigmoid(K_TRUE * e)) for s, e in zip(samples, evals, strict=True)
+    ]
+    fitted = texel.fit(samples, current, K_TRUE, iterations=30, rate=2.0, ridge=0.0, log=False)
+    weights = fitted.weights(texel.square_counts(samples), base)
+    path = tmp_path / "texel_janggi.py"
+    path.write_text(texel.module_text(weights, ["a test"], "janggi"), encoding="utf-8")
+    read = runpy.run_path(str(path))
+    assert read["TABLES"] == weights.tables
+    assert read["SECOND_PLAYER_BONUS"] == base.second_player_bonus
+    again = texel.Vector.of(weights, "janggi")
+    ev = evaluator_for("janggi", weights)
+    for board in JANGGI_BOARDS[:40]:
+        model = texel.scores([texel.sample_of(board, 0.0, weights)], again)[0]
+        score = evaluate_with(ev, board.placement, board.turn)
+        assert abs(model - (score if board.turn else -score)) <= 2
+
+
 def test_a_position_with_no_capture_is_quiet() -> None:
     assert texel.is_quiet(Board("3akab2/9/4b4/9/9/8r/9/4B4/R8/3AKAB2 w - - 0 1"))
 
@@ -172,6 +246,39 @@ def test_positions_skip_the_opening_and_carry_the_result_from_reds_side() -> Non
         replayed.push_iccs(text)
     assert {p.fen for p in positions} <= later
     assert all(p.score == 0.0 and p.validation for p in positions)
+
+
+def test_a_selfplay_game_gives_quiet_janggi_positions_labelled_from_chos_side() -> None:
+    moves = "i0i2 e8d7 i2i0 f9e9 b0a2 d9e8 a3b3 g9f7 a2b4 c6b6 b4d5 b6c6 d5f4 g6f6 h0g2"
+    game = selfplay.SelfPlayGame(0, "마상상마", "상마마상", moves, "1-0", "points")
+    positions = texel.positions_of(game, per_game=3, skip=8, seed=1, validation=0.0)
+    assert len(positions) == 3
+    replayed = Board(game.start_fen, variant="janggi")
+    later = set()
+    for ply, text in enumerate(moves.split()):
+        if ply >= 8:
+            later.add(replayed.fen())
+        replayed.push_iccs(text)
+    assert {p.fen for p in positions} <= later
+    assert all(texel.is_quiet(Board(p.fen, variant="janggi")) for p in positions)
+    assert all(p.score == 1.0 and not p.validation for p in positions)
+
+
+def test_the_selfplay_games_are_the_same_for_a_seed_and_kept(tmp_path: Path) -> None:
+    cache = tmp_path / "games.jsonl"
+    options = {"seed": 3, "nodes": 150, "random_plies": 4, "cache": cache}
+    played: list[int] = []
+    games, _ = selfplay.generate(2, **options, on_game=lambda _, g: played.append(g.number))
+    assert sorted(played) == [0, 1]
+    assert all(g.result in ("1-0", "0-1", "1/2-1/2") and g.termination for g in games)
+    assert games[0] != games[1]
+    # Kept: a second run reads them and plays none.
+    again, _ = selfplay.generate(2, **options, on_game=lambda _, g: played.append(g.number))
+    assert again == games and played == [0, 1]
+    # The same seed and number play the same game again.
+    weights = texel.JANGGI_RULES_OF_THUMB
+    replay = selfplay.play(1, seed=3, nodes=150, random_plies=4, weights=weights)
+    assert replay == games[1]
 
 
 @pytest.mark.slow

@@ -1,41 +1,50 @@
-"""Texel tuning of the xiangqi evaluation on the master games of CCPD.
+"""Texel tuning of the evaluation: xiangqi's on the master games of CCPD, janggi's on games
+of the engine against itself (``--game janggi``; there are no janggi master records here).
 
-The data: the Chinese Chess Practical Dataset by Yu-Han Tseng (CC BY 4.0), the archive
-chuhan ships (``chuhan.explorer.masters.MASTERS_ARCHIVE``). Its master games are read as the
-opening explorer reads them (each text once; a game counted once by its moves and result,
-and for a game shorter than 40 plies by its players too); a game without a result is left
-out. The games are taken in an order shuffled by ``--seed`` until ``--positions`` positions
-are found, so a capped run is a fair sample of the whole archive.
+The xiangqi data: the Chinese Chess Practical Dataset by Yu-Han Tseng (CC BY 4.0), the
+archive chuhan ships (``chuhan.explorer.masters.MASTERS_ARCHIVE``). Its master games are
+read as the opening explorer reads them (each text once; a game counted once by its moves
+and result, and for a game shorter than 40 plies by its players too); a game without a
+result is left out. The games are taken in an order shuffled by ``--seed`` until
+``--positions`` positions are found, so a capped run is a fair sample of the whole archive.
+
+The janggi data: ``--games`` games of the compiled engine against itself at ``--nodes``
+nodes a move, each from its own random arrangements and ``--random-plies`` random moves,
+played to the end under ``--rules`` (official: a game the move limit ends is won on
+points), with the starting weights (``tools/selfplay_games.py``, seeded by ``--seed``;
+the games are kept in the cache, one record a game, so a rerun plays none of them again).
 
 The positions: from each game, up to ``--per-game`` positions after the first ``--skip``
 plies, drawn at random (seeded by the game), each one *quiet*: the side to move is not in
 check, and a capture-only quiescence search with the starting weights returns the static
-score (nothing hangs). Each is labelled with the game's result from Red's view (1, 1/2,
-0). A game is in the validation split when a hash of its moves says so (``--validation``,
-10 %), so no game gives positions to both splits. The positions are kept in a cache
-(``--cache``, by default the user's cache folder), named by everything that chose them.
+score (nothing hangs). Each is labelled with the game's result from the first mover's view
+(Red, Cho: 1, 1/2, 0). A game is in the validation split when a hash of it says so
+(``--validation``, 10 %), so no game gives positions to both splits. The positions are kept
+in a cache (``--cache``, by default the user's cache folder), named by everything that
+chose them.
 
 The fit: the evaluation (``chuhan.search.evaluate``) is linear in its weights. The model
 here has one value per piece type and square (material and placement together, the two
 halves of the board tied: a square and its mirror across the centre file share a value),
 the chariot and horse mobility, the elephant's blocked eyes, the four attack weights near
 the enemy palace and the tempo; the defenders' factor and the trapped horse's penalty keep
-their form. First ``K`` of ``sigmoid(K * score)`` is fitted to the starting weights
-(golden-section search), then, with ``K`` fixed, the weights by full-batch Adam on the mean
-squared error, with a ridge pull (``--ridge``) towards the starting weights (a square no
-position of the data has a piece on keeps its value). The starting weights (``--start``) are by
-default those before any fit to the masters (:data:`RULES_OF_THUMB`), so that a rerun with
-the same choices writes the weights the engine plays with; ``--start engine`` fits on from
-the engine's own.
+their form, and janggi's bonus for Han (1.5 points) is a rule, added as it is. First ``K``
+of ``sigmoid(K * score)`` is fitted to the starting weights (golden-section search), then,
+with ``K`` fixed, the weights by full-batch Adam on the mean squared error, with a ridge
+pull (``--ridge``) towards the starting weights (a square no position of the data has a
+piece on keeps its value). The starting weights (``--start``) are by default those before
+any fit to game results (:data:`RULES_OF_THUMB`, :data:`JANGGI_RULES_OF_THUMB`), so that a
+rerun with the same choices writes the weights the engine plays with; ``--start engine``
+fits on from the engine's own.
 
 It prints the data source, the number of positions, ``K``, the mean squared error on the
 training and validation positions before and after, and the fitted weights, and writes them
-(``--out``) as the module ``evaluate.py`` reads (``src/chuhan/search/texel_xiangqi.py``):
-constants, turned into the evaluator's table of values once, so the search runs as fast.
+(``--out``) as the module ``evaluate.py`` reads (``src/chuhan/search/texel_xiangqi.py``,
+``texel_janggi.py``): constants, turned into the evaluator's table of values once, so the
+search runs as fast.
 
     python tools/texel.py --positions 100000 --jobs 2 --out /tmp/texel_xiangqi.py
-
-Janggi is not tuned: there are no janggi master records here.
+    python tools/texel.py --game janggi --games 200 --jobs 1 --out /tmp/texel_janggi.py
 """
 
 from __future__ import annotations
@@ -55,6 +64,8 @@ from dataclasses import dataclass, replace
 from operator import mul
 from pathlib import Path
 
+import selfplay_games
+from selfplay_games import SelfPlayGame, weights_digest
 from tune import golden_k
 
 from chuhan.board import Board
@@ -63,6 +74,7 @@ from chuhan.explorer.index import UNIQUE_PLIES, _read_files
 from chuhan.explorer.masters import CREDIT, MASTERS_ARCHIVE, MASTERS_ENCODING, masters_digest
 from chuhan.explorer.text import normalize_result, normalize_tag, search_key
 from chuhan.search.evaluate import (
+    JANGGI_WEIGHTS,
     XIANGQI_WEIGHTS,
     Evaluator,
     EvalWeights,
@@ -89,6 +101,8 @@ DENSE = (
     (14, "attack_pawn"),
     (15, "tempo"),
 )
+#: Han's bonus in ``evaluate.features``: a rule (janggi's 1.5 points), not fitted.
+SECOND_PLAYER_BONUS = 16
 #: Bounds on the dense weights (the search's lazy evaluation assumes the positional terms
 #: stay within a few hundred of the placement score).
 BOUNDS = {
@@ -116,8 +130,21 @@ RULES_OF_THUMB = EvalWeights(
     attack=(0, 0, 0, 0, 10, 16, 10, 9),
     tempo=11,
 )
-#: The weights a fit may start from (``--start``).
-STARTS = {"thumb": RULES_OF_THUMB, "engine": XIANGQI_WEIGHTS}
+#: The janggi weights before any fit to self-play's results (main at f8cb3d9): tables from
+#: the rules of thumb in ``evaluate.py``, weights fitted to self-play's outcomes by
+#: ``tools/tune.py``. Its games are played with them, and the fit starts from them.
+JANGGI_RULES_OF_THUMB = EvalWeights(
+    material=(0, 0, 242, 271, 344, 902, 457, 145),
+    elephant_eye=0,
+    attack=(0, 0, 0, 0, 10, 18, 11, 9),
+    tempo=13,
+    second_player_bonus=28,
+)
+#: The weights a fit may start from (``--start``), by game.
+STARTS = {
+    "xiangqi": {"thumb": RULES_OF_THUMB, "engine": XIANGQI_WEIGHTS},
+    "janggi": {"thumb": JANGGI_RULES_OF_THUMB, "engine": JANGGI_WEIGHTS},
+}
 
 
 # ------------------------------------------------------------------ the data
@@ -132,11 +159,22 @@ class MasterGame:
     moves: str
     result: str
 
+    @property
+    def start_fen(self) -> str | None:
+        """The position the moves start from (None: xiangqi's start)."""
+        return None
+
+
+#: A game positions are taken from: a master game (xiangqi) or a game of the engine
+#: against itself (janggi, ``tools/selfplay_games.py``). Both have an ``identity`` (hex),
+#: ``moves`` (ICCS), a ``result`` from the first mover's view and a ``start_fen``.
+ScoredGame = MasterGame | SelfPlayGame
+
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """A labelled quiet position: its FEN, the score from Red's view (1, 0.5, 0) and
-    whether its game is in the validation split."""
+    """A labelled quiet position: its FEN, the score from the first mover's view (Red,
+    Cho: 1, 0.5, 0) and whether its game is in the validation split."""
 
     fen: str
     score: float
@@ -185,10 +223,10 @@ def master_texts(archive: Path, seed: int) -> list[tuple[str, bytes]]:
 
 def is_quiet(board: Board, weights: EvalWeights = XIANGQI_WEIGHTS) -> bool:
     """Whether ``board`` is quiet: the side to move is not in check, and a capture-only
-    quiescence search returns the static score."""
+    quiescence search returns the static score (``weights`` are the board's game's)."""
     if board.is_check():
         return False
-    ev = evaluator_for("xiangqi", weights)
+    ev = evaluator_for(board.variant.game, weights)
     static = evaluate_with(ev, board.placement, board.turn)
     return quiesce(board, ev, -100_000, 100_000, 8) == static
 
@@ -215,7 +253,7 @@ def quiesce(board: Board, ev: Evaluator, alpha: int, beta: int, depth: int) -> i
 
 
 def positions_of(
-    game: MasterGame,
+    game: ScoredGame,
     *,
     per_game: int,
     skip: int,
@@ -224,10 +262,12 @@ def positions_of(
     weights: EvalWeights = XIANGQI_WEIGHTS,
 ) -> list[Position]:
     """Up to ``per_game`` positions of ``game`` after ply ``skip`` quiet by ``weights``,
-    drawn at random (by ``seed`` and the game), labelled with its result from Red's view."""
+    drawn at random (by ``seed`` and the game), labelled with its result from the first
+    mover's view."""
     score = {"1-0": 1.0, "0-1": 0.0}.get(game.result, 0.5)
     held_out = int(game.identity[:8], 16) / 2**32 < validation
-    board = Board()
+    variant = "xiangqi" if game.start_fen is None else "janggi"
+    board = Board(game.start_fen, variant=variant)
     fens = []
     for ply, text in enumerate(game.moves.split()):
         if ply >= skip:
@@ -240,7 +280,7 @@ def positions_of(
     for fen in fens:
         if len(chosen) >= per_game:
             break
-        if is_quiet(Board(fen), weights):
+        if is_quiet(Board(fen, variant=variant), weights):
             chosen.append(Position(fen, score, held_out))
     return chosen
 
@@ -254,7 +294,7 @@ def _positions_of_batch(
     start: str,
 ) -> list[tuple[MasterGame, list[Position]]]:
     # The weights go to the worker by name: the compiled EvalWeights does not unpickle.
-    weights = STARTS[start]
+    weights = STARTS["xiangqi"][start]
     return [
         (
             game,
@@ -289,8 +329,8 @@ def extract(
     log: bool = True,
 ) -> tuple[list[Position], int]:
     """Positions from the archive's distinct master games (see the module), at most
-    ``positions`` of them, quiet by the weights ``STARTS[start]``, and the number of games
-    they came from."""
+    ``positions`` of them, quiet by the weights ``STARTS["xiangqi"][start]``, and the number
+    of games they came from."""
     texts = master_texts(archive, seed)
     seen: set[str] = set()
     found: list[Position] = []
@@ -381,16 +421,21 @@ def square_index(piece: int, sq: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Sample:
-    """A position as the model reads it: the square values Red's pieces add and those
-    Black's subtract, the dense features (Red's view) and the score from Red's view."""
+    """A position as the model reads it: the square values the first mover's pieces add
+    and those the second mover's subtract, the dense features (first mover's view), the
+    score from the first mover's view, and what the terms not fitted add (janggi: Han's
+    bonus, a rule)."""
 
     plus: tuple[int, ...]
     minus: tuple[int, ...]
     dense: tuple[float, ...]
     score: float
+    fixed: float = 0.0
 
 
 def sample_of(board: Board, score: float, weights: EvalWeights = XIANGQI_WEIGHTS) -> Sample:
+    """``board`` as the model reads it (``weights`` are its game's: the horse's trapped
+    penalty and the defenders' factor are read from them)."""
     squares = board.placement
     plus = []
     minus = []
@@ -400,8 +445,9 @@ def sample_of(board: Board, score: float, weights: EvalWeights = XIANGQI_WEIGHTS
             plus.append(square_index(p, sq))
         elif p < 0:
             minus.append(square_index(-p, SQUARE_COUNT - 1 - sq))
-    f = features(evaluator_for("xiangqi", weights), squares, board.turn)
-    return Sample(tuple(plus), tuple(minus), tuple(f[i] for i, _ in DENSE), score)
+    f = features(evaluator_for(board.variant.game, weights), squares, board.turn)
+    fixed = f[SECOND_PLAYER_BONUS] * weights.second_player_bonus
+    return Sample(tuple(plus), tuple(minus), tuple(f[i] for i, _ in DENSE), score, fixed)
 
 
 @dataclass(frozen=True)
@@ -413,13 +459,14 @@ class Vector:
     dense: tuple[float, ...]
 
     @classmethod
-    def of(cls, weights: EvalWeights) -> Vector:
+    def of(cls, weights: EvalWeights, game: str = "xiangqi") -> Vector:
+        """The values of ``game``'s evaluation with ``weights``."""
         values = [0.0] * (7 * HALF)
         for piece in range(1, 8):
-            table = placement_table("xiangqi", piece, weights)
+            table = placement_table(game, piece, weights)
             for sq in range(SQUARE_COUNT):
                 v = weights.material[piece] + table[sq] * weights.placement // 100
-                if piece == PAWN and sq // FILES >= 5:
+                if piece == PAWN and game != "janggi" and sq // FILES >= 5:
                     v += weights.pawn_crossed
                 values[square_index(piece, sq)] = float(v)
         dense = (
@@ -464,11 +511,11 @@ class Vector:
 
 
 def scores(samples: Sequence[Sample], w: Vector) -> list[float]:
-    """The model's score of each sample, Red's view."""
+    """The model's score of each sample, the first mover's view."""
     get = w.squares.__getitem__
     dense = w.dense
     return [
-        sum(map(get, s.plus)) - sum(map(get, s.minus)) + sum(map(mul, s.dense, dense))
+        sum(map(get, s.plus)) - sum(map(get, s.minus)) + sum(map(mul, s.dense, dense)) + s.fixed
         for s in samples
     ]
 
@@ -579,10 +626,14 @@ def fit(
 # ------------------------------------------------------------------ the output
 
 
-def module_text(weights: EvalWeights, summary: Sequence[str]) -> str:
-    """The module ``evaluate.py`` reads the fitted xiangqi weights from."""
+def module_text(weights: EvalWeights, summary: Sequence[str], game: str = "xiangqi") -> str:
+    """The module ``evaluate.py`` reads the fitted weights of ``game`` from
+    (``texel_xiangqi.py``, ``texel_janggi.py``)."""
+    janggi = game == "janggi"
+    names = ("king", "guard", *PIECES[2:]) if janggi else PIECES
+    side = "Cho" if janggi else "Red"
     lines = [
-        '"""The xiangqi evaluation\'s weights fitted by ``tools/texel.py`` (generated: rerun',
+        f'"""The {game} evaluation\'s weights fitted by ``tools/texel.py`` (generated: rerun',
         "the tool rather than edit it).",
         "",
         *(wrapped for line in summary for wrapped in textwrap.wrap(line, 92) or [""]),
@@ -597,8 +648,10 @@ def module_text(weights: EvalWeights, summary: Sequence[str]) -> str:
         f"ATTACK: tuple[int, ...] = {weights.attack!r}",
         f"DEFENDER_MISSING = {weights.defender_missing!r}",
         f"TEMPO = {weights.tempo!r}",
-        "#: By piece type (1-7: king, advisor, elephant, horse, chariot, cannon, soldier), by",
-        "#: square from Red's side (rank 0 Red's back rank, 9 squares a rank). Typed as tuples",
+        *([f"SECOND_PLAYER_BONUS = {weights.second_player_bonus!r}"] if janggi else []),
+        f"#: By piece type (1-7: {', '.join(names)}), by",
+        f"#: square from {side}'s side (rank 0 {side}'s back rank, 9 squares a rank). "
+        "Typed as tuples",
         "#: of any length: the compiled evaluation holds them as objects, not C structs.",
         "# fmt: off",
         "TABLES: tuple[tuple[int, ...], ...] = (",
@@ -606,7 +659,7 @@ def module_text(weights: EvalWeights, summary: Sequence[str]) -> str:
     ]
     for piece in range(1, 8):
         table = weights.tables[piece]
-        lines.append(f"    # {PIECES[piece - 1]}")
+        lines.append(f"    # {names[piece - 1]}")
         lines.append("    (")
         for rank in range(10):
             row = ", ".join(f"{v}" for v in table[rank * FILES : (rank + 1) * FILES])
@@ -636,8 +689,8 @@ def _show(old: Vector, new: Vector) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        description="Texel tuning of the xiangqi evaluation on CCPD's master games.",
-        epilog="Janggi is not tuned: there are no janggi master records here.",
+        description="Texel tuning of the evaluation: xiangqi's on CCPD's master games, "
+        "janggi's on games of the engine against itself.",
     )
     parser.add_argument("--positions", type=int, default=100_000, help="at most this many")
     parser.add_argument("--per-game", type=int, default=8, help="positions from one game")
@@ -645,13 +698,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--validation", type=float, default=0.1, help="share of games held out")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--start",
-        choices=sorted(STARTS),
-        default="thumb",
-        help="the weights the fit starts from and the quiet test uses: thumb (before any "
-        "fit to the masters; a rerun gives the engine's weights) or engine (the engine's own)",
+        "--game",
+        choices=("xiangqi", "janggi"),
+        default="xiangqi",
+        help="xiangqi: CCPD's master games; janggi: games of the engine against itself",
     )
-    parser.add_argument("--jobs", type=int, default=2, help="processes reading the games")
+    parser.add_argument(
+        "--start",
+        choices=("thumb", "engine"),
+        default="thumb",
+        help="the weights the fit starts from and the quiet test uses (janggi: and the "
+        "self-play plays with): thumb (before any fit to game results; a rerun gives the "
+        "engine's weights) or engine (the engine's own)",
+    )
+    parser.add_argument("--games", type=int, default=1000, help="janggi: self-play games")
+    parser.add_argument("--nodes", type=int, default=4000, help="janggi: nodes a move")
+    parser.add_argument(
+        "--random-plies", type=int, default=6, help="janggi: random plies a game starts with"
+    )
+    parser.add_argument("--rules", default="official", help="janggi: the rule set played")
+    parser.add_argument(
+        "--jobs", type=int, default=2, help="processes reading (janggi: playing) the games"
+    )
     parser.add_argument("--iterations", type=int, default=300, help="Adam steps")
     parser.add_argument("--rate", type=float, default=1.0, help="Adam's step (centipawns)")
     parser.add_argument("--ridge", type=float, default=1e-6, help="pull to the starting weights")
@@ -663,25 +731,51 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--positions and --per-game must be at least 1")
     if not 0 < options.validation < 1:
         parser.error(f"--validation must be between 0 and 1, not {options.validation}")
+    if options.games < 1 or options.nodes < 1:
+        parser.error("--games and --nodes must be at least 1")
 
-    digest = masters_digest(options.archive)
-    print(f"data: {options.archive} (sha256 {digest[:16]}…)")
-    print(f"  {CREDIT}")
-    start = STARTS[options.start]
+    game = options.game
+    start = STARTS[game][options.start]
     choices = {
         "positions": options.positions,
         "per_game": options.per_game,
         "skip": options.skip,
         "validation": options.validation,
         "seed": options.seed,
-        "weights": hashlib.sha256(repr(start).encode()).hexdigest()[:16],
+        "weights": weights_digest(start),
     }
-    cached = options.cache / cache_name(digest, **choices)
     started = time.monotonic()
+    if game == "xiangqi":
+        digest = masters_digest(options.archive)
+        print(f"data: {options.archive} (sha256 {digest[:16]}…)")
+        print(f"  {CREDIT}")
+        source = f"{options.archive.name} (sha256 {digest[:16]})"
+        kind = "distinct master games"
+        cached = options.cache / cache_name(digest, **choices)
+    else:
+        games_file = options.cache / selfplay_games.cache_name(
+            nodes=options.nodes,
+            random_plies=options.random_plies,
+            rules=options.rules,
+            seed=options.seed,
+            weights=weights_digest(start),
+        )
+        print(
+            f"data: janggi:{options.rules} games of chuhan's engine against itself, "
+            f"{options.nodes:,} nodes a move, from {options.random_plies} random plies "
+            f"and random arrangements (seed {options.seed}), in {games_file}"
+        )
+        source = (
+            f"{options.games:,} games of chuhan's engine against itself "
+            f"(janggi:{options.rules}, {options.nodes:,} nodes a move)"
+        )
+        kind = "self-play games"
+        choices["games"] = options.games
+        cached = options.cache / cache_name(games_file.name, **choices)
     if cached.exists():
         positions, games = load_positions(cached)
         print(f"positions: {cached} (cached)")
-    else:
+    elif game == "xiangqi":
         positions, games = extract(
             options.archive,
             positions=options.positions,
@@ -694,17 +788,49 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         save_positions(cached, positions, games)
         print(f"positions: extracted in {time.monotonic() - started:.0f} s, kept in {cached}")
-    samples = [(sample_of(Board(p.fen), p.score, start), p.validation) for p in positions]
+    else:
+        played, seconds = selfplay_games.generate(
+            options.games,
+            seed=options.seed,
+            nodes=options.nodes,
+            random_plies=options.random_plies,
+            rules=options.rules,
+            start=options.start,
+            jobs=options.jobs,
+            cache=games_file,
+            on_game=lambda done, _: print(f"\r  {done:,} games", end="", file=sys.stderr),
+        )
+        print(f"games: {len(played):,}, {seconds:.0f} s playing the ones not kept")
+        picked = time.monotonic()
+        positions = []
+        for one in played:
+            chosen = positions_of(
+                one,
+                per_game=options.per_game,
+                skip=options.skip,
+                seed=options.seed,
+                validation=options.validation,
+                weights=start,
+            )
+            positions.extend(chosen[: options.positions - len(positions)])
+        games = len(played)
+        save_positions(cached, positions, games)
+        print(f"positions: picked in {time.monotonic() - picked:.0f} s, kept in {cached}")
+    samples = [
+        (sample_of(Board(p.fen, variant=game), p.score, start), p.validation) for p in positions
+    ]
     train = [s for s, held in samples if not held]
     held_out = [s for s, held in samples if held]
     draws = sum(1 for s, _ in samples if s.score == 0.5)
-    red = sum(1 for s, _ in samples if s.score == 1.0)
+    first = sum(1 for s, _ in samples if s.score == 1.0)
+    sides = ("Cho", "Han") if game == "janggi" else ("Red", "Black")
     print(
-        f"{len(samples):,} quiet positions from {games:,} distinct master games "
-        f"(Red won {red:,}, drawn {draws:,}, Black won {len(samples) - red - draws:,}): "
+        f"{len(samples):,} quiet positions from {games:,} {kind} "
+        f"({sides[0]} won {first:,}, drawn {draws:,}, {sides[1]} won "
+        f"{len(samples) - first - draws:,}): "
         f"{len(train):,} to fit, {len(held_out):,} held out (validation)"
     )
-    before = Vector.of(start)
+    before = Vector.of(start, game)
     k = fit_k(train, before)
     print(f"K = {k:.6f} (fitted to the weights it starts from, --start {options.start})")
     train_before = mean_squared_error(train, before, k)
@@ -719,26 +845,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         ridge=options.ridge,
     )
     weights = fitted.weights(square_counts(train), start)
-    after = Vector.of(weights)  # as rounded
+    after = Vector.of(weights, game)  # as rounded
     train_after = mean_squared_error(train, after, k)
     valid_after = mean_squared_error(held_out, after, k)
     print(f"mean squared error after:  training {train_after:.6f}, validation {valid_after:.6f}")
     print("\n".join(_show(before, after)))
     print(f"material: {weights.material[2:]} (advisor .. soldier), pawn_crossed in the table")
     if options.out is not None:
+        if game == "xiangqi":
+            command = f"--positions {options.positions}"
+        else:
+            command = (
+                f"--game janggi --games {options.games} --nodes {options.nodes} "
+                f"--random-plies {options.random_plies} --rules {options.rules} "
+                f"--positions {options.positions}"
+            )
         summary = [
-            f"Data: {options.archive.name} (sha256 {digest[:16]}), {len(samples):,} quiet "
-            f"positions from {games:,} distinct master games",
-            f"(python tools/texel.py --positions {options.positions} --per-game "
+            f"Data: {source}, {len(samples):,} quiet positions from {games:,} {kind}",
+            f"(python tools/texel.py {command} --per-game "
             f"{options.per_game} --skip {options.skip} --seed {options.seed} --start "
             f"{options.start} --iterations "
             f"{options.iterations} --rate {options.rate} --ridge {options.ridge}).",
             f"K = {k:.6f}; mean squared error, training {train_before:.6f} -> {train_after:.6f},",
             f"validation {valid_before:.6f} -> {valid_after:.6f}.",
-            "",
-            CREDIT,
+            *(["", CREDIT] if game == "xiangqi" else []),
         ]
-        options.out.write_text(module_text(weights, summary), encoding="utf-8")
+        options.out.write_text(module_text(weights, summary, game), encoding="utf-8")
         print(f"written: {options.out}")
     print(f"{time.monotonic() - started:.0f} s in all")
     return 0

@@ -3,18 +3,18 @@
 The score is in centipawn-like units from the first mover's point of view (xiangqi red,
 janggi Cho); :func:`evaluate` turns it to the side to move. It adds up:
 
-- material and a piece-square value, folded into one table per piece code (xiangqi's
-  tables fitted to master games by ``tools/texel.py``, in :mod:`chuhan.search.texel_xiangqi`;
-  janggi's written here from a few rules of thumb per piece, then scaled by the weights
-  in :class:`EvalWeights`);
+- material and a piece-square value, folded into one table per piece code (fitted by
+  ``tools/texel.py``: xiangqi's to master games, in :mod:`chuhan.search.texel_xiangqi`,
+  janggi's to games of the engine against itself, in :mod:`chuhan.search.texel_janggi`;
+  :func:`_placement_table`'s rules of thumb are where both fits started);
 - mobility of chariots (free points along their lines) and horses (free legs: a blocked
   leg is a blocked horse), and the xiangqi elephant's blocked eyes;
 - king safety: attackers near the enemy palace, weighted by how many palace defenders
   (advisors/guards, elephants) are gone;
 - janggi: Han's 1.5 point bonus (it decides settled games).
 
-The xiangqi weights were fitted to the results of master games (``tools/texel.py``), the
-janggi weights to self-play outcomes (``tools/tune.py``).
+The weights were fitted to game results by ``tools/texel.py``: xiangqi's to master games,
+janggi's to self-play (Han's bonus is a rule, not fitted).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from functools import cache
 from typing import Final
 
 from chuhan.movegen import tables_for
-from chuhan.search import texel_xiangqi
+from chuhan.search import texel_janggi, texel_xiangqi
 from chuhan.squares import FILES, SQUARE_COUNT
 
 __all__ = [
@@ -96,15 +96,19 @@ XIANGQI_WEIGHTS = EvalWeights(
     tables=texel_xiangqi.TABLES,
 )
 
-# Fitted by tools/tune.py to the outcomes of self-play games (see bench/strength.md),
-# starting from the point values (chariot 13, cannon 7, horse 5, elephant 3, guard 3,
-# soldier 2) times 70. Janggi has no master records here to fit its tables to.
+# Fitted by tools/texel.py to the results of games of the engine against itself (its
+# module says how; bench/strength.md, the match that kept them). Han's bonus is a rule.
 JANGGI_WEIGHTS = EvalWeights(
-    material=(0, 0, 242, 271, 344, 902, 457, 145),
-    elephant_eye=0,
-    attack=(0, 0, 0, 0, 10, 18, 11, 9),
-    tempo=13,
-    second_player_bonus=28,
+    material=texel_janggi.MATERIAL,
+    rook_mobility=texel_janggi.ROOK_MOBILITY,
+    horse_leg=texel_janggi.HORSE_LEG,
+    horse_trapped=texel_janggi.HORSE_TRAPPED,
+    elephant_eye=texel_janggi.ELEPHANT_EYE,
+    attack=texel_janggi.ATTACK,
+    defender_missing=texel_janggi.DEFENDER_MISSING,
+    tempo=texel_janggi.TEMPO,
+    second_player_bonus=texel_janggi.SECOND_PLAYER_BONUS,
+    tables=texel_janggi.TABLES,
 )
 
 
