@@ -54,7 +54,7 @@ BASE = texel.RULES_OF_THUMB
 def _random_positions(count: int, seed: int = 7) -> list[Board]:
     """Positions of random games from the start, 8 to 60 plies in."""
     rng = random.Random(seed)
-    boards = []
+    boards: list[Board] = []
     while len(boards) < count:
         board = Board()
         for _ in range(rng.randrange(8, 60)):
@@ -74,7 +74,7 @@ def _random_janggi_positions(count: int, seed: int = 8) -> list[Board]:
     """Janggi positions of random games from random arrangements, 8 to 80 plies in (a
     pass now and then)."""
     rng = random.Random(seed)
-    boards = []
+    boards: list[Board] = []
     while len(boards) < count:
         fen = janggi_start_fen(rng.choice(JANGGI_ARRANGEMENTS), rng.choice(JANGGI_ARRANGEMENTS))
         board = Board(fen, variant="janggi")
