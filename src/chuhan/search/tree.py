@@ -75,6 +75,10 @@ _GAIN = (0, 0, 220, 220, 420, 920, 480, 200)
 #: and as many nodes as the iteration before it.
 _THREAT_MOVES = 7
 _THREAT_DEPTH = 2
+#: ... and only once the attempts by checks alone have visited this many nodes in the
+#: search (the side to move has an attack by checks: in most positions of a game it has
+#: not, and the attempt by threats would spend its nodes for nothing).
+_THREAT_AFTER = 200
 #: Marks a threat proof's entries in the mate table (see TreeSearch._mate_tt).
 _THREAT_PROOF = 64
 
@@ -311,6 +315,8 @@ class TreeSearch:
         order = self._order_root(root_moves)
         prev_score = 0
         nodes_before = 0
+        #: The nodes the attempts by checks alone have visited in this search.
+        checks_seen = 0
         for depth in range(1, max_depth + 1):
             found: list[tuple[int, int, list[int]]] = []
             excluded: set[int] = set()
@@ -352,8 +358,10 @@ class TreeSearch:
                 # that, one whose quiet moves each threaten a mate by checks.
                 try:
                     iteration_nodes = self._nodes - nodes_before
+                    before_checks = self._nodes
                     mate = self._mate_attempt(mate_moves, max(1_000, iteration_nodes // 3))
-                    if mate is None:
+                    checks_seen += self._nodes - before_checks
+                    if mate is None and checks_seen >= _THREAT_AFTER:
                         mate = self._mate_attempt(
                             min(depth + 1, _THREAT_MOVES),
                             max(1_000, iteration_nodes),
