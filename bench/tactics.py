@@ -5,6 +5,8 @@ Run from the repository root::
     .venv/bin/python bench/tactics.py                      # both sets, 10 s a position
     .venv/bin/python bench/tactics.py --time 1 --jobs 2    # 1 s a position, two at once
     .venv/bin/python bench/tactics.py --set janggi --limit 5
+    .venv/bin/python bench/tactics.py --set xiangqi --nodes 200000   # a node budget
+    .venv/bin/python bench/tactics.py --only xq_shi_qing_ya_qu_451 --nodes 2000000
 
 The two sets (see ``tests/test_mate_sets.py`` for their checks):
 
@@ -23,6 +25,10 @@ position stops early once it reports a mate as short as the known one. Every pos
 a fresh searcher (an empty hash table). ``--jobs N`` searches N positions at once in
 separate processes; on a 2-core machine ``--jobs 2`` halves the wall time without changing
 what a single search sees (each still has one core).
+
+``--nodes N`` gives each position N nodes instead of a time: the searches are deterministic
+(the same count on every machine and at any load), so two versions of the search can be
+compared on a busy machine; the time printed is then only what it took here.
 """
 
 from __future__ import annotations
@@ -156,8 +162,9 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-def run_case(case: Case, seconds: float, hash_mb: int) -> Outcome:
-    """Search one position for at most ``seconds``; stop once a short enough mate shows."""
+def run_case(case: Case, seconds: float, hash_mb: int, nodes: int | None = None) -> Outcome:
+    """Search one position for at most ``seconds`` (or with ``nodes``, that many nodes);
+    stop once a short enough mate shows."""
     from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits
     from chuhan.search.search import Searcher
 
@@ -169,9 +176,12 @@ def run_case(case: Case, seconds: float, hash_mb: int) -> Outcome:
             control.stop()
 
     started = time.monotonic()
-    result = Searcher(hash_mb=hash_mb).search(
-        board, SearchLimits(movetime=round(seconds * 1000)), control=control, on_info=on_info
+    limits = (
+        SearchLimits(nodes=nodes)
+        if nodes is not None
+        else SearchLimits(movetime=round(seconds * 1000))
     )
+    result = Searcher(hash_mb=hash_mb).search(board, limits, control=control, on_info=on_info)
     elapsed = time.monotonic() - started
     line = result.lines[0] if result.lines else None
     return Outcome(
@@ -184,17 +194,19 @@ def run_case(case: Case, seconds: float, hash_mb: int) -> Outcome:
     )
 
 
-def run(cases: list[Case], seconds: float, jobs: int, hash_mb: int) -> list[Outcome]:
+def run(
+    cases: list[Case], seconds: float, jobs: int, hash_mb: int, nodes: int | None = None
+) -> list[Outcome]:
     outcomes: list[Outcome] = []
     if jobs <= 1:
         for case in cases:
-            outcome = run_case(case, seconds, hash_mb)
+            outcome = run_case(case, seconds, hash_mb, nodes)
             print(outcome.line(), flush=True)
             outcomes.append(outcome)
         return outcomes
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures: list[Future[Outcome]] = [
-            pool.submit(run_case, case, seconds, hash_mb) for case in cases
+            pool.submit(run_case, case, seconds, hash_mb, nodes) for case in cases
         ]
         # Print in the set's order; each line appears as soon as its turn is done.
         for future in futures:
@@ -204,7 +216,7 @@ def run(cases: list[Case], seconds: float, jobs: int, hash_mb: int) -> list[Outc
     return outcomes
 
 
-def summary(outcomes: Iterable[Outcome], seconds: float) -> list[str]:
+def summary(outcomes: Iterable[Outcome], budget: str) -> list[str]:
     lines = []
     by_set: dict[str, list[Outcome]] = {}
     for outcome in outcomes:
@@ -214,7 +226,7 @@ def summary(outcomes: Iterable[Outcome], seconds: float) -> list[str]:
         right = sum(o.right_move for o in group)
         mates = sum(o.mate_found for o in group)
         lines.append(
-            f"{name}: {solved}/{len(group)} solved at {seconds:g} s a position "
+            f"{name}: {solved}/{len(group)} solved at {budget} a position "
             f"(winning first move: {right}, mate score: {mates})"
         )
         lengths = sorted({o.case.plies for o in group})
@@ -234,6 +246,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="chuhan's engine on the mate sets")
     parser.add_argument("--set", choices=("xiangqi", "janggi", "both"), default="both")
     parser.add_argument("--time", type=float, default=10.0, help="seconds a position")
+    parser.add_argument(
+        "--nodes", type=int, default=None, help="nodes a position (instead of --time)"
+    )
+    parser.add_argument(
+        "--only", default=None, help="the cases of these ids only (comma-separated)"
+    )
     parser.add_argument("--limit", type=int, default=None, help="first N of each set")
     parser.add_argument("--jobs", type=int, default=1, help="positions searched at once")
     parser.add_argument("--hash", type=int, default=64, help="hash table MB per search")
@@ -244,6 +262,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--jobs must be at least 1, got {args.jobs}")
     if args.limit is not None and args.limit < 1:
         parser.error(f"--limit must be at least 1, got {args.limit}")
+    if args.nodes is not None and args.nodes < 1:
+        parser.error(f"--nodes must be at least 1, got {args.nodes}")
     try:
         import chuhan.search.search  # noqa: F401
     except ImportError as exc:
@@ -254,9 +274,16 @@ def main(argv: list[str] | None = None) -> int:
         for name in ("xiangqi", "janggi"):
             kept.extend([c for c in cases if c.set == name][: args.limit])
         cases = kept
+    if args.only is not None:
+        wanted = args.only.split(",")
+        unknown = sorted(set(wanted) - {c.id for c in cases})
+        if unknown:
+            parser.error(f"--only: no case {', '.join(unknown)} in --set {args.set}")
+        cases = [c for c in cases if c.id in wanted]
     started = time.monotonic()
-    outcomes = run(cases, args.time, args.jobs, args.hash)
-    for text in summary(outcomes, args.time):
+    outcomes = run(cases, args.time, args.jobs, args.hash, args.nodes)
+    budget = f"{args.nodes:,} nodes" if args.nodes is not None else f"{args.time:g} s"
+    for text in summary(outcomes, budget):
         print(text)
     print(f"wall time {time.monotonic() - started:.0f} s with --jobs {args.jobs}")
     return 0

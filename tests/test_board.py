@@ -10,6 +10,7 @@ import pytest
 import chuhan
 from chuhan import Board, IllegalMoveError, InvalidFenError, InvalidMoveError, Move, Status
 from chuhan.fen import parse_fen
+from chuhan.movegen import ALL_SQUARES
 
 XIANGQI_START = chuhan.XIANGQI_START_FEN
 JANGGI_START = chuhan.JANGGI_START_FEN
@@ -440,3 +441,27 @@ def test_the_fen_of_each_position_of_a_game_reads_back_as_its_placement(variant:
         if not codes:
             break
         board.push_code(rng.choice(codes))
+
+
+@pytest.mark.parametrize("variant", ["xiangqi", "janggi"])
+def test_in_check_the_legal_moves_are_every_pseudo_legal_move_that_leaves_the_king_safe(
+    variant: str,
+) -> None:
+    """In check the board tests only the moves that could end it (``evasion_points``); the
+    legal moves are still every pseudo-legal move that leaves the king safe, in order."""
+    rng = random.Random(30)
+    checks = 0
+    for _ in range(300):
+        board = Board(variant=variant)
+        for _ in range(rng.randrange(10, 120)):
+            codes = board.legal_move_codes()
+            if not codes:
+                break
+            board.push_code(rng.choice(codes))
+            if board.is_check() and not board.is_bikjang():
+                side = board.turn
+                pseudo = board._kernel.generate(board.placement, side, ALL_SQUARES, set(), None)
+                expected = [m for m in pseudo if board._is_safe(m, False)]
+                assert board.legal_move_codes() == expected, board.fen()
+                checks += 1
+    assert checks > 200

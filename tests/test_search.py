@@ -16,7 +16,7 @@ from chuhan.book import Book
 from chuhan.game import Game, Termination
 from chuhan.search.limits import SearchControl, SearchInfo, SearchLimits
 from chuhan.search.search import LEVELS, WIN, Searcher
-from chuhan.search.tree import SearchTables, TreeSearch, _check_filter
+from chuhan.search.tree import MATE, SearchTables, TreeSearch, _check_filter
 from chuhan.squares import Move
 
 DATA = Path(__file__).parent / "data"
@@ -330,9 +330,44 @@ def test_a_mate_search_proves_the_janggi_mates_at_their_length(case: dict[str, o
     # first move among the winning ones.
     board = Board(str(case["fen"]), variant="janggi", rules=str(case["rules"]))
     found = Searcher().find_mate(board, moves=3, nodes=20_000)
-    assert found is not None
+    assert found is not None and found.mate is not None
     assert 2 * found.mate - 1 == case["mate_in_plies"]
     assert found.pv[0].iccs() in case["all_winning_first_moves"]  # type: ignore[operator]
+
+
+#: xiangqibench xq_shi_qing_ya_qu_288: red mates in 6 moves (a4a9 first), with quiet moves
+#: between the checks; the search before the attempt by threats needed 1,973,573 nodes.
+THREAT_MATE_FEN = "3ak1Cnr/2P4Rn/3a5/9/9/C8/9/2p1B4/4rp3/3K5 w - - 0 1"
+
+
+def test_a_mate_with_quiet_moves_is_found_within_a_small_node_budget() -> None:
+    result = Searcher().search(Board(THREAT_MATE_FEN), SearchLimits(nodes=40_000))
+    assert str(result.best) == "a4a9"
+    assert result.lines[0].mate == 6
+    assert result.lines[0].nodes < 40_000
+
+
+def test_the_attempt_by_threats_tries_a_quiet_move_only_if_it_threatens_mate() -> None:
+    board = Board(THREAT_MATE_FEN)
+    checks_only = TreeSearch(board, SearchTables(capacity=1), SearchControl())
+    assert checks_only._mate_attempt(12, 100_000) is None  # no mate by checks alone
+    search = TreeSearch(board, SearchTables(capacity=1), SearchControl())
+    found = search._mate_attempt(6, 20_000, quiet=True, threats=True)
+    assert found is not None
+    score, pv = found
+    assert score == MATE - 11  # (the line, its first replies, may mate sooner)
+    line = [Move(m >> 7, m & 127) for m in pv]
+    assert line[0].iccs() == "a4a9"
+    quiet_moves = 0
+    for i, move in enumerate(line):
+        if i % 2 == 0:  # red's
+            quiet_moves += not board.gives_check(move)
+        board.push(move)
+    assert board.is_checkmate() and quiet_moves >= 1
+    # A quiet move that threatens no mate by checks is not tried: the mate of
+    # QUIET_MATE_FEN (a king move, then a stalemate) is beyond this attempt.
+    quiet = TreeSearch(Board(QUIET_MATE_FEN), SearchTables(capacity=1), SearchControl())
+    assert quiet._mate_attempt(4, 200_000, quiet=True, threats=True) is None
 
 
 def test_a_mate_search_finds_no_mate_where_there_is_none() -> None:
@@ -364,6 +399,7 @@ def test_a_janggi_side_ahead_on_points_plays_for_the_move_limit() -> None:
     result = Searcher().search(board, SearchLimits(depth=3))
     assert result.lines[0].score_cp is not None and result.lines[0].score_cp >= WIN - 2
     game = Game(board.variant, board.copy())
+    assert result.best is not None
     game.play(result.best.iccs())
     outcome = game.outcome()
     assert outcome is not None and outcome.termination is Termination.MOVE_LIMIT
@@ -397,6 +433,37 @@ def test_quiescence_finds_every_quiet_check(variant: str) -> None:
         assert set(searcher._checking(quiet)) == expected, board.fen()
         positions += 1
     assert positions > 100
+
+
+@pytest.mark.parametrize("variant", ["xiangqi", "janggi"])
+def test_the_checks_on_the_placement_are_the_checking_moves(variant: str) -> None:
+    """The mate attempts pick their checks on the placement (``_checking``) among all the
+    moves, captures included: exactly the legal moves after which the other side is in
+    check, along random games."""
+    rng = random.Random(26)
+    captures = 0
+    for _ in range(120):
+        board = Board(variant=variant)
+        for _ in range(rng.randrange(10, 90)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        legal = [m for m in board.legal_move_codes() if m >> 7 != m & 127]
+        if not legal:
+            continue
+        searcher = TreeSearch(board, SearchTables(capacity=1), SearchControl())
+        expected = set()
+        for m in legal:
+            captured = board.placement[m & 127]
+            board.push_code(m)
+            if board.is_check():
+                expected.add(m)
+                captures += bool(captured)
+            board.pop_code()
+        assert set(searcher._checking(legal)) == expected, board.fen()
+        assert board.placement == searcher._board.placement  # put back as it was
+    assert captures > 0
 
 
 @pytest.mark.parametrize("variant", ["xiangqi", "janggi"])

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from chuhan.errors import ChuhanError, IllegalMoveError
 from chuhan.fen import PALACE, Setup, parse_fen, piece_letter
-from chuhan.movegen import ALL_SQUARES, Kernel, kernel_for
+from chuhan.movegen import ALL_SQUARES, Kernel, evasion_points, kernel_for
 from chuhan.piece import Piece
 from chuhan.squares import FILES, RANKS, SQUARE_COUNT, SQUARE_NAMES, Move
 from chuhan.squareset import SquareSet
@@ -592,8 +592,9 @@ class Board:
         ``origins`` (squares), in a fixed generation order.
 
         Most moves cannot expose the king; only moves of the pieces that shield it (and
-        of the king), moves onto a line between the king and an enemy cannon, and every
-        move when in check or in bikjang are played and tested."""
+        of the king), moves onto a line between the king and an enemy cannon, in check the
+        moves that could end it (:func:`chuhan.movegen.evasion_points`) and in bikjang
+        every move are played and tested."""
         if self._passes < 0:
             return []
         b = self._squares
@@ -617,7 +618,13 @@ class Board:
             if threats_seen:
                 check, shields, screens = kernel.shields(b, king, side)
                 if check:
-                    legal = [m for m in legal if is_safe(m, False)]
+                    points = evasion_points(True, king)
+                    legal = [
+                        m
+                        for m in legal
+                        if (m >> 7 == king or points[m >> 7] or points[m & 127])
+                        and is_safe(m, False)
+                    ]
                 else:
                     legal = [
                         m
@@ -627,11 +634,20 @@ class Board:
                     ]
         else:
             check, shields, screens = kernel.shields(b, king, side)
-            if check or bikjang:
+            if bikjang:
                 legal = [
                     m
                     for m in kernel.generate(b, side, origins, _NO_SQUARES, None)
-                    if is_safe(m, bikjang)
+                    if is_safe(m, True)
+                ]
+            elif check:
+                # Only a king move, or one that starts or lands where it could end the
+                # check, is tested.
+                points = evasion_points(self._janggi, king)
+                legal = [
+                    m
+                    for m in kernel.generate(b, side, origins, _NO_SQUARES, None)
+                    if (m >> 7 == king or points[m >> 7] or points[m & 127]) and is_safe(m, False)
                 ]
             else:
                 legal = kernel.generate(b, side, origins, shields, None)

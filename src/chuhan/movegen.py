@@ -722,6 +722,24 @@ def _make_palace_threatened(t: Tables, janggi: bool) -> ThreatFn:
 
 
 @cache
+def evasion_points(janggi: bool, king: int) -> bytes:
+    """Where a move other than the king's must start or land to end a check of the king on
+    ``king`` (1 in the returned bytes, by square): on the king's file or rank (taking or
+    blocking a chariot, cannon or soldier, or a cannon's screen moving away), on the two
+    diagonal points nearest it in each direction (a horse's leg, a janggi elephant's
+    path, a palace diagonal), or a horse's leap from it (taking the horse), in janggi an
+    elephant's leap too. A superset of the evasions: each is still tested."""
+    kf, kr = king % FILES, king // FILES
+    points = []
+    for sq in range(SQUARE_COUNT):
+        df, dr = abs(sq % FILES - kf), abs(sq // FILES - kr)
+        points.append(
+            df == 0 or dr == 0 or df == dr <= 2 or df * dr == 2 or (janggi and df * dr == 6)
+        )
+    return bytes(points)
+
+
+@cache
 def kernel_for(game: str) -> Kernel:
     """The kernels of ``"xiangqi"`` or ``"janggi"`` (built once, then cached)."""
     t = tables_for(game)

@@ -78,6 +78,19 @@ _ATTACKER: Final[tuple[int, ...]] = (0, 1, 6, 6, 4, 2, 3, 7)
 _GAIN: Final[tuple[int, ...]] = (0, 0, 220, 220, 420, 920, 480, 200)
 
 
+#: The mate attempt by checks and threats (see TreeSearch._mate_attempt): at most this many
+#: moves, its quiet moves each threatening a mate by checks within ``_THREAT_DEPTH`` moves,
+#: and as many nodes as the iteration before it.
+_THREAT_MOVES: Final = 7
+_THREAT_DEPTH: Final = 2
+#: ... and only once the attempts by checks alone have visited this many nodes in the
+#: search (the side to move has an attack by checks: in most positions of a game it has
+#: not, and the attempt by threats would spend its nodes for nothing).
+_THREAT_AFTER: Final = 200
+#: Marks a threat proof's entries in the mate table (see TreeSearch._mate_tt).
+_THREAT_PROOF: Final = 64
+
+
 class _Stop(Exception):
     """Unwinds the search when time, nodes or a ``stop`` say so."""
 
@@ -178,6 +191,7 @@ class TreeSearch:
         "_limit_ply",
         "_mate_budget",
         "_mate_killers",
+        "_mate_strict",
         "_mate_tt",
         "_node_limit",
         "_nodes",
@@ -251,10 +265,14 @@ class TreeSearch:
         self._limit_count = MoveLimitCount(0, {True: 0, False: 0})
         if self._limit and not b.variant.is_janggi:
             self._limit_count = MoveLimitCount.of(b)
-        #: Mate attempts: (hash, moves) -> a proving move, or 0 when there is none (moves
-        #: negative for the proofs that may play quiet moves).
+        #: Mate attempts: (hash, kind) -> a proving move, or 0 when there is none; kind is
+        #: the moves left for a proof by checks, negative for one that may play any move,
+        #: and the moves plus _THREAT_PROOF for one whose quiet moves must threaten mate.
         self._mate_tt: dict[tuple[int, int], int] = {}
         self._mate_budget = 0
+        #: Whether the mate attempt counts every position it generates the replies of
+        #: (the attempts by threats; the attempt by checks counts the attacker's nodes).
+        self._mate_strict = False
         #: The reply that last refuted a quiet mate proof, by the moves left then.
         self._mate_killers: dict[int, int] = {}
 
@@ -305,6 +323,8 @@ class TreeSearch:
         order = self._order_root(root_moves)
         prev_score = 0
         nodes_before = 0
+        #: The nodes the attempts by checks alone have visited in this search.
+        checks_seen = 0
         for depth in range(1, max_depth + 1):
             found: list[tuple[int, int, list[int]]] = []
             excluded: set[int] = set()
@@ -342,10 +362,20 @@ class TreeSearch:
                 and found[0][0] < MATE_BOUND
                 and not self._near_move_limit(2 * mate_moves)
             ):
-                # A mate by checks alone that the main search has not reached yet.
+                # A mate by checks alone that the main search has not reached yet; failing
+                # that, one whose quiet moves each threaten a mate by checks.
                 try:
-                    mate_nodes = max(1_000, (self._nodes - nodes_before) // 3)
-                    mate = self._mate_attempt(mate_moves, mate_nodes)
+                    iteration_nodes = self._nodes - nodes_before
+                    before_checks = self._nodes
+                    mate = self._mate_attempt(mate_moves, max(1_000, iteration_nodes // 3))
+                    checks_seen += self._nodes - before_checks
+                    if mate is None and checks_seen >= _THREAT_AFTER:
+                        mate = self._mate_attempt(
+                            min(depth + 1, _THREAT_MOVES),
+                            max(1_000, iteration_nodes),
+                            quiet=True,
+                            threats=True,
+                        )
                 except _Stop:
                     break
                 if mate is not None:
@@ -804,32 +834,39 @@ class TreeSearch:
         return self._info(MATE - score, score, pv, 1)
 
     def _mate_attempt(
-        self, max_moves: int, budget: int, *, quiet: bool = False
+        self, max_moves: int, budget: int, *, quiet: bool = False, threats: bool = False
     ) -> tuple[int, list[int]] | None:
         """Look for a mate in 1..``max_moves`` moves in which the side to move checks on
         every move (the shape of most composed problems: the defender often threatens a
-        mate of his own), or with ``quiet`` plays any move but the last. Returns (score,
-        pv) or None; gives up quietly after ``budget`` nodes. Not under rule sets where a
-        mate can be drawn (janggi 1995 sheet)."""
+        mate of his own), or with ``quiet`` plays any move but the last. With ``threats``
+        too, the checks that leave the fewest replies go first, and a quiet move is tried
+        only if it threatens mate: were the defender to pass, the attacker would mate by
+        checks within ``_THREAT_DEPTH`` moves (the way composed problems go between their
+        checks; a mate that needs a zugzwang or a slower threat is not found), and every
+        position whose replies are generated counts as a node. Returns (score, pv) or
+        None; gives up quietly after ``budget`` nodes. Not under rule sets where a mate
+        can be drawn (janggi 1995 sheet)."""
         b = self._board
         v = b.variant
         if v.king_defended_mate_draws or v.facing_forfeits_win:
             return None
         self._mate_budget = self._nodes + budget
+        self._mate_strict = threats
         try:
             for n in range(1, max_moves + 1):
-                move = self._prove(n, quiet)
+                move = self._prove(n, quiet, threats)
                 if move:
-                    return MATE - (2 * n - 1), self._mate_line(move, n, quiet)
+                    return MATE - (2 * n - 1), self._mate_line(move, n, quiet, threats)
         except _MateBudget:
             return None
         return None
 
-    def _prove(self, n: int, quiet: bool = False) -> int:
+    def _prove(self, n: int, quiet: bool = False, threats: bool = False) -> int:
         """A checking move (or with ``quiet`` and ``n`` > 1, any move, checks first) after
-        which every reply is mated within ``n - 1`` more moves (0 if there is none)."""
+        which every reply is mated within ``n - 1`` more moves (0 if there is none); with
+        ``threats``, see :meth:`_mate_attempt`."""
         b = self._board
-        key = (b.zobrist_hash(), -n if quiet else n)
+        key = (b.zobrist_hash(), _mate_kind(n, quiet, threats))
         cached = self._mate_tt.get(key)
         if cached is not None:
             return cached
@@ -839,44 +876,95 @@ class TreeSearch:
         if self._nodes & 31 == 0:
             self._check_limits()
         squares = self._squares
-        moves = b.legal_move_codes()
+        if quiet:
+            moves = b.legal_move_codes()
+            checks = set(self._checking(moves))
+        else:
+            # Only the checks: picked from the pseudo-legal moves on the placement, and
+            # only those tested for legality (the order legal_move_codes would give).
+            pseudo = self._generate(squares, b.turn, ALL_SQUARES, _NONE, None)
+            moves = b.legal_among(self._checking(pseudo))
+            checks = set(moves)
         moves.sort(key=lambda m: -_VICTIM[abs(squares[m & 127])] if m >> 7 != m & 127 else 1)
         found = 0
         # The moves that give no check, tried once no check mates (quiet proofs only).
         later: list[int] = []
-        for m in moves:
-            if m >> 7 == m & 127:
-                continue  # passing never mates
-            self._make(m)
-            try:
-                if b.is_check():
-                    if self._all_replies_lose(n, quiet):
+        #: The replies to each check, where they were counted.
+        replies_to: dict[int, list[int]] = {}
+        if threats:
+            # The checks that leave the fewest replies first (a mate in one at once).
+            by_replies: list[tuple[int, int]] = []
+            for m in moves:
+                if m in checks:
+                    self._make(m)
+                    self._nodes += 1
+                    replies = b.legal_move_codes()
+                    self._unmake()
+                    if not replies:
                         found = m
-                elif quiet and (n > 1 or not b.variant.is_janggi):
-                    later.append(m)  # (a last move: a xiangqi stalemate, which loses)
-            finally:
-                self._unmake()
+                        break
+                    if n > 1:
+                        by_replies.append((len(replies), m))
+                        replies_to[m] = replies
+                elif n > 1 and m >> 7 != m & 127:
+                    later.append(m)
+            by_replies.sort()
+            moves = [m for _, m in by_replies]
+        for m in moves:
             if found:
                 break
+            if m >> 7 == m & 127:
+                continue  # passing never mates
+            if m in checks:
+                self._make(m)
+                try:
+                    if self._all_replies_lose(n, quiet, threats, replies_to.get(m)):
+                        found = m
+                finally:
+                    self._unmake()
+            elif quiet and (n > 1 or not b.variant.is_janggi):
+                later.append(m)  # (a last move: a xiangqi stalemate, which loses)
         for m in later:
             if found:
                 break
             self._make(m)
             try:
-                if self._all_replies_lose(n, quiet):
-                    found = m
+                if threats:
+                    self._nodes += 1
+                if not threats or self._threatens_mate(min(n - 1, _THREAT_DEPTH)):
+                    if self._all_replies_lose(n, quiet, threats):
+                        found = m
             finally:
                 self._unmake()
         self._mate_tt[key] = found
         return found
 
-    def _all_replies_lose(self, n: int, quiet: bool = False) -> bool:
+    def _threatens_mate(self, n: int) -> bool:
+        """Whether the side not to move would mate by checks within ``n`` moves if the
+        side to move (not in check) passed."""
         b = self._board
-        if quiet:  # (counted too: most of a quiet proof's work is the replies)
+        b.swap_turn()
+        try:
+            return bool(self._prove(n))
+        finally:
+            b.swap_turn()
+
+    def _all_replies_lose(
+        self,
+        n: int,
+        quiet: bool = False,
+        threats: bool = False,
+        replies: list[int] | None = None,
+    ) -> bool:
+        """Whether every reply here (``replies``, if the caller has them) is mated within
+        ``n - 1`` moves (see :meth:`_prove`)."""
+        b = self._board
+        if quiet or self._mate_strict:  # (most of a proof's work is the replies)
             self._nodes += 1
             if self._nodes > self._mate_budget:
                 raise _MateBudget
-        replies = b.legal_move_codes()
+        if replies is None:
+            replies = b.legal_move_codes()
         if not replies:
             return True
         if n == 1:
@@ -891,7 +979,7 @@ class TreeSearch:
             self._make(r)
             try:
                 # A pass that ends the game (janggi bikjang) is an escape.
-                escaped = b.is_game_over_by_passing() or not self._prove(n - 1, quiet)
+                escaped = b.is_game_over_by_passing() or not self._prove(n - 1, quiet, threats)
             finally:
                 self._unmake()
             if escaped:
@@ -900,7 +988,9 @@ class TreeSearch:
                 return False
         return True
 
-    def _mate_line(self, move: int, n: int, quiet: bool = False) -> list[int]:
+    def _mate_line(
+        self, move: int, n: int, quiet: bool = False, threats: bool = False
+    ) -> list[int]:
         """The proved line: the mating moves, each answered by the first reply."""
         b = self._board
         line = [move]
@@ -915,7 +1005,7 @@ class TreeSearch:
                 self._make(replies[0])
                 made += 1
                 line.append(replies[0])
-                nxt = self._mate_tt.get((b.zobrist_hash(), -k if quiet else k), 0)
+                nxt = self._mate_tt.get((b.zobrist_hash(), _mate_kind(k, quiet, threats)), 0)
                 if not nxt:
                     break
                 self._make(nxt)
@@ -1008,8 +1098,8 @@ class TreeSearch:
         return _check_filter(self._janggi, self._board.king(not side))
 
     def _checking(self, moves: list[int]) -> list[int]:
-        """The quiet moves among ``moves`` that give check. A move is tried on the
-        placement only if it could: it starts or lands on the enemy king's file or rank
+        """The moves among ``moves`` (pseudo-legal, no pass) that give check. A move is
+        tried on the placement only if it could: it starts or lands on the enemy king's file or rank
         (a line opened, a chariot, cannon or soldier's attack, a new cannon screen) or on
         a diagonal point next to it or one further (a horse's leg or janggi elephant's
         path freed, a palace diagonal), or the piece lands a horse's or janggi elephant's
@@ -1025,16 +1115,24 @@ class TreeSearch:
             fr = m >> 7
             to = m & 127
             piece = squares[fr]
-            if not near[fr] and not reach[piece if piece > 0 else -piece][to]:
+            if fr == to or (not near[fr] and not reach[piece if piece > 0 else -piece][to]):
                 continue
+            victim = squares[to]
             squares[to] = piece
             squares[fr] = 0
             check = attacked(squares, king, side)
             squares[fr] = piece
-            squares[to] = 0
+            squares[to] = victim
             if check:
                 found.append(m)
         return found
+
+
+def _mate_kind(n: int, quiet: bool, threats: bool) -> int:
+    """The kind of a mate proof of ``n`` moves, as the mate table keys it."""
+    if not quiet:
+        return n
+    return n + _THREAT_PROOF if threats else -n
 
 
 #: A check filter that lets every move through (see TreeSearch._check_filter).
