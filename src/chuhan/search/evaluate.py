@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Final
 
 from chuhan.movegen import tables_for
 from chuhan.search import texel_janggi, texel_xiangqi
 from chuhan.squares import FILES, SQUARE_COUNT
+from chuhan.variants import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK
 
 __all__ = [
     "EvalWeights",
@@ -39,15 +39,6 @@ __all__ = [
     "positional_score",
     "weight_vector",
 ]
-
-# Final: compiled, each is a number in the code, not a lookup in the module's dictionary.
-KING: Final = 1
-ADVISOR: Final = 2
-ELEPHANT: Final = 3
-HORSE: Final = 4
-ROOK: Final = 5
-CANNON: Final = 6
-PAWN: Final = 7
 
 
 @dataclass(frozen=True)
