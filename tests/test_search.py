@@ -406,6 +406,18 @@ def test_a_janggi_side_ahead_on_points_plays_for_the_move_limit() -> None:
     assert outcome.winner is True
 
 
+def _random_game(rng: random.Random, variant: str) -> Board:
+    """A board after 10 to 89 random legal moves from the start (fewer where a side has
+    none)."""
+    board = Board(variant=variant)
+    for _ in range(rng.randrange(10, 90)):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    return board
+
+
 @pytest.mark.parametrize("variant", ["xiangqi", "janggi"])
 def test_quiescence_finds_every_quiet_check(variant: str) -> None:
     """The checks the quiescence search adds at its first ply are all the quiet checks:
@@ -413,12 +425,7 @@ def test_quiescence_finds_every_quiet_check(variant: str) -> None:
     rng = random.Random(5)
     positions = 0
     for _ in range(150):
-        board = Board(variant=variant)
-        for _ in range(rng.randrange(10, 90)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
+        board = _random_game(rng, variant)
         if not list(board.legal_moves):
             continue
         searcher = TreeSearch(board, SearchTables(capacity=1), SearchControl())
@@ -443,12 +450,7 @@ def test_the_checks_on_the_placement_are_the_checking_moves(variant: str) -> Non
     rng = random.Random(26)
     captures = 0
     for _ in range(120):
-        board = Board(variant=variant)
-        for _ in range(rng.randrange(10, 90)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
+        board = _random_game(rng, variant)
         legal = [m for m in board.legal_move_codes() if m >> 7 != m & 127]
         if not legal:
             continue
