@@ -264,6 +264,45 @@ def test_a_selfplay_game_gives_quiet_janggi_positions_labelled_from_chos_side() 
     assert all(p.score == 1.0 and not p.validation for p in positions)
 
 
+def test_janggi_records_are_read_once_each_and_what_is_left_out_is_counted(
+    tmp_path: Path,
+) -> None:
+    """``--records``: a file of janggi games (as ``chuhan match`` writes them, from any
+    arrangements), a game filed twice counted once, a broken record and a game without a
+    result left out by reason; its positions come from its own start, from Cho's view."""
+    moves = "i0i2 e8d7 i2i0 f9e9 b0a2 d9e8 a3b3 g9f7 a2b4 c6b6 b4d5 b6c6 d5f4 g6f6 h0g2"
+    fen = janggi_start_fen("마상상마", "상마마상")
+
+    def record(result: str, text: str) -> str:
+        tags = f'[Variant "Janggi"]\n[FEN "{fen}"]\n[Result "{result}"]\n'
+        return f"{tags}\n{text} {result}\n\n"
+
+    numbered = " ".join(
+        f"{i // 2 + 1}. {m}" if i % 2 == 0 else m for i, m in enumerate(moves.split())
+    )
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(
+        record("0-1", numbered)
+        + record("0-1", numbered)
+        + record("1-0", "1. i0i2 e8d7 2. a0a9")
+        + record("*", "1. i0i2 e8d7"),
+        encoding="utf-8",
+    )
+    games, refused, events = texel.record_games([pgn], "janggi")
+    assert events == {"no event": 1}
+    assert [(g.moves, g.result, g.start_fen) for g in games] == [(moves, "0-1", fen)]
+    assert sum(refused.values()) == 2 and refused["no result"] == 1
+    broken = next(why for why in refused if why != "no result")
+    assert "a0a9" in broken
+    positions = texel.positions_of(
+        games[0], per_game=3, skip=8, seed=1, validation=0.0, variant="janggi"
+    )
+    assert len(positions) == 3 and all(p.score == 0.0 for p in positions)
+    assert all(Board(p.fen, variant="janggi").variant.game == "janggi" for p in positions)
+    # The same file is no janggi game to xiangqi.
+    assert texel.record_games([pgn], "xiangqi")[0] == []
+
+
 def test_the_selfplay_games_are_the_same_for_a_seed_and_kept(tmp_path: Path) -> None:
     cache = tmp_path / "games.jsonl"
     options = {"seed": 3, "nodes": 150, "random_plies": 4, "cache": cache}

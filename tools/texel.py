@@ -8,11 +8,13 @@ and result, and for a game shorter than 40 plies by its players too); a game wit
 result is left out. The games are taken in an order shuffled by ``--seed`` until
 ``--positions`` positions are found, so a capped run is a fair sample of the whole archive.
 
-The janggi data: ``--games`` games of the compiled engine against itself at ``--nodes``
-nodes a move, each from its own random arrangements and ``--random-plies`` random moves,
-played to the end under ``--rules`` (official: a game the move limit ends is won on
-points), with the starting weights (``tools/selfplay_games.py``, seeded by ``--seed``;
-the games are kept in the cache, one record a game, so a rerun plays none of them again).
+The janggi data: the games of ``--records`` files (any collection chuhan reads, such as the
+PGN ``chuhan match`` writes of two other engines' games), each game once, and ``--games``
+games of the compiled engine against itself at ``--nodes`` nodes a move, each from its own
+random arrangements and ``--random-plies`` random moves, played to the end under ``--rules``
+(official: a game the move limit ends is won on points), with the starting weights
+(``tools/selfplay_games.py``, seeded by ``--seed``; the games are kept in the cache, one
+record a game, so a rerun plays none of them again).
 
 The positions: from each game, up to ``--per-game`` positions after the first ``--skip``
 plies, drawn at random (seeded by the game), each one *quiet*: the side to move is not in
@@ -165,10 +167,65 @@ class MasterGame:
         return None
 
 
-#: A game positions are taken from: a master game (xiangqi) or a game of the engine
-#: against itself (janggi, ``tools/selfplay_games.py``). Both have an ``identity`` (hex),
-#: ``moves`` (ICCS), a ``result`` from the first mover's view and a ``start_fen``.
-ScoredGame = MasterGame | SelfPlayGame
+@dataclass(frozen=True, slots=True)
+class RecordGame:
+    """A game read from a file of records (``--records``: PGN or any format chuhan reads,
+    such as the games ``chuhan match`` writes): its identity (a hash of its start, moves and
+    result, so that a game filed twice counts once), moves (ICCS; a janggi pass is the
+    king's point twice), result and start."""
+
+    identity: str
+    moves: str
+    result: str
+    start_fen: str
+
+
+#: A game positions are taken from: a master game (xiangqi), a game of the engine against
+#: itself (janggi, ``tools/selfplay_games.py``) or a game from a file (``--records``). Each
+#: has an ``identity`` (hex), ``moves`` (ICCS), a ``result`` from the first mover's view and
+#: a ``start_fen`` (None: xiangqi's start; any other is read as a janggi position when the
+#: game is janggi's).
+ScoredGame = MasterGame | SelfPlayGame | RecordGame
+
+
+def record_games(
+    paths: Sequence[Path], game: str
+) -> tuple[list[RecordGame], dict[str, int], dict[str, int]]:
+    """The ``game`` games with a result in the files ``paths`` (each game once), how many
+    records were left out, by reason, and how many games each event (``Event`` tag) has."""
+    found: dict[str, RecordGame] = {}
+    refused: dict[str, int] = {}
+    events: dict[str, int] = {}
+    for path in paths:
+        for file in iter_collection(path):
+            if file.error:
+                refused[file.error] = refused.get(file.error, 0) + 1
+                continue
+            for read in _read_files([(file.name, file.data)], game, None):
+                if read.refusal:
+                    refused[read.refusal] = refused.get(read.refusal, 0) + 1
+                for record in read.records:
+                    result = normalize_result(dict(record.headers).get("Result", ""))
+                    reason = record.refusal or ("no result" if result == "*" else "")
+                    if reason:
+                        refused[reason] = refused.get(reason, 0) + 1
+                        continue
+                    text = f"{record.fen}\n{record.iccs}\n{result}"
+                    identity = hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+                    if identity not in found:
+                        event = dict(record.headers).get("Event", "") or "no event"
+                        events[event] = events.get(event, 0) + 1
+                    found[identity] = RecordGame(identity, record.iccs, result, record.fen)
+    return list(found.values()), refused, events
+
+
+def records_digest(paths: Sequence[Path]) -> str:
+    """A digest of the files ``paths`` (for the cache's name)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for path in sorted(paths):
+        for file in iter_collection(path):
+            digest.update(file.name.encode() + b"\0" + file.data)
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,13 +317,15 @@ def positions_of(
     seed: int,
     validation: float,
     weights: EvalWeights = XIANGQI_WEIGHTS,
+    variant: str | None = None,
 ) -> list[Position]:
     """Up to ``per_game`` positions of ``game`` after ply ``skip`` quiet by ``weights``,
     drawn at random (by ``seed`` and the game), labelled with its result from the first
     mover's view."""
     score = {"1-0": 1.0, "0-1": 0.0}.get(game.result, 0.5)
     held_out = int(game.identity[:8], 16) / 2**32 < validation
-    variant = "xiangqi" if game.start_fen is None else "janggi"
+    if variant is None:
+        variant = "xiangqi" if game.start_fen is None else "janggi"
     board = Board(game.start_fen, variant=variant)
     fens = []
     for ply, text in enumerate(game.moves.split()):
@@ -636,7 +695,11 @@ def module_text(weights: EvalWeights, summary: Sequence[str], game: str = "xiang
         f'"""The {game} evaluation\'s weights fitted by ``tools/texel.py`` (generated: rerun',
         "the tool rather than edit it).",
         "",
-        *(wrapped for line in summary for wrapped in textwrap.wrap(line, 92) or [""]),
+        *(
+            wrapped
+            for line in summary
+            for wrapped in textwrap.wrap(line, 92, break_on_hyphens=False) or [""]
+        ),
         '"""',
         "",
         f"MATERIAL: tuple[int, ...] = {weights.material!r}",
@@ -711,7 +774,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "self-play plays with): thumb (before any fit to game results; a rerun gives the "
         "engine's weights) or engine (the engine's own)",
     )
-    parser.add_argument("--games", type=int, default=1000, help="janggi: self-play games")
+    parser.add_argument(
+        "--games", type=int, default=1000, help="janggi: self-play games (0: --records only)"
+    )
+    parser.add_argument(
+        "--records",
+        type=Path,
+        nargs="+",
+        default=[],
+        help="janggi: files (or folders, archives) of games to take positions from too, "
+        "such as the PGN that chuhan match writes",
+    )
     parser.add_argument("--nodes", type=int, default=4000, help="janggi: nodes a move")
     parser.add_argument(
         "--random-plies", type=int, default=6, help="janggi: random plies a game starts with"
@@ -731,8 +804,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--positions and --per-game must be at least 1")
     if not 0 < options.validation < 1:
         parser.error(f"--validation must be between 0 and 1, not {options.validation}")
-    if options.games < 1 or options.nodes < 1:
-        parser.error("--games and --nodes must be at least 1")
+    if options.games < 0 or options.nodes < 1:
+        parser.error("--games must be at least 0 and --nodes at least 1")
+    if options.game == "janggi" and options.games == 0 and not options.records:
+        parser.error("--games 0 needs --records: there would be no game to fit to")
+    if options.records and options.game != "janggi":
+        parser.error("--records is read for janggi (xiangqi's data is the master games)")
 
     game = options.game
     start = STARTS[game][options.start]
@@ -760,17 +837,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed=options.seed,
             weights=weights_digest(start),
         )
-        print(
-            f"data: janggi:{options.rules} games of chuhan's engine against itself, "
-            f"{options.nodes:,} nodes a move, from {options.random_plies} random plies "
-            f"and random arrangements (seed {options.seed}), in {games_file}"
-        )
-        source = (
-            f"{options.games:,} games of chuhan's engine against itself "
-            f"(janggi:{options.rules}, {options.nodes:,} nodes a move)"
-        )
+        sources = []
         kind = "self-play games"
+        if options.games:
+            print(
+                f"data: janggi:{options.rules} games of chuhan's engine against itself, "
+                f"{options.nodes:,} nodes a move, from {options.random_plies} random plies "
+                f"and random arrangements (seed {options.seed}), in {games_file}"
+            )
+            sources.append(
+                f"{options.games:,} games of chuhan's engine against itself "
+                f"(janggi:{options.rules}, {options.nodes:,} nodes a move)"
+            )
         choices["games"] = options.games
+        records: list[RecordGame] = []
+        if options.records:
+            records, refused, events = record_games(options.records, "janggi")
+            names = " ".join(path.name for path in options.records)
+            left_out = ", ".join(f"{n:,} {why}" for why, n in sorted(refused.items()))
+            print(f"data: {len(records):,} janggi games in {names} (left out: {left_out or 0})")
+            # What the games are, by their events (the largest three).
+            largest = sorted(events.items(), key=lambda item: -item[1])[:3]
+            by_event = "; ".join(f"{event}: {n:,}" for event, n in largest)
+            sources.append(f"{len(records):,} games of {names} ({by_event})")
+            kind = "games" if options.games else "recorded games"
+            choices["records"] = records_digest(options.records)
+        source = " and ".join(sources)
         cached = options.cache / cache_name(games_file.name, **choices)
     if cached.exists():
         positions, games = load_positions(cached)
@@ -789,21 +881,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         save_positions(cached, positions, games)
         print(f"positions: extracted in {time.monotonic() - started:.0f} s, kept in {cached}")
     else:
-        played, seconds = selfplay_games.generate(
-            options.games,
-            seed=options.seed,
-            nodes=options.nodes,
-            random_plies=options.random_plies,
-            rules=options.rules,
-            start=options.start,
-            jobs=options.jobs,
-            cache=games_file,
-            on_game=lambda done, _: print(f"\r  {done:,} games", end="", file=sys.stderr),
-        )
-        print(f"games: {len(played):,}, {seconds:.0f} s playing the ones not kept")
+        played: list[SelfPlayGame] = []
+        if options.games:
+            played, seconds = selfplay_games.generate(
+                options.games,
+                seed=options.seed,
+                nodes=options.nodes,
+                random_plies=options.random_plies,
+                rules=options.rules,
+                start=options.start,
+                jobs=options.jobs,
+                cache=games_file,
+                on_game=lambda done, _: print(f"\r  {done:,} games", end="", file=sys.stderr),
+            )
+            print(f"games: {len(played):,}, {seconds:.0f} s playing the ones not kept")
         picked = time.monotonic()
         positions = []
-        for one in played:
+        everything: list[ScoredGame] = [*played, *records]
+        for one in everything:
             chosen = positions_of(
                 one,
                 per_game=options.per_game,
@@ -811,9 +906,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 seed=options.seed,
                 validation=options.validation,
                 weights=start,
+                variant="janggi",
             )
             positions.extend(chosen[: options.positions - len(positions)])
-        games = len(played)
+        games = len(everything)
         save_positions(cached, positions, games)
         print(f"positions: picked in {time.monotonic() - picked:.0f} s, kept in {cached}")
     samples = [
@@ -860,6 +956,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"--random-plies {options.random_plies} --rules {options.rules} "
                 f"--positions {options.positions}"
             )
+            if options.records:
+                command += " --records " + " ".join(path.name for path in options.records)
         summary = [
             f"Data: {source}, {len(samples):,} quiet positions from {games:,} {kind}",
             f"(python tools/texel.py {command} --per-game "
