@@ -5,7 +5,8 @@ janggi Cho); :func:`evaluate` turns it to the side to move. It adds up:
 
 - material and a piece-square value, folded into one table per piece code (fitted by
   ``tools/texel.py``: xiangqi's to master games, in :mod:`chuhan.search.texel_xiangqi`,
-  janggi's to games of the engine against itself, in :mod:`chuhan.search.texel_janggi`;
+  janggi's to games of the engine against itself and of Fairy-Stockfish against itself,
+  in :mod:`chuhan.search.texel_janggi`;
   :func:`_placement_table`'s rules of thumb are where both fits started);
 - mobility of chariots (free points along their lines) and horses (free legs: a blocked
   leg is a blocked horse), and the xiangqi elephant's blocked eyes;
@@ -14,7 +15,7 @@ janggi Cho); :func:`evaluate` turns it to the side to move. It adds up:
 - janggi: Han's 1.5 point bonus (it decides settled games).
 
 The weights were fitted to game results by ``tools/texel.py``: xiangqi's to master games,
-janggi's to self-play (Han's bonus is a rule, not fitted).
+janggi's to engine games (Han's bonus is a rule, not fitted).
 """
 
 from __future__ import annotations
@@ -87,8 +88,9 @@ XIANGQI_WEIGHTS = EvalWeights(
     tables=texel_xiangqi.TABLES,
 )
 
-# Fitted by tools/texel.py to the results of games of the engine against itself (its
-# module says how; bench/strength.md, the match that kept them). Han's bonus is a rule.
+# Fitted by tools/texel.py to the results of games of the engine against itself and of
+# Fairy-Stockfish against itself (its module says how; bench/strength.md, the match that
+# kept them). Han's bonus is a rule.
 JANGGI_WEIGHTS = EvalWeights(
     material=texel_janggi.MATERIAL,
     rook_mobility=texel_janggi.ROOK_MOBILITY,
