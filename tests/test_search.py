@@ -507,6 +507,25 @@ def test_a_full_hash_table_forgets_its_oldest_quarter_not_everything() -> None:
     assert list(tables.tt) == filled[len(filled) // 4 :]  # the newest three quarters stay
 
 
+@pytest.mark.parametrize("variant", ["xiangqi", "janggi"])
+def test_history_counts_go_down_for_quiet_moves_that_failed_and_stay_bounded(
+    variant: str,
+) -> None:
+    """A cutoff by a quiet move takes its bonus off the quiet moves searched before it
+    (counts below zero), and the pull back towards zero keeps every count within the
+    bound however long the search ("gravity")."""
+    from chuhan.search.tree import _HISTORY_MAX
+
+    tables = SearchTables(capacity=1 << 16)
+    board = Board(variant=variant)
+    for _ in range(3):  # a game's searches, the counts carried from one to the next
+        TreeSearch(board, tables, SearchControl()).run(SearchLimits(nodes=60_000))
+        assert all(-_HISTORY_MAX <= h <= _HISTORY_MAX for h in tables.history)
+        tables.next_search()
+    assert any(h < 0 for h in tables.history)
+    assert any(h > 0 for h in tables.history)
+
+
 def test_rulings_cached_under_one_rule_set_are_not_used_under_another() -> None:
     # One ply before janggi's move limit at the start: official rules settle it on points
     # (Han's 1.5 wins), traditional rules call it a draw. The same searcher searches both.

@@ -110,6 +110,11 @@ def _mate_moves(score: int) -> int | None:
 
 #: Size of the history table: one count per move code (``from_square << 7 | to_square``).
 _HISTORY_SIZE: Final = 11520
+#: The history counts stay within +-this: an update of ``bonus`` (the depth squared; taken
+#: off the quiet moves tried before the one that cut off) also pulls the count back by
+#: ``count * bonus / _HISTORY_MAX`` ("gravity"), so that old counts fade and none grows
+#: past the bound.
+_HISTORY_MAX: Final = 8192
 
 
 @dataclass(slots=True)
@@ -693,10 +698,13 @@ class TreeSearch:
             if m == k1:
                 return -800_000
             if m >> 7 == to:  # a pass, after everything else
-                return 1
+                return _HISTORY_MAX + 1
             return -history[m]
 
         moves.sort(key=order)
+        # The quiet moves searched here before the one that cuts off (their history counts
+        # go down when one does).
+        tried: list[int] = []
         seen = self._seen
         seen[h] = seen.get(h, 0) + 1
         best = -INF
@@ -729,6 +737,8 @@ class TreeSearch:
                     # (Taken back here: mypyc cannot compile a continue inside try/finally.)
                     self._unmake()
                     continue
+                if quiet and fr != to:
+                    tried.append(m)
                 try:
                     new_depth = depth - 1 + (1 if child_check and ply < 60 else 0)
                     if i == 0:
@@ -771,7 +781,11 @@ class TreeSearch:
                                 if m != k0:
                                     killers[1] = k0
                                     killers[0] = m
-                                history[m] += depth * depth
+                                bonus = depth * depth if depth < 16 else 256
+                                for q in tried:
+                                    if q != m:
+                                        history[q] -= bonus + history[q] * bonus // _HISTORY_MAX
+                                history[m] += bonus - history[m] * bonus // _HISTORY_MAX
                             break
         finally:
             seen[h] -= 1
