@@ -13,7 +13,8 @@ It plays on the library's board through its move codes (``Board.legal_move_codes
 - a transposition table keyed by the board's Zobrist hash (a dict bounded by ``Hash``,
   which forgets its oldest entries when full);
 - quiescence search over captures, with the quiet checks at its first ply;
-- move ordering: hash move, captures by MVV-LVA, two killers per ply, history counts;
+- move ordering: hash move, captures by MVV-LVA, two killers per ply, history counts
+  (with gravity, and a malus for the quiet moves searched before the one that cut off);
 - null-move pruning (not in check, not in a pawn-and-defender ending: the zugzwang
   guard), late-move reductions, check extensions, aspiration windows, mate-distance
   scoring and pruning;
