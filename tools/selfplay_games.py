@@ -222,8 +222,41 @@ def _keep(
             on_game(len(games), game)
 
 
+def run_path(options: argparse.Namespace) -> Path:
+    """Where the games of the run that ``options`` (this tool's or ``tools/texel.py``'s:
+    ``--cache``, ``--nodes``, ``--random-plies``, ``--rules``, ``--seed``, ``--start``) asks
+    for are kept: named by every choice that decides them."""
+    from texel import STARTS
+
+    folder: Path = options.cache
+    return folder / cache_name(
+        nodes=options.nodes,
+        random_plies=options.random_plies,
+        rules=options.rules,
+        seed=options.seed,
+        weights=weights_digest(STARTS["janggi"][options.start]),
+    )
+
+
+def play_run(options: argparse.Namespace) -> tuple[list[SelfPlayGame], float]:
+    """The first ``--games`` games of the run ``options`` asks for (see :func:`run_path`),
+    played on ``--jobs`` processes where not kept, counted on stderr as they end; with the
+    seconds spent playing."""
+    return generate(
+        options.games,
+        seed=options.seed,
+        nodes=options.nodes,
+        random_plies=options.random_plies,
+        rules=options.rules,
+        start=options.start,
+        jobs=options.jobs,
+        cache=run_path(options),
+        on_game=lambda done, _: print(f"\r  {done:,} games", end="", file=sys.stderr),
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    from texel import STARTS, default_cache
+    from texel import default_cache
 
     parser = argparse.ArgumentParser(description="Janggi games of chuhan's engine against itself.")
     parser.add_argument("--games", type=int, default=100)
@@ -235,24 +268,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--cache", type=Path, default=default_cache())
     options = parser.parse_args(argv)
-    path = options.cache / cache_name(
-        nodes=options.nodes,
-        random_plies=options.random_plies,
-        rules=options.rules,
-        seed=options.seed,
-        weights=weights_digest(STARTS["janggi"][options.start]),
-    )
-    games, seconds = generate(
-        options.games,
-        seed=options.seed,
-        nodes=options.nodes,
-        random_plies=options.random_plies,
-        rules=options.rules,
-        start=options.start,
-        jobs=options.jobs,
-        cache=path,
-        on_game=lambda done, _: print(f"\r  {done:,} games", end="", file=sys.stderr),
-    )
+    path = run_path(options)
+    games, seconds = play_run(options)
     print(file=sys.stderr)
     results = {r: sum(1 for g in games if g.result == r) for r in ("1-0", "1/2-1/2", "0-1")}
     print(

@@ -830,13 +830,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         kind = "distinct master games"
         cached = options.cache / cache_name(digest, **choices)
     else:
-        games_file = options.cache / selfplay_games.cache_name(
-            nodes=options.nodes,
-            random_plies=options.random_plies,
-            rules=options.rules,
-            seed=options.seed,
-            weights=weights_digest(start),
-        )
+        games_file = selfplay_games.run_path(options)
         sources = []
         kind = "self-play games"
         if options.games:
@@ -883,17 +877,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         played: list[SelfPlayGame] = []
         if options.games:
-            played, seconds = selfplay_games.generate(
-                options.games,
-                seed=options.seed,
-                nodes=options.nodes,
-                random_plies=options.random_plies,
-                rules=options.rules,
-                start=options.start,
-                jobs=options.jobs,
-                cache=games_file,
-                on_game=lambda done, _: print(f"\r  {done:,} games", end="", file=sys.stderr),
-            )
+            played, seconds = selfplay_games.play_run(options)
             print(f"games: {len(played):,}, {seconds:.0f} s playing the ones not kept")
         picked = time.monotonic()
         positions = []
