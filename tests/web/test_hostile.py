@@ -79,6 +79,28 @@ def test_wrong_side_watcher_and_stale_version(client: TestClient) -> None:
     assert fresh["version"] > stale and fresh["ply"] == 1
 
 
+def test_a_resignation_stands_when_the_opponent_moved_as_it_was_sent(
+    client: TestClient,
+) -> None:
+    """The player clicks Resign as the opponent's reply arrives: the resignation carries
+    the version before the reply, and it stands (a draw offer with that version does not:
+    what it offers depends on the position)."""
+    _, red, black = join_friend_game(client)
+    red.move("h2e2")
+    seen = red.state["version"]
+    black.wait_state(lambda s: s["ply"] == 1)
+    black.move("h9g7")
+    red.act("draw_offer", version=seen)
+    expect_error(red, "stale_version")
+    seq = red.act("resign", version=seen)
+    while (message := red.receive())["type"] != "ack":
+        assert message["type"] != "error", message
+    assert message["seq"] == seq
+    over = black.wait_state(lambda s: s["status"] == "over")
+    assert over["ply"] == 2 and over["result"]["winner"] == "second", over
+    assert over["result"]["termination"] == "resignation"
+
+
 def test_replayed_seq(client: TestClient) -> None:
     _, red, _ = join_friend_game(client)
     red.move("h2e2")

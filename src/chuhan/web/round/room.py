@@ -763,12 +763,15 @@ class Room:
                             f"{command.type.replace('_', ' ')} was not played",
                             msg.seq,
                         )
-                    raise ProtocolError(
-                        "stale_version",
-                        f"the game has changed (version {version}, your message "
-                        f"had {msg.get('version')}): here is the current state",
-                        msg.seq,
-                    )
+                    if command.type != "resign":
+                        # (a resignation gives up the game as it stands now, whatever
+                        # changed since the player clicked: the opponent's reply, a clock)
+                        raise ProtocolError(
+                            "stale_version",
+                            f"the game has changed (version {version}, your message "
+                            f"had {msg.get('version')}): here is the current state",
+                            msg.seq,
+                        )
                 decided = decide(
                     self.state, conn.role, command, now, absent_since=self.absent_since
                 )
