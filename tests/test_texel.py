@@ -10,6 +10,7 @@ import importlib.util
 import random
 import runpy
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
@@ -51,44 +52,33 @@ K_TRUE = 0.004
 BASE = texel.RULES_OF_THUMB
 
 
-def _random_positions(count: int, seed: int = 7) -> list[Board]:
-    """Positions of random games from the start, 8 to 60 plies in."""
+def _random_positions(
+    count: int, seed: int, start: Callable[[random.Random], Board], plies: int
+) -> list[Board]:
+    """Positions of random games from ``start``'s boards, 8 to ``plies`` plies in (in
+    janggi, a pass now and then)."""
     rng = random.Random(seed)
     boards: list[Board] = []
     while len(boards) < count:
-        board = Board()
-        for _ in range(rng.randrange(8, 60)):
+        board = start(rng)
+        for _ in range(rng.randrange(8, plies)):
             moves = board.legal_move_codes()
             if not moves:
                 break
             board.push_code(rng.choice(moves))
         if board.legal_move_codes():
-            boards.append(Board(board.fen()))
+            boards.append(Board(board.fen(), variant=board.variant.game))
     return boards
 
 
-BOARDS = _random_positions(240)
+def _janggi_start(rng: random.Random) -> Board:
+    """A janggi start from random arrangements of both sides."""
+    fen = janggi_start_fen(rng.choice(JANGGI_ARRANGEMENTS), rng.choice(JANGGI_ARRANGEMENTS))
+    return Board(fen, variant="janggi")
 
 
-def _random_janggi_positions(count: int, seed: int = 8) -> list[Board]:
-    """Janggi positions of random games from random arrangements, 8 to 80 plies in (a
-    pass now and then)."""
-    rng = random.Random(seed)
-    boards: list[Board] = []
-    while len(boards) < count:
-        fen = janggi_start_fen(rng.choice(JANGGI_ARRANGEMENTS), rng.choice(JANGGI_ARRANGEMENTS))
-        board = Board(fen, variant="janggi")
-        for _ in range(rng.randrange(8, 80)):
-            moves = board.legal_move_codes()
-            if not moves:
-                break
-            board.push_code(rng.choice(moves))
-        if board.legal_move_codes():
-            boards.append(Board(board.fen(), variant="janggi"))
-    return boards
-
-
-JANGGI_BOARDS = _random_janggi_positions(160)
+BOARDS = _random_positions(240, 7, lambda _: Board(), 60)
+JANGGI_BOARDS = _random_positions(160, 8, _janggi_start, 80)
 
 
 def _labelled(truth: object) -> list:  # type: ignore[type-arg]
